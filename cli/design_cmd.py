@@ -1,0 +1,39 @@
+"""``meks design``: custom Mek designs described in YAML."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cli.output import error, print_json, show
+
+app = typer.Typer(no_args_is_help=True, help="Check custom Mek designs written in YAML.")
+
+
+@app.command()
+def check(
+    file: Path = typer.Argument(..., help="A YAML file with name, size, weapons and systems.",
+                                show_default=False),
+    as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
+) -> None:
+    """Check a custom design against the construction rules and price it.
+
+    Every problem is listed, not just the first. Exit 0 when the design is legal, 1 when it
+    breaks a rule, 2 when the file cannot be read.
+    """
+    from campaigns.designs import load_design_file
+    from cli import views
+    from meks.catalog import load_catalog
+    from meks.construction import check_design
+
+    catalog = load_catalog()
+    report = check_design(load_design_file(file), catalog)
+    if as_json:
+        print_json(views.design_json(report))
+    else:
+        show(views.design_report(report))
+    if not report.legal:
+        if not as_json:
+            error(views.design_problems(report))
+        raise typer.Exit(1)

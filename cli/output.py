@@ -1,0 +1,60 @@
+"""Printing: Rich for people, plain JSON for scripts, red one-line errors on stderr.
+
+Rich is imported only when something is printed, so that ``--help`` and JSON output stay
+quick to start.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console, RenderableType
+
+
+def stdout() -> Console:
+    from rich.console import Console
+
+    return Console(soft_wrap=False)
+
+
+def stderr() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True, soft_wrap=True)
+
+
+def show(*renderables: RenderableType) -> None:
+    console = stdout()
+    for renderable in renderables:
+        console.print(renderable)
+
+
+def print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def error(message: str) -> None:
+    """One clear message on stderr, in red where colour is wanted."""
+    from rich.markup import escape
+
+    stderr().print(f"[red]Error:[/red] {escape(message)}", highlight=False)
+
+
+def debug_enabled() -> bool:
+    return os.environ.get("MEKS_DEBUG", "") not in ("", "0")
+
+
+def internal_error(exc: BaseException) -> None:
+    error(
+        f"meks hit an unexpected problem ({type(exc).__name__}: {exc}). Nothing was changed. "
+        "Run again with MEKS_DEBUG=1 to see the details, and please report it."
+    )
+    if debug_enabled():  # pragma: no cover - for developers
+        raise exc
+    sys.stderr.flush()

@@ -1,0 +1,1 @@
+"""Persistence: database tables, engine and session creation, migrations."""

@@ -1,0 +1,81 @@
+"""Dice: the one place where every die in the product is rolled.
+
+A ``Dice`` is built from a seed (a seeded ``random.Random`` of its own), from a fixed sequence
+of values (tests, replays, dice files), or from a callback (a player rolling real dice at the
+table). Every roll is recorded with what it was for.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from meks.errors import DiceError
+
+SIDES = 6
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One die: its value and what it was rolled for."""
+
+    purpose: str
+    value: int
+
+
+class Dice:
+    """Six-sided dice with a log. Use the classmethods to build one."""
+
+    def __init__(self, source: Callable[[str], int], seed: int | None = None) -> None:
+        self._source = source
+        self.seed = seed
+        self.log: list[Roll] = []
+
+    @classmethod
+    def from_seed(cls, seed: int | None = None) -> Dice:
+        """Pseudo-random dice; with no seed, one is drawn and kept in ``seed``."""
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**32)
+        rng = random.Random(seed)
+        return cls(lambda _purpose: rng.randint(1, SIDES), seed)
+
+    @classmethod
+    def from_sequence(cls, values: Iterable[int]) -> Dice:
+        """Dice that return ``values`` in order, then refuse to roll."""
+        it: Iterator[int] = iter(values)
+
+        def next_value(purpose: str) -> int:
+            try:
+                return next(it)
+            except StopIteration:
+                raise DiceError(f"The fixed dice ran out when a die was needed for {purpose}; "
+                                "add more values.") from None
+
+        return cls(next_value)
+
+    @classmethod
+    def from_callback(cls, ask: Callable[[str], int]) -> Dice:
+        """Dice whose every value is asked of ``ask`` (given the roll's purpose)."""
+        return cls(ask)
+
+    def d6(self, purpose: str) -> int:
+        """Roll one die for ``purpose``."""
+        value = self._source(purpose)
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= SIDES:
+            raise DiceError(f"A die for {purpose} came up {value!r}; a die shows 1 to 6.")
+        self.log.append(Roll(purpose, value))
+        return value
+
+    def roll(self, count: int, purpose: str) -> tuple[int, ...]:
+        """Roll ``count`` dice for ``purpose``, each recorded."""
+        return tuple(self.d6(purpose) for _ in range(count))
+
+    def total(self, count: int, purpose: str) -> int:
+        """The sum of ``count`` dice rolled for ``purpose``."""
+        return sum(self.roll(count, purpose))
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """Every value rolled so far, in order."""
+        return tuple(r.value for r in self.log)

@@ -1,0 +1,78 @@
+"""The family of errors the game raises. Every message is meant for a player.
+
+- ``MeksError``: the base; a request the rules refuse, or something not found (exit 1).
+- ``UnknownName``: a name that matches nothing in the catalog; carries the nearest names.
+- ``InputError``: input that cannot be read as the product expects (exit 2): a file that is
+  not YAML, a missing or mistyped field. Carries every problem found, not just the first.
+- ``DiceError``: dice that cannot be used (a fixed sequence ran out, a value outside 1-6).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+class MeksError(ValueError):
+    """A request that the rules refuse, or a thing that was not found."""
+
+    exit_code = 1
+
+    @property
+    def message(self) -> str:
+        return str(self.args[0]) if self.args else self.__class__.__name__
+
+
+class UnknownName(MeksError):
+    """A name that matches nothing; ``suggestions`` holds the nearest known names."""
+
+    def __init__(self, kind: str, query: str, suggestions: Sequence[str] = ()) -> None:
+        self.kind = kind
+        self.query = query
+        self.suggestions = tuple(suggestions)
+        text = f"No {kind} is called {query!r}."
+        if self.suggestions:
+            text += " Did you mean " + _either(self.suggestions) + "?"
+        else:
+            text += " Run 'meks catalog' to see what exists."
+        super().__init__(text)
+
+
+class AmbiguousName(MeksError):
+    """A name that matches more than one thing equally well."""
+
+    def __init__(self, kind: str, query: str, matches: Sequence[str]) -> None:
+        self.kind = kind
+        self.query = query
+        self.matches = tuple(matches)
+        super().__init__(
+            f"{query!r} could be more than one {kind}: {_either(self.matches)}. "
+            "Give more of the name."
+        )
+
+
+class InputError(MeksError):
+    """Input that cannot be read: every problem found, each with where it is."""
+
+    exit_code = 2
+
+    def __init__(self, source: str, problems: Sequence[str]) -> None:
+        self.source = source
+        self.problems = tuple(problems)
+        if len(self.problems) == 1:
+            text = f"{source}: {self.problems[0]}"
+        else:
+            text = f"{source} has {len(self.problems)} problems:\n" + "\n".join(
+                f"  - {p}" for p in self.problems
+            )
+        super().__init__(text)
+
+
+class DiceError(MeksError):
+    """Dice that cannot be used as asked."""
+
+
+def _either(names: Sequence[str]) -> str:
+    quoted = [f"'{n}'" for n in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]

@@ -1,0 +1,29 @@
+"""Parse YAML text safely: only plain data (mappings, lists, text, numbers, booleans).
+
+Tags that would build Python objects are refused, and syntax errors become an
+``InputError`` naming the source and the line.
+"""
+
+from __future__ import annotations
+
+import yaml
+
+from meks.errors import InputError
+
+# The C parser is much faster; fall back to the pure-Python one where PyYAML lacks it.
+_Loader: type[yaml.SafeLoader | yaml.CSafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def parse_yaml(text: str, source: str) -> object:
+    """The plain data in ``text``; ``source`` names it in error messages."""
+    try:
+        return yaml.load(text, Loader=_Loader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        what = exc.problem or exc.context or "unreadable YAML"
+        if "constructor" in type(exc).__name__.lower() or "tag" in what:
+            what = f"{what} (only plain YAML data is accepted; tags are not)"
+        raise InputError(source, [f"{where}{what}"]) from None
+    except yaml.YAMLError as exc:
+        raise InputError(source, [f"not readable as YAML ({exc})"]) from None
