@@ -222,13 +222,13 @@ def support_tables(catalog: Catalog) -> list[Table]:
 
 def item_json(item: object, catalog: Catalog) -> dict[str, Any]:
     if isinstance(item, Design):
-        return {"kind": "design", **design_json(check_design(item, catalog))}
+        return {"type": "design", **design_json(check_design(item, catalog))}
     if isinstance(item, Chassis):
-        return {"kind": "chassis", **chassis_json(item)}
+        return {"type": "chassis", **chassis_json(item)}
     if isinstance(item, System):
-        return {"kind": "system", **system_json(item, catalog)}
+        return {"type": "system", **system_json(item, catalog)}
     kind = {Weapon: "weapon", Skill: "skill", SupportEntry: "support"}[type(item)]
-    return {"kind": kind, **plain(item)}  # type: ignore[dict-item]
+    return {"type": kind, **plain(item)}  # type: ignore[dict-item]
 
 
 def _facts(rows: list[tuple[str, str]]) -> Table:

@@ -123,6 +123,7 @@ def _convert_union(tp: Any, data: object, path: str, problems: list[str]) -> obj
     args = typing.get_args(tp)
     if data is None and type(None) in args:
         return None
+    attempts: list[tuple[Any, list[str]]] = []
     for arg in args:
         if arg is type(None):
             continue
@@ -130,8 +131,24 @@ def _convert_union(tp: Any, data: object, path: str, problems: list[str]) -> obj
         value = _convert(arg, data, path, trial)
         if not trial:
             return value
+        attempts.append((arg, trial))
+    # Where only one alternative takes this shape of data (a mapping, a list), its own
+    # problems say more than "expected X or Y".
+    shaped = [trial for arg, trial in attempts if _takes_shape(arg, data)]
+    if len(shaped) == 1:
+        problems.extend(shaped[0])
+        return None
     problems.append(f"{_where(path)}: expected {_kind(tp)}, found {_describe(data)}")
     return None
+
+
+def _takes_shape(tp: Any, data: object) -> bool:
+    origin = typing.get_origin(tp)
+    if isinstance(data, dict):
+        return origin is dict or (isinstance(tp, type) and dataclasses.is_dataclass(tp))
+    if isinstance(data, list):
+        return origin is tuple
+    return False
 
 
 def _convert_enum(tp: type[enum.Enum], data: object, path: str, problems: list[str]) -> object:
