@@ -8,7 +8,17 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from cli import catalog_cmd, design_cmd
+from cli import (
+    battle_cmd,
+    catalog_cmd,
+    company_cmd,
+    db_cmd,
+    design_cmd,
+    mek_cmd,
+    muster_cmd,
+    pilot_cmd,
+    support_cmd,
+)
 
 
 class MeksGroup(TyperGroup):
@@ -44,6 +54,13 @@ app = typer.Typer(
 )
 app.add_typer(catalog_cmd.app, name="catalog")
 app.add_typer(design_cmd.app, name="design")
+app.add_typer(company_cmd.app, name="company")
+app.add_typer(mek_cmd.app, name="mek")
+app.add_typer(pilot_cmd.app, name="pilot")
+app.add_typer(support_cmd.app, name="support")
+app.command("muster")(muster_cmd.muster)
+app.add_typer(battle_cmd.app, name="battle")
+app.add_typer(db_cmd.app, name="db")
 
 
 def _version(value: bool) -> None:
@@ -56,11 +73,19 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def root(
+    db: str | None = typer.Option(
+        None, "--db", metavar="PATH_OR_URL", show_default=False,
+        help="Database file or URL (postgresql+psycopg://...). Default: $MEKS_DB, else "
+        "meks.db in your user data folder; 'meks db path' shows which.",
+    ),
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
     """Campaign manager for Meks & Mercs: companies, Meks, pilots, scenarios and battles."""
+    from cli import state
+
+    state.set_db(db)
 
 
 def main() -> None:

@@ -145,6 +145,7 @@ def test_design_check_binary_file_exits_2(runner: CliRunner, tmp_path: Path) -> 
     path.write_bytes(b"\xff\xfe\x00\x01")
     code, _, err = run(runner, "design", "check", str(path))
     assert code == 2
+    assert "UTF-8" in err
 
 
 def test_bad_usage_exits_2(runner: CliRunner) -> None:

@@ -1,0 +1,483 @@
+"""Use-cases that change a company between games: found it, buy and sell Meks, hire and
+assign pilots, roll support, muster, undo. Each takes an open session (one transaction) and
+plain arguments, returns plain data, and raises a ``MeksError`` a player can read.
+
+Every change is recorded as an ``Event`` holding the command, the dice rolled and the
+company's full state before and after (``campaigns.roster.snapshot``), which is what makes
+``undo`` exact.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from campaigns import roster
+from db.models import Company, Event, Mek, Muster, Pilot, SupportRoll, fold
+from meks.catalog import Catalog, Design, Size, load_catalog
+from meks.construction import Pricing, check_design
+from meks.dice import Dice
+from meks.errors import MeksError
+from meks.plain import plain
+from meks.support import roll_support
+
+
+class NotFound(MeksError):
+    """A company, Mek or pilot that does not exist."""
+
+
+class Refused(MeksError):
+    """A change the rules or the company's state do not allow."""
+
+
+# ---- finding things -------------------------------------------------------------------------
+
+def get_company(session: Session, name: str) -> Company:
+    company = session.exec(select(Company).where(Company.name_key == fold(name))).first()
+    if company is None and name.isdigit():
+        company = session.get(Company, int(name))
+    if company is None:
+        names = [c.name for c in session.exec(select(Company)).all()]
+        hint = f" Companies: {', '.join(names)}." if names else \
+            " Found one with 'meks company create NAME'."
+        raise NotFound(f"No company is called {name!r}.{hint}")
+    return company
+
+
+def _cid(company: Company) -> int:
+    assert company.id is not None
+    return company.id
+
+
+def find_mek(session: Session, company: Company, ref: str, *,
+             active: bool = True) -> Mek:
+    """A Mek of ``company`` by callsign (any case) or id."""
+    query = select(Mek).where(Mek.company_id == _cid(company))
+    mek = session.exec(query.where(Mek.callsign_key == fold(ref))).first()
+    if mek is None and ref.lstrip("#").isdigit():
+        mek = session.exec(query.where(Mek.id == int(ref.lstrip("#")))).first()
+    if mek is None:
+        raise NotFound(f"{company.name} has no Mek called {ref!r}. "
+                       f"See 'meks mek list {company.name}'.")
+    if active and mek.status != "active":
+        raise Refused(f"{mek.callsign} is {mek.status} and no longer in the stable.")
+    return mek
+
+
+def find_pilot(session: Session, company: Company, ref: str) -> Pilot:
+    """A pilot of ``company`` by name (any case) or id."""
+    query = select(Pilot).where(Pilot.company_id == _cid(company))
+    pilot = session.exec(query.where(Pilot.name_key == fold(ref))).first()
+    if pilot is None and ref.lstrip("#").isdigit():
+        pilot = session.exec(query.where(Pilot.id == int(ref.lstrip("#")))).first()
+    if pilot is None:
+        raise NotFound(f"{company.name} has no pilot called {ref!r}. "
+                       f"See 'meks pilot list {company.name}'.")
+    return pilot
+
+
+# ---- recording changes ----------------------------------------------------------------------
+
+@dataclass
+class Change:
+    """What a use-case did: a one-line summary and the dice it rolled."""
+
+    command: str
+    summary: str = ""
+    dice: list[dict[str, Any]] = field(default_factory=list)
+
+    def rolled(self, dice: Dice, start: int = 0) -> None:
+        self.dice.extend({"purpose": r.purpose, "value": r.value} for r in dice.log[start:])
+
+
+@contextmanager
+def changing(session: Session, company: Company, command: str) -> Iterator[Change]:
+    """Record the change made inside the block as one event with before/after states."""
+    before = roster.snapshot(session, company)
+    change = Change(command)
+    yield change
+    session.flush()
+    after = roster.snapshot(session, company)
+    session.add(Event(company_id=company.id, company_name=company.name, command=command,
+                      summary=change.summary, dice=json.dumps(change.dice),
+                      before=json.dumps(before), after=json.dumps(after)))
+    session.flush()
+
+
+# ---- companies ------------------------------------------------------------------------------
+
+def create_company(session: Session, name: str) -> dict[str, Any]:
+    name = " ".join(name.split())
+    if not name:
+        raise Refused("A company needs a name.")
+    other = session.exec(select(Company).where(Company.name_key == fold(name))).first()
+    if other is not None:
+        raise Refused(f"A company called {other.name!r} already exists; choose another name.")
+    company = Company(name=name, name_key=fold(name))
+    session.add(company)
+    session.flush()
+    with changing(session, company, "company create") as change:
+        change.summary = f"Founded {name}."
+    return company_view(session, company)
+
+
+def list_companies(session: Session) -> list[dict[str, Any]]:
+    out = []
+    for company in session.exec(select(Company).order_by(col(Company.name_key))).all():
+        doc = roster.snapshot(session, company)
+        out.append({
+            "id": company.id, "name": company.name,
+            "meks": sum(m["status"] == "active" for m in doc["meks"]),
+            "pilots": sum(p["status"] != "dead" for p in doc["pilots"]),
+            "battles": len(doc["battles"]),
+        })
+    return out
+
+
+def company_view(session: Session, company: Company) -> dict[str, Any]:
+    """The company as scripts see it (``company show --json``)."""
+    return view_of(roster.snapshot(session, company))
+
+
+def view_of(doc: roster.Document) -> dict[str, Any]:
+    callsigns = {m["id"]: m["callsign"] for m in doc["meks"]}
+    pending = [s for s in doc["support"] if s["muster"] is None and not s["used"]]
+    last = doc["musters"][-1] if doc["musters"] else None
+    return {
+        "id": doc["company"]["id"],
+        "name": doc["company"]["name"],
+        "meks": [{k: m[k] for k in ("id", "callsign", "design", "size", "price", "kills",
+                                    "status")} for m in doc["meks"]],
+        "pilots": [{"id": p["id"], "name": p["name"], "level": p["level"], "kills": p["kills"],
+                    "scenarios": p["scenarios"], "skills": p["skills"],
+                    "mek": callsigns.get(p["mek"]), "mek_id": p["mek"],
+                    "status": p["status"]} for p in doc["pilots"]],
+        "support": [{"id": s["id"], "result": s["result"], "points": s["points"]}
+                    for s in pending],
+        "last_muster": None if last is None else {
+            "id": last["id"], "scenario": last["scenario"], "budget": last["budget"],
+            "cost": last["cost"], "recorded": last["battle"] is not None,
+            "meks": [callsigns.get(f["mek"]) for f in last["force"]]},
+        "battles": [{"id": b["id"], "scenario": b["scenario"], "result": b["result"]}
+                    for b in doc["battles"]],
+    }
+
+
+def show_company(session: Session, name: str) -> dict[str, Any]:
+    return company_view(session, get_company(session, name))
+
+
+def delete_company(session: Session, name: str) -> str:
+    company = get_company(session, name)
+    before = roster.snapshot(session, company)
+    roster.clear(session, _cid(company))
+    session.add(Event(company_id=None, company_name=company.name, command="company delete",
+                      summary=f"Deleted {company.name}.", before=json.dumps(before)))
+    for event in session.exec(select(Event).where(Event.company_id == company.id)).all():
+        event.company_id = None
+        session.add(event)
+    session.delete(company)
+    session.flush()
+    return company.name
+
+
+def history(session: Session, name: str) -> list[dict[str, Any]]:
+    company = get_company(session, name)
+    events = session.exec(select(Event).where(Event.company_id == company.id)
+                          .order_by(col(Event.id).desc())).all()
+    return [{"id": e.id, "at": e.created_at,
+             "command": e.command, "summary": e.summary, "dice": json.loads(e.dice),
+             "undone": e.undone, "undoes": e.undoes} for e in events]
+
+
+def undo(session: Session, name: str) -> dict[str, Any]:
+    """Revert the company's last change that is not itself an undo or already undone."""
+    company = get_company(session, name)
+    event = session.exec(
+        select(Event).where(Event.company_id == company.id, col(Event.undoes).is_(None),
+                            col(Event.undone).is_(False), Event.command != "company create")
+        .order_by(col(Event.id).desc())).first()
+    if event is None or event.before is None:
+        raise Refused(f"{company.name} has no change left to undo.")
+    current = roster.snapshot(session, company)
+    if event.after is not None and json.loads(event.after) != current:
+        raise Refused("The company changed after that event in a way undo cannot follow; "
+                      "nothing was undone.")
+    roster.restore(session, company, json.loads(event.before))
+    event.undone = True
+    session.add(event)
+    session.add(Event(company_id=company.id, company_name=company.name, command="undo",
+                      summary=f"Undid: {event.summary}", undoes=event.id,
+                      before=json.dumps(current),
+                      after=json.dumps(roster.snapshot(session, company))))
+    session.flush()
+    return {"undone": event.id, "command": event.command, "summary": event.summary}
+
+
+# ---- Meks -----------------------------------------------------------------------------------
+
+def _callsign_free(session: Session, company: Company, callsign: str,
+                   except_id: int | None = None) -> None:
+    other = session.exec(select(Mek).where(Mek.company_id == company.id,
+                                           Mek.callsign_key == fold(callsign))).first()
+    if other is not None and other.id != except_id:
+        raise Refused(f"{company.name} already has a Mek called {other.callsign!r}; "
+                      "choose another callsign.")
+
+
+def _next_callsign(session: Session, company: Company, base: str) -> str:
+    taken = {m.callsign_key for m in session.exec(
+        select(Mek).where(Mek.company_id == company.id)).all()}
+    n = 1
+    while fold(f"{base}-{n}") in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool,
+            callsign: str | None = None, pricing: Pricing = Pricing.PRINTED,
+            catalog: Catalog | None = None) -> dict[str, Any]:
+    """Add a Mek of ``design`` to the stable, at its purchase price (R1.7)."""
+    catalog = catalog or load_catalog()
+    company = get_company(session, company_name)
+    report = check_design(design, catalog)
+    if not report.legal:
+        problems = "; ".join(p.message for p in report.problems)
+        raise Refused(f"{design.name} is not a legal design: {problems}")
+    callsign = " ".join((callsign or "").split()) or _next_callsign(session, company,
+                                                                     report.design.name)
+    _callsign_free(session, company, callsign)
+    price = report.purchase_price(pricing)
+    with changing(session, company, "mek buy") as change:
+        mek = Mek(company_id=_cid(company), callsign=callsign, callsign_key=fold(callsign),
+                  design=report.design.name, size=design.size.value, price=price,
+                  custom_design=json.dumps(plain(report.design)) if custom else None)
+        session.add(mek)
+        session.flush()
+        change.summary = f"Bought {callsign} ({report.design.name}, {price} points)."
+    return mek_view(mek)
+
+
+def mek_view(mek: Mek) -> dict[str, Any]:
+    return {"id": mek.id, "callsign": mek.callsign, "design": mek.design, "size": mek.size,
+            "price": mek.price, "kills": mek.kills, "status": mek.status}
+
+
+def list_meks(session: Session, company_name: str, *, all_meks: bool = False
+              ) -> list[dict[str, Any]]:
+    view = show_company(session, company_name)
+    pilots = {p["mek_id"]: p["name"] for p in view["pilots"]
+              if p["mek_id"] is not None and p["status"] != "dead"}
+    return [{**m, "pilot": pilots.get(m["id"])} for m in view["meks"]
+            if all_meks or m["status"] == "active"]
+
+
+def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[str, Any]:
+    company = get_company(session, company_name)
+    mek = find_mek(session, company, ref, active=False)
+    new = " ".join(new.split())
+    if not new:
+        raise Refused("A callsign cannot be empty.")
+    _callsign_free(session, company, new, except_id=mek.id)
+    with changing(session, company, "mek rename") as change:
+        change.summary = f"Renamed {mek.callsign} to {new}."
+        mek.callsign, mek.callsign_key = new, fold(new)
+        session.add(mek)
+    return mek_view(mek)
+
+
+def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
+    company = get_company(session, company_name)
+    mek = find_mek(session, company, ref)
+    with changing(session, company, "mek sell") as change:
+        mek.status = "sold"
+        session.add(mek)
+        for pilot in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
+            pilot.mek_id = None
+            session.add(pilot)
+        change.summary = f"Sold {mek.callsign} ({mek.design})."
+    return mek_view(mek)
+
+
+# ---- pilots ---------------------------------------------------------------------------------
+
+def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool = False,
+               catalog: Catalog | None = None) -> dict[str, Any]:
+    """Hire a Green pilot for free, or a Regular one who costs 5 points at its first
+    muster (R2.2, R3.3)."""
+    catalog = catalog or load_catalog()
+    company = get_company(session, company_name)
+    name = " ".join(name.split())
+    if not name:
+        raise Refused("A pilot needs a name.")
+    other = session.exec(select(Pilot).where(Pilot.company_id == company.id,
+                                             Pilot.name_key == fold(name))).first()
+    if other is not None:
+        raise Refused(f"{company.name} already has a pilot called {other.name!r}; "
+                      "choose another name.")
+    level = catalog.level("Regular" if regular else "Green")
+    with changing(session, company, "pilot hire") as change:
+        pilot = Pilot(company_id=_cid(company), name=name, name_key=fold(name),
+                      level=level.level, hire_cost=level.hire_price)
+        session.add(pilot)
+        session.flush()
+        cost = f", {level.hire_price} points at the next muster" if level.hire_price else ""
+        change.summary = f"Hired {name} ({level.level}{cost})."
+    return pilot_view(session, pilot)
+
+
+def pilot_view(session: Session, pilot: Pilot) -> dict[str, Any]:
+    mek = session.get(Mek, pilot.mek_id) if pilot.mek_id is not None else None
+    return {"id": pilot.id, "name": pilot.name, "level": pilot.level, "kills": pilot.kills,
+            "scenarios": pilot.scenarios, "skills": json.loads(pilot.skills),
+            "mek": mek.callsign if mek else None, "mek_id": pilot.mek_id,
+            "status": pilot.status, "hire_cost": pilot.hire_cost}
+
+
+def assign_pilot(session: Session, company_name: str, pilot_ref: str, mek_ref: str
+                 ) -> dict[str, Any]:
+    """Put a pilot in a Mek's cockpit; a pilot flies one Mek and a Mek has one pilot."""
+    company = get_company(session, company_name)
+    pilot = find_pilot(session, company, pilot_ref)
+    if pilot.status == "dead":
+        raise Refused(f"{pilot.name} is dead and cannot be assigned.")
+    mek = find_mek(session, company, mek_ref)
+    with changing(session, company, "pilot assign") as change:
+        for other in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
+            if other.id != pilot.id:
+                other.mek_id = None
+                session.add(other)
+        pilot.mek_id = mek.id
+        session.add(pilot)
+        change.summary = f"{pilot.name} now pilots {mek.callsign}."
+    return pilot_view(session, pilot)
+
+
+def list_pilots(session: Session, company_name: str) -> list[dict[str, Any]]:
+    company = get_company(session, company_name)
+    pilots = session.exec(select(Pilot).where(Pilot.company_id == company.id)
+                          .order_by(col(Pilot.id))).all()
+    return [pilot_view(session, p) for p in pilots]
+
+
+def show_pilot(session: Session, company_name: str, ref: str) -> dict[str, Any]:
+    company = get_company(session, company_name)
+    pilot = find_pilot(session, company, ref)
+    view = pilot_view(session, pilot)
+    view["history"] = [e for e in history(session, company_name)
+                       if pilot.name in e["summary"]]
+    return view
+
+
+# ---- support --------------------------------------------------------------------------------
+
+def support_roll(session: Session, company_name: str, dice: Dice, count: int = 1,
+                 catalog: Catalog | None = None) -> list[dict[str, Any]]:
+    """Roll ``count`` support rolls (R4.1) and keep them for the coming muster."""
+    if count < 1:
+        raise Refused("Roll at least one support roll.")
+    catalog = catalog or load_catalog()
+    company = get_company(session, company_name)
+    results: list[dict[str, Any]] = []
+    with changing(session, company, "support roll") as change:
+        start = len(dice.log)
+        for _ in range(count):
+            result = roll_support(dice, catalog)
+            session.add(SupportRoll(company_id=_cid(company), table_die=result.table_die,
+                                    entry_die=result.entry_die, result=result.entry.name,
+                                    points=result.points))
+            results.append({"table_die": result.table_die, "entry_die": result.entry_die,
+                            "table": result.table.table, "result": result.entry.name,
+                            "kind": result.entry.kind.value, "effect": result.entry.effect,
+                            "points": result.points})
+        change.rolled(dice, start)
+        change.summary = "Support: " + ", ".join(
+            r["result"] + (f" (+{r['points']} points)" if r["points"] else "")
+            for r in results) + "."
+    return results
+
+
+# ---- muster ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Limits:
+    """What a scenario side allows: the budget, the largest size, the composition needed."""
+
+    budget: int
+    max_size: Size | None = None
+    composition: dict[Size, int] = field(default_factory=dict)
+    scenario: str | None = None
+    side: str | None = None
+
+
+def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequence[str]
+           ) -> dict[str, Any]:
+    """Check a force against the budget and limits (R3.3) and record it. Every problem is
+    named at once; nothing is stored unless the force is legal."""
+    company = get_company(session, company_name)
+    if not mek_refs:
+        raise Refused("Name at least one Mek to muster.")
+    meks = [find_mek(session, company, ref) for ref in mek_refs]
+    problems = []
+    seen: set[int | None] = set()
+    force = []
+    pilots: list[Pilot] = []
+    for mek in meks:
+        if mek.id in seen:
+            problems.append(f"{mek.callsign} is named twice")
+            continue
+        seen.add(mek.id)
+        pilot = session.exec(select(Pilot).where(Pilot.mek_id == mek.id,
+                                                 Pilot.status != "dead")).first()
+        if pilot is None:
+            problems.append(f"{mek.callsign} has no pilot (meks pilot assign)")
+            continue
+        pilots.append(pilot)
+        force.append({"mek": mek.id, "pilot": pilot.id})
+    pending = session.exec(select(SupportRoll).where(
+        SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
+        col(SupportRoll.used).is_(False))).all()
+    bonus = sum(s.points for s in pending)
+    budget = limits.budget + bonus
+    cost = sum(m.price for m in meks) + sum(p.hire_cost for p in pilots)
+    if cost > budget:
+        extra = f" ({limits.budget} + {bonus} from Rich Uncle)" if bonus else ""
+        problems.append(f"the force costs {cost} points but the budget is {budget}{extra}")
+    if limits.max_size is not None:
+        for mek in meks:
+            if Size(mek.size) > limits.max_size:
+                problems.append(f"{mek.callsign} is {mek.size}; the largest size allowed is "
+                                f"{limits.max_size.value}")
+    for size, wanted in limits.composition.items():
+        have = sum(1 for m in meks if m.size == size.value)
+        if have < wanted:
+            problems.append(f"the force needs {wanted} {size.value} Mek"
+                            f"{'s' if wanted != 1 else ''} and has {have}")
+    if problems:
+        raise Refused("The muster is refused: " + "; ".join(problems) + ".")
+    with changing(session, company, "muster") as change:
+        row = Muster(company_id=_cid(company), scenario=limits.scenario, side=limits.side,
+                     budget=budget, max_size=limits.max_size.value if limits.max_size else None,
+                     cost=cost, force=json.dumps(force))
+        session.add(row)
+        session.flush()
+        for roll in pending:
+            roll.muster_id = row.id
+            session.add(roll)
+        for pilot in pilots:
+            pilot.hire_cost = 0
+            session.add(pilot)
+        change.summary = (f"Mustered {', '.join(m.callsign for m in meks)} for "
+                          f"{cost}/{budget} points" + (f" ({limits.scenario})"
+                                                       if limits.scenario else "") + ".")
+    return {"id": row.id, "cost": cost, "budget": budget, "scenario": limits.scenario,
+            "side": limits.side,
+            "force": [{"mek": m.callsign, "design": m.design, "price": m.price,
+                       "pilot": p.name, "level": p.level} for m, p in zip(meks, pilots,
+                                                                           strict=True)],
+            "support": [s.result for s in pending]}

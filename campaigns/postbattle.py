@@ -1,0 +1,215 @@
+"""After a battle (docs/rules.md R3.4): record what happened to the force last mustered, strike
+off destroyed Meks, repair the rest, credit kills and scenarios, promote pilots and roll for
+their new skills."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from campaigns.company import Refused, changing, find_mek, find_pilot, get_company
+from db.models import Battle, Mek, Muster, Pilot
+from meks.catalog import Catalog, Design, Size, load_catalog
+from meks.dice import Dice
+from meks.errors import MeksError
+from meks.pilots import (
+    FAMILIARITY,
+    auto_skill,
+    available_skills,
+    base_skill,
+    level_for,
+    roll_for_skill,
+    skill_label,
+)
+
+RESULTS = ("win", "loss", "draw")
+
+
+@dataclass(frozen=True)
+class PendingChoice:
+    pilot: str
+    mek: str
+    options: tuple[str, ...]
+    suggested: str
+
+
+class ChoicesNeeded(MeksError):
+    """Some pilots earned a new skill and nobody said which; nothing was stored."""
+
+    exit_code = 2
+
+    def __init__(self, pending: Sequence[PendingChoice]) -> None:
+        self.pending = tuple(pending)
+        names = ", ".join(f"{p.pilot} (suggested: {p.suggested})" for p in self.pending)
+        super().__init__(
+            f"A new skill was earned by {names}. Nothing was recorded: choose with "
+            "--choose PILOT=SKILL, or pass --auto to take the suggested skills."
+        )
+
+
+def _design_of(mek: Mek, catalog: Catalog) -> Design | None:
+    if mek.custom_design:
+        data = json.loads(mek.custom_design)
+        return Design(name=data["name"], size=Size(data["size"]),
+                      weapons=tuple(data["weapons"]), systems=tuple(data["systems"]))
+    return catalog.ix.design.find(mek.design)
+
+
+def _resolve_skill(choice: str, options: Sequence[str], catalog: Catalog) -> str:
+    skill = catalog.skill(choice).name
+    if skill not in options:
+        raise Refused(f"{skill} cannot be chosen: the pilot already has it.")
+    return skill
+
+
+def record_battle(
+    session: Session,
+    company_name: str,
+    result: str,
+    dice: Dice,
+    *,
+    kills: Mapping[str, int] | None = None,
+    destroyed: Sequence[str] = (),
+    dead: Sequence[str] = (),
+    choices: Mapping[str, str] | None = None,
+    auto: bool = False,
+    catalog: Catalog | None = None,
+) -> dict[str, Any]:
+    """Record a game played at the table for the force last mustered and run the post-battle
+    sequence. Raises ``ChoicesNeeded`` (and stores nothing) when a pilot earns a skill that
+    neither ``choices`` nor ``auto`` settles."""
+    catalog = catalog or load_catalog()
+    if result not in RESULTS:
+        raise Refused(f"The result must be win, loss or draw, not {result!r}.")
+    company = get_company(session, company_name)
+    last = session.exec(select(Muster).where(Muster.company_id == company.id)
+                        .order_by(col(Muster.id).desc())).first()
+    if last is None or last.battle_id is not None:
+        raise Refused(f"{company.name} has no muster waiting for a battle; muster a force "
+                      "first with 'meks muster'.")
+    force = json.loads(last.force)
+    meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
+    pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
+    flown = {f["pilot"]: f["mek"] for f in force}
+
+    def in_force_pilot(ref: str) -> Pilot:
+        pilot = find_pilot(session, company, ref)
+        if pilot.id not in pilots:
+            raise Refused(f"{pilot.name} was not in the force mustered for this battle.")
+        return pilot
+
+    kill_counts: dict[int, int] = {}
+    for ref, n in (kills or {}).items():
+        if n < 0:
+            raise Refused("Kills cannot be negative.")
+        credited = in_force_pilot(ref)
+        assert credited.id is not None
+        kill_counts[credited.id] = kill_counts.get(credited.id, 0) + n
+    lost: set[int] = set()
+    for ref in destroyed:
+        wreck = find_mek(session, company, ref, active=False)
+        if wreck.id not in meks:
+            raise Refused(f"{wreck.callsign} was not in the force mustered for this battle.")
+        assert wreck.id is not None
+        lost.add(wreck.id)
+    died: set[int] = set()
+    for ref in dead:
+        fallen = in_force_pilot(ref)
+        assert fallen.id is not None
+        died.add(fallen.id)
+    chosen: dict[int, str] = {}
+    for ref, skill in (choices or {}).items():
+        chooser = in_force_pilot(ref)
+        assert chooser.id is not None
+        chosen[chooser.id] = skill
+
+    start = len(dice.log)
+    report: list[dict[str, Any]] = []
+    pending: list[PendingChoice] = []
+    with changing(session, company, "battle record") as change:
+        battle = Battle(company_id=company.id, muster_id=last.id, scenario=last.scenario,
+                        mode="table", result=result, seed=dice.seed,
+                        sides=json.dumps({"company": company.name, "side": last.side}))
+        session.add(battle)
+        session.flush()
+        for pilot_id, pilot in pilots.items():
+            assert pilot is not None
+            mek = meks[flown[pilot_id]]
+            assert mek is not None
+            entry: dict[str, Any] = {"pilot": pilot.name, "mek": mek.callsign,
+                                     "kills": kill_counts.get(pilot_id, 0)}
+            mek.kills += entry["kills"]
+            if mek.id in lost:
+                mek.status = "destroyed"
+                entry["mek_destroyed"] = True
+            else:
+                entry["repaired"] = True
+            session.add(mek)
+            if pilot_id in died:
+                pilot.status, pilot.mek_id = "dead", None
+                entry["dead"] = True
+                session.add(pilot)
+                report.append(entry)
+                continue
+            if mek.id in lost:
+                pilot.mek_id = None  # ejected; the Mek is gone (R2.6)
+            pilot.status = "active"
+            pilot.kills += entry["kills"]
+            pilot.scenarios += 1
+            old = pilot.level
+            pilot.level = level_for(pilot.kills, pilot.scenarios, catalog, old).level
+            if pilot.level != old:
+                entry["promoted"] = f"{old} -> {pilot.level}"
+            held = json.loads(pilot.skills)
+            roll = roll_for_skill(catalog.level(pilot.level), len(held), dice, pilot.name)
+            if roll is not None:
+                entry["skill_roll"] = {"die": roll.die, "bonus": roll.bonus,
+                                       "needed": roll.target, "success": roll.success}
+                options = available_skills(held, catalog)
+                if roll.success and options:
+                    design = _design_of(mek, catalog)
+                    suggested = auto_skill(held, design, catalog)
+                    if pilot_id in chosen:
+                        skill = _resolve_skill(chosen[pilot_id], options, catalog)
+                    elif auto:
+                        skill = suggested
+                    else:
+                        pending.append(PendingChoice(pilot.name, mek.callsign, tuple(options),
+                                                     suggested))
+                        skill = ""
+                    if skill:
+                        size = Size(mek.size) if base_skill(skill) == FAMILIARITY else None
+                        held.append(skill_label(skill, size))
+                        entry["new_skill"] = held[-1]
+                pilot.skills = json.dumps(held)
+            session.add(pilot)
+            report.append(entry)
+        if pending:
+            raise ChoicesNeeded(pending)
+        change.rolled(dice, start)
+        battle.log = json.dumps({"dice": change.dice, "report": report})
+        session.add(battle)
+        last.battle_id = battle.id
+        session.add(last)
+        change.summary = f"Recorded a {result} ({len(report)} pilots): " + "; ".join(
+            _line(e) for e in report) + "."
+    return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report}
+
+
+def _line(entry: dict[str, Any]) -> str:
+    bits = [f"{entry['pilot']}"]
+    if entry.get("kills"):
+        bits.append(f"{entry['kills']} kill{'s' if entry['kills'] != 1 else ''}")
+    if entry.get("mek_destroyed"):
+        bits.append(f"lost {entry['mek']}")
+    if entry.get("dead"):
+        bits.append("killed")
+    if entry.get("promoted"):
+        bits.append(f"promoted {entry['promoted']}")
+    if entry.get("new_skill"):
+        bits.append(f"learned {entry['new_skill']}")
+    return " ".join(bits[:1]) + (": " + ", ".join(bits[1:]) if bits[1:] else "")

@@ -1,0 +1,168 @@
+"""A company as one document: everything about it but its event history.
+
+The same document serves three purposes: ``meks roster export`` writes it (JSON carries it
+as is), every event keeps it as the state before and after the change, and ``undo`` and
+``meks roster import`` write it back. References between its parts use the ids it carries,
+so a document restores exactly; an import maps them to fresh ids.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import Session, col, delete, select
+
+from db.models import Battle, Company, Mek, Muster, Pilot, SupportRoll, fold
+from meks.errors import InputError
+
+SCHEMA_NAME = "meks-roster"
+SCHEMA_VERSION = 1
+
+Document = dict[str, Any]
+
+
+def snapshot(session: Session, company: Company) -> Document:
+    """The full state of ``company`` as a plain document."""
+    cid = company.id
+    meks = session.exec(select(Mek).where(Mek.company_id == cid).order_by(col(Mek.id))).all()
+    pilots = session.exec(select(Pilot).where(Pilot.company_id == cid)
+                          .order_by(col(Pilot.id))).all()
+    support = session.exec(select(SupportRoll).where(SupportRoll.company_id == cid)
+                           .order_by(col(SupportRoll.id))).all()
+    musters = session.exec(select(Muster).where(Muster.company_id == cid)
+                           .order_by(col(Muster.id))).all()
+    battles = session.exec(select(Battle).where(Battle.company_id == cid)
+                           .order_by(col(Battle.id))).all()
+    return {
+        "schema": SCHEMA_NAME,
+        "version": SCHEMA_VERSION,
+        "company": {"id": cid, "name": company.name, "created_at": company.created_at},
+        "meks": [
+            {"id": m.id, "callsign": m.callsign, "design": m.design, "size": m.size,
+             "price": m.price, "kills": m.kills, "status": m.status,
+             "custom_design": json.loads(m.custom_design) if m.custom_design else None}
+            for m in meks
+        ],
+        "pilots": [
+            {"id": p.id, "name": p.name, "level": p.level, "kills": p.kills,
+             "scenarios": p.scenarios, "skills": json.loads(p.skills), "status": p.status,
+             "mek": p.mek_id, "hire_cost": p.hire_cost}
+            for p in pilots
+        ],
+        "support": [
+            {"id": s.id, "table_die": s.table_die, "entry_die": s.entry_die,
+             "result": s.result, "points": s.points, "used": s.used, "muster": s.muster_id}
+            for s in support
+        ],
+        "musters": [
+            {"id": m.id, "scenario": m.scenario, "side": m.side, "budget": m.budget,
+             "max_size": m.max_size, "cost": m.cost, "force": json.loads(m.force),
+             "battle": m.battle_id, "created_at": m.created_at}
+            for m in musters
+        ],
+        "battles": [
+            {"id": b.id, "muster": b.muster_id, "scenario": b.scenario, "mode": b.mode,
+             "sides": json.loads(b.sides), "seed": b.seed, "result": b.result,
+             "log": json.loads(b.log), "created_at": b.created_at}
+            for b in battles
+        ],
+    }
+
+
+def clear(session: Session, company_id: int) -> None:
+    """Remove everything the company owns (not the company row, not its events)."""
+    for table in (Battle, SupportRoll, Pilot, Muster, Mek):
+        session.exec(delete(table).where(col(table.company_id) == company_id))
+    session.flush()
+
+
+def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> None:
+    """Write the parts of ``doc`` under ``company``; with ``keep_ids`` the document's own
+    ids are used (undo), otherwise fresh ones (import)."""
+    assert company.id is not None
+    ids: dict[str, dict[int, int]] = {"mek": {}, "pilot": {}, "muster": {}, "battle": {}}
+
+    def add(kind: str, row: Any, old: int) -> None:
+        if keep_ids:
+            row.id = old
+        session.add(row)
+        session.flush()
+        ids[kind][old] = row.id
+
+    for m in doc["meks"]:
+        add("mek", Mek(company_id=company.id, callsign=m["callsign"],
+                       callsign_key=fold(m["callsign"]), design=m["design"], size=m["size"],
+                       price=m["price"], kills=m["kills"], status=m["status"],
+                       custom_design=json.dumps(m["custom_design"])
+                       if m.get("custom_design") else None), m["id"])
+    for p in doc["pilots"]:
+        add("pilot", Pilot(company_id=company.id, name=p["name"], name_key=fold(p["name"]),
+                           level=p["level"], kills=p["kills"], scenarios=p["scenarios"],
+                           skills=json.dumps(p["skills"]), status=p["status"],
+                           mek_id=ids["mek"].get(p["mek"]) if p["mek"] is not None else None,
+                           hire_cost=p.get("hire_cost", 0)), p["id"])
+    for b in doc["battles"]:
+        add("battle", Battle(company_id=company.id, muster_id=None, scenario=b["scenario"],
+                             mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
+                             result=b["result"], log=json.dumps(b["log"]),
+                             created_at=b["created_at"]), b["id"])
+    for m in doc["musters"]:
+        force = [{"mek": ids["mek"][f["mek"]], "pilot": ids["pilot"][f["pilot"]]}
+                 for f in m["force"]]
+        add("muster", Muster(company_id=company.id, scenario=m["scenario"], side=m["side"],
+                             budget=m["budget"], max_size=m["max_size"], cost=m["cost"],
+                             force=json.dumps(force),
+                             battle_id=ids["battle"].get(m["battle"]) if m["battle"] else None,
+                             created_at=m["created_at"]), m["id"])
+    for b in doc["battles"]:
+        if b["muster"] is not None:
+            row = session.get(Battle, ids["battle"][b["id"]])
+            assert row is not None
+            row.muster_id = ids["muster"][b["muster"]]
+            session.add(row)
+    for s in doc["support"]:
+        session.add(SupportRoll(
+            id=s["id"] if keep_ids else None, company_id=company.id,
+            muster_id=ids["muster"].get(s["muster"]) if s["muster"] is not None else None,
+            table_die=s["table_die"], entry_die=s["entry_die"], result=s["result"],
+            points=s["points"], used=s["used"]))
+    session.flush()
+
+
+def restore(session: Session, company: Company, doc: Document) -> None:
+    """Put ``company`` back exactly as ``doc`` describes it."""
+    assert company.id is not None
+    clear(session, company.id)
+    write(session, company, doc, keep_ids=True)
+
+
+def check_references(doc: Document, source: str) -> None:
+    """Refuse a document whose parts point at things it does not hold."""
+    problems = []
+    meks = {m["id"] for m in doc["meks"]}
+    pilots = {p["id"] for p in doc["pilots"]}
+    musters = {m["id"] for m in doc["musters"]}
+    battles = {b["id"] for b in doc["battles"]}
+    for p in doc["pilots"]:
+        if p["mek"] is not None and p["mek"] not in meks:
+            problems.append(f"pilot {p['name']!r} flies Mek id {p['mek']}, which is not listed")
+    for m in doc["musters"]:
+        for f in m["force"]:
+            if f["mek"] not in meks or f["pilot"] not in pilots:
+                problems.append(f"muster {m['id']} names a Mek or pilot that is not listed")
+        if m["battle"] is not None and m["battle"] not in battles:
+            problems.append(f"muster {m['id']} names battle {m['battle']}, which is not listed")
+    for s in doc["support"]:
+        if s["muster"] is not None and s["muster"] not in musters:
+            problems.append(f"support roll {s['id']} names muster {s['muster']}, not listed")
+    for kind, items, key in (("Mek callsign", doc["meks"], "callsign"),
+                             ("pilot name", doc["pilots"], "name")):
+        seen: set[str] = set()
+        for item in items:
+            folded = fold(item[key])
+            if folded in seen:
+                problems.append(f"{kind} {item[key]!r} appears twice")
+            seen.add(folded)
+    if problems:
+        raise InputError(source, problems)

@@ -1,0 +1,92 @@
+"""``meks mek``: buy, list, rename and sell the Meks in a company's stable."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cli.output import print_json, show
+from cli.state import JSON, session
+
+app = typer.Typer(no_args_is_help=True, help="Buy, list, rename and sell Meks.")
+
+COMPANY = typer.Argument(..., help="The company's name or id.", show_default=False)
+MEK = typer.Argument(..., help="The Mek's callsign or id.", show_default=False)
+
+
+@app.command()
+def buy(
+    company: str = COMPANY,
+    design: str = typer.Argument(..., show_default=False,
+                                 help="A stock design (e.g. WASP) or a design YAML file."),
+    callsign: str | None = typer.Option(None, "--callsign", "-c",
+                                        help="Name for the new Mek (default DESIGN-N)."),
+    pricing: str = typer.Option("printed", "--pricing",
+                                help="House rule: 'printed' or 'computed' stock prices."),
+    as_json: bool = JSON,
+) -> None:
+    """Add a Mek to the stable. Stock designs cost their printed price, custom designs the
+    price of their parts."""
+    from campaigns.company import buy_mek
+    from campaigns.designs import load_design_file
+    from meks.catalog import load_catalog
+    from meks.construction import Pricing
+
+    try:
+        rule = Pricing(pricing.lower())
+    except ValueError:
+        raise typer.BadParameter("use 'printed' or 'computed'", param_hint="--pricing") from None
+    path = Path(design)
+    custom = path.suffix.lower() in (".yaml", ".yml") or path.exists()
+    chosen = load_design_file(path) if custom else load_catalog().design(design)
+    with session() as s:
+        mek = buy_mek(s, company, chosen, custom=custom, callsign=callsign, pricing=rule)
+    if as_json:
+        print_json(mek)
+    else:
+        typer.echo(f"Bought {mek['callsign']} ({mek['design']}, {mek['price']} points).")
+
+
+@app.command("list")
+def list_(company: str = COMPANY,
+          all_meks: bool = typer.Option(False, "--all", help="Include sold and destroyed."),
+          as_json: bool = JSON) -> None:
+    """The Meks in the stable with their pilots."""
+    from campaigns.company import list_meks
+    from cli import store_views
+
+    with session() as s:
+        rows = list_meks(s, company, all_meks=all_meks)
+    if as_json:
+        print_json(rows)
+    else:
+        show(store_views.meks(rows, "Stable"))
+
+
+@app.command()
+def rename(company: str = COMPANY, mek: str = MEK,
+           new: str = typer.Argument(..., help="The new callsign.", show_default=False),
+           as_json: bool = JSON) -> None:
+    """Give a Mek a new callsign."""
+    from campaigns.company import rename_mek
+
+    with session() as s:
+        result = rename_mek(s, company, mek, new)
+    if as_json:
+        print_json(result)
+    else:
+        typer.echo(f"Renamed to {result['callsign']}.")
+
+
+@app.command()
+def sell(company: str = COMPANY, mek: str = MEK, as_json: bool = JSON) -> None:
+    """Sell a Mek: it leaves the stable (its record stays in the history)."""
+    from campaigns.company import sell_mek
+
+    with session() as s:
+        result = sell_mek(s, company, mek)
+    if as_json:
+        print_json(result)
+    else:
+        typer.echo(f"Sold {result['callsign']}.")

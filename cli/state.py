@@ -1,0 +1,61 @@
+"""The database a command works on: ``--db``, else ``MEKS_DB``, else the per-user file.
+
+Database code is imported only when a command opens a session, so commands that never
+touch the database start without it.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:
+    from sqlmodel import Session
+
+_db: str | None = None
+
+JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
+
+
+def set_db(value: str | None) -> None:
+    global _db
+    _db = value
+
+
+def location() -> str:
+    from db.engine import resolve
+
+    return resolve(_db)
+
+
+@contextmanager
+def session() -> Iterator[Session]:
+    """One transaction on the database in use: all of the command's changes, or none."""
+    from db.engine import transaction
+
+    with transaction(location()) as s:
+        yield s
+
+
+def interactive() -> bool:
+    """Whether a person can answer a question at this terminal."""
+    import os
+
+    return sys.stdin.isatty() and os.environ.get("CI", "").lower() not in ("1", "true")
+
+
+def pairs(values: list[str], what: str, as_int: bool = False) -> dict[str, str]:
+    """Parse NAME=VALUE options; bad ones are usage errors (exit 2)."""
+    out: dict[str, str] = {}
+    for value in values:
+        name, sep, rest = value.rpartition("=")
+        if not sep or not name.strip() or not rest.strip():
+            raise typer.BadParameter(f"{value!r} should look like {what}")
+        if as_int and not rest.strip().isdigit():
+            raise typer.BadParameter(f"{value!r}: the part after '=' must be a whole number")
+        out[name.strip()] = rest.strip()
+    return out

@@ -1,0 +1,139 @@
+"""Rich views of companies, Meks, pilots, support rolls and history."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+
+def _table(title: str, *columns: str) -> Table:
+    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    for column in columns:
+        table.add_column(column)
+    return table
+
+
+def companies(rows: list[dict[str, Any]]) -> RenderableType:
+    if not rows:
+        return Text("No companies yet. Found one with 'meks company create NAME'.")
+    table = _table("Companies", "Id", "Name", "Meks", "Pilots", "Battles")
+    for r in rows:
+        table.add_row(str(r["id"]), r["name"], str(r["meks"]), str(r["pilots"]),
+                      str(r["battles"]))
+    return table
+
+
+def meks(rows: list[dict[str, Any]], title: str) -> RenderableType:
+    if not rows:
+        return Text(f"{title}: none. Buy one with 'meks mek buy COMPANY DESIGN'.")
+    table = _table(title, "Id", "Callsign", "Design", "Size", "Price", "Kills", "Pilot",
+                   "Status")
+    for m in rows:
+        table.add_row(str(m["id"]), m["callsign"], m["design"], m["size"], str(m["price"]),
+                      str(m["kills"]), m.get("pilot") or "-", m["status"])
+    return table
+
+
+def pilots(rows: list[dict[str, Any]], title: str) -> RenderableType:
+    if not rows:
+        return Text(f"{title}: none. Hire one with 'meks pilot hire COMPANY NAME'.")
+    table = _table(title, "Id", "Name", "Level", "Kills", "Scen.", "Skills", "Mek", "Status")
+    for p in rows:
+        table.add_row(str(p["id"]), p["name"], p["level"], str(p["kills"]),
+                      str(p["scenarios"]), ", ".join(p["skills"]) or "-", p["mek"] or "-",
+                      p["status"])
+    return table
+
+
+def company(view: dict[str, Any]) -> RenderableType:
+    active = [m for m in view["meks"] if m["status"] == "active"]
+    pilot_of = {p["mek_id"]: p["name"] for p in view["pilots"] if p["status"] != "dead"}
+    parts: list[RenderableType] = [
+        Text(view["name"], style="bold"),
+        meks([{**m, "pilot": pilot_of.get(m["id"])} for m in active], "Stable"),
+        pilots(view["pilots"], "Pilots"),
+    ]
+    gone = [m for m in view["meks"] if m["status"] != "active"]
+    if gone:
+        parts.append(Text("Former Meks: " + ", ".join(
+            f"{m['callsign']} ({m['status']})" for m in gone)))
+    if view["support"]:
+        parts.append(Text("Support waiting for the next muster: " + ", ".join(
+            s["result"] for s in view["support"])))
+    last = view["last_muster"]
+    if last:
+        state = "recorded" if last["recorded"] else "waiting for its battle"
+        parts.append(Text(f"Last muster: {', '.join(m or '?' for m in last['meks'])} for "
+                          f"{last['cost']}/{last['budget']} points, {state}."))
+    if view["battles"]:
+        record = {r: sum(b["result"] == r for b in view["battles"])
+                  for r in ("win", "loss", "draw")}
+        parts.append(Text(f"Record: {record['win']} won, {record['loss']} lost, "
+                          f"{record['draw']} drawn."))
+    return Group(*parts)
+
+
+def pilot(view: dict[str, Any]) -> RenderableType:
+    table = Table(box=None, show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    for key in ("name", "level", "kills", "scenarios", "status"):
+        table.add_row(key.capitalize(), str(view[key]))
+    table.add_row("Skills", ", ".join(view["skills"]) or "-")
+    table.add_row("Mek", view["mek"] or "-")
+    if view.get("hire_cost"):
+        table.add_row("Owes", f"{view['hire_cost']} points at the next muster")
+    rows: list[RenderableType] = [table]
+    for event in view.get("history", []):
+        rows.append(Text(f"  {event['at']}  {event['summary']}"))
+    return Group(*rows)
+
+
+def history(events: list[dict[str, Any]], name: str) -> RenderableType:
+    table = _table(f"History of {name} (newest first)", "Id", "When", "Command", "What",
+                   "Dice")
+    for e in events:
+        dice = " ".join(str(d["value"]) for d in e["dice"]) or "-"
+        what = e["summary"] + (" [undone]" if e["undone"] else "")
+        table.add_row(str(e["id"]), e["at"][:16].replace("T", " "), e["command"], what, dice)
+    return table
+
+
+def support(rows: list[dict[str, Any]]) -> RenderableType:
+    table = _table("Support rolls", "Dice", "Table", "Result", "Effect")
+    for r in rows:
+        effect = r["effect"] + (f" Rolled {r['points']} points." if r["points"] else "")
+        table.add_row(f"{r['table_die']}, {r['entry_die']}", r["table"], r["result"], effect)
+    return table
+
+
+def muster(result: dict[str, Any]) -> RenderableType:
+    table = _table(f"Muster {result['id']}: {result['cost']}/{result['budget']} points",
+                   "Mek", "Design", "Price", "Pilot", "Level")
+    for f in result["force"]:
+        table.add_row(f["mek"], f["design"], str(f["price"]), f["pilot"], f["level"])
+    parts: list[RenderableType] = [table]
+    if result["support"]:
+        parts.append(Text("Support: " + ", ".join(result["support"])))
+    return Group(*parts)
+
+
+def battle_record(result: dict[str, Any]) -> RenderableType:
+    table = _table(f"Battle {result['battle_id']}: {result['result']}", "Pilot", "Mek",
+                   "Kills", "Fate", "Skill roll", "New skill")
+    for e in result["pilots"]:
+        fate = "killed" if e.get("dead") else (
+            "ejected, Mek lost" if e.get("mek_destroyed") else "Mek repaired")
+        if e.get("promoted"):
+            fate += f"; promoted {e['promoted']}"
+        roll = e.get("skill_roll")
+        roll_text = "-" if roll is None else (
+            f"{roll['die']}{'+' + str(roll['bonus']) if roll['bonus'] else ''} "
+            f"vs {roll['needed']}+ {'success' if roll['success'] else 'no'}")
+        table.add_row(e["pilot"], e["mek"], str(e["kills"]), fate, roll_text,
+                      e.get("new_skill", "-"))
+    return table

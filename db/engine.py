@@ -1,0 +1,136 @@
+"""Where the data lives, and opening it.
+
+The database is chosen by ``--db`` (a path or a URL), then the ``MEKS_DB`` environment
+variable, then ``meks.db`` in the per-user data directory. SQLite connections set
+``busy_timeout``, WAL and ``foreign_keys=ON`` (in that order), and every transaction starts
+with ``BEGIN IMMEDIATE``, so two ``meks`` processes at once queue for the write lock instead
+of failing with "database is locked". Any other SQLAlchemy URL (PostgreSQL for a shared
+league) works the same way; nothing outside this package knows which one is in use.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlmodel import Session
+
+from db.migrations import migrate
+from meks.errors import InputError, MeksError
+
+ENV_VAR = "MEKS_DB"
+BUSY_TIMEOUT_MS = 60_000
+
+
+class DatabaseError(MeksError):
+    """The database cannot be opened or used."""
+
+
+def default_path() -> Path:
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("meks", appauthor=False)) / "meks.db"
+
+
+def resolve(db: str | None = None) -> str:
+    """The database in use, as given: ``--db``, else ``MEKS_DB``, else the default file."""
+    return db or os.environ.get(ENV_VAR) or str(default_path())
+
+
+def to_url(location: str) -> str:
+    """An SQLAlchemy URL for a path or URL."""
+    if "://" in location:
+        return location
+    return "sqlite:///" + str(Path(location).expanduser().resolve())
+
+
+def describe(location: str) -> str:
+    """The location fit to print: a path as is, a URL without its password."""
+    if "://" not in location:
+        return str(Path(location).expanduser().resolve())
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(location).render_as_string(hide_password=True)
+    except Exception:
+        return location
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    dbapi_connection.isolation_level = None  # let the begin hook issue BEGIN itself
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA journal_mode = WAL")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.close()
+
+
+def _sqlite_begin(conn: Any) -> None:
+    conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+_engines: dict[str, Engine] = {}
+
+
+def engine_for(location: str) -> Engine:
+    """The engine for ``location``, created, migrated and cached on first use."""
+    url = to_url(location)
+    if url in _engines:
+        return _engines[url]
+    try:
+        if url.startswith("sqlite"):
+            path = url.removeprefix("sqlite:///")
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+            event.listen(engine, "connect", _sqlite_connect)
+            event.listen(engine, "begin", _sqlite_begin)
+        else:
+            engine = create_engine(url, pool_pre_ping=True)
+        with engine.begin() as conn:
+            migrate(conn)
+    except ModuleNotFoundError as exc:
+        raise InputError(describe(location), [
+            f"the database driver {exc.name!r} is not installed "
+            "(for PostgreSQL: pip install 'meks[postgres]')"]) from None
+    except (SQLAlchemyError, OSError) as exc:
+        raise DatabaseError(
+            f"Cannot open the database at {describe(location)}: {_reason(exc)}. "
+            "Check the path or URL given with --db or MEKS_DB."
+        ) from None
+    _engines[url] = engine
+    return engine
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OperationalError) and exc.orig is not None:
+        return str(exc.orig).splitlines()[0]
+    if isinstance(exc, SQLAlchemyError):
+        return str(exc).splitlines()[0]
+    return str(exc)
+
+
+def dispose_all() -> None:
+    """Close every cached engine (tests switch databases between cases)."""
+    for engine in _engines.values():
+        engine.dispose()
+    _engines.clear()
+
+
+@contextmanager
+def transaction(location: str) -> Iterator[Session]:
+    """A session whose work is committed together at the end, or not at all."""
+    engine = engine_for(location)
+    try:
+        with Session(engine, expire_on_commit=False) as session, session.begin():
+            yield session
+    except OperationalError as exc:
+        raise DatabaseError(
+            f"The database at {describe(location)} could not complete the change: "
+            f"{_reason(exc)}. Nothing was changed; try again."
+        ) from None

@@ -1,0 +1,169 @@
+"""Ordered, recorded schema migrations.
+
+Each migration has a version number and a function that changes the schema through a
+connection. ``migrate`` applies the missing ones in order, inside one transaction, and records
+each in ``schema_migrations``; it is run every time a database is opened, so an older
+database is brought up to date automatically. Migrations describe the schema as it was at
+their version (frozen table definitions), never by importing the current models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+    text,
+)
+
+
+@dataclass(frozen=True)
+class Migration:
+    version: int
+    description: str
+    apply: Callable[[Connection], None]
+
+
+def _v1_tables() -> MetaData:
+    md = MetaData()
+
+    def fk(target: str, nullable: bool = False, ondelete: str = "CASCADE") -> Column[int]:
+        return Column(target.split(".")[0] + "_id", Integer,
+                      ForeignKey(target, ondelete=ondelete), nullable=nullable, index=True)
+
+    Table("company", md,
+          Column("id", Integer, primary_key=True),
+          Column("name", String, nullable=False),
+          Column("name_key", String, nullable=False, unique=True),
+          Column("created_at", String, nullable=False))
+    Table("mek", md,
+          Column("id", Integer, primary_key=True),
+          fk("company.id"),
+          Column("callsign", String, nullable=False),
+          Column("callsign_key", String, nullable=False),
+          Column("design", String, nullable=False),
+          Column("custom_design", Text, nullable=True),
+          Column("size", String, nullable=False),
+          Column("price", Integer, nullable=False),
+          Column("kills", Integer, nullable=False),
+          Column("status", String, nullable=False),
+          UniqueConstraint("company_id", "callsign_key"))
+    Table("pilot", md,
+          Column("id", Integer, primary_key=True),
+          fk("company.id"),
+          Column("name", String, nullable=False),
+          Column("name_key", String, nullable=False),
+          Column("level", String, nullable=False),
+          Column("kills", Integer, nullable=False),
+          Column("scenarios", Integer, nullable=False),
+          Column("skills", Text, nullable=False),
+          Column("status", String, nullable=False),
+          fk("mek.id", nullable=True, ondelete="SET NULL"),
+          UniqueConstraint("company_id", "name_key"))
+    Table("muster", md,
+          Column("id", Integer, primary_key=True),
+          fk("company.id"),
+          Column("scenario", String, nullable=True),
+          Column("side", String, nullable=True),
+          Column("budget", Integer, nullable=False),
+          Column("max_size", String, nullable=True),
+          Column("cost", Integer, nullable=False),
+          Column("force", Text, nullable=False),
+          Column("battle_id", Integer, nullable=True),
+          Column("created_at", String, nullable=False))
+    Table("support_roll", md,
+          Column("id", Integer, primary_key=True),
+          fk("company.id"),
+          fk("muster.id", nullable=True, ondelete="SET NULL"),
+          Column("table_die", Integer, nullable=False),
+          Column("entry_die", Integer, nullable=False),
+          Column("result", String, nullable=False),
+          Column("points", Integer, nullable=False),
+          Column("used", Boolean, nullable=False))
+    Table("battle", md,
+          Column("id", Integer, primary_key=True),
+          fk("company.id", nullable=True),
+          Column("muster_id", Integer, nullable=True),
+          Column("scenario", String, nullable=True),
+          Column("mode", String, nullable=False),
+          Column("sides", Text, nullable=False),
+          Column("seed", BigInteger, nullable=True),
+          Column("result", String, nullable=False),
+          Column("log", Text, nullable=False),
+          Column("created_at", String, nullable=False))
+    Table("event", md,
+          Column("id", Integer, primary_key=True),
+          fk("company.id", nullable=True, ondelete="SET NULL"),
+          Column("company_name", String, nullable=False),
+          Column("command", String, nullable=False),
+          Column("summary", String, nullable=False),
+          Column("dice", Text, nullable=False),
+          Column("before", Text, nullable=True),
+          Column("after", Text, nullable=True),
+          Column("undoes", Integer, nullable=True),
+          Column("undone", Boolean, nullable=False),
+          Column("created_at", String, nullable=False))
+    return md
+
+
+def _v1(conn: Connection) -> None:
+    _v1_tables().create_all(conn)
+
+
+def _v2(conn: Connection) -> None:
+    # A pilot hired as Regular owes its 5 points at its first muster (R3.3).
+    conn.execute(text("ALTER TABLE pilot ADD COLUMN hire_cost INTEGER NOT NULL DEFAULT 0"))
+
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
+    Migration(2, "points owed by pilots hired as Regular", _v2),
+)
+
+LATEST = MIGRATIONS[-1].version
+
+_VERSIONS = Table(
+    "schema_migrations", MetaData(),
+    Column("version", Integer, primary_key=True),
+    Column("description", String, nullable=False),
+    Column("applied_at", String, nullable=False),
+)
+
+
+def applied_versions(conn: Connection) -> list[int]:
+    if not conn.dialect.has_table(conn, "schema_migrations"):
+        return []
+    return sorted(r[0] for r in conn.execute(_VERSIONS.select().with_only_columns(
+        _VERSIONS.c.version)))
+
+
+def migrate(conn: Connection, upto: int | None = None) -> list[int]:
+    """Apply the missing migrations (up to ``upto``) on ``conn``, inside the caller's
+    transaction. Returns the versions applied."""
+    from db.models import utcnow
+
+    if conn.dialect.name == "postgresql":  # one migrator at a time
+        conn.execute(text("SELECT pg_advisory_xact_lock(727274)"))
+    _VERSIONS.create(conn, checkfirst=True)
+    done = set(applied_versions(conn))
+    applied = []
+    for migration in MIGRATIONS:
+        if migration.version in done or (upto is not None and migration.version > upto):
+            continue
+        migration.apply(conn)
+        conn.execute(_VERSIONS.insert().values(version=migration.version,
+                                               description=migration.description,
+                                               applied_at=utcnow()))
+        applied.append(migration.version)
+    return applied

@@ -1,0 +1,130 @@
+"""The tables: companies, their Meks and pilots, support rolls, musters, battles and the
+append-only event history.
+
+Names that must be unique within a company (callsigns, pilot names) are stored twice: as
+typed, and folded (``*_key``) for the case-insensitive unique index. Lists and documents
+(skills, a custom design, a battle log, an event's snapshots) are JSON text, which every
+database stores the same way.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> str:
+    """Now, in UTC, as ISO 8601 text (stored as text so every database keeps it alike)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def fold(name: str) -> str:
+    """The form names are compared in: case-insensitive, spacing collapsed."""
+    return " ".join(name.split()).casefold()
+
+
+def _fk(target: str, nullable: bool = False, ondelete: str = "CASCADE") -> Column[int]:
+    return Column(Integer, ForeignKey(target, ondelete=ondelete), nullable=nullable, index=True)
+
+
+class Company(SQLModel, table=True):
+    __tablename__ = "company"
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    name_key: str = Field(unique=True)
+    created_at: str = Field(default_factory=utcnow)
+
+
+class Mek(SQLModel, table=True):
+    __tablename__ = "mek"
+    __table_args__ = (UniqueConstraint("company_id", "callsign_key"),)
+    id: int | None = Field(default=None, primary_key=True)
+    company_id: int = Field(sa_column=_fk("company.id"))
+    callsign: str
+    callsign_key: str
+    design: str
+    custom_design: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    size: str
+    price: int
+    kills: int = 0
+    status: str = "active"  # active | destroyed | sold
+
+
+class Pilot(SQLModel, table=True):
+    __tablename__ = "pilot"
+    __table_args__ = (UniqueConstraint("company_id", "name_key"),)
+    id: int | None = Field(default=None, primary_key=True)
+    company_id: int = Field(sa_column=_fk("company.id"))
+    name: str
+    name_key: str
+    level: str = "Green"
+    kills: int = 0
+    scenarios: int = 0
+    skills: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    status: str = "active"  # active | wounded | dead
+    mek_id: int | None = Field(default=None,
+                               sa_column=_fk("mek.id", nullable=True, ondelete="SET NULL"))
+    hire_cost: int = 0  # points still owed at the pilot's first muster (Regular hire)
+
+
+class SupportRoll(SQLModel, table=True):
+    __tablename__ = "support_roll"
+    id: int | None = Field(default=None, primary_key=True)
+    company_id: int = Field(sa_column=_fk("company.id"))
+    muster_id: int | None = Field(default=None,
+                                  sa_column=_fk("muster.id", nullable=True, ondelete="SET NULL"))
+    table_die: int
+    entry_die: int
+    result: str
+    points: int = 0  # Rich Uncle's extra muster points
+    used: bool = False
+
+
+class Muster(SQLModel, table=True):
+    __tablename__ = "muster"
+    id: int | None = Field(default=None, primary_key=True)
+    company_id: int = Field(sa_column=_fk("company.id"))
+    scenario: str | None = None
+    side: str | None = None
+    budget: int
+    max_size: str | None = None
+    cost: int
+    force: str = Field(sa_column=Column(Text, nullable=False))  # JSON: [{mek, pilot}, ...]
+    battle_id: int | None = None
+    created_at: str = Field(default_factory=utcnow)
+
+
+class Battle(SQLModel, table=True):
+    __tablename__ = "battle"
+    id: int | None = Field(default=None, primary_key=True)
+    company_id: int | None = Field(default=None,
+                                   sa_column=_fk("company.id", nullable=True))
+    muster_id: int | None = None
+    scenario: str | None = None
+    mode: str = "table"  # table (played on a real table) | auto | play
+    sides: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    seed: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
+    result: str
+    log: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    created_at: str = Field(default_factory=utcnow)
+
+
+class Event(SQLModel, table=True):
+    """One change to a company: the command, its dice, and the state before and after."""
+
+    __tablename__ = "event"
+    id: int | None = Field(default=None, primary_key=True)
+    company_id: int | None = Field(default=None,
+                                   sa_column=_fk("company.id", nullable=True,
+                                                 ondelete="SET NULL"))
+    company_name: str
+    command: str
+    summary: str
+    dice: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    before: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    after: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    undoes: int | None = None
+    undone: bool = False
+    created_at: str = Field(default_factory=utcnow)

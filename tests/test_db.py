@@ -1,0 +1,109 @@
+"""The database: migrations from blank and from the first schema, SQLite settings, and two
+processes writing at once."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from sqlalchemy import create_engine, inspect
+from sqlmodel import SQLModel
+
+import db.models  # noqa: F401 - registers the tables in SQLModel.metadata
+from db.engine import engine_for
+from db.migrations import LATEST, MIGRATIONS, applied_versions
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).resolve().parent.parent
+
+
+def columns(engine_url: str) -> dict[str, dict[str, bool]]:
+    inspector = inspect(create_engine(engine_url))
+    return {table: {c["name"]: bool(c["nullable"]) for c in inspector.get_columns(table)}
+            for table in inspector.get_table_names() if table != "schema_migrations"}
+
+
+def test_blank_database_is_migrated_to_the_latest_schema(tmp_path: Path) -> None:
+    path = tmp_path / "blank.db"
+    engine = engine_for(str(path))
+    with engine.connect() as conn:
+        assert applied_versions(conn) == [m.version for m in MIGRATIONS]
+    expected = {t.name: {c.name: bool(c.nullable) for c in t.columns}
+                for t in SQLModel.metadata.sorted_tables}
+    assert columns(f"sqlite:///{path}") == expected
+
+
+def test_first_schema_database_is_upgraded_and_keeps_its_data(tmp_path: Path) -> None:
+    path = tmp_path / "v1.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript((FIXTURES / "schema_v1.sql").read_text())
+    engine = engine_for(str(path))
+    with engine.connect() as conn:
+        assert applied_versions(conn)[-1] == LATEST
+    from campaigns.company import show_company
+    from db.engine import transaction
+
+    with transaction(str(path)) as s:
+        view = show_company(s, "old guard")
+    assert view["meks"][0]["callsign"] == "Rook"
+    assert view["pilots"][0]["skills"] == ["Accuracy"]
+    from campaigns.company import list_pilots
+
+    with transaction(str(path)) as s:
+        assert list_pilots(s, "Old Guard")[0]["hire_cost"] == 0
+
+
+def test_migrations_are_recorded_once(tmp_path: Path) -> None:
+    from db.engine import dispose_all
+
+    path = str(tmp_path / "twice.db")
+    engine_for(path)
+    dispose_all()
+    with engine_for(path).connect() as conn:
+        assert applied_versions(conn) == [m.version for m in MIGRATIONS]
+
+
+def test_sqlite_connection_settings(tmp_path: Path) -> None:
+    engine = engine_for(str(tmp_path / "p.db"))
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert conn.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+
+
+WORKER = """
+import json, sys
+from typer.testing import CliRunner
+from cli.app import app
+runner = CliRunner()
+codes, errors = [], []
+for i in range(int(sys.argv[2])):
+    r = runner.invoke(app, ["--db", sys.argv[1], "mek", "buy", "Crowd", "WASP",
+                            "--callsign", f"{sys.argv[3]}-{i}"])
+    codes.append(r.exit_code)
+    if r.exit_code:
+        errors.append(r.stderr)
+print(json.dumps({"codes": codes, "errors": errors}))
+"""
+
+
+def test_two_processes_buying_at_once_lose_nothing(tmp_path: Path, runner) -> None:  # type: ignore[no-untyped-def]
+    from cli.app import app
+
+    path = str(tmp_path / "shared.db")
+    assert runner.invoke(app, ["--db", path, "company", "create", "Crowd"]).exit_code == 0
+    procs = [subprocess.Popen([sys.executable, "-c", WORKER, path, "50", name], cwd=REPO,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for name in ("a", "b")]
+    outputs = [p.communicate(timeout=300) for p in procs]
+    for (out, err), proc in zip(outputs, procs, strict=True):
+        assert proc.returncode == 0, err
+        result = json.loads(out.strip().splitlines()[-1])
+        assert result["errors"] == []
+        assert set(result["codes"]) == {0}
+        assert "locked" not in err
+    listed = runner.invoke(app, ["--db", path, "mek", "list", "Crowd", "--json"])
+    assert len(json.loads(listed.stdout)) == 100

@@ -1,0 +1,392 @@
+"""The company store and the between-games commands (docs/rules.md sections 2 and 3)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+
+CO = "Black Hand"
+
+
+def run(runner: CliRunner, *args: str, code: int = 0) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    if code:
+        assert result.stderr.strip(), "a refusal says why on stderr"
+        assert "Traceback" not in result.stderr
+    return result.stdout if code == 0 else result.stderr
+
+
+def run_json(runner: CliRunner, *args: str) -> Any:
+    return json.loads(run(runner, *args, "--json"))
+
+
+def state(runner: CliRunner, name: str = CO) -> dict[str, Any]:
+    """The company's full document, as the roster export writes it."""
+    from campaigns.company import get_company
+    from campaigns.roster import snapshot
+    from cli.state import session
+
+    with session() as s:
+        return snapshot(s, get_company(s, name))
+
+
+@pytest.fixture
+def company(runner: CliRunner) -> str:
+    run(runner, "company", "create", CO)
+    run(runner, "mek", "buy", CO, "WASP")
+    run(runner, "mek", "buy", CO, "DRAKEN", "--callsign", "Anvil")
+    run(runner, "pilot", "hire", CO, "Ana")
+    run(runner, "pilot", "hire", CO, "Bo", "--regular")
+    run(runner, "pilot", "assign", CO, "Ana", "WASP-1")
+    run(runner, "pilot", "assign", CO, "Bo", "Anvil")
+    return CO
+
+
+# ---- companies ------------------------------------------------------------------------------
+
+def test_company_create_list_show(runner: CliRunner) -> None:
+    created = run_json(runner, "company", "create", "  Black   Hand ")
+    assert created["name"] == CO
+    assert [c["name"] for c in run_json(runner, "company", "list")] == [CO]
+    assert CO in run(runner, "company", "list")
+    view = run_json(runner, "company", "show", "black hand")
+    assert (view["name"], view["meks"], view["pilots"]) == (CO, [], [])
+
+
+def test_company_names_are_unique_ignoring_case(runner: CliRunner) -> None:
+    run(runner, "company", "create", CO)
+    err = run(runner, "company", "create", "BLACK HAND", code=1)
+    assert "already exists" in err
+
+
+def test_unknown_company_exits_1(runner: CliRunner) -> None:
+    err = run(runner, "company", "show", "Nobody", code=1)
+    assert "No company" in err
+
+
+def test_company_show_json_shape(runner: CliRunner, company: str) -> None:
+    view = run_json(runner, "company", "show", company)
+    mek = view["meks"][0]
+    assert set(mek) >= {"id", "callsign", "design", "size", "price", "status"}
+    assert (mek["callsign"], mek["design"], mek["size"], mek["price"], mek["status"]) == (
+        "WASP-1", "WASP", "Light", 9, "active")
+    pilot = view["pilots"][1]
+    assert set(pilot) >= {"id", "name", "level", "kills", "scenarios", "skills", "mek",
+                          "status"}
+    assert (pilot["name"], pilot["level"], pilot["mek"], pilot["skills"]) == (
+        "Bo", "Regular", "Anvil", [])
+
+
+def test_company_delete_asks_unless_yes(runner: CliRunner, company: str) -> None:
+    err = run(runner, "company", "delete", company, code=2)
+    assert "--yes" in err
+    assert run_json(runner, "company", "list")
+    run(runner, "company", "delete", company, "--yes")
+    assert run_json(runner, "company", "list") == []
+
+
+def test_history_newest_first_with_dice(runner: CliRunner, company: str) -> None:
+    run(runner, "support", "roll", company, "--seed", "1")
+    events = run_json(runner, "company", "history", company)
+    assert events[0]["command"] == "support roll"
+    assert len(events[0]["dice"]) >= 2
+    assert events[-1]["command"] == "company create"
+    assert "Hired Ana" in run(runner, "company", "history", company)
+
+
+# ---- Meks -----------------------------------------------------------------------------------
+
+def test_buy_stock_mek_at_printed_price_R1_7(runner: CliRunner, company: str) -> None:
+    odin = run_json(runner, "mek", "buy", company, "odin")
+    assert (odin["design"], odin["price"], odin["callsign"]) == ("ODIN", 27, "ODIN-1")
+    computed = run_json(runner, "mek", "buy", company, "ODIN", "--pricing", "computed")
+    assert computed["price"] == 33
+
+
+def test_buy_custom_design_from_file(runner: CliRunner, company: str, tmp_path: Path) -> None:
+    path = tmp_path / "hunter.yaml"
+    path.write_text("name: Hunter\nsize: Heavy\nweapons: [Rail Cannon, Rail Cannon, Howitzer]\n"
+                    "systems: [Jammer]\n")
+    mek = run_json(runner, "mek", "buy", company, str(path), "-c", "Stalker")
+    assert (mek["design"], mek["price"], mek["callsign"]) == ("Hunter", 8 + 6 + 4 + 3,
+                                                              "Stalker")
+
+
+def test_buy_illegal_design_is_refused_and_stores_nothing(
+        runner: CliRunner, company: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("name: Bad\nsize: Light\nsystems: [Director]\n")
+    before = state(runner)
+    err = run(runner, "mek", "buy", company, str(path), code=1)
+    assert "Director" in err
+    assert state(runner) == before
+
+
+def test_buy_unknown_design_suggests(runner: CliRunner, company: str) -> None:
+    err = run(runner, "mek", "buy", company, "drakn", code=1)
+    assert "DRAKEN" in err
+
+
+def test_callsigns_unique_ignoring_case(runner: CliRunner, company: str) -> None:
+    err = run(runner, "mek", "buy", company, "WASP", "-c", "anvil", code=1)
+    assert "Anvil" in err
+    err = run(runner, "mek", "rename", company, "WASP-1", "ANVIL", code=1)
+    assert "already has" in err
+
+
+def test_meks_by_callsign_or_id(runner: CliRunner, company: str) -> None:
+    meks = run_json(runner, "mek", "list", company)
+    anvil = next(m for m in meks if m["callsign"] == "Anvil")
+    renamed = run_json(runner, "mek", "rename", company, str(anvil["id"]), "Hammer")
+    assert renamed["callsign"] == "Hammer"
+    assert run_json(runner, "mek", "list", company)[1]["pilot"] == "Bo"
+
+
+def test_sell_leaves_the_stable_but_stays_in_history(runner: CliRunner, company: str) -> None:
+    run(runner, "mek", "sell", company, "wasp-1")
+    assert [m["callsign"] for m in run_json(runner, "mek", "list", company)] == ["Anvil"]
+    assert len(run_json(runner, "mek", "list", company, "--all")) == 2
+    assert run_json(runner, "pilot", "show", company, "Ana")["mek"] is None
+    assert any("Sold WASP-1" in e["summary"] for e in run_json(runner, "company", "history",
+                                                               company))
+    run(runner, "mek", "sell", company, "WASP-1", code=1)
+
+
+# ---- pilots ---------------------------------------------------------------------------------
+
+def test_hire_green_free_or_regular_R2_2(runner: CliRunner, company: str) -> None:
+    pilots = run_json(runner, "pilot", "list", company)
+    assert [(p["name"], p["level"], p["hire_cost"]) for p in pilots] == [
+        ("Ana", "Green", 0), ("Bo", "Regular", 5)]
+
+
+def test_pilot_names_unique_ignoring_case(runner: CliRunner, company: str) -> None:
+    err = run(runner, "pilot", "hire", company, "ANA", code=1)
+    assert "Ana" in err
+
+
+def test_assign_moves_the_previous_pilot_out(runner: CliRunner, company: str) -> None:
+    run(runner, "pilot", "hire", company, "Cy")
+    run(runner, "pilot", "assign", company, "Cy", "Anvil")
+    pilots = {p["name"]: p["mek"] for p in run_json(runner, "pilot", "list", company)}
+    assert pilots == {"Ana": "WASP-1", "Bo": None, "Cy": "Anvil"}
+
+
+def test_pilot_show_and_unknown_pilot(runner: CliRunner, company: str) -> None:
+    assert "Regular" in run(runner, "pilot", "show", company, "bo")
+    run(runner, "pilot", "show", company, "Zed", code=1)
+
+
+# ---- support and muster ---------------------------------------------------------------------
+
+def test_support_roll_shows_dice_and_waits_for_the_muster_R4_1(
+        runner: CliRunner, company: str) -> None:
+    rolls = run_json(runner, "support", "roll", company, "--count", "3", "--seed", "7")
+    assert len(rolls) == 3
+    for r in rolls:
+        low, high = (int(x) for x in r["table"].split("-"))
+        assert low <= r["table_die"] <= high
+    assert len(run_json(runner, "company", "show", company)["support"]) == 3
+    again = run_json(runner, "support", "roll", company, "--count", "3", "--seed", "7")
+    assert [r["result"] for r in again] == [r["result"] for r in rolls]
+
+
+def test_muster_counts_prices_and_regular_hire_R3_3(runner: CliRunner, company: str) -> None:
+    result = run_json(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    assert (result["cost"], result["budget"]) == (9 + 24 + 5, 40)
+    # The Regular hire is paid once: the next muster no longer counts it.
+    run(runner, "battle", "record", company, "--result", "draw", "--auto", "--seed", "1")
+    assert run_json(runner, "muster", company, "--budget", "33", "WASP-1", "Anvil")["cost"] == 33
+
+
+def test_muster_over_budget_refused_and_nothing_stored_R3_3(
+        runner: CliRunner, company: str) -> None:
+    before = state(runner)
+    err = run(runner, "muster", company, "--budget", "30", "WASP-1", "Anvil", code=1)
+    assert "38" in err and "30" in err
+    assert state(runner) == before
+
+
+def test_muster_too_large_refused_R3_3(runner: CliRunner, company: str) -> None:
+    err = run(runner, "muster", company, "--budget", "60", "--max-size", "medium", "WASP-1",
+              "Anvil", code=1)
+    assert "Anvil is Heavy" in err
+
+
+def test_muster_needs_pilots(runner: CliRunner, company: str) -> None:
+    run(runner, "mek", "buy", company, "VIPER")
+    err = run(runner, "muster", company, "--budget", "60", "VIPER-1", code=1)
+    assert "no pilot" in err
+
+
+def test_rich_uncle_adds_points_to_the_budget_R4_2(runner: CliRunner, company: str) -> None:
+    from campaigns.company import support_roll
+    from cli.state import session
+    from meks.dice import Dice
+
+    with session() as s:  # table 3-4, entry 6 = Rich Uncle, then 4 points
+        support_roll(s, company, Dice.from_sequence([3, 6, 4]))
+    result = run_json(runner, "muster", company, "--budget", "34", "WASP-1", "Anvil")
+    assert result["budget"] == 38 and result["support"] == ["Rich Uncle"]
+
+
+# ---- battle record: the post-battle sequence --------------------------------------------------
+
+def record(runner: CliRunner, *args: str, code: int = 0) -> Any:
+    out = run(runner, "battle", "record", CO, *args, *(["--json"] if code == 0 else []),
+              code=code)
+    return json.loads(out) if code == 0 else out
+
+
+def test_battle_record_needs_a_muster(runner: CliRunner, company: str) -> None:
+    err = record(runner, "--result", "win", code=1)
+    assert "muster" in err
+
+
+def test_post_battle_sequence_R3_4(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    out = record(runner, "--result", "win", "--kills", "Bo=2", "--destroyed", "WASP-1",
+                 "--auto", "--seed", "3")
+    assert out["result"] == "win"
+    view = run_json(runner, "company", "show", company)
+    meks = {m["callsign"]: m for m in view["meks"]}
+    assert meks["WASP-1"]["status"] == "destroyed"  # struck off
+    assert meks["Anvil"]["kills"] == 2  # kill marks
+    pilots = {p["name"]: p for p in view["pilots"]}
+    assert pilots["Ana"]["status"] == "active" and pilots["Ana"]["mek"] is None  # ejected
+    assert pilots["Ana"]["scenarios"] == 1 and pilots["Ana"]["level"] == "Regular"
+    assert pilots["Bo"]["kills"] == 2 and pilots["Bo"]["scenarios"] == 1
+    assert view["last_muster"]["recorded"]
+    record(runner, "--result", "win", code=1)  # that muster is spent
+
+
+def test_dead_pilot_is_kept_in_history_R2_6(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    record(runner, "--result", "loss", "--dead", "Ana", "--auto")
+    ana = run_json(runner, "pilot", "show", company, "Ana")
+    assert ana["status"] == "dead" and ana["scenarios"] == 0
+    err = run(runner, "pilot", "assign", company, "Ana", "Anvil", code=1)
+    assert "dead" in err
+
+
+def test_new_skill_roll_shows_dice_and_uses_choice_R2_3(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    # Seeds are searched for one where Bo (Regular, no skills) rolls 5+.
+    from meks.dice import Dice
+
+    seed = next(s for s in range(100) if Dice.from_seed(s).roll(2, "x")[1] >= 5)
+    out = record(runner, "--result", "win", "--choose", "Bo=Maneuver", "--seed", str(seed))
+    bo = next(p for p in out["pilots"] if p["pilot"] == "Bo")
+    assert bo["skill_roll"]["success"] and bo["new_skill"] == "Maneuver"
+    assert run_json(runner, "pilot", "show", company, "Bo")["skills"] == ["Maneuver"]
+
+
+def test_skill_choice_without_choose_or_auto_stores_nothing(
+        runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    from meks.dice import Dice
+
+    seed = next(s for s in range(100) if Dice.from_seed(s).roll(2, "x")[1] >= 5)
+    before = state(runner)
+    err = record(runner, "--result", "win", "--seed", str(seed), code=2)
+    assert "--choose" in err and "Bo" in err
+    assert state(runner) == before
+
+
+def test_kills_for_a_pilot_outside_the_force_refused(runner: CliRunner, company: str) -> None:
+    run(runner, "pilot", "hire", company, "Cy")
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    err = record(runner, "--result", "win", "--kills", "Cy=1", "--auto", code=1)
+    assert "not in the force" in err
+    record(runner, "--result", "win", "--kills", "Bo=x", code=2)
+
+
+# ---- undo -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["mek", "buy", CO, "THOR"],
+        ["pilot", "hire", CO, "Cy", "--regular"],
+        ["pilot", "assign", CO, "Ana", "Anvil"],
+        ["mek", "sell", CO, "WASP-1"],
+        ["mek", "rename", CO, "WASP-1", "Sting"],
+        ["support", "roll", CO, "--count", "2"],
+        ["muster", CO, "--budget", "40", "WASP-1", "Anvil"],
+    ],
+)
+def test_undo_restores_the_earlier_state_exactly_R3_5(
+        runner: CliRunner, company: str, command: list[str]) -> None:
+    before = state(runner)
+    run(runner, *command)
+    assert state(runner) != before
+    run(runner, "company", "undo", company)
+    assert state(runner) == before
+
+
+def test_undo_battle_record_R3_5(runner: CliRunner, company: str) -> None:
+    run(runner, "support", "roll", company)
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    before = state(runner)
+    record(runner, "--result", "win", "--kills", "Bo=3", "--destroyed", "WASP-1", "--auto")
+    run(runner, "company", "undo", company)
+    assert state(runner) == before
+    events = run_json(runner, "company", "history", company)
+    assert events[0]["command"] == "undo" and events[1]["undone"]
+
+
+def test_undo_walks_back_one_change_at_a_time(runner: CliRunner, company: str) -> None:
+    start = state(runner)
+    run(runner, "mek", "buy", company, "THOR")
+    middle = state(runner)
+    run(runner, "mek", "buy", company, "ODIN")
+    run(runner, "company", "undo", company)
+    assert state(runner) == middle
+    run(runner, "company", "undo", company)
+    assert state(runner) == start
+
+
+def test_nothing_to_undo(runner: CliRunner) -> None:
+    run(runner, "company", "create", CO)
+    err = run(runner, "company", "undo", CO, code=1)
+    assert "nothing" in err.lower() or "no change" in err
+
+
+# ---- where the data lives ---------------------------------------------------------------------
+
+def test_db_path_follows_option_then_env(runner: CliRunner, temp_database: Path,
+                                         tmp_path: Path) -> None:
+    assert run(runner, "db", "path").strip() == str(temp_database)
+    other = tmp_path / "other.db"
+    assert run(runner, "--db", str(other), "db", "path").strip() == str(other)
+
+
+def test_db_path_default_is_in_user_data_dir(runner: CliRunner,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MEKS_DB")
+    from db.engine import default_path
+
+    assert run(runner, "db", "path").strip() == str(default_path())
+    assert default_path().name == "meks.db"
+
+
+def test_db_option_isolates_data(runner: CliRunner, tmp_path: Path) -> None:
+    other = str(tmp_path / "league.db")
+    run(runner, "--db", other, "company", "create", "Elsewhere")
+    assert run_json(runner, "company", "list") == []
+    assert [c["name"] for c in run_json(runner, "--db", other, "company", "list")] == [
+        "Elsewhere"]
+
+
+def test_unopenable_database_is_a_clear_error(runner: CliRunner, tmp_path: Path) -> None:
+    folder = tmp_path / "a-folder.db"
+    folder.mkdir()
+    err = run(runner, "--db", str(folder), "company", "list", code=1)
+    assert "Cannot open the database" in err
