@@ -25,7 +25,8 @@ def record(
                                      help="The skill a pilot takes if it earns one."),
     auto: bool = typer.Option(False, "--auto",
                               help="Pick earned skills by the documented priority."),
-    seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
+    seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
+                                    help="Seed for reproducible dice."),
     as_json: bool = JSON,
 ) -> None:
     """Record a game played on a real table for the force last mustered, then run the

@@ -15,7 +15,8 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
                                        show_default=False),
          count: int = typer.Option(1, "--count", "-n", min=1, max=20,
                                    help="How many support rolls."),
-         seed: int | None = typer.Option(None, "--seed", help="Seed for reproducible dice."),
+         seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
+                                         help="Seed for reproducible dice."),
          as_json: bool = JSON) -> None:
     """Roll support: the first die picks the table, the second the result. The results wait
     for the company's next muster."""

@@ -390,3 +390,80 @@ def test_unopenable_database_is_a_clear_error(runner: CliRunner, tmp_path: Path)
     folder.mkdir()
     err = run(runner, "--db", str(folder), "company", "list", code=1)
     assert "Cannot open the database" in err
+
+
+def test_battle_record_prompts_for_the_skill_at_a_terminal_R2_4(
+        runner: CliRunner, company: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.battle_cmd
+
+    monkeypatch.setattr(cli.battle_cmd, "interactive", lambda: True)
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    from meks.dice import Dice
+
+    seed = next(s for s in range(100) if Dice.from_seed(s).roll(2, "x")[1] >= 5)
+    result = runner.invoke(app, ["battle", "record", company, "--result", "win", "--seed",
+                                 str(seed)], input="tactics\n")
+    assert result.exit_code == 0, result.stderr
+    assert "earned a new skill" in result.stdout
+    assert run_json(runner, "pilot", "show", company, "Bo")["skills"] == ["Tactics"]
+
+
+def test_company_delete_confirms_at_a_terminal(
+        runner: CliRunner, company: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.company_cmd
+
+    monkeypatch.setattr(cli.company_cmd, "interactive", lambda: True)
+    result = runner.invoke(app, ["company", "delete", company], input="n\n")
+    assert result.exit_code == 1
+    assert run_json(runner, "company", "list")
+    result = runner.invoke(app, ["company", "delete", company], input="y\n")
+    assert result.exit_code == 0
+    assert run_json(runner, "company", "list") == []
+
+
+def test_auto_skill_follows_the_mek_R2_4(catalog) -> None:  # type: ignore[no-untyped-def]
+    from meks.pilots import auto_skill
+
+    assert auto_skill([], catalog.design("DEMON"), catalog) == "Accuracy"
+    assert auto_skill([], catalog.design("SAGITARII"), catalog) == "Guidance"
+    # THOR: two PPCs and two Cannons; a tie goes to the family listed first.
+    assert auto_skill([], catalog.design("THOR"), catalog) == "Steady Hand"
+    assert auto_skill(["Accuracy"], catalog.design("DEMON"), catalog) == "Maneuver"
+
+
+def test_promotion_thresholds_R2_1(catalog) -> None:  # type: ignore[no-untyped-def]
+    from meks.pilots import level_for
+
+    assert level_for(0, 0, catalog).level == "Green"
+    assert level_for(0, 1, catalog).level == "Regular"
+    assert level_for(5, 2, catalog).level == "Regular"
+    assert level_for(5, 3, catalog).level == "Veteran"
+    assert level_for(9, 10, catalog).level == "Veteran"
+    assert level_for(10, 10, catalog).level == "Elite"
+    assert level_for(0, 0, catalog, current="Regular").level == "Regular"  # never demoted
+
+
+def test_skill_roll_targets_R2_3(catalog) -> None:  # type: ignore[no-untyped-def]
+    from meks.dice import Dice
+    from meks.pilots import roll_for_skill, skill_target
+
+    assert [skill_target(n) for n in range(5)] == [5, 1, 2, 3, 4]
+    green = catalog.level("Green")
+    assert roll_for_skill(green, 0, Dice.from_sequence([]), "x") is None
+    vet = roll_for_skill(catalog.level("Veteran"), 0, Dice.from_sequence([4]), "x")
+    assert vet is not None and vet.success and vet.total == 5
+    reg = roll_for_skill(catalog.level("Regular"), 0, Dice.from_sequence([4]), "x")
+    assert reg is not None and not reg.success
+    elite = roll_for_skill(catalog.level("Elite"), 4, Dice.from_sequence([1]), "x")
+    assert elite is not None and not elite.success and elite.total == 3
+
+
+def test_support_roll_tables_R4_1(catalog) -> None:  # type: ignore[no-untyped-def]
+    from meks.dice import Dice
+    from meks.support import roll_support
+
+    assert roll_support(Dice.from_sequence([2, 4]), catalog).entry.name == "Support Fire"
+    assert roll_support(Dice.from_sequence([3, 2]), catalog).entry.name == "Decoy"
+    assert roll_support(Dice.from_sequence([6, 4]), catalog).entry.name == "Gunship"
+    uncle = roll_support(Dice.from_sequence([4, 6, 5]), catalog)
+    assert (uncle.entry.name, uncle.points) == ("Rich Uncle", 5)
