@@ -16,20 +16,22 @@ JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
 @app.command()
 def chassis(as_json: bool = JSON) -> None:
     """The five chassis sizes with their Hits, armor, heat, movement and mounts."""
-    from cli import views
     from meks.catalog import load_catalog
 
     catalog = load_catalog()
     if as_json:
-        print_json([views.chassis_json(c) for c in catalog.chassis])
+        from cli.shapes import chassis_json
+
+        print_json([chassis_json(c) for c in catalog.chassis])
     else:
-        show(views.chassis_table(catalog))
+        from cli.views import chassis_table
+
+        show(chassis_table(catalog))
 
 
 @app.command()
 def weapons(as_json: bool = JSON) -> None:
     """All weapons with family, mount, range, to-hit, heat, price and special rule."""
-    from cli import views
     from meks.catalog import load_catalog
     from meks.plain import plain
 
@@ -37,40 +39,47 @@ def weapons(as_json: bool = JSON) -> None:
     if as_json:
         print_json([plain(w) for w in catalog.weapons])
     else:
-        show(views.weapons_table(catalog))
+        from cli.views import weapons_table
+
+        show(weapons_table(catalog))
 
 
 @app.command()
 def systems(as_json: bool = JSON) -> None:
     """All systems with their price rule, slots, sizes allowed and effect."""
-    from cli import views
     from meks.catalog import load_catalog
 
     catalog = load_catalog()
     if as_json:
-        print_json([views.system_json(s) for s in catalog.systems])
+        from cli.shapes import system_json
+
+        print_json([system_json(s, catalog) for s in catalog.systems])
     else:
-        show(views.systems_table(catalog))
+        from cli.views import systems_table
+
+        show(systems_table(catalog))
 
 
 @app.command()
 def designs(as_json: bool = JSON) -> None:
     """The stock Meks with printed and computed prices, weapons and systems."""
-    from cli import views
     from meks.catalog import load_catalog
     from meks.construction import stock_reports
 
     reports = stock_reports(load_catalog())
     if as_json:
-        print_json([views.design_json(r) for r in reports])
+        from cli.shapes import design_json
+
+        print_json([design_json(r) for r in reports])
     else:
-        show(views.designs_table(reports))
+        from cli.views import designs_table
+
+        show(designs_table(reports))
 
 
 @app.command()
 def skills(as_json: bool = JSON) -> None:
     """The pilot skills and what each does."""
-    from cli import views
     from meks.catalog import load_catalog
     from meks.plain import plain
 
@@ -78,13 +87,14 @@ def skills(as_json: bool = JSON) -> None:
     if as_json:
         print_json([plain(s) for s in catalog.skills])
     else:
-        show(views.skills_table(catalog))
+        from cli.views import skills_table
+
+        show(skills_table(catalog))
 
 
 @app.command()
 def support(as_json: bool = JSON) -> None:
     """The three support tables: first die picks the table, second die the result."""
-    from cli import views
     from meks.catalog import load_catalog
     from meks.plain import plain
 
@@ -92,7 +102,9 @@ def support(as_json: bool = JSON) -> None:
     if as_json:
         print_json([plain(t) for t in catalog.support])
     else:
-        show(*views.support_tables(catalog))
+        from cli.views import support_tables
+
+        show(*support_tables(catalog))
 
 
 @app.command("show")
@@ -102,26 +114,32 @@ def show_one(
     as_json: bool = JSON,
 ) -> None:
     """Everything about one design, weapon, system, skill, chassis or support result."""
-    from cli import views
     from meks.catalog import load_catalog
 
     catalog = load_catalog()
     item = catalog.find_any(name)
     if as_json:
-        print_json(views.item_json(item, catalog))
+        from cli.shapes import item_json
+
+        print_json(item_json(item, catalog))
     else:
-        show(views.item_panel(item, catalog))
+        from cli.views import item_panel
+
+        show(item_panel(item, catalog))
 
 
 @app.command()
 def check(as_json: bool = JSON) -> None:
     """Recompute every stock Mek's price from its parts and compare it with the printed one."""
-    from cli import views
     from meks.catalog import load_catalog
     from meks.construction import stock_reports
 
     reports = stock_reports(load_catalog())
     if as_json:
-        print_json([views.design_json(r) for r in reports])
+        from cli.shapes import design_json
+
+        print_json([design_json(r) for r in reports])
     else:
-        show(views.check_table(reports), views.check_summary(reports))
+        from cli.views import check_summary, check_table
+
+        show(check_table(reports), check_summary(reports))

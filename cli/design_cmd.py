@@ -23,17 +23,20 @@ def check(
     breaks a rule, 2 when the file cannot be read.
     """
     from campaigns.designs import load_design_file
-    from cli import views
     from meks.catalog import load_catalog
     from meks.construction import check_design
 
     catalog = load_catalog()
     report = check_design(load_design_file(file), catalog)
     if as_json:
-        print_json(views.design_json(report))
+        from cli.shapes import design_json
+
+        print_json(design_json(report))
     else:
-        show(views.design_report(report))
+        from cli.views import design_problems, design_report
+
+        show(design_report(report))
+        if not report.legal:
+            error(design_problems(report))
     if not report.legal:
-        if not as_json:
-            error(views.design_problems(report))
         raise typer.Exit(1)

@@ -1,10 +1,9 @@
-"""Rich renderables and JSON shapes for catalog items and design reports."""
+"""Rich renderables for catalog items and design reports (their JSON shapes: cli/shapes.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
 
 from rich import box
 from rich.console import Group, RenderableType
@@ -22,7 +21,6 @@ from meks.catalog import (
     Weapon,
 )
 from meks.construction import DesignReport, check_design
-from meks.plain import plain
 
 
 def _table(title: str, *columns: str) -> Table:
@@ -43,12 +41,6 @@ def grouped(names: Iterable[str]) -> str:
 
 
 # ---- chassis ---------------------------------------------------------------------------
-
-def chassis_json(chassis: Chassis) -> dict[str, Any]:
-    data: dict[str, Any] = {**plain(chassis)}  # type: ignore[dict-item]
-    data.update(price=chassis.price, slots=chassis.slots)
-    return data
-
 
 def chassis_table(catalog: Catalog) -> Table:
     table = _table("Chassis", "Size", "Hits", "AR", "Heat", "Move", "Massive", "Huge",
@@ -73,15 +65,6 @@ def weapons_table(catalog: Catalog) -> Table:
 
 # ---- systems ---------------------------------------------------------------------------
 
-def system_json(system: System, catalog: Catalog | None = None) -> dict[str, Any]:
-    data: dict[str, Any] = {**plain(system)}  # type: ignore[dict-item]
-    data["price_rule"] = system.price_text
-    if catalog is not None:
-        data["price_by_size"] = {c.size.value: system.price_for(c) for c in catalog.chassis
-                                 if system.allows(c.size)}
-    return data
-
-
 def systems_table(catalog: Catalog) -> Table:
     table = _table("Systems", "System", "Price", "Slots", "Sizes", "Effect")
     for s in catalog.systems:
@@ -90,29 +73,6 @@ def systems_table(catalog: Catalog) -> Table:
 
 
 # ---- designs ---------------------------------------------------------------------------
-
-def design_json(report: DesignReport) -> dict[str, Any]:
-    design = report.design
-    return {
-        "name": design.name,
-        "size": design.size.value,
-        "price": report.purchase_price(),
-        "printed_price": design.price,
-        "computed_price": report.price,
-        "legal": report.legal,
-        "problems": [{"rule": p.rule.value, "message": p.message} for p in report.problems],
-        "weapons": list(design.weapons),
-        "systems": list(design.systems),
-        "parts": [plain(p) for p in report.parts],
-        "usage": {
-            "massive_mounts": plain(report.massive),
-            "huge_mounts": plain(report.huge),
-            "ciws_pairs": plain(report.ciws_pairs),
-            "other_small_weapons": plain(report.other_small),
-            "system_slots": plain(report.slots),
-        },
-    }
-
 
 def designs_table(reports: list[DesignReport]) -> Table:
     table = _table("Stock Meks", "Mek", "Size", "Price", "Computed", "Weapons", "Systems")
@@ -219,17 +179,6 @@ def support_tables(catalog: Catalog) -> list[Table]:
 
 
 # ---- one item --------------------------------------------------------------------------
-
-def item_json(item: object, catalog: Catalog) -> dict[str, Any]:
-    if isinstance(item, Design):
-        return {"type": "design", **design_json(check_design(item, catalog))}
-    if isinstance(item, Chassis):
-        return {"type": "chassis", **chassis_json(item)}
-    if isinstance(item, System):
-        return {"type": "system", **system_json(item, catalog)}
-    kind = {Weapon: "weapon", Skill: "skill", SupportEntry: "support"}[type(item)]
-    return {"type": kind, **plain(item)}  # type: ignore[dict-item]
-
 
 def _facts(rows: list[tuple[str, str]]) -> Table:
     table = Table(box=None, show_header=False, expand=False, padding=(0, 1))
