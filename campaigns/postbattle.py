@@ -195,7 +195,8 @@ def record_battle(
         session.add(battle)
         last.battle_id = battle.id
         session.add(last)
-        change.summary = f"Recorded a {result} ({len(report)} pilots): " + "; ".join(
+        n = len(report)
+        change.summary = f"Recorded a {result} ({n} pilot{'s' if n != 1 else ''}): " + "; ".join(
             _line(e) for e in report) + "."
     return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report}
 
