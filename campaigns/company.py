@@ -328,7 +328,7 @@ def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool 
         session.flush()
         cost = f", {level.hire_price} points at the next muster" if level.hire_price else ""
         change.summary = f"Hired {name} ({level.level}{cost})."
-    return pilot_view(session, pilot)
+    return {**pilot_view(session, pilot), "summary": change.summary}
 
 
 def pilot_view(session: Session, pilot: Pilot) -> dict[str, Any]:
@@ -415,52 +415,81 @@ class Limits:
     side: str | None = None
 
 
+def waiting_muster(session: Session, company: Company) -> Muster | None:
+    """The company's last muster if its battle has not been recorded yet."""
+    last = session.exec(select(Muster).where(Muster.company_id == company.id)
+                        .order_by(col(Muster.id).desc())).first()
+    return last if last is not None and last.battle_id is None else None
+
+
+def _release(session: Session, muster_row: Muster) -> None:
+    """Undo what a waiting muster took: support rolls wait again, Regular hires owe again."""
+    for entry in json.loads(muster_row.force):
+        pilot = session.get(Pilot, entry["pilot"])
+        if pilot is not None and entry.get("paid"):
+            pilot.hire_cost += entry["paid"]
+            session.add(pilot)
+    for roll in session.exec(select(SupportRoll).where(
+            SupportRoll.muster_id == muster_row.id)).all():
+        roll.muster_id = None
+        session.add(roll)
+    session.delete(muster_row)
+    session.flush()
+
+
 def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequence[str]
            ) -> dict[str, Any]:
     """Check a force against the budget and limits (R3.3) and record it. Every problem is
-    named at once; nothing is stored unless the force is legal."""
+    named at once; nothing is stored unless the force is legal. A muster still waiting for
+    its battle is replaced by the new one."""
     company = get_company(session, company_name)
     if not mek_refs:
         raise Refused("Name at least one Mek to muster.")
-    meks = [find_mek(session, company, ref) for ref in mek_refs]
     problems = []
-    seen: set[int | None] = set()
-    force = []
-    pilots: list[Pilot] = []
-    for mek in meks:
-        if mek.id in seen:
+    meks: list[Mek] = []
+    for ref in mek_refs:
+        mek = find_mek(session, company, ref)
+        if any(m.id == mek.id for m in meks):
             problems.append(f"{mek.callsign} is named twice")
-            continue
-        seen.add(mek.id)
-        pilot = session.exec(select(Pilot).where(Pilot.mek_id == mek.id,
-                                                 Pilot.status != "dead")).first()
-        if pilot is None:
-            problems.append(f"{mek.callsign} has no pilot (meks pilot assign)")
-            continue
-        pilots.append(pilot)
-        force.append({"mek": mek.id, "pilot": pilot.id})
-    pending = session.exec(select(SupportRoll).where(
-        SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
-        col(SupportRoll.used).is_(False))).all()
-    bonus = sum(s.points for s in pending)
-    budget = limits.budget + bonus
-    cost = sum(m.price for m in meks) + sum(p.hire_cost for p in pilots)
-    if cost > budget:
-        extra = f" ({limits.budget} + {bonus} from Rich Uncle)" if bonus else ""
-        problems.append(f"the force costs {cost} points but the budget is {budget}{extra}")
-    if limits.max_size is not None:
-        for mek in meks:
-            if Size(mek.size) > limits.max_size:
-                problems.append(f"{mek.callsign} is {mek.size}; the largest size allowed is "
-                                f"{limits.max_size.value}")
-    for size, wanted in limits.composition.items():
-        have = sum(1 for m in meks if m.size == size.value)
-        if have < wanted:
-            problems.append(f"the force needs {wanted} {size.value} Mek"
-                            f"{'s' if wanted != 1 else ''} and has {have}")
-    if problems:
-        raise Refused("The muster is refused: " + "; ".join(problems) + ".")
+        else:
+            meks.append(mek)
     with changing(session, company, "muster") as change:
+        replaced = waiting_muster(session, company)
+        if replaced is not None:
+            _release(session, replaced)
+        force = []
+        pilots: list[Pilot] = []
+        for mek in meks:
+            pilot = session.exec(select(Pilot).where(Pilot.mek_id == mek.id,
+                                                     Pilot.status != "dead")).first()
+            if pilot is None:
+                problems.append(f"{mek.callsign} has no pilot (meks pilot assign)")
+                continue
+            pilots.append(pilot)
+            force.append({"mek": mek.id, "pilot": pilot.id, "paid": pilot.hire_cost})
+        pending = session.exec(select(SupportRoll).where(
+            SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
+            col(SupportRoll.used).is_(False))).all()
+        bonus = sum(s.points for s in pending)
+        budget = limits.budget + bonus
+        cost = sum(m.price for m in meks) + sum(p.hire_cost for p in pilots)
+        if cost > budget:
+            extra = f" ({limits.budget} + {bonus} from Rich Uncle)" if bonus else ""
+            problems.append(f"the force costs {cost} points but the budget is {budget}{extra}")
+        if limits.max_size is not None:
+            for mek in meks:
+                if Size(mek.size) > limits.max_size:
+                    problems.append(f"{mek.callsign} is {mek.size}; the largest size allowed "
+                                    f"is {limits.max_size.value}")
+        if limits.composition:
+            for size in Size:
+                wanted = limits.composition.get(size, 0)
+                have = sum(1 for m in meks if m.size == size.value)
+                if have != wanted:
+                    problems.append(f"the force needs {wanted} {size.value} Mek"
+                                    f"{'s' if wanted != 1 else ''} and has {have}")
+        if problems:
+            raise Refused("The muster is refused [R3.3]: " + "; ".join(problems) + ".")
         row = Muster(company_id=_cid(company), scenario=limits.scenario, side=limits.side,
                      budget=budget, max_size=limits.max_size.value if limits.max_size else None,
                      cost=cost, force=json.dumps(force))
@@ -474,9 +503,11 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
             session.add(pilot)
         change.summary = (f"Mustered {', '.join(m.callsign for m in meks)} for "
                           f"{cost}/{budget} points" + (f" ({limits.scenario})"
-                                                       if limits.scenario else "") + ".")
+                                                       if limits.scenario else "")
+                          + (" in place of the muster waiting for its battle"
+                             if replaced is not None else "") + ".")
     return {"id": row.id, "cost": cost, "budget": budget, "scenario": limits.scenario,
-            "side": limits.side,
+            "side": limits.side, "replaced": replaced is not None,
             "force": [{"mek": m.callsign, "design": m.design, "price": m.price,
                        "pilot": p.name, "level": p.level} for m, p in zip(meks, pilots,
                                                                            strict=True)],

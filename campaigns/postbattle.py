@@ -121,11 +121,12 @@ def record_battle(
         fallen = in_force_pilot(ref)
         assert fallen.id is not None
         died.add(fallen.id)
+        lost.add(flown[fallen.id])  # a pilot dies only with its Mek's reactor (R2.6)
     chosen: dict[int, str] = {}
     for ref, skill in (choices or {}).items():
         chooser = in_force_pilot(ref)
         assert chooser.id is not None
-        chosen[chooser.id] = skill
+        chosen[chooser.id] = catalog.skill(skill).name  # a misspelt skill is caught now
 
     start = len(dice.log)
     report: list[dict[str, Any]] = []

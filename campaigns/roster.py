@@ -108,12 +108,13 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
                              result=b["result"], log=json.dumps(b["log"]),
                              created_at=b["created_at"]), b["id"])
     for m in doc["musters"]:
-        force = [{"mek": ids["mek"][f["mek"]], "pilot": ids["pilot"][f["pilot"]]}
+        force = [{**f, "mek": ids["mek"][f["mek"]], "pilot": ids["pilot"][f["pilot"]]}
                  for f in m["force"]]
         add("muster", Muster(company_id=company.id, scenario=m["scenario"], side=m["side"],
                              budget=m["budget"], max_size=m["max_size"], cost=m["cost"],
                              force=json.dumps(force),
-                             battle_id=ids["battle"].get(m["battle"]) if m["battle"] else None,
+                             battle_id=ids["battle"].get(m["battle"])
+                             if m["battle"] is not None else None,
                              created_at=m["created_at"]), m["id"])
     for b in doc["battles"]:
         if b["muster"] is not None:
@@ -140,6 +141,10 @@ def restore(session: Session, company: Company, doc: Document) -> None:
 def check_references(doc: Document, source: str) -> None:
     """Refuse a document whose parts point at things it does not hold."""
     problems = []
+    for part in ("meks", "pilots", "support", "musters", "battles"):
+        part_ids = [item["id"] for item in doc[part]]
+        for dup in sorted({i for i in part_ids if part_ids.count(i) > 1}):
+            problems.append(f"{part}: id {dup} is used more than once")
     meks = {m["id"] for m in doc["meks"]}
     pilots = {p["id"] for p in doc["pilots"]}
     musters = {m["id"] for m in doc["musters"]}
@@ -153,6 +158,9 @@ def check_references(doc: Document, source: str) -> None:
                 problems.append(f"muster {m['id']} names a Mek or pilot that is not listed")
         if m["battle"] is not None and m["battle"] not in battles:
             problems.append(f"muster {m['id']} names battle {m['battle']}, which is not listed")
+    for b in doc["battles"]:
+        if b["muster"] is not None and b["muster"] not in musters:
+            problems.append(f"battle {b['id']} names muster {b['muster']}, which is not listed")
     for s in doc["support"]:
         if s["muster"] is not None and s["muster"] not in musters:
             problems.append(f"support roll {s['id']} names muster {s['muster']}, not listed")

@@ -17,6 +17,8 @@ from cli import (
     mek_cmd,
     muster_cmd,
     pilot_cmd,
+    roster_cmd,
+    scenario_cmd,
     support_cmd,
 )
 
@@ -54,6 +56,7 @@ app = typer.Typer(
 )
 app.add_typer(catalog_cmd.app, name="catalog")
 app.add_typer(design_cmd.app, name="design")
+app.add_typer(scenario_cmd.app, name="scenario")
 app.add_typer(company_cmd.app, name="company")
 app.add_typer(mek_cmd.app, name="mek")
 app.add_typer(pilot_cmd.app, name="pilot")
@@ -61,6 +64,7 @@ app.add_typer(support_cmd.app, name="support")
 app.command("muster")(muster_cmd.muster)
 app.add_typer(battle_cmd.app, name="battle")
 app.add_typer(db_cmd.app, name="db")
+app.add_typer(roster_cmd.app, name="roster")
 
 
 def _version(value: bool) -> None:

@@ -28,7 +28,7 @@ def hire(company: str = COMPANY,
     if as_json:
         print_json(pilot)
     else:
-        typer.echo(f"Hired {pilot['name']} ({pilot['level']}).")
+        typer.echo(pilot["summary"])
 
 
 @app.command()

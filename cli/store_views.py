@@ -11,10 +11,15 @@ from rich.text import Text
 
 
 def _table(title: str, *columns: str) -> Table:
-    table = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left")
+    table = Table(title=Text(title), box=box.SIMPLE_HEAD, title_justify="left")
     for column in columns:
         table.add_column(column)
     return table
+
+
+def _row(table: Table, *cells: object) -> None:
+    """Add a row of plain text: names players type are never read as Rich markup."""
+    table.add_row(*(Text(str(c)) for c in cells))
 
 
 def companies(rows: list[dict[str, Any]]) -> RenderableType:
@@ -22,7 +27,7 @@ def companies(rows: list[dict[str, Any]]) -> RenderableType:
         return Text("No companies yet. Found one with 'meks company create NAME'.")
     table = _table("Companies", "Id", "Name", "Meks", "Pilots", "Battles")
     for r in rows:
-        table.add_row(str(r["id"]), r["name"], str(r["meks"]), str(r["pilots"]),
+        _row(table, str(r["id"]), r["name"], str(r["meks"]), str(r["pilots"]),
                       str(r["battles"]))
     return table
 
@@ -33,7 +38,7 @@ def meks(rows: list[dict[str, Any]], title: str) -> RenderableType:
     table = _table(title, "Id", "Callsign", "Design", "Size", "Price", "Kills", "Pilot",
                    "Status")
     for m in rows:
-        table.add_row(str(m["id"]), m["callsign"], m["design"], m["size"], str(m["price"]),
+        _row(table, str(m["id"]), m["callsign"], m["design"], m["size"], str(m["price"]),
                       str(m["kills"]), m.get("pilot") or "-", m["status"])
     return table
 
@@ -43,7 +48,7 @@ def pilots(rows: list[dict[str, Any]], title: str) -> RenderableType:
         return Text(f"{title}: none. Hire one with 'meks pilot hire COMPANY NAME'.")
     table = _table(title, "Id", "Name", "Level", "Kills", "Scen.", "Skills", "Mek", "Status")
     for p in rows:
-        table.add_row(str(p["id"]), p["name"], p["level"], str(p["kills"]),
+        _row(table, str(p["id"]), p["name"], p["level"], str(p["kills"]),
                       str(p["scenarios"]), ", ".join(p["skills"]) or "-", p["mek"] or "-",
                       p["status"])
     return table
@@ -82,11 +87,11 @@ def pilot(view: dict[str, Any]) -> RenderableType:
     table.add_column(style="bold")
     table.add_column()
     for key in ("name", "level", "kills", "scenarios", "status"):
-        table.add_row(key.capitalize(), str(view[key]))
-    table.add_row("Skills", ", ".join(view["skills"]) or "-")
-    table.add_row("Mek", view["mek"] or "-")
+        _row(table, key.capitalize(), str(view[key]))
+    _row(table, "Skills", ", ".join(view["skills"]) or "-")
+    _row(table, "Mek", view["mek"] or "-")
     if view.get("hire_cost"):
-        table.add_row("Owes", f"{view['hire_cost']} points at the next muster")
+        _row(table, "Owes", f"{view['hire_cost']} points at the next muster")
     rows: list[RenderableType] = [table]
     for event in view.get("history", []):
         rows.append(Text(f"  {event['at']}  {event['summary']}"))
@@ -99,7 +104,7 @@ def history(events: list[dict[str, Any]], name: str) -> RenderableType:
     for e in events:
         dice = " ".join(str(d["value"]) for d in e["dice"]) or "-"
         what = e["summary"] + (" [undone]" if e["undone"] else "")
-        table.add_row(str(e["id"]), e["at"][:16].replace("T", " "), e["command"], what, dice)
+        _row(table, str(e["id"]), e["at"][:16].replace("T", " "), e["command"], what, dice)
     return table
 
 
@@ -107,7 +112,7 @@ def support(rows: list[dict[str, Any]]) -> RenderableType:
     table = _table("Support rolls", "Dice", "Table", "Result", "Effect")
     for r in rows:
         effect = r["effect"] + (f" Rolled {r['points']} points." if r["points"] else "")
-        table.add_row(f"{r['table_die']}, {r['entry_die']}", r["table"], r["result"], effect)
+        _row(table, f"{r['table_die']}, {r['entry_die']}", r["table"], r["result"], effect)
     return table
 
 
@@ -115,7 +120,7 @@ def muster(result: dict[str, Any]) -> RenderableType:
     table = _table(f"Muster {result['id']}: {result['cost']}/{result['budget']} points",
                    "Mek", "Design", "Price", "Pilot", "Level")
     for f in result["force"]:
-        table.add_row(f["mek"], f["design"], str(f["price"]), f["pilot"], f["level"])
+        _row(table, f["mek"], f["design"], str(f["price"]), f["pilot"], f["level"])
     parts: list[RenderableType] = [table]
     if result["support"]:
         parts.append(Text("Support: " + ", ".join(result["support"])))
@@ -134,6 +139,6 @@ def battle_record(result: dict[str, Any]) -> RenderableType:
         roll_text = "-" if roll is None else (
             f"{roll['die']}{'+' + str(roll['bonus']) if roll['bonus'] else ''} "
             f"vs {roll['needed']}+ {'success' if roll['success'] else 'no'}")
-        table.add_row(e["pilot"], e["mek"], str(e["kills"]), fate, roll_text,
+        _row(table, e["pilot"], e["mek"], str(e["kills"]), fate, roll_text,
                       e.get("new_skill", "-"))
     return table

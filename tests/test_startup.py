@@ -45,6 +45,8 @@ COMMANDS = [
     ["catalog", "show", "rail"],
     ["catalog", "check"],
     ["design", "--help"],
+    ["scenario", "--help"],
+    ["company", "--help"],
 ]
 
 

@@ -467,3 +467,58 @@ def test_support_roll_tables_R4_1(catalog) -> None:  # type: ignore[no-untyped-d
     assert roll_support(Dice.from_sequence([6, 4]), catalog).entry.name == "Gunship"
     uncle = roll_support(Dice.from_sequence([4, 6, 5]), catalog)
     assert (uncle.entry.name, uncle.points) == ("Rich Uncle", 5)
+
+
+def test_mustering_again_replaces_the_waiting_muster_R3_3(
+        runner: CliRunner, company: str) -> None:
+    from campaigns.company import support_roll
+    from cli.state import session
+    from meks.dice import Dice
+
+    with session() as s:  # Rich Uncle, 4 points
+        support_roll(s, company, Dice.from_sequence([3, 6, 4]))
+    first = run_json(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    assert first["cost"] == 38 and first["budget"] == 44
+    # Changing one's mind before the battle: the support and Bo's unpaid hire carry over.
+    second = run_json(runner, "muster", company, "--budget", "40", "Anvil")
+    assert second["replaced"] and second["support"] == ["Rich Uncle"]
+    assert (second["cost"], second["budget"]) == (29, 44)
+    assert len(state(runner)["musters"]) == 1
+
+
+def test_a_muster_naming_a_mek_twice_is_refused(runner: CliRunner, company: str) -> None:
+    err = run(runner, "muster", company, "--budget", "60", "Anvil", "anvil", code=1)
+    assert "named twice" in err and "R3.3" in err
+
+
+def test_composition_is_exact(runner: CliRunner, company: str) -> None:
+    from campaigns.company import Limits, muster
+    from campaigns.company import Refused as MusterRefused
+    from cli.state import session
+    from meks.catalog import Size
+
+    with pytest.raises(MusterRefused, match="needs 2 Light Meks and has 1"), session() as s:
+        muster(s, company, Limits(60, composition={Size.LIGHT: 2}), ["WASP-1"])
+    with pytest.raises(MusterRefused, match="needs 0 Heavy"), session() as s:
+        muster(s, company, Limits(60, composition={Size.LIGHT: 1}), ["WASP-1", "Anvil"])
+    with session() as s:
+        assert muster(s, company, Limits(60, composition={Size.LIGHT: 1}), ["WASP-1"])
+
+
+def test_a_dead_pilot_loses_the_mek_too_R2_6(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    record(runner, "--result", "loss", "--dead", "Bo", "--auto")
+    meks = {m["callsign"]: m["status"] for m in run_json(runner, "mek", "list", company,
+                                                         "--all")}
+    assert meks["Anvil"] == "destroyed"
+
+
+def test_a_misspelt_skill_choice_is_refused(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    err = record(runner, "--result", "win", "--choose", "Bo=Manouver", code=1)
+    assert "Maneuver" in err
+
+
+def test_names_are_shown_as_typed_not_as_markup(runner: CliRunner, company: str) -> None:
+    run(runner, "pilot", "hire", company, "[red]")
+    assert "[red]" in run(runner, "pilot", "list", company)

@@ -1,0 +1,519 @@
+"""Rosters in and out of the database: ``meks roster export``, ``import`` and ``schema``.
+
+JSON and YAML carry the company document (``campaigns.roster``) as is and can be imported
+again; CSV (one row per Mek, for spreadsheets), Markdown and HTML (a printable roster sheet)
+are for reading and printing only.
+
+An imported document is checked against the shipped JSON Schema (``roster_schema.json``) by
+the small validator below, which understands exactly the keywords that schema uses, so the
+schema stays the one description of the format without a run-time dependency. Every
+problem is reported with its place in the document, and nothing is stored unless the whole
+document is sound.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import yaml
+from sqlmodel import Session, select
+
+from campaigns import roster
+from campaigns.company import Refused, changing, get_company
+from db.models import Company, fold
+from meks.errors import InputError
+from meks.yamlio import parse_yaml
+
+FORMATS = ("json", "yaml", "csv", "md", "html")
+IMPORTABLE = ("json", "yaml")
+SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv", ".md": "md",
+            ".markdown": "md", ".html": "html", ".htm": "html"}
+SCHEMA_FILE = "roster_schema.json"
+
+CSV_COLUMNS = ("callsign", "design", "size", "price", "kills", "status", "pilot",
+               "pilot_level", "pilot_kills", "pilot_scenarios", "pilot_skills")
+
+NOT_A_ROSTER = ("this is not a roster document. 'meks roster import' reads the JSON or YAML "
+                "that 'meks roster export COMPANY --format json' (or yaml) writes; CSV, "
+                "Markdown and HTML exports are for reading and printing and cannot be "
+                "imported")
+
+
+# ---- the schema -----------------------------------------------------------------------------
+
+def schema_text() -> str:
+    """The shipped JSON Schema of a roster document, as the file holds it."""
+    return resources.files("campaigns").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
+
+
+@cache
+def load_schema() -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(schema_text())
+    return schema
+
+
+# ---- export ---------------------------------------------------------------------------------
+
+def export_roster(session: Session, company_name: str, fmt: str) -> str:
+    """The roster of ``company_name`` in ``fmt`` (one of ``FORMATS``), ending in a newline."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown roster format {fmt!r}; use one of {', '.join(FORMATS)}")
+    doc = roster.snapshot(session, get_company(session, company_name))
+    render: dict[str, Callable[[roster.Document], str]] = {
+        "json": to_json, "yaml": to_yaml, "csv": to_csv, "md": to_markdown, "html": to_html,
+    }
+    return render[fmt](doc)
+
+
+def to_json(doc: roster.Document) -> str:
+    return json.dumps(doc, indent=2, sort_keys=False, ensure_ascii=False) + "\n"
+
+
+def to_yaml(doc: roster.Document) -> str:
+    return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+
+
+def _living(pilots: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [p for p in pilots if p["status"] != "dead"]
+
+
+def _meks_in_order(doc: roster.Document) -> list[dict[str, Any]]:
+    """Active Meks first, then former ones (destroyed, sold), each in the order bought."""
+    return sorted(doc["meks"], key=lambda m: m["status"] != "active")
+
+
+def _pilot_of(doc: roster.Document) -> dict[int, dict[str, Any]]:
+    return {p["mek"]: p for p in _living(doc["pilots"]) if p["mek"] is not None}
+
+
+def _spreadsheet_safe(value: object) -> object:
+    """Text a spreadsheet would run as a formula (``=``, ``+``, ``-``, ``@``...) gets a
+    leading apostrophe, which spreadsheets show as plain text."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def to_csv(doc: roster.Document) -> str:
+    """One row per Mek with its pilot, under a header row."""
+    pilot_of = _pilot_of(doc)
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(CSV_COLUMNS)
+    for m in _meks_in_order(doc):
+        p = pilot_of.get(m["id"])
+        row = [m["callsign"], m["design"], m["size"], m["price"], m["kills"], m["status"]]
+        row += ([p["name"], p["level"], p["kills"], p["scenarios"], "; ".join(p["skills"])]
+                if p else ["", "", "", "", ""])
+        writer.writerow([_spreadsheet_safe(v) for v in row])
+    return out.getvalue()
+
+
+@dataclass(frozen=True)
+class _Table:
+    title: str
+    columns: tuple[str, ...]
+    rows: list[tuple[str, ...]]
+    numeric: frozenset[str] = frozenset()
+    empty: str = "None."
+
+
+@dataclass(frozen=True)
+class _Sheet:
+    """What a printed roster shows, whatever it is printed with."""
+
+    name: str
+    facts: tuple[str, ...]
+    tables: tuple[_Table, ...]
+
+
+def _sheet(doc: roster.Document) -> _Sheet:
+    meks = doc["meks"]
+    active = [m for m in meks if m["status"] == "active"]
+    former = [m for m in meks if m["status"] != "active"]
+    callsign = {m["id"]: m["callsign"] for m in meks}
+    pilot_of = _pilot_of(doc)
+    results = [b["result"] for b in doc["battles"]]
+    record = (f"Record: {results.count('win')} W / {results.count('loss')} L / "
+              f"{results.count('draw')} D")
+    facts = (f"Founded {doc['company']['created_at'][:10]}", record,
+             f"Stable value: {sum(m['price'] for m in active)} points")
+
+    def pilot_cells(m: dict[str, Any]) -> tuple[str, ...]:
+        p = pilot_of.get(m["id"])
+        return (p["name"], p["level"]) if p else ("-", "-")
+
+    stable = _Table(
+        "Meks", ("Callsign", "Design", "Size", "Price", "Kills", "Pilot", "Level"),
+        [(m["callsign"], m["design"], m["size"], str(m["price"]), str(m["kills"]),
+          *pilot_cells(m)) for m in active],
+        frozenset({"Price", "Kills"}), "No Meks in the stable.")
+    ordered = _living(doc["pilots"]) + [p for p in doc["pilots"] if p["status"] == "dead"]
+    pilots = _Table(
+        "Pilots", ("Name", "Level", "Kills", "Scenarios", "Skills", "Mek", "Status"),
+        [(p["name"], p["level"], str(p["kills"]), str(p["scenarios"]),
+          ", ".join(p["skills"]) or "-",
+          callsign.get(p["mek"], "-") if p["mek"] is not None else "-", p["status"])
+         for p in ordered],
+        frozenset({"Kills", "Scenarios"}), "No pilots.")
+    waiting = [s for s in doc["support"] if s["muster"] is None and not s["used"]]
+    support = _Table(
+        "Support waiting", ("Result", "Dice", "Extra points"),
+        [(s["result"], f"{s['table_die']}, {s['entry_die']}",
+          str(s["points"]) if s["points"] else "-") for s in waiting],
+        frozenset({"Extra points"}), "No support rolls waiting.")
+    gone = _Table(
+        "Former Meks", ("Callsign", "Design", "Size", "Price", "Kills", "Status"),
+        [(m["callsign"], m["design"], m["size"], str(m["price"]), str(m["kills"]),
+          m["status"]) for m in former],
+        frozenset({"Price", "Kills"}), "None.")
+    return _Sheet(doc["company"]["name"], facts, (stable, pilots, support, gone))
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
+
+
+def _md(text: str) -> str:
+    """Text safe inside a Markdown table cell or heading."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def to_markdown(doc: roster.Document) -> str:
+    """A printable roster sheet in Markdown."""
+    sheet = _sheet(doc)
+    lines = [f"# {_md(sheet.name)}", "", " · ".join(sheet.facts)]
+    for table in sheet.tables:
+        lines += ["", f"## {table.title}", ""]
+        if not table.rows:
+            lines.append(f"_{table.empty}_")
+            continue
+        lines.append("| " + " | ".join(table.columns) + " |")
+        lines.append("|" + "|".join("---:" if c in table.numeric else "---"
+                                    for c in table.columns) + "|")
+        lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in table.rows]
+    return "\n".join(lines) + "\n"
+
+
+_CSS = """\
+body { font: 11pt/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #111;
+       max-width: 60em; margin: 2em auto; padding: 0 1em; }
+h1 { margin: 0 0 0.2em; }
+h2 { font-size: 1.1em; margin: 1.5em 0 0.4em; border-bottom: 2px solid #333; }
+.facts { margin: 0; color: #444; }
+.facts span + span::before { content: " \\00b7 "; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 1px solid #999; padding: 0.2em 0.5em; text-align: left;
+         vertical-align: top; }
+th { background: #e8e8e8; }
+.num { text-align: right; font-variant-numeric: tabular-nums; }
+.none { font-style: italic; color: #555; }
+@media print {
+  @page { margin: 15mm; }
+  body { font-size: 10pt; max-width: none; margin: 0; padding: 0; color: #000; }
+  th { background: none; }
+  h2 { break-after: avoid; }
+  tr { break-inside: avoid; }
+}"""
+
+
+def to_html(doc: roster.Document) -> str:
+    """A self-contained printable roster page; every value is HTML-escaped."""
+    sheet = _sheet(doc)
+    e = html.escape
+    parts = [
+        "<!doctype html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(sheet.name)} - roster</title>",
+        f"<style>\n{_CSS}\n</style>",
+        "</head>",
+        "<body>",
+        f"<h1>{e(sheet.name)}</h1>",
+        '<p class="facts">' + "".join(f"<span>{e(f)}</span>" for f in sheet.facts) + "</p>",
+    ]
+    for table in sheet.tables:
+        parts.append(f"<h2>{e(table.title)}</h2>")
+        if not table.rows:
+            parts.append(f'<p class="none">{e(table.empty)}</p>')
+            continue
+
+        cls = {c: ' class="num"' if c in table.numeric else "" for c in table.columns}
+        parts.append("<table>")
+        parts.append("<thead><tr>" + "".join(f"<th{cls[c]}>{e(c)}</th>" for c in table.columns)
+                     + "</tr></thead>")
+        parts.append("<tbody>")
+        parts += ["<tr>" + "".join(f"<td{cls[c]}>{e(v)}</td>"
+                                   for c, v in zip(table.columns, row, strict=True)) + "</tr>"
+                  for row in table.rows]
+        parts.append("</tbody>")
+        parts.append("</table>")
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"
+
+
+# ---- import ---------------------------------------------------------------------------------
+
+def read_roster_file(path: Path) -> str:
+    """The text of a roster file; ``InputError`` (exit 2) if it cannot be read."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), ["no such file"]) from None
+    except IsADirectoryError:
+        raise InputError(str(path), ["this is a folder, not a file"]) from None
+    except OSError as exc:
+        raise InputError(str(path), [f"cannot be read ({exc.strerror})"]) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise InputError(str(path), ["not a text file (a roster is JSON or YAML text)"]
+                         ) from None
+
+
+def parse_roster(text: str, source: str) -> roster.Document:
+    """The roster document in ``text`` (JSON or YAML), checked against the schema and for
+    references that lead nowhere. ``InputError`` names every problem found."""
+    suffix = Path(source).suffix.lower()
+    if SUFFIXES.get(suffix) in ("csv", "md", "html") \
+            or text.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
+        raise InputError(source, [NOT_A_ROSTER])
+    try:
+        data = parse_yaml(text, source)
+    except InputError as exc:
+        raise InputError(source, [
+            f"{exc.problems[0]}; a roster file is JSON or YAML as 'meks roster export' "
+            "writes it", *exc.problems[1:]]) from None
+    if data is None:
+        raise InputError(source, ["the file is empty"])
+    if not isinstance(data, dict) or data.get("schema") != roster.SCHEMA_NAME:
+        raise InputError(source, [NOT_A_ROSTER])
+    if _shares_parts(data):
+        raise InputError(source, ["YAML aliases (*name) that repeat a list or mapping are not "
+                                  "accepted in a roster; write each part out in full"])
+    version = data.get("version")
+    if not _same(version, roster.SCHEMA_VERSION):
+        raise InputError(source, [
+            f"roster version {version!r} cannot be read; this meks reads version "
+            f"{roster.SCHEMA_VERSION}"])
+    problems = schema_problems(data, load_schema())
+    if problems:
+        raise InputError(source, problems)
+    problems = _reference_problems(data)
+    try:
+        roster.check_references(data, source)
+    except InputError as exc:
+        problems = [*exc.problems, *problems]
+    if problems:
+        raise InputError(source, problems)
+    return data
+
+
+def _shares_parts(data: object) -> bool:
+    """Whether one list or mapping appears twice (a YAML alias). Such a document can be
+    tiny on disk and enormous once expanded, so it is refused before anything walks it."""
+    seen: set[int] = set()
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict | list):
+            if id(node) in seen:
+                return True
+            seen.add(id(node))
+            stack.extend(node.values() if isinstance(node, dict) else node)
+    return False
+
+
+def _reference_problems(doc: roster.Document) -> list[str]:
+    """What ``roster.check_references`` leaves out: ids used twice, battles whose muster
+    is not listed."""
+    problems = []
+    for kind, items in (("Mek", doc["meks"]), ("pilot", doc["pilots"]),
+                        ("support roll", doc["support"]), ("muster", doc["musters"]),
+                        ("battle", doc["battles"])):
+        seen: set[int] = set()
+        for item in items:
+            if item["id"] in seen:
+                problems.append(f"two {kind}s have the id {item['id']}")
+            seen.add(item["id"])
+    musters = {m["id"] for m in doc["musters"]}
+    for b in doc["battles"]:
+        if b["muster"] is not None and b["muster"] not in musters:
+            problems.append(f"battle {b['id']} names muster {b['muster']}, which is not listed")
+    return problems
+
+
+def import_roster(session: Session, text: str, source: str, name: str | None = None
+                  ) -> dict[str, Any]:
+    """Found a company from the roster in ``text``, under its own name or ``name``, with
+    fresh ids. Refused (nothing stored) if a company of that name exists."""
+    doc = parse_roster(text, source)
+    name = " ".join((doc["company"]["name"] if name is None else name).split())
+    if not name:
+        raise Refused("A company needs a name.")
+    other = session.exec(select(Company).where(Company.name_key == fold(name))).first()
+    if other is not None:
+        raise Refused(f"A company called {other.name!r} already exists; import this roster "
+                      "under another name with --name NEW.")
+    company = Company(name=name, name_key=fold(name), created_at=doc["company"]["created_at"])
+    session.add(company)
+    session.flush()
+    counts = {part: len(doc[part]) for part in ("meks", "pilots", "support", "musters",
+                                                "battles")}
+    with changing(session, company, "roster import") as change:
+        roster.write(session, company, doc, keep_ids=False)
+        change.summary = (f"Imported {name} from {source}: {_n(counts['meks'], 'Mek')}, "
+                          f"{_n(counts['pilots'], 'pilot')}, "
+                          f"{_n(counts['battles'], 'battle')}.")
+    return {"id": company.id, "name": company.name, "source": source, **counts}
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+# ---- checking a document against the schema -------------------------------------------------
+
+# The keywords the validator understands; a test keeps the shipped schema within them.
+ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description"})
+KEYWORDS = frozenset({"$ref", "type", "const", "enum", "anyOf", "minimum", "maximum",
+                      "pattern", "format", "required", "properties", "additionalProperties",
+                      "items"})
+
+_TYPE_CHECKS: dict[str, Callable[[object], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+}
+_TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "text",
+               "integer": "a whole number", "number": "a number", "boolean": "true or false",
+               "null": "null"}
+
+
+def _shown(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime | date):
+        return "a date (put it in quotes to keep it as text)"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str) and len(value) > 40:
+        return repr(value[:37] + "...")
+    return repr(value)
+
+
+def _at(path: str, key: object) -> str:
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else str(key)
+
+
+def schema_problems(value: object, schema: dict[str, Any], path: str = "",
+                    root: dict[str, Any] | None = None) -> list[str]:
+    """Every way ``value`` breaks ``schema``, each as "PATH: what is wrong"."""
+    root = schema if root is None else root
+    where = path or "the document"
+    problems: list[str] = []
+    if "$ref" in schema:
+        problems += schema_problems(value, _resolve(root, schema["$ref"]), path, root)
+        if problems:
+            return problems
+    if "anyOf" in schema:
+        return _any_of(value, schema["anyOf"], path, root)
+    if "type" in schema:
+        types = [schema["type"]] if isinstance(schema["type"], str) else schema["type"]
+        if not any(_TYPE_CHECKS[t](value) for t in types):
+            wanted = " or ".join(_TYPE_WORDS[t] for t in types)
+            return [f"{where}: must be {wanted}, not {_shown(value)}"]
+    if "const" in schema and not _same(value, schema["const"]):
+        return [f"{where}: must be {schema['const']!r}, not {_shown(value)}"]
+    if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
+        options = ", ".join(str(v) for v in schema["enum"])
+        return [f"{where}: must be one of {options}, not {_shown(value)}"]
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            problems.append(f"{where}: must be at least {schema['minimum']}, not {value}")
+        if "maximum" in schema and value > schema["maximum"]:
+            problems.append(f"{where}: must be at most {schema['maximum']}, not {value}")
+    if isinstance(value, str):
+        if "pattern" in schema and not re.search(schema["pattern"], value):
+            problems.append(f"{where}: must not be empty" if schema["pattern"] == r"\S"
+                            else f"{where}: must match {schema['pattern']}")
+        if schema.get("format") == "date-time" and not _is_datetime(value):
+            problems.append(f"{where}: must be a date and time like 2025-01-31T18:05:00+00:00, "
+                            f"not {_shown(value)}")
+    if isinstance(value, dict):
+        problems += [f"{where}: {key!r} is missing" for key in schema.get("required", ())
+                     if key not in value]
+        known = schema.get("properties", {})
+        for key, item in value.items():
+            if key in known:
+                problems += schema_problems(item, known[key], _at(path, key), root)
+            elif schema.get("additionalProperties") is False:
+                problems.append(f"{where}: unknown key {key!r}")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                problems += schema_problems(item, schema["additionalProperties"],
+                                            _at(path, key), root)
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            problems += schema_problems(item, schema["items"], _at(path, i), root)
+    return problems
+
+
+def _any_of(value: object, options: list[dict[str, Any]], path: str,
+            root: dict[str, Any]) -> list[str]:
+    results = [schema_problems(value, option, path, root) for option in options]
+    if any(not r for r in results):
+        return []
+    # "null or X" is the usual case: a value that is not null was meant to be an X.
+    if value is not None:
+        remaining = [r for o, r in zip(options, results, strict=True)
+                     if o.get("type") != "null"]
+        if len(remaining) == 1:
+            return remaining[0]
+    return [f"{path or 'the document'}: does not match any allowed form ("
+            + "; ".join(r[0] for r in results) + ")"]
+
+
+def _same(value: object, expected: object) -> bool:
+    """Equal as JSON values are: ``true`` is not ``1``."""
+    return isinstance(value, bool) == isinstance(expected, bool) and value == expected
+
+
+def _resolve(root: dict[str, Any], ref: str) -> dict[str, Any]:
+    if not ref.startswith("#/"):
+        raise ValueError(f"only references within the schema are supported, not {ref!r}")
+    node: Any = root
+    for part in ref[2:].split("/"):
+        node = node[part.replace("~1", "/").replace("~0", "~")]
+    return dict(node)
+
+
+def _is_datetime(text: str) -> bool:
+    if "T" not in text.upper():
+        return False
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        return False
+    return True

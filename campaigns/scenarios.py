@@ -1,0 +1,279 @@
+"""Scenario files: the built-in ones shipped with the game and the player's own.
+
+Built-in scenarios are package data (``campaigns/scenarios/*.yaml``). A player's scenarios
+are the ``*.yaml`` files in the ``scenarios`` folder of the per-user data directory, or in
+the folder named by the ``MEKS_SCENARIOS_DIR`` environment variable. Wherever a scenario id
+is asked for, a path to a scenario file works too.
+
+Every problem in a file is reported with the file, the line and a plain reason; pydantic's
+locations are turned into lines by walking the YAML node tree.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from campaigns.files import read_yaml_file
+from meks.errors import InputError, MeksError
+from meks.names import normalize, suggest
+from meks.scenario import Problem, Scenario, ScenarioInvalid, Side, dotted, parse_scenario
+from meks.yamlio import parse_yaml
+
+ENV_DIR = "MEKS_SCENARIOS_DIR"
+SUFFIXES = (".yaml", ".yml")
+
+
+class Origin(enum.Enum):
+    BUILT_IN = "built-in"
+    USER = "user"
+    FILE = "file"
+
+
+@dataclass(frozen=True)
+class ScenarioEntry:
+    """A scenario file found on disk: its scenario, or the error that keeps it out."""
+
+    origin: Origin
+    file: str
+    scenario: Scenario | None = None
+    error: InputError | None = None
+
+
+class ScenarioFileError(InputError):
+    """A scenario file with problems; ``lines`` holds the line of each (None if unknown)."""
+
+    def __init__(self, source: str, problems: Sequence[str],
+                 lines: Sequence[int | None]) -> None:
+        self.lines = tuple(lines)
+        super().__init__(source, problems)
+
+
+def user_scenarios_dir() -> Path:
+    """Where a player's own scenarios live."""
+    override = os.environ.get(ENV_DIR, "").strip()
+    if override:
+        return Path(override).expanduser()
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("meks")) / "scenarios"
+
+
+# ---- reading one file --------------------------------------------------------------------
+
+def read_scenario_text(text: str, source: str) -> Scenario:
+    """The scenario in ``text``; ``ScenarioFileError`` (exit 2) listing every problem with
+    its line."""
+    data = parse_yaml(text, source)
+    if data is None:
+        raise InputError(source, ["the file is empty"])
+    return _parse(data, text, source)
+
+
+def read_scenario_file(path: Path) -> Scenario:
+    """The scenario in the YAML file at ``path``; ``InputError`` (exit 2) if unusable."""
+    data = read_yaml_file(path)
+    try:
+        return parse_scenario(data, str(path))
+    except ScenarioInvalid as exc:
+        text = path.read_text(encoding="utf-8")
+        raise _located(exc, text) from None
+
+
+def _parse(data: object, text: str, source: str) -> Scenario:
+    try:
+        return parse_scenario(data, source)
+    except ScenarioInvalid as exc:
+        raise _located(exc, text) from None
+
+
+def _located(exc: ScenarioInvalid, text: str) -> ScenarioFileError:
+    root = _compose(text)
+    located = sorted(((line_of(root, p.path), p) for p in exc.found),
+                     key=lambda item: item[0] or 0)
+    return ScenarioFileError(exc.source, [_with_line(p, line) for line, p in located],
+                             [line for line, _ in located])
+
+
+def _with_line(problem: Problem, line: int | None) -> str:
+    where = f"line {line}" if line is not None else ""
+    if problem.path:
+        where = f"{where} ({dotted(problem.path)})" if where else dotted(problem.path)
+    return f"{where}: {problem.message}" if where else problem.message
+
+
+def _compose(text: str) -> yaml.Node | None:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.compose(text, Loader=loader)
+    except yaml.YAMLError:  # pragma: no cover - the text was parsed already
+        return None
+
+
+def line_of(root: yaml.Node | None, path: Sequence[str | int]) -> int | None:
+    """The line (from 1) of the value at ``path``, or of the nearest enclosing value that
+    exists (for a missing key, the mapping that lacks it)."""
+    if root is None:
+        return None
+    node = root
+    line = node.start_mark.line + 1
+    for seg in path:
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.value == str(seg):
+                    node, line = value, key.start_mark.line + 1
+                    break
+            else:
+                break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(seg, int) \
+                and 0 <= seg < len(node.value):
+            node = node.value[seg]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line
+
+
+# ---- finding scenarios -------------------------------------------------------------------
+
+@functools.cache
+def builtin_entries() -> tuple[ScenarioEntry, ...]:
+    """The scenarios shipped with the game, in the order the rules give them."""
+    folder = resources.files("campaigns").joinpath("scenarios")
+    entries = []
+    for item in sorted(folder.iterdir(), key=lambda i: i.name):
+        if not item.name.endswith(".yaml"):
+            continue
+        source = f"campaigns/scenarios/{item.name}"
+        try:
+            scenario = read_scenario_text(item.read_text(encoding="utf-8"), source)
+        except InputError as exc:
+            entries.append(ScenarioEntry(Origin.BUILT_IN, source, error=exc))
+        else:
+            entries.append(ScenarioEntry(Origin.BUILT_IN, source, scenario))
+    return tuple(entries)
+
+
+def builtin_file(scenario_id: str) -> Path:
+    """The package file of a built-in scenario (for tests and ``scenario check``)."""
+    for entry in builtin_entries():
+        if entry.scenario is not None and entry.scenario.id == scenario_id:
+            return Path(str(resources.files("campaigns").joinpath(
+                "scenarios", Path(entry.file).name)))
+    raise MeksError(f"No built-in scenario is called {scenario_id!r}.")
+
+
+def user_entries() -> list[ScenarioEntry]:
+    """The player's own scenario files, each read (or with the error that keeps it out)."""
+    folder = user_scenarios_dir()
+    if not folder.is_dir():
+        return []
+    entries = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            entries.append(ScenarioEntry(Origin.USER, str(path), read_scenario_file(path)))
+        except InputError as exc:
+            entries.append(ScenarioEntry(Origin.USER, str(path), error=exc))
+    return entries
+
+
+def discover() -> list[ScenarioEntry]:
+    """Every scenario: built-in ones first, then the player's. A player's file whose id is
+    already taken is kept out with an error saying so."""
+    entries = list(builtin_entries())
+    taken = {e.scenario.id: e.file for e in entries if e.scenario is not None}
+    for entry in user_entries():
+        if entry.scenario is not None and entry.scenario.id in taken:
+            clash = InputError(entry.file, [
+                f"the id {entry.scenario.id!r} is already used by {taken[entry.scenario.id]}; "
+                "give this scenario another id"])
+            entry = ScenarioEntry(entry.origin, entry.file, error=clash)
+        elif entry.scenario is not None:
+            taken[entry.scenario.id] = entry.file
+        entries.append(entry)
+    return entries
+
+
+def _looks_like_path(text: str) -> bool:
+    return text.lower().endswith(SUFFIXES) or "/" in text or os.sep in text
+
+
+def find_scenario(id_or_path: str) -> ScenarioEntry:
+    """The scenario with this id (or name), or in this file. ``MeksError`` if none."""
+    if _looks_like_path(id_or_path):
+        path = Path(id_or_path).expanduser()
+        return ScenarioEntry(Origin.FILE, str(path), read_scenario_file(path))
+    key = normalize(id_or_path)
+    entries = [e for e in discover() if e.scenario is not None]
+    for entry in entries:
+        assert entry.scenario is not None
+        if key in (normalize(entry.scenario.id), normalize(entry.scenario.name)):
+            return entry
+    if Path(id_or_path).is_file():
+        path = Path(id_or_path)
+        return ScenarioEntry(Origin.FILE, str(path), read_scenario_file(path))
+    forms = {normalize(e.scenario.id): e.scenario.id for e in entries if e.scenario}
+    near = suggest(id_or_path, forms)
+    text = f"No scenario is called {id_or_path!r}."
+    if near:
+        text += " Did you mean " + " or ".join(repr(n) for n in near) + "?"
+    raise MeksError(text + " Run 'meks scenario list' to see them all; a path to a scenario "
+                           "file works too.")
+
+
+def get_scenario(id_or_path: str) -> Scenario:
+    """The scenario with this id, or in this file (for muster, support rolls, battles)."""
+    entry = find_scenario(id_or_path)
+    assert entry.scenario is not None
+    return entry.scenario
+
+
+# ---- checking ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class CheckSummary:
+    file: str
+    scenario: Scenario
+
+    def lines(self) -> list[str]:
+        s = self.scenario
+        out = [f"{self.file}: {s.name} ({s.id}) is a valid scenario of {s.turn_limit} turns."]
+        out += [side_summary(s, side) + "." for side in Side]
+        if s.assumptions:
+            out.append("Assumed (filled in where the source is silent): "
+                       + ", ".join(s.assumptions) + ".")
+        changed = s.house_rules.changed()
+        if changed:
+            out.append("House rules: " + ", ".join(changed) + ".")
+        return out
+
+
+def side_summary(scenario: Scenario, side: Side) -> str:
+    rules = scenario.side(side)
+    rolls = f"{rules.support_rolls} support roll{'s' * (rules.support_rolls != 1)}"
+    text = f"{side.value.capitalize()}: {rules.budget} points, {rolls}"
+    if rules.setup is not None:
+        text += f", sets up {rules.setup.describe()}"
+    if rules.reinforcements is not None:
+        text += f", {rules.reinforcements.describe()}"
+    return text
+
+
+def check_scenario_file(path_or_id: str | Path) -> CheckSummary:
+    """Check one scenario file (the id of a listed scenario works too): a summary if it is
+    valid, or ``InputError`` (exit 2) with every problem, each with its line."""
+    text = str(path_or_id)
+    path = Path(text)
+    if not path.exists() and not _looks_like_path(text):
+        entry = next((e for e in discover() if e.scenario is not None
+                      and e.scenario.id == text), None)
+        if entry is not None:
+            path = builtin_file(text) if entry.origin is Origin.BUILT_IN else Path(entry.file)
+    return CheckSummary(str(path), read_scenario_file(path))

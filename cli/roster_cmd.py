@@ -1,0 +1,132 @@
+"""``meks roster``: export a company's roster, import one as a new company, print the
+format's JSON Schema."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import typer
+
+from cli.output import print_json
+from cli.state import JSON, session
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+app = typer.Typer(no_args_is_help=True,
+                  help="Export a company's roster, import one, or show the roster format.")
+
+FORMAT_NAMES = ("json", "yaml", "csv", "md", "html")
+
+
+@app.command()
+def export(
+    company: str = typer.Argument(..., help="The company's name or id.", show_default=False),
+    fmt: str | None = typer.Option(
+        None, "--format", "-f", metavar="json|yaml|csv|md|html", show_default=False,
+        help="json or yaml (can be imported again), csv (one row per Mek, for "
+        "spreadsheets), md or html (a printable roster sheet). Default: from the -o "
+        "file's extension, else json."),
+    output: str | None = typer.Option(
+        None, "--output", "-o", metavar="FILE", show_default=False,
+        help="Write to FILE (replaced whole, never left half-written) instead of printing."),
+) -> None:
+    """Write a company's roster: to the screen, or to a file with -o."""
+    from pathlib import Path
+
+    from campaigns.roster_io import SUFFIXES, export_roster
+
+    if fmt is None:
+        fmt = SUFFIXES.get(Path(output).suffix.lower(), "json") if output else "json"
+    fmt = fmt.lower()
+    if fmt not in FORMAT_NAMES:
+        raise typer.BadParameter(f"{fmt!r} is not a roster format; use one of "
+                                 f"{', '.join(FORMAT_NAMES)}", param_hint="--format")
+    with session() as s:
+        text = export_roster(s, company, fmt)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    target = _write_atomically(Path(output), text)
+    typer.echo(f"Wrote the {fmt} roster to {target}.")
+
+
+def _write_atomically(target: Path, text: str) -> str:
+    """Write ``text`` as UTF-8 to a temporary file beside ``path``, then move it into place,
+    so readers see the old file or the new one, never a part. Returns the path written."""
+    import contextlib
+    import os
+    import stat
+    import tempfile
+
+    from meks.errors import InputError
+
+    target = target.expanduser()
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(text.encode("utf-8"))
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+        tmp = None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise InputError(str(target), [f"cannot be written ({reason})"]) from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return str(target.resolve())
+
+
+@app.command("import")
+def import_(
+    file: str = typer.Argument(..., metavar="FILE", show_default=False,
+                               help="A JSON or YAML roster written by 'meks roster export' "
+                               "('-' reads standard input)."),
+    name: str | None = typer.Option(
+        None, "--name", metavar="NEW", show_default=False,
+        help="Found the company under this name instead of the one in the file."),
+    as_json: bool = JSON,
+) -> None:
+    """Found a new company from a JSON or YAML roster (all or nothing)."""
+    import sys
+    from pathlib import Path
+
+    from campaigns.roster_io import import_roster, read_roster_file
+
+    if file == "-":
+        source, text = "<stdin>", sys.stdin.read()
+    else:
+        source, text = file, read_roster_file(Path(file))
+    with session() as s:
+        result = import_roster(s, text, source, name=name)
+    if as_json:
+        print_json(result)
+        return
+
+    def n(count: int, word: str) -> str:
+        return f"{count} {word}{'' if count == 1 else 's'}"
+
+    typer.echo(f"Imported {result['name']} (id {result['id']}): "
+               f"{n(result['meks'], 'Mek')}, {n(result['pilots'], 'pilot')}, "
+               f"{n(result['support'], 'support roll')}, {n(result['musters'], 'muster')}, "
+               f"{n(result['battles'], 'battle')}.")
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema (draft 2020-12) of JSON and YAML rosters."""
+    from importlib import resources
+
+    text = resources.files("campaigns").joinpath("roster_schema.json").read_text("utf-8")
+    typer.echo(text, nl=False)

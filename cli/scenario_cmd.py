@@ -1,0 +1,251 @@
+"""``meks scenario``: list, show and check scenarios, and print their JSON Schema."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from cli.output import error, print_json, show, stderr
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from campaigns.scenarios import ScenarioEntry
+    from meks.scenario import Scenario, SetupRule
+
+app = typer.Typer(no_args_is_help=True, help="The scenarios: list them, show one, check a "
+                  "scenario file you wrote, print the file format's JSON Schema.")
+
+JSON = typer.Option(False, "--json", help="Print JSON instead of tables.")
+
+
+@app.command("list")
+def list_scenarios(as_json: bool = JSON) -> None:
+    """The built-in scenarios and your own (files in your scenarios folder)."""
+    from campaigns.scenarios import discover, user_scenarios_dir
+
+    entries = discover()
+    usable = [e for e in entries if e.scenario is not None]
+    if as_json:
+        print_json([_entry_json(e) for e in usable])
+    else:
+        show(_list_table(usable), f"Your own scenarios go in {user_scenarios_dir()}")
+    for entry in entries:
+        if entry.error is not None:
+            first = entry.error.problems[0] if entry.error.problems else entry.error.message
+            warn(f"{entry.file} was left out: {first}. Run 'meks scenario check "
+                 f"{entry.file}' to see every problem.")
+
+
+@app.command("show")
+def show_scenario(
+    scenario: str = typer.Argument(..., help="A scenario id (see 'meks scenario list') or the "
+                                   "path of a scenario file.", show_default=False),
+    as_json: bool = JSON,
+) -> None:
+    """The briefing, both sides' forces, the map and how each side wins."""
+    from campaigns.scenarios import find_scenario
+
+    entry = find_scenario(scenario)
+    assert entry.scenario is not None
+    if as_json:
+        print_json(_scenario_json(entry.scenario, entry))
+    else:
+        show(*_scenario_view(entry.scenario))
+
+
+@app.command()
+def check(
+    file: str = typer.Argument(..., help="The scenario file to check (a built-in id works "
+                               "too).", show_default=False),
+) -> None:
+    """Check a scenario file and name every problem with its line.
+
+    Exit 0 with a summary when the file is valid; exit 2 listing each problem with the file,
+    the line and the reason.
+    """
+    from campaigns.scenarios import check_scenario_file
+    from meks.errors import InputError
+
+    try:
+        summary = check_scenario_file(file)
+    except InputError as exc:
+        for problem in exc.problems:
+            sep = ", " if problem.startswith("line ") else ": "
+            error(f"{exc.source}{sep}{problem}")
+        raise typer.Exit(2) from None
+    typer.echo("\n".join(summary.lines()))
+
+
+@app.command()
+def schema() -> None:
+    """Print the JSON Schema of scenario files (for editors and validators)."""
+    from meks.scenario import scenario_json_schema
+
+    print_json(scenario_json_schema())
+
+
+def warn(message: str) -> None:
+    from rich.markup import escape
+
+    stderr().print(f"[yellow]Warning:[/yellow] {escape(message)}", highlight=False)
+
+
+# ---- views -------------------------------------------------------------------------------
+
+def _entry_json(entry: ScenarioEntry) -> dict[str, Any]:
+    s = entry.scenario
+    assert s is not None
+    return {"id": s.id, "name": s.name, "origin": entry.origin.value, "file": entry.file,
+            "turn_limit": s.turn_limit, "attacker_budget": s.attacker.budget,
+            "defender_budget": s.defender.budget}
+
+
+def _scenario_json(scenario: Scenario, entry: ScenarioEntry) -> dict[str, Any]:
+    data: dict[str, Any] = scenario.model_dump(mode="json", by_alias=True)
+    data["assumed"] = list(scenario.assumptions)
+    data["origin"] = entry.origin.value
+    data["file"] = entry.file
+    return data
+
+
+def _list_table(entries: list[ScenarioEntry]) -> RenderableType:
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title="Scenarios", box=box.SIMPLE_HEAD, title_justify="left", expand=False)
+    table.add_column("Id", no_wrap=True)
+    table.add_column("Name")
+    for column in ("Turns", "Attacker", "Defender", "From"):
+        table.add_column(column)
+    for entry in entries:
+        s = entry.scenario
+        assert s is not None
+        table.add_row(s.id, s.name, str(s.turn_limit), f"{s.attacker.budget} pts",
+                      f"{s.defender.budget} pts",
+                      "built-in" if entry.origin.value == "built-in" else entry.file)
+    return table
+
+
+def _marks(scenario: Scenario, zone: int) -> list[str]:
+    from meks.scenario import Side
+
+    marks = []
+    for side in Side:
+        rules = scenario.side(side)
+        who = side.value.capitalize()
+        colour = "red" if side is Side.ATTACKER else "blue"
+        if rules.setup is not None and zone in rules.setup.zones:
+            marks.append(f"[{colour}]{who} sets up[/]")
+            for rule in rules.setup.rules:
+                if zone in rule.zones:
+                    marks.append(f"[{colour}]  {_rule_mark(rule)}[/]")
+        if rules.reinforcements is not None and zone in rules.reinforcements.zones:
+            marks.append(f"[{colour}]{who} arrives[/]")
+        count = sum(s.count for s in rules.strongpoints if s.zone == zone)
+        if count:
+            marks.append(f"{who}: {count} strongpoint{'s' * (count != 1)}")
+        for exit_rule in rules.exits:
+            if zone in exit_rule.zones:
+                marks.append(f"{who} exits {exit_rule.edge.value}")
+    return marks
+
+
+def _rule_mark(rule: SetupRule) -> str:
+    """A set-up rule in a few words for a map cell: '>= 50% of points', '>= 1 Mek'."""
+    from meks.scenario import Measure
+
+    what = "points" if rule.of is Measure.POINTS else {
+        None: "units", "mek": "Meks", "vehicle": "vehicles", "infantry": "infantry"}[
+        rule.kind.value if rule.kind else None]
+    amount = f"{rule.percent:g}% of {what}" if rule.percent is not None \
+        else f"{rule.at_least} {what if rule.at_least != 1 else what.rstrip('s')}"
+    text = f">= {amount}"
+    if rule.same_zone and len(rule.zones) > 1:
+        text += " in one zone"
+    if rule.group:
+        text += f" ({rule.group})"
+    return text
+
+
+def _map(scenario: Scenario) -> RenderableType:
+    from rich import box
+    from rich.table import Table
+
+    table = Table(title="Map (north is up)", box=box.SQUARE, show_header=False,
+                  show_lines=True, title_justify="left", expand=False)
+    for _ in range(3):
+        table.add_column(min_width=18, vertical="top")
+    for row in range(3):
+        cells = []
+        for col in range(3):
+            zone = row * 3 + col + 1
+            lines = [f"[bold]{zone}[/bold] {scenario.terrain_of(zone)}", *_marks(scenario, zone)]
+            cells.append("\n".join(lines))
+        table.add_row(*cells)
+    return table
+
+
+def _forces(scenario: Scenario) -> RenderableType:
+    from rich import box
+    from rich.table import Table
+
+    from cli.views import grouped
+    from meks.scenario import Side
+
+    table = Table(title="Forces", box=box.SIMPLE_HEAD, title_justify="left", expand=False)
+    table.add_column("")
+    table.add_column("Attacker")
+    table.add_column("Defender")
+
+    def row(label: str, values: list[str]) -> None:
+        if any(v != "-" for v in values):
+            table.add_row(label, *values)
+
+    sides = [scenario.side(side) for side in Side]
+    row("Budget", [f"{r.budget} points" for r in sides])
+    row("Largest Mek", [r.max_size.value if r.max_size else "any" for r in sides])
+    row("Meks", [", ".join(f"{n} {size.value}" for size, n in r.composition.items())
+                 if r.composition else "-" for r in sides])
+    row("Pilots provided", [grouped([lv for lv, n in r.pilots.items() for _ in range(n)])
+                            if r.pilots else "-" for r in sides])
+    row("Support rolls", [str(r.support_rolls) for r in sides])
+    row("Set-up", [r.setup.describe() if r.setup else "-" for r in sides])
+    row("Arrivals", [r.reinforcements.describe() if r.reinforcements else "-" for r in sides])
+    row("Strongpoints", ["; ".join(s.describe() for s in r.strongpoints) or "-"
+                         for r in sides])
+    row("May exit", ["; ".join(e.describe() for e in r.exits) or "-" for r in sides])
+    return table
+
+
+def _scenario_view(scenario: Scenario) -> list[RenderableType]:
+    from rich.markup import escape
+    from rich.panel import Panel
+    from rich.text import Text
+
+    from meks.scenario import Side
+
+    head = Panel(Text(scenario.briefing.strip() or "(no briefing)"),
+                 title=f"{escape(scenario.name)} ({scenario.id}), {scenario.turn_limit} turns",
+                 title_align="left", expand=False)
+    lines = []
+    for side in Side:
+        condition = scenario.victory.condition(side)
+        if condition is None:
+            lines.append(f"[bold]{side.value.capitalize()}[/bold] has no condition of its own; "
+                         "it can win only through the turn-limit result.")
+        else:
+            lines.append(f"[bold]{side.value.capitalize()} wins[/bold] when "
+                         f"{escape(condition.describe())}.")
+    result = scenario.victory.at_turn_limit.value
+    lines.append("[bold]At the turn limit[/bold] otherwise: "
+                 + ("a draw." if result == "draw" else f"the {result} wins."))
+    out: list[RenderableType] = [head, _forces(scenario), _map(scenario), "\n".join(lines)]
+    changed = scenario.house_rules.changed()
+    if changed:
+        out.append("[bold]House rules:[/bold] " + escape(", ".join(changed)))
+    if scenario.assumptions:
+        out.append("[dim]Assumed (filled in where the source is silent): "
+                   + escape(", ".join(scenario.assumptions)) + "[/dim]")
+    return out

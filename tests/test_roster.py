@@ -1,0 +1,368 @@
+"""`meks roster`: export in every format, import back, the schema, and refusing bad files."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from campaigns import roster_io
+from cli.app import app
+from db.engine import dispose_all
+
+COMPANY = "Iron Wolves"
+HUNTER = "name: Hunter\nsize: Heavy\nweapons: [Rail Cannon, Howitzer]\nsystems: [Jammer]\n"
+SCHEMA_PATH = Path(roster_io.__file__).with_name("roster_schema.json")
+
+# A company with something of everything: stock and custom Meks, a sold and a destroyed one,
+# Green and Regular pilots, spent and waiting support rolls, a fought and a waiting muster.
+CAMPAIGN = [
+    ["company", "create", COMPANY],
+    ["mek", "buy", COMPANY, "WASP"],
+    ["mek", "buy", COMPANY, "VIPER", "--callsign", "Fang"],
+    ["mek", "buy", COMPANY, "{hunter}"],
+    ["mek", "buy", COMPANY, "WASP"],
+    ["mek", "sell", COMPANY, "WASP-2"],
+    ["pilot", "hire", COMPANY, "Ana"],
+    ["pilot", "hire", COMPANY, "Bo", "--regular"],
+    ["pilot", "hire", COMPANY, "Émile"],
+    ["pilot", "assign", COMPANY, "Ana", "WASP-1"],
+    ["pilot", "assign", COMPANY, "Bo", "Fang"],
+    ["pilot", "assign", COMPANY, "Émile", "Hunter-1"],
+    ["support", "roll", COMPANY, "-n", "2", "--seed", "1"],
+    ["muster", COMPANY, "--budget", "200", "WASP-1", "Fang"],
+    ["battle", "record", COMPANY, "--result", "win", "--auto", "--seed", "3",
+     "--kills", "Ana=2", "--destroyed", "Fang"],
+    ["muster", COMPANY, "--budget", "200", "WASP-1", "Hunter-1"],
+    ["support", "roll", COMPANY, "--seed", "5"],
+]
+CALLSIGNS = ("WASP-1", "Fang", "Hunter-1", "WASP-2")
+PILOTS = ("Ana", "Bo", "Émile")
+
+
+def run(runner: CliRunner, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def campaign_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database holding the campaign above, built once and copied for each test."""
+    folder = tmp_path_factory.mktemp("campaign")
+    design = folder / "hunter.yaml"
+    design.write_text(HUNTER, encoding="utf-8")
+    path = folder / "campaign.db"
+    runner = CliRunner()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEKS_DB", str(path))
+        dispose_all()
+        for args in CAMPAIGN:
+            result = runner.invoke(app, [a.replace("{hunter}", str(design)) for a in args])
+            assert result.exit_code == 0, (args, result.stderr)
+        dispose_all()
+    return path
+
+
+@pytest.fixture(autouse=True)
+def database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    path = tmp_path / "t.db"
+    monkeypatch.setenv("MEKS_DB", str(path))
+    dispose_all()
+    yield path
+    dispose_all()
+
+
+@pytest.fixture
+def campaign(database: Path, campaign_db: Path) -> Path:
+    """The test's own database, holding the campaign."""
+    dispose_all()
+    shutil.copyfile(campaign_db, database)
+    return database
+
+
+def use_empty_database(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dispose_all()
+    monkeypatch.setenv("MEKS_DB", str(path))
+
+
+def export(runner: CliRunner, fmt: str, company: str = COMPANY) -> str:
+    code, out, err = run(runner, "roster", "export", company, "--format", fmt)
+    assert code == 0, err
+    return out
+
+
+def companies(runner: CliRunner) -> list[str]:
+    code, out, err = run(runner, "company", "list", "--json")
+    assert code == 0, err
+    return [c["name"] for c in json.loads(out)]
+
+
+def without_ids(doc: dict[str, Any]) -> dict[str, Any]:
+    """``doc`` with every id dropped and every reference replaced by what it points at: a
+    Mek's callsign, a pilot's name, a muster's or battle's place in its list."""
+    doc = copy.deepcopy(doc)
+    callsign = {m["id"]: m["callsign"] for m in doc["meks"]}
+    name = {p["id"]: p["name"] for p in doc["pilots"]}
+    muster = {m["id"]: f"muster #{i}" for i, m in enumerate(doc["musters"])}
+    battle = {b["id"]: f"battle #{i}" for i, b in enumerate(doc["battles"])}
+    del doc["company"]["id"]
+    for part in ("meks", "pilots", "support", "musters", "battles"):
+        for item in doc[part]:
+            del item["id"]
+    for p in doc["pilots"]:
+        p["mek"] = callsign.get(p["mek"])
+    for s in doc["support"]:
+        s["muster"] = muster.get(s["muster"])
+    for m in doc["musters"]:
+        m["force"] = [{"mek": callsign[f["mek"]], "pilot": name[f["pilot"]]}
+                      for f in m["force"]]
+        m["battle"] = battle.get(m["battle"])
+    for b in doc["battles"]:
+        b["muster"] = muster.get(b["muster"])
+    return doc
+
+
+# ---- export ---------------------------------------------------------------------------------
+
+def test_json_export_follows_the_shipped_schema(runner: CliRunner, campaign: Path) -> None:
+    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    doc = json.loads(export(runner, "json"))
+    jsonschema.Draft202012Validator(schema).validate(doc)
+    assert doc["schema"] == "meks-roster" and doc["version"] == 1
+    assert [m["callsign"] for m in doc["meks"]] == ["WASP-1", "Fang", "Hunter-1", "WASP-2"]
+    assert doc["meks"][2]["custom_design"]["name"] == "Hunter"
+    assert [b["result"] for b in doc["battles"]] == ["win"]
+    assert roster_io.schema_problems(doc, roster_io.load_schema()) == []
+
+
+def test_yaml_export_holds_the_same_document(runner: CliRunner, campaign: Path) -> None:
+    assert yaml.safe_load(export(runner, "yaml")) == json.loads(export(runner, "json"))
+
+
+def test_schema_command_prints_the_shipped_schema(runner: CliRunner) -> None:
+    code, out, _ = run(runner, "roster", "schema")
+    assert code == 0
+    assert json.loads(out) == json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+def test_csv_has_one_row_per_mek_with_its_pilot(runner: CliRunner, campaign: Path) -> None:
+    rows = list(csv.DictReader(io.StringIO(export(runner, "csv"))))
+    assert tuple(rows[0]) == roster_io.CSV_COLUMNS
+    assert [r["callsign"] for r in rows] == ["WASP-1", "Hunter-1", "Fang", "WASP-2"]
+    assert [r["status"] for r in rows] == ["active", "active", "destroyed", "sold"]
+    wasp, hunter, fang, _ = rows
+    assert (wasp["pilot"], wasp["pilot_level"], wasp["pilot_kills"], wasp["kills"]) == \
+        ("Ana", "Regular", "2", "2")
+    assert (hunter["pilot"], hunter["design"], hunter["size"]) == ("Émile", "Hunter", "Heavy")
+    assert fang["pilot"] == ""
+
+
+@pytest.mark.parametrize("fmt", ["md", "html"])
+def test_printable_sheets_name_every_mek_and_pilot(runner: CliRunner, campaign: Path,
+                                                   fmt: str) -> None:
+    text = export(runner, fmt)
+    for name in (COMPANY, *CALLSIGNS, *PILOTS, "1 W / 0 L / 0 D"):
+        assert name in text, name
+    if fmt == "html":
+        assert text.startswith("<!doctype html>")
+        assert "@media print" in text
+
+
+def test_html_escapes_every_value(runner: CliRunner) -> None:
+    for args in (["company", "create", "A&B <Co>"], ["pilot", "hire", "A&B <Co>", "<script>"],
+                 ["mek", "buy", "A&B <Co>", "WASP", "--callsign", '"Q"']):
+        assert run(runner, *args)[0] == 0
+    page = export(runner, "html", "A&B <Co>")
+    assert "<script>" not in page
+    assert "&lt;script&gt;" in page and "A&amp;B &lt;Co&gt;" in page and "&quot;Q&quot;" in page
+
+
+def test_output_file_is_written_whole(runner: CliRunner, campaign: Path, tmp_path: Path
+                                      ) -> None:
+    target = tmp_path / "out" / "wolves.yaml"
+    target.parent.mkdir()
+    target.write_text("old contents", encoding="utf-8")
+    code, out, err = run(runner, "roster", "export", COMPANY, "-o", str(target))
+    assert code == 0, err
+    assert str(target) in out
+    assert target.read_text(encoding="utf-8") == export(runner, "yaml")  # format from suffix
+    assert [p.name for p in target.parent.iterdir()] == ["wolves.yaml"]  # no temp file left
+    code, _, _ = run(runner, "roster", "export", COMPANY, "-o", str(target), "-f", "csv")
+    assert code == 0 and target.read_text(encoding="utf-8").startswith("callsign,design")
+
+
+def test_export_of_an_unknown_format_or_company_fails_cleanly(runner: CliRunner,
+                                                              campaign: Path) -> None:
+    code, _, err = run(runner, "roster", "export", COMPANY, "--format", "pdf")
+    assert code == 2 and "pdf" in err
+    code, _, err = run(runner, "roster", "export", "Nobody")
+    assert code == 1 and "Nobody" in err and "Traceback" not in err
+
+
+# ---- import ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_export_import_export_gives_the_same_roster(runner: CliRunner, campaign: Path,
+                                                    tmp_path: Path, fmt: str,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    first = json.loads(export(runner, "json"))
+    path = tmp_path / f"wolves.{fmt}"
+    assert run(runner, "roster", "export", COMPANY, "-o", str(path))[0] == 0
+    use_empty_database(tmp_path / "empty.db", monkeypatch)
+    code, out, err = run(runner, "roster", "import", str(path), "--json")
+    assert code == 0, err
+    result = json.loads(out)
+    assert (result["name"], result["meks"], result["pilots"], result["battles"]) == \
+        (COMPANY, 4, 3, 1)
+    again = json.loads(export(runner, "json"))
+    assert without_ids(again) == without_ids(first)
+    code, out, _ = run(runner, "company", "history", COMPANY, "--json")
+    assert [e["command"] for e in json.loads(out)] == ["roster import"]
+
+
+def test_import_under_a_new_name_beside_the_original(runner: CliRunner, campaign: Path,
+                                                     tmp_path: Path) -> None:
+    path = tmp_path / "wolves.json"
+    path.write_text(export(runner, "json"), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path))
+    assert code == 1
+    assert "already exists" in err and "--name" in err and "Traceback" not in err
+    assert companies(runner) == [COMPANY]
+    code, out, err = run(runner, "roster", "import", str(path), "--name", "Wolf Pack")
+    assert code == 0, err
+    assert "Wolf Pack" in out and "4 Meks" in out and "3 pilots" in out
+    assert sorted(companies(runner)) == [COMPANY, "Wolf Pack"]
+    copied = json.loads(export(runner, "json", "Wolf Pack"))
+    original = json.loads(export(runner, "json"))
+    copied["company"]["name"] = COMPANY
+    assert without_ids(copied) == without_ids(original)
+
+
+def _broken(change: str) -> str:
+    """A small valid roster with one thing wrong, as YAML text."""
+    doc: dict[str, Any] = {
+        "schema": "meks-roster", "version": 1,
+        "company": {"id": 1, "name": "Broken", "created_at": "2025-01-01T00:00:00+00:00"},
+        "meks": [{"id": 1, "callsign": "W", "design": "WASP", "size": "Light", "price": 9,
+                  "kills": 0, "status": "active", "custom_design": None}],
+        "pilots": [{"id": 1, "name": "Ana", "level": "Green", "kills": 0, "scenarios": 0,
+                    "skills": [], "status": "active", "mek": 1, "hire_cost": 0}],
+        "support": [], "musters": [], "battles": [],
+    }
+    if change == "wrong types":
+        doc["meks"][0]["price"] = "nine"
+        doc["pilots"][0]["skills"] = "Accuracy"
+    elif change == "unknown keys":
+        doc["meks"][0]["colour"] = "red"
+        doc["extra"] = True
+    elif change == "dangling references":
+        doc["pilots"][0]["mek"] = 99
+    elif change == "bad enum":
+        doc["pilots"][0]["level"] = "Legendary"
+    elif change == "missing key":
+        del doc["meks"][0]["size"]
+    elif change == "duplicate callsign":
+        doc["meks"].append({**doc["meks"][0], "id": 2, "callsign": "w"})
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+MALFORMED = {
+    "not yaml": ("schema: meks-roster\nmeks: [1, 2\n", "line"),
+    "wrong types": (_broken("wrong types"), "meks[0].price"),
+    "unknown keys": (_broken("unknown keys"), "unknown key 'colour'"),
+    "dangling references": (_broken("dangling references"), "99"),
+    "bad enum": (_broken("bad enum"), "pilots[0].level"),
+    "missing key": (_broken("missing key"), "'size' is missing"),
+    "duplicate callsign": (_broken("duplicate callsign"), "appears twice"),
+    "python tag": ("schema: meks-roster\nversion: 1\ncompany: !!python/object/apply:os.system"
+                   " ['echo hacked']\n", "tag"),
+    "alias bomb": ("schema: meks-roster\nversion: 1\na: &a [x, x, x, x, x, x, x, x]\n"
+                   "b: &b [*a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b]\n"
+                   "meks: [*c, *c, *c, *c, *c, *c, *c, *c]\n", "aliases"),
+    "not a mapping": ("- just\n- a list\n", "not a roster document"),
+    "empty": ("", "empty"),
+    "wrong version": (_broken("").replace("version: 1", "version: 7"), "version 7"),
+}
+
+
+@pytest.mark.parametrize("case", list(MALFORMED))
+def test_malformed_roster_is_refused_and_nothing_stored(runner: CliRunner, campaign: Path,
+                                                        tmp_path: Path, case: str) -> None:
+    text, expected = MALFORMED[case]
+    path = tmp_path / "roster.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = run(runner, "roster", "import", str(path))
+    assert code == 2, (out, err)
+    assert expected in err and "Traceback" not in err
+    assert companies(runner) == [COMPANY]
+
+
+def test_every_schema_problem_is_listed_with_its_place(runner: CliRunner, tmp_path: Path
+                                                       ) -> None:
+    doc = yaml.safe_load(_broken("wrong types"))
+    doc["meks"][0]["status"] = "lost"
+    doc["company"]["colour"] = "red"
+    path = tmp_path / "roster.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path))
+    assert code == 2
+    for place in ("meks[0].price", "meks[0].status", "pilots[0].skills", "'colour'"):
+        assert place in err
+    assert companies(runner) == []
+
+
+@pytest.mark.parametrize("fmt", ["csv", "md", "html"])
+def test_printable_exports_cannot_be_imported(runner: CliRunner, campaign: Path,
+                                              tmp_path: Path, fmt: str) -> None:
+    path = tmp_path / f"wolves.{fmt}"
+    assert run(runner, "roster", "export", COMPANY, "-o", str(path))[0] == 0
+    code, _, err = run(runner, "roster", "import", str(path), "--name", "Copy")
+    assert code == 2 and "not a roster document" in err and "Traceback" not in err
+    assert companies(runner) == [COMPANY]
+
+
+def test_import_of_a_missing_file(runner: CliRunner, tmp_path: Path) -> None:
+    code, _, err = run(runner, "roster", "import", str(tmp_path / "nope.json"))
+    assert code == 2 and "no such file" in err
+
+
+# ---- the validator and the schema -----------------------------------------------------------
+
+def _keywords(node: object) -> set[str]:
+    if isinstance(node, list):
+        return set().union(*(_keywords(n) for n in node)) if node else set()
+    if not isinstance(node, dict):
+        return set()
+    found = set(node) - {"properties", "$defs"}
+    for key, value in node.items():
+        if key in ("properties", "$defs"):
+            found |= set().union(*(_keywords(v) for v in value.values()))
+        elif key not in ("enum", "const", "required", "type"):
+            found |= _keywords(value)
+    return found
+
+
+def test_runtime_validator_understands_every_keyword_of_the_schema() -> None:
+    used = _keywords(roster_io.load_schema())
+    assert used <= roster_io.KEYWORDS | roster_io.ANNOTATIONS, used - roster_io.KEYWORDS
+
+
+@pytest.mark.parametrize("case", ["", "wrong types", "unknown keys", "bad enum", "missing key"])
+def test_runtime_validator_agrees_with_jsonschema(case: str) -> None:
+    schema = roster_io.load_schema()
+    doc = yaml.safe_load(_broken(case))
+    expected = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=str)
+    found = roster_io.schema_problems(doc, schema)
+    assert bool(found) == bool(expected)
+    assert len(found) == len(expected)
