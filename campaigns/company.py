@@ -24,6 +24,7 @@ from meks.construction import Pricing, check_design
 from meks.dice import Dice
 from meks.errors import MeksError
 from meks.plain import plain
+from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
 
 
@@ -402,17 +403,55 @@ def support_roll(session: Session, company_name: str, dice: Dice, count: int = 1
     return results
 
 
+def support_rolls_for(session: Session, company_name: str, scenario: Scenario, side: Side
+                      ) -> tuple[int, str]:
+    """How many support rolls the company makes for a scenario side (R4.1): the side's
+    count, plus one when a living pilot of the company has Log Hero."""
+    company = get_company(session, company_name)
+    count = scenario.side(side).support_rolls
+    why = f"{count} for the {side.value} in {scenario.name}"
+    heroes = [p.name for p in session.exec(select(Pilot).where(
+        Pilot.company_id == company.id, Pilot.status != "dead")).all()
+        if "Log Hero" in json.loads(p.skills)]
+    if heroes:
+        count += 1
+        why += f", plus 1 for {heroes[0]}'s Log Hero"
+    return count, why
+
+
 # ---- muster ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Limits:
-    """What a scenario side allows: the budget, the largest size, the composition needed."""
+    """What a muster must respect: a scenario side's rules (budget, largest size, exact
+    composition, pilots provided free) and, when it comes from a scenario, its id, the side
+    and the scenario's pricing house rule."""
 
-    budget: int
-    max_size: Size | None = None
-    composition: dict[Size, int] = field(default_factory=dict)
+    rules: SideRules
     scenario: str | None = None
     side: str | None = None
+    pricing: Pricing = Pricing.PRINTED
+
+    @classmethod
+    def plain(cls, budget: int, max_size: Size | None = None,
+              composition: dict[Size, int] | None = None) -> Limits:
+        """Limits given by hand rather than by a scenario."""
+        return cls(SideRules(budget=budget, max_size=max_size, composition=composition))
+
+    @classmethod
+    def for_scenario(cls, scenario: Scenario, side: Side) -> Limits:
+        return cls(scenario.side(side), scenario.id, side.value, scenario.house_rules.pricing)
+
+
+def _muster_price(mek: Mek, pricing: Pricing) -> int:
+    """A Mek's price in a muster: what it was bought for, unless the scenario's pricing
+    house rule asks for stock Meks at their computed price (R1.7)."""
+    if pricing is Pricing.COMPUTED and mek.custom_design is None:
+        catalog = load_catalog()
+        design = catalog.ix.design.find(mek.design)
+        if design is not None:
+            return check_design(design, catalog).price
+    return mek.price
 
 
 def waiting_muster(session: Session, company: Company) -> Muster | None:
@@ -457,7 +496,7 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         replaced = waiting_muster(session, company)
         if replaced is not None:
             _release(session, replaced)
-        force = []
+        force: list[dict[str, Any]] = []
         pilots: list[Pilot] = []
         for mek in meks:
             pilot = session.exec(select(Pilot).where(Pilot.mek_id == mek.id,
@@ -470,28 +509,24 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         pending = session.exec(select(SupportRoll).where(
             SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
             col(SupportRoll.used).is_(False))).all()
+        free = dict(limits.rules.pilots)  # pilots the scenario provides cost nothing
+        for entry, pilot in zip(force, pilots, strict=True):
+            if entry["paid"] and free.get(pilot.level, 0) > 0:
+                free[pilot.level] -= 1
+                entry["paid"] = 0
         bonus = sum(s.points for s in pending)
-        budget = limits.budget + bonus
-        cost = sum(m.price for m in meks) + sum(p.hire_cost for p in pilots)
+        budget = limits.rules.budget + bonus
+        prices = [_muster_price(m, limits.pricing) for m in meks]
+        cost = sum(prices) + sum(e["paid"] for e in force)
         if cost > budget:
-            extra = f" ({limits.budget} + {bonus} from Rich Uncle)" if bonus else ""
+            extra = f" ({limits.rules.budget} + {bonus} from Rich Uncle)" if bonus else ""
             problems.append(f"the force costs {cost} points but the budget is {budget}{extra}")
-        if limits.max_size is not None:
-            for mek in meks:
-                if Size(mek.size) > limits.max_size:
-                    problems.append(f"{mek.callsign} is {mek.size}; the largest size allowed "
-                                    f"is {limits.max_size.value}")
-        if limits.composition:
-            for size in Size:
-                wanted = limits.composition.get(size, 0)
-                have = sum(1 for m in meks if m.size == size.value)
-                if have != wanted:
-                    problems.append(f"the force needs {wanted} {size.value} Mek"
-                                    f"{'s' if wanted != 1 else ''} and has {have}")
+        problems += limits.rules.size_problems([Size(m.size) for m in meks])
         if problems:
             raise Refused("The muster is refused [R3.3]: " + "; ".join(problems) + ".")
+        max_size = limits.rules.max_size
         row = Muster(company_id=_cid(company), scenario=limits.scenario, side=limits.side,
-                     budget=budget, max_size=limits.max_size.value if limits.max_size else None,
+                     budget=budget, max_size=max_size.value if max_size else None,
                      cost=cost, force=json.dumps(force))
         session.add(row)
         session.flush()
@@ -508,7 +543,7 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
                              if replaced is not None else "") + ".")
     return {"id": row.id, "cost": cost, "budget": budget, "scenario": limits.scenario,
             "side": limits.side, "replaced": replaced is not None,
-            "force": [{"mek": m.callsign, "design": m.design, "price": m.price,
-                       "pilot": p.name, "level": p.level} for m, p in zip(meks, pilots,
-                                                                           strict=True)],
+            "force": [{"mek": m.callsign, "design": m.design, "price": price,
+                       "pilot": p.name, "level": p.level}
+                      for m, p, price in zip(meks, pilots, prices, strict=True)],
             "support": [s.result for s in pending]}

@@ -13,20 +13,41 @@ app = typer.Typer(no_args_is_help=True, help="Roll for battlefield support.")
 @app.command()
 def roll(company: str = typer.Argument(..., help="The company's name or id.",
                                        show_default=False),
-         count: int = typer.Option(1, "--count", "-n", min=1, max=20,
-                                   help="How many support rolls."),
+         count: int | None = typer.Option(None, "--count", "-n", min=1, max=20,
+                                          help="How many support rolls (default 1, or the "
+                                          "scenario's number)."),
+         scenario: str | None = typer.Option(None, "--scenario", "-s",
+                                             help="Roll the number of rolls this scenario "
+                                             "(id or file) grants the side, plus Log Hero."),
+         side: str | None = typer.Option(None, "--side",
+                                         help="attacker or defender (with --scenario)."),
          seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                          help="Seed for reproducible dice."),
          as_json: bool = JSON) -> None:
     """Roll support: the first die picks the table, the second the result. The results wait
     for the company's next muster."""
-    from campaigns.company import support_roll
-    from cli import store_views
+    from campaigns.company import support_roll, support_rolls_for
+    from cli.muster_cmd import scenario_side
     from meks.dice import Dice
 
+    why = ""
     with session() as s:
-        rows = support_roll(s, company, Dice.from_seed(seed), count)
+        if scenario is not None:
+            if count is not None:
+                raise typer.BadParameter("give either --count or --scenario",
+                                         param_hint="--count")
+            chosen, chosen_side = scenario_side(scenario, side)
+            count, why = support_rolls_for(s, company, chosen, chosen_side)
+        elif side is not None:
+            raise typer.BadParameter("--side goes with --scenario", param_hint="--side")
+        rows = support_roll(s, company, Dice.from_seed(seed), count or 1) if count != 0 else []
     if as_json:
         print_json(rows)
+    elif not rows:
+        typer.echo(f"No support rolls: {why}.")
     else:
+        from cli import store_views
+
+        if why:
+            typer.echo(f"Support rolls: {why}.")
         show(store_views.support(rows))

@@ -217,7 +217,7 @@ def test_muster_over_budget_refused_and_nothing_stored_R3_3(
 def test_muster_too_large_refused_R3_3(runner: CliRunner, company: str) -> None:
     err = run(runner, "muster", company, "--budget", "60", "--max-size", "medium", "WASP-1",
               "Anvil", code=1)
-    assert "Anvil is Heavy" in err
+    assert "Heavy Meks are larger than allowed" in err
 
 
 def test_muster_needs_pilots(runner: CliRunner, company: str) -> None:
@@ -497,12 +497,13 @@ def test_composition_is_exact(runner: CliRunner, company: str) -> None:
     from cli.state import session
     from meks.catalog import Size
 
-    with pytest.raises(MusterRefused, match="needs 2 Light Meks and has 1"), session() as s:
-        muster(s, company, Limits(60, composition={Size.LIGHT: 2}), ["WASP-1"])
-    with pytest.raises(MusterRefused, match="needs 0 Heavy"), session() as s:
-        muster(s, company, Limits(60, composition={Size.LIGHT: 1}), ["WASP-1", "Anvil"])
+    with pytest.raises(MusterRefused, match="needs exactly 2 Light Meks, not 1"), session() as s:
+        muster(s, company, Limits.plain(60, composition={Size.LIGHT: 2}), ["WASP-1"])
+    with pytest.raises(MusterRefused, match="needs exactly 0 Heavy"), session() as s:
+        muster(s, company, Limits.plain(60, composition={Size.LIGHT: 1}),
+               ["WASP-1", "Anvil"])
     with session() as s:
-        assert muster(s, company, Limits(60, composition={Size.LIGHT: 1}), ["WASP-1"])
+        assert muster(s, company, Limits.plain(60, composition={Size.LIGHT: 1}), ["WASP-1"])
 
 
 def test_a_dead_pilot_loses_the_mek_too_R2_6(runner: CliRunner, company: str) -> None:
@@ -522,3 +523,64 @@ def test_a_misspelt_skill_choice_is_refused(runner: CliRunner, company: str) -> 
 def test_names_are_shown_as_typed_not_as_markup(runner: CliRunner, company: str) -> None:
     run(runner, "pilot", "hire", company, "[red]")
     assert "[red]" in run(runner, "pilot", "list", company)
+
+
+# ---- scenarios supply the limits (docs/scenarios.md) --------------------------------------------
+
+@pytest.fixture
+def opening(runner: CliRunner) -> str:
+    run(runner, "company", "create", CO)
+    for design, pilot, regular in (("VIPER", "Ana", True), ("WASP", "Bo", False),
+                                   ("WASP", "Cy", False)):
+        callsign = run_json(runner, "mek", "buy", CO, design)["callsign"]
+        run(runner, "pilot", "hire", CO, pilot, *(["--regular"] if regular else []))
+        run(runner, "pilot", "assign", CO, pilot, callsign)
+    return CO
+
+
+def test_muster_for_a_scenario_uses_its_budget_and_composition(
+        runner: CliRunner, opening: str) -> None:
+    # Opening Shots: 30 points, exactly 1 Medium and 2 Light, 1 Regular pilot provided free.
+    result = run_json(runner, "muster", opening, "--scenario", "opening-shots", "--side",
+                      "attacker", "VIPER-1", "WASP-1", "WASP-2")
+    assert (result["cost"], result["budget"], result["scenario"]) == (30, 30, "opening-shots")
+    run(runner, "company", "undo", opening)
+    err = run(runner, "muster", opening, "--scenario", "opening-shots", "--side", "attacker",
+              "VIPER-1", "WASP-1", code=1)
+    assert "exactly 2 Light" in err
+
+
+def test_muster_scenario_needs_a_side_and_excludes_budget(runner: CliRunner,
+                                                          opening: str) -> None:
+    run(runner, "muster", opening, "--scenario", "opening-shots", "VIPER-1", code=2)
+    run(runner, "muster", opening, "--scenario", "opening-shots", "--side", "attacker",
+        "--budget", "30", "VIPER-1", code=2)
+    run(runner, "muster", opening, "VIPER-1", code=2)  # no budget, no scenario
+    err = run(runner, "muster", opening, "--scenario", "no-such", "--side", "attacker",
+              "VIPER-1", code=1)
+    assert "No scenario" in err
+
+
+def test_support_roll_for_a_scenario_side_R4_1(runner: CliRunner, opening: str) -> None:
+    rolls = run_json(runner, "support", "roll", opening, "--scenario", "at-the-hot-gates",
+                     "--side", "defender", "--seed", "5")
+    assert len(rolls) == 3
+    rolls = run_json(runner, "support", "roll", opening, "--scenario", "at-the-hot-gates",
+                     "--side", "attacker")
+    assert len(rolls) == 1
+
+
+def test_log_hero_adds_a_support_roll_R4_1(runner: CliRunner, opening: str) -> None:
+    from campaigns.company import find_pilot, get_company
+    from cli.state import session
+
+    with session() as s:
+        pilot = find_pilot(s, get_company(s, opening), "Bo")
+        pilot.skills = json.dumps(["Log Hero"])
+        s.add(pilot)
+    out = run(runner, "support", "roll", opening, "--scenario", "at-the-hot-gates", "--side",
+              "attacker")
+    assert "Log Hero" in out
+    rolls = run_json(runner, "support", "roll", opening, "--scenario", "at-the-hot-gates",
+                     "--side", "attacker")
+    assert len(rolls) == 2
