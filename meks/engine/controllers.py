@@ -1,0 +1,387 @@
+"""Controllers: who decides for a side. The engine asks; a controller answers.
+
+``Controller`` lists every decision the engine asks for. ``Baseline`` is a plain, predictable
+policy: set up legally, walk toward the objective (or the nearest enemy), close to the range
+its weapons like, fire what stays within the heat rating at the most damaged enemy, and use
+support as soon as it can. The smarter bot derives from it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from meks.catalog import Band, Family, Weapon
+from meks.engine.units import Unit, WeaponSlot
+from meks.scenario import (
+    AllOf,
+    AnyOf,
+    Condition,
+    Edge,
+    ExitMap,
+    Hold,
+    InZone,
+    NotOf,
+    Occupy,
+    Placed,
+    Side,
+)
+
+if TYPE_CHECKING:
+    from meks.engine.core import Battle, RangeChoice
+
+Order = int | Edge | str | None
+
+
+class Controller(Protocol):
+    """Every decision a side makes in battle."""
+
+    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+        """Set-up zone for each unit (unit id -> zone)."""
+        ...
+
+    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
+        """Minefield or Decoy: a zone; Hidden Mek: own unit id; Battle Damage: an enemy
+        Mek's id. None to leave it unused."""
+        ...
+
+    def move_first(self, battle: Battle, side: Side) -> bool:
+        """Having won initiative: move first (True) or second."""
+        ...
+
+    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+        """Zone moves: unit id -> adjacent zone, an Edge to leave by, or "dig" (Digging In)."""
+        ...
+
+    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+        """The initiative winner's optional second movement (no enemy zones, +2 heat)."""
+        ...
+
+    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+        """Where a reinforcement arrives."""
+        ...
+
+    def jump(self, battle: Battle, unit: Unit) -> bool:
+        """Use jump jets for this movement roll (+1 die, no terrain, +2 heat)."""
+        ...
+
+    def range_choice(self, battle: Battle, zone: int, side: Side,
+                     options: list[RangeChoice]) -> RangeChoice:
+        """Having won the movement roll: what to do with the range."""
+        ...
+
+    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+                limit: int) -> list[Unit]:
+        """Up to ``limit`` targets for this turn."""
+        ...
+
+    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
+        """Which weapons fire at which target, in order (heat counts in this order)."""
+        ...
+
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
+        """Agility: dodge this hit (+1 heat)."""
+        ...
+
+    def support(self, battle: Battle, side: Side, moment: str,
+                zone: int | None) -> list[tuple[str, object]]:
+        """Support assets to use now: (asset, unit id or zone)."""
+        ...
+
+    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
+        """The Mek that makes the Ambush attack in this zone, or None to wait."""
+        ...
+
+    def dismount(self, battle: Battle, apc: Unit) -> bool:
+        """Dismount the APC's infantry here."""
+        ...
+
+    def reveal(self, battle: Battle, unit: Unit) -> bool:
+        """A hidden unit alone with enemies: come out and fight."""
+        ...
+
+    def commando(self, battle: Battle, unit: Unit,
+                 enemies: list[Unit]) -> tuple[str, Unit] | None:
+        """Commandos: ("identify", enemy) or ("mark", enemy)."""
+        ...
+
+
+# ---- map helpers ----------------------------------------------------------------------------
+
+def path_step(battle: Battle, start: int, goal: int) -> int | None:
+    """The next zone on a shortest path from ``start`` to ``goal``."""
+    if start == goal:
+        return None
+    seen = {start: start}
+    queue = deque([start])
+    while queue:
+        zone = queue.popleft()
+        for nxt in battle.adjacent(zone):
+            if nxt not in seen:
+                seen[nxt] = zone
+                if nxt == goal:
+                    step = nxt
+                    while seen[step] != start:
+                        step = seen[step]
+                    return step
+                queue.append(nxt)
+    return None
+
+
+def distance(battle: Battle, a: int, b: int) -> int:
+    ra, ca = divmod(a - 1, 3)
+    rb, cb = divmod(b - 1, 3)
+    if battle.house.diagonal_moves:
+        return max(abs(ra - rb), abs(ca - cb))
+    return abs(ra - rb) + abs(ca - cb)
+
+
+def objectives(condition: Condition | None, side: Side) -> tuple[list[int], list[ExitMap]]:
+    """The zones a side's victory condition wants it in, and the exits it wants."""
+    zones: list[int] = []
+    exits: list[ExitMap] = []
+
+    def walk(c: Condition | None) -> None:
+        if c is None:
+            return
+        if isinstance(c, AllOf | AnyOf):
+            for sub in c.all if isinstance(c, AllOf) else c.any:
+                walk(sub)
+        elif isinstance(c, NotOf):
+            return
+        elif isinstance(c, Occupy | Hold | InZone) and c.side is side:
+            zone = getattr(c, "zone", None)
+            if isinstance(zone, int):
+                zones.append(zone)
+        elif isinstance(c, ExitMap) and c.side is side:
+            exits.append(c)
+
+    walk(condition)
+    return zones, exits
+
+
+def best_band(unit: Unit) -> Band:
+    """The longest band at which all the unit's ranged weapons can fire."""
+    ranged = [w.weapon for w in unit.live_weapons() if not w.weapon.is_small]
+    if not ranged:
+        return Band.SHORT
+    return min((w.range for w in ranged), key=lambda b: b.rank)
+
+
+# ---- the baseline ------------------------------------------------------------------------
+
+class Baseline:
+    """A plain, predictable controller (see the module docstring)."""
+
+    name = "baseline"
+
+    # set-up
+
+    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+        rules = battle.scenario.side(side)
+        zones = list(rules.setup.zones) if rules.setup else [
+            1, 2, 3] if side is Side.DEFENDER else [7, 8, 9]
+        goal_zones, _ = objectives(battle.scenario.victory.condition(side), side)
+        ordered = sorted(units, key=lambda u: -u.points)
+        candidates = self._placements(battle, side, ordered, zones, goal_zones)
+        for placement in candidates:
+            if rules.setup is None:
+                return placement
+            placed = [Placed(placement[u.id], u.kind, u.points) for u in ordered]
+            if not rules.setup.problems(placed, rules.strongpoints):
+                return placement
+        return candidates[0]
+
+    def _placements(self, battle: Battle, side: Side, units: Sequence[Unit],
+                    zones: list[int], goal_zones: list[int]) -> list[dict[str, int]]:
+        rules = battle.scenario.side(side)
+        out: list[dict[str, int]] = []
+        if rules.setup is not None and rules.setup.rules:
+            # Fill each rule's first zone in turn, largest units first, until it holds.
+            for spread in (True, False):
+                placement: dict[str, int] = {}
+                queue = list(units)
+                for rule in rules.setup.rules:
+                    target = next((z for z in rule.zones if z in zones), zones[0])
+                    need = self._need(rule, units)
+                    got = 0
+                    while queue and got < need:
+                        unit = queue.pop(0)
+                        placement[unit.id] = target
+                        got += unit.points if rule.of.value == "points" else 1
+                last = next((z for z in rules.setup.rules[-1].zones if z in zones), zones[0])
+                for unit in queue:
+                    placement[unit.id] = last if not spread else zones[-1]
+                out.append(placement)
+        preferred = sorted(zones, key=lambda z: min(
+            (distance(battle, z, g) for g in goal_zones), default=0))
+        for zone in preferred:
+            out.append({u.id: zone for u in units})
+        return out
+
+    @staticmethod
+    def _need(rule: object, units: Sequence[Unit]) -> int:
+        at_least = getattr(rule, "at_least", None)
+        if at_least:
+            return int(at_least)
+        percent = float(getattr(rule, "percent", 0) or 0)
+        of = getattr(rule, "of", None)
+        total = sum(u.points for u in units) if of is not None and of.value == "points" \
+            else len(units)
+        return max(1, -(-int(total * percent) // 100))
+
+    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
+        mine = [u for u in battle.side_units(side) if u.on_map]
+        enemies = [u for u in battle.side_units(side.enemy) if u.is_mek and u.alive]
+        if asset == "Battle Damage":
+            return max(enemies, key=lambda u: u.points).id if enemies else None
+        if asset == "Hidden Mek":
+            meks = [u for u in mine if u.is_mek]
+            return meks[-1].id if meks else None
+        if asset == "Minefield":
+            goal_zones, _ = objectives(battle.scenario.victory.condition(side.enemy),
+                                       side.enemy)
+            return goal_zones[0] if goal_zones else 5
+        if asset == "Decoy":
+            zones = battle.scenario.side(side).setup
+            return zones.zones[0] if zones else 5
+        return None
+
+    # movement
+
+    def move_first(self, battle: Battle, side: Side) -> bool:
+        return False
+
+    def goal(self, battle: Battle, unit: Unit) -> Order:
+        """Where this unit wants to go next: its objective, else the nearest enemy."""
+        assert unit.zone is not None
+        zones, exits = objectives(battle.scenario.victory.condition(unit.side), unit.side)
+        for exit_rule in exits:
+            if exit_rule.kind is None or exit_rule.kind is unit.kind:
+                allowed = [r for r in battle.scenario.side(unit.side).exits
+                           if r.edge is exit_rule.edge]
+                froms = [z for r in allowed for z in r.zones]
+                if unit.zone in froms:
+                    return exit_rule.edge
+                if froms:
+                    target = min(froms, key=lambda z: distance(battle, unit.zone or z, z))
+                    return path_step(battle, unit.zone, target)
+        if zones:
+            target = min(zones, key=lambda z: distance(battle, unit.zone or z, z))
+            if unit.zone == target:
+                return None
+            return path_step(battle, unit.zone, target)
+        enemies = [e for e in battle.side_units(unit.side.enemy) if e.on_map and not e.hidden]
+        if not enemies:
+            return None
+        nearest = min(enemies, key=lambda e: distance(battle, unit.zone or 5, e.zone or 5))
+        if nearest.zone == unit.zone:
+            return None
+        return path_step(battle, unit.zone, nearest.zone or 5)
+
+    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+        orders: dict[str, Order] = {}
+        for unit in battle.side_units(side):
+            if unit.on_map and unit.mobile and battle.can_leave(unit):
+                where = self.goal(battle, unit)
+                if where is not None:
+                    orders[unit.id] = where
+        return orders
+
+    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+        return {}
+
+    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+        return zones[0]
+
+    def jump(self, battle: Battle, unit: Unit) -> bool:
+        return False
+
+    # combat
+
+    def range_choice(self, battle: Battle, zone: int, side: Side,
+                     options: list[RangeChoice]) -> RangeChoice:
+        from meks.engine.core import BANDS, RangeChoice
+
+        mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
+        want = min((best_band(u) for u in mine), key=lambda b: b.rank, default=Band.SHORT)
+        band = battle.band_of(zone)
+        if want.rank < band.rank:
+            if RangeChoice.CLOSE_TWO in options and BANDS.index(band) - 2 >= BANDS.index(want):
+                return RangeChoice.CLOSE_TWO
+            if RangeChoice.CLOSE in options:
+                return RangeChoice.CLOSE
+        return RangeChoice.STAY
+
+    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+                limit: int) -> list[Unit]:
+        small = any(w.weapon.is_small for w in unit.live_weapons())
+
+        def weakness(e: Unit) -> tuple[bool, int, str]:
+            return (e.is_infantry and not small, e.remaining, e.id)
+        return sorted(candidates, key=weakness)[:limit]
+
+    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
+        plan: list[tuple[WeaponSlot, Unit]] = []
+        heat = unit.heat
+        rating = unit.heat_rating(battle._terrain[unit.zone or 5].heat > 0)
+        for slot in unit.live_weapons():
+            for target in targets:
+                if slot.weapon.is_small != target.is_infantry and slot.weapon.is_small:
+                    continue
+                if not slot.weapon.is_small and slot.weapon.to_hit_at(band) is None:
+                    continue
+                if slot.weapon.is_small and band is not Band.SHORT:
+                    continue
+                if not unit.vehicle and heat + slot.weapon.heat > rating:
+                    continue
+                heat += slot.weapon.heat
+                plan.append((slot, target))
+                break
+        return plan
+
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
+        return True
+
+    def support(self, battle: Battle, side: Side, moment: str,
+                zone: int | None) -> list[tuple[str, object]]:
+        uses: list[tuple[str, object]] = []
+        assets = battle.assets[side]
+        if moment == "turn start" and "Repair Truck" in assets:
+            hurt = [u for u in battle.side_units(side) if u.on_map and u.is_mek and u.hits]
+            if hurt:
+                uses.append(("Repair Truck", max(hurt, key=lambda u: u.hits).id))
+        if moment == "combat":
+            known = [battle.unit(uid) for uid in sorted(battle.known[side])]
+            known = [u for u in known if u.on_map and not u.hidden and not u.is_infantry]
+            if known:
+                if "Support Fire" in assets:
+                    uses.append(("Support Fire", min(known, key=lambda u: u.remaining).id))
+                if "Air Strike" in assets:
+                    uses.append(("Air Strike", min(known, key=lambda u: u.remaining).id))
+        return uses
+
+    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
+        meks = [u for u in battle.in_zone(zone, side) if u.is_mek and not u.decoy
+                and u.can_act]
+        return meks[0].id if meks else None
+
+    def dismount(self, battle: Battle, apc: Unit) -> bool:
+        return bool(apc.zone and battle.enemies_in(apc.zone, apc.side))
+
+    def reveal(self, battle: Battle, unit: Unit) -> bool:
+        return True
+
+    def commando(self, battle: Battle, unit: Unit,
+                 enemies: list[Unit]) -> tuple[str, Unit] | None:
+        decoys = [e for e in enemies if e.decoy]
+        if decoys:
+            return ("identify", decoys[0])
+        return ("mark", min(enemies, key=lambda e: e.remaining))
+
+
+def family_count(unit: Unit, family: Family) -> int:
+    return sum(1 for w in unit.live_weapons() if w.weapon.family is family)

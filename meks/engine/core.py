@@ -1,0 +1,1277 @@
+"""The battle engine: a scenario fought turn by turn on the 3x3 map (docs/rules.md §5-§7).
+
+The engine never rolls by itself and never decides by itself: every die comes from the
+``Dice`` it is given, every choice from the side's ``Controller``. Everything that happens
+is appended to ``log`` as an ``Event``; the same scenario, forces, dice and decisions give
+the same log.
+
+Each step of the rules is one method, named after it: ``initiative``, ``movement_phase``,
+``movement_roll``, ``range_step``, ``detect``, ``shoot``, ``armor_save``,
+``critical_check``, ``critical``, ``overheat``, ``infantry_kills``, ``morale`` ...
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
+from meks.dice import Dice
+from meks.engine.log import Event, Kind
+from meks.engine.units import (
+    ForceSpec,
+    Sensors,
+    Unit,
+    UnitSpec,
+    WeaponSlot,
+    build_unit,
+    decoy,
+    strongpoint,
+)
+from meks.errors import MeksError
+from meks.scenario import Edge, Placed, Scenario, Side, UnitKind
+from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
+
+if TYPE_CHECKING:
+    from meks.engine.controllers import Controller
+
+BANDS = (Band.SHORT, Band.MEDIUM, Band.LONG)
+ID_BAND = {Sensors.BASIC: Band.MEDIUM, Sensors.IMPROVED: Band.LONG, Sensors.ADVANCED: Band.LONG}
+INFANTRY_DETECT = {Sensors.BASIC: 6, Sensors.IMPROVED: 5, Sensors.ADVANCED: 3}
+BAND_DETECT_MOD = {Band.SHORT: 0, Band.MEDIUM: -1, Band.LONG: -2}
+CRITICALS = {1: "Pilot Wounded", 2: "Leg Damaged", 3: "Weapon Destroyed", 4: "Reactor Core",
+             5: "Computers", 6: "System Lost"}
+
+
+class BattleError(MeksError):
+    """A battle that cannot be set up or played as asked."""
+
+
+class RangeChoice(enum.Enum):
+    """What the winner of a movement roll does with its margin (R6.3)."""
+
+    STAY = "stay"
+    CLOSE = "close one band"
+    OPEN = "open one band"
+    CLOSE_TWO = "close two bands"
+    OPEN_TWO = "open two bands"
+    BREAK = "break contact"
+    DOUBLE = "double terrain against us"
+
+
+@dataclass
+class Engagement:
+    zone: int
+    band: Band = Band.LONG
+    fought: int = 0  # the turn its combat was last resolved
+    doubled: Side | None = None  # whose units get doubled terrain this turn (R6.3)
+    doubled_turn: int = 0
+
+
+@dataclass
+class Shot:
+    """One firing of one weapon at one target, with its modifiers explained."""
+
+    unit: Unit | None
+    weapon: Weapon
+    target: Unit
+    band: Band
+    modifier: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Result:
+    winner: Side | None
+    outcome: Outcome
+    reason: str
+    turns: int
+    units: list[Unit]
+
+
+class Battle:
+    """One battle. Build it, then call ``run()``; or ``setup()`` and ``play_turn()``."""
+
+    def __init__(self, scenario: Scenario, forces: dict[Side, ForceSpec], dice: Dice,
+                 controllers: dict[Side, Controller], catalog: Catalog | None = None) -> None:
+        self.scenario = scenario
+        self.forces = forces
+        self.dice = dice
+        self.controllers = controllers
+        self.catalog = catalog or load_catalog()
+        self.house = scenario.house_rules
+        self.turn = 0
+        self.log: list[Event] = []
+        self.units: list[Unit] = []
+        self.engagements: dict[int, Engagement] = {}
+        self.assets: dict[Side, list[str]] = {Side.ATTACKER: [], Side.DEFENDER: []}
+        self.mines: dict[Side, int] = {}
+        self.known: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        self.identified: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        self.marked: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        self.history: list[dict[Side, frozenset[int]]] = []
+        self.initiative_winner: Side | None = None
+        self.verdict: Verdict | None = None
+        self._surprise_pending: set[Side] = set()
+        self._terrain = {z: self.catalog.terrain_named(scenario.terrain_of(z))
+                         for z in range(1, 10)}
+
+    # ---- small helpers --------------------------------------------------------------------
+
+    def note(self, kind: Kind, text: str, unit: Unit | None = None,
+             target: Unit | None = None, value: int | None = None) -> None:
+        self.log.append(Event(self.turn, kind, text, unit.id if unit else None,
+                              target.id if target else None, value))
+
+    def d6(self, purpose: str) -> int:
+        value = self.dice.d6(purpose)
+        self.log.append(Event(self.turn, Kind.ROLL, purpose, value=value))
+        return value
+
+    def decided(self, side: Side, text: str) -> None:
+        self.note(Kind.DECISION, f"{side.value.capitalize()} decides: {text}")
+
+    def choose_index(self, count: int, purpose: str) -> int:
+        """A random pick among ``count`` things, with dice (re-rolled until in range)."""
+        if count <= 1:
+            return 0
+        if count <= 6:
+            while True:
+                v = self.d6(purpose)
+                if v <= count:
+                    return v - 1
+        while True:
+            v = (self.d6(purpose) - 1) * 6 + self.d6(purpose)
+            if v <= count:
+                return v - 1
+
+    def side_units(self, side: Side) -> list[Unit]:
+        return [u for u in self.units if u.side is side]
+
+    def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
+        return [u for u in self.units if u.on_map and u.zone == zone
+                and (side is None or u.side is side)]
+
+    def visible_in(self, zone: int, side: Side) -> list[Unit]:
+        return [u for u in self.in_zone(zone, side) if not u.hidden]
+
+    def unit(self, uid: str) -> Unit:
+        return next(u for u in self.units if u.id == uid)
+
+    def terrain_to_hit(self, zone: int) -> int:
+        return self._terrain[zone].to_hit
+
+    def terrain_name(self, zone: int) -> str:
+        return self._terrain[zone].name
+
+    def adjacent(self, zone: int) -> list[int]:
+        row, col = divmod(zone - 1, 3)
+        steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
+        if self.house.diagonal_moves:
+            steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+        out = []
+        for dr, dc in steps:
+            r, c = row + dr, col + dc
+            if 0 <= r < 3 and 0 <= c < 3:
+                out.append(r * 3 + c + 1)
+        return sorted(out)
+
+    def band_of(self, zone: int) -> Band:
+        eng = self.engagements.get(zone)
+        return eng.band if eng else Band.LONG
+
+    def contested(self, zone: int) -> bool:
+        return bool(self.visible_in(zone, Side.ATTACKER)) and bool(
+            self.visible_in(zone, Side.DEFENDER))
+
+    def enemies_in(self, zone: int, side: Side) -> list[Unit]:
+        return self.visible_in(zone, side.enemy)
+
+    # ---- set-up -----------------------------------------------------------------------------
+
+    def setup(self) -> None:
+        self.note(Kind.TURN, f"Set-up: {self.scenario.name}")
+        for side in Side:
+            force = self.forces[side]
+            prefix = "A" if side is Side.ATTACKER else "D"
+            n = 0
+            for spec in force.units:
+                n += 1
+                self.units.append(build_unit(spec, f"{prefix}{n}", side, self.catalog))
+            for name in force.support:
+                entry = self.catalog.support_entry(name)
+                if entry.kind.value == "unit":
+                    n += 1
+                    self.units.append(build_unit(
+                        _support_spec(entry.name), f"{prefix}{n}", side, self.catalog))
+                else:
+                    self.assets[side].append(entry.name)
+            rules = self.scenario.side(side)
+            for sp in rules.strongpoints:
+                for _ in range(sp.count):
+                    n += 1
+                    self.units.append(strongpoint(f"{prefix}{n}", side, sp.zone))
+            if "Surprise" in self.assets[side]:
+                self.assets[side].remove("Surprise")
+                self._surprise_pending.add(side)
+        for side in Side:
+            self.deploy(side)
+        for side in Side:
+            self.setup_assets(side)
+
+    def deploy(self, side: Side) -> None:
+        rules = self.scenario.side(side)
+        movers = [u for u in self.side_units(side) if u.mobile]
+        if rules.reinforcements is not None:
+            for unit in movers:
+                unit.arrived = False
+            self.note(Kind.SETUP, f"{side.value.capitalize()}: {len(movers)} units wait to "
+                      "arrive as reinforcements.")
+            return
+        placement = self.controllers[side].deploy(self, side, movers)
+        zones = rules.setup.zones if rules.setup else tuple(range(1, 10))
+        for unit in movers:
+            zone = placement.get(unit.id)
+            if zone not in zones:
+                raise BattleError(f"{unit.name} must set up in one of zones "
+                                  f"{', '.join(map(str, zones))}.")
+            unit.zone = unit.setup_zone = zone
+        if rules.setup is not None:
+            placed = [Placed(u.zone or 0, u.kind, u.points) for u in movers]
+            problems = rules.setup.problems(placed, rules.strongpoints)
+            if problems:
+                raise BattleError(f"The {side.value}'s set-up breaks the scenario: "
+                                  + "; ".join(problems) + ".")
+            for unit in movers:
+                for rule in rules.setup.rules:
+                    if rule.group and unit.zone in rule.zones:
+                        unit.group = rule.group
+        for unit in self.side_units(side):
+            where = f"zone {unit.zone}" if unit.zone else "off the map"
+            self.note(Kind.SETUP, f"{unit.name} ({unit.design}) sets up in {where}.", unit)
+
+    def setup_assets(self, side: Side) -> None:
+        controller = self.controllers[side]
+        for asset in list(self.assets[side]):
+            if asset not in ("Battle Damage", "Minefield", "Hidden Mek", "Decoy"):
+                continue
+            choice = controller.setup_support(self, side, asset)
+            if choice is None:
+                continue
+            self.assets[side].remove(asset)
+            if asset == "Minefield" and isinstance(choice, int) and 1 <= choice <= 9:
+                self.mines[side] = choice
+                self.decided(side, "a minefield is laid (hidden) in one zone")
+            elif asset == "Decoy" and isinstance(choice, int) and 1 <= choice <= 9:
+                fake = decoy(f"{side.value[0].upper()}X{len(self.units)}", side, choice)
+                self.units.append(fake)
+                self.note(Kind.SETUP, f"A Mek contact appears in zone {choice}.", fake)
+            elif asset == "Hidden Mek" and isinstance(choice, str):
+                unit = self.unit(choice)
+                unit.hidden = True
+                self.decided(side, f"{unit.name} sets up hidden")
+            elif asset == "Battle Damage" and isinstance(choice, str):
+                target = self.unit(choice)
+                self.note(Kind.SUPPORT, f"Battle Damage: {target.name} starts damaged.",
+                          target=target)
+                self.critical(target, None)
+
+    # ---- the game -----------------------------------------------------------------------------
+
+    def run(self) -> Result:
+        self.setup()
+        while self.verdict is None or not self.verdict.decided:
+            self.play_turn()
+        return self.result()
+
+    def result(self) -> Result:
+        verdict = self.verdict
+        assert verdict is not None
+        winner = {Outcome.ATTACKER_WINS: Side.ATTACKER,
+                  Outcome.DEFENDER_WINS: Side.DEFENDER}.get(verdict.outcome)
+        return Result(winner, verdict.outcome, verdict.reason, self.turn, self.units)
+
+    def play_turn(self) -> None:
+        self.turn += 1
+        self.note(Kind.TURN, f"Turn {self.turn}")
+        self.start_turn()
+        first, second = self.initiative()
+        self.movement_phase(first)
+        self.combat_step()
+        self.movement_phase(second)
+        self.combat_step()
+        self.second_movement(self.initiative_winner or first)
+        self.end_turn()
+
+    def start_turn(self) -> None:
+        self.marked = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        self.identified = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        for unit in self.units:
+            if not unit.alive:
+                continue
+            unit.heat, unit.carried_heat = unit.carried_heat, 0
+            unit.ice_man_used = False
+            if unit.heat and unit.skill("Ice Man"):
+                unit.ice_man_used = True
+                self.note(Kind.NOTE, f"{unit.name}'s pilot shrugs off the second-move heat "
+                          "(Ice Man).", unit)
+                unit.heat = 0
+            unit.turn_skills = set()
+            unit.dodged = False
+            unit.moved = False
+            unit.move_roll = 0
+            for slot in unit.weapons:
+                slot.fired = 0
+            unit.can_act = True
+            if unit.pilot is not None and unit.pilot.wounded and unit.on_map:
+                roll = self.d6(f"wounded pilot of {unit.name} tries to act")
+                unit.can_act = roll >= 5
+                self.note(Kind.NOTE, f"{unit.name}'s wounded pilot rolls {roll}: "
+                          + ("acts this turn." if unit.can_act else "cannot act this turn."),
+                          unit, value=roll)
+        for side in Side:
+            self.use_support(side, "turn start", None)
+
+    def initiative(self) -> tuple[Side, Side]:
+        """R5.3: one die each, +2 with Tactics, +3 on the first roll with Surprise; ties
+        roll again. The winner chooses to move first or second."""
+        first_roll = True
+        while True:
+            totals = {}
+            for side in Side:
+                roll = self.d6(f"{side.value} initiative")
+                bonus = 0
+                if any(u.skill("Tactics") for u in self.side_units(side) if u.on_map):
+                    bonus += 2
+                if first_roll and side in self._surprise_pending:
+                    bonus += 3
+                totals[side] = roll + bonus
+                self.note(Kind.INITIATIVE, f"{side.value.capitalize()} initiative {roll}"
+                          + (f"+{bonus}" if bonus else "") + f" = {roll + bonus}",
+                          value=roll + bonus)
+            if first_roll:
+                self._surprise_pending.clear()
+            first_roll = False
+            a, d = totals[Side.ATTACKER], totals[Side.DEFENDER]
+            if a != d:
+                break
+        winner = Side.ATTACKER if a > d else Side.DEFENDER
+        self.initiative_winner = winner
+        goes_first = self.controllers[winner].move_first(self, winner)
+        self.decided(winner, "move first" if goes_first else "move second")
+        return (winner, winner.enemy) if goes_first else (winner.enemy, winner)
+
+    # ---- movement --------------------------------------------------------------------------
+
+    def movement_phase(self, side: Side) -> None:
+        self.arrivals(side)
+        orders = self.controllers[side].movement(self, side)
+        for unit in self.side_units(side):
+            if unit.id in orders:
+                self.order_move(unit, orders[unit.id], second=False)
+        for unit in self.side_units(side):
+            unit.may_leave = None if unit.may_leave is not None and unit.moved else \
+                unit.may_leave
+
+    def can_leave(self, unit: Unit) -> bool:
+        """R5.4: a unit may not leave a zone holding enemies unless its side broke contact
+        there this turn."""
+        assert unit.zone is not None
+        return not self.enemies_in(unit.zone, unit.side) or unit.may_leave == unit.zone
+
+    def order_move(self, unit: Unit, where: int | Edge | str | None, second: bool) -> bool:
+        if where is None or not unit.on_map or not unit.mobile or not unit.can_act \
+                or unit.moved or unit.zone is None:
+            return False
+        if where == "dig":
+            if "Digging In" in self.assets[unit.side] and unit.is_mek and not second:
+                self.assets[unit.side].remove("Digging In")
+                unit.dug_in_zone = unit.zone
+                unit.moved = True
+                self.note(Kind.SUPPORT, f"{unit.name} digs in in zone {unit.zone}.", unit)
+                return True
+            return False
+        if not self.can_leave(unit):
+            return False
+        if isinstance(where, Edge):
+            if second:
+                return False
+            rules = [r for r in self.scenario.side(unit.side).exits if r.edge is where]
+            if not any(unit.zone in r.zones for r in rules):
+                return False
+            unit.exited_turn, unit.exit_edge, unit.exit_zone = self.turn, where, unit.zone
+            unit.moved = True
+            self.note(Kind.EXIT, f"{unit.name} leaves the map across the {where.value} edge "
+                      f"from zone {unit.zone}.", unit)
+            return True
+        if not isinstance(where, int) or where not in self.adjacent(unit.zone):
+            return False
+        if second and self.enemies_in(where, unit.side):
+            return False
+        origin = unit.zone
+        unit.zone = where
+        unit.moved = True
+        unit.hidden = False
+        if unit.dug_in_zone is not None and unit.dug_in_zone != where:
+            unit.dug_in_zone = None
+        if second and unit.is_mek:
+            unit.carried_heat += 2
+        self.note(Kind.MOVE, f"{unit.name} moves from zone {origin} to zone {where}"
+                  + (" (second movement, +2 heat next turn)" if second and unit.is_mek else "")
+                  + ".", unit, value=where)
+        self.minefield(unit)
+        return True
+
+    def minefield(self, unit: Unit) -> None:
+        """R4.3: each enemy Mek entering the mined zone takes 1 hit on a 3+."""
+        zone = self.mines.get(unit.side.enemy)
+        if zone is None or unit.zone != zone or not unit.is_mek or unit.decoy:
+            return
+        roll = self.d6(f"minefield against {unit.name}")
+        if roll >= 3:
+            self.note(Kind.MINE, f"{unit.name} hits a mine ({roll}).", unit, value=roll)
+            self.damage(unit, 1, None, None)
+            self.settle([unit])
+        else:
+            self.note(Kind.MINE, f"{unit.name} crosses the minefield unharmed ({roll}).",
+                      unit, value=roll)
+
+    def arrivals(self, side: Side) -> None:
+        """Reinforcements (R7.2, Citadel): each waiting unit rolls to arrive this turn."""
+        plan = self.scenario.side(side).reinforcements
+        if plan is None:
+            return
+        need = plan.schedule.get(self.turn)
+        if need is None:
+            return
+        for unit in self.side_units(side):
+            if unit.arrived or not unit.alive or not unit.mobile:
+                continue
+            if need != "all":
+                roll = self.d6(f"arrival of {unit.name}")
+                if roll < int(need):
+                    self.note(Kind.ARRIVE, f"{unit.name} does not arrive yet ({roll}, needs "
+                              f"{need}+).", unit, value=roll)
+                    continue
+            if plan.zone_choice.value == "random":
+                zone = plan.zones[self.choose_index(len(plan.zones),
+                                                    f"arrival zone of {unit.name}")]
+            else:
+                zone = self.controllers[side].arrival_zone(self, unit, list(plan.zones))
+                if zone not in plan.zones:
+                    zone = plan.zones[0]
+            unit.arrived, unit.zone, unit.moved = True, zone, True
+            self.note(Kind.ARRIVE, f"{unit.name} arrives in zone {zone}.", unit, value=zone)
+            self.minefield(unit)
+
+    def second_movement(self, side: Side) -> None:
+        """R5.2/R5.4: the initiative winner may move again, never into enemies; each Mek
+        that does starts next turn with 2 heat."""
+        orders = self.controllers[side].second_move(self, side)
+        for unit in self.side_units(side):
+            if unit.id in orders:
+                unit.moved = False
+                self.order_move(unit, orders[unit.id], second=True)
+
+    # ---- zone combat ---------------------------------------------------------------------
+
+    def combat_step(self) -> None:
+        """R5.2: every contested zone not yet fought this turn fights now."""
+        for zone in range(1, 10):
+            self.reveal_hidden(zone)
+            if not self.contested(zone):
+                if zone in self.engagements and not (self.in_zone(zone, Side.ATTACKER)
+                                                     and self.in_zone(zone, Side.DEFENDER)):
+                    del self.engagements[zone]
+                continue
+            eng = self.engagements.get(zone)
+            if eng is not None and eng.fought == self.turn:
+                continue
+            self.zone_combat(zone)
+
+    def reveal_hidden(self, zone: int) -> None:
+        for side in Side:
+            hidden = [u for u in self.in_zone(zone, side) if u.hidden]
+            if hidden and self.enemies_in(zone, side) and not self.visible_in(zone, side):
+                for unit in hidden:
+                    if self.controllers[side].reveal(self, unit):
+                        unit.hidden = False
+                        self.decided(side, f"{unit.name} comes out of hiding")
+
+    def zone_combat(self, zone: int) -> None:
+        eng = self.engagements.get(zone)
+        if eng is None:
+            eng = self.engagements[zone] = Engagement(zone)
+            self.note(Kind.ENGAGE, f"Combat begins in zone {zone} "
+                      f"({self.terrain_name(zone)}) at Long range.", value=zone)
+        eng.fought = self.turn
+        order = self.acting_order()
+        for side in order:
+            self.use_support(side, "combat", zone)
+            self.ambush(side, zone)
+            self.dismount(side, zone)
+        if not self.contested(zone):
+            self.end_combat(zone)
+            return
+        rolls = {side: self.side_movement(side, zone) for side in Side}
+        if self.range_step(eng, rolls):  # contact broken: no fire here this turn
+            self.end_combat(zone)
+            return
+        plans: list[tuple[Unit, list[Unit]]] = []
+        for side in order:
+            for unit in self.actors(zone, side):
+                self.commando_action(unit)
+            for unit in self.actors(zone, side):
+                if unit.commando:
+                    continue
+                targets = self.choose_targets(unit, eng.band)
+                plans.append((unit, targets))
+        for unit, targets in plans:
+            if targets:
+                self.attack(unit, targets, eng.band)
+        self.end_combat(zone)
+
+    def acting_order(self) -> list[Side]:
+        first = self.initiative_winner or Side.ATTACKER
+        return [first, first.enemy]
+
+    def actors(self, zone: int, side: Side) -> list[Unit]:
+        return [u for u in self.in_zone(zone, side) if u.can_act and not u.decoy]
+
+    def side_movement(self, side: Side, zone: int) -> int:
+        """R6.2: the side's result is its best unit's movement roll."""
+        best = 0
+        for unit in self.actors(zone, side):
+            if not unit.mobile and not unit.is_infantry:
+                continue
+            best = max(best, self.movement_roll(unit))
+        return best
+
+    def movement_roll(self, unit: Unit) -> int:
+        """R6.2: chassis dice plus terrain, pilot level, Maneuver, Chassis Familiarity,
+        Servo Boosters and Jump Jets, less Leg Damage."""
+        assert unit.zone is not None
+        dice = unit.move.dice
+        parts = []
+        ignore_terrain = unit.ignores_terrain_movement
+        if unit.has_system("Jump Jets") and self.controllers[unit.side].jump(self, unit):
+            dice += 1
+            ignore_terrain = True
+            self.add_heat(unit, 2, "jump jets")
+            parts.append("jump jets")
+        if unit.is_infantry:
+            dice = 1
+        rolled = sum(self.d6(f"movement roll of {unit.name}") for _ in range(dice))
+        total = rolled + unit.move.bonus
+        if not ignore_terrain and not unit.is_infantry:
+            total += self._terrain[unit.zone].move
+        if unit.pilot is not None:
+            total += unit.pilot.level.move
+            if unit.pilot.has("Maneuver"):
+                total += 2
+            if unit.pilot.familiarity is not None and unit.pilot.familiarity is unit.size:
+                total += 1
+        if unit.has_system("Servo Boosters"):
+            total += 1
+        total -= unit.legs
+        unit.move_roll = total
+        self.note(Kind.MOVEMENT_ROLL, f"{unit.name} movement roll {rolled} -> {total}"
+                  + (f" ({', '.join(parts)})" if parts else "") + ".", unit, value=total)
+        return total
+
+    def range_step(self, eng: Engagement, rolls: dict[Side, int]) -> bool:
+        """R6.3: the strictly higher roll may shift the band, break contact at Long, or with
+        more than twice the other's roll shift two bands or double terrain. Returns whether
+        contact was broken."""
+        a, d = rolls[Side.ATTACKER], rolls[Side.DEFENDER]
+        if a == d:
+            self.note(Kind.RANGE, f"Movement rolls tie ({a}); the range stays "
+                      f"{eng.band.value}.")
+            return False
+        winner = Side.ATTACKER if a > d else Side.DEFENDER
+        high, low = max(a, d), min(a, d)
+        index = BANDS.index(eng.band)
+        options = [RangeChoice.STAY]
+        if index > 0:
+            options.append(RangeChoice.CLOSE)
+        if index < 2:
+            options.append(RangeChoice.OPEN)
+        if eng.band is Band.LONG:
+            options.append(RangeChoice.BREAK)
+        if high > 2 * low:
+            if index > 1:
+                options.append(RangeChoice.CLOSE_TWO)
+            if index < 1:
+                options.append(RangeChoice.OPEN_TWO)
+            options.append(RangeChoice.DOUBLE)
+        choice = self.controllers[winner].range_choice(self, eng.zone, winner, options)
+        if choice not in options:
+            choice = RangeChoice.STAY
+        self.decided(winner, f"{choice.value} in zone {eng.zone}")
+        step = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
+                RangeChoice.OPEN_TWO: 2}.get(choice, 0)
+        if step:
+            eng.band = BANDS[index + step]
+        if choice is RangeChoice.BREAK:
+            for unit in self.in_zone(eng.zone, winner):
+                unit.may_leave = eng.zone
+            self.note(Kind.BREAK, f"The {winner.value} breaks contact in zone {eng.zone}; no "
+                      "one fires there this turn.")
+            return True
+        if choice is RangeChoice.DOUBLE:
+            eng.doubled, eng.doubled_turn = winner, self.turn
+        self.note(Kind.RANGE, f"{winner.value.capitalize()} wins the movement roll {high} to "
+                  f"{low}: range {eng.band.value} in zone {eng.zone}.", value=high)
+        return False
+
+    # ---- detection, identification, targets ------------------------------------------------
+
+    def can_target(self, unit: Unit, enemy: Unit, band: Band, missile: bool = False) -> bool:
+        """R6.4: whether ``unit`` may attack ``enemy`` this turn, rolling detection where a
+        roll is needed (remembered for the turn)."""
+        if enemy.hidden or not enemy.on_map:
+            return False
+        if enemy.is_infantry:
+            return enemy.detected or self.detect_infantry(unit, enemy, band)
+        if enemy.masked:
+            if missile and self.data_linked(unit, enemy):
+                return True
+            return self.detect_masked(unit, enemy, band)
+        return True
+
+    def detect_infantry(self, unit: Unit, enemy: Unit, band: Band) -> bool:
+        key = f"detect:{enemy.id}"
+        if key in unit.turn_skills:
+            return False
+        unit.turn_skills.add(key)
+        need = INFANTRY_DETECT[unit.sensors]
+        roll = self.d6(f"{unit.name} looks for {enemy.name}")
+        total = roll + BAND_DETECT_MOD[band]
+        found = total >= need
+        enemy.detected = enemy.detected or found
+        self.note(Kind.DETECT, f"{unit.name} {'finds' if found else 'does not find'} "
+                  f"{enemy.name} ({roll}{BAND_DETECT_MOD[band]:+d}, needs {need}).", unit,
+                  enemy, roll)
+        return found
+
+    def detect_masked(self, unit: Unit, enemy: Unit, band: Band) -> bool:
+        key = f"masked:{enemy.id}"
+        if key + ":yes" in unit.turn_skills:
+            return True
+        if key in unit.turn_skills:
+            return False
+        unit.turn_skills.add(key)
+        sensors = unit.sensors
+        if sensors is Sensors.BASIC and band is Band.LONG:
+            return False
+        need = 2 if sensors is Sensors.ADVANCED else 4
+        roll = self.d6(f"{unit.name} tries to detect masked {enemy.name}")
+        found = roll >= need
+        if found:
+            unit.turn_skills.add(key + ":yes")
+        self.note(Kind.DETECT, f"{unit.name} {'detects' if found else 'cannot detect'} the "
+                  f"masked {enemy.name} ({roll}, needs {need}).", unit, enemy, roll)
+        return found
+
+    def identifies(self, unit: Unit, enemy: Unit, band: Band, adjacent: bool = False) -> bool:
+        """R6.4 ID: Basic sensors at Medium or closer, Improved at Long, Advanced also in
+        adjacent zones; masked units need a roll."""
+        sensors = unit.sensors
+        if adjacent and sensors is not Sensors.ADVANCED:
+            return False
+        if enemy.masked:
+            if sensors is Sensors.BASIC and band is not Band.SHORT:
+                return False
+            if sensors is Sensors.IMPROVED and band is Band.LONG:
+                return False
+            need = {Sensors.BASIC: 4, Sensors.IMPROVED: 3, Sensors.ADVANCED: 2}[sensors]
+            roll = self.d6(f"{unit.name} tries to identify masked {enemy.name}")
+            return roll >= need
+        return band.rank <= ID_BAND[sensors].rank
+
+    def data_linked(self, unit: Unit, enemy: Unit) -> bool:
+        """R6.4 Data Link: a friendly Data Link Mek in the zone that has ID'd the enemy."""
+        for friend in self.in_zone(unit.zone or 0, unit.side):
+            if friend.has_system("Data Link") and friend.can_act:
+                key = f"id:{enemy.id}"
+                if key not in friend.turn_skills:
+                    friend.turn_skills.add(key)
+                    if self.identifies(friend, enemy, self.band_of(friend.zone or 0)):
+                        self.identified[unit.side].add(enemy.id)
+                        self.note(Kind.IDENTIFY, f"{friend.name} identifies {enemy.name} for "
+                                  "its Data Link.", friend, enemy)
+                if enemy.id in self.identified[unit.side]:
+                    return True
+        return False
+
+    def unmask_decoys(self, unit: Unit, band: Band) -> None:
+        """A Decoy vanishes once identified (R4.3); Hawkeye tries once a turn on 5+."""
+        assert unit.zone is not None
+        for enemy in self.enemies_in(unit.zone, unit.side):
+            if enemy.decoy and self.identifies(unit, enemy, band):
+                self.vanish(enemy, f"{unit.name} identifies the contact in zone "
+                            f"{enemy.zone}: a decoy.")
+        if unit.skill("Hawkeye") and "Hawkeye" not in unit.turn_skills:
+            near = [unit.zone, *self.adjacent(unit.zone)]
+            decoys = [e for z in near for e in self.enemies_in(z, unit.side) if e.decoy]
+            if decoys:
+                unit.turn_skills.add("Hawkeye")
+                roll = self.d6(f"Hawkeye of {unit.name}")
+                if roll >= 5:
+                    self.vanish(decoys[0], f"{unit.name}'s pilot spots the decoy "
+                                f"(Hawkeye, {roll}).")
+
+    def vanish(self, fake: Unit, text: str) -> None:
+        fake.destroyed_turn = self.turn
+        self.identified[fake.side.enemy].add(fake.id)
+        self.note(Kind.IDENTIFY, text, target=fake)
+
+    def choose_targets(self, unit: Unit, band: Band) -> list[Unit]:
+        """R6.5: one target a turn, two with a Director, one more with Quick Draw."""
+        assert unit.zone is not None
+        self.unmask_decoys(unit, band)
+        limit = 1
+        if unit.has_system("Director"):
+            limit += 1
+        if unit.skill("Quick Draw"):
+            limit += 1
+        enemies = self.enemies_in(unit.zone, unit.side)
+        has_missiles = any(w.weapon.family is Family.MISSILE for w in unit.live_weapons())
+        candidates = [e for e in enemies if self.can_target(unit, e, band, has_missiles)]
+        if unit.is_infantry:  # infantry fights at Short only, one target
+            if band is not Band.SHORT:
+                return []
+            limit = 1
+            candidates = [e for e in candidates if not e.is_infantry]
+        if not candidates:
+            return []
+        chosen = self.controllers[unit.side].targets(self, unit, candidates, limit)
+        chosen = [t for t in chosen if t in candidates][:limit]
+        if chosen:
+            self.decided(unit.side, f"{unit.name} targets "
+                         + ", ".join(t.name for t in chosen))
+            self.known[unit.side].update(t.id for t in chosen)
+        return chosen
+
+    def commando_action(self, unit: Unit) -> None:
+        """R4.4 Commandos: each turn ID one enemy unit in their zone, or +1 to hit it."""
+        if not unit.commando or unit.zone is None:
+            return
+        enemies = self.enemies_in(unit.zone, unit.side)
+        if not enemies:
+            return
+        action = self.controllers[unit.side].commando(self, unit, enemies)
+        if action is None:
+            return
+        what, target = action
+        if target not in enemies:
+            return
+        if what == "identify":
+            self.identified[unit.side].add(target.id)
+            self.known[unit.side].add(target.id)
+            if target.decoy:
+                self.vanish(target, f"{unit.name} find that {target.name} is a decoy.")
+            else:
+                self.note(Kind.IDENTIFY, f"{unit.name} identify {target.name}.", unit, target)
+        else:
+            self.marked[unit.side].add(target.id)
+            self.note(Kind.TARGET, f"{unit.name} mark {target.name}: +1 to hit it this turn.",
+                      unit, target)
+
+    # ---- attacks ------------------------------------------------------------------------------
+
+    def attack(self, unit: Unit, targets: list[Unit], band: Band) -> None:
+        """One unit's attacks this turn, weapon by weapon in the controller's order."""
+        if unit.is_infantry:
+            self.infantry_attack(unit, targets[0])
+            return
+        plan = self.controllers[unit.side].fire_plan(self, unit, targets, band)
+        gunnery_used = False
+        unit.hidden = False
+        for slot, target in plan:
+            if slot.destroyed or slot not in unit.weapons or target not in targets:
+                continue
+            extra = 0
+            if slot.fired >= 1:
+                eligible = (unit.skill("Gunnery") and not gunnery_used and slot.fired == 1
+                            and (slot.weapon.family is Family.CANNON
+                                 or slot.weapon.price_per == "pair"))
+                if not eligible:
+                    continue
+                gunnery_used = True
+                extra = -2
+            if slot.weapon.to_hit_at(band) is None and not (
+                    slot.weapon.is_small and band is Band.SHORT):
+                continue
+            if slot.weapon.is_small != target.is_infantry and slot.weapon.is_small:
+                continue
+            if not self.can_target(unit, target, band,
+                                   slot.weapon.family is Family.MISSILE):
+                continue
+            slot.fired += 1
+            if not self.weapon_heat(unit, slot):
+                continue
+            if target.is_infantry:
+                self.infantry_kills(unit, slot.weapon, target)
+            else:
+                self.shoot(Shot(unit, slot.weapon, target, band, extra,
+                                ["Gunnery -2"] if extra else []), single=len(targets) == 1)
+
+    def weapon_heat(self, unit: Unit, slot: WeaponSlot) -> bool:
+        """R6.10: add the weapon's heat; above the rating, the overheat roll. Returns
+        whether the weapon still fires."""
+        if unit.vehicle or unit.pilot is None:
+            return True
+        unit.heat += slot.weapon.heat
+        rating = unit.heat_rating(self._terrain[unit.zone or 5].heat > 0)
+        excess = unit.heat - rating
+        if excess <= 0:
+            return True
+        roll = self.d6(f"overheat roll for {unit.name}'s {slot.name}")
+        if roll > excess:
+            self.note(Kind.OVERHEAT, f"{unit.name} runs hot ({unit.heat}/{rating}) but its "
+                      f"{slot.name} holds ({roll} > {excess}).", unit, value=roll)
+            return True
+        self.overheat(unit, slot, roll, excess)
+        return False
+
+    def overheat(self, unit: Unit, slot: WeaponSlot, roll: int, excess: int) -> None:
+        """R6.10: the weapon is destroyed and the Mek takes 2 hits (missiles) or 1 (others),
+        with no save and no critical check."""
+        slot.destroyed = True
+        hits = 2 if slot.weapon.family is Family.MISSILE else 1
+        self.note(Kind.OVERHEAT, f"{unit.name}'s {slot.name} overheats ({roll} <= {excess}) "
+                  f"and is destroyed; {unit.name} takes {hits} hit{'s' * (hits > 1)}.", unit,
+                  value=roll)
+        self.damage(unit, hits, None, None, checks=False)
+
+    def add_heat(self, unit: Unit, amount: int, source: str) -> None:
+        """Heat from jump jets or agility (R6.10); Ice Man ignores one such source a turn."""
+        if unit.vehicle:
+            return
+        if unit.skill("Ice Man") and not unit.ice_man_used:
+            unit.ice_man_used = True
+            self.note(Kind.NOTE, f"{unit.name}'s pilot ignores the {source} heat (Ice Man).",
+                      unit)
+            return
+        unit.heat += amount
+
+    def modifiers(self, shot: Shot, single: bool) -> tuple[int, list[str]]:
+        """R6.6: every to-hit modifier of a shot, each named."""
+        unit, weapon, target, band = shot.unit, shot.weapon, shot.target, shot.band
+        zone = target.zone or 5
+        mods: list[tuple[int, str]] = []
+        if not weapon.ignores_terrain:
+            terrain = self.terrain_to_hit(zone)
+            eng = self.engagements.get(zone)
+            doubled = (eng is not None and eng.doubled is target.side
+                       and eng.doubled_turn == self.turn) or target.dug_in_zone == zone
+            if terrain:
+                mods.append((terrain * (2 if doubled else 1),
+                             f"{self.terrain_name(zone)}" + (" doubled" if doubled else "")))
+        if target.has_system("Jammer"):
+            mods.append((-1, "Jammer"))
+        if unit is not None:
+            if unit.has_system("Targeting Array") and single:
+                mods.append((1, "Targeting Array"))
+            if unit.pilot is not None and unit.pilot.level.to_hit:
+                mods.append((unit.pilot.level.to_hit, unit.pilot.level.level))
+            if unit.computers_turn == self.turn:
+                mods.append((-1, "Computers damaged"))
+            skill = {Family.CANNON: "Accuracy", Family.MISSILE: "Guidance",
+                     Family.LASER: "Steady Hand"}.get(weapon.family)
+            if skill and unit.skill(skill) and skill not in unit.turn_skills:
+                unit.turn_skills.add(skill)
+                mods.append((1, skill))
+            if target.id in self.marked[unit.side]:
+                mods.append((1, "Commandos"))
+        if weapon.family is Family.MISSILE:
+            if target.skill("Spoof") and "Spoof" not in target.turn_skills:
+                target.turn_skills.add("Spoof")
+                mods.append((-1, "Spoof"))
+            pd = target.has_system("Point Defense")
+            phalanx = any(f.has_system("Phalanx") for f in self.in_zone(zone, target.side))
+            if weapon.to_hit_vs_point_defense is not None and (pd or phalanx):
+                mods.append((weapon.to_hit_vs_point_defense, "Hammer vs defenses"))
+            else:
+                if pd and band is not Band.SHORT:
+                    mods.append((-1, "Point Defense"))
+                if phalanx:
+                    mods.append((-2 if band is Band.LONG else -1, "Phalanx"))
+        total = shot.modifier + sum(m for m, _ in mods)
+        return total, shot.notes + [f"{name} {m:+d}" for m, name in mods]
+
+    def shoot(self, shot: Shot, single: bool = True) -> int:
+        """R6.6-R6.7: roll to hit (two dice for Vulcan and Swarm, a missed die re-rolled once
+        for Twin Laser and 6-Pack); each hit goes to its armor save. Returns the hits."""
+        weapon, target = shot.weapon, shot.target
+        need = weapon.to_hit_at(shot.band)
+        assert need is not None
+        mod, notes = self.modifiers(shot, single)
+        who = shot.unit.name if shot.unit else "Support"
+        hits = 0
+        for _ in range(weapon.dice):
+            roll = self.d6(f"{who}'s {weapon.name} to hit {target.name}")
+            hit = self._hits(roll, mod, need)
+            if not hit and weapon.reroll_miss:
+                roll = self.d6(f"{who}'s {weapon.name} re-roll")
+                hit = self._hits(roll, mod, need)
+            text = (f"{who} fires {weapon.name} at {target.name}: {roll}{mod:+d} vs {need}+"
+                    + (f" [{', '.join(notes)}]" if notes else ""))
+            self.note(Kind.HIT if hit else Kind.MISS, text + (" - hit." if hit else " - miss."),
+                      shot.unit, target, roll)
+            if hit:
+                hits += 1
+                self.known[target.side.enemy].add(target.id)
+                self.land(shot, weapon)
+        return hits
+
+    def _hits(self, roll: int, mod: int, need: int) -> bool:
+        return roll + mod >= need or (self.house.six_always_hits and roll == 6)
+
+    def land(self, shot: Shot, weapon: Weapon) -> None:
+        """A hit: Agility may dodge it, then the armor save (R6.8), then damage."""
+        target, unit = shot.target, shot.unit
+        if target.decoy:
+            self.note(Kind.NOTE, f"The shot passes through {target.name}: nothing is there.",
+                      unit, target)
+            return
+        if target.doomed:
+            return
+        if (target.skill("Agility") and not target.dodged and target.move_roll >= 8
+                and self.controllers[target.side].dodge(self, target, weapon)):
+            target.dodged = True
+            self.add_heat(target, 1, "agility")
+            self.note(Kind.DODGE, f"{target.name} dodges the {weapon.name} (Agility).",
+                      target, unit)
+            return
+        if self.armor_save(target, weapon):
+            return
+        self.damage(target, 1, unit, weapon)
+
+    def armor_save(self, target: Unit, weapon: Weapon) -> bool:
+        """R6.8: roll >= AR saves; Hammer -1, Space-Lam +1 against cannons; Reactive Armor
+        re-rolls a failed save against missiles, BPC against lasers."""
+        mod = weapon.save_modifier
+        if weapon.family is Family.CANNON and target.has_system("Space-Lam Armor"):
+            mod += 1
+        roll = self.d6(f"{target.name} armor save against {weapon.name}")
+        saved = roll + mod >= target.armor
+        rerolled = ""
+        if not saved and ((weapon.family is Family.MISSILE and target.has_system(
+                "Reactive Armor")) or (weapon.family is Family.LASER and target.has_system(
+                "BPC Armor"))):
+            roll = self.d6(f"{target.name} armor save re-roll")
+            saved = roll + mod >= target.armor
+            rerolled = " after a re-roll"
+        self.note(Kind.SAVE, f"{target.name} armor save {roll}{mod:+d} vs {target.armor}+"
+                  f"{rerolled}: {'saved' if saved else 'failed'}.", target, value=roll)
+        return saved
+
+    def damage(self, target: Unit, hits: int, by: Unit | None, weapon: Weapon | None,
+               checks: bool = True) -> None:
+        """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends);
+        otherwise a critical check after each Hit."""
+        for _ in range(hits):
+            if target.doomed:
+                return
+            target.hits += 1
+            self.note(Kind.DAMAGE, f"{target.name} takes a hit ({target.hits}/"
+                      f"{target.max_hits}).", target, by, target.hits)
+            if target.hits >= target.max_hits:
+                self.doom(target, by)
+            elif checks:
+                self.critical_check(target, by, weapon)
+
+    def doom(self, target: Unit, by: Unit | None) -> None:
+        target.doomed = True
+        if by is not None and target.is_mek and not target.decoy:
+            by.mek_kills += 1  # R2.5: the pilot whose attack dealt the final hit
+
+    def critical_check(self, target: Unit, by: Unit | None, weapon: Weapon | None) -> None:
+        """R6.9: a critical when a roll beats the remaining Hits. Pinpoint Attack skips the
+        check once a turn; Sharpshooter re-rolls one failed check a turn; a PPC at Long
+        re-rolls a check that fails; Spaul Liner makes the critical roll again to stick."""
+        remaining = target.remaining
+        crit = False
+        if by is not None and by.skill("Pinpoint Attack") and "Pinpoint" not in by.turn_skills:
+            by.turn_skills.add("Pinpoint")
+            crit = True
+            self.note(Kind.NOTE, f"{by.name}'s pilot places the shot (Pinpoint Attack).", by)
+        else:
+            roll = self.d6(f"critical check on {target.name}")
+            crit = roll > remaining
+            if not crit and by is not None and by.skill("Sharpshooter") and \
+                    "Sharpshooter" not in by.turn_skills:
+                by.turn_skills.add("Sharpshooter")
+                roll = self.d6(f"critical check re-roll (Sharpshooter) on {target.name}")
+                crit = roll > remaining
+            band = self.band_of(target.zone or 0)
+            if not crit and weapon is not None and weapon.long_range_crit_reroll and \
+                    band is Band.LONG:
+                roll = self.d6(f"critical check re-roll (PPC at Long) on {target.name}")
+                crit = roll > remaining
+            self.note(Kind.NOTE, f"Critical check on {target.name}: {roll} vs {remaining} "
+                      f"remaining - {'critical!' if crit else 'no critical.'}", target,
+                      value=roll)
+        if crit and target.has_system("Spaul Liner"):
+            roll = self.d6(f"Spaul Liner check on {target.name}")
+            crit = roll > remaining
+            self.note(Kind.NOTE, f"{target.name}'s Spaul Liner "
+                      f"{'fails' if crit else 'holds'} ({roll}).", target, value=roll)
+        if crit:
+            self.critical(target, by)
+
+    def critical(self, target: Unit, by: Unit | None) -> None:
+        """R6.9: the critical table."""
+        target.crits_taken += 1
+        if target.crits_taken == 1 and target.skill("Damage Control"):
+            self.note(Kind.CRITICAL, f"{target.name}'s crew contains the damage (Damage "
+                      "Control).", target)
+            return
+        roll = self.d6(f"critical table for {target.name}")
+        name = CRITICALS[roll]
+        effect = ""
+        if roll == 1:
+            if target.pilot is not None:
+                target.pilot.wounded = True
+            effect = "from now on it acts only on 5+ each turn"
+        elif roll == 2:
+            target.legs += 1
+            effect = f"-{target.legs} to movement"
+        elif roll == 3:
+            live = target.live_weapons()
+            if live:
+                lost = live[self.choose_index(len(live), f"which weapon of {target.name}")]
+                lost.destroyed = True
+                effect = f"{lost.name} destroyed"
+            else:
+                effect = "no weapon left to lose"
+        elif roll == 4:
+            blast = self.d6(f"reactor of {target.name}")
+            if blast <= 3:
+                effect = f"the reactor explodes ({blast})"
+                target.exploded = True
+                if not target.doomed:
+                    target.hits = target.max_hits
+                    self.doom(target, by)
+            else:
+                effect = f"the reactor holds ({blast})"
+        elif roll == 5:
+            target.computers_turn = self.turn + 1
+            effect = "-1 to hit next turn"
+        else:
+            live_systems = [s for s in target.systems if not s.destroyed
+                            and s.system.category.value != "armor"]
+            if live_systems:
+                lost_system = live_systems[self.choose_index(
+                    len(live_systems), f"which system of {target.name}")]
+                lost_system.destroyed = True
+                effect = f"{lost_system.system.name} destroyed"
+            else:
+                effect = "no system left to lose"
+        self.note(Kind.CRITICAL, f"Critical on {target.name}: {name} ({roll}) - {effect}.",
+                  target, by, roll)
+
+    # ---- infantry ---------------------------------------------------------------------------
+
+    def infantry_kills(self, unit: Unit, weapon: Weapon, target: Unit) -> None:
+        """R6.11: no to-hit roll against infantry; a kills roll, terrain applying."""
+        zone = target.zone or 5
+        terrain = 0 if weapon.ignores_terrain else self.terrain_to_hit(zone)
+        if weapon.is_small:
+            rolled = sum(self.d6(f"{unit.name}'s {weapon.name} kills") for _ in
+                         range(weapon.kills))
+            kills = max(0, rolled + terrain)
+        else:
+            rolled = self.d6(f"{unit.name}'s {weapon.name} against {target.name}")
+            value = rolled + terrain
+            if weapon.family is Family.MISSILE:
+                kills = 1 if value >= 4 else 0
+            else:
+                kills = 2 if value >= 5 else 1 if value >= 3 else 0
+        target.detected = True
+        if kills:
+            target.infantry_kills += kills
+            target.losses_this_combat = True
+            if unit is not None:
+                pass
+        self.note(Kind.KILLS, f"{unit.name}'s {weapon.name} against {target.name}: {rolled}"
+                  f"{terrain:+d} - {kills} kill{'s' * (kills != 1)} ({target.infantry_kills} "
+                  "in all).", unit, target, rolled)
+
+    def infantry_attack(self, unit: Unit, target: Unit) -> None:
+        """R6.11: infantry hit on a roll under the target's AR, no save; attacking reveals
+        them."""
+        unit.detected = True
+        roll = self.d6(f"{unit.name} attacks {target.name}")
+        hit = roll < target.armor
+        self.note(Kind.HIT if hit else Kind.MISS, f"{unit.name} attack {target.name}: {roll} "
+                  f"vs under {target.armor} - {'hit' if hit else 'miss'}.", unit, target, roll)
+        if hit:
+            self.damage(target, 1, unit, None)
+
+    def morale(self, unit: Unit) -> None:
+        """R6.11: after losses, a roll greater than the total kills holds; else it routs."""
+        roll = self.d6(f"morale of {unit.name}")
+        holds = roll > unit.infantry_kills
+        unit.losses_this_combat = False
+        self.note(Kind.MORALE, f"{unit.name} morale {roll} vs {unit.infantry_kills} kills: "
+                  + ("they hold." if holds else "they break and run."), unit, value=roll)
+        if not holds:
+            unit.destroyed_turn = self.turn
+
+    def dismount(self, side: Side, zone: int) -> None:
+        """R4.4: an APC's squad may dismount as an Infantry Strongpoint in its zone."""
+        for apc in self.in_zone(zone, side):
+            if apc.carries_infantry and apc.can_act and \
+                    self.controllers[side].dismount(self, apc):
+                apc.carries_infantry = False
+                squad = strongpoint(f"{apc.id}i", side, zone)
+                squad.name = f"{apc.name}'s squad"
+                self.units.append(squad)
+                self.note(Kind.SUPPORT, f"{squad.name} dismounts in zone {zone}.", squad)
+
+    # ---- support ------------------------------------------------------------------------------
+
+    def use_support(self, side: Side, moment: str, zone: int | None) -> None:
+        """R4.3: assets used once, when the side's controller decides."""
+        if not self.assets[side]:
+            return
+        for asset, choice in self.controllers[side].support(self, side, moment, zone):
+            if asset not in self.assets[side]:
+                continue
+            if self.support_asset(side, asset, choice):
+                self.assets[side].remove(asset)
+
+    def support_asset(self, side: Side, asset: str, choice: object) -> bool:
+        if asset == "Repair Truck" and isinstance(choice, str):
+            unit = self.unit(choice)
+            if unit.side is not side or not unit.alive or unit.doomed:
+                return False
+            unit.hits = unit.legs = 0
+            unit.computers_turn = 0
+            for slot in unit.weapons:
+                slot.destroyed = False
+            for s in unit.systems:
+                s.destroyed = False
+            self.note(Kind.SUPPORT, f"Repair Truck: {unit.name} is fully repaired.", unit)
+            return True
+        if asset == "Recon Drone" and isinstance(choice, int):
+            found = self.enemies_in(choice, side)
+            self.note(Kind.SUPPORT, f"Recon Drone over zone {choice}: "
+                      + (", ".join(u.name for u in found if not u.decoy) or "no units")
+                      + ".")
+            for enemy in found:
+                self.identified[side].add(enemy.id)
+                self.known[side].add(enemy.id)
+                if enemy.decoy:
+                    self.vanish(enemy, f"The drone shows {enemy.name} is a decoy.")
+                if enemy.is_infantry:
+                    enemy.detected = True
+            return True
+        if asset in ("Support Fire", "Air Strike") and isinstance(choice, str):
+            target = self.unit(choice)
+            if target.side is side or not target.on_map or target.hidden:
+                return False
+            if asset == "Support Fire" and target.id not in (self.known[side]
+                                                             | self.identified[side]):
+                return False
+            weapon = self.catalog.weapon("Howitzer" if asset == "Support Fire" else "Missile")
+            self.note(Kind.SUPPORT, f"{asset} against {target.name} in zone {target.zone}.",
+                      target=target)
+            if target.is_infantry:
+                return True
+            band = self.band_of(target.zone or 0)
+            shot = Shot(None, weapon, target, Band.SHORT if weapon.range is Band.SHORT
+                        else band)
+            self.shoot(shot, single=True)
+            self.settle([target])
+            return True
+        return False
+
+    def ambush(self, side: Side, zone: int) -> None:
+        """R4.3 Ambush: one Mek attacks freely at the start of its first zone combat; its
+        damage takes effect at once."""
+        if "Ambush" not in self.assets[side]:
+            return
+        uid = self.controllers[side].ambush(self, side, zone)
+        if uid is None:
+            return
+        unit = self.unit(uid)
+        if unit.side is not side or unit.zone != zone or not unit.is_mek or not unit.can_act:
+            return
+        self.assets[side].remove("Ambush")
+        self.note(Kind.SUPPORT, f"Ambush! {unit.name} strikes first.", unit)
+        targets = self.choose_targets(unit, self.band_of(zone))
+        if targets:
+            self.attack(unit, targets, self.band_of(zone))
+        for slot in unit.weapons:
+            slot.fired = 0  # a free attack: the weapons fire again in the exchange
+        self.settle(targets)
+
+    # ---- ends -------------------------------------------------------------------------------
+
+    def settle(self, units: Iterable[Unit]) -> None:
+        """Doomed units are destroyed now (outside the simultaneous exchange)."""
+        for unit in units:
+            if unit.doomed and unit.destroyed_turn is None:
+                self.destroy(unit)
+
+    def destroy(self, unit: Unit) -> None:
+        unit.destroyed_turn = self.turn
+        if unit.pilot is not None:
+            unit.pilot.dead = unit.exploded  # R2.6: ejects, unless the reactor blew
+        fate = ("and its pilot dies" if unit.exploded and unit.pilot else
+                "; the pilot ejects" if unit.pilot else "")
+        self.note(Kind.DESTROYED, f"{unit.name} is destroyed{' ' if fate.startswith('and') else ''}"
+                  f"{fate}.", unit)
+
+    def end_combat(self, zone: int) -> None:
+        """R6.0: destruction takes effect when the zone's combat ends; then infantry morale."""
+        for unit in self.units:
+            if unit.zone == zone and unit.alive:
+                if unit.doomed:
+                    self.destroy(unit)
+                elif unit.is_infantry and unit.losses_this_combat:
+                    self.morale(unit)
+        if not (self.in_zone(zone, Side.ATTACKER) and self.in_zone(zone, Side.DEFENDER)):
+            self.engagements.pop(zone, None)
+
+    def end_turn(self) -> None:
+        for zone in list(self.engagements):
+            if not self.contested(zone) and not (self.in_zone(zone, Side.ATTACKER)
+                                                 and self.in_zone(zone, Side.DEFENDER)):
+                del self.engagements[zone]
+        self.history.append({side: frozenset(u.zone for u in self.side_units(side)
+                                             if u.on_map and not u.decoy and u.zone)
+                             for side in Side})
+        for unit in self.units:
+            unit.heat = 0  # R6.10: heat fades at the end of every turn
+        self.verdict = judge(self.scenario, self.view())
+        if self.turn >= self.scenario.turn_limit and not self.verdict.decided:
+            self.verdict = Verdict(Outcome.DRAW, "the turn limit was reached")
+        if self.verdict.decided:
+            self.note(Kind.VICTORY, f"Battle over: {self.verdict}.")
+
+    def view(self) -> BattleState:
+        def state(u: Unit) -> UnitState:
+            return UnitState(u.id, u.kind, u.zone if u.on_map else None, u.points, u.group,
+                             u.setup_zone, u.destroyed_turn, u.exited_turn, u.exit_edge,
+                             u.exit_zone)
+        return BattleState(
+            turn=self.turn,
+            attacker=tuple(state(u) for u in self.side_units(Side.ATTACKER) if not u.decoy),
+            defender=tuple(state(u) for u in self.side_units(Side.DEFENDER) if not u.decoy),
+            history=tuple(self.history),
+        )
+
+
+def _support_spec(name: str) -> UnitSpec:
+    return UnitSpec(name=name, support=name)
+
+
+__all__ = ["Battle", "BattleError", "Engagement", "RangeChoice", "Result", "Shot",
+           "UnitKind"]

@@ -1,0 +1,269 @@
+"""Forces and the units that fight: what a side brings (``ForceSpec``), and the mutable
+``Unit`` the engine moves, damages and destroys."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from meks.catalog import (
+    Catalog,
+    Design,
+    Family,
+    Level,
+    MoveDice,
+    Size,
+    System,
+    SystemKind,
+    UnitStats,
+    Weapon,
+)
+from meks.pilots import FAMILIARITY, base_skill
+from meks.scenario import Edge, Side, UnitKind
+
+
+class Sensors(enum.IntEnum):
+    BASIC = 0
+    IMPROVED = 1
+    ADVANCED = 2
+
+
+@dataclass(frozen=True)
+class PilotSpec:
+    name: str
+    level: str = "Regular"
+    skills: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """One unit a side brings: a Mek (design and pilot), or a support unit by name."""
+
+    name: str
+    design: Design | None = None
+    pilot: PilotSpec | None = None
+    support: str | None = None  # a support unit's name (Gun Sled, Panzer, ...)
+    points: int = 0
+    ref: str | None = None  # the company's Mek id, to report back after the battle
+
+
+@dataclass(frozen=True)
+class ForceSpec:
+    """A side's force: its units and the support results it rolled."""
+
+    units: tuple[UnitSpec, ...]
+    support: tuple[str, ...] = ()
+    name: str = ""
+
+
+@dataclass
+class WeaponSlot:
+    weapon: Weapon
+    destroyed: bool = False
+    fired: int = 0  # times fired this turn
+
+    @property
+    def name(self) -> str:
+        return self.weapon.name
+
+
+@dataclass
+class SystemSlot:
+    system: System
+    destroyed: bool = False
+
+
+@dataclass
+class Pilot:
+    name: str
+    level: Level
+    skills: frozenset[str]
+    familiarity: Size | None = None
+    wounded: bool = False
+    dead: bool = False
+
+    def has(self, skill: str) -> bool:
+        return skill in self.skills
+
+
+@dataclass(eq=False)
+class Unit:
+    """A unit in battle. Hits counts damage taken; ``doomed`` marks a unit whose
+    destruction takes effect when its zone's combat ends (R6.0)."""
+
+    id: str
+    side: Side
+    name: str
+    kind: UnitKind
+    max_hits: int
+    armor: int
+    move: MoveDice
+    base_heat: int = 0
+    size: Size | None = None
+    design: str = ""
+    points: int = 0
+    ref: str | None = None
+    weapons: list[WeaponSlot] = field(default_factory=list)
+    systems: list[SystemSlot] = field(default_factory=list)
+    pilot: Pilot | None = None
+    vehicle: bool = False
+    mobile: bool = True
+    ignores_terrain_movement: bool = False
+    carries_infantry: bool = False
+    commando: bool = False
+    decoy: bool = False
+    # state
+    hits: int = 0
+    zone: int | None = None
+    setup_zone: int | None = None
+    group: str | None = None
+    destroyed_turn: int | None = None
+    exited_turn: int | None = None
+    exit_edge: Edge | None = None
+    exit_zone: int | None = None
+    arrived: bool = True
+    doomed: bool = False
+    exploded: bool = False
+    legs: int = 0
+    computers_turn: int = 0  # the turn in which the Computers critical's -1 applies
+    crits_taken: int = 0
+    infantry_kills: int = 0  # losses suffered by infantry
+    losses_this_combat: bool = False
+    detected: bool = False  # infantry / commandos, once found
+    hidden: bool = False
+    dug_in_zone: int | None = None
+    heat: int = 0
+    carried_heat: int = 0
+    ice_man_used: bool = False
+    can_act: bool = True
+    moved: bool = False
+    may_leave: int | None = None  # zone this unit's side broke contact in
+    move_roll: int = 0
+    mek_kills: int = 0
+    dodged: bool = False
+    turn_skills: set[str] = field(default_factory=set)  # once-a-turn skills already used
+
+    # ---- what the victory conditions read (meks.victory.UnitView) ----------------------
+
+    @property
+    def alive(self) -> bool:
+        return self.destroyed_turn is None and self.exited_turn is None
+
+    @property
+    def on_map(self) -> bool:
+        return self.alive and self.arrived and self.zone is not None
+
+    @property
+    def is_mek(self) -> bool:
+        return self.kind is UnitKind.MEK
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.kind is UnitKind.INFANTRY
+
+    @property
+    def remaining(self) -> int:
+        return self.max_hits - self.hits
+
+    def has_system(self, name: str) -> bool:
+        return any(s.system.name == name and not s.destroyed for s in self.systems)
+
+    def skill(self, name: str) -> bool:
+        return self.pilot is not None and self.pilot.has(name)
+
+    @property
+    def sensors(self) -> Sensors:
+        if self.has_system("Advanced Sensors"):
+            return Sensors.ADVANCED
+        if self.has_system("Improved Sensors"):
+            return Sensors.IMPROVED
+        return Sensors.BASIC
+
+    @property
+    def masked(self) -> bool:
+        return self.has_system("Masking & Insulation")
+
+    def live_weapons(self) -> list[WeaponSlot]:
+        return [w for w in self.weapons if not w.destroyed]
+
+    def heat_rating(self, moors: bool) -> int:
+        """R6.10: chassis Heat + Heat Sinks + 1 in Moors + 1 for Chassis Familiarity."""
+        sinks = sum(1 for s in self.systems if s.system.name == "Heat Sink" and not s.destroyed)
+        familiar = 1 if self.pilot and self.pilot.familiarity is self.size else 0
+        return self.base_heat + sinks + (1 if moors else 0) + familiar
+
+    def __repr__(self) -> str:
+        return f"Unit({self.id!r}, {self.name!r})"
+
+
+def _pilot(spec: PilotSpec | None, catalog: Catalog) -> Pilot | None:
+    if spec is None:
+        return None
+    names = set()
+    familiarity = None
+    for label in spec.skills:
+        name = base_skill(label)
+        names.add(catalog.skill(name).name)
+        if name == FAMILIARITY and "(" in label:
+            familiarity = Size(label.split("(")[1].rstrip(")").strip().capitalize())
+    return Pilot(spec.name, catalog.level(spec.level), frozenset(names), familiarity)
+
+
+def build_unit(spec: UnitSpec, uid: str, side: Side, catalog: Catalog) -> Unit:
+    """The battle unit for ``spec``."""
+    if spec.design is not None:
+        design = spec.design
+        chassis = catalog.for_size(design.size)
+        pilot = _pilot(spec.pilot or PilotSpec(spec.name), catalog)
+        if pilot is not None and pilot.familiarity is None and FAMILIARITY in pilot.skills:
+            pilot.familiarity = design.size
+        return Unit(
+            id=uid, side=side, name=spec.name, kind=UnitKind.MEK, max_hits=chassis.hits,
+            armor=chassis.armor, move=chassis.move, base_heat=chassis.heat, size=design.size,
+            design=design.name, points=spec.points, ref=spec.ref,
+            weapons=[WeaponSlot(catalog.weapon(w)) for w in design.weapons],
+            systems=[SystemSlot(catalog.system(s)) for s in design.systems],
+            pilot=pilot,
+        )
+    if spec.support is None:
+        raise ValueError(f"unit {spec.name!r} has neither a design nor a support type")
+    entry = catalog.support_entry(spec.support)
+    stats = entry.unit
+    if entry.name == "Commandos" or stats is None:
+        return Unit(id=uid, side=side, name=spec.name, kind=UnitKind.INFANTRY, max_hits=1,
+                    armor=6, move=MoveDice(1), commando=True, design=entry.name)
+    return vehicle(uid, side, spec.name, entry.name, stats, catalog)
+
+
+def vehicle(uid: str, side: Side, name: str, design: str, stats: UnitStats,
+            catalog: Catalog) -> Unit:
+    return Unit(
+        id=uid, side=side, name=name, kind=UnitKind.VEHICLE, max_hits=stats.hits,
+        armor=stats.armor, move=stats.move, design=design, vehicle=True,
+        weapons=[WeaponSlot(catalog.weapon(w)) for w in stats.weapons],
+        systems=[SystemSlot(catalog.system(s)) for s in stats.systems],
+        ignores_terrain_movement=stats.ignores_terrain_movement,
+        carries_infantry=stats.carries_infantry,
+    )
+
+
+def strongpoint(uid: str, side: Side, zone: int) -> Unit:
+    """An Infantry Strongpoint (R6.11): never moves, never hit, broken by morale."""
+    return Unit(id=uid, side=side, name=f"Strongpoint {uid}", kind=UnitKind.INFANTRY,
+                max_hits=1, armor=6, move=MoveDice(1), mobile=False, zone=zone,
+                setup_zone=zone, design="Infantry Strongpoint")
+
+
+def decoy(uid: str, side: Side, zone: int) -> Unit:
+    """A false Mek contact (support result Decoy)."""
+    return Unit(id=uid, side=side, name=f"Decoy {uid}", kind=UnitKind.MEK, max_hits=1,
+                armor=6, move=MoveDice(0), mobile=False, zone=zone, decoy=True,
+                design="Decoy")
+
+
+def family_of(weapon: Weapon) -> Family:
+    return weapon.family
+
+
+def armor_systems(unit: Unit) -> list[SystemSlot]:
+    return [s for s in unit.systems if s.system.category is SystemKind.ARMOR]
