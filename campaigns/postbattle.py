@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from campaigns.company import Refused, changing, find_mek, find_pilot, get_company
+from campaigns.company import Change, Refused, changing, find_mek, find_pilot, get_company
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -128,78 +128,120 @@ def record_battle(
         assert chooser.id is not None
         chosen[chooser.id] = catalog.skill(skill).name  # a misspelt skill is caught now
 
-    start = len(dice.log)
-    report: list[dict[str, Any]] = []
-    pending: list[PendingChoice] = []
     with changing(session, company, "battle record") as change:
         battle = Battle(company_id=company.id, muster_id=last.id, scenario=last.scenario,
                         mode="table", result=result, seed=dice.seed,
                         sides=json.dumps({"company": company.name, "side": last.side}))
         session.add(battle)
         session.flush()
-        for pilot_id, pilot in pilots.items():
-            assert pilot is not None
-            mek = meks[flown[pilot_id]]
-            assert mek is not None
-            entry: dict[str, Any] = {"pilot": pilot.name, "mek": mek.callsign,
-                                     "kills": kill_counts.get(pilot_id, 0)}
-            mek.kills += entry["kills"]
-            if mek.id in lost:
-                mek.status = "destroyed"
-                entry["mek_destroyed"] = True
-            else:
-                entry["repaired"] = True
-            session.add(mek)
-            if pilot_id in died:
-                pilot.status, pilot.mek_id = "dead", None
-                entry["dead"] = True
-                session.add(pilot)
-                report.append(entry)
-                continue
-            if mek.id in lost:
-                pilot.mek_id = None  # ejected; the Mek is gone (R2.6)
-            pilot.status = "active"
-            pilot.kills += entry["kills"]
-            pilot.scenarios += 1
-            old = pilot.level
-            pilot.level = level_for(pilot.kills, pilot.scenarios, catalog, old).level
-            if pilot.level != old:
-                entry["promoted"] = f"{old} -> {pilot.level}"
-            held = json.loads(pilot.skills)
-            roll = roll_for_skill(catalog.level(pilot.level), len(held), dice, pilot.name)
-            if roll is not None:
-                entry["skill_roll"] = {"die": roll.die, "bonus": roll.bonus,
-                                       "needed": roll.target, "success": roll.success}
-                options = available_skills(held, catalog)
-                if roll.success and options:
-                    design = _design_of(mek, catalog)
-                    suggested = auto_skill(held, design, catalog)
-                    if pilot_id in chosen:
-                        skill = _resolve_skill(chosen[pilot_id], options, catalog)
-                    elif auto:
-                        skill = suggested
-                    else:
-                        pending.append(PendingChoice(pilot.name, mek.callsign, tuple(options),
-                                                     suggested))
-                        skill = ""
-                    if skill:
-                        size = Size(mek.size) if base_skill(skill) == FAMILIARITY else None
-                        held.append(skill_label(skill, size))
-                        entry["new_skill"] = held[-1]
-                pilot.skills = json.dumps(held)
-            session.add(pilot)
-            report.append(entry)
-        if pending:
-            raise ChoicesNeeded(pending)
-        change.rolled(dice, start)
+        report = aftermath(session, last, battle, Aftermath(result, kill_counts, lost, died),
+                           dice, change, choices=chosen, auto=auto, catalog=catalog)
         battle.log = json.dumps({"dice": change.dice, "report": report})
         session.add(battle)
-        last.battle_id = battle.id
-        session.add(last)
-        n = len(report)
-        change.summary = f"Recorded a {result} ({n} pilot{'s' if n != 1 else ''}): " + "; ".join(
-            _line(e) for e in report) + "."
     return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report}
+
+
+@dataclass(frozen=True)
+class Aftermath:
+    """What a battle did to one company's force: its result, Mek kills by pilot id, Meks
+    lost and pilots killed (by id)."""
+
+    result: str
+    kills: Mapping[int, int]
+    lost: set[int]
+    died: set[int]
+
+
+def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath, dice: Dice,
+              change: Change, *, choices: Mapping[int, str] | None = None, auto: bool = False,
+              skill_choice: str = "choose", catalog: Catalog | None = None
+              ) -> list[dict[str, Any]]:
+    """The post-battle sequence (R3.4) for the force of ``muster``, inside ``change``:
+    destroyed Meks struck off, the rest repaired, kills and scenarios credited, promotions
+    and the new-skill rolls. Raises ``ChoicesNeeded`` when a skill is earned that neither
+    ``choices``, ``auto`` nor the ``skill_choice: random`` house rule settles."""
+    catalog = catalog or load_catalog()
+    chosen = dict(choices or {})
+    force = json.loads(muster.force)
+    meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
+    pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
+    flown = {f["pilot"]: f["mek"] for f in force}
+    start = len(dice.log)
+    report: list[dict[str, Any]] = []
+    pending: list[PendingChoice] = []
+    for pilot_id, pilot in pilots.items():
+        assert pilot is not None
+        mek = meks[flown[pilot_id]]
+        assert mek is not None
+        entry: dict[str, Any] = {"pilot": pilot.name, "mek": mek.callsign,
+                                 "kills": what.kills.get(pilot_id, 0)}
+        mek.kills += entry["kills"]
+        if mek.id in what.lost:
+            mek.status = "destroyed"
+            entry["mek_destroyed"] = True
+        else:
+            entry["repaired"] = True
+        session.add(mek)
+        if pilot_id in what.died:
+            pilot.status, pilot.mek_id = "dead", None
+            entry["dead"] = True
+            session.add(pilot)
+            report.append(entry)
+            continue
+        if mek.id in what.lost:
+            pilot.mek_id = None  # ejected; the Mek is gone (R2.6)
+        pilot.status = "active"
+        pilot.kills += entry["kills"]
+        pilot.scenarios += 1
+        old = pilot.level
+        pilot.level = level_for(pilot.kills, pilot.scenarios, catalog, old).level
+        if pilot.level != old:
+            entry["promoted"] = f"{old} -> {pilot.level}"
+        held = json.loads(pilot.skills)
+        roll = roll_for_skill(catalog.level(pilot.level), len(held), dice, pilot.name)
+        if roll is not None:
+            entry["skill_roll"] = {"die": roll.die, "bonus": roll.bonus,
+                                   "needed": roll.target, "success": roll.success}
+            options = available_skills(held, catalog)
+            if roll.success and options:
+                suggested = auto_skill(held, _design_of(mek, catalog), catalog)
+                if pilot_id in chosen:
+                    skill = _resolve_skill(chosen[pilot_id], options, catalog)
+                elif skill_choice == "random":  # house rule R2.4
+                    skill = options[_pick(dice, len(options), f"random skill for {pilot.name}")]
+                elif auto:
+                    skill = suggested
+                else:
+                    pending.append(PendingChoice(pilot.name, mek.callsign, tuple(options),
+                                                 suggested))
+                    skill = ""
+                if skill:
+                    size = Size(mek.size) if base_skill(skill) == FAMILIARITY else None
+                    held.append(skill_label(skill, size))
+                    entry["new_skill"] = held[-1]
+            pilot.skills = json.dumps(held)
+        session.add(pilot)
+        report.append(entry)
+    if pending:
+        raise ChoicesNeeded(pending)
+    change.rolled(dice, start)
+    muster.battle_id = battle.id
+    session.add(muster)
+    n = len(report)
+    change.summary = (f"{'Fought' if battle.mode != 'table' else 'Recorded'} a "
+                      f"{what.result} ({n} pilot{'s' if n != 1 else ''}): "
+                      + "; ".join(_line(e) for e in report) + ".")
+    return report
+
+
+def _pick(dice: Dice, count: int, purpose: str) -> int:
+    """A random index below ``count`` with the dice (re-rolled until in range)."""
+    while True:
+        value = dice.d6(purpose) - 1
+        if count > 6:
+            value = value * 6 + dice.d6(purpose) - 1
+        if value < count:
+            return value
 
 
 def _line(entry: dict[str, Any]) -> str:
