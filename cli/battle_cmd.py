@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 import typer
 
 from cli.output import print_json, show
 from cli.state import JSON, interactive, pairs, session
+
+if TYPE_CHECKING:
+    from meks.dice import Dice
 
 app = typer.Typer(no_args_is_help=True, help="Record and fight battles.")
 
@@ -63,3 +69,105 @@ def record(
         print_json(outcome)
     else:
         show(store_views.battle_record(outcome))
+
+
+def _dice(seed: int | None, dice: str | None) -> Dice:
+    """The dice for a battle: a seed (default), a file of values, or 'manual' prompts."""
+    from meks.dice import Dice
+
+    if dice is None:
+        return Dice.from_seed(seed)
+    if seed is not None:
+        raise typer.BadParameter("give either --seed or --dice", param_hint="--dice")
+    if dice == "manual":
+        def ask(purpose: str) -> int:
+            while True:
+                value = typer.prompt(f"Die for {purpose}", type=int)
+                if 1 <= value <= 6:
+                    return int(value)
+                typer.echo("A die shows 1 to 6.", err=True)
+
+        return Dice.from_callback(ask)
+    from campaigns.dicefile import read_dice_file
+
+    return Dice.from_sequence(read_dice_file(Path(dice)))
+
+
+@app.command()
+def auto(
+    scenario: str = typer.Argument(..., help="Scenario id or file.", show_default=False),
+    attacker: str = typer.Option(..., "--attacker", "-a", metavar="COMPANY|FORCE_FILE",
+                                 help="The attacking company (its muster for this scenario) "
+                                 "or a force file.", show_default=False),
+    defender: str = typer.Option(..., "--defender", "-d", metavar="COMPANY|FORCE_FILE",
+                                 help="The defending company or a force file.",
+                                 show_default=False),
+    seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
+                                    help="Seed for the dice (default: a new one, printed)."),
+    dice: str | None = typer.Option(None, "--dice", metavar="FILE|manual",
+                                    help="Dice from a file of values, or 'manual' to type "
+                                    "each die rolled at the table."),
+    rolls: bool = typer.Option(False, "--rolls", help="Show every die in the report."),
+    as_json: bool = JSON,
+) -> None:
+    """Fight a battle with both sides commanded by the tool, and print the report. A battle
+    fought for a company is stored and its post-battle sequence runs."""
+    from campaigns.battles import fight, is_force_file, store, summary
+    from meks.engine.log import render
+
+    chosen = _dice(seed, dice)
+    if is_force_file(attacker) and is_force_file(defender):
+        fought = fight(None, scenario, attacker, defender, chosen)
+        battle_id = None
+    else:
+        with session() as s:
+            fought = fight(s, scenario, attacker, defender, chosen)
+            battle_id = store(s, fought, chosen)
+    data = summary(fought, battle_id)
+    if as_json:
+        print_json(data)
+        return
+    for line in render(fought.battle.log, rolls=rolls):
+        typer.echo(line)
+    typer.echo("")
+    typer.echo(f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns; "
+               f"seed {data['seed']}; {data['events']} events; digest {data['log_digest'][:16]}"
+               + (f"; stored as battle {battle_id}" if battle_id else "") + ".")
+
+
+@app.command("show")
+def show_(battle_id: int = typer.Argument(..., help="The battle's id.", show_default=False),
+          rolls: bool = typer.Option(False, "--rolls", help="Show every die."),
+          as_json: bool = JSON) -> None:
+    """Print a stored battle's report again."""
+    from campaigns.battles import show as load
+
+    with session() as s:
+        data = load(s, battle_id, rolls)
+    if as_json:
+        print_json(data)
+        return
+    for line in data["report"]:
+        typer.echo(line)
+
+
+@app.command()
+def replay(battle_id: int = typer.Argument(..., help="The battle's id.", show_default=False),
+           as_json: bool = JSON) -> None:
+    """Fight a stored battle again from its seed (or dice) and decisions, and confirm the
+    result is identical."""
+    from campaigns.battles import replay as do_replay
+
+    with session() as s:
+        data = do_replay(s, battle_id)
+    if as_json:
+        print_json(data)
+    elif data["identical"]:
+        typer.echo(f"Battle {battle_id} replays identically ({data['events']} events, digest "
+                   f"{data['stored_digest'][:16]}).")
+    if not data["identical"]:
+        if not as_json:
+            typer.echo(f"Battle {battle_id} does NOT replay identically: stored digest "
+                       f"{data['stored_digest'][:16]}, replayed {data['replayed_digest'][:16]}.",
+                       err=True)
+        raise typer.Exit(1)

@@ -126,9 +126,23 @@ def _v2(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE pilot ADD COLUMN hire_cost INTEGER NOT NULL DEFAULT 0"))
 
 
+def _v3(conn: Connection) -> None:
+    # Battle logs live apart from the company state: events snapshot a company, and a
+    # log of several hundred events in every snapshot would grow the history fast.
+    md = MetaData()
+    Table("battle_log", md,
+          Column("battle_id", Integer, primary_key=True, autoincrement=False),
+          Column("digest", String, nullable=False),
+          Column("events", Integer, nullable=False),
+          Column("spec", Text, nullable=False),
+          Column("log", Text, nullable=False))
+    md.create_all(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
+    Migration(3, "battle logs kept apart from company state", _v3),
 )
 
 LATEST = MIGRATIONS[-1].version

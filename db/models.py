@@ -128,3 +128,16 @@ class Event(SQLModel, table=True):
     undoes: int | None = None
     undone: bool = False
     created_at: str = Field(default_factory=utcnow)
+
+
+class BattleLog(SQLModel, table=True):
+    """A fought battle's full record: how to replay it (``spec``: scenario, forces, dice,
+    controllers) and its event log. Kept apart from ``battle`` so that company snapshots
+    stay small; keyed by the battle's id."""
+
+    __tablename__ = "battle_log"
+    battle_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    digest: str
+    events: int
+    spec: str = Field(sa_column=Column(Text, nullable=False))
+    log: str = Field(sa_column=Column(Text, nullable=False))

@@ -1,0 +1,284 @@
+"""Battles fought by the engine: set them up from companies or force files, fight them,
+store them with their full log, run the post-battle sequence for each company, show and
+replay them."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, select
+
+from campaigns.company import NotFound, Refused, changing
+from campaigns.forces import load_force_file, muster_force
+from campaigns.postbattle import Aftermath, aftermath
+from campaigns.scenarios import get_scenario
+from db.models import Battle as BattleRow
+from db.models import BattleLog, Company, Muster
+from meks.catalog import Catalog, Design, Size, load_catalog
+from meks.dice import Dice
+from meks.engine.controllers import Baseline, Controller
+from meks.engine.core import Battle
+from meks.engine.log import Event, digest, render
+from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec
+from meks.scenario import Scenario, Side
+
+CONTROLLERS: dict[str, type[Baseline]] = {"baseline": Baseline}
+
+
+def controller(name: str) -> Controller:
+    try:
+        return CONTROLLERS[name]()
+    except KeyError:
+        raise Refused(f"No controller is called {name!r}; choose from "
+                      f"{', '.join(CONTROLLERS)}.") from None
+
+
+@dataclass
+class Participant:
+    """One side of a battle: its force, and the company and muster it came from."""
+
+    force: ForceSpec
+    company: Company | None = None
+    muster: Muster | None = None
+
+
+@dataclass
+class Fought:
+    battle: Battle
+    scenario: Scenario
+    spec: dict[str, Any]
+    digest: str
+    sides: dict[Side, Participant] = field(default_factory=dict)
+
+
+def is_force_file(ref: str) -> bool:
+    return ref.lower().endswith((".yaml", ".yml")) or Path(ref).is_file()
+
+
+def participant(session: Session | None, ref: str, side: Side, scenario: Scenario,
+                catalog: Catalog) -> Participant:
+    if is_force_file(ref):
+        force = load_force_file(Path(ref), catalog)
+        rules = scenario.side(side)
+        problems = rules.size_problems([u.design.size for u in force.units if u.design])
+        cost = sum(u.points for u in force.units)
+        if cost > rules.budget:
+            problems.append(f"it costs {cost} points and the budget is {rules.budget}")
+        if problems:
+            raise Refused(f"The force in {ref} cannot fight as the {side.value} in "
+                          f"{scenario.name}: " + "; ".join(problems) + ".")
+        return Participant(force)
+    if session is None:
+        raise Refused(f"{ref!r} is not a force file.")
+    company, muster, force = muster_force(session, ref, scenario.id, catalog)
+    if muster.side is not None and muster.side != side.value:
+        raise Refused(f"{company.name} mustered as the {muster.side} for {scenario.id}, not "
+                      f"the {side.value}; muster again with --side {side.value}.")
+    return Participant(force, company, muster)
+
+
+def fight(session: Session | None, scenario_ref: str, attacker: str, defender: str,
+          dice: Dice, *, controllers: dict[Side, str] | None = None,
+          catalog: Catalog | None = None) -> Fought:
+    """Fight a battle. Nothing is stored here; ``store`` does that."""
+    catalog = catalog or load_catalog()
+    scenario = get_scenario(scenario_ref)
+    names = controllers or {Side.ATTACKER: "baseline", Side.DEFENDER: "baseline"}
+    sides = {Side.ATTACKER: participant(session, attacker, Side.ATTACKER, scenario, catalog),
+             Side.DEFENDER: participant(session, defender, Side.DEFENDER, scenario, catalog)}
+    a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
+    if a is not None and d is not None and a.id == d.id:
+        raise Refused("A company cannot fight itself; give the other side a force file or "
+                      "another company.")
+    _distinct_names(sides)
+    battle = Battle(scenario, {s: p.force for s, p in sides.items()}, dice,
+                    {s: controller(names[s]) for s in Side}, catalog)
+    battle.run()
+    spec = {
+        "scenario": scenario.model_dump(mode="json", by_alias=True),
+        "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
+        "controllers": {s.value: names[s] for s in Side},
+        "dice": {"seed": dice.seed} if dice.seed is not None
+        else {"values": [r.value for r in dice.log]},
+    }
+    return Fought(battle, scenario, spec, digest(battle.log), sides)
+
+
+def _distinct_names(sides: dict[Side, Participant]) -> None:
+    """Units with the same name on both sides get their side's initial, for the report."""
+    names = [{u.name for u in p.force.units} for p in sides.values()]
+    shared = names[0] & names[1]
+    if not shared:
+        return
+    for side, part in sides.items():
+        tag = side.value[0].upper()
+        units = tuple(dataclasses.replace(u, name=f"{u.name} ({tag})") if u.name in shared
+                      else u for u in part.force.units)
+        part.force = dataclasses.replace(part.force, units=units)
+
+
+def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = True
+          ) -> int | None:
+    """Store a fought battle for each company in it, with its log, and run each company's
+    post-battle sequence. Returns the battle's id (the attacker company's, if both)."""
+    battle = fought.battle
+    result = battle.result()
+    first_id: int | None = None
+    events = json.dumps([e.as_dict() for e in battle.log])
+    for side, part in fought.sides.items():
+        if part.company is None or part.muster is None:
+            continue
+        outcome = "draw" if result.winner is None else (
+            "win" if result.winner is side else "loss")
+        with changing(session, part.company, "battle") as change:
+            row = BattleRow(company_id=part.company.id, muster_id=part.muster.id,
+                            scenario=fought.scenario.id, mode="auto", result=outcome,
+                            seed=dice.seed, sides=json.dumps(_sides(fought, result.winner)),
+                            log=json.dumps({"digest": fought.digest,
+                                            "events": len(battle.log)}))
+            session.add(row)
+            session.flush()
+            assert row.id is not None
+            _store_log(session, row.id, fought, events)
+            aftermath(session, part.muster, row, _aftermath(part, battle, side, outcome), dice,
+                      change, auto=auto_skills,
+                      skill_choice=fought.scenario.house_rules.skill_choice.value)
+        first_id = first_id or row.id
+    return first_id
+
+
+def _store_log(session: Session, battle_id: int, fought: Fought, events: str) -> None:
+    old = session.get(BattleLog, battle_id)
+    if old is not None:  # a log left by a battle that an undo removed
+        session.delete(old)
+        session.flush()
+    session.add(BattleLog(battle_id=battle_id, digest=fought.digest,
+                          events=len(fought.battle.log), spec=json.dumps(fought.spec),
+                          log=events))
+
+
+def _sides(fought: Fought, winner: Side | None) -> dict[str, Any]:
+    return {"winner": winner.value if winner else "draw",
+            **{s.value: (p.company.name if p.company else p.force.name)
+               for s, p in fought.sides.items()}}
+
+
+def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> Aftermath:
+    assert part.muster is not None
+    pilot_of = {str(f["mek"]): f["pilot"] for f in json.loads(part.muster.force)}
+    kills: dict[int, int] = {}
+    lost: set[int] = set()
+    died: set[int] = set()
+    for unit in battle.side_units(side):
+        if unit.ref is None:
+            continue
+        pilot_id = pilot_of[unit.ref]
+        if unit.mek_kills:
+            kills[pilot_id] = unit.mek_kills
+        if unit.destroyed_turn is not None:
+            lost.add(int(unit.ref))
+            if unit.pilot is not None and unit.pilot.dead:
+                died.add(pilot_id)
+    return Aftermath(outcome, kills, lost, died)
+
+
+def summary(fought: Fought, battle_id: int | None) -> dict[str, Any]:
+    battle = fought.battle
+    result = battle.result()
+    return {
+        "battle_id": battle_id,
+        "scenario": fought.scenario.id,
+        "seed": battle.dice.seed,
+        "winner": result.winner.value if result.winner else "draw",
+        "reason": result.reason,
+        "turns": result.turns,
+        "events": len(battle.log),
+        "log_digest": fought.digest,
+        "units": [unit_summary(u) for u in battle.units if not u.decoy],
+    }
+
+
+def unit_summary(unit: Unit) -> dict[str, Any]:
+    state = ("destroyed" if unit.destroyed_turn is not None else
+             "exited" if unit.exited_turn is not None else
+             "waiting" if not unit.arrived else "standing")
+    return {"id": unit.id, "side": unit.side.value, "name": unit.name, "design": unit.design,
+            "hits": unit.hits, "max_hits": unit.max_hits, "state": state,
+            "kills": unit.mek_kills,
+            "pilot": None if unit.pilot is None else {
+                "name": unit.pilot.name, "level": unit.pilot.level.level,
+                "dead": unit.pilot.dead}}
+
+
+# ---- show and replay -----------------------------------------------------------------------
+
+def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
+    row = session.get(BattleRow, battle_id)
+    log = session.get(BattleLog, battle_id)
+    if row is None or log is None:
+        raise NotFound(f"No fought battle has id {battle_id}. See a company's battles with "
+                       "'meks company show COMPANY'.")
+    return row, log
+
+
+def show(session: Session, battle_id: int, rolls: bool = False) -> dict[str, Any]:
+    row, log = _log_row(session, battle_id)
+    events = [Event.from_dict(e) for e in json.loads(log.log)]
+    return {"battle_id": battle_id, "scenario": row.scenario, "result": row.result,
+            "sides": json.loads(row.sides), "seed": row.seed, "events": log.events,
+            "log_digest": log.digest, "report": render(events, rolls=rolls)}
+
+
+def replay(session: Session, battle_id: int, catalog: Catalog | None = None
+           ) -> dict[str, Any]:
+    """Fight the stored battle again from its scenario, forces, dice and controllers and
+    compare the logs."""
+    catalog = catalog or load_catalog()
+    _, log = _log_row(session, battle_id)
+    spec = json.loads(log.spec)
+    scenario = Scenario.model_validate(spec["scenario"])
+    forces = {s: force_from_data(spec["forces"][s.value]) for s in Side}
+    dice_spec = spec["dice"]
+    dice = Dice.from_seed(dice_spec["seed"]) if "seed" in dice_spec else \
+        Dice.from_sequence(dice_spec["values"])
+    battle = Battle(scenario, forces, dice,
+                    {s: controller(spec["controllers"][s.value]) for s in Side}, catalog)
+    battle.run()
+    now = digest(battle.log)
+    return {"battle_id": battle_id, "identical": now == log.digest, "stored_digest": log.digest,
+            "replayed_digest": now, "events": len(battle.log)}
+
+
+def battles_of(session: Session, company: Company) -> list[BattleRow]:
+    return list(session.exec(select(BattleRow).where(BattleRow.company_id == company.id)))
+
+
+# ---- forces as plain data ------------------------------------------------------------------
+
+def force_to_data(force: ForceSpec) -> dict[str, Any]:
+    return {"name": force.name, "support": list(force.support), "units": [
+        {"name": u.name, "points": u.points, "ref": u.ref, "support": u.support,
+         "design": None if u.design is None else {
+             "name": u.design.name, "size": u.design.size.value,
+             "weapons": list(u.design.weapons), "systems": list(u.design.systems),
+             "price": u.design.price},
+         "pilot": None if u.pilot is None else {
+             "name": u.pilot.name, "level": u.pilot.level, "skills": list(u.pilot.skills)}}
+        for u in force.units]}
+
+
+def force_from_data(data: dict[str, Any]) -> ForceSpec:
+    units = []
+    for u in data["units"]:
+        d = u["design"]
+        design = None if d is None else Design(d["name"], Size(d["size"]), tuple(d["weapons"]),
+                                               tuple(d["systems"]), d.get("price"))
+        p = u["pilot"]
+        pilot = None if p is None else PilotSpec(p["name"], p["level"], tuple(p["skills"]))
+        units.append(UnitSpec(u["name"], design, pilot, u.get("support"), u["points"],
+                              u.get("ref")))
+    return ForceSpec(tuple(units), tuple(data["support"]), data.get("name", ""))

@@ -1,0 +1,135 @@
+"""Forces for battles: from a force file (YAML) or from a company's last muster.
+
+A force file lists Meks with their pilots, so battles can be fought without a company::
+
+    name: Red Lance                 # optional
+    meks:
+      - design: DRAKEN              # a stock design, or a design file (relative to this one)
+        callsign: Anvil             # optional (default: the design's name)
+        pilot: Vera                 # optional pilot name
+        level: Veteran              # Green, Regular (default), Veteran or Elite
+        skills: [Accuracy]          # optional
+    support: [Ambush, Gun Sled]     # optional support results for the battle
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from sqlmodel import Session, col, select
+
+from campaigns.company import Refused, get_company
+from campaigns.designs import load_design_file
+from campaigns.files import read_yaml_file
+from db.models import Company, Mek, Muster, Pilot, SupportRoll
+from meks.catalog import Catalog, Design, Size, load_catalog
+from meks.construction import check_design
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.errors import InputError, MeksError
+from meks.pilots import base_skill
+from meks.schema import build
+
+
+@dataclass(frozen=True)
+class ForceMek:
+    design: str
+    callsign: str | None = None
+    pilot: str | None = None
+    level: str = "Regular"
+    skills: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ForceFile:
+    meks: tuple[ForceMek, ...]
+    name: str = ""
+    support: tuple[str, ...] = ()
+
+
+def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
+    """The force in a YAML force file. Unreadable: ``InputError`` (exit 2); a design that
+    breaks the construction rules, or an unknown name: refused (exit 1)."""
+    catalog = catalog or load_catalog()
+    data = build(ForceFile, read_yaml_file(path), str(path))
+    if not data.meks:
+        raise InputError(str(path), ["'meks' lists no Meks"])
+    units = []
+    problems = []
+    seen: dict[str, int] = {}
+    for i, entry in enumerate(data.meks, 1):
+        try:
+            design = _design(entry.design, path, catalog)
+            report = check_design(design, catalog)
+            if not report.legal:
+                problems.append(f"Mek {i} ({design.name}) breaks the construction rules: "
+                                + "; ".join(p.message for p in report.problems))
+                continue
+            level = catalog.level(entry.level).level
+            skills = tuple(_skill_label(s, catalog) for s in entry.skills)
+            seen[design.name] = seen.get(design.name, 0) + 1
+            name = entry.callsign or f"{design.name}-{seen[design.name]}"
+            units.append(UnitSpec(name, report.design, PilotSpec(entry.pilot or f"{name} pilot",
+                                                                 level, skills),
+                                  points=report.purchase_price()))
+        except InputError:
+            raise
+        except MeksError as exc:
+            problems.append(f"Mek {i}: {exc.message}")
+    support = []
+    for name in data.support:
+        try:
+            support.append(catalog.support_entry(name).name)
+        except MeksError as exc:
+            problems.append(exc.message)
+    if problems:
+        raise Refused(f"The force in {path} cannot fight: " + " ".join(problems))
+    return ForceSpec(tuple(units), tuple(support), data.name or path.stem)
+
+
+def _design(ref: str, base: Path, catalog: Catalog) -> Design:
+    if ref.lower().endswith((".yaml", ".yml")):
+        file = Path(ref) if Path(ref).is_absolute() else base.parent / ref
+        return load_design_file(file)
+    return catalog.design(ref)
+
+
+def _skill_label(label: str, catalog: Catalog) -> str:
+    name = catalog.skill(base_skill(label)).name
+    if "(" in label:
+        size = Size(label.split("(")[1].rstrip(")").strip().capitalize())
+        return f"{name} ({size.value})"
+    return name
+
+
+def muster_force(session: Session, company_name: str, scenario_id: str,
+                 catalog: Catalog | None = None) -> tuple[Company, Muster, ForceSpec]:
+    """The force a company last mustered for ``scenario_id`` and has not fought with yet."""
+    catalog = catalog or load_catalog()
+    company = get_company(session, company_name)
+    muster = session.exec(select(Muster).where(
+        Muster.company_id == company.id, Muster.scenario == scenario_id,
+        col(Muster.battle_id).is_(None)).order_by(col(Muster.id).desc())).first()
+    if muster is None:
+        raise Refused(f"{company.name} has no force mustered for {scenario_id}; muster one "
+                      f"with 'meks muster {company.name} --scenario {scenario_id} --side ...'.")
+    units = []
+    for entry in json.loads(muster.force):
+        mek = session.get(Mek, entry["mek"])
+        pilot = session.get(Pilot, entry["pilot"])
+        if mek is None or pilot is None or mek.status != "active" or pilot.status == "dead":
+            raise Refused(f"{company.name}'s muster for {scenario_id} names a Mek or pilot "
+                          "that can no longer fight; muster again.")
+        if mek.custom_design:
+            data = json.loads(mek.custom_design)
+            design = Design(data["name"], Size(data["size"]), tuple(data["weapons"]),
+                            tuple(data["systems"]))
+        else:
+            design = catalog.design(mek.design)
+        units.append(UnitSpec(mek.callsign, design,
+                              PilotSpec(pilot.name, pilot.level, tuple(json.loads(pilot.skills))),
+                              points=mek.price, ref=str(mek.id)))
+    support = [s.result for s in session.exec(select(SupportRoll).where(
+        SupportRoll.muster_id == muster.id)).all()]
+    return company, muster, ForceSpec(tuple(units), tuple(support), company.name)

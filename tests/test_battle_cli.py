@@ -1,0 +1,211 @@
+"""`meks battle auto | show | replay`, force files and dice files (issue: the battle engine)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+
+RED = """\
+name: Red Lance
+meks:
+  - {design: VIPER, pilot: Ana}
+  - {design: WASP, pilot: Bo, level: Green}
+  - {design: WASP, pilot: Cy, level: Green}
+support: [Ambush]
+"""
+BLUE = """\
+meks:
+  - {design: VIPER, pilot: Dee, skills: [Accuracy]}
+  - {design: WASP, pilot: Eve}
+  - {design: WASP, pilot: Fay}
+"""
+
+
+def run(runner: CliRunner, *args: str, code: int = 0, stdin: str | None = None) -> str:
+    result = runner.invoke(app, list(args), input=stdin)
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    return result.stdout if code == 0 else result.stderr
+
+
+def run_json(runner: CliRunner, *args: str) -> Any:
+    return json.loads(run(runner, *args, "--json"))
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    (tmp_path / "red.yaml").write_text(RED)
+    (tmp_path / "blue.yaml").write_text(BLUE)
+    return str(tmp_path / "red.yaml"), str(tmp_path / "blue.yaml")
+
+
+def test_battle_auto_between_force_files(runner: CliRunner, files: tuple[str, str]) -> None:
+    red, blue = files
+    data = run_json(runner, "battle", "auto", "opening-shots", "--attacker", red,
+                    "--defender", blue, "--seed", "7")
+    assert set(data) >= {"battle_id", "scenario", "seed", "winner", "turns", "events",
+                         "log_digest"}
+    assert data["battle_id"] is None and data["scenario"] == "opening-shots"
+    assert data["winner"] in ("attacker", "defender", "draw")
+    assert 1 <= data["turns"] <= 12 and data["events"] > 10
+    report = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue, "--seed", "7")
+    assert "Turn 1" in report and "Result:" in report
+
+
+def test_same_seed_same_battle(runner: CliRunner, files: tuple[str, str]) -> None:
+    red, blue = files
+    digests = {run_json(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+                        "--seed", "42")["log_digest"] for _ in range(2)}
+    assert len(digests) == 1
+    other = run_json(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+                     "--seed", "43")["log_digest"]
+    assert other not in digests
+
+
+def test_without_a_seed_one_is_drawn_and_printed(runner: CliRunner,
+                                                 files: tuple[str, str]) -> None:
+    red, blue = files
+    data = run_json(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue)
+    again = run_json(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+                     "--seed", str(data["seed"]))
+    assert again["log_digest"] == data["log_digest"]
+
+
+@pytest.fixture
+def wolves(runner: CliRunner) -> str:
+    run(runner, "company", "create", "Wolves")
+    for design, pilot, regular in (("VIPER", "Ana", True), ("WASP", "Bo", False),
+                                   ("WASP", "Cy", False)):
+        callsign = run_json(runner, "mek", "buy", "Wolves", design)["callsign"]
+        run(runner, "pilot", "hire", "Wolves", pilot, *(["--regular"] if regular else []))
+        run(runner, "pilot", "assign", "Wolves", pilot, callsign)
+    return "Wolves"
+
+
+def test_company_battle_is_stored_shown_replayed_and_runs_post_battle(
+        runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    _, blue = files
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    data = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
+                    "--seed", "11")
+    battle_id = data["battle_id"]
+    assert isinstance(battle_id, int)
+    shown = run(runner, "battle", "show", str(battle_id))
+    assert "Turn 1" in shown
+    replay = run_json(runner, "battle", "replay", str(battle_id))
+    assert replay["identical"] and replay["stored_digest"] == data["log_digest"]
+    assert "replays identically" in run(runner, "battle", "replay", str(battle_id))
+    view = run_json(runner, "company", "show", wolves)
+    assert all(p["scenarios"] == 1 for p in view["pilots"] if p["status"] != "dead")
+    assert view["last_muster"]["recorded"]
+    events = run_json(runner, "company", "history", wolves)
+    assert events[0]["command"] == "battle"
+    # The muster is spent: fighting again needs a new one.
+    err = run(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue, code=1)
+    assert "no force mustered" in err
+
+
+def test_company_without_a_muster_for_the_scenario_is_refused(
+        runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    _, blue = files
+    before = run_json(runner, "company", "show", wolves)
+    err = run(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue, code=1)
+    assert "muster" in err
+    assert run_json(runner, "company", "show", wolves) == before
+
+
+def test_company_on_the_wrong_side_is_refused(runner: CliRunner, wolves: str,
+                                              files: tuple[str, str]) -> None:
+    red, _ = files
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    err = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", wolves, code=1)
+    assert "attacker" in err
+
+
+def test_undo_a_fought_battle(runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    _, blue = files
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    before = run_json(runner, "company", "show", wolves)
+    run(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue, "--seed", "3")
+    run(runner, "company", "undo", wolves)
+    assert run_json(runner, "company", "show", wolves) == before
+    run(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue, "--seed", "3")
+
+
+def test_dice_file_replays_fixed_values_and_refuses_bad_ones(
+        runner: CliRunner, files: tuple[str, str], tmp_path: Path) -> None:
+    red, blue = files
+    seeded = run_json(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+                      "--seed", "5")
+    from campaigns.battles import fight
+    from meks.dice import Dice
+
+    values = [r.value for r in fight(None, "opening-shots", red, blue,
+                                     Dice.from_seed(5)).battle.dice.log]
+    dice_file = tmp_path / "dice.txt"
+    dice_file.write_text("# the dice of seed 5\n" + " ".join(map(str, values)) + "\n")
+    from_file = run_json(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+                         "--dice", str(dice_file))
+    assert from_file["log_digest"] == seeded["log_digest"]
+    dice_file.write_text("3 4\n5 7\n")
+    err = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+              "--dice", str(dice_file), code=2)
+    assert "line 2" in err and "'7'" in err
+    dice_file.write_text("3 4 5\n")
+    err = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+              "--dice", str(dice_file), code=1)
+    assert "ran out" in err
+
+
+def test_manual_dice_are_asked_for(runner: CliRunner, files: tuple[str, str]) -> None:
+    red, blue = files
+    from campaigns.battles import fight
+    from meks.dice import Dice
+
+    values = [r.value for r in fight(None, "opening-shots", red, blue,
+                                     Dice.from_seed(9)).battle.dice.log]
+    stdin = "9\n" + "\n".join(map(str, values)) + "\n"  # a 9 is refused and asked again
+    out = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue, "--dice",
+              "manual", stdin=stdin)
+    assert "Die for attacker initiative" in out
+    assert "Result:" in out
+
+
+def test_bad_battle_input_is_refused_cleanly(runner: CliRunner, files: tuple[str, str],
+                                            tmp_path: Path) -> None:
+    red, blue = files
+    err = run(runner, "battle", "auto", "no-such-scenario", "-a", red, "-d", blue, code=1)
+    assert "No scenario" in err
+    illegal = tmp_path / "illegal.yaml"
+    illegal.write_text("meks:\n  - {design: illegal-mek.yaml}\n")
+    (tmp_path / "illegal-mek.yaml").write_text("name: X\nsize: Light\nsystems: [Director]\n")
+    err = run(runner, "battle", "auto", "opening-shots", "-a", str(illegal), "-d", blue,
+              code=1)
+    assert "Director" in err
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("meks: [\n")
+    run(runner, "battle", "auto", "opening-shots", "-a", str(broken), "-d", blue, code=2)
+    wrong = tmp_path / "wrong.yaml"
+    wrong.write_text("meks:\n  - {design: WASP, levle: Green}\n")
+    err = run(runner, "battle", "auto", "opening-shots", "-a", str(wrong), "-d", blue, code=2)
+    assert "level" in err
+    run(runner, "battle", "show", "99", code=1)
+    run(runner, "battle", "replay", "99", code=1)
+
+
+def test_force_file_must_fit_the_scenario(runner: CliRunner, files: tuple[str, str],
+                                          tmp_path: Path) -> None:
+    _, blue = files
+    big = tmp_path / "big.yaml"
+    big.write_text("meks:\n  - {design: THOR}\n  - {design: WASP}\n  - {design: WASP}\n")
+    err = run(runner, "battle", "auto", "opening-shots", "-a", str(big), "-d", blue, code=1)
+    assert "exactly 1 Medium" in err and "budget" in err
