@@ -53,6 +53,7 @@ class Fought:
     spec: dict[str, Any]
     digest: str
     sides: dict[Side, Participant] = field(default_factory=dict)
+    reports: dict[Side, list[dict[str, Any]]] = field(default_factory=dict)
 
 
 def is_force_file(ref: str) -> bool:
@@ -84,17 +85,26 @@ def participant(session: Session | None, ref: str, side: Side, scenario: Scenari
 def fight(session: Session | None, scenario_ref: str, attacker: str, defender: str,
           dice: Dice, *, controllers: dict[Side, str] | None = None,
           catalog: Catalog | None = None) -> Fought:
-    """Fight a battle. Nothing is stored here; ``store`` does that."""
+    """Fight a battle between companies (their musters) or force files. Nothing is stored
+    here; ``store`` does that."""
     catalog = catalog or load_catalog()
     scenario = get_scenario(scenario_ref)
-    names = controllers or {Side.ATTACKER: "baseline", Side.DEFENDER: "baseline"}
     sides = {Side.ATTACKER: participant(session, attacker, Side.ATTACKER, scenario, catalog),
              Side.DEFENDER: participant(session, defender, Side.DEFENDER, scenario, catalog)}
+    return fight_sides(scenario, sides, dice, controllers=controllers, catalog=catalog)
+
+
+def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, *,
+                controllers: dict[Side, str] | None = None,
+                catalog: Catalog | None = None) -> Fought:
+    catalog = catalog or load_catalog()
+    names = controllers or {Side.ATTACKER: "baseline", Side.DEFENDER: "baseline"}
     a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
     if a is not None and d is not None and a.id == d.id:
         raise Refused("A company cannot fight itself; give the other side a force file or "
                       "another company.")
     _distinct_names(sides)
+    skip = len(dice.log)  # dice already rolled before the battle (support rolls)
     battle = Battle(scenario, {s: p.force for s, p in sides.items()}, dice,
                     {s: controller(names[s]) for s in Side}, catalog)
     battle.run()
@@ -102,8 +112,8 @@ def fight(session: Session | None, scenario_ref: str, attacker: str, defender: s
         "scenario": scenario.model_dump(mode="json", by_alias=True),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "controllers": {s.value: names[s] for s in Side},
-        "dice": {"seed": dice.seed} if dice.seed is not None
-        else {"values": [r.value for r in dice.log]},
+        "dice": {"seed": dice.seed, "skip": skip} if dice.seed is not None
+        else {"values": [r.value for r in dice.log[skip:]]},
     }
     return Fought(battle, scenario, spec, digest(battle.log), sides)
 
@@ -124,7 +134,8 @@ def _distinct_names(sides: dict[Side, Participant]) -> None:
 def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = True
           ) -> int | None:
     """Store a fought battle for each company in it, with its log, and run each company's
-    post-battle sequence. Returns the battle's id (the attacker company's, if both)."""
+    post-battle sequence (its report lands in ``fought.reports``). Returns the battle's id
+    (the attacker company's, if both)."""
     battle = fought.battle
     result = battle.result()
     first_id: int | None = None
@@ -144,9 +155,10 @@ def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = T
             session.flush()
             assert row.id is not None
             _store_log(session, row.id, fought, events)
-            aftermath(session, part.muster, row, _aftermath(part, battle, side, outcome), dice,
-                      change, auto=auto_skills,
-                      skill_choice=fought.scenario.house_rules.skill_choice.value)
+            fought.reports[side] = aftermath(
+                session, part.muster, row, _aftermath(part, battle, side, outcome), dice,
+                change, auto=auto_skills,
+                skill_choice=fought.scenario.house_rules.skill_choice.value)
         first_id = first_id or row.id
     return first_id
 
@@ -243,8 +255,12 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
     scenario = Scenario.model_validate(spec["scenario"])
     forces = {s: force_from_data(spec["forces"][s.value]) for s in Side}
     dice_spec = spec["dice"]
-    dice = Dice.from_seed(dice_spec["seed"]) if "seed" in dice_spec else \
-        Dice.from_sequence(dice_spec["values"])
+    if "seed" in dice_spec:
+        dice = Dice.from_seed(dice_spec["seed"])
+        dice.roll(dice_spec.get("skip", 0), "dice rolled before the battle")
+        dice.log.clear()
+    else:
+        dice = Dice.from_sequence(dice_spec["values"])
     battle = Battle(scenario, forces, dice,
                     {s: controller(spec["controllers"][s.value]) for s in Side}, catalog)
     battle.run()

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, col, delete, select
 
-from db.models import Battle, Company, Mek, Muster, Pilot, SupportRoll, fold
+from db.models import Battle, Campaign, Company, Mek, Muster, Pilot, SupportRoll, fold
 from meks.errors import InputError
 
 SCHEMA_NAME = "meks-roster"
@@ -34,6 +34,8 @@ def snapshot(session: Session, company: Company) -> Document:
                            .order_by(col(Muster.id))).all()
     battles = session.exec(select(Battle).where(Battle.company_id == cid)
                            .order_by(col(Battle.id))).all()
+    campaigns = session.exec(select(Campaign).where(Campaign.company_id == cid)
+                             .order_by(col(Campaign.id))).all()
     return {
         "schema": SCHEMA_NAME,
         "version": SCHEMA_VERSION,
@@ -67,12 +69,18 @@ def snapshot(session: Session, company: Company) -> Document:
              "log": json.loads(b.log), "created_at": b.created_at}
             for b in battles
         ],
+        "campaigns": [
+            {"id": c.id, "name": c.name, "plan": json.loads(c.plan), "position": c.position,
+             "seed": c.seed, "difficulty": c.difficulty, "status": c.status,
+             "results": json.loads(c.results), "created_at": c.created_at}
+            for c in campaigns
+        ],
     }
 
 
 def clear(session: Session, company_id: int) -> None:
     """Remove everything the company owns (not the company row, not its events)."""
-    for table in (Battle, SupportRoll, Pilot, Muster, Mek):
+    for table in (Campaign, Battle, SupportRoll, Pilot, Muster, Mek):
         session.exec(delete(table).where(col(table.company_id) == company_id))
     session.flush()
 
@@ -122,6 +130,12 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
             assert row is not None
             row.muster_id = ids["muster"][b["muster"]]
             session.add(row)
+    for c in doc.get("campaigns", []):
+        session.add(Campaign(
+            id=c["id"] if keep_ids else None, company_id=company.id, name=c["name"],
+            plan=json.dumps(c["plan"]), position=c["position"], seed=c["seed"],
+            difficulty=c["difficulty"], status=c["status"], results=json.dumps(c["results"]),
+            created_at=c["created_at"]))
     for s in doc["support"]:
         session.add(SupportRoll(
             id=s["id"] if keep_ids else None, company_id=company.id,

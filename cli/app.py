@@ -10,9 +10,11 @@ from typer.core import TyperGroup
 
 from cli import (
     battle_cmd,
+    campaign_cmd,
     catalog_cmd,
     company_cmd,
     db_cmd,
+    demo_cmd,
     design_cmd,
     mek_cmd,
     muster_cmd,
@@ -65,6 +67,8 @@ app.command("muster")(muster_cmd.muster)
 app.add_typer(battle_cmd.app, name="battle")
 app.add_typer(db_cmd.app, name="db")
 app.add_typer(roster_cmd.app, name="roster")
+app.add_typer(campaign_cmd.app, name="campaign")
+app.command("demo")(demo_cmd.demo)
 
 
 def _version(value: bool) -> None:

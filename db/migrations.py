@@ -139,10 +139,29 @@ def _v3(conn: Connection) -> None:
     md.create_all(conn)
 
 
+def _v4(conn: Connection) -> None:
+    md = MetaData()
+    Table("company", md, Column("id", Integer, primary_key=True))
+    Table("campaign", md,
+          Column("id", Integer, primary_key=True),
+          Column("company_id", Integer, ForeignKey("company.id", ondelete="CASCADE"),
+                 nullable=False, index=True),
+          Column("name", String, nullable=False),
+          Column("plan", Text, nullable=False),
+          Column("position", Integer, nullable=False),
+          Column("seed", BigInteger, nullable=False),
+          Column("difficulty", String, nullable=False),
+          Column("status", String, nullable=False),
+          Column("results", Text, nullable=False),
+          Column("created_at", String, nullable=False))
+    md.tables["campaign"].create(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
     Migration(3, "battle logs kept apart from company state", _v3),
+    Migration(4, "campaigns: a company's plan of scenarios", _v4),
 )
 
 LATEST = MIGRATIONS[-1].version

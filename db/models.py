@@ -141,3 +141,19 @@ class BattleLog(SQLModel, table=True):
     events: int
     spec: str = Field(sa_column=Column(Text, nullable=False))
     log: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class Campaign(SQLModel, table=True):
+    """A company's series of scenarios: the plan, how far it has got, and its results."""
+
+    __tablename__ = "campaign"
+    id: int | None = Field(default=None, primary_key=True)
+    company_id: int = Field(sa_column=_fk("company.id"))
+    name: str
+    plan: str = Field(sa_column=Column(Text, nullable=False))  # JSON [{scenario, side}]
+    position: int = 0
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    difficulty: str = "normal"
+    status: str = "active"  # active | finished
+    results: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    created_at: str = Field(default_factory=utcnow)

@@ -1,0 +1,304 @@
+"""Campaigns: a company plays a series of scenarios, one after another, solo.
+
+Each step of ``next_scenario`` is one transaction: the support rolls, the muster (buying
+Meks and hiring pilots as needed), the battle against an enemy the tool musters, and the
+post-battle sequence, each recorded as events. A step killed half-way leaves nothing, and
+the next call plays the same scenario again with the same dice: a campaign's dice come from
+its seed, one stream per scenario.
+
+A plan file (YAML)::
+
+    name: The Border War
+    difficulty: normal            # easy, normal or hard (the enemy's musters)
+    scenarios:
+      - {scenario: opening-shots, side: attacker}
+      - {scenario: head-to-head, side: defender}
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from campaigns.battles import Participant, fight_sides, store
+from campaigns.company import (
+    Limits,
+    NotFound,
+    Refused,
+    assign_pilot,
+    buy_mek,
+    changing,
+    get_company,
+    hire_pilot,
+    muster,
+    support_roll,
+    support_rolls_for,
+)
+from campaigns.files import read_yaml_file
+from campaigns.forces import muster_force
+from campaigns.scenarios import get_scenario
+from db.models import Campaign, Company, Mek, Pilot, SupportRoll
+from meks.catalog import Catalog, Design, Size, load_catalog
+from meks.dice import Dice
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.errors import InputError
+from meks.forcepick import Option, pick_force
+from meks.scenario import Scenario, Side
+from meks.schema import build
+from meks.support import roll_support
+
+DIFFICULTIES = ("easy", "normal", "hard")
+BUILT_IN_PLAN = (
+    ("opening-shots", "attacker"),
+    ("at-the-hot-gates", "attacker"),
+    ("buying-us-some-time", "defender"),
+    ("through-the-breach", "attacker"),
+    ("head-to-head", "attacker"),
+    ("citadel", "defender"),
+)
+BUILT_IN_NAME = "The six scenarios of the rules"
+PILOT_NAMES = (
+    "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",
+    "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
+    "Wren", "Yara", "Zane",
+)
+ENEMY = {"easy": ("Green", 0.8), "normal": ("Regular", 1.0), "hard": ("Veteran", 1.0)}
+
+
+@dataclass(frozen=True)
+class PlanStep:
+    scenario: str
+    side: str
+
+
+@dataclass(frozen=True)
+class PlanFile:
+    scenarios: tuple[PlanStep, ...]
+    name: str = ""
+    difficulty: str = "normal"
+
+
+def load_plan(path: Path) -> tuple[str, list[dict[str, str]], str]:
+    """A plan file's name, steps and difficulty; every scenario is checked to exist."""
+    data = build(PlanFile, read_yaml_file(path), str(path))
+    problems = []
+    steps = []
+    if not data.scenarios:
+        problems.append("'scenarios' lists no scenario")
+    if data.difficulty not in DIFFICULTIES:
+        problems.append(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+    for i, step in enumerate(data.scenarios):
+        if step.side not in ("attacker", "defender"):
+            problems.append(f"scenarios[{i}].side must be attacker or defender")
+        try:
+            scenario = get_scenario(step.scenario)
+            steps.append({"scenario": scenario.id, "side": step.side})
+        except InputError:
+            raise
+        except Exception as exc:  # an unknown scenario: name it with the step
+            problems.append(f"scenarios[{i}]: {getattr(exc, 'message', exc)}")
+    if problems:
+        raise InputError(str(path), problems)
+    return data.name or path.stem, steps, data.difficulty
+
+
+def derive_seed(seed: int, position: int) -> int:
+    """The dice seed of the campaign's ``position``-th scenario."""
+    h = hashlib.sha256(f"{seed}:{position}".encode()).digest()
+    return int.from_bytes(h[:8], "big") >> 1
+
+
+def active_campaign(session: Session, company: Company) -> Campaign | None:
+    return session.exec(select(Campaign).where(
+        Campaign.company_id == company.id, Campaign.status == "active")
+        .order_by(col(Campaign.id).desc())).first()
+
+
+def start_campaign(session: Session, company_name: str, *, plan: Path | None = None,
+                   seed: int | None = None, difficulty: str | None = None) -> dict[str, Any]:
+    company = get_company(session, company_name)
+    if active_campaign(session, company) is not None:
+        raise Refused(f"{company.name} is already on a campaign; finish it with 'meks "
+                      "campaign run' first.")
+    if plan is not None:
+        name, steps, plan_difficulty = load_plan(plan)
+    else:
+        name = BUILT_IN_NAME
+        steps = [{"scenario": s, "side": side} for s, side in BUILT_IN_PLAN]
+        plan_difficulty = "normal"
+    level = difficulty or plan_difficulty
+    if level not in DIFFICULTIES:
+        raise Refused(f"Difficulty must be one of {', '.join(DIFFICULTIES)}.")
+    seed = Dice.from_seed(seed).seed
+    assert seed is not None
+    with changing(session, company, "campaign start") as change:
+        row = Campaign(company_id=company.id or 0, name=name, plan=json.dumps(steps),
+                       seed=seed, difficulty=level)
+        session.add(row)
+        session.flush()
+        change.summary = f"Began the campaign '{name}' ({len(steps)} scenarios, {level})."
+    return campaign_view(row)
+
+
+def campaign_view(row: Campaign) -> dict[str, Any]:
+    plan = json.loads(row.plan)
+    results = json.loads(row.results)
+    record = {r: sum(1 for x in results if x["result"] == r) for r in ("win", "loss", "draw")}
+    return {"id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
+            "difficulty": row.difficulty, "position": row.position, "plan": plan,
+            "next": plan[row.position] if row.position < len(plan) else None,
+            "results": results, "record": record}
+
+
+def status(session: Session, company_name: str) -> dict[str, Any]:
+    company = get_company(session, company_name)
+    row = active_campaign(session, company) or session.exec(select(Campaign).where(
+        Campaign.company_id == company.id).order_by(col(Campaign.id).desc())).first()
+    if row is None:
+        raise NotFound(f"{company.name} has no campaign; begin one with 'meks campaign start "
+                       f"{company.name}'.")
+    return {"company": company.name, **campaign_view(row)}
+
+
+# ---- one scenario ---------------------------------------------------------------------------
+
+def next_scenario(session: Session, company_name: str,
+                  catalog: Catalog | None = None) -> dict[str, Any]:
+    """Play the campaign's next scenario, every step recorded; returns its summary."""
+    catalog = catalog or load_catalog()
+    company = get_company(session, company_name)
+    row = active_campaign(session, company)
+    if row is None:
+        raise Refused(f"{company.name} has no campaign under way; begin one with 'meks "
+                      f"campaign start {company.name}'.")
+    plan = json.loads(row.plan)
+    step = plan[row.position]
+    scenario = get_scenario(step["scenario"])
+    side = Side(step["side"])
+    dice = Dice.from_seed(derive_seed(row.seed, row.position))
+    count, _ = support_rolls_for(session, company.name, scenario, side)
+    support = support_roll(session, company.name, dice, count, catalog) if count else []
+    bought = auto_muster(session, company, scenario, side, catalog)
+    _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
+    enemy = enemy_force(scenario, side.enemy, row.difficulty, catalog, dice)
+    sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
+    fought = fight_sides(scenario, sides, dice, catalog=catalog)
+    battle_id = store(session, fought, dice)
+    result = fought.battle.result()
+    outcome = "draw" if result.winner is None else ("win" if result.winner is side else "loss")
+    reports = fought.reports.get(side, [])
+    entry = {"scenario": scenario.id, "name": scenario.name, "side": side.value,
+             "result": outcome, "reason": result.reason, "turns": result.turns,
+             "battle_id": battle_id, "support": [s["result"] for s in support],
+             "bought": bought, "pilots": reports}
+    with changing(session, company, "campaign next") as change:
+        results = json.loads(row.results)
+        results.append(entry)
+        row.results = json.dumps(results)
+        row.position += 1
+        if row.position >= len(plan):
+            row.status = "finished"
+        session.add(row)
+        change.summary = (f"{scenario.name} ({side.value}): {outcome}."
+                          + (" The campaign is over." if row.status == "finished" else ""))
+    return {"company": company.name, "campaign": row.name, "position": row.position,
+            "of": len(plan), "finished": row.status == "finished", **entry}
+
+
+def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
+                catalog: Catalog) -> list[str]:
+    """Choose and record the company's force for a scenario: the strongest that fits,
+    owned Meks first, buying what is missing and hiring Green pilots for empty cockpits.
+    Returns the callsigns bought."""
+    rules = scenario.side(side)
+    bonus = sum(s.points for s in session.exec(select(SupportRoll).where(
+        SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
+        col(SupportRoll.used).is_(False))).all())
+    owned = [Option(_design(m, catalog), m.price, m.callsign) for m in session.exec(
+        select(Mek).where(Mek.company_id == company.id, Mek.status == "active")
+        .order_by(col(Mek.id))).all()]
+    owed = sum(p.hire_cost for p in session.exec(select(Pilot).where(
+        Pilot.company_id == company.id, Pilot.status != "dead")).all())
+    chosen = pick_force(owned, catalog, rules.budget + bonus - owed, rules.max_size,
+                        rules.composition)
+    if not chosen:
+        raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
+                      f"{rules.budget} points.")
+    callsigns = []
+    bought = []
+    for option in chosen:
+        if option.owned:
+            callsigns.append(option.owned)
+        else:
+            mek = buy_mek(session, company.name, option.design, custom=False,
+                          catalog=catalog)
+            callsigns.append(mek["callsign"])
+            bought.append(mek["callsign"])
+    for callsign in callsigns:
+        mek_row = session.exec(select(Mek).where(Mek.company_id == company.id,
+                                                 Mek.callsign == callsign)).one()
+        if session.exec(select(Pilot).where(Pilot.mek_id == mek_row.id,
+                                            Pilot.status != "dead")).first():
+            continue
+        spare = session.exec(select(Pilot).where(
+            Pilot.company_id == company.id, Pilot.status != "dead",
+            col(Pilot.mek_id).is_(None))).all()
+        if spare:
+            best = max(spare, key=lambda p: (_rank(p.level), p.kills, -(p.id or 0)))
+            name = best.name
+        else:
+            name = _new_pilot_name(session, company)
+            hire_pilot(session, company.name, name, catalog=catalog)
+        assign_pilot(session, company.name, name, callsign)
+    muster(session, company.name, Limits.for_scenario(scenario, side), callsigns)
+    return bought
+
+
+def _rank(level: str) -> int:
+    return ("Green", "Regular", "Veteran", "Elite").index(level)
+
+
+def _design(mek: Mek, catalog: Catalog) -> Design:
+    if mek.custom_design:
+        data = json.loads(mek.custom_design)
+        return Design(data["name"], Size(data["size"]), tuple(data["weapons"]),
+                      tuple(data["systems"]))
+    return catalog.design(mek.design)
+
+
+def _new_pilot_name(session: Session, company: Company) -> str:
+    taken = {p.name_key for p in session.exec(select(Pilot).where(
+        Pilot.company_id == company.id)).all()}
+    for round_ in range(1, 100):
+        for name in PILOT_NAMES:
+            candidate = name if round_ == 1 else f"{name} {round_}"
+            if candidate.casefold() not in taken:
+                return candidate
+    raise Refused("No name left for a new pilot.")  # pragma: no cover
+
+
+def enemy_force(scenario: Scenario, side: Side, difficulty: str, catalog: Catalog,
+                dice: Dice | None = None) -> ForceSpec:
+    """The force the tool musters against the company (R3.3 limits, by difficulty), with
+    the side's support rolls when ``dice`` are given."""
+    rules = scenario.side(side)
+    level, spend = ENEMY[difficulty]
+    chosen = pick_force([], catalog, rules.budget, rules.max_size, rules.composition,
+                        spend=spend)
+    if not chosen and spend < 1:
+        chosen = pick_force([], catalog, rules.budget, rules.max_size, rules.composition)
+    units = []
+    counts: dict[str, int] = {}
+    for option in chosen:
+        counts[option.design.name] = counts.get(option.design.name, 0) + 1
+        name = f"Enemy {option.design.name}-{counts[option.design.name]}"
+        units.append(UnitSpec(name, option.design, PilotSpec(f"{name} pilot", level),
+                              points=option.price))
+    support = tuple(roll_support(dice, catalog).entry.name
+                    for _ in range(rules.support_rolls)) if dice is not None else ()
+    return ForceSpec(tuple(units), support, f"Enemy ({difficulty})")

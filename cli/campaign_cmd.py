@@ -1,0 +1,99 @@
+"""``meks campaign``: a company plays a series of scenarios solo, the tool commanding the
+enemy (and, with --auto, the company too)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from cli.output import print_json, show
+from cli.state import JSON, session
+
+app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a company.")
+
+COMPANY = typer.Argument(..., help="The company's name or id.", show_default=False)
+
+
+@app.command()
+def start(company: str = COMPANY,
+          plan: Path | None = typer.Option(None, "--plan", help="A YAML plan of scenarios "
+                                           "(default: the six scenarios of the rules)."),
+          seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
+                                          help="Seed for the whole campaign's dice."),
+          difficulty: str | None = typer.Option(None, "--difficulty",
+                                                help="easy, normal or hard (the enemy)."),
+          as_json: bool = JSON) -> None:
+    """Begin a campaign for a company."""
+    from campaigns.campaign import start_campaign
+
+    with session() as s:
+        view = start_campaign(s, company, plan=plan, seed=seed, difficulty=difficulty)
+    if as_json:
+        print_json(view)
+    else:
+        typer.echo(f"Campaign '{view['name']}' begins: {len(view['plan'])} scenarios, "
+                   f"{view['difficulty']}, seed {view['seed']}.")
+
+
+@app.command()
+def status(company: str = COMPANY, as_json: bool = JSON) -> None:
+    """Where the company's campaign stands: the plan, the results so far, what is next."""
+    from campaigns.campaign import status as load
+    from cli import campaign_views
+
+    with session() as s:
+        view = load(s, company)
+    if as_json:
+        print_json(view)
+    else:
+        show(campaign_views.status(view))
+
+
+@app.command("next")
+def next_(company: str = COMPANY,
+          auto: bool = typer.Option(True, "--auto/--play",
+                                    help="The tool commands the company too (--auto), or you "
+                                    "do (--play)."),
+          as_json: bool = JSON) -> None:
+    """Play the next scenario: support rolls, muster, battle, post-battle sequence."""
+    from campaigns.campaign import next_scenario
+    from cli import campaign_views
+
+    if not auto:
+        raise typer.BadParameter("playing a campaign battle yourself is not available yet; "
+                                 "use --auto", param_hint="--play")
+    with session() as s:
+        result = next_scenario(s, company)
+    if as_json:
+        print_json(result)
+    else:
+        show(campaign_views.scenario_summary(result))
+
+
+@app.command()
+def run(company: str = COMPANY,
+        auto: bool = typer.Option(True, "--auto", help="The tool commands both sides."),
+        as_json: bool = JSON) -> None:
+    """Play every remaining scenario of the campaign, then print the campaign summary."""
+    from campaigns.campaign import next_scenario
+    from campaigns.campaign import status as load
+    from cli import campaign_views
+
+    results = []
+    while True:
+        with session() as s:
+            view = load(s, company)
+        if view["status"] != "active":
+            break
+        with session() as s:
+            result = next_scenario(s, company)
+        results.append(result)
+        if not as_json:
+            show(campaign_views.scenario_summary(result))
+    with session() as s:
+        view = load(s, company)
+    if as_json:
+        print_json({"played": results, "campaign": view})
+    else:
+        show(campaign_views.campaign_summary(view))

@@ -1,0 +1,88 @@
+"""Rich views of campaigns: the plan, each scenario's outcome and the final summary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+
+def _row(table: Table, *cells: object) -> None:
+    table.add_row(*(Text(str(c)) for c in cells))
+
+
+def status(view: dict[str, Any]) -> RenderableType:
+    table = Table(title=Text(f"{view['company']}: {view['name']} ({view['difficulty']}, "
+                             f"{view['status']})"), box=box.SIMPLE_HEAD, title_justify="left")
+    for column in ("#", "Scenario", "Side", "Result"):
+        table.add_column(column)
+    results = view["results"]
+    for i, step in enumerate(view["plan"]):
+        outcome = results[i]["result"] if i < len(results) else (
+            "next" if i == view["position"] else "")
+        _row(table, i + 1, step["scenario"], step["side"], outcome)
+    record = view["record"]
+    return Group(table, Text(f"Record: {record['win']} won, {record['loss']} lost, "
+                             f"{record['draw']} drawn."))
+
+
+def scenario_summary(result: dict[str, Any]) -> RenderableType:
+    head = Text(f"{result['position']}/{result['of']} {result['name']} as the "
+                f"{result['side']}: {result['result'].upper()} - {result['reason']} "
+                f"({result['turns']} turns, battle {result['battle_id']})",
+                style="bold")
+    lines: list[RenderableType] = [head]
+    if result["support"]:
+        lines.append(Text("  Support: " + ", ".join(result["support"])))
+    if result["bought"]:
+        lines.append(Text("  Bought: " + ", ".join(result["bought"])))
+    for p in result["pilots"]:
+        bits = [f"{p['kills']} kill{'s' * (p['kills'] != 1)}"]
+        if p.get("mek_destroyed"):
+            bits.append(f"lost {p['mek']}")
+        if p.get("dead"):
+            bits.append("killed")
+        if p.get("promoted"):
+            bits.append(f"promoted {p['promoted']}")
+        if p.get("new_skill"):
+            bits.append(f"learned {p['new_skill']}")
+        lines.append(Text(f"  {p['pilot']} ({p['mek']}): " + ", ".join(bits)))
+    return Group(*lines)
+
+
+def campaign_summary(view: dict[str, Any]) -> RenderableType:
+    record = view["record"]
+    kills: dict[str, int] = {}
+    promotions: list[str] = []
+    skills: list[str] = []
+    lost: list[str] = []
+    bought: list[str] = []
+    for result in view["results"]:
+        bought += result.get("bought", [])
+        for p in result.get("pilots", []):
+            kills[p["pilot"]] = kills.get(p["pilot"], 0) + p.get("kills", 0)
+            if p.get("promoted"):
+                promotions.append(f"{p['pilot']} {p['promoted']}")
+            if p.get("new_skill"):
+                skills.append(f"{p['pilot']}: {p['new_skill']}")
+            if p.get("mek_destroyed"):
+                lost.append(p["mek"])
+    table = Table(box=box.SIMPLE_HEAD)
+    table.add_column("Pilot")
+    table.add_column("Kills", justify="right")
+    for name, n in sorted(kills.items(), key=lambda kv: (-kv[1], kv[0])):
+        _row(table, name, n)
+    lines: list[RenderableType] = [
+        Text(f"Campaign summary: {view['name']}", style="bold"),
+        Text(f"Record: {record['win']} won, {record['loss']} lost, {record['draw']} drawn "
+             f"({view['status']})."),
+        table,
+        Text("Promotions: " + (", ".join(promotions) or "none")),
+        Text("Skills gained: " + (", ".join(skills) or "none")),
+        Text("Meks lost: " + (", ".join(lost) or "none")),
+        Text("Meks bought: " + (", ".join(bought) or "none")),
+    ]
+    return Group(*lines)

@@ -1,0 +1,59 @@
+"""``meks demo``: a whole solo campaign on a fresh machine, with nothing to set up."""
+
+from __future__ import annotations
+
+import typer
+
+from cli.output import show, stdout
+from cli.state import session
+
+
+def demo(
+    seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
+                                    help="Seed for the campaign (default: a new one)."),
+    difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
+    name: str = typer.Option("Demo Company", "--name", help="The new company's name."),
+) -> None:
+    """Found a company and fight the six scenarios of the rules, the tool commanding both
+    sides; then print the roster and the campaign summary."""
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    from campaigns.campaign import next_scenario, start_campaign
+    from campaigns.campaign import status as load
+    from campaigns.company import create_company, show_company
+    from cli import campaign_views, store_views
+    from cli.state import location
+    from db.engine import describe
+
+    console = stdout()
+    with session() as s:
+        taken = {c.casefold() for c in _company_names(s)}
+        label = name
+        n = 1
+        while label.casefold() in taken:
+            n += 1
+            label = f"{name} {n}"
+        create_company(s, label)
+        view = start_campaign(s, label, seed=seed, difficulty=difficulty)
+    console.print(f"Founded {label} in {describe(location())}.")
+    console.print(f"Campaign: {view['name']}, {view['difficulty']}, seed {view['seed']}.")
+    with Progress(TextColumn("{task.description}"), BarColumn(), TextColumn(
+            "{task.completed}/{task.total}"), console=console, transient=True) as progress:
+        task = progress.add_task("Fighting", total=len(view["plan"]))
+        while True:
+            with session() as s:
+                if load(s, label)["status"] != "active":
+                    break
+                result = next_scenario(s, label)
+            progress.console.print(campaign_views.scenario_summary(result))
+            progress.advance(task)
+    with session() as s:
+        company = show_company(s, label)
+        final = load(s, label)
+    show(store_views.company(company), campaign_views.campaign_summary(final))
+
+
+def _company_names(s: object) -> list[str]:
+    from campaigns.company import list_companies
+
+    return [c["name"] for c in list_companies(s)]  # type: ignore[arg-type]
