@@ -1,0 +1,156 @@
+"""Campaigns and the demo: plans, one scenario at a time, determinism, and surviving a kill."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(runner: CliRunner, *args: str, code: int = 0) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    return result.stdout if code == 0 else result.stderr
+
+
+def run_json(runner: CliRunner, *args: str) -> Any:
+    return json.loads(run(runner, *args, "--json"))
+
+
+def history(runner: CliRunner, *db: str, name: str = "Hawks") -> list[tuple[str, str, str]]:
+    events = run_json(runner, *db, "company", "history", name)
+    return [(e["command"], e["summary"], json.dumps(e["dice"])) for e in reversed(events)]
+
+
+def test_campaign_plays_the_six_scenarios_in_order(runner: CliRunner) -> None:
+    run(runner, "company", "create", "Hawks")
+    view = run_json(runner, "campaign", "start", "Hawks", "--seed", "3")
+    assert [s["scenario"] for s in view["plan"]] == [
+        "opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
+        "head-to-head", "citadel"]
+    first = run_json(runner, "campaign", "next", "Hawks")
+    assert first["scenario"] == "opening-shots" and first["position"] == 1
+    assert first["result"] in ("win", "loss", "draw")
+    assert first["bought"]  # a new company buys its first Meks
+    status = run_json(runner, "campaign", "status", "Hawks")
+    assert status["next"]["scenario"] == "at-the-hot-gates"
+    assert "opening-shots" in run(runner, "campaign", "status", "Hawks")
+    out = run(runner, "campaign", "run", "Hawks")
+    assert "Campaign summary" in out and "Meks bought" in out
+    final = run_json(runner, "campaign", "status", "Hawks")
+    assert final["status"] == "finished" and len(final["results"]) == 6
+    commands = {e["command"] for e in run_json(runner, "company", "history", "Hawks")}
+    assert {"support roll", "mek buy", "pilot hire", "pilot assign", "muster", "battle",
+            "campaign next"} <= commands
+    run(runner, "campaign", "next", "Hawks", code=1)  # nothing left to play
+
+
+def test_a_campaign_with_the_same_seed_gives_identical_events(runner: CliRunner,
+                                                              tmp_path: Path) -> None:
+    logs = []
+    for n in (1, 2):
+        db = ["--db", str(tmp_path / f"c{n}.db")]
+        run(runner, *db, "company", "create", "Hawks")
+        run(runner, *db, "campaign", "start", "Hawks", "--seed", "77")
+        run(runner, *db, "campaign", "run", "Hawks")
+        logs.append(history(runner, *db))
+    assert logs[0] == logs[1]
+
+
+def test_campaign_plan_file(runner: CliRunner, tmp_path: Path) -> None:
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("name: Border War\ndifficulty: hard\nscenarios:\n"
+                    "  - {scenario: head-to-head, side: defender}\n"
+                    "  - {scenario: opening-shots, side: attacker}\n")
+    run(runner, "company", "create", "Hawks")
+    view = run_json(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "1")
+    assert (view["name"], view["difficulty"], len(view["plan"])) == ("Border War", "hard", 2)
+    run(runner, "campaign", "start", "Hawks", code=1)  # one campaign at a time
+    run(runner, "campaign", "run", "Hawks")
+    assert run_json(runner, "campaign", "status", "Hawks")["status"] == "finished"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("scenarios:\n  - {scenario: nowhere, side: attacker}\n", "nowhere"),
+    ("scenarios:\n  - {scenario: citadel, side: middle}\n", "attacker or defender"),
+    ("scenarios: []\n", "no scenario"),
+    ("scenarios: [\n", "line"),
+    ("scenarioz: []\n", "did you mean 'scenarios'"),
+])
+def test_bad_plan_files_exit_2(runner: CliRunner, tmp_path: Path, text: str,
+                               expected: str) -> None:
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(text)
+    run(runner, "company", "create", "Hawks")
+    err = run(runner, "campaign", "start", "Hawks", "--plan", str(plan), code=2)
+    assert expected in err
+    run(runner, "campaign", "status", "Hawks", code=1)  # nothing was started
+
+
+def test_undo_a_campaign_step(runner: CliRunner) -> None:
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "4")
+    run(runner, "campaign", "next", "Hawks")
+    status = run_json(runner, "campaign", "status", "Hawks")
+    run(runner, "company", "undo", "Hawks")  # the campaign's bookkeeping step
+    assert run_json(runner, "campaign", "status", "Hawks")["position"] == status[
+        "position"] - 1
+
+
+def test_demo_reads_well_at_80_columns_without_colour(tmp_path: Path) -> None:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "MEKS_DB": str(tmp_path / "d.db")}
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-m", "cli", "demo", "--seed", "5"], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=120)
+    elapsed = time.perf_counter() - started
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout
+    assert "Founded Demo Company" in out and "Campaign summary" in out
+    assert "\x1b[" not in out  # no colour codes
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert elapsed < 60
+    again = subprocess.run([sys.executable, "-m", "cli", "demo", "--seed", "5"], cwd=REPO,
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert "Founded Demo Company 2" in again.stdout
+
+
+@pytest.mark.slow
+def test_campaign_run_killed_at_random_moments_carries_on_to_the_same_end(
+        runner: CliRunner, tmp_path: Path) -> None:
+    reference = str(tmp_path / "reference.db")
+    run(runner, "--db", reference, "company", "create", "Hawks")
+    run(runner, "--db", reference, "campaign", "start", "Hawks", "--seed", "99")
+    run(runner, "--db", reference, "campaign", "run", "Hawks")
+    expected = run_json(runner, "--db", reference, "campaign", "status", "Hawks")["results"]
+
+    db = str(tmp_path / "killed.db")
+    run(runner, "--db", db, "company", "create", "Hawks")
+    run(runner, "--db", db, "campaign", "start", "Hawks", "--seed", "99")
+    rng = random.Random(1)
+    for _ in range(8):
+        proc = subprocess.Popen([sys.executable, "-m", "cli", "--db", db, "campaign", "run",
+                                 "Hawks"], cwd=REPO, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.2, 1.2))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        status = run_json(runner, "--db", db, "campaign", "status", "Hawks")
+        assert status["position"] == len(status["results"])
+        if status["status"] == "finished":
+            break
+    run(runner, "--db", db, "campaign", "run", "Hawks")
+    assert run_json(runner, "--db", db, "campaign", "status", "Hawks")["results"] == expected
