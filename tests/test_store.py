@@ -361,9 +361,11 @@ def test_nothing_to_undo(runner: CliRunner) -> None:
 
 # ---- where the data lives ---------------------------------------------------------------------
 
-def test_db_path_follows_option_then_env(runner: CliRunner, temp_database: Path,
+def test_db_path_follows_option_then_env(runner: CliRunner, temp_database: str,
                                          tmp_path: Path) -> None:
-    assert run(runner, "db", "path").strip() == str(temp_database)
+    from db.engine import describe
+
+    assert run(runner, "db", "path").strip() == describe(temp_database)
     other = tmp_path / "other.db"
     assert run(runner, "--db", str(other), "db", "path").strip() == str(other)
 
