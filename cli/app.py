@@ -41,6 +41,12 @@ class MeksGroup(TyperGroup):
             raise typer.Exit(exc.exit_code) from None
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise
+        except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
+            import os
+            import sys
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(0) from None
         except Exception as exc:  # a bug: say so plainly, no traceback unless asked
             from cli.output import internal_error
 

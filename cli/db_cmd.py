@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import typer
 
 from cli.output import print_json
@@ -20,3 +22,78 @@ def path(as_json: bool = JSON) -> None:
         print_json({"database": where})
     else:
         typer.echo(where)
+
+
+@app.command()
+def check(as_json: bool = JSON) -> None:
+    """Check the database: storage integrity, foreign keys, and that every company's state
+    is the one its history of events ends with. Exit 1 if anything is wrong."""
+    from campaigns.integrity import check as run_check
+    from cli.state import session
+
+    with session() as s:
+        problems = run_check(s)
+    if as_json:
+        print_json({"ok": not problems, "problems": problems})
+    elif not problems:
+        typer.echo("The database is sound: storage, links and every company's history agree.")
+    else:
+        for problem in problems:
+            typer.echo(f"- {problem}", err=True)
+    if problems:
+        raise typer.Exit(1)
+
+
+@app.command()
+def backup(file: Path = typer.Argument(..., help="Where to write the backup (JSON).",
+                                       show_default=False)) -> None:
+    """Write a consistent backup of the whole database to FILE, even while others write."""
+    import os
+    import tempfile
+
+    from db.backup import dump, to_text
+    from db.engine import engine_for
+
+    data = to_text(dump(engine_for(location())))
+    target = file.expanduser().resolve()
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".meks-backup-")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(data)
+        os.replace(tmp, target)
+    except OSError as exc:
+        from meks.errors import InputError
+
+        raise InputError(str(file), [f"cannot be written ({exc.strerror})"]) from None
+    typer.echo(f"Backed up to {target}.")
+
+
+@app.command()
+def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db backup'.",
+                                        show_default=False),
+            yes: bool = typer.Option(False, "--yes", "-y",
+                                     help="Replace the database without asking.")) -> None:
+    """Replace everything in the database with a backup (in one step: all or nothing)."""
+    import json
+
+    from cli.state import interactive
+    from db.backup import restore as do_restore
+    from db.engine import describe, engine_for
+    from meks.errors import InputError
+
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(str(file), ["no such file"]) from None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise InputError(str(file), [f"not a readable backup ({exc})"]) from None
+    if not yes:
+        if not interactive():
+            typer.echo("Restoring replaces the whole database; add --yes when no one can be "
+                       "asked.", err=True)
+            raise typer.Exit(2)
+        typer.confirm(f"Replace everything in {describe(location())} with {file}?",
+                      abort=True)
+    counts = do_restore(engine_for(location()), data, str(file))
+    typer.echo(f"Restored {counts.get('company', 0)} companies and "
+               f"{sum(counts.values())} rows from {file}.")
