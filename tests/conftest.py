@@ -22,6 +22,7 @@ def runner() -> CliRunner:
 
 
 SERVER = os.environ.get("MEKS_TEST_DB")  # e.g. postgresql+psycopg://meks:meks@127.0.0.1/meks
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")  # read before tests set it
 
 
 def _reset_server(url: str) -> None:
