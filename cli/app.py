@@ -92,14 +92,18 @@ def root(
         help="Database file or URL (postgresql+psycopg://...). Default: $MEKS_DB, else "
         "meks.db in your user data folder; 'meks db path' shows which.",
     ),
+    quiet: bool = typer.Option(False, "--quiet", "-q",
+                               help="Print only errors and the data asked for: no "
+                               "confirmations or progress."),
     version: bool = typer.Option(
         False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
     ),
 ) -> None:
     """Campaign manager for Meks & Mercs: companies, Meks, pilots, scenarios and battles."""
-    from cli import state
+    from cli import output, state
 
     state.set_db(db)
+    output.set_quiet(quiet)
 
 
 def main() -> None:

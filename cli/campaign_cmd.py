@@ -7,7 +7,7 @@ from pathlib import Path
 
 import typer
 
-from cli.output import print_json, show
+from cli.output import print_json, quiet, say, show
 from cli.state import JSON, session
 
 app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a company.")
@@ -32,7 +32,7 @@ def start(company: str = COMPANY,
     if as_json:
         print_json(view)
     else:
-        typer.echo(f"Campaign '{view['name']}' begins: {len(view['plan'])} scenarios, "
+        say(f"Campaign '{view['name']}' begins: {len(view['plan'])} scenarios, "
                    f"{view['difficulty']}, seed {view['seed']}.")
 
 
@@ -89,7 +89,7 @@ def run(company: str = COMPANY,
         with session() as s:
             result = next_scenario(s, company)
         results.append(result)
-        if not as_json:
+        if not as_json and not quiet():
             show(campaign_views.scenario_summary(result))
     with session() as s:
         view = load(s, company)

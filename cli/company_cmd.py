@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli.output import print_json, show
+from cli.output import print_json, say, show
 from cli.state import JSON, interactive, session
 
 app = typer.Typer(no_args_is_help=True, help="Found and manage mercenary companies.")
@@ -23,7 +23,7 @@ def create(name: str = typer.Argument(..., help="The new company's name.", show_
     if as_json:
         print_json(view)
     else:
-        typer.echo(f"Founded {view['name']} (id {view['id']}).")
+        say(f"Founded {view['name']} (id {view['id']}).")
 
 
 @app.command("list")
@@ -70,7 +70,7 @@ def delete(name: str = NAME,
         typer.confirm(f"Delete {label} and all its Meks, pilots and battles?", abort=True)
     with session() as s:
         deleted = delete_company(s, name)
-    typer.echo(f"Deleted {deleted}.")
+    say(f"Deleted {deleted}.")
 
 
 @app.command()
@@ -99,4 +99,4 @@ def undo(name: str = NAME, as_json: bool = JSON) -> None:
     if as_json:
         print_json(result)
     else:
-        typer.echo(f"Undid {result['command']}: {result['summary']}")
+        say(f"Undid {result['command']}: {result['summary']}")

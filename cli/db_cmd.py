@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cli.output import print_json
+from cli.output import print_json, say
 from cli.state import JSON, location
 
 app = typer.Typer(no_args_is_help=True, help="The database in use.")
@@ -36,7 +36,7 @@ def check(as_json: bool = JSON) -> None:
     if as_json:
         print_json({"ok": not problems, "problems": problems})
     elif not problems:
-        typer.echo("The database is sound: storage, links and every company's history agree.")
+        say("The database is sound: storage, links and every company's history agree.")
     else:
         for problem in problems:
             typer.echo(f"- {problem}", err=True)
@@ -65,7 +65,7 @@ def backup(file: Path = typer.Argument(..., help="Where to write the backup (JSO
         from meks.errors import InputError
 
         raise InputError(str(file), [f"cannot be written ({exc.strerror})"]) from None
-    typer.echo(f"Backed up to {target}.")
+    say(f"Backed up to {target}.")
 
 
 @app.command()
@@ -95,5 +95,5 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
         typer.confirm(f"Replace everything in {describe(location())} with {file}?",
                       abort=True)
     counts = do_restore(engine_for(location()), data, str(file))
-    typer.echo(f"Restored {counts.get('company', 0)} companies and "
+    say(f"Restored {counts.get('company', 0)} companies and "
                f"{sum(counts.values())} rows from {file}.")

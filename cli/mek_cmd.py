@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cli.output import print_json, show
+from cli.output import print_json, say, show
 from cli.state import JSON, session
 
 app = typer.Typer(no_args_is_help=True, help="Buy, list, rename and sell Meks.")
@@ -45,7 +45,7 @@ def buy(
     if as_json:
         print_json(mek)
     else:
-        typer.echo(f"Bought {mek['callsign']} ({mek['design']}, {mek['price']} points).")
+        say(f"Bought {mek['callsign']} ({mek['design']}, {mek['price']} points).")
 
 
 @app.command("list")
@@ -76,7 +76,7 @@ def rename(company: str = COMPANY, mek: str = MEK,
     if as_json:
         print_json(result)
     else:
-        typer.echo(f"Renamed to {result['callsign']}.")
+        say(f"Renamed to {result['callsign']}.")
 
 
 @app.command()
@@ -89,4 +89,4 @@ def sell(company: str = COMPANY, mek: str = MEK, as_json: bool = JSON) -> None:
     if as_json:
         print_json(result)
     else:
-        typer.echo(f"Sold {result['callsign']}.")
+        say(f"Sold {result['callsign']}.")

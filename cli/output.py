@@ -17,6 +17,24 @@ if TYPE_CHECKING:
     from rich.console import Console, RenderableType
 
 
+_quiet = False
+
+
+def set_quiet(value: bool) -> None:
+    global _quiet
+    _quiet = value
+
+
+def quiet() -> bool:
+    return _quiet
+
+
+def say(message: str) -> None:
+    """A confirmation or progress line: printed unless --quiet."""
+    if not _quiet:
+        typer.echo(message)
+
+
 def stdout() -> Console:
     from rich.console import Console
 

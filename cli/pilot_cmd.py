@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli.output import print_json, show
+from cli.output import print_json, say, show
 from cli.state import JSON, session
 
 app = typer.Typer(no_args_is_help=True, help="Hire, assign and look up pilots.")
@@ -28,7 +28,7 @@ def hire(company: str = COMPANY,
     if as_json:
         print_json(pilot)
     else:
-        typer.echo(pilot["summary"])
+        say(pilot["summary"])
 
 
 @app.command()
@@ -43,7 +43,7 @@ def assign(company: str = COMPANY, pilot: str = PILOT,
     if as_json:
         print_json(result)
     else:
-        typer.echo(f"{result['name']} now pilots {result['mek']}.")
+        say(f"{result['name']} now pilots {result['mek']}.")
 
 
 @app.command("list")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cli.output import print_json
+from cli.output import print_json, say
 from cli.state import JSON, session
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def export(
         typer.echo(text, nl=False)
         return
     target = _write_atomically(Path(output), text)
-    typer.echo(f"Wrote the {fmt} roster to {target}.")
+    say(f"Wrote the {fmt} roster to {target}.")
 
 
 def _write_atomically(target: Path, text: str) -> str:
@@ -117,7 +117,7 @@ def import_(
     def n(count: int, word: str) -> str:
         return f"{count} {word}{'' if count == 1 else 's'}"
 
-    typer.echo(f"Imported {result['name']} (id {result['id']}): "
+    say(f"Imported {result['name']} (id {result['id']}): "
                f"{n(result['meks'], 'Mek')}, {n(result['pilots'], 'pilot')}, "
                f"{n(result['support'], 'support roll')}, {n(result['musters'], 'muster')}, "
                f"{n(result['battles'], 'battle')}.")

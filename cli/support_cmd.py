@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from cli.output import print_json, show
+from cli.output import print_json, say, show
 from cli.state import JSON, session
 
 app = typer.Typer(no_args_is_help=True, help="Roll for battlefield support.")
@@ -49,5 +49,5 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
         from cli import store_views
 
         if why:
-            typer.echo(f"Support rolls: {why}.")
+            say(f"Support rolls: {why}.")
         show(store_views.support(rows))

@@ -1,0 +1,80 @@
+"""Terminal manners: shell completion, NO_COLOR, 80 columns, --json wherever data is shown,
+and --quiet."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+
+REPO = Path(__file__).resolve().parent.parent
+COLOUR = re.compile(r"\x1b\[(3[0-9]|9[0-7]|38;|4[0-9])")
+
+
+def invoke(runner: CliRunner, *args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, (args, result.stderr)
+    return result.stdout
+
+
+@pytest.fixture
+def company(runner: CliRunner) -> str:
+    for args in (["company", "create", "Hawks"], ["mek", "buy", "Hawks", "DRAKEN"],
+                 ["mek", "buy", "Hawks", "WASP"], ["pilot", "hire", "Hawks", "Vera Long-Name"],
+                 ["pilot", "assign", "Hawks", "Vera Long-Name", "DRAKEN-1"],
+                 ["support", "roll", "Hawks", "--count", "2", "--seed", "1"],
+                 ["muster", "Hawks", "--budget", "40", "DRAKEN-1"],
+                 ["battle", "record", "Hawks", "--result", "win", "--auto", "--seed", "2"]):
+        invoke(runner, *args)
+    return "Hawks"
+
+
+SHOWING = [
+    ["catalog", "chassis"], ["catalog", "weapons"], ["catalog", "systems"],
+    ["catalog", "designs"], ["catalog", "skills"], ["catalog", "support"],
+    ["catalog", "show", "ODIN"], ["catalog", "check"], ["company", "list"],
+    ["company", "show", "Hawks"], ["company", "history", "Hawks"], ["mek", "list", "Hawks"],
+    ["pilot", "list", "Hawks"], ["pilot", "show", "Hawks", "Vera Long-Name"],
+    ["scenario", "list"], ["scenario", "show", "citadel"], ["db", "path"], ["db", "check"],
+]
+
+
+@pytest.mark.parametrize("args", SHOWING, ids=lambda a: " ".join(a))
+def test_every_view_fits_80_columns_and_has_json(runner: CliRunner, company: str,
+                                                 args: list[str]) -> None:
+    out = invoke(runner, *args)
+    assert max(len(line) for line in out.splitlines()) <= 80, out
+    json.loads(invoke(runner, *args, "--json"))
+
+
+def test_no_color_is_honoured_even_when_colour_is_forced(company: str,
+                                                        temp_database: str) -> None:
+    env = {**os.environ, "NO_COLOR": "1", "FORCE_COLOR": "1", "MEKS_DB": temp_database}
+    for args in (["catalog", "check"], ["company", "show", "Hawks"],
+                 ["catalog", "show", "nothing-like-this"]):
+        proc = subprocess.run([sys.executable, "-m", "cli", *args], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert not COLOUR.search(proc.stdout + proc.stderr), (args, proc.stdout, proc.stderr)
+
+
+def test_quiet_prints_only_errors_and_requested_data(runner: CliRunner) -> None:
+    assert invoke(runner, "--quiet", "company", "create", "Quiet Ones") == ""
+    assert invoke(runner, "-q", "mek", "buy", "Quiet Ones", "WASP") == ""
+    assert invoke(runner, "-q", "pilot", "hire", "Quiet Ones", "Sam") == ""
+    assert json.loads(invoke(runner, "-q", "mek", "list", "Quiet Ones", "--json"))
+    result = runner.invoke(app, ["-q", "mek", "buy", "Quiet Ones", "NOPE"])
+    assert result.exit_code == 1 and "NOPE" in result.stderr
+
+
+def test_shell_completion_script(runner: CliRunner) -> None:
+    out = invoke(runner, "--show-completion", "bash")
+    assert "_MEKS_COMPLETE" in out or "meks" in out
+    assert "--install-completion" in invoke(runner, "--help")
