@@ -46,7 +46,7 @@ from db.models import Campaign, Company, Mek, Pilot, SupportRoll
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.errors import InputError
+from meks.errors import InputError, MeksError
 from meks.forcepick import Option, pick_force
 from meks.scenario import Scenario, Side
 from meks.schema import build
@@ -100,8 +100,8 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, str]], str]:
             steps.append({"scenario": scenario.id, "side": step.side})
         except InputError:
             raise
-        except Exception as exc:  # an unknown scenario: name it with the step
-            problems.append(f"scenarios[{i}]: {getattr(exc, 'message', exc)}")
+        except MeksError as exc:  # an unknown scenario: name it with the step
+            problems.append(f"scenarios[{i}]: {exc.message}")
     if problems:
         raise InputError(str(path), problems)
     return data.name or path.stem, steps, data.difficulty

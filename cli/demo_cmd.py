@@ -20,14 +20,14 @@ def demo(
 
     from campaigns.campaign import next_scenario, start_campaign
     from campaigns.campaign import status as load
-    from campaigns.company import create_company, show_company
+    from campaigns.company import create_company, list_companies, show_company
     from cli import campaign_views, store_views
     from cli.state import location
     from db.engine import describe
 
     console = stdout()
     with session() as s:
-        taken = {c.casefold() for c in _company_names(s)}
+        taken = {c["name"].casefold() for c in list_companies(s)}
         label = name
         n = 1
         while label.casefold() in taken:
@@ -51,9 +51,3 @@ def demo(
         company = show_company(s, label)
         final = load(s, label)
     show(store_views.company(company), campaign_views.campaign_summary(final))
-
-
-def _company_names(s: object) -> list[str]:
-    from campaigns.company import list_companies
-
-    return [c["name"] for c in list_companies(s)]  # type: ignore[arg-type]
