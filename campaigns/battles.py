@@ -76,6 +76,14 @@ def participant(session: Session | None, ref: str, side: Side, scenario: Scenari
     if session is None:
         raise Refused(f"{ref!r} is not a force file.")
     company, muster, force = muster_force(session, ref, scenario.id, catalog)
+    from db.models import Play
+
+    playing = session.exec(select(Play).where(Play.status == "active")).all()
+    for play in playing:
+        sides_info = json.loads(play.spec).get("sides", {}).values()
+        if any(info.get("muster") == muster.id for info in sides_info):
+            raise Refused(f"{company.name}'s force for {scenario.id} is in play {play.id}, "
+                          f"still unfinished; continue it with 'meks battle resume {play.id}'.")
     if muster.side is not None and muster.side != side.value:
         raise Refused(f"{company.name} mustered as the {muster.side} for {scenario.id}, not "
                       f"the {side.value}; muster again with --side {side.value}.")
@@ -103,7 +111,7 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
     if a is not None and d is not None and a.id == d.id:
         raise Refused("A company cannot fight itself; give the other side a force file or "
                       "another company.")
-    _distinct_names(sides)
+    distinct_names(sides)
     skip = len(dice.log)  # dice already rolled before the battle (support rolls)
     battle = Battle(scenario, {s: p.force for s, p in sides.items()}, dice,
                     {s: controller(names[s]) for s in Side}, catalog)
@@ -118,7 +126,7 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
     return Fought(battle, scenario, spec, digest(battle.log), sides)
 
 
-def _distinct_names(sides: dict[Side, Participant]) -> None:
+def distinct_names(sides: dict[Side, Participant]) -> None:
     """Units with the same name on both sides get their side's initial, for the report."""
     names = [{u.name for u in p.force.units} for p in sides.values()]
     shared = names[0] & names[1]
@@ -131,8 +139,8 @@ def _distinct_names(sides: dict[Side, Participant]) -> None:
         part.force = dataclasses.replace(part.force, units=units)
 
 
-def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = True
-          ) -> int | None:
+def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = True,
+          mode: str = "auto") -> int | None:
     """Store a fought battle for each company in it, with its log, and run each company's
     post-battle sequence (its report lands in ``fought.reports``). Returns the battle's id
     (the attacker company's, if both)."""
@@ -147,7 +155,7 @@ def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = T
             "win" if result.winner is side else "loss")
         with changing(session, part.company, "battle") as change:
             row = BattleRow(company_id=part.company.id, muster_id=part.muster.id,
-                            scenario=fought.scenario.id, mode="auto", result=outcome,
+                            scenario=fought.scenario.id, mode=mode, result=outcome,
                             seed=dice.seed, sides=json.dumps(_sides(fought, result.winner)),
                             log=json.dumps({"digest": fought.digest,
                                             "events": len(battle.log)}))
@@ -261,8 +269,17 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
         dice.log.clear()
     else:
         dice = Dice.from_sequence(dice_spec["values"])
-    battle = Battle(scenario, forces, dice,
-                    {s: controller(spec["controllers"][s.value]) for s in Side}, catalog)
+    recorded = spec.get("decisions", {})
+    controllers: dict[Side, Controller] = {}
+    for side in Side:
+        name = spec["controllers"][side.value]
+        if side.value in recorded:  # a side played at the terminal: its decisions, replayed
+            from meks.engine.recorded import Recorded
+
+            controllers[side] = Recorded(Baseline(), list(recorded[side.value]))
+        else:
+            controllers[side] = controller(name)
+    battle = Battle(scenario, forces, dice, controllers, catalog)
     battle.run()
     now = digest(battle.log)
     return {"battle_id": battle_id, "identical": now == log.digest, "stored_digest": log.digest,

@@ -171,3 +171,74 @@ def replay(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
                        f"{data['stored_digest'][:16]}, replayed {data['replayed_digest'][:16]}.",
                        err=True)
         raise typer.Exit(1)
+
+
+@app.command()
+def play(
+    scenario: str = typer.Argument(..., help="Scenario id or file.", show_default=False),
+    side: str = typer.Option(..., "--side", "-s", metavar="attacker|defender",
+                             help="The side you command.", show_default=False),
+    attacker: str = typer.Option(..., "--attacker", "-a", metavar="COMPANY|FORCE_FILE",
+                                 help="The attacking company (its muster for this scenario) "
+                                 "or a force file.", show_default=False),
+    defender: str = typer.Option(..., "--defender", "-d", metavar="COMPANY|FORCE_FILE",
+                                 help="The defending company or a force file.",
+                                 show_default=False),
+    seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
+                                    help="Seed for the dice (default: a new one, printed)."),
+    opponent: str = typer.Option("baseline", "--opponent",
+                                 help="The controller commanding the other side."),
+) -> None:
+    """Fight a battle at the terminal: you command one side, the tool the other. Every
+    decision is a numbered prompt with the odds; Enter takes the suggestion and q quits.
+    The battle is saved after every decision: 'meks battle resume ID' continues it."""
+    from campaigns.company import Refused
+    from campaigns.play import start
+    from cli.play import play_to_end
+    from meks.scenario import Side
+
+    chosen = side.strip().lower()
+    if chosen not in ("attacker", "defender"):
+        raise typer.BadParameter("use attacker or defender", param_hint="--side")
+    if not interactive():
+        raise Refused("'meks battle play' asks you for every decision and needs a terminal "
+                      "(standard input is not one, or CI is set); use 'meks battle auto' to let "
+                      "the tool fight both sides.")
+    with session() as s:
+        state = start(s, scenario, Side(chosen), attacker, defender, seed=seed,
+                      opponent=opponent)
+    typer.echo(f"Play {state.id}: {state.scenario.name}. You command the {state.side.value} "
+               f"({state.names[state.side]}); {state.opponent} commands the "
+               f"{state.side.enemy.value} ({state.names[state.side.enemy]}). Seed {state.seed}.")
+    typer.echo(f"The battle is saved after every decision: type q at any prompt to stop, "
+               f"and 'meks battle resume {state.id}' continues it.")
+    play_to_end(state)
+
+
+@app.command()
+def resume(play_id: int | None = typer.Argument(
+        None, metavar="ID", help="The play's id (without it: the only unfinished one).",
+        show_default=False)) -> None:
+    """Continue a battle stopped in 'meks battle play' exactly where it stopped."""
+    from campaigns.company import Refused
+    from campaigns.play import load, unfinished
+    from cli.play import play_to_end
+
+    if not interactive():
+        raise Refused("'meks battle resume' asks you for every decision and needs a terminal "
+                      "(standard input is not one, or CI is set).")
+    with session() as s:
+        if play_id is None:
+            waiting = unfinished(s)
+            if len(waiting) != 1:
+                listed = "; ".join(f"{p['id']}: {p['scenario']}, {p['attacker']} against "
+                                   f"{p['defender']}, you the {p['side']}" for p in waiting)
+                raise Refused("Give the id of the play to resume: " + listed + "."
+                              if waiting else "No battle is waiting to be resumed.")
+            play_id = int(waiting[0]["id"])
+        state = load(s, play_id)
+    typer.echo(f"Resuming play {state.id}: {state.scenario.name}, you the {state.side.value} "
+               f"({state.names[state.side]}); replaying {len(state.decisions)} recorded "
+               f"decision{'s' * (len(state.decisions) != 1)}.")
+    play_to_end(state)
+

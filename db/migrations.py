@@ -157,11 +157,32 @@ def _v4(conn: Connection) -> None:
     md.tables["campaign"].create(conn)
 
 
+def _v5(conn: Connection) -> None:
+    # Battles fought at the terminal, saved after every decision so they can be resumed.
+    md = MetaData()
+    Table("play", md,
+          Column("id", Integer, primary_key=True),
+          Column("scenario", String, nullable=False),
+          Column("side", String, nullable=False),
+          Column("opponent", String, nullable=False),
+          Column("seed", BigInteger, nullable=False),
+          Column("spec", Text, nullable=False),
+          Column("decisions", Text, nullable=False),
+          Column("status", String, nullable=False),
+          Column("result", String, nullable=True),
+          Column("digest", String, nullable=True),
+          Column("battle_id", Integer, nullable=True),
+          Column("created_at", String, nullable=False),
+          Column("updated_at", String, nullable=False))
+    md.create_all(conn)
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
     Migration(3, "battle logs kept apart from company state", _v3),
     Migration(4, "campaigns: a company's plan of scenarios", _v4),
+    Migration(5, "battles played at the terminal, saved decision by decision", _v5),
 )
 
 LATEST = MIGRATIONS[-1].version

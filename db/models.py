@@ -157,3 +157,24 @@ class Campaign(SQLModel, table=True):
     status: str = "active"  # active | finished
     results: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
     created_at: str = Field(default_factory=utcnow)
+
+
+class Play(SQLModel, table=True):
+    """A battle fought at the terminal (``meks battle play``): what it takes to fight it
+    again to where it stopped (``spec``: scenario, forces, the companies and musters they
+    came from) and the player's decisions so far, saved after each one."""
+
+    __tablename__ = "play"
+    id: int | None = Field(default=None, primary_key=True)
+    scenario: str
+    side: str  # the side the player commands: attacker | defender
+    opponent: str  # the controller commanding the other side
+    seed: int = Field(sa_column=Column(BigInteger, nullable=False))
+    spec: str = Field(sa_column=Column(Text, nullable=False))  # JSON
+    decisions: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    status: str = "active"  # active | finished
+    result: str | None = None  # attacker | defender | draw, once finished
+    digest: str | None = None  # the finished battle's log digest
+    battle_id: int | None = None  # the stored battle, when a company fought
+    created_at: str = Field(default_factory=utcnow)
+    updated_at: str = Field(default_factory=utcnow)

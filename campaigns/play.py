@@ -1,0 +1,232 @@
+"""Battles played at the terminal: the player commands one side, a controller the other.
+
+A play is saved when it starts (scenario, forces, seed, who commands which side) and after
+every decision the player makes, each in a short transaction of its own, so that quitting or
+a crash loses nothing: ``resume`` fights the battle again from its seed with the recorded
+decisions (``meks.engine.recorded.Recorded``) and carries on from where it stopped. When the
+battle ends, ``finish`` stores it as ``battle auto`` does (a company gets its battle and its
+post-battle sequence) and marks the play finished.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from campaigns.battles import (
+    Fought,
+    Participant,
+    controller,
+    distinct_names,
+    force_from_data,
+    force_to_data,
+    participant,
+    store,
+    summary,
+)
+from campaigns.company import NotFound, Refused
+from campaigns.scenarios import get_scenario
+from db.models import Company, Muster, Play, utcnow
+from meks.catalog import Catalog, load_catalog
+from meks.dice import Dice
+from meks.engine.controllers import Controller
+from meks.engine.core import Battle
+from meks.engine.log import digest
+from meks.engine.recorded import Decision
+from meks.engine.units import ForceSpec
+from meks.scenario import Scenario, Side
+
+PLAYER = "player"  # the controller name a played side is stored under
+
+
+@dataclass
+class PlayState:
+    """A play as loaded: enough to fight its battle again and go on."""
+
+    id: int
+    scenario: Scenario
+    forces: dict[Side, ForceSpec]
+    names: dict[Side, str]
+    side: Side
+    seed: int
+    opponent: str
+    decisions: list[Decision] = field(default_factory=list)
+    status: str = "active"
+
+    def battle(self, player: Controller, catalog: Catalog | None = None) -> Battle:
+        """A new battle from the start: the player's side answered by ``player``."""
+        controllers = {self.side: player, self.side.enemy: controller(self.opponent)}
+        return Battle(self.scenario, dict(self.forces), Dice.from_seed(self.seed),
+                      controllers, catalog or load_catalog())
+
+
+def start(session: Session, scenario_ref: str, side: Side, attacker: str, defender: str,
+          *, seed: int | None = None, opponent: str = "baseline",
+          catalog: Catalog | None = None) -> PlayState:
+    """Set up a new play between companies (their musters for the scenario) or force files,
+    the player commanding ``side``."""
+    catalog = catalog or load_catalog()
+    controller(opponent)  # refuse an unknown controller before anything is saved
+    scenario = get_scenario(scenario_ref)
+    sides = {Side.ATTACKER: participant(session, attacker, Side.ATTACKER, scenario, catalog),
+             Side.DEFENDER: participant(session, defender, Side.DEFENDER, scenario, catalog)}
+    a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
+    if a is not None and d is not None and a.id == d.id:
+        raise Refused("A company cannot fight itself; give the other side a force file or "
+                      "another company.")
+    for part in sides.values():
+        if part.muster is not None:
+            other = _playing(session, part.muster.id)
+            if other is not None:
+                assert part.company is not None
+                raise Refused(f"{part.company.name}'s force for {scenario.id} is already in "
+                              f"play {other}; continue it with 'meks battle resume {other}'.")
+    distinct_names(sides)
+    seed = Dice.from_seed(seed).seed
+    assert seed is not None
+    spec = {
+        "scenario": scenario.model_dump(mode="json", by_alias=True),
+        "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
+        "sides": {s.value: _side_data(p) for s, p in sides.items()},
+    }
+    row = Play(scenario=scenario.id, side=side.value, opponent=opponent, seed=seed,
+               spec=json.dumps(spec))
+    session.add(row)
+    session.flush()
+    return _state(row)
+
+
+def _side_data(part: Participant) -> dict[str, Any]:
+    if part.company is None or part.muster is None:
+        return {"name": part.force.name or "force file"}
+    return {"name": part.company.name, "company": part.company.id, "muster": part.muster.id}
+
+
+def _playing(session: Session, muster_id: int | None) -> int | None:
+    """The unfinished play that uses this muster, if any."""
+    for row in session.exec(select(Play).where(Play.status == "active")
+                            .order_by(col(Play.id))).all():
+        spec = json.loads(row.spec)
+        if any(s.get("muster") == muster_id for s in spec["sides"].values()):
+            return row.id
+    return None
+
+
+def _row(session: Session, play_id: int) -> Play:
+    row = session.get(Play, play_id)
+    if row is None:
+        raise NotFound(f"No play has id {play_id}; 'meks battle resume' without an id lists "
+                       "the unfinished ones.")
+    return row
+
+
+def _state(row: Play) -> PlayState:
+    assert row.id is not None
+    spec = json.loads(row.spec)
+    return PlayState(
+        id=row.id,
+        scenario=Scenario.model_validate(spec["scenario"]),
+        forces={s: force_from_data(spec["forces"][s.value]) for s in Side},
+        names={s: str(spec["sides"][s.value]["name"]) for s in Side},
+        side=Side(row.side), seed=row.seed, opponent=row.opponent,
+        decisions=json.loads(row.decisions), status=row.status)
+
+
+def unfinished(session: Session) -> list[dict[str, Any]]:
+    """The plays not yet finished, oldest first."""
+    out = []
+    for row in session.exec(select(Play).where(Play.status == "active")
+                            .order_by(col(Play.id))).all():
+        state = _state(row)
+        out.append({"id": row.id, "scenario": row.scenario, "side": row.side,
+                    "attacker": state.names[Side.ATTACKER],
+                    "defender": state.names[Side.DEFENDER],
+                    "decisions": len(state.decisions), "updated_at": row.updated_at})
+    return out
+
+
+def load(session: Session, play_id: int) -> PlayState:
+    """An unfinished play, to resume. Refused when it is over or its companies' forces
+    have gone elsewhere since."""
+    row = _row(session, play_id)
+    if row.status != "active":
+        where = f" (stored as battle {row.battle_id})" if row.battle_id else ""
+        raise Refused(f"Play {play_id} is over: {row.result}{where}.")
+    _participants(session, row)  # refuses if a company's muster was used meanwhile
+    return _state(row)
+
+
+def append_decision(session: Session, play_id: int, index: int, data: Decision) -> None:
+    """Save the player's decision number ``index`` (counting from 0)."""
+    row = _row(session, play_id)
+    decisions = json.loads(row.decisions)
+    if row.status != "active" or len(decisions) != index:
+        raise Refused(f"Play {play_id} has moved on elsewhere (is it open in another "
+                      "terminal?); resume it again to continue from where it is now.")
+    decisions.append(data)
+    row.decisions = json.dumps(decisions)
+    row.updated_at = utcnow()
+    session.add(row)
+
+
+def _participants(session: Session, row: Play) -> dict[Side, Participant]:
+    spec = json.loads(row.spec)
+    sides = {}
+    for side in Side:
+        force = force_from_data(spec["forces"][side.value])
+        info = spec["sides"][side.value]
+        company = muster = None
+        if info.get("company") is not None:
+            company = session.get(Company, info["company"])
+            muster = session.get(Muster, info["muster"])
+            if company is None or muster is None or muster.company_id != company.id:
+                raise Refused(f"Play {row.id}: {info['name']} or its muster no longer exists; "
+                              "the battle cannot be finished.")
+            if muster.battle_id is not None:
+                raise Refused(f"Play {row.id}: {company.name}'s force has fought battle "
+                              f"{muster.battle_id} since this play began; the play cannot "
+                              "be finished.")
+        sides[side] = Participant(force, company, muster)
+    return sides
+
+
+def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
+    """The play's battle is over: store it like ``battle auto`` (each company gets the
+    battle and its post-battle sequence, with the battle's dice rolling on) and mark the
+    play finished. Returns the battle's summary (as ``battle auto --json``) and ``play_id``."""
+    row = _row(session, play_id)
+    if row.status != "active":
+        raise Refused(f"Play {play_id} is already finished.")
+    if battle.verdict is None or not battle.verdict.decided:
+        raise Refused(f"Play {play_id}'s battle is not over yet.")
+    state = _state(row)
+    sides = _participants(session, row)
+    spec = {
+        "scenario": state.scenario.model_dump(mode="json", by_alias=True),
+        "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
+        "controllers": {s.value: PLAYER if s is state.side else state.opponent for s in Side},
+        "dice": {"seed": state.seed, "skip": 0},
+        "decisions": {state.side.value: state.decisions},
+        "play": play_id,
+    }
+    fought = Fought(battle, state.scenario, spec, digest(battle.log), sides)
+    battle_id = None
+    if any(p.company is not None for p in sides.values()):
+        battle_id = store(session, fought, battle.dice, mode="play")
+    result = battle.result()
+    row.status = "finished"
+    row.result = result.winner.value if result.winner else "draw"
+    row.digest = fought.digest
+    row.battle_id = battle_id
+    row.updated_at = utcnow()
+    session.add(row)
+    data = summary(fought, battle_id)
+    data["play_id"] = play_id
+    data["reports"] = {s.value: r for s, r in fought.reports.items()}
+    return data
+
+
+__all__ = ["PLAYER", "PlayState", "append_decision", "finish", "load", "start", "unfinished"]

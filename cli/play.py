@@ -1,0 +1,626 @@
+"""``meks battle play`` at the terminal: the player's side as a controller that asks.
+
+``Terminal`` answers every decision the engine asks of the player's side with a numbered
+prompt. Each lists the legal choices with the odds that matter, and Enter takes the
+suggestion, which is what the baseline controller would do. Before each prompt the log
+events since the last one are printed with every die, and each turn starts with the map
+(``cli.play_views``). Typing ``q`` at any prompt raises ``Quit``.
+
+``run`` fights a play's battle: the player's decisions go through
+``meks.engine.recorded.Recorded``, which saves each one as it is made and, on resume, replays
+the recorded ones silently until the battle reaches the first decision not yet made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+from cli.play_views import (
+    band_table,
+    battle_map,
+    heat_line,
+    overheat_risk,
+    rating_of,
+    shot_odds,
+    unit_label,
+)
+from meks.catalog import Band, Family, Weapon
+from meks.engine.controllers import Baseline, Order
+from meks.engine.log import Kind, render
+from meks.engine.units import Unit, WeaponSlot
+from meks.scenario import Placed, Side
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from campaigns.play import PlayState
+    from meks.engine.core import Battle, RangeChoice
+    from meks.engine.recorded import Recorded
+
+PROMPT = "Choice (q quits)"
+QUIT = ("q", "quit", "exit")
+USABLE_SUPPORT = ("Repair Truck", "Recon Drone", "Support Fire", "Air Strike")
+# When each is offered: repairs as the turn starts; a look at the zone and strikes as a
+# combat begins.
+MOMENTS = {"turn start": ("Repair Truck",),
+           "combat": ("Recon Drone", "Support Fire", "Air Strike")}
+
+
+class Quit(Exception):
+    """The player typed q."""
+
+
+@dataclass
+class Option:
+    label: str
+    value: Any
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal answers: the same units and slots (by identity), the same zones, edges, words."""
+    if isinstance(a, tuple) and isinstance(b, tuple):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, Unit | WeaponSlot) or isinstance(b, Unit | WeaponSlot):
+        return a is b
+    return bool(type(a) is type(b) and a == b)
+
+
+def _index(options: Sequence[Option], value: Any, fallback: int = 0) -> int:
+    return next((i for i, o in enumerate(options) if _same(o.value, value)), fallback)
+
+
+class Terminal:
+    """The player's side: every decision of ``meks.engine.controllers.Controller`` asked at
+    the terminal, the baseline's answer as the default."""
+
+    def __init__(self, console: Console, side: Side,
+                 ask: Callable[[str, str], str] | None = None) -> None:
+        self.console = console
+        self.side = side
+        self.advisor = Baseline()
+        self.shown = 0  # log events printed so far
+        self.drawn = -1  # the turn whose map was drawn last
+        self.recorder: Recorded | None = None
+        self.replayed = 0  # recorded decisions the battle replays before asking
+        self.started = False
+        self._ask = ask or (lambda text, default: str(typer.prompt(text, default=default)))
+
+    # ---- output -----------------------------------------------------------------------------
+
+    def echo(self, text: str = "") -> None:
+        self.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+
+    def catch_up(self, battle: Battle) -> None:
+        """On the first question: after a resume, skip what the replay went through (the
+        events before the last recorded decision) and say so."""
+        if self.started:
+            return
+        self.started = True
+        recorder = self.recorder
+        if self.replayed and recorder is not None:
+            # What came before the last recorded decision was seen before the stop.
+            self.shown = recorder.caught_up if recorder.caught_up is not None \
+                else recorder.log_mark
+            self.echo(f"Resumed: {self.replayed} recorded decision"
+                      f"{'s' * (self.replayed != 1)} replayed; the battle is at "
+                      + (f"turn {battle.turn}." if battle.turn else "set-up."))
+            self.draw(battle)
+
+    def draw(self, battle: Battle, over: bool = False) -> None:
+        self.drawn = battle.turn
+        self.console.print(battle_map(battle, self.side, over))
+
+    def flush(self, battle: Battle) -> None:
+        """Print the events not shown yet (every die too); the map where a turn starts."""
+        self.catch_up(battle)
+        events = battle.log[self.shown:]
+        self.shown = len(battle.log)
+        start = 0
+        for i, event in enumerate(events):
+            if event.kind is Kind.TURN and event.text == f"Turn {battle.turn}":
+                for line in render(events[start:i], rolls=True):
+                    self.echo(line)
+                if battle.turn > self.drawn:
+                    self.echo("")
+                    self.draw(battle)  # headed "Turn N"
+                start = i + 1
+        for line in render(events[start:], rolls=True):
+            self.echo(line)
+        if self.drawn < 0:  # set-up: the map before the first question
+            self.draw(battle)
+
+    # ---- asking -----------------------------------------------------------------------------
+
+    def choose(self, battle: Battle, title: str, options: Sequence[Option],
+               default: int = 0, notes: Sequence[Any] = ()) -> Any:
+        """One numbered question; Enter takes ``default``."""
+        self.flush(battle)
+        self.echo("")
+        self.echo(title)
+        for note in notes:
+            if isinstance(note, str):
+                self.echo("  " + note)
+            else:
+                self.console.print(note)
+        for i, option in enumerate(options, 1):
+            mark = "  <- suggested" if i - 1 == default else ""
+            first, *rest = option.label.split("\n")
+            self.echo(f"  {i:>2}. {first}{mark}")
+            for line in rest:
+                self.echo(f"      {line}")
+        while True:
+            answer = self.read(str(default + 1))
+            if answer.isdigit() and 1 <= int(answer) <= len(options):
+                return options[int(answer) - 1].value
+            self.echo(f"Type a number from 1 to {len(options)}, Enter for the suggestion, "
+                      "or q to quit.")
+
+    def choose_many(self, battle: Battle, title: str, options: Sequence[Option],
+                    default: list[int], limit: int) -> list[Any]:
+        """Up to ``limit`` of the options, as numbers separated by spaces; 0 for none."""
+        self.flush(battle)
+        self.echo("")
+        self.echo(title + " Give the numbers separated by spaces (0 for none).")
+        for i, option in enumerate(options, 1):
+            first, *rest = option.label.split("\n")
+            self.echo(f"  {i:>2}. {first}" + ("  <- suggested" if i - 1 in default else ""))
+            for line in rest:
+                self.echo(f"      {line}")
+        suggested = " ".join(str(i + 1) for i in default) or "0"
+        while True:
+            answer = self.read(suggested).replace(",", " ").split()
+            if answer == ["0"]:
+                return []
+            if answer and all(a.isdigit() and 1 <= int(a) <= len(options) for a in answer) \
+                    and len(set(answer)) == len(answer) <= limit:
+                return [options[int(a) - 1].value for a in answer]
+            self.echo(f"Type up to {limit} different numbers from 1 to {len(options)} "
+                      "(0 for none), Enter for the suggestion, or q to quit.")
+
+    def yes_no(self, battle: Battle, title: str, suggested: bool) -> bool:
+        options = [Option("yes", True), Option("no", False)]
+        return bool(self.choose(battle, title, options, 0 if suggested else 1))
+
+    def read(self, default: str) -> str:
+        answer = self._ask(PROMPT, default).strip() or default
+        if answer.lower() in QUIT:
+            raise Quit
+        return answer
+
+    # ---- set-up -----------------------------------------------------------------------------
+
+    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+        suggested = self.advisor.deploy(battle, side, units)
+        rules = battle.scenario.side(side)
+        zones = list(rules.setup.zones) if rules.setup else list(range(1, 10))
+        while True:
+            placement: dict[str, int] = {}
+            for unit in units:
+                options = [Option(f"zone {z} ({battle.terrain_name(z)})", z) for z in zones]
+                if len(options) == 1:
+                    placement[unit.id] = zones[0]
+                    continue
+                notes = [f"Set-up {rules.setup.describe()}."] if rules.setup else []
+                placement[unit.id] = self.choose(
+                    battle, f"Set-up: where does {unit_label(unit)} start?", options,
+                    _index(options, suggested.get(unit.id)), notes)
+            if rules.setup is None:
+                return placement
+            placed = [Placed(placement[u.id], u.kind, u.points) for u in units]
+            problems = rules.setup.problems(placed, rules.strongpoints)
+            if not problems:
+                return placement
+            self.flush(battle)
+            self.echo("That set-up breaks the scenario: " + "; ".join(problems)
+                      + ". Place the units again.")
+
+    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
+        suggested = self.advisor.setup_support(battle, side, asset)
+        options: list[Option] = []
+        if asset in ("Minefield", "Decoy"):
+            what = "lay the minefield in" if asset == "Minefield" else "place the decoy in"
+            options = [Option(f"{what} zone {z} ({battle.terrain_name(z)})", z)
+                       for z in range(1, 10)]
+        elif asset == "Hidden Mek":
+            options = [Option(f"hide {unit_label(u)} (zone {u.zone})", u.id)
+                       for u in battle.side_units(side)
+                       if u.is_mek and not u.decoy and u.on_map]
+        elif asset == "Battle Damage":
+            options = [Option(f"damage {unit_label(u)}", u.id)
+                       for u in battle.side_units(side.enemy) if u.is_mek and not u.decoy
+                       and u.alive]
+        if not options:
+            return suggested
+        options.append(Option(f"keep the {asset} unused", None))
+        choice: int | str | None = self.choose(
+            battle, f"Support at set-up: {asset}.", options,
+            _index(options, suggested, len(options) - 1))
+        return choice
+
+    # ---- movement ---------------------------------------------------------------------------
+
+    def move_first(self, battle: Battle, side: Side) -> bool:
+        suggested = self.advisor.move_first(battle, side)
+        options = [Option("move first", True),
+                   Option("move second (and move again at the end of the turn)", False)]
+        return bool(self.choose(battle, "You won the initiative.", options,
+                                _index(options, suggested)))
+
+    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+        return self._orders(battle, side, second=False)
+
+    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+        return self._orders(battle, side, second=True)
+
+    def _orders(self, battle: Battle, side: Side, second: bool) -> dict[str, Order]:
+        suggested = (self.advisor.second_move if second else self.advisor.movement)(
+            battle, side)
+        orders: dict[str, Order] = dict(suggested)
+        phase = "Second movement" if second else "Movement"
+        for unit in battle.side_units(side):
+            if not (unit.on_map and unit.mobile and unit.can_act and unit.zone is not None):
+                continue
+            if unit.moved and not second:
+                continue
+            options = self._move_options(battle, unit, second)
+            if len(options) == 1:
+                continue
+            title = (f"{phase}: {unit_label(unit)} in zone {unit.zone} "
+                     f"({battle.terrain_name(unit.zone)}), {unit.hits}/{unit.max_hits} hits.")
+            notes = []
+            if second and unit.is_mek:
+                notes.append("Moving now gives the Mek 2 heat next turn; zones with enemies "
+                             "cannot be entered.")
+            if not battle.can_leave(unit):
+                notes.append("Engaged: it cannot leave the zone unless its side broke contact.")
+            choice = self.choose(battle, title, options,
+                                 _index(options, suggested.get(unit.id)), notes)
+            if choice is None:
+                orders.pop(unit.id, None)
+            else:
+                orders[unit.id] = choice
+        return orders
+
+    def _move_options(self, battle: Battle, unit: Unit, second: bool) -> list[Option]:
+        assert unit.zone is not None
+        options = [Option("stay", None)]
+        if not second and unit.is_mek and "Digging In" in battle.assets[unit.side]:
+            options.append(Option(f"dig in in zone {unit.zone} (Digging In: terrain counts "
+                                  "double against shots at it)", "dig"))
+        if not battle.can_leave(unit):
+            return options
+        for zone in battle.adjacent(unit.zone):
+            enemies = battle.enemies_in(zone, unit.side)
+            if second and enemies:
+                continue
+            where = f"to zone {zone} ({battle.terrain_name(zone)})"
+            if enemies:
+                where += f" - enemies there: {len(enemies)}"
+            options.append(Option(where, zone))
+        for rule in battle.scenario.side(unit.side).exits:
+            if unit.zone in rule.zones and not any(
+                    _same(o.value, rule.edge) for o in options):
+                options.append(Option(f"leave the map across the {rule.edge.value} edge",
+                                      rule.edge))
+        return options
+
+    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+        suggested = self.advisor.arrival_zone(battle, unit, zones)
+        options = [Option(f"zone {z} ({battle.terrain_name(z)})"
+                          + (" - enemies there" if battle.enemies_in(z, unit.side) else ""), z)
+                   for z in zones]
+        if len(options) == 1:
+            return zones[0]
+        return int(self.choose(battle, f"{unit_label(unit)} arrives: in which zone?", options,
+                               _index(options, suggested)))
+
+    def jump(self, battle: Battle, unit: Unit) -> bool:
+        suggested = self.advisor.jump(battle, unit)
+        return self.yes_no(
+            battle, f"{unit_label(unit)}: fire the jump jets for this movement roll? "
+            f"(+1 die, no terrain, +2 heat; {heat_line(battle, unit)})", suggested)
+
+    # ---- combat -----------------------------------------------------------------------------
+
+    def range_choice(self, battle: Battle, zone: int, side: Side,
+                     options: list[RangeChoice]) -> RangeChoice:
+        from meks.engine.core import BANDS, RangeChoice
+
+        suggested = self.advisor.range_choice(battle, zone, side, options)
+        band = battle.band_of(zone)
+        index = BANDS.index(band)
+        steps = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
+                 RangeChoice.OPEN_TWO: 2}
+        labels = []
+        for choice in options:
+            if choice in steps:
+                text = f"{choice.value} (to {BANDS[index + steps[choice]].value})"
+            elif choice is RangeChoice.STAY:
+                text = f"stay at {band.value}"
+            elif choice is RangeChoice.BREAK:
+                text = "break contact (no one fires here this turn; your units may leave)"
+            else:
+                text = ("double the terrain modifier against shots at your units this turn "
+                        f"(stay at {band.value})")
+            labels.append(Option(text, choice))
+        title = (f"You win the movement roll in zone {zone} ({battle.terrain_name(zone)}); "
+                 f"the range is {band.value}. Weapons in range at each band:")
+        chosen = self.choose(battle, title, labels, _index(labels, suggested),
+                             [band_table(battle, zone, side)])
+        assert isinstance(chosen, RangeChoice)
+        return chosen
+
+    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+                limit: int) -> list[Unit]:
+        suggested = self.advisor.targets(battle, unit, candidates, limit)
+        band = battle.band_of(unit.zone or 0)
+        options = [Option(self._target_label(battle, unit, target, band, limit == 1), target)
+                   for target in candidates]
+        title = (f"{unit_label(unit)} in zone {unit.zone} at {band.value} range: "
+                 + ("pick its target." if limit == 1 else f"pick up to {limit} targets."))
+        if limit == 1:
+            options.append(Option("hold fire", None))
+            default = _index(options, suggested[0] if suggested else None, len(options) - 1)
+            chosen = self.choose(battle, title, options, default)
+            return [] if chosen is None else [chosen]
+        picks = [_index(options, t, -1) for t in suggested]
+        return self.choose_many(battle, title, options, [i for i in picks if i >= 0], limit)
+
+    def _target_label(self, battle: Battle, unit: Unit, target: Unit, band: Band,
+                      single: bool) -> str:
+        lines = [f"{unit_label(target)}: {target.hits}/{target.max_hits} hits, saves on "
+                 f"{target.armor}+" + (", infantry" if target.is_infantry else "")]
+        for slot in unit.live_weapons():
+            odds = shot_odds(battle, unit, slot, target, band, 0, single)
+            if odds is not None:
+                lines.append(f"{slot.name}: {odds.text}")
+        if len(lines) == 1:
+            lines.append("no weapon reaches it at this range")
+        return "\n".join(lines)
+
+    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
+        pending = list(self.advisor.fire_plan(battle, unit, targets, band))
+        plan: list[tuple[WeaponSlot, Unit]] = []
+        heat = unit.heat
+        rating = rating_of(battle, unit)
+        heats = not unit.vehicle and unit.pilot is not None
+        while True:
+            options = self._fire_options(battle, unit, targets, band, plan, heat, rating)
+            if not options:
+                break
+            values = [o.value for o in options]
+            while pending and not any(_same(pending[0], v) for v in values):
+                pending.pop(0)  # a suggestion the engine would not fire anyway
+            options.append(Option("done: hold the rest of its weapons", None))
+            default = _index(options, pending[0], len(options) - 1) if pending \
+                else len(options) - 1
+            title = (f"{unit_label(unit)} fires at {band.value} range"
+                     + (f" (heat so far {heat}/{rating})" if heats else "")
+                     + (": the next weapon, in order" if plan else ": its first weapon")
+                     + ".")
+            choice = self.choose(battle, title, options, default)
+            if choice is None:
+                break
+            plan.append(choice)
+            for i, p in enumerate(pending):
+                if _same(p, choice):
+                    del pending[i]
+                    break
+            if heats:
+                heat += choice[0].weapon.heat
+        return plan
+
+    def _fire_options(self, battle: Battle, unit: Unit, targets: list[Unit], band: Band,
+                      plan: list[tuple[WeaponSlot, Unit]], heat: int,
+                      rating: int) -> list[Option]:
+        options = []
+        gunnery_used = "Gunnery" in unit.turn_skills or any(
+            sum(1 for s, _ in plan if s is slot) + slot.fired >= 2 for slot in unit.weapons)
+        for slot in unit.live_weapons():
+            times = slot.fired + sum(1 for s, _ in plan if s is slot)
+            extra = 0
+            if times >= 1:
+                weapon = slot.weapon
+                if not (unit.skill("Gunnery") and not gunnery_used and times == 1
+                        and (weapon.family is Family.CANNON or weapon.price_per == "pair")):
+                    continue
+                extra = -2
+            for target in targets:
+                if not _can_fire(slot.weapon, target, band):
+                    continue
+                odds = shot_odds(battle, unit, slot, target, band, extra, len(targets) == 1)
+                if odds is None:
+                    continue
+                label = (f"{slot.name} at {unit_label(target)}"
+                         + (" again (Gunnery -2)" if extra else "") + f": {odds.text}")
+                if not unit.vehicle and unit.pilot is not None:
+                    risk = overheat_risk(heat + slot.weapon.heat, rating)
+                    label += (f"\nheat +{slot.weapon.heat} -> {heat + slot.weapon.heat}/{rating}"
+                              + (f", overheat risk {risk:.0%} (the weapon is destroyed and "
+                                 f"the Mek takes {_overheat_hits(slot.weapon)})"
+                                 if risk else ", no overheat risk"))
+                options.append(Option(label, (slot, target)))
+        return options
+
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
+        suggested = self.advisor.dodge(battle, unit, weapon)
+        return self.yes_no(battle, f"{unit_label(unit)} is hit by a {weapon.name}: dodge it "
+                           f"(Agility, +1 heat; {heat_line(battle, unit)})?", suggested)
+
+    def support(self, battle: Battle, side: Side, moment: str,
+                zone: int | None) -> list[tuple[str, object]]:
+        suggested = dict(self.advisor.support(battle, side, moment, zone))
+        uses: list[tuple[str, object]] = []
+        for asset in USABLE_SUPPORT:
+            if asset not in battle.assets[side] or asset not in MOMENTS.get(moment, ()):
+                continue
+            options = self._support_options(battle, side, asset, zone)
+            if not options:
+                continue
+            options.append(Option("not now", None))
+            when = "at the start of the turn" if moment == "turn start" else \
+                f"as combat begins in zone {zone}"
+            choice = self.choose(battle, f"Support {when}: use the {asset}?", options,
+                                 _index(options, suggested.get(asset), len(options) - 1))
+            if choice is not None:
+                uses.append((asset, choice))
+        return uses
+
+    def _support_options(self, battle: Battle, side: Side, asset: str,
+                         zone: int | None) -> list[Option]:
+        if asset == "Repair Truck":
+            return [Option(f"repair {unit_label(u)} ({u.hits}/{u.max_hits} hits)", u.id)
+                    for u in battle.side_units(side)
+                    if u.on_map and u.is_mek and not u.decoy and not u.doomed and (
+                        u.hits or u.legs or u.computers_turns
+                        or any(w.destroyed for w in u.weapons)
+                        or any(s.destroyed for s in u.systems))]
+        if asset == "Recon Drone":
+            return [Option(f"fly it over zone {z} ({battle.terrain_name(z)})", z)
+                    for z in ([zone] if zone else range(1, 10)) if battle.enemies_in(z, side)]
+        known = battle.known[side] | battle.identified[side]
+        return [Option(f"strike {unit_label(u)} in zone {u.zone} ({u.hits}/{u.max_hits} "
+                       "hits)", u.id)
+                for u in battle.side_units(side.enemy)
+                if u.id in known and u.on_map and not u.hidden]
+
+    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
+        suggested = self.advisor.ambush(battle, side, zone)
+        meks = [u for u in battle.in_zone(zone, side) if u.is_mek and not u.decoy
+                and u.can_act and not u.fought]
+        if not meks:
+            return suggested
+        options = [Option(f"{unit_label(u)} strikes first", u.id) for u in meks]
+        options.append(Option("wait (keep the Ambush for later)", None))
+        choice: str | None = self.choose(
+            battle, f"Ambush in zone {zone}: one Mek attacks before the movement rolls.",
+            options, _index(options, suggested, len(options) - 1))
+        return choice
+
+    def dismount(self, battle: Battle, apc: Unit) -> bool:
+        return self.yes_no(battle, f"Dismount {apc.name}'s infantry squad in zone {apc.zone}?",
+                           self.advisor.dismount(battle, apc))
+
+    def reveal(self, battle: Battle, unit: Unit) -> bool:
+        return self.yes_no(battle, f"{unit_label(unit)} is hidden in zone {unit.zone} with "
+                           "enemies and no friends in sight: come out and fight?",
+                           self.advisor.reveal(battle, unit))
+
+    def commando(self, battle: Battle, unit: Unit,
+                 enemies: list[Unit]) -> tuple[str, Unit] | None:
+        suggested = self.advisor.commando(battle, unit, enemies)
+        options = []
+        for enemy in enemies:
+            options.append(Option(f"identify {unit_label(enemy)}", ("identify", enemy)))
+            options.append(Option(f"mark {unit_label(enemy)} (+1 to hit it this turn)",
+                                  ("mark", enemy)))
+        options.append(Option("nothing", None))
+        choice: tuple[str, Unit] | None = self.choose(
+            battle, f"{unit.name} in zone {unit.zone}:", options,
+            _index(options, suggested, len(options) - 1))
+        return choice
+
+    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+        suggested = self.advisor.hawkeye(battle, unit, candidates)
+        options = [Option(f"{unit_label(e)} in zone {e.zone}", e) for e in candidates]
+        options.append(Option("nobody", None))
+        choice: Unit | None = self.choose(
+            battle, f"{unit_label(unit)}'s pilot looks around (Hawkeye, ID on 5+):", options,
+            _index(options, suggested, len(options) - 1))
+        return choice
+
+
+def _can_fire(weapon: Weapon, target: Unit, band: Band) -> bool:
+    """The engine's own limits on a weapon and target (R6.5, R6.11)."""
+    if weapon.is_small:
+        return target.is_infantry and band is Band.SHORT
+    return weapon.to_hit_at(band) is not None
+
+
+def _overheat_hits(weapon: Weapon) -> str:
+    return "2 hits" if weapon.family is Family.MISSILE else "1 hit"
+
+
+# ---- the play loop -----------------------------------------------------------------------------
+
+def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]], None],
+        ask: Callable[[str, str], str] | None = None) -> Battle:
+    """Fight ``state``'s battle: recorded decisions replay silently, then the player is
+    asked, each new decision passed to ``save`` as it is made. Returns the battle once it is
+    over; raises ``Quit`` when the player quits."""
+    from meks.engine.recorded import Recorded
+
+    terminal = Terminal(console, state.side, ask)
+    recorder = Recorded(terminal, state.decisions, save)
+    terminal.recorder = recorder
+    terminal.replayed = len(state.decisions)
+    battle = state.battle(recorder)
+    battle.run()
+    terminal.flush(battle)
+    terminal.echo("")
+    terminal.draw(battle, over=True)
+    return battle
+
+
+def play_to_end(state: PlayState) -> None:
+    """Fight a play until it ends (then store it and print the result) or the player
+    quits (exit 0, with how to resume)."""
+    import click
+
+    from campaigns.play import append_decision, finish
+    from cli.output import stdout
+    from cli.state import session
+    from meks.errors import MeksError
+
+    def save(index: int, data: dict[str, Any]) -> None:
+        with session() as s:
+            append_decision(s, state.id, index, data)
+
+    resume_hint = f"'meks battle resume {state.id}' continues it"
+    try:
+        battle = run(state, stdout(), save)
+    except Quit:
+        typer.echo(f"\nStopped. The battle is saved: {resume_hint}.")
+        raise typer.Exit(0) from None
+    except (click.Abort, KeyboardInterrupt, EOFError):
+        typer.echo(f"\nInterrupted. The battle is saved up to your last decision: "
+                   f"{resume_hint}.", err=True)
+        raise typer.Exit(130) from None
+    except MeksError:
+        raise
+    except Exception:
+        typer.echo(f"The battle stopped on an error. It is saved up to your last decision: "
+                   f"{resume_hint}.", err=True)
+        raise
+    with session() as s:
+        data = finish(s, state.id, battle)
+    won = data["winner"] == state.side.value
+    verdict = "Draw" if data["winner"] == "draw" else "You win" if won else "You lose"
+    typer.echo("")
+    typer.echo(f"{verdict}. Result: {data['winner']} ({data['reason']}) after {data['turns']} "
+               f"turns; seed {data['seed']}; {data['events']} events; digest "
+               f"{data['log_digest'][:16]}"
+               + (f"; stored as battle {data['battle_id']}" if data["battle_id"] else "")
+               + ".")
+    for side_name, report in data["reports"].items():
+        for entry in report:
+            bits = [f"{entry['pilot']} ({entry['mek']})"]
+            if entry.get("kills"):
+                bits.append(f"{entry['kills']} kill{'s' * (entry['kills'] != 1)}")
+            if entry.get("mek_destroyed"):
+                bits.append("Mek lost")
+            if entry.get("dead"):
+                bits.append("killed")
+            if entry.get("promoted"):
+                bits.append(f"promoted {entry['promoted']}")
+            if entry.get("new_skill"):
+                bits.append(f"learned {entry['new_skill']}")
+            typer.echo(f"  {side_name}: " + ", ".join(bits))
+
+
+__all__ = ["Quit", "Terminal", "play_to_end", "run"]

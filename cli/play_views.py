@@ -1,0 +1,231 @@
+"""What ``meks battle play`` shows: the 3x3 map, the weapons in range at each band, and the
+odds of a shot (chance to hit, expected hits after the save, overheat risk)."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from meks.catalog import Band, Family
+from meks.engine.units import Unit, WeaponSlot
+from meks.scenario import Side
+
+if TYPE_CHECKING:
+    from rich.console import RenderableType
+
+    from meks.engine.core import Battle
+
+FACES = range(1, 7)
+
+
+def unit_label(unit: Unit) -> str:
+    """A unit as prompts name it: id, name and design (a decoy only as a contact)."""
+    if unit.decoy:
+        return f"{unit.id} Mek contact"
+    design = f" ({unit.design})" if unit.design and \
+        unit.design.casefold() not in unit.name.casefold() else ""
+    return f"{unit.id} {unit.name}{design}"
+
+
+def rating_of(battle: Battle, unit: Unit) -> int:
+    """The unit's heat rating where it stands (R6.10: Moors add one)."""
+    terrain = battle.catalog.terrain_named(battle.terrain_name(unit.zone or 5))
+    return unit.heat_rating(terrain.heat > 0)
+
+
+def heat_line(battle: Battle, unit: Unit) -> str:
+    if unit.vehicle or unit.pilot is None:
+        return "no heat to worry about"
+    return f"heat now {unit.heat}/{rating_of(battle, unit)}"
+
+
+def overheat_risk(heat: int, rating: int) -> float:
+    """R6.10: above the rating a die is rolled; at or under the excess the weapon is lost."""
+    return min(max(heat - rating, 0), 6) / 6
+
+
+@dataclass(frozen=True)
+class Odds:
+    chance: float  # to hit with one die (after a Twin Laser's re-roll), or to kill
+    expected: float  # hits after the target's armor save (kills against infantry)
+    text: str
+
+
+def shot_odds(battle: Battle, unit: Unit, slot: WeaponSlot, target: Unit, band: Band,
+              extra: int = 0, single: bool = True) -> Odds | None:
+    """The odds of one firing of ``slot`` at ``target``, or None when it cannot fire at
+    this band. Modifiers come from the engine (``Battle.modifiers``); the once-a-turn skills
+    it marks as used are put back, so asking changes nothing."""
+    from meks.engine.core import Shot
+
+    weapon = slot.weapon
+    if target.is_infantry:
+        if weapon.to_hit_at(band) is None and not (weapon.is_small and band is Band.SHORT):
+            return None
+        return _kills_odds(battle, slot, target, extra)
+    if weapon.is_small:
+        return None
+    need = weapon.to_hit_at(band)
+    if need is None:
+        return None
+    kept = set(unit.turn_skills), set(target.turn_skills)
+    try:
+        mod, notes = battle.modifiers(Shot(unit, weapon, target, band, extra,
+                                           ["Gunnery -2"] if extra else []), single)
+    finally:
+        unit.turn_skills.clear()
+        unit.turn_skills.update(kept[0])
+        target.turn_skills.clear()
+        target.turn_skills.update(kept[1])
+    six = battle.house.six_always_hits
+    chance = sum(1 for r in FACES if r + mod >= need or (six and r == 6)) / 6
+    if weapon.reroll_miss:
+        chance += (1 - chance) * chance
+    save_mod = weapon.save_modifier
+    if weapon.family is Family.CANNON and target.has_system("Space-Lam Armor"):
+        save_mod += 1
+    fails = sum(1 for r in FACES if r + save_mod < target.armor) / 6
+    if (weapon.family is Family.MISSILE and target.has_system("Reactive Armor")) or (
+            weapon.family is Family.LASER and target.has_system("BPC Armor")):
+        fails *= fails
+    expected = weapon.dice * chance * fails
+    text = f"{need}+ {mod:+d}" + (f" [{', '.join(notes)}]" if notes else "") + \
+        f": {chance:.0%} to hit" + (f" with each of {weapon.dice} dice" if weapon.dice > 1
+                                     else "") + f", {expected:.2f} hits after the save"
+    return Odds(chance, expected, text)
+
+
+def _kills_odds(battle: Battle, slot: WeaponSlot, target: Unit, extra: int) -> Odds:
+    """R6.11: no to-hit roll against infantry; the kills roll, terrain applying."""
+    weapon = slot.weapon
+    zone = target.zone or 5
+    terrain = (0 if weapon.ignores_terrain else battle.terrain_to_hit(zone)) + extra
+    if weapon.is_small:
+        rolls = list(itertools.product(FACES, repeat=weapon.kills))
+        kills = [max(0, sum(r) + terrain) for r in rolls]
+        expected = sum(kills) / len(kills)
+        chance = sum(1 for k in kills if k) / len(kills)
+    else:
+        values = [r + terrain for r in FACES]
+        if weapon.family is Family.MISSILE:
+            kills = [1 if v >= 4 else 0 for v in values]
+        else:
+            kills = [2 if v >= 5 else 1 if v >= 3 else 0 for v in values]
+        expected = sum(kills) / 6
+        chance = sum(1 for k in kills if k) / 6
+    return Odds(chance, expected, f"kills roll {terrain:+d}: {chance:.0%} to kill, "
+                f"{expected:.2f} kills expected")
+
+
+def _weapons_at(battle: Battle, units: list[Unit], band: Band) -> str:
+    parts = []
+    for unit in units:
+        names = []
+        for slot in unit.live_weapons():
+            need = slot.weapon.to_hit_at(band)
+            if need is not None:
+                names.append(f"{slot.name} {need}+")
+            elif slot.weapon.is_small and band is Band.SHORT:
+                names.append(f"{slot.name} (infantry)")
+        if names:
+            parts.append(f"{unit.id}: " + ", ".join(names))
+    return "\n".join(parts) or "-"
+
+
+def band_table(battle: Battle, zone: int, side: Side) -> RenderableType:
+    """Each band, and the weapons of each side in the zone that reach it (to-hit numbers)."""
+    from rich.table import Table
+
+    from meks.engine.core import BANDS
+
+    mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
+    theirs = [u for u in battle.visible_in(zone, side.enemy) if not u.decoy]
+    table = Table(show_lines=True, padding=(0, 1))
+    table.add_column("Band")
+    table.add_column("Your weapons in range")
+    table.add_column("Enemy weapons in range")
+    now = battle.band_of(zone)
+    for band in BANDS:
+        table.add_row(band.value + (" (now)" if band is now else ""),
+                      _weapons_at(battle, mine, band), _weapons_at(battle, theirs, band))
+    return table
+
+
+def _unit_line(battle: Battle, unit: Unit, viewer: Side) -> str:
+    mine = unit.side is viewer
+    if unit.decoy:
+        return f"{unit.id} {'decoy' if mine else 'Mek contact'}"
+    text = f"{unit.id} {unit.name} {unit.hits}/{unit.max_hits}"
+    flags = []
+    lost = [s.name for s in unit.weapons if s.destroyed]
+    if lost:
+        flags.append("lost " + ", ".join(lost))
+    if unit.doomed:
+        flags.append("doomed")
+    if unit.hidden:
+        flags.append("hidden")
+    if unit.dug_in_zone == unit.zone:
+        flags.append("dug in")
+    if unit.wounded:
+        flags.append("wounded")
+    if unit.legs:
+        flags.append(f"legs -{unit.legs}")
+    if unit.carried_heat or unit.heat:
+        flags.append(f"heat {unit.heat or unit.carried_heat}")
+    if unit.is_infantry and unit.infantry_kills:
+        flags.append(f"{unit.infantry_kills} kills taken")
+    return text + (f" ({'; '.join(flags)})" if flags else "")
+
+
+def battle_map(battle: Battle, viewer: Side, over: bool = False) -> RenderableType:
+    """The 3x3 map, north at the top: each zone's number and terrain, any combat there and
+    its range band, and the units in it (id, name, hits taken/max, losses). Enemy units
+    hidden from the viewer are left out."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    letter = "A" if viewer is Side.ATTACKER else "D"
+    when = f"The end, after turn {battle.turn}" if over else \
+        f"Turn {battle.turn}" if battle.turn else "Set-up"
+    title = f"{when} - you are the {viewer.value} ({letter} units); north is up"
+    table = Table(show_header=False, show_lines=True, expand=True, padding=(0, 1))
+    for _ in range(3):
+        table.add_column(ratio=1)
+    for row in range(3):
+        cells = []
+        for zone in range(row * 3 + 1, row * 3 + 4):
+            lines = [f"{zone} {battle.terrain_name(zone)}"]
+            eng = battle.engagements.get(zone)
+            if eng is not None:
+                lines.append(f"combat at {eng.band.value} range")
+            if battle.mines.get(viewer) == zone:
+                lines.append("your minefield")
+            for unit in battle.in_zone(zone):
+                if unit.hidden and unit.side is not viewer:
+                    continue
+                lines.append(_unit_line(battle, unit, viewer))
+            cells.append(Text("\n".join(lines)))
+        table.add_row(*cells)
+    off = []
+    for unit in battle.units:
+        if unit.decoy or (unit.on_map and unit.zone is not None):
+            continue
+        if unit.destroyed_turn is not None:
+            state = f"destroyed (turn {unit.destroyed_turn})"
+        elif unit.exited_turn is not None:
+            state = f"left the map ({unit.exit_edge.value if unit.exit_edge else 'edge'})"
+        elif not unit.arrived:
+            state = "waiting to arrive"
+        else:
+            state = "not set up yet"
+        off.append(f"  {unit.id} {unit.name} {unit.hits}/{unit.max_hits}: {state}")
+    parts: list[RenderableType] = [Text(title), table]
+    if off:
+        parts.append(Text("Off the map:\n" + "\n".join(off)))
+    return Group(*parts)
+
+
+__all__ = ["Odds", "band_table", "battle_map", "heat_line", "overheat_risk", "rating_of",
+           "shot_odds", "unit_label"]

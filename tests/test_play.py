@@ -1,0 +1,516 @@
+"""`meks battle play | resume`: recorded decisions, saved plays, and the terminal controller,
+down to a real pseudo-terminal (issue 6: interactive battles)."""
+
+from __future__ import annotations
+
+import inspect
+import io
+import json
+import os
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+from meks.catalog import Band, load_catalog
+from meks.dice import Dice
+from meks.engine.controllers import Baseline, Controller
+from meks.engine.core import Battle, RangeChoice
+from meks.engine.log import digest
+from meks.engine.recorded import Recorded, ReplayMismatch
+from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
+from meks.scenario import Edge, Side
+from tests.test_battle_cli import BLUE, RED
+
+CATALOG = load_catalog()
+PROMPT = r"Choice \(q quits\) \[[^\]]*\]: "
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> tuple[str, str]:
+    (tmp_path / "red.yaml").write_text(RED)
+    (tmp_path / "blue.yaml").write_text(BLUE)
+    return str(tmp_path / "red.yaml"), str(tmp_path / "blue.yaml")
+
+
+def run(runner: CliRunner, *args: str, code: int = 0) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    return result.stdout if code == 0 else result.stderr
+
+
+# ---- the Recorded wrapper ----------------------------------------------------------------------
+
+def mek(design: str, pilot: str, level: str = "Regular", skills: tuple[str, ...] = ()
+        ) -> UnitSpec:
+    d = CATALOG.design(design)
+    return UnitSpec(pilot, d, PilotSpec(pilot, level, skills), points=d.price or 0)
+
+
+def busy_forces() -> dict[Side, ForceSpec]:
+    """Forces that between them make nearly every kind of decision."""
+    return {
+        Side.ATTACKER: ForceSpec((
+            mek("SABER", "Ana", "Veteran", ("Agility", "Gunnery")),
+            mek("THOR", "Bo", "Regular", ("Hawkeye",)),
+            mek("WARTHOG", "Cy", "Green")),
+            ("Ambush", "Support Fire", "Minefield", "Decoy", "Repair Truck", "Commandos",
+             "Mechanized Infantry", "Gun Sled"), "Red"),
+        Side.DEFENDER: ForceSpec((
+            mek("DRAKEN", "Dee", "Regular", ("Quick Draw",)),
+            mek("ODIN", "Eve", "Elite", ("Agility",)),
+            mek("SAGITARII", "Fay")),
+            ("Air Strike", "Hidden Mek", "Battle Damage", "Recon Drone", "Digging In",
+             "Gunship", "Panzer"), "Blue"),
+    }
+
+
+def fight_with(scenario_id: str, seed: int,
+               wrap: Callable[[Side], Controller]) -> Battle:
+    from campaigns.scenarios import get_scenario
+
+    battle = Battle(get_scenario(scenario_id), busy_forces(), Dice.from_seed(seed),
+                    {side: wrap(side) for side in Side}, CATALOG)
+    battle.run()
+    return battle
+
+
+class Refuse:
+    """An inner controller that must never be asked (everything is replayed)."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"the inner controller was asked {name!r} during a replay")
+
+
+SCENARIOS = ["opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
+             "head-to-head", "citadel"]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_recorded_decisions_replay_to_the_same_battle(scenario_id: str, seed: int) -> None:
+    plain = fight_with(scenario_id, seed, lambda side: Baseline())
+    records: dict[Side, list[dict[str, Any]]] = {Side.ATTACKER: [], Side.DEFENDER: []}
+    saved: dict[Side, list[int]] = {Side.ATTACKER: [], Side.DEFENDER: []}
+    recorded = fight_with(scenario_id, seed, lambda side: Recorded(
+        Baseline(), records[side], lambda i, data, side=side: saved[side].append(i)))
+    assert digest(recorded.log) == digest(plain.log)
+    for side in Side:
+        assert records[side] and saved[side] == list(range(len(records[side])))
+    # Through JSON, as the database keeps them, with an inner controller never asked.
+    stored = {s: json.loads(json.dumps(r)) for s, r in records.items()}
+    replayed = fight_with(scenario_id, seed,
+                          lambda side: Recorded(Refuse(), stored[side]))  # type: ignore[arg-type]
+    assert digest(replayed.log) == digest(plain.log)
+
+
+def test_a_partial_record_replays_then_asks_the_inner_controller() -> None:
+    records: list[dict[str, Any]] = []
+    full = fight_with("head-to-head", 3, lambda side: Recorded(Baseline(), records)
+                      if side is Side.ATTACKER else Baseline())
+    half = records[: len(records) // 2]
+    asked: list[int] = []
+    again = fight_with("head-to-head", 3, lambda side: Recorded(
+        Baseline(), list(half), lambda i, _: asked.append(i))
+        if side is Side.ATTACKER else Baseline())
+    assert digest(again.log) == digest(full.log)
+    assert asked == list(range(len(half), len(records)))
+
+
+def test_a_record_that_does_not_fit_the_battle_is_refused() -> None:
+    records: list[dict[str, Any]] = []
+    fight_with("opening-shots", 4, lambda side: Recorded(Baseline(), records)
+               if side is Side.ATTACKER else Baseline())
+    for i, entry in enumerate(records):
+        if entry["ask"] == "movement":
+            records[i] = {**entry, "ask": "jump"}
+            break
+    with pytest.raises(ReplayMismatch, match="does not fit"):
+        fight_with("opening-shots", 4, lambda side: Recorded(Baseline(), records)
+                   if side is Side.ATTACKER else Baseline())
+    records[i] = {**entry, "value": {"A1": "nowhere", "A2": {"edge": "up"}}}
+    with pytest.raises(ReplayMismatch, match="cannot be used"):
+        fight_with("opening-shots", 4, lambda side: Recorded(Baseline(), records)
+                   if side is Side.ATTACKER else Baseline())
+
+
+def protocol_methods() -> set[str]:
+    return {name for name, _ in inspect.getmembers(Controller, inspect.isfunction)
+            if not name.startswith("_")}
+
+
+def test_every_decision_of_the_protocol_is_recorded_and_asked() -> None:
+    from cli.play import Terminal
+
+    assert protocol_methods() <= {n for n in dir(Recorded) if not n.startswith("_")}
+    assert protocol_methods() <= {n for n in dir(Terminal) if not n.startswith("_")}
+
+
+class Answers:
+    """An inner controller that gives a fixed answer of every type."""
+
+    def __init__(self, battle: Battle) -> None:
+        b = battle
+        self.a1, self.d1 = b.unit("A1"), b.unit("D1")
+        self.slot = self.a1.weapons[-1]
+        self.values: dict[str, Any] = {
+            "deploy": {"A1": 7, "A2": 8}, "setup_support": "D2", "move_first": True,
+            "movement": {"A1": 4, "A2": Edge.NORTH, "A3": "dig", "A4": None},
+            "second_move": {"A1": Edge.WEST}, "arrival_zone": 9, "jump": True,
+            "range_choice": RangeChoice.CLOSE_TWO, "targets": [self.d1, b.unit("D2")],
+            "fire_plan": [(self.slot, self.d1), (self.a1.weapons[0], b.unit("D3"))],
+            "dodge": False, "support": [("Recon Drone", 5), ("Support Fire", "D1"),
+                                        ("Repair Truck", None)],
+            "ambush": "A1", "dismount": True, "reveal": False,
+            "commando": ("mark", self.d1), "hawkeye": self.d1,
+        }
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args: self.values[name]
+
+
+def test_every_decision_type_survives_json() -> None:
+    from campaigns.scenarios import get_scenario
+
+    battle = Battle(get_scenario("opening-shots"), busy_forces(), Dice.from_seed(1),
+                    {s: Baseline() for s in Side}, CATALOG)
+    battle.setup()
+    answers = Answers(battle)
+    a1, d1 = answers.a1, answers.d1
+    args: dict[str, tuple[Any, ...]] = {
+        "deploy": (Side.ATTACKER, []), "setup_support": (Side.ATTACKER, "Hidden Mek"),
+        "move_first": (Side.ATTACKER,), "movement": (Side.ATTACKER,),
+        "second_move": (Side.ATTACKER,), "arrival_zone": (a1, [8, 9]), "jump": (a1,),
+        "range_choice": (5, Side.ATTACKER, list(RangeChoice)), "targets": (a1, [d1], 2),
+        "fire_plan": (a1, [d1], Band.SHORT), "dodge": (a1, answers.slot.weapon),
+        "support": (Side.ATTACKER, "combat", 5), "ambush": (Side.ATTACKER, 5),
+        "dismount": (a1,), "reveal": (a1,), "commando": (a1, [d1]), "hawkeye": (a1, [d1]),
+    }
+    assert set(args) == protocol_methods()
+    record: list[dict[str, Any]] = []
+    live = Recorded(answers, record)  # type: ignore[arg-type]
+    first = {name: getattr(live, name)(battle, *a) for name, a in args.items()}
+    stored = json.loads(json.dumps(record))
+    replay = Recorded(Refuse(), stored)  # type: ignore[arg-type]
+    second = {name: getattr(replay, name)(battle, *a) for name, a in args.items()}
+    assert not replay.replaying
+    for name, value in answers.values.items():
+        assert first[name] == value == second[name], name
+    for (slot, target), (slot2, target2) in zip(first["fire_plan"], second["fire_plan"],
+                                                strict=True):
+        assert slot is slot2 and target is target2 and isinstance(slot, WeaponSlot)
+    assert all(isinstance(u, Unit) for u in second["targets"])
+    assert stored[[r["ask"] for r in stored].index("fire_plan")]["value"] == [
+        [len(a1.weapons) - 1, "D1"], [0, "D3"]]
+    assert stored[[r["ask"] for r in stored].index("range_choice")]["value"] == "CLOSE_TWO"
+
+
+# ---- plays: saved, resumed, finished ----------------------------------------------------------
+
+def enter_always(text: str, default: str) -> str:
+    return default
+
+
+class StopAfter:
+    """Answers like Enter, then quits (or fails) at the n-th question."""
+
+    def __init__(self, n: int, error: type[BaseException] | None = None) -> None:
+        self.n, self.asked, self.error = n, 0, error
+
+    def __call__(self, text: str, default: str) -> str:
+        self.asked += 1
+        if self.asked > self.n:
+            if self.error is not None:
+                raise self.error("a bug in the middle of a battle")
+            return "q"
+        return default
+
+
+def console() -> Any:
+    from rich.console import Console
+
+    return Console(file=io.StringIO(), width=100, no_color=True)
+
+
+def saver(play_id: int) -> Callable[[int, dict[str, Any]], None]:
+    from campaigns.play import append_decision
+    from cli.state import session
+
+    def save(index: int, data: dict[str, Any]) -> None:
+        with session() as s:
+            append_decision(s, play_id, index, data)
+    return save
+
+
+def auto_digest(runner: CliRunner, red: str, blue: str, seed: int) -> str:
+    out = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue, "--seed",
+              str(seed), "--json")
+    return str(json.loads(out)["log_digest"])
+
+
+@pytest.mark.parametrize("side", [Side.ATTACKER, Side.DEFENDER])
+def test_enter_everywhere_plays_the_baseline(runner: CliRunner, files: tuple[str, str],
+                                             side: Side) -> None:
+    from campaigns.play import finish, start
+    from cli.play import run as play
+    from cli.state import session
+
+    red, blue = files
+    for seed in (5, 6, 7):
+        with session() as s:
+            state = start(s, "opening-shots", side, red, blue, seed=seed)
+        battle = play(state, console(), saver(state.id), enter_always)
+        assert digest(battle.log) == auto_digest(runner, red, blue, seed)
+        with session() as s:
+            data = finish(s, state.id, battle)
+        assert data["battle_id"] is None and data["log_digest"] == digest(battle.log)
+
+
+def test_quit_or_crash_then_resume_continues_exactly(runner: CliRunner,
+                                                    files: tuple[str, str]) -> None:
+    from campaigns.company import Refused
+    from campaigns.play import finish, load, start
+    from cli.play import Quit
+    from cli.play import run as play
+    from cli.state import session
+
+    red, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, red, blue, seed=8)
+    with pytest.raises(Quit):
+        play(state, console(), saver(state.id), StopAfter(4))
+    with session() as s:
+        state = load(s, state.id)
+    made = len(state.decisions)
+    assert made >= 2
+    with pytest.raises(RuntimeError):
+        play(state, console(), saver(state.id), StopAfter(6, RuntimeError))
+    with session() as s:
+        state = load(s, state.id)
+    assert len(state.decisions) > made  # what was decided before the crash is kept
+    out = console()
+    battle = play(state, out, saver(state.id), enter_always)
+    assert "Resumed:" in out.file.getvalue()
+    assert digest(battle.log) == auto_digest(runner, red, blue, 8)
+    with session() as s:
+        finish(s, state.id, battle)
+    with session() as s, pytest.raises(Refused, match="over"):
+        load(s, state.id)
+
+
+@pytest.fixture
+def wolves(runner: CliRunner) -> str:
+    run(runner, "company", "create", "Wolves")
+    for design, pilot, regular in (("VIPER", "Ana", True), ("WASP", "Bo", False),
+                                   ("WASP", "Cy", False)):
+        callsign = json.loads(run(runner, "mek", "buy", "Wolves", design, "--json"))["callsign"]
+        run(runner, "pilot", "hire", "Wolves", pilot, *(["--regular"] if regular else []))
+        run(runner, "pilot", "assign", "Wolves", pilot, callsign)
+    run(runner, "muster", "Wolves", "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    return "Wolves"
+
+
+def test_a_company_play_is_stored_like_battle_auto(runner: CliRunner, wolves: str,
+                                                   files: tuple[str, str]) -> None:
+    from campaigns.company import Refused
+    from campaigns.play import finish, start
+    from cli.play import run as play
+    from cli.state import session
+
+    _, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=11)
+    with session() as s, pytest.raises(Refused, match="in play"):
+        start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=11)
+    battle = play(state, console(), saver(state.id), enter_always)
+    with session() as s:
+        data = finish(s, state.id, battle)
+    assert isinstance(data["battle_id"], int) and data["reports"]["attacker"]
+    shown = json.loads(run(runner, "battle", "show", str(data["battle_id"]), "--json"))
+    assert shown["log_digest"] == data["log_digest"] == digest(battle.log)
+    view = json.loads(run(runner, "company", "show", wolves, "--json"))
+    assert view["last_muster"]["recorded"]
+    assert all(p["scenarios"] == 1 for p in view["pilots"] if p["status"] != "dead")
+    assert json.loads(run(runner, "company", "history", wolves, "--json"))[0]["command"] \
+        == "battle"
+
+
+def test_play_needs_a_terminal_and_resume_an_id(runner: CliRunner,
+                                               files: tuple[str, str]) -> None:
+    red, blue = files
+    err = run(runner, "battle", "play", "opening-shots", "--side", "attacker", "-a", red,
+              "-d", blue, code=1)
+    assert "needs a terminal" in err and "battle auto" in err
+    err = run(runner, "battle", "play", "opening-shots", "--side", "middle", "-a", red,
+              "-d", blue, code=2)
+    assert "attacker or defender" in err
+    run(runner, "battle", "resume", "99", code=1)
+
+
+# ---- end to end, through a real pseudo-terminal ------------------------------------------------
+
+def spawn(db: Path, *args: str) -> Any:
+    pexpect = pytest.importorskip("pexpect")
+    env = {k: v for k, v in os.environ.items() if k not in ("CI", "MEKS_DB")}
+    env.update(NO_COLOR="1", COLUMNS="100", LINES="50", PYTHONIOENCODING="utf-8")
+    return pexpect.spawn(sys.executable, ["-m", "cli", "--db", str(db), "battle", *args],
+                         env=env, encoding="utf-8", timeout=60, dimensions=(50, 100),
+                         cwd=str(Path(__file__).resolve().parent.parent))
+
+
+def test_play_quit_and_resume_through_a_terminal(runner: CliRunner, files: tuple[str, str],
+                                                 tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    red, blue = files
+    db = tmp_path / "play.db"
+    child = spawn(db, "play", "opening-shots", "--side", "attacker", "--attacker", red,
+                  "--defender", blue, "--seed", "5")
+    child.expect(r"Play (\d+): Opening Shots")
+    play_id = child.match.group(1)
+    child.expect("You command the attacker")
+    for _ in range(6):
+        child.expect(PROMPT)
+        child.sendline("")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"meks battle resume (\d+)")
+    assert child.match.group(1) == play_id
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+    child = spawn(db, "resume", play_id)
+    child.expect(r"replaying (\d+) recorded decisions")
+    recorded = int(child.match.group(1))
+    assert recorded >= 2  # a movement decision asks once for each unit
+    child.expect(f"Resumed: {recorded} recorded decisions replayed")
+    prompts = 0
+    while True:
+        index = child.expect([PROMPT, r"Result: (\w+) .* digest ([0-9a-f]{16})"])
+        if index == 1:
+            winner, short = child.match.group(1), child.match.group(2)
+            break
+        prompts += 1
+        child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and prompts > 0
+    # Enter always takes the baseline's answer: the battle is the one 'battle auto' fights.
+    auto = json.loads(run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+                          "--seed", "5", "--json"))
+    assert short == auto["log_digest"][:16] and winner == auto["winner"]
+    from db.engine import transaction
+    from db.models import Play
+
+    with transaction(str(db)) as s:
+        row = s.get(Play, int(play_id))
+        assert row is not None and row.status == "finished"
+        assert row.digest == auto["log_digest"]
+        assert len(json.loads(row.decisions)) >= recorded + prompts
+    child = spawn(db, "resume", play_id)
+    child.expect("is over")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 1
+
+
+def test_map_and_odds_are_shown(files: tuple[str, str]) -> None:
+    from campaigns.play import start
+    from cli.play import run as play
+    from cli.state import session
+
+    red, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, red, blue, seed=5)
+    out = console()
+    play(state, out, lambda i, d: None, enter_always)
+    text = out.file.getvalue()
+    assert re.search(r"Turn 1 - you are the attacker", text)
+    assert "1 Plains" in text and "3 Urban" in text and "7 Moors" in text
+    assert re.search(r"A1 VIPER-1 \(A\) \d/3", text)
+    assert re.search(r"combat at (short|medium|long) range", text)
+    assert re.search(r"\d+% to hit, \d\.\d\d hits after the save", text)
+    assert re.search(r"heat \+\d -> \d+/\d+, (no overheat risk|overheat risk \d+%)", text)
+    assert "Your weapons in range" in text and "die for attacker initiative" in text
+
+
+class FirstChoice:
+    """Always the first option (not what the baseline does), quitting at the n-th question
+    if asked to."""
+
+    def __init__(self, quit_at: int | None = None) -> None:
+        self.quit_at, self.asked = quit_at, 0
+
+    def __call__(self, text: str, default: str) -> str:
+        self.asked += 1
+        return "q" if self.asked == self.quit_at else "1"
+
+
+@pytest.mark.parametrize("quit_at", [1, 9, 25])
+def test_other_answers_resume_to_the_same_battle(files: tuple[str, str], quit_at: int) -> None:
+    from campaigns.play import load, start
+    from cli.play import Quit
+    from cli.play import run as play
+    from cli.state import session
+
+    red, blue = files
+    with session() as s:
+        whole = start(s, "opening-shots", Side.ATTACKER, red, blue, seed=21)
+        split = start(s, "opening-shots", Side.ATTACKER, red, blue, seed=21)
+    one_go = play(whole, console(), saver(whole.id), FirstChoice())
+    from campaigns.battles import fight
+
+    assert digest(one_go.log) != fight(None, "opening-shots", red, blue,
+                                       Dice.from_seed(21)).digest  # not the baseline's
+    with pytest.raises(Quit):
+        play(split, console(), saver(split.id), FirstChoice(quit_at))
+    with session() as s:
+        split = load(s, split.id)
+    resumed = play(split, console(), saver(split.id), FirstChoice())
+    assert digest(resumed.log) == digest(one_go.log)
+    with session() as s:
+        assert load(s, split.id).decisions == load(s, whole.id).decisions
+
+
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_enter_takes_the_baseline_answer_to_every_kind_of_question(scenario_id: str) -> None:
+    """Busy forces (support of every kind, skills, jump jets, infantry) in every scenario:
+    the terminal's suggestions are the baseline's answers, and asking changes nothing."""
+    from campaigns.play import PlayState
+    from campaigns.scenarios import get_scenario
+    from cli.play import run as play
+
+    scenario = get_scenario(scenario_id)
+    for seed, side in ((1, Side.ATTACKER), (2, Side.DEFENDER)):
+        state = PlayState(1, scenario, busy_forces(), {s: s.value for s in Side}, side, seed,
+                          "baseline")
+        out = console()
+        played = play(state, out, lambda i, d: None, enter_always)
+        plain = fight_with(scenario_id, seed, lambda s: Baseline())
+        assert digest(played.log) == digest(plain.log)
+        assert "<- suggested" in out.file.getvalue()
+        assert "The end, after turn" in out.file.getvalue()
+
+
+def test_a_played_battle_replays_identically(runner: CliRunner, wolves: str,
+                                            files: tuple[str, str]) -> None:
+    from campaigns.play import finish, start
+    from cli.play import run as play
+    from cli.state import session
+
+    _, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=13)
+    battle = play(state, console(), saver(state.id), enter_always)
+    with session() as s:
+        data = finish(s, state.id, battle)
+    replay = json.loads(run(runner, "battle", "replay", str(data["battle_id"]), "--json"))
+    assert replay["identical"]
+    shown = json.loads(run(runner, "battle", "show", str(data["battle_id"]), "--json"))
+    assert shown["log_digest"] == replay["stored_digest"]
