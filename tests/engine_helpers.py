@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from meks.catalog import Band, load_catalog
+from meks.catalog import Band, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine.controllers import Baseline
-from meks.engine.core import Battle, RangeChoice
-from meks.engine.log import Kind
+from meks.engine.core import Battle, Engagement, RangeChoice
+from meks.engine.log import Kind, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
 from meks.scenario import Scenario, Side, parse_scenario
 
@@ -94,3 +94,119 @@ def weapons_named(unit: Unit, *names: str) -> list[WeaponSlot]:
         pool.remove(slot)
         out.append(slot)
     return out
+
+
+# ---- forcing one situation with few dice ---------------------------------------------------
+
+def design(size: str, weapons: Sequence[str] = (), systems: Sequence[str] = (),
+           name: str = "Custom") -> Design:
+    """A design of any parts (the engine does not check legality; tests force situations)."""
+    return Design(name, Size(size), tuple(weapons), tuple(systems))
+
+
+def custom(name: str, size: str, weapons: Sequence[str] = (), systems: Sequence[str] = (),
+           level: str = "Regular", skills: Sequence[str] = ()) -> UnitSpec:
+    """A Mek of a custom design, named ``name`` (the design takes the name too)."""
+    return UnitSpec(name, design(size, weapons, systems, name),
+                    PilotSpec(f"{name} pilot", level, tuple(skills)))
+
+
+def support_unit(name: str, callsign: str | None = None) -> UnitSpec:
+    """A support unit (Gun Sled, Panzer, ...) fielded as a unit of the force."""
+    return UnitSpec(callsign or name, support=name)
+
+
+def map_scenario(attacker_zones: Sequence[int] = (5,), defender_zones: Sequence[int] = (5,),
+                 terrain: dict[int, str] | None = None, turn_limit: int = 12,
+                 attacker: dict[str, Any] | None = None,
+                 defender: dict[str, Any] | None = None, **house: Any) -> Scenario:
+    """A last-standing battle with set-up zones, terrain by zone (Plains elsewhere) and any
+    extra side rules (exits, reinforcements, strongpoints)."""
+    ground = {z: "Plains" for z in range(1, 10)}
+    ground.update(terrain or {})
+    return parse_scenario({
+        "id": "skirmish", "name": "Skirmish", "turn_limit": turn_limit, "terrain": ground,
+        "attacker": {"setup": {"zones": list(attacker_zones)}, **(attacker or {})},
+        "defender": {"setup": {"zones": list(defender_zones)}, **(defender or {})},
+        "victory": {
+            "attacker": {"type": "last_standing", "side": "attacker", "kind": None},
+            "defender": {"type": "last_standing", "side": "defender", "kind": None},
+        },
+        "house_rules": house,
+    })
+
+
+def start(b: Battle, band: Band | None = None, zone: int = 5) -> Battle:
+    """Set the battle up; with ``band``, zone ``zone`` is already engaged at that band."""
+    b.setup()
+    if band is not None:
+        b.engagements[zone] = Engagement(zone, band)
+    return b
+
+
+def assert_all_dice_used(b: Battle, dice: Sequence[int]) -> None:
+    assert len(b.dice.log) == len(dice), (
+        f"{len(dice) - len(b.dice.log)} dice left over:\n" + "\n".join(render(b.log, True)))
+
+
+def fire(*names: str) -> Callable[[Battle, Unit, list[Unit], Band],
+                                  list[tuple[WeaponSlot, Unit]]]:
+    """A fire plan: the named weapons (every live one when none are named) at the first
+    target, in order, for every unit that has them; weapons out of range still try."""
+    def plan(b: Battle, unit: Unit, targets: list[Unit],
+             band: Band) -> list[tuple[WeaponSlot, Unit]]:
+        wanted = names or tuple(s.name for s in unit.live_weapons())
+        have = [n for n in wanted if any(s.name == n for s in unit.live_weapons())]
+        return [(slot, targets[0]) for slot in weapons_named(unit, *have)]
+    return plan
+
+
+def hold_fire(b: Battle, unit: Unit, targets: list[Unit],
+              band: Band) -> list[tuple[WeaponSlot, Unit]]:
+    return []
+
+
+def rolls_for(b: Battle, word: str) -> list[int]:
+    """The dice rolled for purposes that mention ``word``."""
+    return [r.value for r in b.dice.log if word in r.purpose]
+
+
+def has_text(b: Battle, fragment: str, kind: Kind | None = None) -> bool:
+    return any(fragment in t for t in texts(b, kind))
+
+
+# ---- one exchange in a duel ----------------------------------------------------------------
+
+INIT = [6, 1]  # initiative: the attacker wins (and the baseline has it move second)
+TIE = [3, 3]   # movement rolls of two Assault (1d6) units on Plains: a tie, the band stays
+
+
+def gun(*weapons: str, size: str = "Assault", systems: Sequence[str] = (),
+        skills: Sequence[str] = (), level: str = "Regular", name: str = "Gun") -> UnitSpec:
+    """A shooter: a custom Mek with the given weapons."""
+    return custom(name, size, weapons, systems, level, skills)
+
+
+def post(size: str = "Assault", systems: Sequence[str] = (), skills: Sequence[str] = (),
+         weapons: Sequence[str] = (), level: str = "Regular", name: str = "Post") -> UnitSpec:
+    """A target: a custom Mek, unarmed unless told."""
+    return custom(name, size, weapons, systems, level, skills)
+
+
+def exchange(attacker: UnitSpec | ForceSpec, defender: UnitSpec | ForceSpec,
+             dice: Sequence[int], band: Band | None = Band.SHORT, terrain: str = "Plains",
+             attacker_ctl: Any = None, defender_ctl: Any = None,
+             prepare: Callable[[Battle], None] | None = None, turns: int = 1,
+             scenario: Scenario | None = None, **house: Any) -> Battle:
+    """A duel in zone 5, already engaged at ``band`` (None: a new engagement), played for
+    ``turns`` turns with every die used. ``prepare`` changes the battle after set-up."""
+    a = attacker if isinstance(attacker, ForceSpec) else force(attacker)
+    d = defender if isinstance(defender, ForceSpec) else force(defender)
+    b = start(battle(scenario or duel_scenario(terrain, **house), a, d, dice,
+                     attacker_ctl or Scripted(), defender_ctl or Scripted()), band)
+    if prepare is not None:
+        prepare(b)
+    for _ in range(turns):
+        b.play_turn()
+    assert_all_dice_used(b, dice)
+    return b

@@ -107,6 +107,11 @@ class Controller(Protocol):
         """Commandos: ("identify", enemy) or ("mark", enemy)."""
         ...
 
+    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+        """Hawkeye: the enemy unit (in the zone or an adjacent one) the pilot tries to ID,
+        or None."""
+        ...
+
 
 # ---- map helpers ----------------------------------------------------------------------------
 
@@ -366,7 +371,7 @@ class Baseline:
 
     def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
         meks = [u for u in battle.in_zone(zone, side) if u.is_mek and not u.decoy
-                and u.can_act]
+                and u.can_act and not u.fought]
         return meks[0].id if meks else None
 
     def dismount(self, battle: Battle, apc: Unit) -> bool:
@@ -381,6 +386,10 @@ class Baseline:
         if decoys:
             return ("identify", decoys[0])
         return ("mark", min(enemies, key=lambda e: e.remaining))
+
+    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+        here = [e for e in candidates if e.zone == unit.zone]
+        return (here or candidates)[0]
 
 
 def family_count(unit: Unit, family: Family) -> int:

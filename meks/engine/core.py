@@ -113,6 +113,8 @@ class Battle:
         self.marked: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.history: list[dict[Side, frozenset[int]]] = []
         self.initiative_winner: Side | None = None
+        self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
+        self.ambushed: dict[str, list[Unit]] = {}  # this turn's ambusher -> its targets
         self.verdict: Verdict | None = None
         self._surprise_pending: set[Side] = set()
         self._terrain = {z: self.catalog.terrain_named(scenario.terrain_of(z))
@@ -159,6 +161,10 @@ class Battle:
 
     def unit(self, uid: str) -> Unit:
         return next(u for u in self.units if u.id == uid)
+
+    def find(self, uid: object) -> Unit | None:
+        """The unit a controller's answer names, or None when it names none."""
+        return next((u for u in self.units if u.id == uid), None)
 
     def terrain_to_hit(self, zone: int) -> int:
         return self._terrain[zone].to_hit
@@ -260,7 +266,7 @@ class Battle:
             choice = controller.setup_support(self, side, asset)
             if choice is None:
                 continue
-            self.assets[side].remove(asset)
+            chosen = self.find(choice)
             if asset == "Minefield" and isinstance(choice, int) and 1 <= choice <= 9:
                 self.mines[side] = choice
                 self.decided(side, "a minefield is laid (hidden) in one zone")
@@ -268,15 +274,19 @@ class Battle:
                 fake = decoy(f"{side.value[0].upper()}X{len(self.units)}", side, choice)
                 self.units.append(fake)
                 self.note(Kind.SETUP, f"A Mek contact appears in zone {choice}.", fake)
-            elif asset == "Hidden Mek" and isinstance(choice, str):
-                unit = self.unit(choice)
-                unit.hidden = True
-                self.decided(side, f"{unit.name} sets up hidden")
-            elif asset == "Battle Damage" and isinstance(choice, str):
-                target = self.unit(choice)
-                self.note(Kind.SUPPORT, f"Battle Damage: {target.name} starts damaged.",
-                          target=target)
-                self.critical(target, None)
+            elif asset == "Hidden Mek" and chosen is not None and chosen.side is side \
+                    and chosen.is_mek and not chosen.decoy and chosen.on_map:
+                chosen.hidden = True
+                self.decided(side, f"{chosen.name} sets up hidden")
+            elif asset == "Battle Damage" and chosen is not None and \
+                    chosen.side is side.enemy and chosen.is_mek and not chosen.decoy:
+                self.note(Kind.SUPPORT, f"Battle Damage: {chosen.name} starts damaged.",
+                          target=chosen)
+                self.critical(chosen, None)
+                self.settle([chosen])  # a reactor that blows at set-up destroys the Mek
+            else:
+                continue  # not a usable choice: the asset is kept
+            self.assets[side].remove(asset)
 
     # ---- the game -----------------------------------------------------------------------------
 
@@ -306,6 +316,7 @@ class Battle:
         self.end_turn()
 
     def start_turn(self) -> None:
+        self.ambushed = {}
         self.marked = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         for unit in self.units:
@@ -325,10 +336,11 @@ class Battle:
             for slot in unit.weapons:
                 slot.fired = 0
             unit.can_act = True
-            if unit.pilot is not None and unit.pilot.wounded and unit.on_map:
-                roll = self.d6(f"wounded pilot of {unit.name} tries to act")
+            if unit.wounded and unit.on_map:
+                who = "pilot" if unit.pilot is not None else "crew"
+                roll = self.d6(f"wounded {who} of {unit.name} tries to act")
                 unit.can_act = roll >= 5
-                self.note(Kind.NOTE, f"{unit.name}'s wounded pilot rolls {roll}: "
+                self.note(Kind.NOTE, f"{unit.name}'s wounded {who} rolls {roll}: "
                           + ("acts this turn." if unit.can_act else "cannot act this turn."),
                           unit, value=roll)
         for side in Side:
@@ -372,8 +384,13 @@ class Battle:
             if unit.id in orders:
                 self.order_move(unit, orders[unit.id], second=False)
         for unit in self.side_units(side):
-            unit.may_leave = None if unit.may_leave is not None and unit.moved else \
-                unit.may_leave
+            # R5.4/R6.3: contact broken before this movement let units leave in it; that
+            # was their next movement, so from now on they are held again.
+            unit.may_leave = None
+        # R4.4: a squad may get out wherever its APC stands, not only when a combat starts.
+        for zone in sorted({u.zone for u in self.side_units(side)
+                            if u.on_map and u.carries_infantry and u.zone is not None}):
+            self.dismount(side, zone)
 
     def can_leave(self, unit: Unit) -> bool:
         """R5.4: a unit may not leave a zone holding enemies unless its side broke contact
@@ -396,8 +413,8 @@ class Battle:
         if not self.can_leave(unit):
             return False
         if isinstance(where, Edge):
-            if second:
-                return False
+            # R5.4 forbids only entering enemies in the second movement, so a unit may leave
+            # the map then too.
             rules = [r for r in self.scenario.side(unit.side).exits if r.edge is where]
             if not any(unit.zone in r.zones for r in rules):
                 return False
@@ -413,7 +430,9 @@ class Battle:
         origin = unit.zone
         unit.zone = where
         unit.moved = True
-        unit.hidden = False
+        if unit.hidden:  # R4.3: a hidden Mek is revealed when it moves
+            unit.hidden = False
+            self.note(Kind.NOTE, f"{unit.name} leaves its hiding place.", unit)
         if unit.dug_in_zone is not None and unit.dug_in_zone != where:
             unit.dug_in_zone = None
         if second and unit.is_mek:
@@ -478,7 +497,10 @@ class Battle:
     # ---- zone combat ---------------------------------------------------------------------
 
     def combat_step(self) -> None:
-        """R5.2: every contested zone not yet fought this turn fights now."""
+        """R5.2: every contested zone not yet fought this turn fights now (Advanced sensors
+        and Hawkeye pilots look into the zones around them first)."""
+        self.sensor_sweep()
+        self.hawkeye()
         for zone in range(1, 10):
             self.reveal_hidden(zone)
             if not self.contested(zone):
@@ -486,9 +508,8 @@ class Battle:
                                                      and self.in_zone(zone, Side.DEFENDER)):
                     del self.engagements[zone]
                 continue
-            eng = self.engagements.get(zone)
-            if eng is not None and eng.fought == self.turn:
-                continue
+            if self.fought_in.get(zone) == self.turn:
+                continue  # R5.2: at most one zone combat per zone a turn, even a new one
             self.zone_combat(zone)
 
     def reveal_hidden(self, zone: int) -> None:
@@ -506,12 +527,14 @@ class Battle:
             eng = self.engagements[zone] = Engagement(zone)
             self.note(Kind.ENGAGE, f"Combat begins in zone {zone} "
                       f"({self.terrain_name(zone)}) at Long range.", value=zone)
-        eng.fought = self.turn
+        eng.fought = self.fought_in[zone] = self.turn
         order = self.acting_order()
         for side in order:
             self.use_support(side, "combat", zone)
             self.ambush(side, zone)
             self.dismount(side, zone)
+        for unit in self.in_zone(zone):
+            unit.fought = True
         if not self.contested(zone):
             self.end_combat(zone)
             return
@@ -526,7 +549,11 @@ class Battle:
             for unit in self.actors(zone, side):
                 if unit.commando:
                     continue
-                targets = self.choose_targets(unit, eng.band)
+                if unit.id in self.ambushed:  # its targets were chosen for the Ambush
+                    targets = [t for t in self.ambushed.pop(unit.id)
+                               if t.on_map and t.zone == zone]
+                else:
+                    targets = self.choose_targets(unit, eng.band)
                 plans.append((unit, targets))
         for unit, targets in plans:
             if targets:
@@ -692,36 +719,79 @@ class Battle:
         return band.rank <= ID_BAND[sensors].rank
 
     def data_linked(self, unit: Unit, enemy: Unit) -> bool:
-        """R6.4 Data Link: a friendly Data Link Mek in the zone that has ID'd the enemy."""
+        """R6.4 Data Link: a friendly Data Link Mek in the zone that has itself ID'd the
+        enemy this turn (by its sensors, or by its pilot's Hawkeye)."""
         for friend in self.in_zone(unit.zone or 0, unit.side):
             if friend.has_system("Data Link") and friend.can_act:
                 key = f"id:{enemy.id}"
                 if key not in friend.turn_skills:
                     friend.turn_skills.add(key)
                     if self.identifies(friend, enemy, self.band_of(friend.zone or 0)):
-                        self.identified[unit.side].add(enemy.id)
-                        self.note(Kind.IDENTIFY, f"{friend.name} identifies {enemy.name} for "
-                                  "its Data Link.", friend, enemy)
-                if enemy.id in self.identified[unit.side]:
+                        self.identify(friend, enemy, f"{friend.name} identifies {enemy.name} "
+                                      "for its Data Link.")
+                if f"identified:{enemy.id}" in friend.turn_skills:
                     return True
         return False
 
+    def identify(self, unit: Unit, enemy: Unit, text: str) -> None:
+        """``unit`` has ID'd ``enemy`` this turn (R6.4): the side knows it, and a Decoy
+        vanishes."""
+        unit.turn_skills.add(f"identified:{enemy.id}")
+        self.identified[unit.side].add(enemy.id)
+        self.known[unit.side].add(enemy.id)
+        if enemy.decoy:
+            self.vanish(enemy, f"{text} It is a decoy.")
+        else:
+            self.note(Kind.IDENTIFY, text, unit, enemy)
+
+    def sensor_sweep(self) -> None:
+        """R6.4: Advanced sensors ID enemy units in adjacent zones too (masked ones on 2+),
+        each enemy once a turn."""
+        for unit in self.units:
+            if not (unit.on_map and unit.can_act and unit.sensors is Sensors.ADVANCED) or \
+                    unit.zone is None:
+                continue
+            for zone in self.adjacent(unit.zone):
+                for enemy in self.enemies_in(zone, unit.side):
+                    key = f"id:{enemy.id}"
+                    if key in unit.turn_skills:
+                        continue
+                    unit.turn_skills.add(key)
+                    if self.identifies(unit, enemy, Band.LONG, adjacent=True):
+                        self.identify(unit, enemy, f"{unit.name}'s sensors identify "
+                                      f"{enemy.name} in zone {zone}.")
+
+    def hawkeye(self) -> None:
+        """R6.4 Hawkeye: once a turn, the pilot tries to ID one enemy unit of its choice in
+        its zone or an adjacent zone, on 5+."""
+        for unit in self.units:
+            if not (unit.on_map and unit.can_act and unit.skill("Hawkeye")) or \
+                    "Hawkeye" in unit.turn_skills or unit.zone is None:
+                continue
+            near = [unit.zone, *self.adjacent(unit.zone)]
+            candidates = [e for z in near for e in self.enemies_in(z, unit.side)
+                          if e.id not in self.identified[unit.side]]
+            if not candidates:
+                continue
+            choice = self.controllers[unit.side].hawkeye(self, unit, candidates)
+            if choice is None or choice not in candidates:
+                continue
+            unit.turn_skills.add("Hawkeye")
+            roll = self.d6(f"Hawkeye of {unit.name}")
+            if roll >= 5:
+                self.identify(unit, choice, f"{unit.name}'s pilot identifies {choice.name} in "
+                              f"zone {choice.zone} (Hawkeye, {roll}).")
+            else:
+                self.note(Kind.IDENTIFY, f"{unit.name}'s pilot cannot make out {choice.name} "
+                          f"(Hawkeye, {roll}).", unit, choice, roll)
+
     def unmask_decoys(self, unit: Unit, band: Band) -> None:
-        """A Decoy vanishes once identified (R4.3); Hawkeye tries once a turn on 5+."""
+        """A Decoy vanishes once identified (R4.3): its sensors try as it picks targets."""
         assert unit.zone is not None
         for enemy in self.enemies_in(unit.zone, unit.side):
             if enemy.decoy and self.identifies(unit, enemy, band):
                 self.vanish(enemy, f"{unit.name} identifies the contact in zone "
                             f"{enemy.zone}: a decoy.")
-        if unit.skill("Hawkeye") and "Hawkeye" not in unit.turn_skills:
-            near = [unit.zone, *self.adjacent(unit.zone)]
-            decoys = [e for z in near for e in self.enemies_in(z, unit.side) if e.decoy]
-            if decoys:
-                unit.turn_skills.add("Hawkeye")
-                roll = self.d6(f"Hawkeye of {unit.name}")
-                if roll >= 5:
-                    self.vanish(decoys[0], f"{unit.name}'s pilot spots the decoy "
-                                f"(Hawkeye, {roll}).")
 
     def vanish(self, fake: Unit, text: str) -> None:
         fake.destroyed_turn = self.turn
@@ -788,19 +858,16 @@ class Battle:
             self.infantry_attack(unit, targets[0])
             return
         plan = self.controllers[unit.side].fire_plan(self, unit, targets, band)
-        gunnery_used = False
-        unit.hidden = False
         for slot, target in plan:
             if slot.destroyed or slot not in unit.weapons or target not in targets:
                 continue
             extra = 0
             if slot.fired >= 1:
-                eligible = (unit.skill("Gunnery") and not gunnery_used and slot.fired == 1
-                            and (slot.weapon.family is Family.CANNON
-                                 or slot.weapon.price_per == "pair"))
+                eligible = (unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills
+                            and slot.fired == 1 and (slot.weapon.family is Family.CANNON
+                                                     or slot.weapon.price_per == "pair"))
                 if not eligible:
                     continue
-                gunnery_used = True
                 extra = -2
             if slot.weapon.to_hit_at(band) is None and not (
                     slot.weapon.is_small and band is Band.SHORT):
@@ -811,10 +878,16 @@ class Battle:
                                    slot.weapon.family is Family.MISSILE):
                 continue
             slot.fired += 1
+            if extra:
+                unit.turn_skills.add("Gunnery")
+            if unit.hidden:  # R4.3: a hidden Mek is revealed when it fires
+                unit.hidden = False
+                self.note(Kind.NOTE, f"{unit.name} fires from hiding and is revealed.", unit)
             if not self.weapon_heat(unit, slot):
                 continue
             if target.is_infantry:
-                self.infantry_kills(unit, slot.weapon, target)
+                # The Gunnery -2 falls on the kills roll, as the terrain to-hit modifier does.
+                self.infantry_kills(unit, slot.weapon, target, extra)
             else:
                 self.shoot(Shot(unit, slot.weapon, target, band, extra,
                                 ["Gunnery -2"] if extra else []), single=len(targets) == 1)
@@ -823,7 +896,7 @@ class Battle:
         """R6.10: add the weapon's heat; above the rating, the overheat roll. Returns
         whether the weapon still fires."""
         if unit.vehicle or unit.pilot is None:
-            return True
+            return True  # R4.4: vehicles (and infantry) never overheat
         unit.heat += slot.weapon.heat
         rating = unit.heat_rating(self._terrain[unit.zone or 5].heat > 0)
         excess = unit.heat - rating
@@ -834,6 +907,8 @@ class Battle:
             self.note(Kind.OVERHEAT, f"{unit.name} runs hot ({unit.heat}/{rating}) but its "
                       f"{slot.name} holds ({roll} > {excess}).", unit, value=roll)
             return True
+        # R6.10: the weapon is destroyed as it fires, so its shot is lost; its heat stays
+        # counted for the weapons after it.
         self.overheat(unit, slot, roll, excess)
         return False
 
@@ -878,7 +953,7 @@ class Battle:
                 mods.append((1, "Targeting Array"))
             if unit.pilot is not None and unit.pilot.level.to_hit:
                 mods.append((unit.pilot.level.to_hit, unit.pilot.level.level))
-            if unit.computers_turn == self.turn:
+            if self.turn in unit.computers_turns:
                 mods.append((-1, "Computers damaged"))
             skill = {Family.CANNON: "Accuracy", Family.MISSILE: "Guidance",
                      Family.LASER: "Steady Hand"}.get(weapon.family)
@@ -940,7 +1015,8 @@ class Battle:
             return
         if target.doomed:
             return
-        if (target.skill("Agility") and not target.dodged and target.move_roll >= 8
+        if (target.skill("Agility") and target.can_act and not target.dodged
+                and target.move_roll >= 8
                 and self.controllers[target.side].dodge(self, target, weapon)):
             target.dodged = True
             self.add_heat(target, 1, "agility")
@@ -974,6 +1050,10 @@ class Battle:
                checks: bool = True) -> None:
         """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends);
         otherwise a critical check after each Hit."""
+        if target.decoy:  # R4.3: attacks at a decoy are wasted
+            self.note(Kind.NOTE, f"Nothing is at {target.name}: the attack is wasted.",
+                      by, target)
+            return
         for _ in range(hits):
             if target.doomed:
                 return
@@ -1035,6 +1115,8 @@ class Battle:
         name = CRITICALS[roll]
         effect = ""
         if roll == 1:
+            # R6.9: a support vehicle has no pilot; the wound falls on its crew, same effect.
+            target.wounded = True
             if target.pilot is not None:
                 target.pilot.wounded = True
             effect = "from now on it acts only on 5+ each turn"
@@ -1060,7 +1142,7 @@ class Battle:
             else:
                 effect = f"the reactor holds ({blast})"
         elif roll == 5:
-            target.computers_turn = self.turn + 1
+            target.computers_turns.add(self.turn + 1)
             effect = "-1 to hit next turn"
         else:
             live_systems = [s for s in target.systems if not s.destroyed
@@ -1077,16 +1159,18 @@ class Battle:
 
     # ---- infantry ---------------------------------------------------------------------------
 
-    def infantry_kills(self, unit: Unit, weapon: Weapon, target: Unit) -> None:
+    def infantry_kills(self, unit: Unit | None, weapon: Weapon, target: Unit,
+                       modifier: int = 0) -> None:
         """R6.11: no to-hit roll against infantry; a kills roll, terrain applying."""
         zone = target.zone or 5
-        terrain = 0 if weapon.ignores_terrain else self.terrain_to_hit(zone)
+        terrain = (0 if weapon.ignores_terrain else self.terrain_to_hit(zone)) + modifier
+        who = unit.name if unit is not None else "Support"
         if weapon.is_small:
-            rolled = sum(self.d6(f"{unit.name}'s {weapon.name} kills") for _ in
+            rolled = sum(self.d6(f"{who}'s {weapon.name} kills") for _ in
                          range(weapon.kills))
             kills = max(0, rolled + terrain)
         else:
-            rolled = self.d6(f"{unit.name}'s {weapon.name} against {target.name}")
+            rolled = self.d6(f"{who}'s {weapon.name} against {target.name}")
             value = rolled + terrain
             if weapon.family is Family.MISSILE:
                 kills = 1 if value >= 4 else 0
@@ -1096,9 +1180,7 @@ class Battle:
         if kills:
             target.infantry_kills += kills
             target.losses_this_combat = True
-            if unit is not None:
-                pass
-        self.note(Kind.KILLS, f"{unit.name}'s {weapon.name} against {target.name}: {rolled}"
+        self.note(Kind.KILLS, f"{who}'s {weapon.name} against {target.name}: {rolled}"
                   f"{terrain:+d} - {kills} kill{'s' * (kills != 1)} ({target.infantry_kills} "
                   "in all).", unit, target, rolled)
 
@@ -1147,19 +1229,20 @@ class Battle:
                 self.assets[side].remove(asset)
 
     def support_asset(self, side: Side, asset: str, choice: object) -> bool:
-        if asset == "Repair Truck" and isinstance(choice, str):
-            unit = self.unit(choice)
-            if unit.side is not side or not unit.alive or unit.doomed:
+        if asset == "Repair Truck":
+            unit = self.find(choice)
+            if unit is None or unit.side is not side or not unit.alive or unit.doomed or \
+                    not unit.is_mek or unit.decoy:
                 return False
             unit.hits = unit.legs = 0
-            unit.computers_turn = 0
+            unit.computers_turns.clear()
             for slot in unit.weapons:
                 slot.destroyed = False
             for s in unit.systems:
                 s.destroyed = False
             self.note(Kind.SUPPORT, f"Repair Truck: {unit.name} is fully repaired.", unit)
             return True
-        if asset == "Recon Drone" and isinstance(choice, int):
+        if asset == "Recon Drone" and isinstance(choice, int) and 1 <= choice <= 9:
             found = self.enemies_in(choice, side)
             self.note(Kind.SUPPORT, f"Recon Drone over zone {choice}: "
                       + (", ".join(u.name for u in found if not u.decoy) or "no units")
@@ -1172,17 +1255,21 @@ class Battle:
                 if enemy.is_infantry:
                     enemy.detected = True
             return True
-        if asset in ("Support Fire", "Air Strike") and isinstance(choice, str):
-            target = self.unit(choice)
-            if target.side is side or not target.on_map or target.hidden:
+        if asset in ("Support Fire", "Air Strike"):
+            target = self.find(choice)
+            if target is None or target.side is side or not target.on_map or target.hidden:
                 return False
-            if asset == "Support Fire" and target.id not in (self.known[side]
-                                                             | self.identified[side]):
+            # R4.3: Support Fire needs a unit the side has targeted or ID'd; an Air Strike
+            # "a targeted enemy unit", which an ID'd one is too.
+            if target.id not in (self.known[side] | self.identified[side]):
                 return False
             weapon = self.catalog.weapon("Howitzer" if asset == "Support Fire" else "Missile")
             self.note(Kind.SUPPORT, f"{asset} against {target.name} in zone {target.zone}.",
                       target=target)
-            if target.is_infantry:
+            if target.is_infantry:  # R6.11: a kills roll, and morale at once after losses
+                self.infantry_kills(None, weapon, target)
+                if target.losses_this_combat:
+                    self.morale(target)
                 return True
             band = self.band_of(target.zone or 0)
             shot = Shot(None, weapon, target, Band.SHORT if weapon.range is Band.SHORT
@@ -1193,23 +1280,27 @@ class Battle:
         return False
 
     def ambush(self, side: Side, zone: int) -> None:
-        """R4.3 Ambush: one Mek attacks freely at the start of its first zone combat; its
-        damage takes effect at once."""
+        """R4.3 Ambush: one Mek attacks freely at the start of its first zone combat,
+        before the movement rolls; its damage takes effect at once.
+
+        The free attack is the Mek's fire made early, not a second one: R5.2 and R6.5 let
+        each weapon fire once a turn, so the weapons it fires stay spent (Gunnery aside) and
+        their heat counts. Its targets stay its targets for the turn: in the exchange it may
+        fire the weapons it held (say, once the range closes) at them."""
         if "Ambush" not in self.assets[side]:
             return
-        uid = self.controllers[side].ambush(self, side, zone)
-        if uid is None:
+        unit = self.find(self.controllers[side].ambush(self, side, zone))
+        if unit is None or unit.side is not side or unit.zone != zone or not unit.is_mek \
+                or unit.decoy or not unit.can_act or unit.fought:
             return
-        unit = self.unit(uid)
-        if unit.side is not side or unit.zone != zone or not unit.is_mek or not unit.can_act:
-            return
+        band = self.band_of(zone)
+        targets = self.choose_targets(unit, band)
+        if not targets:
+            return  # nothing to strike at: the asset is kept
         self.assets[side].remove("Ambush")
         self.note(Kind.SUPPORT, f"Ambush! {unit.name} strikes first.", unit)
-        targets = self.choose_targets(unit, self.band_of(zone))
-        if targets:
-            self.attack(unit, targets, self.band_of(zone))
-        for slot in unit.weapons:
-            slot.fired = 0  # a free attack: the weapons fire again in the exchange
+        self.attack(unit, targets, band)
+        self.ambushed[unit.id] = targets
         self.settle(targets)
 
     # ---- ends -------------------------------------------------------------------------------

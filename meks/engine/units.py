@@ -125,7 +125,9 @@ class Unit:
     doomed: bool = False
     exploded: bool = False
     legs: int = 0
-    computers_turn: int = 0  # the turn in which the Computers critical's -1 applies
+    computers_turns: set[int] = field(default_factory=set)  # turns with Computers' -1
+    wounded: bool = False  # Pilot Wounded critical: acts only on 5+ (a vehicle's crew too)
+    fought: bool = False  # has taken part in a zone combat (Ambush comes before the first)
     crits_taken: int = 0
     infantry_kills: int = 0  # losses suffered by infantry
     losses_this_combat: bool = False

@@ -1,0 +1,494 @@
+"""The 18 support results in battle (RULINGS R4.3, R4.4), each forced with fixed dice.
+
+Assets (table 1-2 and 3-4): Ambush, Battle Damage, Surprise, Support Fire, Air Strike,
+Minefield, Hidden Mek, Decoy, Recon Drone, Repair Truck, Digging In, Rich Uncle (no battle
+effect; its points belong to the muster). Units (table 5-6): Gun Sled, Panzer, Mechanized
+Infantry (APC), Gunship, Howitzer Battery, Commandos.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from meks.catalog import Band
+from meks.engine.core import Battle, RangeChoice
+from meks.engine.log import Kind, render
+from meks.scenario import Side
+from tests.engine_helpers import (
+    INIT,
+    TIE,
+    Scripted,
+    assert_all_dice_used,
+    battle,
+    duel_scenario,
+    exchange,
+    fire,
+    force,
+    gun,
+    has_text,
+    map_scenario,
+    post,
+    rolls_for,
+    start,
+    support_unit,
+    texts,
+)
+
+
+def still(**overrides: Any) -> Scripted:
+    """A side that makes no zone moves unless told."""
+    return Scripted(**{"movement": lambda b, side: {}, **overrides})
+
+
+def uses(*plan: tuple[str, object], moment: str = "turn start") -> Any:
+    """A support policy: use these assets at the first chance at ``moment``."""
+    return lambda b, side, at, zone: list(plan) if at == moment else []
+
+
+def shot_texts(b: Battle) -> list[str]:
+    return [e.text for e in b.log if e.kind in (Kind.HIT, Kind.MISS)]
+
+
+def apart(a_units: Any, d_units: Any, dice: list[int], a_ctl: Any = None, d_ctl: Any = None,
+          a_zone: int = 1, d_zone: int = 9, terrain: dict[int, str] | None = None,
+          prepare: Any = None, turns: int = 1, **sides: Any) -> Battle:
+    """The two sides in different zones (no combat unless someone moves)."""
+    a = a_units if hasattr(a_units, "units") else force(a_units)
+    d = d_units if hasattr(d_units, "units") else force(d_units)
+    b = start(battle(map_scenario((a_zone,), (d_zone,), terrain, **sides), a, d, dice,
+                     a_ctl or still(), d_ctl or still()))
+    if prepare is not None:
+        prepare(b)
+    for _ in range(turns):
+        b.play_turn()
+    assert_all_dice_used(b, dice)
+    return b
+
+
+# ---- Ambush ---------------------------------------------------------------------------------
+
+def test_ambush_strikes_before_the_movement_rolls_and_lands_at_once_R4_3() -> None:
+    b = exchange(force(gun("Missile", name="Ambusher"), support=("Ambush",)),
+                 gun("Missile", name="Foe"),
+                 [*INIT, 4, 1],   # the Ambush Missile hits; Foe's save fails: destroyed
+                 band=None, prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
+    events = texts(b)
+    assert events.index("Ambush! Ambusher strikes first.") < \
+        events.index("Ambusher fires Missile at Foe: 4+0 vs 3+ - hit.")
+    assert b.unit("D1").destroyed_turn == 1
+    assert texts(b, Kind.MOVEMENT_ROLL) == []   # the zone is clear before the rolls
+    assert not any(t.startswith("Foe fires") for t in shot_texts(b))
+    assert "Ambush" not in b.assets[Side.ATTACKER]
+
+
+def test_ambush_weapons_fire_once_a_turn_the_held_ones_later_R4_3_R6_5() -> None:
+    # At Long only the Missile reaches; the range then closes to Short and the Cannon fires
+    # at the same target; the Missile does not fire twice.
+    b = exchange(force(gun("Missile", "Cannon"), support=("Ambush",)), post(),
+                 [*INIT, 1,       # the Ambush: Missile misses
+                  6, 2,           # movement 6 to 2: close two bands
+                  1],             # the exchange: the Cannon misses
+                 band=None, attacker_ctl=Scripted([RangeChoice.CLOSE_TWO], fire=fire()))
+    assert shot_texts(b) == ["Gun fires Missile at Post: 1+0 vs 3+ - miss.",
+                             "Gun fires Cannon at Post: 1+0 vs 4+ - miss."]
+    assert [t for t in texts(b, Kind.DECISION) if "targets" in t] == [
+        "Attacker decides: Gun targets Post", "Defender decides: Post targets Gun"]
+
+
+def test_ambush_comes_only_before_the_meks_first_zone_combat_R4_3() -> None:
+    ambush = Scripted(ambush=lambda b, side, zone: None if b.turn == 1 else "A1")
+    b = exchange(force(gun("Missile"), support=("Ambush",)), post(),
+                 [*INIT, *TIE, 1, *INIT, *TIE, 1], band=None, turns=2, attacker_ctl=ambush)
+    assert "Ambush" in b.assets[Side.ATTACKER]
+    assert texts(b, Kind.SUPPORT) == []
+
+
+def test_ambush_with_nothing_to_strike_is_kept_R4_3() -> None:
+    b = exchange(force(gun("Cannon"), support=("Ambush",)),
+                 post(systems=["Masking & Insulation"]), [*INIT, *TIE], band=None)
+    assert "Ambush" in b.assets[Side.ATTACKER]
+
+
+# ---- Battle Damage --------------------------------------------------------------------------
+
+def test_battle_damage_starts_an_enemy_mek_with_a_rolled_critical_R4_3() -> None:
+    b = start(battle(duel_scenario(), force(post(), support=("Battle Damage",)), force(post()),
+                     [2]))
+    assert b.unit("D1").legs == 1
+    assert texts(b, Kind.SUPPORT) == ["Battle Damage: Post starts damaged."]
+    assert texts(b, Kind.CRITICAL) == ["Critical on Post: Leg Damaged (2) - -1 to movement."]
+
+
+def test_battle_damage_reactor_blast_destroys_the_mek_at_set_up_R4_3() -> None:
+    b = start(battle(duel_scenario(), force(post(), support=("Battle Damage",)), force(post()),
+                     [4, 2]))
+    target = b.unit("D1")
+    assert target.destroyed_turn == 0 and not target.on_map
+    assert target.pilot.dead  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("choice", ["D1", "AX2", "nobody"])
+def test_battle_damage_must_hit_a_real_enemy_mek_R4_3(choice: str) -> None:
+    def pick(b: Battle, side: Side, asset: str) -> Any:
+        return {"Decoy": 5, "Battle Damage": choice}[asset]
+
+    b = start(battle(duel_scenario(), force(post(), support=("Decoy",)),
+                     force(post(), support=("Battle Damage",)), [], Scripted(setup_support=pick),
+                     Scripted(setup_support=pick)))
+    assert "Battle Damage" in b.assets[Side.DEFENDER]
+    assert texts(b, Kind.CRITICAL) == []
+
+
+# ---- Surprise --------------------------------------------------------------------------------
+
+def test_surprise_is_spent_on_the_first_initiative_roll_R4_3() -> None:
+    b = apart(force(post(), support=("Surprise",)), post(), [2, 4])
+    assert b.initiative_winner is Side.ATTACKER
+    assert texts(b, Kind.INITIATIVE)[0] == "Attacker initiative 2+3 = 5"
+    assert "Surprise" not in b.assets[Side.ATTACKER]
+
+
+# ---- Support Fire and Air Strike ----------------------------------------------------------------
+
+def known(*ids: str) -> Any:
+    return lambda b: b.known[Side.ATTACKER].update(ids)
+
+
+def test_support_fire_is_a_howitzer_shot_ignoring_terrain_at_a_known_unit_R4_3() -> None:
+    b = apart(force(post(), support=("Support Fire",)), post(),
+              [4, 1, 1,     # to hit 4 (Urban ignored); the save fails; no critical
+               *INIT],
+              a_ctl=still(support=uses(("Support Fire", "D1"))), terrain={9: "Urban"},
+              prepare=known("D1"))
+    assert shot_texts(b) == ["Support fires Howitzer at Post: 4+0 vs 4+ - hit."]
+    assert b.unit("D1").hits == 1 and "Support Fire" not in b.assets[Side.ATTACKER]
+
+
+def test_air_strike_is_a_missile_shot_into_any_zone_R4_3() -> None:
+    b = apart(force(post(), support=("Air Strike",)), post(), [5, 1, 1, *INIT],
+              a_ctl=still(support=uses(("Air Strike", "D1"))), terrain={9: "Urban"},
+              prepare=known("D1"))
+    assert shot_texts(b) == ["Support fires Missile at Post: 5-2 vs 3+ [Urban -2] - hit."]
+
+
+@pytest.mark.parametrize("asset", ["Support Fire", "Air Strike"])
+def test_support_fire_and_air_strike_need_a_targeted_or_identified_unit_R4_3(
+        asset: str) -> None:
+    b = apart(force(post(), support=(asset,)), post(), [*INIT],
+              a_ctl=still(support=uses((asset, "D1"))))
+    assert shot_texts(b) == [] and asset in b.assets[Side.ATTACKER]
+
+
+def test_support_fire_is_used_once_R4_3() -> None:
+    b = apart(force(post(), support=("Support Fire",)), post(), [1, *INIT, *INIT], turns=2,
+              a_ctl=still(support=uses(("Support Fire", "D1"))), prepare=known("D1"))
+    assert len(shot_texts(b)) == 1
+
+
+def test_support_fire_against_infantry_rolls_kills_and_morale_R4_3_R6_11() -> None:
+    b = apart(force(post(), support=("Support Fire",)), force(),
+              [5, 3, *INIT],   # Howitzer kills 5 (terrain ignored): 2; morale 3 > 2 holds
+              a_ctl=still(support=uses(("Support Fire", "D1"))), terrain={9: "Woods"},
+              prepare=known("D1"), defender={"strongpoints": [{"zone": 9}]})
+    assert texts(b, Kind.KILLS) == [
+        "Support's Howitzer against Strongpoint D1: 5+0 - 2 kills (2 in all)."]
+    assert texts(b, Kind.MORALE) == ["Strongpoint D1 morale 3 vs 2 kills: they hold."]
+
+
+def test_support_fire_at_a_unit_the_side_identified_R4_3() -> None:
+    b = apart(force(post(), support=("Recon Drone", "Support Fire")), post(), [1, *INIT],
+              a_ctl=still(support=uses(("Recon Drone", 9), ("Support Fire", "D1"))))
+    assert shot_texts(b) == ["Support fires Howitzer at Post: 1+0 vs 4+ - miss."]
+
+
+# ---- Minefield ----------------------------------------------------------------------------------
+
+def mined(zone: int) -> Any:
+    return lambda b, side, asset: zone
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(3, True), (2, False)])
+def test_minefield_hits_an_enemy_mek_entering_on_three_up_R4_3(roll: int, hit: bool) -> None:
+    b = apart(post(), force(post(), support=("Minefield",)),
+              [*INIT, roll, *([1] if hit else [])],   # a hit gets its critical check
+              a_ctl=still(movement=lambda b, s: {"A1": 2}),
+              d_ctl=still(setup_support=mined(2)))
+    assert b.unit("A1").hits == (1 if hit else 0)
+    assert texts(b, Kind.MINE) == [f"Post hits a mine ({roll})." if hit else
+                                   f"Post crosses the minefield unharmed ({roll})."]
+
+
+def test_minefield_spares_its_own_side_R4_3() -> None:
+    b = apart(post(), force(post(), support=("Minefield",)), [*INIT],
+              d_ctl=still(setup_support=mined(8), movement=lambda b, s: {"D1": 8}))
+    assert b.unit("D1").zone == 8 and texts(b, Kind.MINE) == []
+
+
+# ---- Hidden Mek ---------------------------------------------------------------------------------
+
+def hide(uid: str) -> Any:
+    return lambda b, side, asset: uid
+
+
+def test_a_hidden_mek_cannot_be_targeted_R4_3() -> None:
+    defender = force(post(name="Hidden"), post(name="Seen"), support=("Hidden Mek",))
+    b = exchange(gun("Cannon"), defender, [*INIT, 3, 3, 3, 1],
+                 defender_ctl=Scripted(setup_support=hide("D1")),
+                 attacker_ctl=Scripted(targets=lambda b, u, c, n: c))
+    assert "Attacker decides: Gun targets Seen" in texts(b, Kind.DECISION)
+    assert b.unit("D1").hidden
+
+
+@pytest.mark.parametrize("fires", [False, True])
+def test_a_hidden_mek_is_revealed_when_it_fires_not_when_it_holds_R4_3(fires: bool) -> None:
+    defender = force(gun("Cannon", name="Hidden"), post(name="Seen"), support=("Hidden Mek",))
+    b = exchange(post(), defender, [*INIT, 3, 3, 3, *([1] if fires else [])],
+                 defender_ctl=Scripted(setup_support=hide("D1"),
+                                       fire=fire() if fires else (lambda *a: [])))
+    assert b.unit("D1").hidden is not fires
+    assert has_text(b, "Hidden fires from hiding and is revealed.") is fires
+
+
+def test_a_hidden_mek_is_revealed_when_it_moves_R4_3() -> None:
+    b = apart(post(), force(post(), support=("Hidden Mek",)), [*INIT],
+              d_ctl=still(setup_support=hide("D1"), movement=lambda b, s: {"D1": 8}))
+    assert not b.unit("D1").hidden
+    assert has_text(b, "Post leaves its hiding place.")
+
+
+def test_a_hidden_mek_alone_with_enemies_may_come_out_R4_3() -> None:
+    b = exchange(post(), force(post(), support=("Hidden Mek",)), [*INIT, *TIE],
+                 defender_ctl=Scripted(setup_support=hide("D1")))
+    assert "Defender decides: Post comes out of hiding" in texts(b, Kind.DECISION)
+
+
+# ---- Decoy ------------------------------------------------------------------------------------
+
+def test_a_decoy_shows_as_a_mek_contact_and_holds_the_enemy_R4_3() -> None:
+    # At Long, Basic sensors cannot tell it from a Mek: the attacker is held in zone 2.
+    b = apart(post(), force(post(), support=("Decoy",)), [*INIT, 3],
+              d_ctl=still(setup_support=mined(2)),
+              a_ctl=still(movement=lambda b, s: {"A1": 2}, ranges=[RangeChoice.STAY]))
+    assert texts(b, Kind.SETUP)[-1] == "A Mek contact appears in zone 2."
+    assert b.contested(2) and not b.can_leave(b.unit("A1"))
+
+
+def test_a_decoy_is_no_unit_for_victory_R4_3() -> None:
+    b = exchange(gun("Missile"), force(post(), support=("Decoy",)), [*INIT, *TIE, 4, 1],
+                 band=Band.LONG, prepare=lambda b: setattr(b.unit("D1"), "hits", 4),
+                 attacker_ctl=Scripted(targets=lambda b, u, c, n: [b.unit("D1")]))
+    assert b.unit("DX2").on_map
+    assert b.verdict is not None and b.verdict.outcome.value == "attacker wins"
+
+
+def test_an_air_strike_at_a_decoy_is_wasted_R4_3() -> None:
+    b = apart(force(post(), support=("Air Strike",)), force(post(), support=("Decoy",)),
+              [6, *INIT], a_ctl=still(support=uses(("Air Strike", "DX2"))),
+              d_ctl=still(setup_support=mined(9)), prepare=known("DX2"))
+    assert has_text(b, "The shot passes through Decoy DX2: nothing is there.")
+    assert b.unit("DX2").hits == 0 and "Air Strike" not in b.assets[Side.ATTACKER]
+
+
+# ---- Recon Drone ---------------------------------------------------------------------------------
+
+def test_recon_drone_identifies_every_enemy_unit_in_one_zone_R4_3() -> None:
+    b = apart(force(post(), support=("Recon Drone",)), force(post(), support=("Decoy",)),
+              [*INIT], a_ctl=still(support=uses(("Recon Drone", 9))),
+              d_ctl=still(setup_support=mined(9)), defender={"strongpoints": [{"zone": 9}]})
+    assert texts(b, Kind.SUPPORT) == ["Recon Drone over zone 9: Post, Strongpoint D2."]
+    assert not b.unit("DX3").on_map and b.unit("D2").detected
+    assert {"D1", "D2"} <= b.known[Side.ATTACKER]
+
+
+# ---- Repair Truck ------------------------------------------------------------------------------
+
+def test_repair_truck_fully_repairs_one_mek_once_R4_3() -> None:
+    def wreck(b: Battle) -> None:
+        mek = b.unit("A1")
+        mek.hits, mek.legs, mek.computers_turns = 3, 2, {1}
+        mek.weapons[0].destroyed = mek.systems[0].destroyed = True
+
+    b = apart(force(gun("Cannon", systems=["Jammer"]), support=("Repair Truck",)), post(),
+              [*INIT], a_ctl=still(support=uses(("Repair Truck", "A1"))), prepare=wreck)
+    mek = b.unit("A1")
+    assert (mek.hits, mek.legs, mek.computers_turns) == (0, 0, set())
+    assert not mek.weapons[0].destroyed and not mek.systems[0].destroyed
+    assert texts(b, Kind.SUPPORT) == ["Repair Truck: Gun is fully repaired."]
+    assert "Repair Truck" not in b.assets[Side.ATTACKER]
+
+
+def test_repair_truck_repairs_meks_only_R4_3() -> None:
+    b = apart(force(post(), support=("Repair Truck", "Gun Sled")), post(), [*INIT],
+              a_ctl=still(support=uses(("Repair Truck", "A2"))),
+              prepare=lambda b: setattr(b.unit("A2"), "hits", 1))
+    assert b.unit("A2").hits == 1 and "Repair Truck" in b.assets[Side.ATTACKER]
+
+
+# ---- Digging In ----------------------------------------------------------------------------------
+
+def test_digging_in_doubles_terrain_against_the_mek_while_it_stays_R4_3() -> None:
+    b = exchange(gun("Cannon"), force(post(), support=("Digging In",)),
+                 [*INIT, *TIE, 5], terrain="Woods",
+                 defender_ctl=Scripted(movement=lambda b, s: {"D1": "dig"}))
+    assert has_text(b, "Post digs in in zone 5.", Kind.SUPPORT)
+    assert shot_texts(b) == ["Gun fires Cannon at Post: 5-2 vs 4+ [Woods doubled -2] - miss."]
+
+
+def test_digging_in_ends_when_the_mek_moves_and_is_used_once_R4_3() -> None:
+    moves = [{"D1": "dig"}, {"D1": 8}, {"D1": "dig"}]
+    b = apart(post(), force(post(), support=("Digging In",)), [*INIT] * 3, turns=3,
+              d_ctl=still(movement=lambda b, s: moves[b.turn - 1]))
+    assert b.unit("D1").zone == 8 and b.unit("D1").dug_in_zone is None
+    assert len(texts(b, Kind.SUPPORT)) == 1
+
+
+# ---- Rich Uncle ----------------------------------------------------------------------------------
+
+def test_rich_uncle_does_nothing_in_battle_R4_2() -> None:
+    dice = [*INIT, *TIE, 4, 1, 3]
+    plain = exchange(gun("Cannon"), post(), dice)
+    rich = exchange(force(gun("Cannon"), support=("Rich Uncle",)), post(), dice)
+    assert render(rich.log, rolls=True) == render(plain.log, rolls=True)
+    assert rich.assets[Side.ATTACKER] == ["Rich Uncle"]  # never spent in battle
+
+
+# ---- support units -------------------------------------------------------------------------------
+
+def test_gun_sled_three_hits_ar_three_fast_with_a_rail_cannon_R4_4() -> None:
+    b = exchange(support_unit("Gun Sled"), post(), [*INIT, 1, 3, 5, 6], band=Band.MEDIUM)
+    sled = b.unit("A1")
+    assert (sled.max_hits, sled.armor, str(sled.move)) == (3, 3, "1d6+2")
+    assert texts(b, Kind.MOVEMENT_ROLL)[0] == "Gun Sled movement roll 1 -> 3."
+    assert shot_texts(b) == ["Gun Sled fires Rail Cannon at Post: 5+0 vs 5+ - hit."]
+
+
+def test_support_unit_kills_are_recorded_for_no_pilot_R4_4_R2_5() -> None:
+    b = exchange(support_unit("Gun Sled"), post(), [*INIT, 1, 3, 4, 1],
+                 prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
+    sled = b.unit("A1")
+    assert sled.mek_kills == 1 and sled.pilot is None
+
+
+@pytest.mark.parametrize(("weapon", "text"), [
+    ("Cannon", "Panzer armor save 3+1 vs 4+: saved."),
+    ("Laser", "Panzer armor save 3+0 vs 4+: failed.")])
+def test_panzer_armor_counts_as_space_lam_R4_4(weapon: str, text: str) -> None:
+    b = exchange(gun(weapon), support_unit("Panzer"), [*INIT, *TIE, 6, 3,
+                                                        *([] if weapon == "Cannon" else [1]),
+                                                        1],   # the Panzer's Cannon misses
+                 attacker_ctl=Scripted(fire=fire(weapon)))
+    assert texts(b, Kind.SAVE) == [text]
+    panzer = b.unit("D1")
+    assert (panzer.max_hits, panzer.armor, [w.name for w in panzer.weapons]) == (2, 4,
+                                                                                ["Cannon"])
+
+
+def test_apc_squad_dismounts_as_a_strongpoint_in_the_apcs_zone_R4_4() -> None:
+    b = apart(post(), force(support_unit("Mechanized Infantry")), [*INIT],
+              d_ctl=still(dismount=lambda b, apc: True), d_zone=6)
+    squad = b.unit("D1i")
+    assert squad.zone == 6 and squad.is_infantry and not squad.mobile
+    assert not b.unit("D1").carries_infantry
+    assert texts(b, Kind.SUPPORT) == ["Mechanized Infantry's squad dismounts in zone 6."]
+
+
+def test_apc_squad_fights_as_infantry_R4_4_R6_11() -> None:
+    # The APC stops in the enemy's zone; the baseline gets the squad out; it attacks at
+    # Short by rolling under the Post's armor.
+    b = exchange(post(), support_unit("Mechanized Infantry"),
+                 [*INIT, 3, 3, 3,   # movement: Post, the APC, the squad (1d6 each)
+                  5,                # Post looks for the squad (6 needed)
+                  1, 4])            # the squad's attack: 1 under AR 2, a hit; no critical
+    assert has_text(b, "Mechanized Infantry's squad attack Post: 1 vs under 2 - hit.")
+    assert b.unit("A1").hits == 1
+
+
+def test_apc_has_one_squad_R4_4() -> None:
+    b = apart(post(), force(support_unit("Mechanized Infantry")), [*INIT, *INIT], turns=2,
+              d_ctl=still(dismount=lambda b, apc: True), d_zone=6)
+    assert len(texts(b, Kind.SUPPORT)) == 1
+    apc = b.unit("D1")
+    assert (apc.max_hits, apc.armor, apc.weapons) == (1, 5, [])
+
+
+def test_gunship_ignores_terrain_on_its_movement_roll_R4_4() -> None:
+    b = exchange(support_unit("Gunship"), post(), [*INIT, 3, 4, 3, 1, 1], terrain="Urban",
+                 band=Band.MEDIUM, attacker_ctl=Scripted([RangeChoice.STAY]))
+    assert texts(b, Kind.MOVEMENT_ROLL) == ["Gunship movement roll 7 -> 7.",
+                                            "Post movement roll 3 -> 1."]
+    assert len(shot_texts(b)) == 2  # its Swarm Missile rolls two dice
+
+
+def test_howitzer_battery_fires_a_howitzer_and_vehicles_never_overheat_R4_4() -> None:
+    b = exchange(support_unit("Howitzer Battery"), post(), [*INIT, *TIE, 3],
+                 terrain="Urban", band=Band.LONG)
+    battery = b.unit("A1")
+    assert shot_texts(b) == ["Howitzer Battery fires Howitzer at Post: 3+0 vs 4+ - miss."]
+    assert texts(b, Kind.OVERHEAT) == [] and battery.heat == 0
+    assert (battery.max_hits, battery.armor) == (2, 5)
+
+
+def test_vehicles_take_no_heat_from_a_second_movement_R4_4_R5_4() -> None:
+    b = apart(support_unit("Gun Sled"), post(), [*INIT],
+              a_ctl=still(second_move=lambda b, s: {"A1": 2}))
+    assert b.unit("A1").zone == 2 and b.unit("A1").carried_heat == 0
+
+
+def commando_side(*units: Any) -> Any:
+    return force(*units, support_unit("Commandos"))
+
+
+def test_commandos_mark_an_enemy_for_plus_one_to_hit_R4_4() -> None:
+    b = exchange(commando_side(gun("Cannon")), post(),
+                 [*INIT, 3, 3, 3,   # movement: Gun, the Commandos, Post
+                  1,                # Post looks for the Commandos (needs 6)
+                  2],               # Gun's Cannon: 2+1, a miss
+                 attacker_ctl=Scripted(commando=lambda b, u, e: ("mark", e[0])))
+    assert texts(b, Kind.TARGET) == ["Commandos mark Post: +1 to hit it this turn."]
+    assert shot_texts(b) == ["Gun fires Cannon at Post: 2+1 vs 4+ [Commandos +1] - miss."]
+
+
+def test_commandos_identify_an_enemy_unit_a_decoy_vanishes_R4_4() -> None:
+    b = exchange(commando_side(post()), force(post(), support=("Decoy",)),
+                 [*INIT, 3, 3, 3, 1], band=Band.LONG,
+                 attacker_ctl=Scripted(commando=lambda b, u, e: ("identify", e[-1])))
+    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Decoy DX3 is a decoy."]
+    assert not b.unit("DX3").on_map
+
+
+def test_commandos_cannot_be_attacked_until_detected_R4_4() -> None:
+    b = exchange(gun("Cannon"), commando_side(),
+                 [*INIT, 3, 3,   # movement: Gun, the Commandos
+                  5],            # Gun looks for them: Basic sensors need a 6
+                 defender_ctl=Scripted(commando=lambda b, u, e: None))
+    assert shot_texts(b) == [] and texts(b, Kind.KILLS) == []
+    assert texts(b, Kind.DETECT) == ["Gun does not find Commandos (5+0, needs 6)."]
+
+
+def test_commandos_once_found_suffer_kills_and_morale_as_infantry_R4_4() -> None:
+    b = exchange(gun("Cannon"), commando_side(), [*INIT, 3, 3, 6, 5, 2],
+                 defender_ctl=Scripted(commando=lambda b, u, e: None))
+    assert texts(b, Kind.KILLS) == ["Gun's Cannon against Commandos: 5+0 - 2 kills (2 in all)."]
+    assert not b.unit("D1").alive
+
+
+@pytest.mark.parametrize(("to", "moved"), [(5, True), (6, False)])
+def test_commandos_move_one_zone_a_turn_R4_4(to: int, moved: bool) -> None:
+    b = apart(commando_side(), post(), [*INIT], a_zone=4,
+              a_ctl=still(movement=lambda b, s: {"A1": to}))
+    assert b.unit("A1").zone == (to if moved else 4)
+
+
+def test_support_fire_unit_rolls_are_named_for_the_support_R4_3() -> None:
+    b = apart(force(post(), support=("Support Fire",)), post(), [1, *INIT],
+              a_ctl=still(support=uses(("Support Fire", "D1"))), prepare=known("D1"))
+    assert rolls_for(b, "Support's Howitzer") == [1]
+
+
+def test_baseline_repairs_its_most_damaged_mek_at_turn_start_R4_3() -> None:
+    b = apart(force(post(), post(name="Hurt"), support=("Repair Truck",)), post(), [*INIT],
+              a_ctl=still(), prepare=lambda b: setattr(b.unit("A2"), "hits", 2))
+    assert b.unit("A2").hits == 0
+
