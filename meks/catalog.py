@@ -30,7 +30,7 @@ class Size(enum.Enum):
 
     @property
     def rank(self) -> int:
-        return _SIZE_ORDER.index(self)
+        return _SIZE_RANK[self]
 
     def __lt__(self, other: Size) -> bool:
         return self.rank < other.rank
@@ -45,7 +45,7 @@ class Size(enum.Enum):
         return self.rank >= other.rank
 
 
-_SIZE_ORDER = list(Size)
+_SIZE_RANK = {size: i for i, size in enumerate(Size)}
 
 
 class Family(enum.Enum):
@@ -70,7 +70,10 @@ class Band(enum.Enum):
 
     @property
     def rank(self) -> int:
-        return list(Band).index(self)
+        return _BAND_RANK[self]
+
+
+_BAND_RANK = {band: i for i, band in enumerate(Band)}
 
 
 class SystemKind(enum.Enum):

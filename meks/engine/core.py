@@ -117,6 +117,7 @@ class Battle:
         self.ambushed: dict[str, list[Unit]] = {}  # this turn's ambusher -> its targets
         self.verdict: Verdict | None = None
         self._surprise_pending: set[Side] = set()
+        self._adjacent = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
         self._terrain = {z: self.catalog.terrain_named(scenario.terrain_of(z))
                          for z in range(1, 10)}
 
@@ -153,11 +154,12 @@ class Battle:
         return [u for u in self.units if u.side is side]
 
     def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
-        return [u for u in self.units if u.on_map and u.zone == zone
+        return [u for u in self.units if u.zone == zone and u.on_map
                 and (side is None or u.side is side)]
 
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
-        return [u for u in self.in_zone(zone, side) if not u.hidden]
+        return [u for u in self.units if u.zone == zone and u.side is side and not u.hidden
+                and u.on_map]
 
     def unit(self, uid: str) -> Unit:
         return next(u for u in self.units if u.id == uid)
@@ -173,6 +175,9 @@ class Battle:
         return self._terrain[zone].name
 
     def adjacent(self, zone: int) -> list[int]:
+        return list(self._adjacent[zone])
+
+    def _neighbours(self, zone: int) -> list[int]:
         row, col = divmod(zone - 1, 3)
         steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
         if self.house.diagonal_moves:
@@ -189,8 +194,16 @@ class Battle:
         return eng.band if eng else Band.LONG
 
     def contested(self, zone: int) -> bool:
-        return bool(self.visible_in(zone, Side.ATTACKER)) and bool(
-            self.visible_in(zone, Side.DEFENDER))
+        attacker = defender = False
+        for u in self.units:
+            if u.zone == zone and not u.hidden and u.on_map:
+                if u.side is Side.ATTACKER:
+                    attacker = True
+                else:
+                    defender = True
+                if attacker and defender:
+                    return True
+        return False
 
     def enemies_in(self, zone: int, side: Side) -> list[Unit]:
         return self.visible_in(zone, side.enemy)
@@ -501,8 +514,11 @@ class Battle:
         and Hawkeye pilots look into the zones around them first)."""
         self.sensor_sweep()
         self.hawkeye()
-        for zone in range(1, 10):
-            self.reveal_hidden(zone)
+        hidden = any(u.hidden for u in self.units)
+        occupied = {u.zone for u in self.units if u.zone is not None and u.on_map}
+        for zone in sorted(occupied | set(self.engagements)):
+            if hidden:
+                self.reveal_hidden(zone)
             if not self.contested(zone):
                 if zone in self.engagements and not (self.in_zone(zone, Side.ATTACKER)
                                                      and self.in_zone(zone, Side.DEFENDER)):

@@ -10,7 +10,7 @@ import enum
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
 class Kind(enum.Enum):
@@ -46,10 +46,10 @@ class Kind(enum.Enum):
     NOTE = "note"
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+class Event(NamedTuple):
     """One thing that happened. ``text`` reads as a sentence; ``unit``/``target`` are unit
-    ids; ``value`` is the die or number the event is about."""
+    ids; ``value`` is the die or number the event is about. (A named tuple: battles make
+    hundreds of these, and a tuple is the cheapest immutable record.)"""
 
     turn: int
     kind: Kind

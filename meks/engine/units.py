@@ -153,7 +153,8 @@ class Unit:
 
     @property
     def on_map(self) -> bool:
-        return self.alive and self.arrived and self.zone is not None
+        return (self.destroyed_turn is None and self.exited_turn is None and self.arrived
+                and self.zone is not None)
 
     @property
     def is_mek(self) -> bool:
