@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from campaigns.battles import Participant, fight_sides, store
+from campaigns.battles import Fought, Participant, fight_sides, store
 from campaigns.company import (
     Limits,
     NotFound,
@@ -167,17 +167,31 @@ def status(session: Session, company_name: str) -> dict[str, Any]:
 
 # ---- one scenario ---------------------------------------------------------------------------
 
-def next_scenario(session: Session, company_name: str,
-                  catalog: Catalog | None = None) -> dict[str, Any]:
-    """Play the campaign's next scenario, every step recorded; returns its summary."""
-    catalog = catalog or load_catalog()
-    company = get_company(session, company_name)
+@dataclass
+class Prepared:
+    """A campaign step made ready for its battle: support rolled and the force mustered."""
+
+    row: Campaign
+    company: Company
+    scenario: Scenario
+    side: Side
+    dice: Dice
+    sides: dict[Side, Participant]
+    support: list[str]
+    bought: list[str]
+
+
+def _active(session: Session, company: Company) -> Campaign:
     row = active_campaign(session, company)
     if row is None:
         raise Refused(f"{company.name} has no campaign under way; begin one with 'meks "
                       f"campaign start {company.name}'.")
-    plan = json.loads(row.plan)
-    step = plan[row.position]
+    return row
+
+
+def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog) -> Prepared:
+    """Support rolls, the company's muster and the enemy's force for the next scenario."""
+    step = json.loads(row.plan)[row.position]
     scenario = get_scenario(step["scenario"])
     side = Side(step["side"])
     dice = Dice.from_seed(derive_seed(row.seed, row.position))
@@ -187,15 +201,48 @@ def next_scenario(session: Session, company_name: str,
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
     enemy = enemy_force(scenario, side.enemy, row.difficulty, catalog, dice)
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
-    fought = fight_sides(scenario, sides, dice, catalog=catalog)
-    battle_id = store(session, fought, dice)
+    return Prepared(row, company, scenario, side, dice, sides,
+                    [s["result"] for s in support], bought)
+
+
+def next_scenario(session: Session, company_name: str,
+                  catalog: Catalog | None = None) -> dict[str, Any]:
+    """Play the campaign's next scenario, every step recorded; returns its summary."""
+    catalog = catalog or load_catalog()
+    company = get_company(session, company_name)
+    row = _active(session, company)
+    if playing_step(session, row) is not None:
+        raise Refused(f"{company.name}'s next battle is being played at the terminal; "
+                      "continue it with 'meks campaign next --play'.")
+    ready = prepare(session, company, row, catalog)
+    fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog)
+    battle_id = store(session, fought, ready.dice)
+    return complete_step(session, _step_data(ready), fought, battle_id)
+
+
+def _step_data(ready: Prepared) -> dict[str, Any]:
+    return {"id": ready.row.id, "position": ready.row.position, "side": ready.side.value,
+            "support": ready.support, "bought": ready.bought}
+
+
+def complete_step(session: Session, step: dict[str, Any], fought: Fought,
+                  battle_id: int | None) -> dict[str, Any]:
+    """Record a fought campaign battle in the campaign and move it on (recorded as an
+    event)."""
+    row = session.get(Campaign, step["id"])
+    if row is None or row.position != step["position"] or row.status != "active":
+        raise Refused("The campaign has moved on since this battle began.")
+    company = session.get(Company, row.company_id)
+    assert company is not None
+    side = Side(step["side"])
+    plan = json.loads(row.plan)
+    scenario = fought.scenario
     result = fought.battle.result()
     outcome = "draw" if result.winner is None else ("win" if result.winner is side else "loss")
-    reports = fought.reports.get(side, [])
     entry = {"scenario": scenario.id, "name": scenario.name, "side": side.value,
              "result": outcome, "reason": result.reason, "turns": result.turns,
-             "battle_id": battle_id, "support": [s["result"] for s in support],
-             "bought": bought, "pilots": reports}
+             "battle_id": battle_id, "support": step["support"], "bought": step["bought"],
+             "pilots": fought.reports.get(side, [])}
     with changing(session, company, "campaign next") as change:
         results = json.loads(row.results)
         results.append(entry)
@@ -208,6 +255,37 @@ def next_scenario(session: Session, company_name: str,
                           + (" The campaign is over." if row.status == "finished" else ""))
     return {"company": company.name, "campaign": row.name, "position": row.position,
             "of": len(plan), "finished": row.status == "finished", **entry}
+
+
+def playing_step(session: Session, row: Campaign) -> int | None:
+    """The unfinished play of this campaign's next battle, if one is under way."""
+    from db.models import Play
+
+    for play in session.exec(select(Play).where(Play.status == "active")).all():
+        step = json.loads(play.spec).get("campaign")
+        if step and step.get("id") == row.id and step.get("position") == row.position:
+            return play.id
+    return None
+
+
+def play_step(session: Session, company_name: str, opponent: str = "baseline",
+              catalog: Catalog | None = None) -> tuple[Any, bool]:
+    """The play of the campaign's next battle, the company commanded at the terminal: the
+    one under way, or a new one after the support rolls and the muster. Returns the play's
+    state and whether it is new."""
+    from campaigns.play import load, start_sides
+
+    catalog = catalog or load_catalog()
+    company = get_company(session, company_name)
+    row = _active(session, company)
+    waiting = playing_step(session, row)
+    if waiting is not None:
+        return load(session, waiting), False
+    ready = prepare(session, company, row, catalog)
+    state = start_sides(session, ready.scenario, ready.side, ready.sides,
+                        seed=derive_seed(row.seed, -1 - row.position), opponent=opponent,
+                        campaign=_step_data(ready))
+    return state, True
 
 
 def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,

@@ -73,6 +73,16 @@ def start(session: Session, scenario_ref: str, side: Side, attacker: str, defend
     scenario = get_scenario(scenario_ref)
     sides = {Side.ATTACKER: participant(session, attacker, Side.ATTACKER, scenario, catalog),
              Side.DEFENDER: participant(session, defender, Side.DEFENDER, scenario, catalog)}
+    return start_sides(session, scenario, side, sides, seed=seed, opponent=opponent)
+
+
+def start_sides(session: Session, scenario: Scenario, side: Side,
+                sides: dict[Side, Participant], *, seed: int | None = None,
+                opponent: str = "baseline", campaign: dict[str, Any] | None = None
+                ) -> PlayState:
+    """Set up a new play between two prepared sides; ``campaign`` ties it to a campaign
+    step, which is completed when the play is finished."""
+    controller(opponent)
     a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
     if a is not None and d is not None and a.id == d.id:
         raise Refused("A company cannot fight itself; give the other side a force file or "
@@ -92,6 +102,8 @@ def start(session: Session, scenario_ref: str, side: Side, attacker: str, defend
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "sides": {s.value: _side_data(p) for s, p in sides.items()},
     }
+    if campaign is not None:
+        spec["campaign"] = campaign
     row = Play(scenario=scenario.id, side=side.value, opponent=opponent, seed=seed,
                spec=json.dumps(spec))
     session.add(row)
@@ -226,6 +238,11 @@ def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
     data = summary(fought, battle_id)
     data["play_id"] = play_id
     data["reports"] = {s.value: r for s, r in fought.reports.items()}
+    step = json.loads(row.spec).get("campaign")
+    if step is not None:  # a campaign's battle: the campaign moves on
+        from campaigns.campaign import complete_step
+
+        data["campaign"] = complete_step(session, step, fought, battle_id)
     return data
 
 

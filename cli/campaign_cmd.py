@@ -61,8 +61,8 @@ def next_(company: str = COMPANY,
     from cli import campaign_views
 
     if not auto:
-        raise typer.BadParameter("playing a campaign battle yourself is not available yet; "
-                                 "use --auto", param_hint="--play")
+        _play_next(company)
+        return
     with session() as s:
         result = next_scenario(s, company)
     if as_json:
@@ -97,3 +97,22 @@ def run(company: str = COMPANY,
         print_json({"played": results, "campaign": view})
     else:
         show(campaign_views.campaign_summary(view))
+
+
+def _play_next(company: str) -> None:
+    """The next scenario with the company commanded at the terminal (resumed if under way)."""
+    from campaigns.campaign import play_step
+    from campaigns.company import Refused
+    from cli.play import play_to_end
+    from cli.state import interactive
+
+    if not interactive():
+        raise Refused("'meks campaign next --play' asks you for every decision and needs a "
+                      "terminal; use --auto to let the tool fight the battle.")
+    with session() as s:
+        state, new = play_step(s, company)
+    what = "Starting" if new else "Resuming"
+    say(f"{what} play {state.id}: {state.scenario.name}, you command {state.names[state.side]}"
+        f" as the {state.side.value}. Type q at any prompt to stop; 'meks campaign next "
+        f"--play' continues.")
+    play_to_end(state)

@@ -514,3 +514,28 @@ def test_a_played_battle_replays_identically(runner: CliRunner, wolves: str,
     assert replay["identical"]
     shown = json.loads(run(runner, "battle", "show", str(data["battle_id"]), "--json"))
     assert shown["log_digest"] == replay["stored_digest"]
+
+
+def test_campaign_next_play_moves_the_campaign_on(runner: CliRunner) -> None:
+    from campaigns.campaign import play_step
+    from campaigns.play import finish
+    from cli.play import run as play
+    from cli.state import session
+
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "21")
+    with session() as s:
+        state, new = play_step(s, "Hawks")
+    assert new
+    with session() as s:  # asked again before the battle ends: the same play, resumed
+        again, new = play_step(s, "Hawks")
+    assert not new and again.id == state.id
+    err = run(runner, "campaign", "next", "Hawks", code=1)  # no auto battle meanwhile
+    assert "--play" in err
+    battle = play(state, console(), saver(state.id), enter_always)
+    with session() as s:
+        data = finish(s, state.id, battle)
+    assert data["campaign"]["position"] == 1
+    status = json.loads(run(runner, "campaign", "status", "Hawks", "--json"))
+    assert status["position"] == 1 and status["results"][0]["battle_id"] == data["battle_id"]
+    assert "sound" in run(runner, "db", "check")
