@@ -244,9 +244,10 @@ def _pick(dice: Dice, count: int, purpose: str) -> int:
             return value
 
 
-def _line(entry: dict[str, Any]) -> str:
-    bits = [f"{entry['pilot']}"]
-    if entry.get("kills"):
+def outcome_bits(entry: dict[str, Any], *, all_kills: bool = False) -> list[str]:
+    """What the post-battle sequence did to one pilot, as short phrases."""
+    bits = []
+    if entry.get("kills") or all_kills:
         bits.append(f"{entry['kills']} kill{'s' if entry['kills'] != 1 else ''}")
     if entry.get("mek_destroyed"):
         bits.append(f"lost {entry['mek']}")
@@ -256,4 +257,9 @@ def _line(entry: dict[str, Any]) -> str:
         bits.append(f"promoted {entry['promoted']}")
     if entry.get("new_skill"):
         bits.append(f"learned {entry['new_skill']}")
-    return " ".join(bits[:1]) + (": " + ", ".join(bits[1:]) if bits[1:] else "")
+    return bits
+
+
+def _line(entry: dict[str, Any]) -> str:
+    bits = outcome_bits(entry)
+    return str(entry["pilot"]) + (": " + ", ".join(bits) if bits else "")

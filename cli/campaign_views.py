@@ -9,6 +9,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from campaigns.postbattle import outcome_bits
+
 
 def _row(table: Table, *cells: object) -> None:
     table.add_row(*(Text(str(c)) for c in cells))
@@ -40,15 +42,7 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
     if result["bought"]:
         lines.append(Text("  Bought: " + ", ".join(result["bought"])))
     for p in result["pilots"]:
-        bits = [f"{p['kills']} kill{'s' * (p['kills'] != 1)}"]
-        if p.get("mek_destroyed"):
-            bits.append(f"lost {p['mek']}")
-        if p.get("dead"):
-            bits.append("killed")
-        if p.get("promoted"):
-            bits.append(f"promoted {p['promoted']}")
-        if p.get("new_skill"):
-            bits.append(f"learned {p['new_skill']}")
+        bits = outcome_bits(p, all_kills=True)
         lines.append(Text(f"  {p['pilot']} ({p['mek']}): " + ", ".join(bits)))
     return Group(*lines)
 

@@ -573,6 +573,7 @@ def play_to_end(state: PlayState) -> None:
     import click
 
     from campaigns.play import append_decision, finish
+    from campaigns.postbattle import outcome_bits
     from cli.output import stdout
     from cli.state import session
     from meks.errors import MeksError
@@ -609,17 +610,7 @@ def play_to_end(state: PlayState) -> None:
                + ".")
     for side_name, report in data["reports"].items():
         for entry in report:
-            bits = [f"{entry['pilot']} ({entry['mek']})"]
-            if entry.get("kills"):
-                bits.append(f"{entry['kills']} kill{'s' * (entry['kills'] != 1)}")
-            if entry.get("mek_destroyed"):
-                bits.append("Mek lost")
-            if entry.get("dead"):
-                bits.append("killed")
-            if entry.get("promoted"):
-                bits.append(f"promoted {entry['promoted']}")
-            if entry.get("new_skill"):
-                bits.append(f"learned {entry['new_skill']}")
+            bits = [f"{entry['pilot']} ({entry['mek']})", *outcome_bits(entry)]
             typer.echo(f"  {side_name}: " + ", ".join(bits))
 
 

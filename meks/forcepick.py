@@ -9,7 +9,7 @@ owned Meks preferred over buying the same design again.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from meks.catalog import Catalog, Design, Size
@@ -41,31 +41,25 @@ def pick_force(owned: Sequence[Option], catalog: Catalog, budget: int,
         slots = [size for size, n in sorted(composition.items(), key=lambda kv: -kv[0].rank)
                  for _ in range(n)]
         return _fill_slots(slots, allowed, bought, limit)
-    best: list[Option] = []
-    best_key = (-1, 0)
     pool = sorted(allowed, key=lambda o: -o.price) + bought
-    for count in range(1, max_units + 1):
-        for combo in itertools.combinations_with_replacement(range(len(pool)), count):
-            chosen = [pool[i] for i in combo]
-            owned_keys = [o.owned for o in chosen if o.owned]
-            if len(owned_keys) != len(set(owned_keys)):
-                continue
-            cost = sum(o.price for o in chosen)
-            if cost > limit:
-                continue
-            key = (cost, len(owned_keys))
-            if key > best_key:
-                best, best_key = chosen, key
-    return best
+    combos = (tuple(pool[i] for i in combo) for count in range(1, max_units + 1)
+              for combo in itertools.combinations_with_replacement(range(len(pool)), count))
+    return _best(combos, limit)
 
 
 def _fill_slots(slots: list[Size], owned: Sequence[Option], bought: Sequence[Option],
                 limit: int) -> list[Option]:
     choices = [[o for o in owned if o.design.size is size]
                + [o for o in bought if o.design.size is size] for size in slots]
+    return _best(itertools.product(*choices), limit)
+
+
+def _best(combos: Iterable[tuple[Option, ...]], limit: int) -> list[Option]:
+    """The costliest combination within ``limit`` that fields no owned Mek twice; among
+    equals, the one using the most owned Meks; the first such in order."""
     best: list[Option] = []
     best_key = (-1, 0)
-    for combo in itertools.product(*choices):
+    for combo in combos:
         owned_keys = [o.owned for o in combo if o.owned]
         if len(owned_keys) != len(set(owned_keys)):
             continue
