@@ -93,17 +93,22 @@ def _dice(seed: int | None, dice: str | None) -> Dice:
     return Dice.from_sequence(read_dice_file(Path(dice)))
 
 
+SCENARIO = typer.Argument(..., help="Scenario id or file.", show_default=False)
+ATTACKER = typer.Option(..., "--attacker", "-a", metavar="COMPANY|FORCE_FILE",
+                        help="The attacking company (its muster for this scenario) or a force "
+                        "file.", show_default=False)
+DEFENDER = typer.Option(..., "--defender", "-d", metavar="COMPANY|FORCE_FILE",
+                        help="The defending company or a force file.", show_default=False)
+BATTLE_SEED = typer.Option(None, "--seed", min=0, max=2**63 - 1,
+                           help="Seed for the dice (default: a new one, printed).")
+
+
 @app.command()
 def auto(
-    scenario: str = typer.Argument(..., help="Scenario id or file.", show_default=False),
-    attacker: str = typer.Option(..., "--attacker", "-a", metavar="COMPANY|FORCE_FILE",
-                                 help="The attacking company (its muster for this scenario) "
-                                 "or a force file.", show_default=False),
-    defender: str = typer.Option(..., "--defender", "-d", metavar="COMPANY|FORCE_FILE",
-                                 help="The defending company or a force file.",
-                                 show_default=False),
-    seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
-                                    help="Seed for the dice (default: a new one, printed)."),
+    scenario: str = SCENARIO,
+    attacker: str = ATTACKER,
+    defender: str = DEFENDER,
+    seed: int | None = BATTLE_SEED,
     dice: str | None = typer.Option(None, "--dice", metavar="FILE|manual",
                                     help="Dice from a file of values, or 'manual' to type "
                                     "each die rolled at the table."),
@@ -175,17 +180,12 @@ def replay(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
 
 @app.command()
 def play(
-    scenario: str = typer.Argument(..., help="Scenario id or file.", show_default=False),
+    scenario: str = SCENARIO,
     side: str = typer.Option(..., "--side", "-s", metavar="attacker|defender",
                              help="The side you command.", show_default=False),
-    attacker: str = typer.Option(..., "--attacker", "-a", metavar="COMPANY|FORCE_FILE",
-                                 help="The attacking company (its muster for this scenario) "
-                                 "or a force file.", show_default=False),
-    defender: str = typer.Option(..., "--defender", "-d", metavar="COMPANY|FORCE_FILE",
-                                 help="The defending company or a force file.",
-                                 show_default=False),
-    seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
-                                    help="Seed for the dice (default: a new one, printed)."),
+    attacker: str = ATTACKER,
+    defender: str = DEFENDER,
+    seed: int | None = BATTLE_SEED,
     opponent: str = typer.Option("baseline", "--opponent",
                                  help="The controller commanding the other side."),
 ) -> None:
