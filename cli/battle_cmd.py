@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from cli.output import print_json, show
+from cli.output import print_json, print_lines, show
 from cli.state import JSON, interactive, pairs, session
 
 if TYPE_CHECKING:
@@ -132,12 +132,11 @@ def auto(
     if as_json:
         print_json(data)
         return
-    for line in render(fought.battle.log, rolls=rolls):
-        typer.echo(line)
-    typer.echo("")
-    typer.echo(f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns; "
-               f"seed {data['seed']}; {data['events']} events; digest {data['log_digest'][:16]}"
-               + (f"; stored as battle {battle_id}" if battle_id else "") + ".")
+    print_lines([*render(fought.battle.log, rolls=rolls), "",
+                 f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns; "
+                 f"seed {data['seed']}; {data['events']} events; digest "
+                 f"{data['log_digest'][:16]}"
+                 + (f"; stored as battle {battle_id}" if battle_id else "") + "."])
 
 
 @app.command("show")
@@ -152,8 +151,7 @@ def show_(battle_id: int = typer.Argument(..., help="The battle's id.", show_def
     if as_json:
         print_json(data)
         return
-    for line in data["report"]:
-        typer.echo(line)
+    print_lines(data["report"])
 
 
 @app.command()

@@ -53,6 +53,22 @@ def show(*renderables: RenderableType) -> None:
         console.print(renderable)
 
 
+def print_lines(lines: list[str]) -> None:
+    """Report lines, each wrapped to the terminal's width (80 columns when not a terminal),
+    continuation lines indented under their first."""
+    import shutil
+    import textwrap
+
+    width = shutil.get_terminal_size((80, 24)).columns
+    for line in lines:
+        if len(line) <= width:
+            typer.echo(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        typer.echo(textwrap.fill(line, width=width, subsequent_indent=indent,
+                                 break_on_hyphens=False))
+
+
 def print_json(data: Any) -> None:
     typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
 

@@ -78,3 +78,11 @@ def test_shell_completion_script(runner: CliRunner) -> None:
     out = invoke(runner, "--show-completion", "bash")
     assert "_MEKS_COMPLETE" in out or "meks" in out
     assert "--install-completion" in invoke(runner, "--help")
+
+
+def test_battle_reports_fit_80_columns(runner: CliRunner, tmp_path: Path) -> None:
+    force = tmp_path / "f.yaml"
+    force.write_text("meks:\n  - {design: VIPER}\n  - {design: WASP}\n  - {design: WASP}\n")
+    out = invoke(runner, "battle", "auto", "opening-shots", "-a", str(force), "-d",
+                 str(force), "--seed", "3", "--rolls")
+    assert max(len(line) for line in out.splitlines()) <= 80
