@@ -18,6 +18,7 @@ from cli import (
     design_cmd,
     mek_cmd,
     muster_cmd,
+    odds_cmd,
     pilot_cmd,
     roster_cmd,
     scenario_cmd,
@@ -75,6 +76,7 @@ app.add_typer(db_cmd.app, name="db")
 app.add_typer(roster_cmd.app, name="roster")
 app.add_typer(campaign_cmd.app, name="campaign")
 app.command("demo")(demo_cmd.demo)
+app.add_typer(odds_cmd.app, name="odds")
 
 
 def _version(value: bool) -> None:
