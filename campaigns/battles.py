@@ -166,7 +166,8 @@ def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = T
             fought.reports[side] = aftermath(
                 session, part.muster, row, _aftermath(part, battle, side, outcome), dice,
                 change, auto=auto_skills,
-                skill_choice=fought.scenario.house_rules.skill_choice.value)
+                skill_choice=fought.scenario.house_rules.skill_choice.value,
+                repair=fought.scenario.house_rules.repair.value)
         first_id = first_id or row.id
     return first_id
 
@@ -193,17 +194,19 @@ def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> A
     kills: dict[int, int] = {}
     lost: set[int] = set()
     died: set[int] = set()
+    damage: dict[int, int] = {}
     for unit in battle.side_units(side):
         if unit.ref is None:
             continue
         pilot_id = pilot_of[unit.ref]
+        damage[int(unit.ref)] = unit.hits
         if unit.mek_kills:
             kills[pilot_id] = unit.mek_kills
         if unit.destroyed_turn is not None:
             lost.add(int(unit.ref))
             if unit.pilot is not None and unit.pilot.dead:
                 died.add(pilot_id)
-    return Aftermath(outcome, kills, lost, died)
+    return Aftermath(outcome, kills, lost, died, damage)
 
 
 def summary(fought: Fought, battle_id: int | None) -> dict[str, Any]:
@@ -295,6 +298,7 @@ def battles_of(session: Session, company: Company) -> list[BattleRow]:
 def force_to_data(force: ForceSpec) -> dict[str, Any]:
     return {"name": force.name, "support": list(force.support), "units": [
         {"name": u.name, "points": u.points, "ref": u.ref, "support": u.support,
+         "damage": u.damage,
          "design": None if u.design is None else {
              "name": u.design.name, "size": u.design.size.value,
              "weapons": list(u.design.weapons), "systems": list(u.design.systems),
@@ -313,5 +317,5 @@ def force_from_data(data: dict[str, Any]) -> ForceSpec:
         p = u["pilot"]
         pilot = None if p is None else PilotSpec(p["name"], p["level"], tuple(p["skills"]))
         units.append(UnitSpec(u["name"], design, pilot, u.get("support"), u["points"],
-                              u.get("ref")))
+                              u.get("ref"), u.get("damage", 0)))
     return ForceSpec(tuple(units), tuple(data["support"]), data.get("name", ""))

@@ -152,8 +152,9 @@ def view_of(doc: roster.Document) -> dict[str, Any]:
     return {
         "id": doc["company"]["id"],
         "name": doc["company"]["name"],
-        "meks": [{k: m[k] for k in ("id", "callsign", "design", "size", "price", "kills",
-                                    "status")} for m in doc["meks"]],
+        "meks": [{**{k: m[k] for k in ("id", "callsign", "design", "size", "price", "kills",
+                                       "status")}, "damage": m.get("damage", 0)}
+                 for m in doc["meks"]],
         "pilots": [{"id": p["id"], "name": p["name"], "level": p["level"], "kills": p["kills"],
                     "scenarios": p["scenarios"], "skills": p["skills"],
                     "mek": callsigns.get(p["mek"]), "mek_id": p["mek"],
@@ -266,7 +267,7 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
 
 def mek_view(mek: Mek) -> dict[str, Any]:
     return {"id": mek.id, "callsign": mek.callsign, "design": mek.design, "size": mek.size,
-            "price": mek.price, "kills": mek.kills, "status": mek.status}
+            "price": mek.price, "kills": mek.kills, "status": mek.status, "damage": mek.damage}
 
 
 def list_meks(session: Session, company_name: str, *, all_meks: bool = False

@@ -129,7 +129,7 @@ def muster_force(session: Session, company_name: str, scenario_id: str,
             design = catalog.design(mek.design)
         units.append(UnitSpec(mek.callsign, design,
                               PilotSpec(pilot.name, pilot.level, tuple(json.loads(pilot.skills))),
-                              points=mek.price, ref=str(mek.id)))
+                              points=mek.price, ref=str(mek.id), damage=mek.damage))
     support = [s.result for s in session.exec(select(SupportRoll).where(
         SupportRoll.muster_id == muster.id)).all()]
     return company, muster, ForceSpec(tuple(units), tuple(support), company.name)

@@ -4,6 +4,7 @@ their new skills."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -150,12 +151,13 @@ class Aftermath:
     kills: Mapping[int, int]
     lost: set[int]
     died: set[int]
+    damage: Mapping[int, int] = dataclasses.field(default_factory=dict)  # Mek id -> hits
 
 
 def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath, dice: Dice,
               change: Change, *, choices: Mapping[int, str] | None = None, auto: bool = False,
-              skill_choice: str = "choose", catalog: Catalog | None = None
-              ) -> list[dict[str, Any]]:
+              skill_choice: str = "choose", repair: str = "free",
+              catalog: Catalog | None = None) -> list[dict[str, Any]]:
     """The post-battle sequence (R3.4) for the force of ``muster``, inside ``change``:
     destroyed Meks struck off, the rest repaired, kills and scenarios credited, promotions
     and the new-skill rolls. Raises ``ChoicesNeeded`` when a skill is earned that neither
@@ -178,8 +180,13 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
         mek.kills += entry["kills"]
         if mek.id in what.lost:
             mek.status = "destroyed"
+            mek.damage = 0
             entry["mek_destroyed"] = True
+        elif repair == "none":  # house rule R3.4: the Mek keeps its damage
+            mek.damage = what.damage.get(mek.id or 0, mek.damage)
+            entry["damage"] = mek.damage
         else:
+            mek.damage = 0
             entry["repaired"] = True
         session.add(mek)
         if pilot_id in what.died:

@@ -42,7 +42,7 @@ def snapshot(session: Session, company: Company) -> Document:
         "company": {"id": cid, "name": company.name, "created_at": company.created_at},
         "meks": [
             {"id": m.id, "callsign": m.callsign, "design": m.design, "size": m.size,
-             "price": m.price, "kills": m.kills, "status": m.status,
+             "price": m.price, "kills": m.kills, "status": m.status, "damage": m.damage,
              "custom_design": json.loads(m.custom_design) if m.custom_design else None}
             for m in meks
         ],
@@ -102,6 +102,7 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
         add("mek", Mek(company_id=company.id, callsign=m["callsign"],
                        callsign_key=fold(m["callsign"]), design=m["design"], size=m["size"],
                        price=m["price"], kills=m["kills"], status=m["status"],
+                       damage=m.get("damage", 0),
                        custom_design=json.dumps(m["custom_design"])
                        if m.get("custom_design") else None), m["id"])
     for p in doc["pilots"]:

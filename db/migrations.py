@@ -177,12 +177,18 @@ def _v5(conn: Connection) -> None:
     md.create_all(conn)
 
 
+def _v6(conn: Connection) -> None:
+    # Hits a Mek carries into its next battle when a scenario says 'repair: none' (R3.4).
+    conn.execute(text("ALTER TABLE mek ADD COLUMN damage INTEGER NOT NULL DEFAULT 0"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
     Migration(3, "battle logs kept apart from company state", _v3),
     Migration(4, "campaigns: a company's plan of scenarios", _v4),
     Migration(5, "battles played at the terminal, saved decision by decision", _v5),
+    Migration(6, "damage a Mek carries when repairs are off", _v6),
 )
 
 LATEST = MIGRATIONS[-1].version

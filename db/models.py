@@ -50,6 +50,7 @@ class Mek(SQLModel, table=True):
     price: int
     kills: int = 0
     status: str = "active"  # active | destroyed | sold
+    damage: int = 0  # hits carried into the next battle (house rule repair: none)
 
 
 class Pilot(SQLModel, table=True):

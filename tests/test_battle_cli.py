@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -209,3 +210,39 @@ def test_force_file_must_fit_the_scenario(runner: CliRunner, files: tuple[str, s
     big.write_text("meks:\n  - {design: THOR}\n  - {design: WASP}\n  - {design: WASP}\n")
     err = run(runner, "battle", "auto", "opening-shots", "-a", str(big), "-d", blue, code=1)
     assert "exactly 1 Medium" in err and "budget" in err
+
+
+def test_repair_none_house_rule_keeps_damage_for_the_next_battle_R3_4(
+        runner: CliRunner, wolves: str, files: tuple[str, str], tmp_path: Path) -> None:
+    import yaml
+
+    from campaigns.battles import fight
+    from cli.state import session
+    from meks.dice import Dice
+    from meks.engine.units import build_unit
+    from meks.scenario import Side
+
+    source = Path(__file__).parent.parent / "campaigns" / "scenarios" / "1-opening-shots.yaml"
+    data = yaml.safe_load(source.read_text())
+    data.update(id="no-repairs", name="No Repairs", house_rules={"repair": "none"})
+    scenario = tmp_path / "no-repairs.yaml"
+    scenario.write_text(yaml.safe_dump(data))
+    _, blue = files
+    run(runner, "muster", wolves, "--scenario", str(scenario), "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    with session() as s:  # find a battle the company comes out of with a damaged Mek
+        seed, hurt = next(
+            (seed, units) for seed in range(200)
+            for units in [[(int(u.ref or 0), u.hits) for u in fight(
+                s, str(scenario), wolves, blue, Dice.from_seed(seed)).battle.units
+                if u.side is Side.ATTACKER and u.alive and u.hits]] if units)
+    run(runner, "battle", "auto", str(scenario), "-a", wolves, "-d", blue, "--seed", str(seed))
+    meks = {m["id"]: m["damage"] for m in run_json(runner, "mek", "list", wolves)}
+    for mek_id, hits in hurt:
+        assert meks[mek_id] == hits
+    # ... and a damaged Mek starts its next battle with those hits taken.
+    from tests.engine_helpers import CATALOG, mek
+
+    unit = build_unit(dataclasses.replace(mek("VIPER"), damage=2), "A1", Side.ATTACKER,
+                      CATALOG)
+    assert unit.hits == 2 and unit.remaining == 1

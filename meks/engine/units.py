@@ -45,6 +45,7 @@ class UnitSpec:
     support: str | None = None  # a support unit's name (Gun Sled, Panzer, ...)
     points: int = 0
     ref: str | None = None  # the company's Mek id, to report back after the battle
+    damage: int = 0  # hits carried from an earlier battle (house rule repair: none)
 
 
 @dataclass(frozen=True)
@@ -226,7 +227,7 @@ def build_unit(spec: UnitSpec, uid: str, side: Side, catalog: Catalog) -> Unit:
             design=design.name, points=spec.points, ref=spec.ref,
             weapons=[WeaponSlot(catalog.weapon(w)) for w in design.weapons],
             systems=[SystemSlot(catalog.system(s)) for s in design.systems],
-            pilot=pilot,
+            pilot=pilot, hits=max(0, min(spec.damage, chassis.hits - 1)),
         )
     if spec.support is None:
         raise ValueError(f"unit {spec.name!r} has neither a design nor a support type")
