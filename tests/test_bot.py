@@ -1,0 +1,435 @@
+"""The bot controller (meks.engine.bot): legal set-ups, legal orders, the muster and skill
+choices between games, determinism, and (slow) that it beats the baseline controller."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from campaigns.scenarios import get_scenario
+from meks.catalog import Band, Design, Size, Weapon
+from meks.construction import Pricing, check_design
+from meks.dice import Dice
+from meks.engine.bot import Bot, choose_skill, muster, read_intent
+from meks.engine.controllers import Baseline, Controller, Order
+from meks.engine.core import Battle, RangeChoice
+from meks.engine.log import Kind, digest
+from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
+from meks.scenario import Edge, Scenario, Side
+from tests.engine_helpers import CATALOG, duel_scenario, mek
+
+SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
+             "head-to-head", "citadel")
+DIFFICULTIES = ("easy", "normal", "hard")
+SUPPORT = ("Ambush", "Battle Damage", "Support Fire", "Air Strike", "Minefield", "Hidden Mek",
+           "Decoy", "Recon Drone", "Repair Truck", "Digging In", "Gun Sled", "Commandos",
+           "Mechanized Infantry", "Gunship")
+
+
+def price(design: Design) -> int:
+    return check_design(design, CATALOG).purchase_price(Pricing.PRINTED)
+
+
+def side_force(scenario: Scenario, side: Side, difficulty: str = "normal",
+               support: Sequence[str] = ()) -> ForceSpec:
+    rules = scenario.side(side)
+    designs = muster(rules.budget, rules.max_size, rules.composition, CATALOG, difficulty)
+    units = tuple(UnitSpec(f"{side.value[0]}{i} {d.name}", d,
+                           PilotSpec(f"pilot {i}", "Regular"), points=price(d))
+                  for i, d in enumerate(designs))
+    return ForceSpec(units, tuple(support))
+
+
+def forces(scenario: Scenario, difficulty: str = "normal",
+           support: Mapping[Side, Sequence[str]] | None = None) -> dict[Side, ForceSpec]:
+    support = support or {}
+    return {side: side_force(scenario, side, difficulty, support.get(side, ()))
+            for side in Side}
+
+
+# ---- a bot whose every answer is checked against the rules as it is given ----------------
+
+class Checked(Bot):
+    """The bot, with each decision checked for legality when the engine asks for it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.orders = 0
+
+    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+        orders = super().movement(battle, side)
+        self._check_orders(battle, side, orders, second=False)
+        return orders
+
+    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+        orders = super().second_move(battle, side)
+        for uid in orders:
+            battle.unit(uid).moved = False  # as the engine does before a second move
+        self._check_orders(battle, side, orders, second=True)
+        return orders
+
+    def _check_orders(self, battle: Battle, side: Side, orders: dict[str, Order],
+                      second: bool) -> None:
+        for uid, where in orders.items():
+            unit = battle.unit(uid)
+            assert unit.side is side and unit.on_map and unit.mobile and unit.can_act, unit
+            assert not unit.moved, f"{unit.name} has moved already"
+            assert unit.zone is not None
+            if where == "dig":
+                assert not second and unit.is_mek and "Digging In" in battle.assets[side]
+                self.orders += 1
+                continue
+            assert battle.can_leave(unit), f"{unit.name} may not leave zone {unit.zone}"
+            if isinstance(where, Edge):
+                allowed = {z for r in battle.scenario.side(side).exits if r.edge is where
+                           for z in r.zones}
+                assert unit.zone in allowed, f"{unit.name} cannot exit from {unit.zone}"
+            else:
+                assert isinstance(where, int) and where in battle.adjacent(unit.zone), \
+                    f"{unit.name}: zone {where} is not next to {unit.zone}"
+                if second:
+                    assert not battle.enemies_in(where, side), "second move into enemies"
+            self.orders += 1
+
+    def range_choice(self, battle: Battle, zone: int, side: Side,
+                     options: list[RangeChoice]) -> RangeChoice:
+        choice = super().range_choice(battle, zone, side, options)
+        assert choice in options, (choice, options)
+        return choice
+
+    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+                limit: int) -> list[Unit]:
+        chosen = super().targets(battle, unit, candidates, limit)
+        assert len(chosen) <= limit and all(t in candidates for t in chosen)
+        assert len(set(map(id, chosen))) == len(chosen)
+        return chosen
+
+    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
+        plan = super().fire_plan(battle, unit, targets, band)
+        for slot, target in plan:
+            assert slot in unit.weapons and not slot.destroyed and target in targets
+            weapon: Weapon = slot.weapon
+            if weapon.is_small:
+                assert target.is_infantry and band is Band.SHORT
+            else:
+                assert weapon.to_hit_at(band) is not None
+        counts = Counter(id(slot) for slot, _ in plan)
+        assert all(n <= (2 if unit.skill("Gunnery") else 1) for n in counts.values())
+        return plan
+
+    def support(self, battle: Battle, side: Side, moment: str,
+                zone: int | None) -> list[tuple[str, object]]:
+        uses = super().support(battle, side, moment, zone)
+        for asset, _ in uses:
+            assert asset in battle.assets[side], asset
+        return uses
+
+    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+        zone = super().arrival_zone(battle, unit, zones)
+        assert zone in zones
+        return zone
+
+
+def fight(scenario: Scenario, sides: dict[Side, ForceSpec], seed: int,
+          controllers: Mapping[Side, Controller]) -> Battle:
+    battle = Battle(scenario, sides, Dice.from_seed(seed), dict(controllers), CATALOG)
+    battle.run()
+    return battle
+
+
+# ---- set-up ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_the_bot_deploys_legally_with_several_forces(scenario_id: str) -> None:
+    scenario = get_scenario(scenario_id)
+    for difficulty in DIFFICULTIES:
+        for support in ((), ("Hidden Mek", "Decoy", "Minefield", "Gun Sled", "Commandos")):
+            sides = forces(scenario, difficulty, {side: support for side in Side})
+            battle = Battle(scenario, sides, Dice.from_seed(1),
+                            {side: Bot() for side in Side}, CATALOG)
+            battle.setup()  # raises BattleError on an illegal set-up
+            for side in Side:
+                rules = scenario.side(side)
+                for unit in battle.side_units(side):
+                    if unit.mobile and rules.setup is not None and unit.zone is not None:
+                        assert unit.zone in rules.setup.zones
+
+
+def test_the_bot_sets_up_where_the_scenario_is_won() -> None:
+    cases = {
+        ("opening-shots", Side.DEFENDER): {3},  # all in the town it must keep
+        ("at-the-hot-gates", Side.DEFENDER): {8},  # all in the pass
+        ("citadel", Side.DEFENDER): {5},
+    }
+    for (scenario_id, side), zones in cases.items():
+        scenario = get_scenario(scenario_id)
+        battle = Battle(scenario, forces(scenario), Dice.from_seed(3),
+                        {s: Bot() for s in Side}, CATALOG)
+        battle.setup()
+        placed = {u.zone for u in battle.side_units(side) if u.mobile}
+        assert placed == zones, (scenario_id, placed)
+
+
+def test_the_bot_reads_the_victory_conditions_into_tasks() -> None:
+    def intent(scenario_id: str, side: Side) -> object:
+        scenario = get_scenario(scenario_id)
+        return read_intent(scenario.victory.condition(side),
+                           scenario.victory.condition(side.enemy), side)
+
+    opening_a = intent("opening-shots", Side.ATTACKER)
+    assert opening_a.occupy == [3] and opening_a.hunt  # type: ignore[attr-defined]
+    assert intent("opening-shots", Side.DEFENDER).deny == [3]  # type: ignore[attr-defined]
+    gates = intent("at-the-hot-gates", Side.ATTACKER)
+    assert [e.edge for e in gates.exits] == [Edge.SOUTH]  # type: ignore[attr-defined]
+    breach = intent("through-the-breach", Side.ATTACKER)
+    assert breach.hold_group == "breach" == breach.after_group  # type: ignore[attr-defined]
+    assert intent("citadel", Side.ATTACKER).clear == [5]  # type: ignore[attr-defined]
+    buying = intent("buying-us-some-time", Side.DEFENDER)
+    assert buying.keep == 1 and buying.enemy_exits  # type: ignore[attr-defined]
+
+
+# ---- single decisions -------------------------------------------------------------------------
+
+def duel(attacker: str, defender: str, terrain: str = "Plains",
+         band: Band = Band.LONG) -> tuple[Battle, Bot, Unit, Unit]:
+    """A set-up fight in zone 5, already engaged at ``band``, the bot on both sides; each
+    side is one or more designs ("VIPER+VIPER")."""
+    from meks.engine.core import Engagement
+
+    sides = {side: ForceSpec(tuple(mek(d, name=f"{side.value} {d} {i}")
+                                   for i, d in enumerate(names.split("+"))))
+             for side, names in ((Side.ATTACKER, attacker), (Side.DEFENDER, defender))}
+    bot = Bot()
+    battle = Battle(duel_scenario(terrain), sides, Dice.from_seed(5),
+                    {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = 1
+    battle.engagements[5] = Engagement(5, band)
+    return battle, bot, battle.side_units(Side.ATTACKER)[0], battle.side_units(Side.DEFENDER)[0]
+
+
+def test_the_bots_odds_are_the_engines() -> None:
+    """The bot's to-hit modifiers are the engine's, for every stock pairing, band and a
+    plain and a difficult terrain."""
+    from meks.engine.core import Shot
+
+    for terrain in ("Plains", "Urban"):
+        for shooter in CATALOG.designs:
+            for target in CATALOG.designs:
+                battle, bot, unit, enemy = duel(shooter.name, target.name, terrain)
+                for band in Band:
+                    for slot in unit.live_weapons():
+                        if slot.weapon.is_small or slot.weapon.to_hit_at(band) is None:
+                            continue
+                        ours = bot.modifier(battle, unit, slot.weapon, enemy, band, True, False)
+                        theirs, _ = battle.modifiers(Shot(unit, slot.weapon, enemy, band), True)
+                        assert ours == theirs, (shooter.name, target.name, band, slot.name)
+
+
+def test_range_suits_the_bots_weapons_against_the_enemys() -> None:
+    # A lone VIPER cannot win against a DRAKEN even at Short: it breaks contact (a draw is
+    # better than a loss).
+    battle, bot, _, _ = duel("VIPER", "DRAKEN")
+    assert bot.range_choice(battle, 5, Side.ATTACKER, [RangeChoice.STAY, RangeChoice.CLOSE,
+                                                       RangeChoice.BREAK]) is RangeChoice.BREAK
+    every = [RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.BREAK, RangeChoice.CLOSE_TWO]
+    # A DRAKEN's Rail Cannons reach Medium, a VIPER's guns only Short: the DRAKEN closes to
+    # Medium, where all its weapons fire and the VIPER's do not, and no further.
+    battle, bot, _, _ = duel("DRAKEN", "VIPER")
+    assert bot.range_choice(battle, 5, Side.ATTACKER, every) is RangeChoice.CLOSE
+    # Two VIPERs, stronger than a DRAKEN at Short and harmless further out, close in,
+    # two bands when they can.
+    battle, bot, _, _ = duel("VIPER+VIPER", "DRAKEN")
+    assert bot.range_choice(battle, 5, Side.ATTACKER, every) is RangeChoice.CLOSE_TWO
+    assert bot.range_choice(battle, 5, Side.ATTACKER, every[:3]) is RangeChoice.CLOSE
+
+
+def test_overheating_only_where_it_pays() -> None:
+    # At Long only a THOR's two PPCs fire: 8 heat against a rating of 7.
+    battle, bot, thor, target = duel("THOR", "VIPER", band=Band.LONG)
+    rating = thor.heat_rating(False)
+
+    def heat(plan: list[tuple[WeaponSlot, Unit]]) -> int:
+        return sum(slot.weapon.heat for slot, _ in plan)
+
+    healthy = bot.fire_plan(battle, thor, [target], Band.LONG)
+    assert heat(healthy) > rating  # the second PPC is worth its 1-in-6 overheat risk
+    thor.hits = thor.max_hits - 1  # one Hit left: an overheat would destroy the THOR
+    battle.log.append(battle.log[-1])  # something happened: the bot looks again
+    careful = bot.fire_plan(battle, thor, [target], Band.LONG)
+    assert careful and heat(careful) <= rating
+
+
+def test_jump_jets_when_they_win_the_movement_roll() -> None:
+    battle, bot, saber, _ = duel("SABER", "DRAKEN", terrain="Woods")
+    assert bot.jump(battle, saber)
+    alone, bot2, saber2, enemy = duel("SABER", "DRAKEN", terrain="Woods")
+    enemy.zone = 1  # no enemy in its zone: no movement roll to win
+    assert not bot2.jump(alone, saber2)
+
+
+def test_a_free_unit_takes_an_empty_goal_zone_when_nothing_can_follow() -> None:
+    scenario = get_scenario("opening-shots")
+    bot = Bot()
+    battle = Battle(scenario, forces(scenario), Dice.from_seed(2),
+                    {Side.ATTACKER: bot, Side.DEFENDER: Baseline()}, CATALOG)
+    battle.setup()
+    battle.turn = 3
+    attackers = battle.side_units(Side.ATTACKER)
+    for unit in attackers:
+        unit.zone = 1
+    attackers[-1].zone = 2  # one WASP next to the town
+    for unit in battle.side_units(Side.DEFENDER):
+        unit.zone = 1  # the defenders are all fighting in zone 1
+    orders = bot.second_move(battle, Side.ATTACKER)  # the second movement is the last
+    assert orders.get(attackers[-1].id) == 3
+
+
+# ---- between games ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_muster_keeps_to_budget_size_and_composition(scenario_id: str) -> None:
+    scenario = get_scenario(scenario_id)
+    for side in Side:
+        rules = scenario.side(side)
+        spent = {}
+        for difficulty in DIFFICULTIES:
+            designs = muster(rules.budget, rules.max_size, rules.composition, CATALOG,
+                             difficulty)
+            assert designs
+            assert all(d in CATALOG.designs for d in designs)  # stock designs
+            total = sum(price(d) for d in designs)
+            assert total <= rules.budget, (difficulty, total)
+            assert not rules.size_problems([d.size for d in designs]), difficulty
+            spent[difficulty] = total
+        assert spent["hard"] >= spent["normal"] * 0.9 and spent["hard"] >= spent["easy"]
+        if rules.composition is None:
+            assert spent["hard"] > spent["easy"]
+            assert spent["easy"] <= rules.budget * 0.8
+
+
+def test_muster_follows_the_limits_it_is_given() -> None:
+    light = muster(30, Size.MEDIUM, None, CATALOG, "hard")
+    assert all(d.size <= Size.MEDIUM for d in light) and sum(map(price, light)) <= 30
+    exact = muster(60, None, {Size.HEAVY: 1, Size.LIGHT: 2}, CATALOG, "normal")
+    assert sorted(d.size.value for d in exact) == ["Heavy", "Light", "Light"]
+    with pytest.raises(ValueError):
+        muster(5, None, None, CATALOG, "normal")  # nothing costs 5 points
+    with pytest.raises(ValueError):
+        muster(60, None, None, CATALOG, "brutal")
+
+
+def test_choose_skill_fits_the_mek() -> None:
+    design = CATALOG.design
+    # Weapons that run hotter than the rating: Chassis Familiarity's extra heat first.
+    assert choose_skill([], design("THOR")) == "Chassis Familiarity"
+    assert choose_skill([], design("ODIN")) == "Chassis Familiarity"
+    # A short-ranged Mek must win the range: Maneuver.
+    assert choose_skill([], design("VIPER")) == "Maneuver"
+    assert choose_skill([], design("WASP")) == "Maneuver"
+    # Rail Cannons need 5 at Medium: Accuracy is worth most to a DRAKEN or a DEMON.
+    assert choose_skill([], design("DRAKEN")) == "Accuracy"
+    assert choose_skill(["Maneuver"], design("DEMON")) == "Accuracy"
+    # Jump Jets cost heat: Ice Man after Maneuver and the cannon skill.
+    assert choose_skill(["Maneuver", "Accuracy"], design("SABER")) == "Ice Man"
+    # Missiles: Guidance.
+    assert choose_skill(["Maneuver"], design("SAGITARII")) == "Guidance"
+    # Never a skill the pilot holds, always a real skill.
+    names = {s.name for s in CATALOG.skills}
+    for d in CATALOG.designs:
+        held: list[str] = []
+        for _ in range(len(names)):
+            skill = choose_skill(held, d)
+            assert skill in names and skill not in held
+            held.append(skill)
+        with pytest.raises(ValueError):
+            choose_skill(held, d)
+
+
+# ---- battles ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_the_bot_gives_only_legal_orders(scenario_id: str) -> None:
+    scenario = get_scenario(scenario_id)
+    support = {Side.ATTACKER: ("Ambush", "Air Strike", "Recon Drone", "Gun Sled"),
+               Side.DEFENDER: ("Support Fire", "Repair Truck", "Digging In", "Decoy",
+                               "Hidden Mek", "Minefield", "Commandos")}
+    for seed, bot_side in ((11, Side.ATTACKER), (12, Side.DEFENDER), (13, Side.ATTACKER)):
+        bots = {bot_side: Checked(), bot_side.enemy: Baseline()}
+        battle = fight(scenario, forces(scenario, support=support), seed, bots)
+        bot = bots[bot_side]
+        assert isinstance(bot, Checked)
+        # Every order given was carried out: the engine refuses illegal ones silently.
+        moved = [e for e in battle.log if e.unit and battle.unit(e.unit).side is bot_side
+                 and (e.kind in (Kind.MOVE, Kind.EXIT) or " digs in " in e.text)]
+        assert len(moved) == bot.orders
+        assert battle.verdict is not None and battle.verdict.decided
+
+
+def test_bot_against_bot_keeps_the_rules() -> None:
+    for scenario_id in SCENARIOS:
+        scenario = get_scenario(scenario_id)
+        battle = fight(scenario, forces(scenario, "easy", {s: SUPPORT[:4] for s in Side}),
+                       7, {side: Checked() for side in Side})
+        assert battle.verdict is not None and battle.verdict.decided
+
+
+def test_same_seed_same_battle_and_no_dice_of_its_own() -> None:
+    scenario = get_scenario("head-to-head")
+    sides = forces(scenario, support={s: ("Ambush", "Repair Truck") for s in Side})
+    first = fight(scenario, sides, 99, {Side.ATTACKER: Bot(), Side.DEFENDER: Baseline()})
+    again = fight(scenario, sides, 99, {Side.ATTACKER: Bot(), Side.DEFENDER: Baseline()})
+    assert digest(first.log) == digest(again.log)
+    # Replayed from the dice alone (the bot rolls nothing itself), the log is the same.
+    replay = Battle(scenario, sides, Dice.from_sequence(first.dice.values),
+                    {Side.ATTACKER: Bot(), Side.DEFENDER: Baseline()}, CATALOG)
+    replay.run()
+    assert digest(replay.log) == digest(first.log)
+
+
+def test_one_bot_can_fight_battle_after_battle() -> None:
+    scenario = get_scenario("opening-shots")
+    bot = Bot()
+    logs = [digest(fight(scenario, forces(scenario), seed,
+                         {Side.ATTACKER: bot, Side.DEFENDER: Baseline()}).log)
+            for seed in (1, 2, 1)]
+    assert logs[0] == logs[2] != logs[1]
+
+
+# ---- against the baseline (slow) ------------------------------------------------------------
+
+@pytest.mark.slow
+def test_the_bot_beats_the_baseline() -> None:
+    """300 battles per scenario, half with the bot attacking (the same seeds both ways),
+    mirrored forces from the bot's normal muster: the bot wins at least 60% of the decided
+    battles. The full check of the goal (65% over 2,000 battles per scenario) is the
+    benchmark, ``benchmarks/bot_vs_baseline.py``.
+
+    Through the Breach and Citadel cannot be won by an attacker with the normal muster's
+    forces (ODINs and other Titan-class armour cannot be destroyed in time), so every
+    battle goes to the defender whichever controller commands it, and no controller can
+    pass 50% there. For those two the test asserts that the bot wins every battle it
+    defends, and Through the Breach is also played with the lighter easy-muster forces,
+    where attacking is possible, and must reach 60% there."""
+    from benchmarks.bot_vs_baseline import SCENARIOS as ALL
+    from benchmarks.bot_vs_baseline import Task
+    from benchmarks.bot_vs_baseline import fight as bench_fight
+
+    locked = {"through-the-breach", "citadel"}
+    for scenario_id in ALL:
+        runs = [("normal", scenario_id)]
+        if scenario_id == "through-the-breach":
+            runs.append(("easy", scenario_id))
+        for difficulty, sid in runs:
+            results = [bench_fight(Task(sid, i, difficulty)) for i in range(300)]
+            total = Counter(r[3] for r in results)
+            decided = total["bot"] + total["baseline"]
+            share = total["bot"] / decided if decided else 0.0
+            if sid in locked and difficulty == "normal":
+                defending = Counter(r[3] for r in results if r[2] == "defender")
+                assert defending["bot"] >= 0.95 * (defending["bot"] + defending["baseline"])
+            else:
+                assert share >= 0.60, (sid, difficulty, dict(total))
