@@ -20,13 +20,14 @@ from db.models import Battle as BattleRow
 from db.models import BattleLog, Company, Muster
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
+from meks.engine.bot import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
 from meks.engine.log import Event, digest, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec
 from meks.scenario import Scenario, Side
 
-CONTROLLERS: dict[str, type[Baseline]] = {"baseline": Baseline}
+CONTROLLERS: dict[str, type[Baseline]] = {"baseline": Baseline, "bot": Bot}
 
 
 def controller(name: str) -> Controller:

@@ -67,7 +67,7 @@ PILOT_NAMES = (
     "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
     "Wren", "Yara", "Zane",
 )
-ENEMY = {"easy": ("Green", 0.8), "normal": ("Regular", 1.0), "hard": ("Veteran", 1.0)}
+ENEMY_LEVEL = {"easy": "Green", "normal": "Regular", "hard": "Veteran"}
 
 
 @dataclass(frozen=True)
@@ -215,7 +215,8 @@ def next_scenario(session: Session, company_name: str,
         raise Refused(f"{company.name}'s next battle is being played at the terminal; "
                       "continue it with 'meks campaign next --play'.")
     ready = prepare(session, company, row, catalog)
-    fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog)
+    fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog,
+                         controllers={Side.ATTACKER: "bot", Side.DEFENDER: "bot"})
     battle_id = store(session, fought, ready.dice)
     return complete_step(session, _step_data(ready), fought, battle_id)
 
@@ -268,7 +269,7 @@ def playing_step(session: Session, row: Campaign) -> int | None:
     return None
 
 
-def play_step(session: Session, company_name: str, opponent: str = "baseline",
+def play_step(session: Session, company_name: str, opponent: str = "bot",
               catalog: Catalog | None = None) -> tuple[Any, bool]:
     """The play of the campaign's next battle, the company commanded at the terminal: the
     one under way, or a new one after the support rolls and the muster. Returns the play's
@@ -364,19 +365,23 @@ def enemy_force(scenario: Scenario, side: Side, difficulty: str, catalog: Catalo
                 dice: Dice | None = None) -> ForceSpec:
     """The force the tool musters against the company (R3.3 limits, by difficulty), with
     the side's support rolls when ``dice`` are given."""
+    from meks.engine.bot import muster as bot_muster
+
     rules = scenario.side(side)
-    level, spend = ENEMY[difficulty]
-    chosen = pick_force([], catalog, rules.budget, rules.max_size, rules.composition,
-                        spend=spend)
-    if not chosen and spend < 1:
-        chosen = pick_force([], catalog, rules.budget, rules.max_size, rules.composition)
+    level = ENEMY_LEVEL[difficulty]
+    try:
+        designs = bot_muster(rules.budget, rules.max_size, rules.composition, catalog,
+                             difficulty, scenario.house_rules.pricing)
+    except ValueError:
+        raise Refused(f"No enemy force fits {scenario.name}'s limits for the "
+                      f"{side.value}.") from None
     units = []
     counts: dict[str, int] = {}
-    for option in chosen:
-        counts[option.design.name] = counts.get(option.design.name, 0) + 1
-        name = f"Enemy {option.design.name}-{counts[option.design.name]}"
-        units.append(UnitSpec(name, option.design, PilotSpec(f"{name} pilot", level),
-                              points=option.price))
+    for design in designs:
+        counts[design.name] = counts.get(design.name, 0) + 1
+        name = f"Enemy {design.name}-{counts[design.name]}"
+        units.append(UnitSpec(name, design, PilotSpec(f"{name} pilot", level),
+                              points=design.price or 0))
     support = tuple(roll_support(dice, catalog).entry.name
                     for _ in range(rules.support_rolls)) if dice is not None else ()
     return ForceSpec(tuple(units), support, f"Enemy ({difficulty})")

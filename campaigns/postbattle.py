@@ -16,10 +16,10 @@ from campaigns.company import Change, Refused, changing, find_mek, find_pilot, g
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
+from meks.engine.bot import choose_skill
 from meks.errors import MeksError
 from meks.pilots import (
     FAMILIARITY,
-    auto_skill,
     available_skills,
     base_skill,
     level_for,
@@ -211,7 +211,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
                                    "needed": roll.target, "success": roll.success}
             options = available_skills(held, catalog)
             if roll.success and options:
-                suggested = auto_skill(held, _design_of(mek, catalog), catalog)
+                suggested = choose_skill(held, _design_of(mek, catalog), catalog)
                 if pilot_id in chosen:
                     skill = _resolve_skill(chosen[pilot_id], options, catalog)
                 elif skill_choice == "random":  # house rule R2.4

@@ -184,7 +184,7 @@ def play(
     attacker: str = ATTACKER,
     defender: str = DEFENDER,
     seed: int | None = BATTLE_SEED,
-    opponent: str = typer.Option("baseline", "--opponent",
+    opponent: str = typer.Option("bot", "--opponent",
                                  help="The controller commanding the other side."),
 ) -> None:
     """Fight a battle at the terminal: you command one side, the tool the other. Every

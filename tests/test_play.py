@@ -370,7 +370,7 @@ def test_play_quit_and_resume_through_a_terminal(runner: CliRunner, files: tuple
     red, blue = files
     db = tmp_path / "play.db"
     child = spawn(db, "play", "opening-shots", "--side", "attacker", "--attacker", red,
-                  "--defender", blue, "--seed", "5")
+                  "--defender", blue, "--seed", "5", "--opponent", "baseline")
     child.expect(r"Play (\d+): Opening Shots")
     play_id = child.match.group(1)
     child.expect("You command the attacker")
