@@ -3,17 +3,38 @@ several processes. The answer depends only on the seed and the number of runs.""
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from sqlmodel import Session
 
-from campaigns.battles import CONTROLLERS, controller, force_from_data, force_to_data, participant
+from campaigns.battles import (
+    CONTROLLERS,
+    controller,
+    force_from_data,
+    force_to_data,
+    is_force_file,
+    participant,
+)
+from campaigns.company import Refused
 from campaigns.scenarios import get_scenario
-from meks.catalog import load_catalog
+from meks.catalog import Catalog, load_catalog
+from meks.engine.bot import muster
 from meks.engine.controllers import Controller
-from meks.odds import Tally, simulate, wilson
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.odds import (
+    Tally,
+    duel_force,
+    duel_scenario,
+    paired_difference,
+    simulate,
+    sub_seed,
+    wilson,
+    winners,
+)
+from meks.pilots import available_skills, skill_label
 from meks.scenario import Scenario, Side
 
 CHUNK = 50
@@ -47,19 +68,26 @@ def odds(session: Session | None, scenario_ref: str, attacker: str, defender: st
     chunks = [(scenario_data, forces_data, seed, start, min(start + CHUNK, runs),
                controller_name) for start in range(0, runs, CHUNK)]
     total = Tally()
-    if jobs <= 1:
-        results = map(_work, chunks)
-        for tally in results:
-            total.add(tally)
-            if progress:
-                progress(tally.runs)
-    else:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for tally in pool.imap_unordered(_work, chunks):
-                total.add(tally)
-                if progress:
-                    progress(tally.runs)
+    for tally in _spread(_work, chunks, jobs):
+        total.add(tally)
+        if progress:
+            progress(tally.runs)
     return report(total, scenario, sides, seed, controller_name)
+
+
+Job = TypeVar("Job")
+Result = TypeVar("Result")
+
+
+def _spread(work: Callable[[Job], Result], chunks: Iterable[Job], jobs: int
+            ) -> Iterator[Result]:
+    """Each chunk's result, worked on this process or on ``jobs`` processes, in whatever
+    order they finish (callers add up whole numbers, so the order never matters)."""
+    if jobs <= 1:
+        yield from map(work, chunks)
+        return
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap_unordered(work, chunks)
 
 
 def report(total: Tally, scenario: Scenario, sides: dict[Side, Any], seed: int,
@@ -89,3 +117,208 @@ def report(total: Tally, scenario: Scenario, sides: dict[Side, Any], seed: int,
 
 def _name(part: Any) -> str:
     return str(part.company.name if part.company else part.force.name)
+
+
+# ---- the ladder: every stock Mek against every other, alone in one zone --------------------
+
+def _duel_work(job: tuple[str, str, str, int, int, int]) -> tuple[str, str, str, Tally]:
+    terrain, first, second, seed, start, stop = job
+    catalog = load_catalog()
+    forces = {Side.ATTACKER: duel_force(catalog.design(first)),
+              Side.DEFENDER: duel_force(catalog.design(second))}
+    return terrain, first, second, simulate(duel_scenario(terrain), forces, seed,
+                                            range(start, stop), _controllers("baseline"),
+                                            catalog)
+
+
+def ladder_terrains(names: Iterable[str] | None, catalog: Catalog | None = None) -> list[str]:
+    """The terrains a ladder is fought on: the ones named (catalog spelling, each once), or
+    every terrain of the catalog."""
+    catalog = catalog or load_catalog()
+    if not names:
+        return [t.name for t in catalog.terrain]
+    out: list[str] = []
+    for name in names:
+        terrain = catalog.terrain_named(name).name
+        if terrain not in out:
+            out.append(terrain)
+    return out
+
+
+def ladder(terrains: Iterable[str] | None = None, *, runs: int = 200, jobs: int = 1,
+           seed: int = 0, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """A round-robin of the stock Meks in duels (see ``meks odds ladder --help``): each pair
+    of Meks fights ``runs`` duels on each terrain, the first Mek (in catalog order) the
+    attacker in the first half (rounded up), the second in the rest."""
+    if runs < 1:
+        raise Refused("A ladder needs at least one duel per pairing (--runs 1 or more).")
+    catalog = load_catalog()
+    grounds = ladder_terrains(terrains, catalog)
+    designs = [d.name for d in catalog.designs]
+    chunks = []
+    for terrain in grounds:
+        for i, a in enumerate(designs):
+            for b in designs[i + 1:]:
+                for first, second, count in ((a, b, (runs + 1) // 2), (b, a, runs // 2)):
+                    part = sub_seed(seed, "ladder", terrain, first, second)
+                    chunks += [(terrain, first, second, part, start, min(start + CHUNK, count))
+                               for start in range(0, count, CHUNK)]
+    record = {(name, terrain): [0, 0, 0] for name in designs for terrain in grounds}
+    for terrain, first, second, tally in _spread(_duel_work, chunks, jobs):
+        record[first, terrain][0] += tally.attacker
+        record[first, terrain][1] += tally.draws
+        record[first, terrain][2] += tally.defender
+        record[second, terrain][0] += tally.defender
+        record[second, terrain][1] += tally.draws
+        record[second, terrain][2] += tally.attacker
+        if progress:
+            progress(tally.runs)
+    meks = []
+    for design in catalog.designs:
+        price = design.price or 0
+        per_terrain = {t: _score(*record[design.name, t]) for t in grounds}
+        overall = _score(*(sum(record[design.name, t][k] for t in grounds) for k in range(3)))
+        meks.append({"mek": design.name, "size": design.size.value, "price": price,
+                     **overall,
+                     "per_point": overall["win_rate"] / price if price else None,
+                     "terrain": per_terrain})
+    return {"runs_per_pairing": runs, "seed": seed, "terrains": grounds,
+            "controller": "baseline", "pilots": "Regular", "turn_limit": 12,
+            "draws": "half a win", "duels": len(grounds) * runs * (len(designs) - 1)
+            * len(designs) // 2, "meks": meks}
+
+
+def _score(wins: int, draws: int, losses: int) -> dict[str, Any]:
+    duels = wins + draws + losses
+    rate = (wins + draws / 2) / duels if duels else 0.0
+    return {"duels": duels, "wins": wins, "draws": draws, "losses": losses, "win_rate": rate}
+
+
+# ---- skill gains: what each skill a pilot could take is worth in one battle ----------------
+
+def _winners_work(job: tuple[int, dict[str, Any], dict[str, Any], int, int, int, str]
+                  ) -> tuple[int, int, list[str | None]]:
+    variant, scenario_data, forces_data, seed, start, stop, name = job
+    scenario = Scenario.model_validate(scenario_data)
+    forces = {side: force_from_data(forces_data[side.value]) for side in Side}
+    won = winners(scenario, forces, seed, range(start, stop), _controllers(name),
+                  load_catalog())
+    return variant, start, [None if w is None else w.value for w in won]
+
+
+def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side, *,
+                against: str | None = None, pilot: str | None = None, runs: int = 1000,
+                jobs: int = 1, seed: int = 0, controller_name: str = "baseline",
+                progress: Callable[[int], None] | None = None,
+                total: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """The chance that ``side`` wins the scenario with its force as it is, and with each
+    skill the chosen pilot could take added (see ``meks odds skill --help``). Every variant
+    fights with the same run seeds, so the differences are measured on the same luck."""
+    controller(controller_name)
+    if runs < 2:
+        raise Refused("Skill gains need at least two runs (--runs 2 or more).")
+    catalog = load_catalog()
+    scenario = get_scenario(scenario_ref)
+    other = Side.DEFENDER if side is Side.ATTACKER else Side.ATTACKER
+    if is_force_file(ref):
+        mine = participant(session, ref, side, scenario, catalog)
+        who = pilot
+    else:
+        company, sep, who = ref.rpartition(":")
+        if not sep or not company or not who:
+            raise Refused(f"{ref!r} is neither a force file nor COMPANY:PILOT (a company's "
+                          "pilot, as in 'Hawks:Ada').")
+        if pilot is not None:
+            raise Refused("--pilot picks a pilot in a force file; for a company, name the "
+                          "pilot as COMPANY:PILOT.")
+        mine = participant(session, company, side, scenario, catalog)
+    index = _pick_pilot(mine.force, who, ref)
+    unit = mine.force.units[index]
+    assert unit.pilot is not None
+    if against is not None:
+        theirs = participant(session, against, other, scenario, catalog).force
+    else:
+        theirs = bot_force(scenario, other, catalog)
+    skills = available_skills(unit.pilot.skills, catalog)
+    if not skills:
+        raise Refused(f"{unit.pilot.name} already holds every skill.")
+    size = unit.design.size if unit.design else None
+    variants: list[ForceSpec] = [mine.force]
+    for skill in skills:
+        gained = dataclasses.replace(unit.pilot,
+                                     skills=(*unit.pilot.skills, skill_label(skill, size)))
+        units = list(mine.force.units)
+        units[index] = dataclasses.replace(unit, pilot=gained)
+        variants.append(dataclasses.replace(mine.force, units=tuple(units)))
+    scenario_data = scenario.model_dump(mode="json", by_alias=True)
+    theirs_data = force_to_data(theirs)
+    chunks = []
+    for k, variant in enumerate(variants):
+        forces_data = {side.value: force_to_data(variant), other.value: theirs_data}
+        chunks += [(k, scenario_data, forces_data, seed, start, min(start + CHUNK, runs),
+                    controller_name) for start in range(0, runs, CHUNK)]
+    won = [bytearray(runs) for _ in variants]
+    if total:
+        total(runs * len(variants))
+    for k, start, results in _spread(_winners_work, chunks, jobs):
+        won[k][start:start + len(results)] = bytes(r == side.value for r in results)
+        if progress:
+            progress(len(results))
+    base = won[0]
+    wins = sum(base)
+    low, high = wilson(wins, runs)
+    rows: list[dict[str, Any]] = []
+    for skill, outcome in zip(skills, won[1:], strict=True):
+        plus = sum(1 for v, b in zip(outcome, base, strict=True) if v and not b)
+        minus = sum(1 for v, b in zip(outcome, base, strict=True) if b and not v)
+        gain, gain_low, gain_high = paired_difference(plus, minus, runs)
+        s_low, s_high = wilson(sum(outcome), runs)
+        rows.append({"skill": skill, "p": sum(outcome) / runs, "low": s_low, "high": s_high,
+                     "gain": gain, "gain_low": gain_low, "gain_high": gain_high,
+                     "better_runs": plus, "worse_runs": minus})
+    rows.sort(key=lambda r: (-r["gain"], r["skill"]))
+    return {"scenario": scenario.id, "side": side.value, "runs": runs, "seed": seed,
+            "controller": controller_name, "force": _name(mine), "unit": unit.name,
+            "pilot": unit.pilot.name, "level": unit.pilot.level,
+            "held": list(unit.pilot.skills), "opponent": theirs.name,
+            "opponent_units": [u.name for u in theirs.units],
+            "baseline": {"p": wins / runs, "low": low, "high": high, "wins": wins},
+            "skills": rows}
+
+
+def _pick_pilot(force: ForceSpec, who: str | None, ref: str) -> int:
+    piloted = [i for i, u in enumerate(force.units) if u.pilot is not None]
+    if not piloted:
+        raise Refused(f"{ref} has no piloted Mek.")
+    if who is None:
+        return piloted[0]
+    wanted = who.strip().casefold()
+    for i in piloted:
+        unit = force.units[i]
+        assert unit.pilot is not None
+        if wanted in (unit.pilot.name.casefold(), unit.name.casefold()):
+            return i
+    names = ", ".join(f"{force.units[i].name} ({force.units[i].pilot.name})"  # type: ignore[union-attr]
+                      for i in piloted)
+    raise Refused(f"No pilot or Mek called {who!r} in {ref}; it has {names}.")
+
+
+def bot_force(scenario: Scenario, side: Side, catalog: Catalog | None = None) -> ForceSpec:
+    """The force the bot musters for ``side`` at normal difficulty, with Regular pilots and
+    no support rolls."""
+    catalog = catalog or load_catalog()
+    rules = scenario.side(side)
+    try:
+        designs = muster(rules.budget, rules.max_size, rules.composition, catalog, "normal")
+    except ValueError as exc:
+        raise Refused(f"The bot cannot muster the {side.value} of {scenario.name}: {exc}; "
+                      "give an opponent with --against FORCE_FILE.") from None
+    seen: dict[str, int] = {}
+    units = []
+    for design in designs:
+        seen[design.name] = seen.get(design.name, 0) + 1
+        many = sum(d.name == design.name for d in designs) > 1
+        name = f"{design.name} {seen[design.name]}" if many else design.name
+        units.append(UnitSpec(name, design, PilotSpec(f"{name} pilot", "Regular"),
+                              points=design.price or 0))
+    return ForceSpec(tuple(units), (), f"Bot ({side.value})")

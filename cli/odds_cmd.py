@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -63,6 +66,169 @@ def battle(
         print_json(data)
     else:
         show(*_view(data))
+
+TERRAIN_HELP = "A terrain to fight on (repeat for several); every terrain when none is given."
+
+
+def _svg_only(value: Path | None) -> Path | None:
+    if value is not None and value.suffix.lower() != ".svg":
+        raise typer.BadParameter(f"{value} does not end in .svg; SVG is the format written, "
+                                 "so give a file name ending .svg.")
+    return value
+
+
+@app.command()
+def ladder(
+    runs: int = typer.Option(200, "--runs", "-n", min=1, max=1_000_000,
+                             help="Duels for each pair of Meks on each terrain (half with "
+                             "each Mek as the attacker)."),
+    terrain: list[str] = typer.Option([], "--terrain", "-t", help=TERRAIN_HELP,
+                                      show_default=False),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=64,
+                             help="Processes to fight them on (the answer does not change)."),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs."),
+    plot: Path | None = typer.Option(None, "--plot", metavar="FILE.svg", callback=_svg_only,
+                                     help="Also draw win rate per point as an SVG bar chart "
+                                     "in this file.", show_default=False),
+    as_json: bool = JSON,
+) -> None:
+    """A round-robin of the nine stock Meks in duels: two Meks alone in one zone, Regular
+    pilots, baseline controllers, last Mek standing, 12 turns. Each Mek's win rate (draws
+    count as half a win) overall and per terrain, and its win rate per point of price."""
+    from campaigns.odds import ladder as fight_ladder
+    from campaigns.odds import ladder_terrains
+    from cli.odds_plot import write_ladder_svg
+
+    grounds = ladder_terrains(terrain)
+    total = len(grounds) * runs * 36
+    with _progress(as_json, total) as advance:
+        data = fight_ladder(grounds, runs=runs, jobs=jobs, seed=seed, progress=advance)
+    if plot is not None:
+        write_ladder_svg(data, plot)
+    if as_json:
+        print_json(data)
+    else:
+        show(*_ladder_view(data))
+        if plot is not None:
+            show(f"Chart written to {plot}.")
+
+
+def _side_name(value: str) -> str:
+    if value.lower() not in ("attacker", "defender"):
+        raise typer.BadParameter(f"{value!r} is not a side; give attacker or defender.")
+    return value.lower()
+
+
+@app.command()
+def skill(
+    pilot_or_force: str = typer.Argument(..., metavar="PILOT_OR_FORCE",
+                                         help="COMPANY:PILOT (a pilot in the company's muster "
+                                         "for the scenario) or a force file.",
+                                         show_default=False),
+    scenario: str = typer.Option(..., "--scenario", "-s", help="Scenario id or file.",
+                                 show_default=False),
+    side: str = typer.Option(..., "--side", metavar="attacker|defender",
+                             callback=_side_name, help="The side the pilot fights on.",
+                             show_default=False),
+    against: str | None = typer.Option(None, "--against", metavar="FORCE_FILE",
+                                       help="The opposing force; by default the bot's normal "
+                                       "muster for the other side, Regular pilots.",
+                                       show_default=False),
+    pilot: str | None = typer.Option(None, "--pilot", help="With a force file: the pilot (or "
+                                     "Mek callsign) choosing a skill; the first by default.",
+                                     show_default=False),
+    runs: int = typer.Option(1000, "--runs", "-n", min=2, max=10_000_000,
+                             help="Battles for each variant (the same seeds for every one)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=64,
+                             help="Processes to fight them on (the answer does not change)."),
+    seed: int = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs."),
+    controller_name: str = typer.Option("baseline", "--controller",
+                                        help="Who commands both sides."),
+    as_json: bool = JSON,
+) -> None:
+    """What each skill the pilot could take would change: the side's win chance with the
+    force as it is, then with each skill the pilot does not hold added, and the gain with
+    its 95% interval (every variant fights on the same dice)."""
+    from campaigns.odds import skill_gains
+    from cli.state import session
+    from meks.scenario import Side
+
+    with _progress(as_json, None) as advance, session() as s:
+        data = skill_gains(s, pilot_or_force, scenario, Side(side), against=against,
+                           pilot=pilot, runs=runs, jobs=jobs, seed=seed,
+                           controller_name=controller_name, progress=advance,
+                           total=advance.total)
+    if as_json:
+        print_json(data)
+    else:
+        show(*_skill_view(data))
+
+
+class _Advance:
+    def __init__(self, progress: Any, task: Any) -> None:
+        self.progress, self.task = progress, task
+
+    def __call__(self, n: int) -> None:
+        self.progress.advance(self.task, n)
+
+    def total(self, n: int) -> None:
+        self.progress.update(self.task, total=n)
+
+
+@contextmanager
+def _progress(as_json: bool, total: int | None) -> Iterator[_Advance]:
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from cli.output import quiet, stderr
+
+    with Progress(TextColumn("Fighting"), BarColumn(), TextColumn("{task.completed}/"
+                  "{task.total}"), TimeRemainingColumn(), console=stderr(), transient=True,
+                  disable=as_json or quiet()) as progress:
+        yield _Advance(progress, progress.add_task("odds", total=total))
+
+
+def _ladder_view(data: dict[str, Any]) -> list[Any]:
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    head = Text(f"Ladder: {data['runs_per_pairing']} duels per pair of Meks on each terrain, "
+                f"seed {data['seed']}. Win rate counts a draw as half a win; per pt is win "
+                "rate (in %) per point of price.", style="bold")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("Mek")
+    for column in ("Pts", "Win", "per pt", *(t[:4] for t in data["terrains"])):
+        table.add_column(column, justify="right")
+    for m in data["meks"]:
+        per_point = "-" if m["per_point"] is None else f"{100 * m['per_point']:.2f}"
+        table.add_row(Text(m["mek"]), str(m["price"]), f"{m['win_rate']:.0%}", per_point,
+                      *(f"{m['terrain'][t]['win_rate']:.0%}" for t in data["terrains"]))
+    return [head, table]
+
+
+def _skill_view(data: dict[str, Any]) -> list[Any]:
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    base = data["baseline"]
+    held = ", ".join(data["held"]) or "no skills"
+    head = Text(f"{data['scenario']} as the {data['side']}: {data['pilot']} ({data['unit']}, "
+                f"{data['level']}, {held}) of {data['force']} against {data['opponent']}; "
+                f"{data['runs']} battles per variant, {data['controller']} commanding both "
+                f"sides, seed {data['seed']}.", style="bold")
+    now = Text(f"Win chance as mustered: {base['p']:.1%} ({base['low']:.1%} - "
+               f"{base['high']:.1%}).")
+    table = Table(box=box.SIMPLE_HEAD)
+    for column in ("Skill", "Win chance", "Gain", "Gain 95% interval"):
+        table.add_column(column, justify="left" if column == "Skill" else "right")
+    for r in data["skills"]:
+        interval = (f"{100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f}"
+                    if r["better_runs"] or r["worse_runs"] else "no battle changed")
+        table.add_row(r["skill"], f"{r['p']:.1%}", f"{100 * r['gain']:+.1f} pts", interval)
+    return [head, now, table,
+            Text("Gains are in percentage points of win chance, measured on the same dice "
+                 "for every skill.")]
 
 
 def _view(data: dict[str, Any]) -> list[Any]:

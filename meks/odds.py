@@ -12,12 +12,12 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from meks.catalog import Catalog
+from meks.catalog import Catalog, Design
 from meks.dice import Dice
 from meks.engine.controllers import Controller
 from meks.engine.core import Battle
-from meks.engine.units import ForceSpec
-from meks.scenario import Scenario, Side
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.scenario import Scenario, Side, parse_scenario
 
 Z95 = 1.959963984540054
 
@@ -91,3 +91,69 @@ def simulate(scenario: Scenario, forces: dict[Side, ForceSpec], seed: int,
             tally.survived[unit.id] = tally.survived.get(unit.id, 0) + standing
             tally.kills[unit.id] = tally.kills.get(unit.id, 0) + unit.mek_kills
     return tally
+
+
+def sub_seed(seed: int, *parts: object) -> int:
+    """A seed of its own for one part of a larger odds question (one pairing of a ladder),
+    derived from the odds' seed and the part's names."""
+    text = ":".join(str(p) for p in (seed, *parts))
+    h = hashlib.sha256(f"odds-part:{text}".encode()).digest()
+    return int.from_bytes(h[:8], "big") >> 1
+
+
+def winners(scenario: Scenario, forces: dict[Side, ForceSpec], seed: int,
+            runs: Iterable[int], controllers: Callable[[], dict[Side, Controller]],
+            catalog: Catalog) -> list[Side | None]:
+    """Fight the battle once for each run number in ``runs``: each run's winner (None for a
+    draw), in order. The same seed and run number give the same dice whatever the forces, so
+    two forces compared run by run meet the same luck (common random numbers)."""
+    out: list[Side | None] = []
+    for run in runs:
+        battle = Battle(scenario, forces, Dice.from_seed(run_seed(seed, run)), controllers(),
+                        catalog)
+        out.append(battle.run().winner)
+    return out
+
+
+# ---- duels: two Meks alone in one zone -----------------------------------------------------
+
+DUEL_TURNS = 12
+
+
+def duel_scenario(terrain: str = "Plains", zone: int = 5,
+                  turn_limit: int = DUEL_TURNS) -> Scenario:
+    """A duel: both sides set up in one zone of ``terrain`` (every zone is that terrain), and
+    the last side with a Mek standing wins; after ``turn_limit`` turns it is a draw."""
+    return parse_scenario({
+        "id": "duel", "name": f"Duel on {terrain}", "turn_limit": turn_limit,
+        "terrain": {z: terrain for z in range(1, 10)},
+        "attacker": {"setup": {"zones": [zone]}},
+        "defender": {"setup": {"zones": [zone]}},
+        "victory": {
+            "attacker": {"type": "last_standing", "side": "attacker"},
+            "defender": {"type": "last_standing", "side": "defender"},
+        },
+    })
+
+
+def duel_force(design: Design, level: str = "Regular", skills: tuple[str, ...] = ()
+               ) -> ForceSpec:
+    """A force of one stock Mek and its pilot."""
+    return ForceSpec((UnitSpec(design.name, design,
+                               PilotSpec(f"{design.name} pilot", level, skills),
+                               points=design.price or 0),), (), design.name)
+
+
+def paired_difference(plus: int, minus: int, runs: int, z: float = Z95
+                      ) -> tuple[float, float, float]:
+    """The mean of a run-by-run difference of two outcomes (each run: +1 when only the
+    variant won, -1 when only the baseline won, 0 otherwise) and its normal-approximation
+    interval (95% by default): (difference, low, high)."""
+    if runs == 0:
+        return 0.0, -1.0, 1.0
+    mean = (plus - minus) / runs
+    if runs == 1:
+        return mean, -1.0, 1.0
+    variance = ((plus + minus) / runs - mean * mean) * runs / (runs - 1)
+    half = z * math.sqrt(max(variance, 0.0) / runs)
+    return mean, max(-1.0, mean - half), min(1.0, mean + half)

@@ -1,0 +1,200 @@
+"""`meks odds ladder` and `meks odds skill`: duels of stock Meks, and what a skill is worth."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from campaigns.odds import bot_force, ladder
+from cli.app import app
+from meks.catalog import Catalog
+from meks.odds import duel_force, duel_scenario, paired_difference, simulate
+from meks.pilots import available_skills
+from meks.scenario import Side
+from tests.engine_helpers import duel_scenario as helper_duel_scenario
+
+FORCE = "meks:\n  - {design: VIPER}\n  - {design: WASP}\n  - {design: WASP}\n"
+STOCK = ["WASP", "VIPER", "DEMON", "SABER", "SAGITARII", "DRAKEN", "THOR", "WARTHOG", "ODIN"]
+
+
+@pytest.fixture
+def force(tmp_path: Path) -> str:
+    path = tmp_path / "force.yaml"
+    path.write_text(FORCE)
+    return str(path)
+
+
+def run_json(runner: CliRunner, *args: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["odds", *args, "--json"])
+    assert result.exit_code == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+# ---- the duel ------------------------------------------------------------------------------
+
+def test_duel_scenario_matches_the_test_helper(catalog: Catalog) -> None:
+    ours, theirs = duel_scenario("Woods"), helper_duel_scenario("Woods")
+    assert ours.turn_limit == theirs.turn_limit == 12
+    assert ours.victory == theirs.victory
+    assert ours.side(Side.ATTACKER).setup == theirs.side(Side.ATTACKER).setup
+    assert ours.side(Side.DEFENDER).setup == theirs.side(Side.DEFENDER).setup
+    forces = {Side.ATTACKER: duel_force(catalog.design("THOR")),
+              Side.DEFENDER: duel_force(catalog.design("WASP"))}
+    from meks.engine.controllers import Baseline
+
+    def make() -> dict[Side, Baseline]:
+        return {s: Baseline() for s in Side}
+
+    a = simulate(ours, forces, 3, range(20), make, catalog)
+    b = simulate(theirs, forces, 3, range(20), make, catalog)
+    assert (a.attacker, a.defender, a.draws, a.turns) == (b.attacker, b.defender, b.draws,
+                                                          b.turns)
+
+
+# ---- the ladder ----------------------------------------------------------------------------
+
+def test_ladder_on_one_terrain(runner: CliRunner) -> None:
+    data = run_json(runner, "ladder", "--runs", "6", "--terrain", "plains")
+    assert data["terrains"] == ["Plains"]
+    assert [m["mek"] for m in data["meks"]] == STOCK
+    assert data["duels"] == 36 * 6
+    for m in data["meks"]:
+        assert m["duels"] == 8 * 6 == m["wins"] + m["draws"] + m["losses"]
+        assert m["win_rate"] == pytest.approx((m["wins"] + m["draws"] / 2) / m["duels"])
+        assert m["per_point"] == pytest.approx(m["win_rate"] / m["price"])
+        assert m["terrain"]["Plains"]["win_rate"] == m["win_rate"]
+    # every duel has one winner, or is a draw for both
+    assert sum(m["wins"] for m in data["meks"]) == sum(m["losses"] for m in data["meks"])
+    assert sum(m["win_rate"] * m["duels"] for m in data["meks"]) == pytest.approx(36 * 6)
+
+
+def test_ladder_depends_only_on_the_seed_never_on_jobs() -> None:
+    one = ladder(["Plains", "Urban"], runs=4, seed=5)
+    two = ladder(["Urban", "Plains"][::-1], runs=4, seed=5, jobs=2)
+    assert one == two
+    assert ladder(["Plains", "Urban"], runs=4, seed=6) != one
+
+
+def test_ladder_table_fits_80_columns(runner: CliRunner) -> None:
+    result = runner.invoke(app, ["odds", "ladder", "--runs", "2", "-t", "Plains", "-t",
+                                 "Desert", "-t", "Woods", "-t", "Urban", "-t", "Highlands",
+                                 "-t", "Moors"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert max(len(line) for line in lines) <= 80
+    assert any("per pt" in line and "Moor" in line for line in lines)
+    assert sum(1 for line in lines if line.split()[:1] and line.split()[0] in STOCK) == 9
+
+
+def test_ladder_plot_is_svg(runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "ladder.svg"
+    result = runner.invoke(app, ["odds", "ladder", "--runs", "2", "-t", "Moors", "--plot",
+                                 str(path)])
+    assert result.exit_code == 0, result.stderr
+    root = ET.parse(path).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert all(name in texts for name in STOCK)
+    bars = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.find(
+        "{http://www.w3.org/2000/svg}title") is not None]
+    assert len(bars) == 9
+
+
+def test_ladder_refuses_bad_input(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "x.png")])
+    assert result.exit_code == 2 and "SVG" in result.stderr
+    assert not (tmp_path / "x.png").exists()
+    result = runner.invoke(app, ["odds", "ladder", "--runs", "2", "-t", "Swamp"])
+    assert result.exit_code == 1 and "Swamp" in result.stderr
+    result = runner.invoke(app, ["odds", "ladder", "--runs", "0"])
+    assert result.exit_code == 2
+
+
+# ---- skill gains ---------------------------------------------------------------------------
+
+def test_skill_gains_for_a_force_file(runner: CliRunner, force: str, catalog: Catalog
+                                      ) -> None:
+    data = run_json(runner, "skill", force, "--scenario", "opening-shots", "--side",
+                    "attacker", "--against", force, "--pilot", "WASP-2", "--runs", "12")
+    assert data["unit"] == "WASP-2" and data["held"] == []
+    assert {r["skill"] for r in data["skills"]} == set(available_skills([], catalog))
+    gains = [r["gain"] for r in data["skills"]]
+    assert gains == sorted(gains, reverse=True)
+    base = data["baseline"]["p"]
+    for r in data["skills"]:
+        # common random numbers: the gain is exactly the difference of the two chances
+        assert r["gain"] == pytest.approx(r["p"] - base)
+        assert r["gain_low"] <= r["gain"] <= r["gain_high"]
+        assert r["gain"] * 12 == pytest.approx(r["better_runs"] - r["worse_runs"])
+    table = runner.invoke(app, ["odds", "skill", force, "--scenario", "opening-shots",
+                                "--side", "attacker", "--against", force, "--runs", "4"])
+    assert table.exit_code == 0 and "Gain 95% interval" in table.stdout
+
+
+def test_skill_gains_depend_only_on_the_seed(runner: CliRunner, force: str) -> None:
+    args = ("skill", force, "--scenario", "opening-shots", "--side", "defender",
+            "--against", force, "--runs", "20", "--seed", "4")
+    assert run_json(runner, *args) == run_json(runner, *args, "--jobs", "2")
+
+
+def test_skill_gains_for_a_company_pilot_against_the_bot(runner: CliRunner) -> None:
+    for args in (["company", "create", "Hawks"], ["mek", "buy", "Hawks", "VIPER"],
+                 ["mek", "buy", "Hawks", "WASP"], ["mek", "buy", "Hawks", "WASP"],
+                 ["pilot", "hire", "Hawks", "Ada"], ["pilot", "hire", "Hawks", "Bo"],
+                 ["pilot", "hire", "Hawks", "Cy"],
+                 ["pilot", "assign", "Hawks", "Ada", "VIPER-1"],
+                 ["pilot", "assign", "Hawks", "Bo", "WASP-1"],
+                 ["pilot", "assign", "Hawks", "Cy", "WASP-2"],
+                 ["muster", "Hawks", "--scenario", "opening-shots", "--side", "defender",
+                  "VIPER-1", "WASP-1", "WASP-2"]):
+        assert runner.invoke(app, args).exit_code == 0, args
+    before = runner.invoke(app, ["roster", "export", "Hawks"]).stdout
+    data = run_json(runner, "skill", "Hawks:Bo", "--scenario", "opening-shots", "--side",
+                    "defender", "--runs", "4")
+    assert data["pilot"] == "Bo" and data["unit"] == "WASP-1"
+    assert data["opponent"] == "Bot (attacker)" and data["opponent_units"]
+    assert len(data["skills"]) == 16
+    assert runner.invoke(app, ["roster", "export", "Hawks"]).stdout == before
+    result = runner.invoke(app, ["odds", "skill", "Hawks:Nobody", "--scenario",
+                                 "opening-shots", "--side", "defender", "--runs", "4"])
+    assert result.exit_code == 1 and "Nobody" in result.stderr
+    result = runner.invoke(app, ["odds", "skill", "Hawks:Bo", "--scenario", "opening-shots",
+                                 "--side", "attacker", "--runs", "4"])
+    assert result.exit_code == 1 and "defender" in result.stderr
+
+
+def test_skill_refuses_bad_input(runner: CliRunner, force: str) -> None:
+    base = ["odds", "skill", force, "--scenario", "opening-shots", "--runs", "4"]
+    result = runner.invoke(app, [*base, "--side", "middle"])
+    assert result.exit_code == 2 and "'middle' is not a side" in result.stderr
+    result = runner.invoke(app, ["odds", "skill", "Hawks", "--scenario", "opening-shots",
+                                 "--side", "attacker", "--runs", "4"])
+    assert result.exit_code == 1 and "COMPANY:PILOT" in result.stderr
+    result = runner.invoke(app, [*base, "--side", "attacker", "--pilot", "Nobody"])
+    assert result.exit_code == 1 and "Nobody" in result.stderr
+    result = runner.invoke(app, ["odds", "skill", force, "--scenario", "nowhere", "--side",
+                                 "attacker", "--runs", "4"])
+    assert result.exit_code == 1 and "No scenario" in result.stderr
+    result = runner.invoke(app, [*base, "--side", "attacker", "--controller", "genius"])
+    assert result.exit_code == 1 and "genius" in result.stderr
+
+
+def test_bot_force_and_paired_difference(catalog: Catalog) -> None:
+    from campaigns.scenarios import get_scenario
+
+    scenario = get_scenario("opening-shots")
+    force = bot_force(scenario, Side.ATTACKER, catalog)
+    rules = scenario.side(Side.ATTACKER)
+    assert sum(u.points for u in force.units) <= rules.budget
+    assert rules.size_problems([u.design.size for u in force.units if u.design]) == []
+    assert all(u.pilot is not None and u.pilot.level == "Regular" for u in force.units)
+    assert len({u.name for u in force.units}) == len(force.units)
+    assert paired_difference(0, 0, 50) == (0.0, 0.0, 0.0)
+    gain, low, high = paired_difference(10, 2, 100)
+    assert gain == pytest.approx(0.08) and low < 0.08 < high
