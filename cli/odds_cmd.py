@@ -10,6 +10,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from cli import odds_duel
 from cli.output import print_json, show
 from cli.state import JSON
 
@@ -254,3 +255,6 @@ def _view(data: dict[str, Any]) -> list[Any]:
                       f"{u['expected_kills']:.2f}")
     return [head, outcomes, Text(f"Expected length: {data['expected_turns']:.1f} turns."),
             units]
+
+
+app.command("duel")(odds_duel.duel)

@@ -1,0 +1,549 @@
+"""Exact odds of a single-zone duel between two Meks under the baseline policy.
+
+Both Meks stand in one zone from turn 1, engaged at Long range; the last Mek standing wins,
+and it is a draw when both are destroyed in the same exchange or when the turn limit ends.
+Both sides play the engine's ``Baseline`` controller: close toward the band all its ranged
+weapons reach (two bands when the roll more than doubles the other's and that does not
+overshoot), never open, never break contact, never jump, and fire the weapons, in order,
+that keep it within its heat rating.
+
+The duel is an absorbing Markov chain. Its state at the start of a turn is the band and, for
+each Mek, its Hits, Leg Damage, live weapons, live (non-armor) systems, whether Computers
+damage gives -1 to hit this turn, and whether its pilot is wounded. ``exact_duel`` carries
+the probability of every state from turn to turn, steps by steps in the engine's own order,
+merging identical states:
+
+1. a wounded pilot acts on 5+ (rolled at the start of the turn);
+2. initiative (ties re-rolled, so each side wins half the time); the winner's Mek
+   resolves its attacks first, and its damage and criticals land at once;
+3. the movement rolls (chassis dice, terrain, pilot level, Servo Boosters, less Leg
+   Damage; a Mek that cannot act counts 0) and the winner's range choice;
+4. the first Mek's attack, then the second's (a doomed Mek still fires; destruction
+   takes effect when the exchange ends): each weapon of the fire plan rolls its to-hit
+   dice, each hit its armor save, each lost save a Hit and its critical check, each
+   critical its effect (a destroyed weapon or system chosen uniformly among the live ones,
+   as the engine's re-rolled dice choose it);
+5. the end of the exchange: destroyed Meks leave; Computers damage moves to the next turn.
+
+``engine_duel`` fights the same duel with the engine itself (Monte Carlo), to compare.
+
+Probabilities are floats by default (fast), or exact ``Fraction`` values with
+``exact=True``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
+from meks.errors import MeksError
+
+Num = Any  # float, or Fraction when the odds are computed exactly
+
+SHORT, MEDIUM, LONG = 0, 1, 2  # band ranks, as ``Band.rank``
+BAND_OF_RANK = {b.rank: b for b in Band}
+TURN_LIMIT = 12
+
+# What the exact model does not cover (stock Meks carry none of them).
+UNSUPPORTED_SYSTEMS = ("Masking & Insulation", "Data Link")
+
+# A Mek's state: (hits, legs, live weapons, live non-armor systems, computers damaged this
+# turn, computers damaged next turn, wounded pilot).
+MekState = tuple[int, int, tuple[str, ...], tuple[str, ...], bool, bool, bool]
+# The duel's state: (first Mek, second Mek, band rank).
+DuelState = tuple[MekState, MekState, int]
+# An end of the duel: "a", "b" or "draw".
+Outcome = str
+Key = DuelState | Outcome
+
+
+class DuelError(MeksError):
+    """A duel the exact model cannot compute as asked."""
+
+
+@dataclass(frozen=True)
+class MekModel:
+    """What stays fixed about one Mek during the duel."""
+
+    name: str
+    max_hits: int
+    armor: int
+    move_dice: int
+    move_bonus: int  # chassis bonus + terrain + pilot level
+    base_heat: int
+    to_hit: int  # pilot level
+    weapons: tuple[str, ...]
+    systems: tuple[str, ...]  # non-armor systems, in design order
+    armor_systems: frozenset[str]
+
+    def start(self) -> MekState:
+        return (0, 0, self.weapons, self.systems, False, False, False)
+
+
+@dataclass(frozen=True)
+class DuelOdds:
+    """The chances that the first Mek wins (``a``), the second (``b``), or neither."""
+
+    a: Num
+    b: Num
+    draw: Num
+
+    def as_floats(self) -> dict[str, float]:
+        return {"a": float(self.a), "b": float(self.b), "draw": float(self.draw)}
+
+
+@dataclass(frozen=True)
+class MonteCarlo:
+    """Counts of the engine's duels: first Mek wins, second wins, draws."""
+
+    a: int
+    b: int
+    draw: int
+
+    @property
+    def runs(self) -> int:
+        return self.a + self.b + self.draw
+
+    def rates(self) -> dict[str, float]:
+        n = self.runs or 1
+        return {"a": self.a / n, "b": self.b / n, "draw": self.draw / n}
+
+    def standard_errors(self) -> dict[str, float]:
+        """The standard error of each rate (from the observed rate)."""
+        n = self.runs or 1
+        return {k: math.sqrt(p * (1 - p) / n) for k, p in self.rates().items()}
+
+
+def mek_model(design: str, level: str = "Regular", terrain: str = "Plains",
+              catalog: Catalog | None = None) -> MekModel:
+    """The fixed facts of a Mek of ``design`` with a pilot of ``level`` in ``terrain``."""
+    cat = catalog or load_catalog()
+    d = cat.design(design)
+    chassis = cat.for_size(d.size)
+    pilot = cat.level(level)
+    ground = cat.terrain_named(terrain)
+    systems = [cat.system(s) for s in d.systems]
+    for s in systems:
+        if s.name in UNSUPPORTED_SYSTEMS:
+            raise DuelError(f"The exact duel does not model {s.name} ({d.name}).")
+    for w in d.weapons:
+        cat.weapon(w)
+    return MekModel(
+        name=d.name, max_hits=chassis.hits, armor=chassis.armor,
+        move_dice=chassis.move.dice,
+        move_bonus=chassis.move.bonus + ground.move + pilot.move,
+        base_heat=chassis.heat + (1 if ground.heat > 0 else 0), to_hit=pilot.to_hit,
+        weapons=tuple(cat.weapon(w).name for w in d.weapons),
+        systems=tuple(s.name for s in systems if s.category.value != "armor"),
+        armor_systems=frozenset(s.name for s in systems if s.category.value == "armor"),
+    )
+
+
+def _add(dist: dict[Any, Num], key: Any, p: Num) -> None:
+    dist[key] = dist.get(key, 0) + p
+
+
+class _Duel:
+    """The chain for one pair of Meks; transitions are memoized."""
+
+    def __init__(self, a: MekModel, b: MekModel, terrain_to_hit: int, exact: bool,
+                 catalog: Catalog) -> None:
+        self.models = (a, b)
+        self.terrain_to_hit = terrain_to_hit
+        self.exact = exact
+        self.weapon: dict[str, Weapon] = {}
+        for m in (a, b):
+            for w in m.weapons:
+                self.weapon[w] = catalog.weapon(w)
+        self.one: Num = Fraction(1) if exact else 1.0
+        self.sixth = [self.frac(k, 6) for k in range(7)]
+        self.half: Num = self.frac(1, 2)
+        self._turn: dict[DuelState, dict[Key, Num]] = {}
+        self._attack: dict[tuple[Any, ...], dict[MekState, Num]] = {}
+        self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
+        self._moves: dict[tuple[Any, ...], dict[tuple[int, bool], Num]] = {}
+
+    def frac(self, k: int, n: int) -> Num:
+        return Fraction(k, n) if self.exact else k / n
+
+    # ---- chances of one die ---------------------------------------------------------------
+
+    def at_least(self, need: int) -> Num:
+        """P(d6 >= need)."""
+        return self.sixth[min(6, max(0, 7 - need))]
+
+    def above(self, value: int) -> Num:
+        """P(d6 > value)."""
+        return self.sixth[min(6, max(0, 6 - value))]
+
+    # ---- the policy -----------------------------------------------------------------------
+
+    def want(self, weapons: tuple[str, ...]) -> int:
+        """``best_band``: the longest band all live ranged weapons reach."""
+        ranged = [self.weapon[w].range.rank for w in weapons if not self.weapon[w].is_small]
+        return min(ranged) if ranged else SHORT
+
+    def fire_plan(self, side: int, state: MekState, band: int) -> tuple[Weapon, ...]:
+        model = self.models[side]
+        rating = model.base_heat + state[3].count("Heat Sink")
+        heat = 0
+        plan = []
+        for name in state[2]:
+            w = self.weapon[name]
+            if w.is_small or w.to_hit_at(BAND_OF_RANK[band]) is None:
+                continue
+            if heat + w.heat > rating:
+                continue
+            heat += w.heat
+            plan.append(w)
+        return tuple(plan)
+
+    # ---- movement -------------------------------------------------------------------------
+
+    def move_dist(self, side: int, state: MekState, acts: bool) -> tuple[int, int] | None:
+        if not acts:
+            return None
+        model = self.models[side]
+        offset = model.move_bonus - state[1] + (1 if "Servo Boosters" in state[3] else 0)
+        return model.move_dice, offset
+
+    def roll_values(self, spec: tuple[int, int] | None) -> dict[int, Num]:
+        if spec is None:
+            return {0: self.one}
+        dice, offset = spec
+        counts: dict[int, int] = {0: 1}
+        for _ in range(dice):
+            nxt: dict[int, int] = {}
+            for total, c in counts.items():
+                for face in range(1, 7):
+                    nxt[total + face] = nxt.get(total + face, 0) + c
+            counts = nxt
+        out: dict[int, Num] = {}
+        for total, c in counts.items():
+            _add(out, max(0, total + offset), self.frac(c, 6 ** dice))
+        return out
+
+    def moves(self, first: tuple[int, int] | None,
+              second: tuple[int, int] | None) -> dict[tuple[int, bool], Num]:
+        """(winner: 0, 1 or -1 for a tie, whether the winner more than doubled) -> chance."""
+        key = (first, second)
+        got = self._moves.get(key)
+        if got is not None:
+            return got
+        out: dict[tuple[int, bool], Num] = {}
+        ra, rb = self.roll_values(first), self.roll_values(second)
+        for va, pa in ra.items():
+            for vb, pb in rb.items():
+                if va == vb:
+                    _add(out, (-1, False), pa * pb)
+                else:
+                    high, low = max(va, vb), min(va, vb)
+                    _add(out, (0 if va > vb else 1, high > 2 * low), pa * pb)
+        self._moves[key] = out
+        return out
+
+    @staticmethod
+    def new_band(band: int, want: int, double: bool) -> int:
+        """``Baseline.range_choice`` and its effect in ``range_step``."""
+        if want < band:
+            if double and band == LONG and band - 2 >= want:
+                return band - 2
+            return band - 1
+        return band
+
+    # ---- attacks --------------------------------------------------------------------------
+
+    def attack(self, side: int, shooter: MekState, target: MekState,
+               band: int) -> dict[MekState, Num]:
+        """The target's states after ``side``'s Mek fires its whole plan at it."""
+        key = (side, shooter[2], shooter[3], shooter[4], target, band)
+        got = self._attack.get(key)
+        if got is not None:
+            return got
+        dist: dict[MekState, Num] = {target: self.one}
+        for weapon in self.fire_plan(side, shooter, band):
+            nxt: dict[MekState, Num] = {}
+            for state, p in dist.items():
+                for after, q in self.shot(side, shooter, weapon, state, band).items():
+                    _add(nxt, after, p * q)
+            dist = nxt
+        self._attack[key] = dist
+        return dist
+
+    def modifier(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
+                 band: int) -> int:
+        """``Battle.modifiers`` for a duel (one target, no skills)."""
+        mod = 0
+        if not weapon.ignores_terrain:
+            mod += self.terrain_to_hit
+        if "Jammer" in target[3]:
+            mod -= 1
+        if "Targeting Array" in shooter[3]:
+            mod += 1  # a single target, always, in a duel
+        mod += self.models[side].to_hit
+        if shooter[4]:
+            mod -= 1
+        if weapon.family is Family.MISSILE:
+            pd = "Point Defense" in target[3]
+            phalanx = "Phalanx" in target[3]
+            if weapon.to_hit_vs_point_defense is not None and (pd or phalanx):
+                mod += weapon.to_hit_vs_point_defense
+            else:
+                if pd and band != SHORT:
+                    mod -= 1
+                if phalanx:
+                    mod -= 2 if band == LONG else 1
+        return mod
+
+    def shot(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
+             band: int) -> dict[MekState, Num]:
+        """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing."""
+        mod = self.modifier(side, shooter, weapon, target, band)
+        key = (side, weapon.name, mod, band, target)
+        got = self._shot.get(key)
+        if got is not None:
+            return got
+        need = weapon.to_hit_at(BAND_OF_RANK[band])
+        assert need is not None
+        model = self.models[1 - side]
+        p_hit = self.at_least(need - mod)
+        if weapon.reroll_miss:
+            p_hit = 1 - (1 - p_hit) * (1 - p_hit)
+        dist: dict[MekState, Num] = {target: self.one}
+        for _ in range(weapon.dice):
+            nxt: dict[MekState, Num] = {}
+            for state, p in dist.items():
+                if p_hit:
+                    for after, q in self.land(model, weapon, state, band).items():
+                        _add(nxt, after, p * p_hit * q)
+                if p_hit != 1:
+                    _add(nxt, state, p * (1 - p_hit))
+            dist = nxt
+        self._shot[key] = dist
+        return dist
+
+    def land(self, model: MekModel, weapon: Weapon, target: MekState,
+             band: int) -> dict[MekState, Num]:
+        """``Battle.land``: the armor save, then a Hit and its critical check."""
+        if target[0] >= model.max_hits:
+            return {target: self.one}
+        mod = weapon.save_modifier
+        if weapon.family is Family.CANNON and "Space-Lam Armor" in model.armor_systems:
+            mod += 1
+        p_save = self.at_least(model.armor - mod)
+        if (weapon.family is Family.MISSILE and "Reactive Armor" in model.armor_systems) or \
+                (weapon.family is Family.LASER and "BPC Armor" in model.armor_systems):
+            p_save = 1 - (1 - p_save) * (1 - p_save)
+        out: dict[MekState, Num] = {}
+        if p_save:
+            out[target] = p_save
+        if p_save == 1:
+            return out
+        p_fail = 1 - p_save
+        hits = target[0] + 1
+        hit: MekState = (hits, target[1], target[2], target[3], target[4], target[5],
+                         target[6])
+        if hits >= model.max_hits:
+            _add(out, hit, p_fail)
+            return out
+        remaining = model.max_hits - hits
+        p_crit = self.above(remaining)
+        if weapon.long_range_crit_reroll and band == LONG:
+            p_crit = 1 - (1 - p_crit) * (1 - p_crit)
+        if "Spaul Liner" in target[3]:
+            p_crit = p_crit * self.above(remaining)
+        if p_crit != 1:
+            _add(out, hit, p_fail * (1 - p_crit))
+        if p_crit:
+            for after, q in self.critical(hit, model).items():
+                _add(out, after, p_fail * p_crit * q)
+        return out
+
+    def critical(self, s: MekState, model: MekModel) -> dict[MekState, Num]:
+        """``Battle.critical``: the six results, a sixth each."""
+        sixth = self.sixth[1]
+        hits, legs, weapons, systems, comp, comp_next, wounded = s
+        out: dict[MekState, Num] = {}
+        _add(out, (hits, legs, weapons, systems, comp, comp_next, True), sixth)
+        _add(out, (hits, legs + 1, weapons, systems, comp, comp_next, wounded), sixth)
+        if weapons:
+            share = sixth * self.frac(1, len(weapons))
+            for i in range(len(weapons)):
+                left = weapons[:i] + weapons[i + 1:]
+                _add(out, (hits, legs, left, systems, comp, comp_next, wounded), share)
+        else:
+            _add(out, s, sixth)
+        _add(out, (model.max_hits, legs, weapons, systems, comp, comp_next, wounded),
+             sixth * self.half)
+        _add(out, s, sixth * self.half)
+        _add(out, (hits, legs, weapons, systems, comp, True, wounded), sixth)
+        if systems:
+            share = sixth * self.frac(1, len(systems))
+            for i in range(len(systems)):
+                left = systems[:i] + systems[i + 1:]
+                _add(out, (hits, legs, weapons, left, comp, comp_next, wounded), share)
+        else:
+            _add(out, s, sixth)
+        return out
+
+    # ---- a turn ---------------------------------------------------------------------------
+
+    def turn(self, state: DuelState) -> dict[Key, Num]:
+        """Every end of this turn: the next turn's states, or an outcome."""
+        got = self._turn.get(state)
+        if got is not None:
+            return got
+        a, b, band = state
+        out: dict[Key, Num] = {}
+        act = [[(True, self.one)] if not m[6] else
+               [(True, self.sixth[2]), (False, self.sixth[4])] for m in (a, b)]
+        wants = (self.want(a[2]), self.want(b[2]))
+        for act_a, pa in act[0]:
+            for act_b, pb in act[1]:
+                bands: dict[int, Num] = {}
+                if band == SHORT:  # the baseline never opens the range
+                    bands[SHORT] = self.one
+                else:
+                    moves = self.moves(self.move_dist(0, a, act_a),
+                                       self.move_dist(1, b, act_b))
+                    for (winner, double), pm in moves.items():
+                        nb = band if winner < 0 else self.new_band(band, wants[winner],
+                                                                   double)
+                        _add(bands, nb, pm)
+                for nb, pband in bands.items():
+                    for first in (0, 1):
+                        p = pa * pb * pband * self.half
+                        self.exchange(a, b, nb, first, (act_a, act_b), p, out)
+        self._turn[state] = out
+        return out
+
+    def exchange(self, a: MekState, b: MekState, band: int, first: int,
+                 acts: tuple[bool, bool], p: Num, out: dict[Key, Num]) -> None:
+        """Both attacks in initiative order, then the end of the exchange."""
+        states = [a, b]
+        second = 1 - first
+        if acts[first]:
+            after_first = self.attack(first, states[first], states[second], band)
+        else:
+            after_first = {states[second]: self.one}
+        for hit_second, q in after_first.items():
+            if acts[second]:
+                after_second = self.attack(second, hit_second, states[first], band)
+            else:
+                after_second = {states[first]: self.one}
+            for hit_first, r in after_second.items():
+                pair = [hit_first, hit_second] if first == 0 else [hit_second, hit_first]
+                _add(out, self.settle(pair[0], pair[1], band), p * q * r)
+
+    def settle(self, a: MekState, b: MekState, band: int) -> Key:
+        dead_a = a[0] >= self.models[0].max_hits
+        dead_b = b[0] >= self.models[1].max_hits
+        if dead_a and dead_b:
+            return "draw"
+        if dead_b:
+            return "a"
+        if dead_a:
+            return "b"
+        if band == SHORT:  # the band never changes again: Leg Damage no longer matters
+            return (_next_turn(a, True), _next_turn(b, True), band)
+        return (_next_turn(a, False), _next_turn(b, False), band)
+
+    def solve(self, turn_limit: int) -> DuelOdds:
+        dist: dict[DuelState, Num] = {
+            (self.models[0].start(), self.models[1].start(), LONG): self.one}
+        ends: dict[str, Num] = {"a": 0 * self.one, "b": 0 * self.one, "draw": 0 * self.one}
+        for _ in range(turn_limit):
+            nxt: dict[DuelState, Num] = {}
+            for state, p in dist.items():
+                for key, q in self.turn(state).items():
+                    if isinstance(key, str):
+                        ends[key] += p * q
+                    else:
+                        _add(nxt, key, p * q)
+            dist = nxt
+        ends["draw"] += sum(dist.values(), 0 * self.one)
+        return DuelOdds(ends["a"], ends["b"], ends["draw"])
+
+
+def _next_turn(s: MekState, settled: bool) -> MekState:
+    """Computers damage taken this turn gives its -1 next turn, then fades. ``settled``:
+    the band is Short for good, so Leg Damage is forgotten (it changes nothing more)."""
+    return (s[0], 0 if settled else s[1], s[2], s[3], s[5], False, s[6])
+
+
+def exact_duel(a: str, b: str, terrain: str = "Plains",
+               pilots: Sequence[str] = ("Regular", "Regular"), exact: bool = False,
+               turn_limit: int = TURN_LIMIT, catalog: Catalog | None = None) -> DuelOdds:
+    """The exact chances of the duel of stock Mek ``a`` against stock Mek ``b`` (see the
+    module docstring). ``exact``: Fractions instead of floats."""
+    cat = catalog or load_catalog()
+    if len(pilots) != 2:
+        raise DuelError("Give two pilot levels, one for each Mek.")
+    ground = cat.terrain_named(terrain)
+    models = (mek_model(a, pilots[0], ground.name, cat), mek_model(b, pilots[1], ground.name,
+                                                                   cat))
+    return _Duel(models[0], models[1], ground.to_hit, exact, cat).solve(turn_limit)
+
+
+# ---- the same duel with the engine ----------------------------------------------------------
+
+def duel_scenario(terrain: str = "Plains", turn_limit: int = TURN_LIMIT) -> Any:
+    """Both sides set up in zone 5; the last side with a Mek standing wins."""
+    from meks.scenario import parse_scenario
+
+    return parse_scenario({
+        "id": "duel", "name": "Duel", "turn_limit": turn_limit,
+        "terrain": {z: terrain for z in range(1, 10)},
+        "attacker": {"setup": {"zones": [5]}},
+        "defender": {"setup": {"zones": [5]}},
+        "victory": {
+            "attacker": {"type": "last_standing", "side": "attacker"},
+            "defender": {"type": "last_standing", "side": "defender"},
+        },
+    })
+
+
+def engine_duel(a: str, b: str, terrain: str = "Plains",
+                pilots: Sequence[str] = ("Regular", "Regular"), runs: int = 2000,
+                seed: int = 0, seeds: Iterable[int] | None = None,
+                progress: Callable[[int], None] | None = None) -> MonteCarlo:
+    """Fight the duel ``runs`` times with the engine and the baseline on both sides; run
+    ``i`` rolls ``Dice.from_seed(seed + i)`` (or the given ``seeds``). ``a`` is the attacker."""
+    from meks.dice import Dice
+    from meks.engine.controllers import Baseline
+    from meks.engine.core import Battle
+    from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+    from meks.scenario import Side
+
+    cat = load_catalog()
+    ground = cat.terrain_named(terrain)
+    scenario = duel_scenario(ground.name)
+    if len(pilots) != 2:
+        raise DuelError("Give two pilot levels, one for each Mek.")
+    forces = {}
+    for side, name, level in ((Side.ATTACKER, a, pilots[0]), (Side.DEFENDER, b, pilots[1])):
+        design = cat.design(name)
+        level = cat.level(level).level
+        forces[side] = ForceSpec((UnitSpec(design.name, design, PilotSpec(
+            f"{design.name} pilot", level), points=design.price or 0),))
+    counts = {Side.ATTACKER: 0, Side.DEFENDER: 0, None: 0}
+    for run_seed in (seeds if seeds is not None else range(seed, seed + runs)):
+        battle = Battle(scenario, forces, Dice.from_seed(run_seed),
+                        {Side.ATTACKER: Baseline(), Side.DEFENDER: Baseline()}, cat)
+        counts[battle.run().winner] += 1
+        if progress is not None:
+            progress(1)
+    return MonteCarlo(counts[Side.ATTACKER], counts[Side.DEFENDER], counts[None])
+
+
+def stock_designs(catalog: Catalog | None = None) -> list[str]:
+    """The stock Meks' names, in catalog order."""
+    return [d.name for d in (catalog or load_catalog()).designs]
+
+
+__all__ = ["DuelError", "DuelOdds", "MekModel", "MonteCarlo", "duel_scenario", "engine_duel",
+           "exact_duel", "mek_model", "stock_designs"]
