@@ -11,6 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from cli import odds_duel
+from cli.battle_cmd import ATTACKER, DEFENDER
 from cli.output import print_json, show
 from cli.state import JSON
 
@@ -24,6 +25,11 @@ class ScenarioFirst(TyperGroup):
         return super().parse_args(ctx, args)
 
 
+JOBS = typer.Option(1, "--jobs", "-j", min=1, max=64,
+                    help="Processes to fight them on (the answer does not change).")
+SEED = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs.")
+CONTROLLER = typer.Option("baseline", "--controller", help="Who commands both sides.")
+
 app = typer.Typer(cls=ScenarioFirst, no_args_is_help=True,
                   help="The chances before a battle: 'meks odds SCENARIO --attacker ... "
                   "--defender ...'.")
@@ -32,19 +38,13 @@ app = typer.Typer(cls=ScenarioFirst, no_args_is_help=True,
 @app.command()
 def battle(
     scenario: str = typer.Argument(..., help="Scenario id or file.", show_default=False),
-    attacker: str = typer.Option(..., "--attacker", "-a", metavar="COMPANY|FORCE_FILE",
-                                 help="The attacking company (its muster for this scenario) "
-                                 "or a force file.", show_default=False),
-    defender: str = typer.Option(..., "--defender", "-d", metavar="COMPANY|FORCE_FILE",
-                                 help="The defending company or a force file.",
-                                 show_default=False),
+    attacker: str = ATTACKER,
+    defender: str = DEFENDER,
     runs: int = typer.Option(1000, "--runs", "-n", min=1, max=10_000_000,
                              help="How many battles to fight."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=64,
-                             help="Processes to fight them on (the answer does not change)."),
-    seed: int = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs."),
-    controller_name: str = typer.Option("baseline", "--controller",
-                                        help="Who commands both sides."),
+    jobs: int = JOBS,
+    seed: int = SEED,
+    controller_name: str = CONTROLLER,
     as_json: bool = JSON,
 ) -> None:
     """Fight the battle many times: win, draw and loss chances with 95% intervals, the
@@ -85,9 +85,8 @@ def ladder(
                              "each Mek as the attacker)."),
     terrain: list[str] = typer.Option([], "--terrain", "-t", help=TERRAIN_HELP,
                                       show_default=False),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=64,
-                             help="Processes to fight them on (the answer does not change)."),
-    seed: int = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs."),
+    jobs: int = JOBS,
+    seed: int = SEED,
     plot: Path | None = typer.Option(None, "--plot", metavar="FILE.svg", callback=_svg_only,
                                      help="Also draw win rate per point as an SVG bar chart "
                                      "in this file.", show_default=False),
@@ -140,11 +139,9 @@ def skill(
                                      show_default=False),
     runs: int = typer.Option(1000, "--runs", "-n", min=2, max=10_000_000,
                              help="Battles for each variant (the same seeds for every one)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", min=1, max=64,
-                             help="Processes to fight them on (the answer does not change)."),
-    seed: int = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs."),
-    controller_name: str = typer.Option("baseline", "--controller",
-                                        help="Who commands both sides."),
+    jobs: int = JOBS,
+    seed: int = SEED,
+    controller_name: str = CONTROLLER,
     as_json: bool = JSON,
 ) -> None:
     """What each skill the pilot could take would change: the side's win chance with the
