@@ -29,6 +29,8 @@ class Dice:
 
     def __init__(self, source: Callable[[str], int], seed: int | None = None) -> None:
         self._source = source
+        # Seeded dice roll straight from their generator's bits (see ``d6``).
+        self._bits: Callable[[int], int] | None = None
         self.seed = seed
         self.log: list[Roll] = []
 
@@ -38,7 +40,9 @@ class Dice:
         if seed is None:
             seed = random.SystemRandom().randrange(2**32)
         rng = random.Random(seed)
-        return cls(lambda _purpose: rng.randint(1, SIDES), seed)
+        dice = cls(lambda _purpose: rng.randint(1, SIDES), seed)
+        dice._bits = rng.getrandbits
+        return dice
 
     @classmethod
     def from_sequence(cls, values: Iterable[int]) -> Dice:
@@ -61,9 +65,20 @@ class Dice:
 
     def d6(self, purpose: str) -> int:
         """Roll one die for ``purpose``."""
-        value = self._source(purpose)
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= SIDES:
-            raise DiceError(f"A die for {purpose} came up {value!r}; a die shows 1 to 6.")
+        bits = self._bits
+        if bits is not None:
+            # Seeded: exactly ``randint(1, 6)``, which is 1 + r for r = getrandbits(3) drawn
+            # again while r >= 6 (``Random._randbelow``), without randint's and randrange's
+            # calls and checks; ``tests/test_dice.py`` holds it to randint's values. The
+            # value is always 1 to 6, so it needs no check.
+            r = bits(3)
+            while r >= SIDES:
+                r = bits(3)
+            value = r + 1
+        else:
+            value = self._source(purpose)
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= SIDES:
+                raise DiceError(f"A die for {purpose} came up {value!r}; a die shows 1 to 6.")
         self.log.append(Roll(purpose, value))
         return value
 

@@ -59,3 +59,33 @@ def test_seeded_dice_use_their_own_generator_not_the_module_one() -> None:
     a = Dice.from_seed(99).roll(10, "p")
     random.seed(2)
     assert Dice.from_seed(99).roll(10, "p") == a
+
+
+def test_seeded_dice_give_exactly_randint_one_to_six_of_their_seed() -> None:
+    """Seeded dice draw straight from the generator's bits; every battle, replay and odds
+    figure ever made from a seed rests on their values staying randint(1, 6)'s."""
+    import random
+
+    seeds = [*range(300), 2**31 - 1, 2**32 - 1, 2**32, 2**63, 12345678901234567890]
+    for seed in seeds:
+        rng = random.Random(seed)
+        expected = tuple(rng.randint(1, 6) for _ in range(200))
+        dice = Dice.from_seed(seed)
+        assert dice.roll(200, "p") == expected, seed
+        assert dice.values == expected
+        assert dice.seed == seed
+
+
+@given(st.integers(min_value=0, max_value=2**64))
+def test_property_seeded_dice_match_randint(seed: int) -> None:
+    import random
+
+    rng = random.Random(seed)
+    assert Dice.from_seed(seed).roll(60, "p") == tuple(rng.randint(1, 6) for _ in range(60))
+
+
+def test_callback_dice_are_still_checked() -> None:
+    with pytest.raises(DiceError, match="1 to 6"):
+        Dice.from_callback(lambda _purpose: 7).d6("test")
+    with pytest.raises(DiceError, match="1 to 6"):
+        Dice.from_callback(lambda _purpose: True).d6("test")

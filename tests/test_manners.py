@@ -74,7 +74,10 @@ def test_quiet_prints_only_errors_and_requested_data(runner: CliRunner) -> None:
     assert result.exit_code == 1 and "NOPE" in result.stderr
 
 
-def test_shell_completion_script(runner: CliRunner) -> None:
+def test_shell_completion_script(runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Typer otherwise guesses the shell from the parent process, which a test run started
+    # by a scheduler or service may not have; with guessing off it takes the shell named.
+    monkeypatch.setenv("_TYPER_COMPLETE_TEST_DISABLE_SHELL_DETECTION", "1")
     out = invoke(runner, "--show-completion", "bash")
     assert "_MEKS_COMPLETE" in out or "meks" in out
     assert "--install-completion" in invoke(runner, "--help")

@@ -115,10 +115,41 @@ class Controller(Protocol):
 
 # ---- map helpers ----------------------------------------------------------------------------
 
+# The map's paths and distances depend only on the zones and on the diagonal-moves house
+# rule, so they are worked out once (controllers ask for them many times a turn).
+_STEPS: dict[tuple[bool, int, int], int | None] = {}
+
+
+def _grid_distances(diagonal: bool) -> tuple[tuple[int, ...], ...]:
+    table = []
+    for a in range(10):
+        ra, ca = divmod(a - 1, 3)
+        row = []
+        for b in range(10):
+            rb, cb = divmod(b - 1, 3)
+            row.append(max(abs(ra - rb), abs(ca - cb)) if diagonal
+                       else abs(ra - rb) + abs(ca - cb))
+        table.append(tuple(row))
+    return tuple(table)
+
+
+_DISTANCES = (_grid_distances(False), _grid_distances(True))  # zones 0..9, by diagonal_moves
+
+
 def path_step(battle: Battle, start: int, goal: int) -> int | None:
     """The next zone on a shortest path from ``start`` to ``goal``."""
     if start == goal:
         return None
+    key = (battle.house.diagonal_moves, start, goal)
+    if key in _STEPS:
+        return _STEPS[key]
+    step = _path_step(battle, start, goal)
+    if len(_STEPS) < 1024:
+        _STEPS[key] = step
+    return step
+
+
+def _path_step(battle: Battle, start: int, goal: int) -> int | None:
     seen = {start: start}
     queue = deque([start])
     while queue:
@@ -136,15 +167,33 @@ def path_step(battle: Battle, start: int, goal: int) -> int | None:
 
 
 def distance(battle: Battle, a: int, b: int) -> int:
+    diagonal = battle.house.diagonal_moves
+    if 0 <= a <= 9 and 0 <= b <= 9:
+        return _DISTANCES[1 if diagonal else 0][a][b]
     ra, ca = divmod(a - 1, 3)
     rb, cb = divmod(b - 1, 3)
-    if battle.house.diagonal_moves:
+    if diagonal:
         return max(abs(ra - rb), abs(ca - cb))
     return abs(ra - rb) + abs(ca - cb)
 
 
+_OBJECTIVES: dict[tuple[int, Side], tuple[Condition | None, list[int], list[ExitMap]]] = {}
+
+
 def objectives(condition: Condition | None, side: Side) -> tuple[list[int], list[ExitMap]]:
     """The zones a side's victory condition wants it in, and the exits it wants."""
+    # Conditions are frozen, so the answer is remembered for each one (kept alive with it,
+    # so that its id is not reused); callers get lists of their own.
+    key = (id(condition), side)
+    known = _OBJECTIVES.get(key)
+    if known is None or known[0] is not condition:
+        if len(_OBJECTIVES) >= 256:
+            _OBJECTIVES.clear()
+        known = _OBJECTIVES[key] = (condition, *_objectives(condition, side))
+    return list(known[1]), list(known[2])
+
+
+def _objectives(condition: Condition | None, side: Side) -> tuple[list[int], list[ExitMap]]:
     zones: list[int] = []
     exits: list[ExitMap] = []
 
@@ -169,10 +218,22 @@ def objectives(condition: Condition | None, side: Side) -> tuple[list[int], list
 
 def best_band(unit: Unit) -> Band:
     """The longest band at which all the unit's ranged weapons can fire."""
-    ranged = [w.weapon for w in unit.live_weapons() if not w.weapon.is_small]
-    if not ranged:
+    reaches = [w.weapon.range for w in unit.weapons if not w.destroyed
+               and not w.weapon.is_small]
+    if not reaches:
         return Band.SHORT
-    return min((w.range for w in ranged), key=lambda b: b.rank)
+    return _shortest(reaches)
+
+
+def _shortest(bands: list[Band]) -> Band:
+    """The shortest of ``bands`` (not empty)."""
+    for band in _BANDS:
+        if band in bands:
+            return band
+    raise ValueError(f"not range bands: {bands}")
+
+
+_BANDS = tuple(Band)  # shortest first
 
 
 # ---- the baseline ------------------------------------------------------------------------
@@ -311,9 +372,9 @@ class Baseline:
         from meks.engine.core import BANDS, RangeChoice
 
         mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
-        want = min((best_band(u) for u in mine), key=lambda b: b.rank, default=Band.SHORT)
+        want = _shortest([best_band(u) for u in mine]) if mine else Band.SHORT
         band = battle.band_of(zone)
-        if want.rank < band.rank:
+        if _BANDS.index(want) < _BANDS.index(band):
             if RangeChoice.CLOSE_TWO in options and BANDS.index(band) - 2 >= BANDS.index(want):
                 return RangeChoice.CLOSE_TWO
             if RangeChoice.CLOSE in options:
@@ -322,10 +383,12 @@ class Baseline:
 
     def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
-        small = any(w.weapon.is_small for w in unit.live_weapons())
+        small = any(w.weapon.is_small for w in unit.weapons if not w.destroyed)
 
         def weakness(e: Unit) -> tuple[bool, int, str]:
             return (e.is_infantry and not small, e.remaining, e.id)
+        if len(candidates) == 1:
+            return candidates[:limit]
         return sorted(candidates, key=weakness)[:limit]
 
     def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
@@ -334,16 +397,20 @@ class Baseline:
         heat = unit.heat
         rating = unit.heat_rating(battle._terrain[unit.zone or 5].heat > 0)
         for slot in unit.live_weapons():
+            weapon = slot.weapon
+            small = weapon.is_small
+            # Whether the weapon can fire at this band, and within the heat rating, does not
+            # depend on the target.
+            if small and band is not Band.SHORT:
+                continue
+            if not small and battle.need_at(weapon, band) is None:
+                continue
+            if not unit.vehicle and heat + weapon.heat > rating:
+                continue
             for target in targets:
-                if slot.weapon.is_small != target.is_infantry and slot.weapon.is_small:
+                if small and not target.is_infantry:
                     continue
-                if not slot.weapon.is_small and slot.weapon.to_hit_at(band) is None:
-                    continue
-                if slot.weapon.is_small and band is not Band.SHORT:
-                    continue
-                if not unit.vehicle and heat + slot.weapon.heat > rating:
-                    continue
-                heat += slot.weapon.heat
+                heat += weapon.heat
                 plan.append((slot, target))
                 break
         return plan

@@ -44,6 +44,27 @@ BAND_DETECT_MOD = {Band.SHORT: 0, Band.MEDIUM: -1, Band.LONG: -2}
 CRITICALS = {1: "Pilot Wounded", 2: "Leg Damaged", 3: "Weapon Destroyed", 4: "Reactor Core",
              5: "Computers", 6: "System Lost"}
 
+# Hot paths below compare enum members with ``is`` and keep them in locals and tuples
+# rather than hashing them: an Enum member's hash is a Python-level call.
+ATTACKER, DEFENDER = Side.ATTACKER, Side.DEFENDER
+SIDES = (ATTACKER, DEFENDER)  # the order of ``Side``
+_ROLL = Kind.ROLL
+_new_event = tuple.__new__  # builds an Event from its fields without NamedTuple.__new__
+_SIDE_WORDS = tuple((side, side.value, side.value.capitalize()) for side in Side)
+
+
+def _title(side: Side) -> str:
+    """``side.value.capitalize()``: "Attacker" or "Defender"."""
+    return _SIDE_WORDS[0][2] if side is ATTACKER else _SIDE_WORDS[1][2]
+
+
+def _holds(slots: list[WeaponSlot], slot: WeaponSlot) -> bool:
+    """``slot in slots``, trying identity first: equal slots compare weapon by weapon."""
+    for s in slots:
+        if s is slot:
+            return True
+    return slot in slots
+
 
 class BattleError(MeksError):
     """A battle that cannot be set up or played as asked."""
@@ -120,21 +141,24 @@ class Battle:
         self._adjacent = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
         self._terrain = {z: self.catalog.terrain_named(scenario.terrain_of(z))
                          for z in range(1, 10)}
+        # id(weapon) -> (the weapon, its to-hit number at each of BANDS); see ``need_at``
+        self._needs: dict[int, tuple[Weapon, tuple[int | None, ...]]] = {}
 
     # ---- small helpers --------------------------------------------------------------------
 
     def note(self, kind: Kind, text: str, unit: Unit | None = None,
              target: Unit | None = None, value: int | None = None) -> None:
-        self.log.append(Event(self.turn, kind, text, unit.id if unit else None,
-                              target.id if target else None, value))
+        self.log.append(_new_event(Event, (
+            self.turn, kind, text, None if unit is None else unit.id,
+            None if target is None else target.id, value)))
 
     def d6(self, purpose: str) -> int:
         value = self.dice.d6(purpose)
-        self.log.append(Event(self.turn, Kind.ROLL, purpose, value=value))
+        self.log.append(_new_event(Event, (self.turn, _ROLL, purpose, None, None, value)))
         return value
 
     def decided(self, side: Side, text: str) -> None:
-        self.note(Kind.DECISION, f"{side.value.capitalize()} decides: {text}")
+        self.note(Kind.DECISION, f"{_title(side)} decides: {text}")
 
     def choose_index(self, count: int, purpose: str) -> int:
         """A random pick among ``count`` things, with dice (re-rolled until in range)."""
@@ -153,13 +177,23 @@ class Battle:
     def side_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units if u.side is side]
 
+    # ``in_zone``, ``visible_in`` and ``contested`` spell ``Unit.on_map`` out (alive, arrived,
+    # on a zone): they run for every unit many times a turn.
+
     def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
-        return [u for u in self.units if u.zone == zone and u.on_map
-                and (side is None or u.side is side)]
+        if zone is None:
+            return []
+        if side is None:
+            return [u for u in self.units if u.zone == zone and u.destroyed_turn is None
+                    and u.exited_turn is None and u.arrived]
+        return [u for u in self.units if u.zone == zone and u.side is side
+                and u.destroyed_turn is None and u.exited_turn is None and u.arrived]
 
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
+        if zone is None:
+            return []
         return [u for u in self.units if u.zone == zone and u.side is side and not u.hidden
-                and u.on_map]
+                and u.destroyed_turn is None and u.exited_turn is None and u.arrived]
 
     def unit(self, uid: str) -> Unit:
         return next(u for u in self.units if u.id == uid)
@@ -167,6 +201,14 @@ class Battle:
     def find(self, uid: object) -> Unit | None:
         """The unit a controller's answer names, or None when it names none."""
         return next((u for u in self.units if u.id == uid), None)
+
+    def need_at(self, weapon: Weapon, band: Band) -> int | None:
+        """``weapon.to_hit_at(band)``, remembered for the battle (weapons are frozen)."""
+        known = self._needs.get(id(weapon))
+        if known is None or known[0] is not weapon:  # (an entry keeps its weapon, and id)
+            known = self._needs[id(weapon)] = (weapon, tuple(weapon.to_hit_at(b)
+                                                             for b in BANDS))
+        return known[1][BANDS.index(band)]
 
     def terrain_to_hit(self, zone: int) -> int:
         return self._terrain[zone].to_hit
@@ -194,10 +236,13 @@ class Battle:
         return eng.band if eng else Band.LONG
 
     def contested(self, zone: int) -> bool:
+        if zone is None:
+            return False
         attacker = defender = False
         for u in self.units:
-            if u.zone == zone and not u.hidden and u.on_map:
-                if u.side is Side.ATTACKER:
+            if u.zone == zone and not u.hidden and u.destroyed_turn is None \
+                    and u.exited_turn is None and u.arrived:
+                if u.side is ATTACKER:
                     attacker = True
                 else:
                     defender = True
@@ -206,7 +251,7 @@ class Battle:
         return False
 
     def enemies_in(self, zone: int, side: Side) -> list[Unit]:
-        return self.visible_in(zone, side.enemy)
+        return self.visible_in(zone, DEFENDER if side is ATTACKER else ATTACKER)
 
     # ---- set-up -----------------------------------------------------------------------------
 
@@ -333,7 +378,7 @@ class Battle:
         self.marked = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         for unit in self.units:
-            if not unit.alive:
+            if unit.destroyed_turn is not None or unit.exited_turn is not None:  # not alive
                 continue
             unit.heat, unit.carried_heat = unit.carried_heat, 0
             unit.ice_man_used = False
@@ -356,53 +401,58 @@ class Battle:
                 self.note(Kind.NOTE, f"{unit.name}'s wounded {who} rolls {roll}: "
                           + ("acts this turn." if unit.can_act else "cannot act this turn."),
                           unit, value=roll)
-        for side in Side:
-            self.use_support(side, "turn start", None)
+        if any(self.assets.values()):  # (with no assets left, there is nothing to use)
+            for side in SIDES:
+                self.use_support(side, "turn start", None)
 
     def initiative(self) -> tuple[Side, Side]:
         """R5.3: one die each, +2 with Tactics, +3 on the first roll with Surprise; ties
         roll again. The winner chooses to move first or second."""
         first_roll = True
         while True:
-            totals = {}
-            for side in Side:
-                roll = self.d6(f"{side.value} initiative")
+            a = d = 0
+            for side, name, title in _SIDE_WORDS:
+                roll = self.d6(f"{name} initiative")
                 bonus = 0
-                if any(u.skill("Tactics") for u in self.side_units(side) if u.on_map):
+                if any(u.side is side and u.skill("Tactics") and u.on_map for u in self.units):
                     bonus += 2
-                if first_roll and side in self._surprise_pending:
+                if first_roll and self._surprise_pending and side in self._surprise_pending:
                     bonus += 3
-                totals[side] = roll + bonus
-                self.note(Kind.INITIATIVE, f"{side.value.capitalize()} initiative {roll}"
-                          + (f"+{bonus}" if bonus else "") + f" = {roll + bonus}",
-                          value=roll + bonus)
+                total = roll + bonus
+                if side is ATTACKER:
+                    a = total
+                else:
+                    d = total
+                self.note(Kind.INITIATIVE, f"{title} initiative {roll}"
+                          + (f"+{bonus}" if bonus else "") + f" = {total}", value=total)
             if first_roll:
                 self._surprise_pending.clear()
             first_roll = False
-            a, d = totals[Side.ATTACKER], totals[Side.DEFENDER]
             if a != d:
                 break
-        winner = Side.ATTACKER if a > d else Side.DEFENDER
+        winner, loser = (ATTACKER, DEFENDER) if a > d else (DEFENDER, ATTACKER)
         self.initiative_winner = winner
         goes_first = self.controllers[winner].move_first(self, winner)
         self.decided(winner, "move first" if goes_first else "move second")
-        return (winner, winner.enemy) if goes_first else (winner.enemy, winner)
+        return (winner, loser) if goes_first else (loser, winner)
 
     # ---- movement --------------------------------------------------------------------------
 
     def movement_phase(self, side: Side) -> None:
         self.arrivals(side)
         orders = self.controllers[side].movement(self, side)
-        for unit in self.side_units(side):
-            if unit.id in orders:
-                self.order_move(unit, orders[unit.id], second=False)
-        for unit in self.side_units(side):
+        units = self.side_units(side)  # moving adds no unit; only dismounting does
+        if orders:
+            for unit in units:
+                if unit.id in orders:
+                    self.order_move(unit, orders[unit.id], second=False)
+        for unit in units:
             # R5.4/R6.3: contact broken before this movement let units leave in it; that
             # was their next movement, so from now on they are held again.
             unit.may_leave = None
         # R4.4: a squad may get out wherever its APC stands, not only when a combat starts.
-        for zone in sorted({u.zone for u in self.side_units(side)
-                            if u.on_map and u.carries_infantry and u.zone is not None}):
+        for zone in sorted({u.zone for u in units
+                            if u.carries_infantry and u.on_map and u.zone is not None}):
             self.dismount(side, zone)
 
     def can_leave(self, unit: Unit) -> bool:
@@ -436,7 +486,7 @@ class Battle:
             self.note(Kind.EXIT, f"{unit.name} leaves the map across the {where.value} edge "
                       f"from zone {unit.zone}.", unit)
             return True
-        if not isinstance(where, int) or where not in self.adjacent(unit.zone):
+        if not isinstance(where, int) or where not in self._adjacent[unit.zone]:
             return False
         if second and self.enemies_in(where, unit.side):
             return False
@@ -515,13 +565,14 @@ class Battle:
         self.sensor_sweep()
         self.hawkeye()
         hidden = any(u.hidden for u in self.units)
-        occupied = {u.zone for u in self.units if u.zone is not None and u.on_map}
+        occupied = {u.zone for u in self.units if u.zone is not None and u.destroyed_turn is None
+                    and u.exited_turn is None and u.arrived}  # zones with units on the map
         for zone in sorted(occupied | set(self.engagements)):
             if hidden:
                 self.reveal_hidden(zone)
             if not self.contested(zone):
-                if zone in self.engagements and not (self.in_zone(zone, Side.ATTACKER)
-                                                     and self.in_zone(zone, Side.DEFENDER)):
+                if zone in self.engagements and not (self.in_zone(zone, ATTACKER)
+                                                     and self.in_zone(zone, DEFENDER)):
                     del self.engagements[zone]
                 continue
             if self.fought_in.get(zone) == self.turn:
@@ -545,24 +596,29 @@ class Battle:
                       f"({self.terrain_name(zone)}) at Long range.", value=zone)
         eng.fought = self.fought_in[zone] = self.turn
         order = self.acting_order()
+        supported = any(self.assets.values())  # assets are only ever used up
         for side in order:
-            self.use_support(side, "combat", zone)
-            self.ambush(side, zone)
+            if supported:
+                self.use_support(side, "combat", zone)
+                self.ambush(side, zone)
             self.dismount(side, zone)
         for unit in self.in_zone(zone):
             unit.fought = True
         if not self.contested(zone):
             self.end_combat(zone)
             return
-        rolls = {side: self.side_movement(side, zone) for side in Side}
+        rolls = {side: self.side_movement(side, zone) for side in SIDES}
         if self.range_step(eng, rolls):  # contact broken: no fire here this turn
             self.end_combat(zone)
             return
         plans: list[tuple[Unit, list[Unit]]] = []
         for side in order:
-            for unit in self.actors(zone, side):
-                self.commando_action(unit)
-            for unit in self.actors(zone, side):
+            actors = self.actors(zone, side)
+            if any(u.commando for u in actors):
+                for unit in actors:
+                    self.commando_action(unit)
+                actors = self.actors(zone, side)
+            for unit in actors:
                 if unit.commando:
                     continue
                 if unit.id in self.ambushed:  # its targets were chosen for the Ambush
@@ -577,8 +633,8 @@ class Battle:
         self.end_combat(zone)
 
     def acting_order(self) -> list[Side]:
-        first = self.initiative_winner or Side.ATTACKER
-        return [first, first.enemy]
+        first = self.initiative_winner or ATTACKER
+        return [first, DEFENDER if first is ATTACKER else ATTACKER]
 
     def actors(self, zone: int, side: Side) -> list[Unit]:
         return [u for u in self.in_zone(zone, side) if u.can_act and not u.decoy]
@@ -587,9 +643,11 @@ class Battle:
         """R6.2: the side's result is its best unit's movement roll."""
         best = 0
         for unit in self.actors(zone, side):
-            if not unit.mobile and not unit.is_infantry:
+            if not unit.mobile and unit.kind is not UnitKind.INFANTRY:
                 continue
-            best = max(best, self.movement_roll(unit))
+            roll = self.movement_roll(unit)
+            if roll > best:
+                best = roll
         return best
 
     def movement_roll(self, unit: Unit) -> int:
@@ -604,17 +662,22 @@ class Battle:
             ignore_terrain = True
             self.add_heat(unit, 2, "jump jets")
             parts.append("jump jets")
-        if unit.is_infantry:
+        infantry = unit.kind is UnitKind.INFANTRY
+        if infantry:
             dice = 1
-        rolled = sum(self.d6(f"movement roll of {unit.name}") for _ in range(dice))
+        purpose = f"movement roll of {unit.name}"
+        rolled = 0
+        for _ in range(dice):
+            rolled += self.d6(purpose)
         total = rolled + unit.move.bonus
-        if not ignore_terrain and not unit.is_infantry:
+        if not ignore_terrain and not infantry:
             total += self._terrain[unit.zone].move
-        if unit.pilot is not None:
-            total += unit.pilot.level.move
-            if unit.pilot.has("Maneuver"):
+        pilot = unit.pilot
+        if pilot is not None:
+            total += pilot.level.move
+            if pilot.has("Maneuver"):
                 total += 2
-            if unit.pilot.familiarity is not None and unit.pilot.familiarity is unit.size:
+            if pilot.familiarity is not None and pilot.familiarity is unit.size:
                 total += 1
         if unit.has_system("Servo Boosters"):
             total += 1
@@ -628,13 +691,12 @@ class Battle:
         """R6.3: the strictly higher roll may shift the band, break contact at Long, or with
         more than twice the other's roll shift two bands or double terrain. Returns whether
         contact was broken."""
-        a, d = rolls[Side.ATTACKER], rolls[Side.DEFENDER]
+        a, d = rolls[ATTACKER], rolls[DEFENDER]
         if a == d:
             self.note(Kind.RANGE, f"Movement rolls tie ({a}); the range stays "
                       f"{eng.band.value}.")
             return False
-        winner = Side.ATTACKER if a > d else Side.DEFENDER
-        high, low = max(a, d), min(a, d)
+        winner, high, low = (ATTACKER, a, d) if a > d else (DEFENDER, d, a)
         index = BANDS.index(eng.band)
         options = [RangeChoice.STAY]
         if index > 0:
@@ -653,8 +715,9 @@ class Battle:
         if choice not in options:
             choice = RangeChoice.STAY
         self.decided(winner, f"{choice.value} in zone {eng.zone}")
-        step = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
-                RangeChoice.OPEN_TWO: 2}.get(choice, 0)
+        step = (-1 if choice is RangeChoice.CLOSE else 1 if choice is RangeChoice.OPEN
+                else -2 if choice is RangeChoice.CLOSE_TWO else 2
+                if choice is RangeChoice.OPEN_TWO else 0)
         if step:
             eng.band = BANDS[index + step]
         if choice is RangeChoice.BREAK:
@@ -665,7 +728,7 @@ class Battle:
             return True
         if choice is RangeChoice.DOUBLE:
             eng.doubled, eng.doubled_turn = winner, self.turn
-        self.note(Kind.RANGE, f"{winner.value.capitalize()} wins the movement roll {high} to "
+        self.note(Kind.RANGE, f"{_title(winner)} wins the movement roll {high} to "
                   f"{low}: range {eng.band.value} in zone {eng.zone}.", value=high)
         return False
 
@@ -674,11 +737,12 @@ class Battle:
     def can_target(self, unit: Unit, enemy: Unit, band: Band, missile: bool = False) -> bool:
         """R6.4: whether ``unit`` may attack ``enemy`` this turn, rolling detection where a
         roll is needed (remembered for the turn)."""
-        if enemy.hidden or not enemy.on_map:
+        if enemy.hidden or enemy.zone is None or enemy.destroyed_turn is not None \
+                or enemy.exited_turn is not None or not enemy.arrived:  # not on the map
             return False
-        if enemy.is_infantry:
+        if enemy.kind is UnitKind.INFANTRY:
             return enemy.detected or self.detect_infantry(unit, enemy, band)
-        if enemy.masked:
+        if enemy.has_system("Masking & Insulation"):  # masked
             if missile and self.data_linked(unit, enemy):
                 return True
             return self.detect_masked(unit, enemy, band)
@@ -764,7 +828,7 @@ class Battle:
         """R6.4: Advanced sensors ID enemy units in adjacent zones too (masked ones on 2+),
         each enemy once a turn."""
         for unit in self.units:
-            if not (unit.on_map and unit.can_act and unit.sensors is Sensors.ADVANCED) or \
+            if not (unit.can_act and unit.on_map and unit.sensors is Sensors.ADVANCED) or \
                     unit.zone is None:
                 continue
             for zone in self.adjacent(unit.zone):
@@ -781,7 +845,7 @@ class Battle:
         """R6.4 Hawkeye: once a turn, the pilot tries to ID one enemy unit of its choice in
         its zone or an adjacent zone, on 5+."""
         for unit in self.units:
-            if not (unit.on_map and unit.can_act and unit.skill("Hawkeye")) or \
+            if not (unit.skill("Hawkeye") and unit.can_act and unit.on_map) or \
                     "Hawkeye" in unit.turn_skills or unit.zone is None:
                 continue
             near = [unit.zone, *self.adjacent(unit.zone)]
@@ -817,28 +881,34 @@ class Battle:
     def choose_targets(self, unit: Unit, band: Band) -> list[Unit]:
         """R6.5: one target a turn, two with a Director, one more with Quick Draw."""
         assert unit.zone is not None
-        self.unmask_decoys(unit, band)
+        enemies = self.enemies_in(unit.zone, unit.side)
+        if any(e.decoy for e in enemies):  # with no decoy in sight, nothing to unmask
+            self.unmask_decoys(unit, band)
+            enemies = self.enemies_in(unit.zone, unit.side)
         limit = 1
         if unit.has_system("Director"):
             limit += 1
         if unit.skill("Quick Draw"):
             limit += 1
-        enemies = self.enemies_in(unit.zone, unit.side)
-        has_missiles = any(w.weapon.family is Family.MISSILE for w in unit.live_weapons())
+        has_missiles = False
+        for w in unit.weapons:
+            if not w.destroyed and w.weapon.family is Family.MISSILE:
+                has_missiles = True
+                break
         candidates = [e for e in enemies if self.can_target(unit, e, band, has_missiles)]
-        if unit.is_infantry:  # infantry fights at Short only, one target
+        if unit.kind is UnitKind.INFANTRY:  # infantry fights at Short only, one target
             if band is not Band.SHORT:
                 return []
             limit = 1
-            candidates = [e for e in candidates if not e.is_infantry]
+            candidates = [e for e in candidates if e.kind is not UnitKind.INFANTRY]
         if not candidates:
             return []
         chosen = self.controllers[unit.side].targets(self, unit, candidates, limit)
         chosen = [t for t in chosen if t in candidates][:limit]
         if chosen:
             self.decided(unit.side, f"{unit.name} targets "
-                         + ", ".join(t.name for t in chosen))
-            self.known[unit.side].update(t.id for t in chosen)
+                         + ", ".join([t.name for t in chosen]))
+            self.known[unit.side].update([t.id for t in chosen])
         return chosen
 
     def commando_action(self, unit: Unit) -> None:
@@ -870,28 +940,30 @@ class Battle:
 
     def attack(self, unit: Unit, targets: list[Unit], band: Band) -> None:
         """One unit's attacks this turn, weapon by weapon in the controller's order."""
-        if unit.is_infantry:
+        if unit.kind is UnitKind.INFANTRY:
             self.infantry_attack(unit, targets[0])
             return
         plan = self.controllers[unit.side].fire_plan(self, unit, targets, band)
+        single = len(targets) == 1
         for slot, target in plan:
-            if slot.destroyed or slot not in unit.weapons or target not in targets:
+            if slot.destroyed or not _holds(unit.weapons, slot) or target not in targets:
                 continue
+            weapon = slot.weapon
             extra = 0
             if slot.fired >= 1:
                 eligible = (unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills
-                            and slot.fired == 1 and (slot.weapon.family is Family.CANNON
-                                                     or slot.weapon.price_per == "pair"))
+                            and slot.fired == 1 and (weapon.family is Family.CANNON
+                                                     or weapon.price_per == "pair"))
                 if not eligible:
                     continue
                 extra = -2
-            if slot.weapon.to_hit_at(band) is None and not (
-                    slot.weapon.is_small and band is Band.SHORT):
+            small = weapon.is_small
+            if self.need_at(weapon, band) is None and not (small and band is Band.SHORT):
                 continue
-            if slot.weapon.is_small != target.is_infantry and slot.weapon.is_small:
+            infantry = target.kind is UnitKind.INFANTRY
+            if small and not infantry:
                 continue
-            if not self.can_target(unit, target, band,
-                                   slot.weapon.family is Family.MISSILE):
+            if not self.can_target(unit, target, band, weapon.family is Family.MISSILE):
                 continue
             slot.fired += 1
             if extra:
@@ -901,12 +973,12 @@ class Battle:
                 self.note(Kind.NOTE, f"{unit.name} fires from hiding and is revealed.", unit)
             if not self.weapon_heat(unit, slot):
                 continue
-            if target.is_infantry:
+            if infantry:
                 # The Gunnery -2 falls on the kills roll, as the terrain to-hit modifier does.
-                self.infantry_kills(unit, slot.weapon, target, extra)
+                self.infantry_kills(unit, weapon, target, extra)
             else:
-                self.shoot(Shot(unit, slot.weapon, target, band, extra,
-                                ["Gunnery -2"] if extra else []), single=len(targets) == 1)
+                self.shoot(Shot(unit, weapon, target, band, extra,
+                                ["Gunnery -2"] if extra else []), single=single)
 
     def weapon_heat(self, unit: Unit, slot: WeaponSlot) -> bool:
         """R6.10: add the weapon's heat; above the rating, the overheat roll. Returns
@@ -953,32 +1025,35 @@ class Battle:
         """R6.6: every to-hit modifier of a shot, each named."""
         unit, weapon, target, band = shot.unit, shot.weapon, shot.target, shot.band
         zone = target.zone or 5
+        family = weapon.family
         mods: list[tuple[int, str]] = []
         if not weapon.ignores_terrain:
-            terrain = self.terrain_to_hit(zone)
+            terrain = self._terrain[zone]
             eng = self.engagements.get(zone)
             doubled = (eng is not None and eng.doubled is target.side
                        and eng.doubled_turn == self.turn) or target.dug_in_zone == zone
-            if terrain:
-                mods.append((terrain * (2 if doubled else 1),
-                             f"{self.terrain_name(zone)}" + (" doubled" if doubled else "")))
+            if terrain.to_hit:
+                mods.append((terrain.to_hit * (2 if doubled else 1),
+                             f"{terrain.name}" + (" doubled" if doubled else "")))
         if target.has_system("Jammer"):
             mods.append((-1, "Jammer"))
         if unit is not None:
-            if unit.has_system("Targeting Array") and single:
+            if single and unit.has_system("Targeting Array"):
                 mods.append((1, "Targeting Array"))
-            if unit.pilot is not None and unit.pilot.level.to_hit:
-                mods.append((unit.pilot.level.to_hit, unit.pilot.level.level))
-            if self.turn in unit.computers_turns:
+            pilot = unit.pilot
+            if pilot is not None and pilot.level.to_hit:
+                mods.append((pilot.level.to_hit, pilot.level.level))
+            if unit.computers_turns and self.turn in unit.computers_turns:
                 mods.append((-1, "Computers damaged"))
-            skill = {Family.CANNON: "Accuracy", Family.MISSILE: "Guidance",
-                     Family.LASER: "Steady Hand"}.get(weapon.family)
+            skill = ("Accuracy" if family is Family.CANNON else "Guidance"
+                     if family is Family.MISSILE else "Steady Hand"
+                     if family is Family.LASER else None)
             if skill and unit.skill(skill) and skill not in unit.turn_skills:
                 unit.turn_skills.add(skill)
                 mods.append((1, skill))
             if target.id in self.marked[unit.side]:
                 mods.append((1, "Commandos"))
-        if weapon.family is Family.MISSILE:
+        if family is Family.MISSILE:
             if target.skill("Spoof") and "Spoof" not in target.turn_skills:
                 target.turn_skills.add("Spoof")
                 mods.append((-1, "Spoof"))
@@ -998,24 +1073,27 @@ class Battle:
         """R6.6-R6.7: roll to hit (two dice for Vulcan and Swarm, a missed die re-rolled once
         for Twin Laser and 6-Pack); each hit goes to its armor save. Returns the hits."""
         weapon, target = shot.weapon, shot.target
-        need = weapon.to_hit_at(shot.band)
+        need = self.need_at(weapon, shot.band)
         assert need is not None
         mod, notes = self.modifiers(shot, single)
+        six = self.house.six_always_hits
         who = shot.unit.name if shot.unit else "Support"
+        to_hit = f"{who}'s {weapon.name} to hit {target.name}"
+        fires = f"{who} fires {weapon.name} at {target.name}: "
+        listed = f" [{', '.join(notes)}]" if notes else ""
         hits = 0
         for _ in range(weapon.dice):
-            roll = self.d6(f"{who}'s {weapon.name} to hit {target.name}")
-            hit = self._hits(roll, mod, need)
+            roll = self.d6(to_hit)
+            hit = roll + mod >= need or (six and roll == 6)  # as ``_hits``
             if not hit and weapon.reroll_miss:
                 roll = self.d6(f"{who}'s {weapon.name} re-roll")
-                hit = self._hits(roll, mod, need)
-            text = (f"{who} fires {weapon.name} at {target.name}: {roll}{mod:+d} vs {need}+"
-                    + (f" [{', '.join(notes)}]" if notes else ""))
-            self.note(Kind.HIT if hit else Kind.MISS, text + (" - hit." if hit else " - miss."),
-                      shot.unit, target, roll)
+                hit = roll + mod >= need or (six and roll == 6)
+            self.note(Kind.HIT if hit else Kind.MISS,
+                      f"{fires}{roll}{mod:+d} vs {need}+{listed}"
+                      + (" - hit." if hit else " - miss."), shot.unit, target, roll)
             if hit:
                 hits += 1
-                self.known[target.side.enemy].add(target.id)
+                self.known[DEFENDER if target.side is ATTACKER else ATTACKER].add(target.id)
                 self.land(shot, weapon)
         return hits
 
@@ -1349,12 +1427,15 @@ class Battle:
 
     def end_turn(self) -> None:
         for zone in list(self.engagements):
-            if not self.contested(zone) and not (self.in_zone(zone, Side.ATTACKER)
-                                                 and self.in_zone(zone, Side.DEFENDER)):
+            if not self.contested(zone) and not (self.in_zone(zone, ATTACKER)
+                                                 and self.in_zone(zone, DEFENDER)):
                 del self.engagements[zone]
-        self.history.append({side: frozenset(u.zone for u in self.side_units(side)
-                                             if u.on_map and not u.decoy and u.zone)
-                             for side in Side})
+        attacking: list[int] = []
+        defending: list[int] = []
+        for u in self.units:
+            if u.zone and not u.decoy and u.on_map:
+                (attacking if u.side is ATTACKER else defending).append(u.zone)
+        self.history.append({ATTACKER: frozenset(attacking), DEFENDER: frozenset(defending)})
         for unit in self.units:
             unit.heat = 0  # R6.10: heat fades at the end of every turn
         self.verdict = judge(self.scenario, self.view())
@@ -1364,16 +1445,15 @@ class Battle:
             self.note(Kind.VICTORY, f"Battle over: {self.verdict}.")
 
     def view(self) -> BattleState:
-        def state(u: Unit) -> UnitState:
-            return UnitState(u.id, u.kind, u.zone if u.on_map else None, u.points, u.group,
-                             u.setup_zone, u.destroyed_turn, u.exited_turn, u.exit_edge,
-                             u.exit_zone)
-        return BattleState(
-            turn=self.turn,
-            attacker=tuple(state(u) for u in self.side_units(Side.ATTACKER) if not u.decoy),
-            defender=tuple(state(u) for u in self.side_units(Side.DEFENDER) if not u.decoy),
-            history=tuple(self.history),
-        )
+        attacker: list[UnitState] = []
+        defender: list[UnitState] = []
+        for u in self.units:
+            if not u.decoy:
+                (attacker if u.side is ATTACKER else defender).append(UnitState(
+                    u.id, u.kind, u.zone if u.on_map else None, u.points, u.group,
+                    u.setup_zone, u.destroyed_turn, u.exited_turn, u.exit_edge, u.exit_zone))
+        return BattleState(turn=self.turn, attacker=tuple(attacker), defender=tuple(defender),
+                           history=tuple(self.history))
 
 
 def _support_spec(name: str) -> UnitSpec:

@@ -169,19 +169,31 @@ class Unit:
     def remaining(self) -> int:
         return self.max_hits - self.hits
 
+    # The engine asks these many times a turn; plain loops over the few systems a unit
+    # carries are the cheapest way to answer (systems can be lost and repaired, so nothing
+    # about them is remembered).
+
     def has_system(self, name: str) -> bool:
-        return any(s.system.name == name and not s.destroyed for s in self.systems)
+        for s in self.systems:  # noqa: SIM110 (a loop costs less than any() and a generator)
+            if s.system.name == name and not s.destroyed:
+                return True
+        return False
 
     def skill(self, name: str) -> bool:
-        return self.pilot is not None and self.pilot.has(name)
+        pilot = self.pilot
+        return pilot is not None and name in pilot.skills
 
     @property
     def sensors(self) -> Sensors:
-        if self.has_system("Advanced Sensors"):
-            return Sensors.ADVANCED
-        if self.has_system("Improved Sensors"):
-            return Sensors.IMPROVED
-        return Sensors.BASIC
+        improved = False
+        for s in self.systems:
+            if not s.destroyed:
+                name = s.system.name
+                if name == "Advanced Sensors":
+                    return Sensors.ADVANCED
+                if name == "Improved Sensors":
+                    improved = True
+        return Sensors.IMPROVED if improved else Sensors.BASIC
 
     @property
     def masked(self) -> bool:
@@ -192,9 +204,14 @@ class Unit:
 
     def heat_rating(self, moors: bool) -> int:
         """R6.10: chassis Heat + Heat Sinks + 1 in Moors + 1 for Chassis Familiarity."""
-        sinks = sum(1 for s in self.systems if s.system.name == "Heat Sink" and not s.destroyed)
-        familiar = 1 if self.pilot and self.pilot.familiarity is self.size else 0
-        return self.base_heat + sinks + (1 if moors else 0) + familiar
+        rating = self.base_heat + (1 if moors else 0)
+        for s in self.systems:
+            if s.system.name == "Heat Sink" and not s.destroyed:
+                rating += 1
+        pilot = self.pilot
+        if pilot and pilot.familiarity is self.size:
+            rating += 1
+        return rating
 
     def __repr__(self) -> str:
         return f"Unit({self.id!r}, {self.name!r})"
