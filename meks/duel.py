@@ -27,8 +27,10 @@ merging identical states:
 
 ``engine_duel`` fights the same duel with the engine itself (Monte Carlo), to compare.
 
-Probabilities are floats by default (fast), or exact ``Fraction`` values with
-``exact=True``.
+Probabilities are floats by default, or exact ``Fraction`` values with ``exact=True``. The
+fractions come from ``_Duel.solve``, which walks the chain state by state in dictionaries;
+it is the reference, and slow for the larger Meks. The floats come from
+``meks.duel_arrays``, which solves the same chain with matrices, many times faster.
 """
 
 from __future__ import annotations
@@ -47,6 +49,9 @@ Num = Any  # float, or Fraction when the odds are computed exactly
 SHORT, MEDIUM, LONG = 0, 1, 2  # band ranks, as ``Band.rank``
 BAND_OF_RANK = {b.rank: b for b in Band}
 TURN_LIMIT = 12
+# Fractions are worked out state by state (about a millisecond for each pair of start states);
+# past this many pairs they would take more than several seconds, so they are refused.
+FRACTION_STATES = 6_000
 
 # What the exact model does not cover (stock Meks carry none of them).
 UNSUPPORTED_SYSTEMS = ("Masking & Insulation", "Data Link")
@@ -477,16 +482,31 @@ def _next_turn(s: MekState, settled: bool) -> MekState:
 
 def exact_duel(a: str, b: str, terrain: str = "Plains",
                pilots: Sequence[str] = ("Regular", "Regular"), exact: bool = False,
-               turn_limit: int = TURN_LIMIT, catalog: Catalog | None = None) -> DuelOdds:
+               turn_limit: int = TURN_LIMIT, catalog: Catalog | None = None,
+               reference: bool = False) -> DuelOdds:
     """The exact chances of the duel of stock Mek ``a`` against stock Mek ``b`` (see the
-    module docstring). ``exact``: Fractions instead of floats."""
+    module docstring). ``exact``: Fractions instead of floats. ``reference``: floats, but
+    from the state-by-state reference rather than the matrices (for tests)."""
     cat = catalog or load_catalog()
     if len(pilots) != 2:
         raise DuelError("Give two pilot levels, one for each Mek.")
     ground = cat.terrain_named(terrain)
     models = (mek_model(a, pilots[0], ground.name, cat), mek_model(b, pilots[1], ground.name,
                                                                    cat))
-    return _Duel(models[0], models[1], ground.to_hit, exact, cat).solve(turn_limit)
+    duel = _Duel(models[0], models[1], ground.to_hit, exact, cat)
+    from meks.duel_arrays import ArrayChain
+
+    if exact or reference:
+        if exact:
+            starts = ArrayChain(_Duel(models[0], models[1], ground.to_hit, False, cat)).n_start
+            if starts[0] * starts[1] > FRACTION_STATES:
+                raise DuelError(
+                    f"Exact fractions for {models[0].name} against {models[1].name} would "
+                    f"take too long ({starts[0] * starts[1]:,} pairs of states to follow; "
+                    f"the limit is {FRACTION_STATES:,}); ask for decimals instead, which are "
+                    "exact to float precision.")
+        return duel.solve(turn_limit)
+    return DuelOdds(*ArrayChain(duel).solve(turn_limit))
 
 
 # ---- the same duel with the engine ----------------------------------------------------------

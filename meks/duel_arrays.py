@@ -1,0 +1,387 @@
+"""The exact duel's chain solved with arrays (floats): the fast path behind ``exact_duel``.
+
+``meks.duel._Duel`` describes one turn of the duel state by state, in dictionaries, and can
+carry exact fractions; it is the reference. This module takes the same transitions and
+solves the chain with NumPy and SciPy's sparse matrices, which is many times faster for the
+larger Meks. Both give the same probabilities (to float rounding); the tests compare them.
+
+The key facts that keep the arrays small:
+
+* Each Mek's states are numbered twice: the states it can have at the start of a turn
+  (``start``: alive, no Computers damage pending) and the states it can have during a turn
+  (``mid``: after being fired at, possibly destroyed). The joint distribution at the start of
+  a turn is one dense matrix per band, first Mek's start states by the second Mek's.
+* An attack changes only the target's state, and depends on the shooter only through its
+  *fire class*: its fire plan at the band, whether it has a Targeting Array, and whether
+  Computers damage hinders it this turn. So an attack is a sparse matrix (target's start
+  states to its mid states) for each fire class, applied to the rows or columns of the
+  shooters of that class.
+* The end of the turn (Computers damage moving on, Leg Damage forgotten at Short range,
+  destroyed Meks leaving) maps each mid state to a start state or to "destroyed"; for the
+  Mek that fires second it is folded into its attack matrix, so the full mid-by-mid matrix is
+  never built.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from scipy import sparse
+
+if TYPE_CHECKING:
+    from meks.duel import MekState, _Duel
+
+SHORT, MEDIUM, LONG = 0, 1, 2
+BANDS = (SHORT, MEDIUM, LONG)
+# A fire class: (names of the weapons fired, Targeting Array, Computers damage this turn).
+FireClass = tuple[tuple[str, ...], bool, bool]
+Array = Any  # numpy arrays (numpy's own types are too loose to help here)
+Matrix = Any  # scipy sparse matrices
+
+
+class _Side:
+    """One Mek's numbered states and the facts the arrays need about them."""
+
+    def __init__(self, start: MekState, max_hits: int) -> None:
+        self.max_hits = max_hits
+        self.start: list[MekState] = [start]
+        self.start_index: dict[MekState, int] = {start: 0}
+        self.mid: list[MekState] = []
+        self.mid_index: dict[MekState, int] = {}
+
+    def add_start(self, state: MekState) -> int:
+        i = self.start_index.get(state)
+        if i is None:
+            i = self.start_index[state] = len(self.start)
+            self.start.append(state)
+        return i
+
+    def add_mid(self, state: MekState) -> int:
+        i = self.mid_index.get(state)
+        if i is None:
+            i = self.mid_index[state] = len(self.mid)
+            self.mid.append(state)
+        return i
+
+    def dead(self, state: MekState) -> bool:
+        return state[0] >= self.max_hits
+
+
+class ArrayChain:
+    """The duel of ``duel`` as matrices; ``solve`` gives the outcome probabilities."""
+
+    def __init__(self, duel: _Duel) -> None:
+        from meks.duel import _next_turn
+
+        self.duel = duel
+        self._next_turn = _next_turn
+        self.sides = (_Side(duel.models[0].start(), duel.models[0].max_hits),
+                      _Side(duel.models[1].start(), duel.models[1].max_hits))
+        # (target side, fire class, band) -> (rows: target start, cols: target mid, chance)
+        self._entries: dict[tuple[int, FireClass, int], tuple[list[int], list[int],
+                                                              list[float]]] = {}
+        self._kernels: dict[tuple[int, FireClass, int, tuple[Any, ...]],
+                            list[tuple[Any, ...]]] = {}
+        self._explore()
+        self._build()
+
+    # ---- which states exist ---------------------------------------------------------------
+
+    def fire_class(self, side: int, state: MekState, band: int) -> FireClass | None:
+        plan = self.duel.fire_plan(side, state, band)
+        if not plan:
+            return None
+        return (tuple(w.name for w in plan), "Targeting Array" in state[3], state[4])
+
+    def _kernel(self, shooter: int, rep: MekState, fire: FireClass, band: int,
+                target: MekState) -> list[tuple[MekState, float]]:
+        """The target's states after a shooter of class ``fire`` attacks it. An attack
+        reads only the target's Hits, weapons and systems; Leg Damage, Computers damage and
+        a wound are only added to, so the attack is worked out once per (Hits, weapons,
+        systems) and the rest carried over."""
+        core = (target[0], target[2], target[3])
+        key = (shooter, fire, band, core)
+        outs = self._kernels.get(key)
+        if outs is None:
+            bare: MekState = (target[0], 0, target[2], target[3], False, False, False)
+            outs = [(o[0], o[1], o[2], o[3], o[5], o[6], float(q))
+                    for o, q in self.duel.attack(shooter, rep, bare, band).items()]
+            self._kernels[key] = outs
+        _h, legs, _w, _s, comp, comp_next, wounded = target
+        return [((h, legs + dl, w, s, comp, comp_next or c, wounded or wd), q)
+                for h, dl, w, s, c, wd, q in outs]
+
+    def _explore(self) -> None:
+        """Number every state each Mek can reach: attacks take start states to mid states,
+        the end of the turn takes live mid states to start states; repeat until nothing new
+        appears. Fire classes come from the shooter's start states (it fires first) and mid
+        states (it fires second, perhaps already hit)."""
+        classes: tuple[dict[tuple[FireClass, int], MekState], ...] = ({}, {})
+        seen = [[0, 0], [0, 0]]  # per side: start states, mid states whose classes are known
+        done: dict[tuple[int, FireClass, int], int] = {}
+        nexted = [0, 0]  # per side: mid states whose end-of-turn states are added
+        busy = True
+        while busy:
+            busy = False
+            for side in (0, 1):
+                s = self.sides[side]
+                for kind, states in ((0, s.start), (1, s.mid)):
+                    while seen[side][kind] < len(states):
+                        state = states[seen[side][kind]]
+                        for band in BANDS:
+                            fire = self.fire_class(side, state, band)
+                            if fire is not None and (fire, band) not in classes[side]:
+                                classes[side][(fire, band)] = state
+                        seen[side][kind] += 1
+                        busy = True
+            for target in (0, 1):
+                shooter = 1 - target
+                t = self.sides[target]
+                for (fire, band), rep in list(classes[shooter].items()):
+                    key = (target, fire, band)
+                    first = done.get(key, 0)
+                    if first >= len(t.start):
+                        continue
+                    rows, cols, chances = self._entries.setdefault(key, ([], [], []))
+                    for i in range(first, len(t.start)):
+                        for after, q in self._kernel(shooter, rep, fire, band, t.start[i]):
+                            rows.append(i)
+                            cols.append(t.add_mid(after))
+                            chances.append(q)
+                    done[key] = len(t.start)
+                    busy = True
+                # an unhurt Mek's start state is also a mid state (not fired at, or missed)
+                for state in t.start:
+                    t.add_mid(state)
+                while nexted[target] < len(t.mid):
+                    state = t.mid[nexted[target]]
+                    if not t.dead(state):
+                        t.add_start(self._next_turn(state, False))
+                        t.add_start(self._next_turn(state, True))
+                    nexted[target] += 1
+                    busy = True
+
+    # ---- the matrices -----------------------------------------------------------------------
+
+    def _build(self) -> None:
+        sides = self.sides
+        self.n_start = (len(sides[0].start), len(sides[1].start))
+        self.n_mid = (len(sides[0].mid), len(sides[1].mid))
+        # end of turn: mid -> start, or the last column ("destroyed")
+        self.end: dict[tuple[int, bool], Matrix] = {}
+        for side in (0, 1):
+            s = sides[side]
+            for settled in (False, True):
+                destroyed = len(s.start)  # the last column
+                cols = [destroyed if s.dead(m) else s.start_index[self._next_turn(m, settled)]
+                        for m in s.mid]
+                self.end[(side, settled)] = _csr(range(len(s.mid)), cols, [1.0] * len(s.mid),
+                                                 (len(s.mid), len(s.start) + 1))
+        # a start state unhurt: its place among the mid states
+        self.unhurt = tuple(np.array([sides[side].mid_index[st] for st in sides[side].start],
+                                     dtype=np.int64) for side in (0, 1))
+        # attacks, transposed (mid by start) for ``T.T @ X``; and folded with the end of turn
+        self.attack_t: dict[tuple[int, FireClass, int], Matrix] = {}
+        self.attack_end_t: dict[tuple[int, FireClass, int, bool], Matrix] = {}
+        for (target, fire, band), (rows, cols, chances) in self._entries.items():
+            m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
+            self.attack_t[(target, fire, band)] = m.T.tocsr()
+            for settled in (False, True):
+                self.attack_end_t[(target, fire, band, settled)] = \
+                    (m @ self.end[(target, settled)]).T.tocsr()
+        self.unhurt_t = tuple(
+            _csr(self.unhurt[side], range(self.n_start[side]), [1.0] * self.n_start[side],
+                 (self.n_mid[side], self.n_start[side])) for side in (0, 1))
+        self.unhurt_end_t = {
+            (side, settled): self.end[(side, settled)][self.unhurt[side]].T.tocsr()
+            for side in (0, 1) for settled in (False, True)}
+        # shooters grouped by fire class, per band: as first (start) and second (mid) Mek
+        self.groups: dict[tuple[int, int, bool], list[tuple[FireClass | None, Array]]] = {}
+        for side in (0, 1):
+            for band in BANDS:
+                for second, states in ((False, sides[side].start), (True, sides[side].mid)):
+                    by: dict[FireClass | None, list[int]] = {}
+                    for i, st in enumerate(states):
+                        by.setdefault(self.fire_class(side, st, band), []).append(i)
+                    self.groups[(side, band, second)] = [
+                        (fire, np.array(idx, dtype=np.int64)) for fire, idx in by.items()]
+        self.wounded = tuple(np.array([st[6] for st in sides[side].start], dtype=bool)
+                             for side in (0, 1))
+        self._plans: dict[tuple[int, int, bool, bool], tuple[Any, ...]] = {}
+        self._band_weights: dict[tuple[int, bool, bool], tuple[dict[int, Array], Array,
+                                                              Array]] = {}
+
+    # ---- one turn ---------------------------------------------------------------------------
+
+    def _moves(self, band: int, acts: tuple[bool, bool]) -> tuple[dict[int, Array], Array,
+                                                                 Array]:
+        """For each new band, its chance for each pair of (movement roll, wanted band)
+        groups, and each start state's group, per side."""
+        key = (band, *acts)
+        got = self._band_weights.get(key)
+        if got is not None:
+            return got
+        duel = self.duel
+        groups: list[list[tuple[Any, int]]] = [[], []]
+        ids = []
+        for side in (0, 1):
+            keys: dict[tuple[Any, int], int] = {}
+            gid = np.empty(self.n_start[side], dtype=np.int64)
+            for i, st in enumerate(self.sides[side].start):
+                k = (duel.move_dist(side, st, acts[side]), duel.want(st[2]))
+                gid[i] = keys.setdefault(k, len(keys))
+            groups[side] = list(keys)
+            ids.append(gid)
+        weights: dict[int, Array] = {}
+        for i, (spec_a, want_a) in enumerate(groups[0]):
+            for j, (spec_b, want_b) in enumerate(groups[1]):
+                wants = (want_a, want_b)
+                for (winner, double), p in duel.moves(spec_a, spec_b).items():
+                    nb = band if winner < 0 else duel.new_band(band, wants[winner], double)
+                    if nb not in weights:
+                        weights[nb] = np.zeros((len(groups[0]), len(groups[1])))
+                    weights[nb][i, j] += p
+        got = ({nb: w[ids[0]][:, ids[1]] for nb, w in weights.items()}, ids[0], ids[1])
+        self._band_weights[key] = got
+        return got
+
+    def _plan(self, x: int, band: int, acts: tuple[bool, bool]) -> tuple[Any, ...]:
+        """The matrices of an exchange where ``x`` fires first at ``band``, with the
+        shooters' states reordered so that each fire class is one slice.
+
+        Returns (order of x's start states, [(slice, first attack)], order of y's mid
+        states, [(slice, second attack and end of turn for x)], end of turn for y)."""
+        key = (x, band, *acts)
+        got = self._plans.get(key)
+        if got is not None:
+            return got
+        y = 1 - x
+        settled = band == SHORT
+
+        def ordered(groups: list[tuple[FireClass | None, Array]], fires: bool,
+                    ) -> tuple[Array, list[tuple[slice, FireClass | None]]]:
+            if not fires:  # a Mek that does not act this turn fires nothing
+                groups = [(None, np.concatenate([idx for _, idx in groups]))]
+            order, parts, at = [], [], 0
+            for fire, idx in groups:
+                order.append(idx)
+                parts.append((slice(at, at + len(idx)), fire))
+                at += len(idx)
+            return np.concatenate(order), parts
+
+        order_x, parts_x = ordered(self.groups[(x, band, False)], acts[x])
+        order_y, parts_y = ordered(self.groups[(y, band, True)], acts[y])
+        first = [(sl, _compact(self.unhurt_t[y] if fire is None else
+                               self.attack_t[(y, fire, band)]))
+                 for sl, fire in parts_x]
+        second = [(sl, _compact(self.unhurt_end_t[(x, settled)] if fire is None else
+                                self.attack_end_t[(x, fire, band, settled)]))
+                  for sl, fire in parts_y]
+        end_y = _compact(self.end[(y, settled)].T.tocsr())
+        got = (order_x, first, order_y, second, end_y)
+        self._plans[key] = got
+        return got
+
+    def _exchange(self, m: Array, band: int, first: int, acts: tuple[bool, bool]) -> Array:
+        """Both attacks at ``band`` with ``first`` firing first, and the end of the turn:
+        (first Mek's start states + destroyed) by (second Mek's start states + destroyed),
+        rows always the first Mek of the duel. Only the states that hold some chance take
+        part, which matters when one Mek's pilot is wounded and does not act."""
+        x, y = first, 1 - first  # x fires first, at y; then y (perhaps hit) fires at x
+        order_x, first_attacks, order_y, second_attacks, end_y = self._plan(x, band, acts)
+        q = m if first == 0 else m.T  # rows: x's start states; columns: y's
+        rows, first_attacks = _keep(q.any(axis=1), order_x, first_attacks)
+        cols = np.flatnonzero(q.any(axis=0))
+        every_col = len(cols) == q.shape[1]
+        q = q[rows] if every_col else q[np.ix_(rows, cols)]
+        hit = np.empty((len(rows), self.n_mid[y]))
+        for sl, attack in first_attacks:  # y's start states -> y's mid states
+            hit[sl] = ((attack if every_col else attack[:, cols]) @ q[sl].T).T
+        mids, second_attacks = _keep(hit.any(axis=0), order_y, second_attacks)
+        hit = hit[:, mids]  # columns: y's mid states, by fire class
+        out = np.empty((self.n_start[x] + 1, len(mids)))
+        for sl, attack in second_attacks:  # x's start states -> next turn's (+ destroyed)
+            out[:, sl] = attack[:, rows] @ hit[:, sl]
+        done = (end_y[:, mids] @ out.T).T  # y's mid states -> next turn's (+ destroyed)
+        return done if first == 0 else done.T
+
+    def solve(self, turn_limit: int) -> tuple[float, float, float]:
+        """(first Mek wins, second Mek wins, draw)."""
+        n = self.n_start
+        dist: dict[int, Array] = {LONG: np.zeros(n)}
+        dist[LONG][0, 0] = 1.0
+        wins_a = wins_b = draw = 0.0
+        act = []
+        for side in (0, 1):
+            w = self.wounded[side]
+            act.append([(True, np.where(w, 2 / 6, 1.0)), (False, np.where(w, 4 / 6, 0.0))]
+                       if w.any() else [(True, None)])
+        for _ in range(turn_limit):
+            moved: dict[tuple[bool, bool, int], Array] = {}
+            for band, m in dist.items():
+                for act_a, fa in act[0]:
+                    for act_b, fb in act[1]:
+                        part = m
+                        if fa is not None:
+                            part = part * fa[:, None]
+                        if fb is not None:
+                            part = part * fb[None, :]
+                        if not part.any():
+                            continue
+                        if band == SHORT:  # the baseline never opens the range
+                            bands = {SHORT: part}
+                        else:
+                            weights, _, _ = self._moves(band, (act_a, act_b))
+                            bands = {nb: part * w for nb, w in weights.items()}
+                        for nb, p in bands.items():
+                            key = (act_a, act_b, nb)
+                            moved[key] = moved[key] + p if key in moved else p
+            ended: dict[int, Array] = {}
+            for (act_a, act_b, nb), m in moved.items():
+                half = m * 0.5
+                both = (self._exchange(half, nb, 0, (act_a, act_b))
+                        + self._exchange(half, nb, 1, (act_a, act_b)))
+                ended[nb] = ended[nb] + both if nb in ended else both
+            dist = {}
+            for nb, e in ended.items():
+                draw += float(e[-1, -1])
+                wins_a += float(e[:-1, -1].sum())
+                wins_b += float(e[-1, :-1].sum())
+                dist[nb] = e[:-1, :-1]
+        draw += float(sum(m.sum() for m in dist.values()))
+        return wins_a, wins_b, draw
+
+
+def _keep(has: Array, order: Array, parts: list[tuple[slice, Any]],
+          ) -> tuple[Array, list[tuple[slice, Any]]]:
+    """The states of ``order`` (grouped in ``parts``' slices) for which ``has`` is true,
+    still grouped: (their indices, [(new slice, the part's value)]) without empty parts."""
+    kept = has[order]
+    at = np.concatenate(([0], np.cumsum(kept)))
+    out = [(slice(int(at[sl.start]), int(at[sl.stop])), value) for sl, value in parts
+           if at[sl.stop] > at[sl.start]]
+    return order[kept], out
+
+
+DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array
+
+
+def _compact(m: Matrix) -> Matrix:
+    """``m`` as a plain array when it is small (NumPy beats sparse arithmetic there)."""
+    return m.toarray() if m.shape[0] * m.shape[1] <= DENSE_CELLS else m
+
+
+def _csr(rows: Any, cols: Any, values: Any, shape: tuple[int, int]) -> Matrix:
+    """A sparse matrix from (row, column, value) entries; repeated entries add up."""
+    return sparse.csr_array((np.asarray(values, dtype=float),
+                             (np.asarray(rows, dtype=np.int64),
+                              np.asarray(cols, dtype=np.int64))), shape=shape)
+
+
+def solve(duel: _Duel, turn_limit: int) -> tuple[float, float, float]:
+    """The duel's outcome probabilities: (first Mek wins, second wins, draw)."""
+    return ArrayChain(duel).solve(turn_limit)
+
+
+__all__ = ["ArrayChain", "solve"]
