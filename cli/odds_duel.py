@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import typer
@@ -20,7 +21,9 @@ def duel(
     seed: int = typer.Option(0, "--seed", min=0, max=2**63 - 1,
                              help="Run i rolls the dice of seed + i."),
     fractions: bool = typer.Option(False, "--fractions",
-                                   help="Print the exact chances as fractions."),
+                                   help="Print the exact chances as fractions (offered "
+                                   "for the smaller half of the pairs: the Light and Medium "
+                                   "Meks, and those against a DRAKEN)."),
     as_json: bool = JSON,
 ) -> None:
     """Exact chances of a duel of two stock Meks in one zone (both on the baseline policy,
@@ -33,7 +36,10 @@ def duel(
     levels = [p.strip() for p in pilots.split(",")]
     if len(levels) != 2 or not all(levels):
         raise DuelError("--pilots takes two levels, like Regular,Veteran.")
-    exact = exact_duel(a, b, terrain, levels, exact=fractions)
+    working = contextlib.nullcontext() if as_json or quiet() else \
+        stderr().status("Working out the exact chances", spinner="line")
+    with working:  # a few seconds for the largest Meks
+        exact = exact_duel(a, b, terrain, levels, exact=fractions)
     with Progress(TextColumn("Fighting"), BarColumn(), TextColumn("{task.completed}/"
                   "{task.total}"), console=stderr(), transient=True,
                   disable=as_json or quiet()) as progress:
