@@ -379,9 +379,4 @@ def _csr(rows: Any, cols: Any, values: Any, shape: tuple[int, int]) -> Matrix:
                               np.asarray(cols, dtype=np.int64))), shape=shape)
 
 
-def solve(duel: _Duel, turn_limit: int) -> tuple[float, float, float]:
-    """The duel's outcome probabilities: (first Mek wins, second wins, draw)."""
-    return ArrayChain(duel).solve(turn_limit)
-
-
-__all__ = ["ArrayChain", "solve"]
+__all__ = ["ArrayChain"]
