@@ -395,6 +395,15 @@ def outcomes_of(c: Census, n: int) -> dict[str, Any]:
             "fingerprint": c.fingerprint}
 
 
+def engine_build() -> str:
+    """Whether the engine's modules run compiled (``MEKS_COMPILE=1``, see setup.py)."""
+    import meks.engine.core
+
+    if Path(meks.engine.core.__file__ or "").suffix in {".so", ".pyd"}:
+        return "compiled with mypyc"
+    return "plain Python (install with MEKS_COMPILE=1 for the compiled engine)"
+
+
 def results(n: int, bot_n: int, pinned: str, c: Census, bot_c: Census,
             t: dict[str, Timing], par: Parallel) -> dict[str, Any]:
     engine, dice, plain, bot = t["engine"], t["dice"], t["plain"], t["bot"]
@@ -415,6 +424,7 @@ def results(n: int, bot_n: int, pinned: str, c: Census, bot_c: Census,
         "cpu": pinned,
         "python": sys.version.split()[0],
         "platform": platform.platform(),
+        "build": engine_build(),
         "engine": {**rate(n, engine.wall),
                    "cpu_share": round(sum(engine.cpu) / sum(engine.wall), 2)},
         "dice": {
@@ -478,6 +488,7 @@ def report(d: dict[str, Any]) -> str:
         f"Opening Shots battles, {d['controllers']}, {d['forces']}",
         f"{d['battles']} battles (seeds {d['seeds']}), median of {d['repeats']} repeats, "
         f"one process {d['cpu']} (Python {d['python']}, {d['platform']})",
+        f"engine build: {d['build']}",
         "",
         f"  engine           {e['battles_per_s']:>10,.1f} battles/s   "
         f"{e['ms_per_battle']:.3f} ms a battle",

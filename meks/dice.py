@@ -27,7 +27,8 @@ class Roll:
 class Dice:
     """Six-sided dice with a log. Use the classmethods to build one."""
 
-    def __init__(self, source: Callable[[str], int], seed: int | None = None) -> None:
+    def __init__(self, source: Callable[[str], object], seed: int | None = None) -> None:
+        # ``object``: what a callback hands back is checked in ``d6``, not assumed.
         self._source = source
         # Seeded dice roll straight from their generator's bits (see ``d6``).
         self._bits: Callable[[int], int] | None = None
@@ -76,9 +77,10 @@ class Dice:
                 r = bits(3)
             value = r + 1
         else:
-            value = self._source(purpose)
-            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= SIDES:
-                raise DiceError(f"A die for {purpose} came up {value!r}; a die shows 1 to 6.")
+            given = self._source(purpose)
+            if not isinstance(given, int) or isinstance(given, bool) or not 1 <= given <= SIDES:
+                raise DiceError(f"A die for {purpose} came up {given!r}; a die shows 1 to 6.")
+            value = given
         self.log.append(Roll(purpose, value))
         return value
 

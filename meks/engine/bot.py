@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from math import exp
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from meks.catalog import Band, Catalog, Design, Family, Size, Weapon, load_catalog
 from meks.construction import Pricing, check_design
 from meks.engine.controllers import Baseline, Order, distance
@@ -282,6 +284,7 @@ def _group_zone(battle: Battle, name: str | None) -> int | None:
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
 class Bot(Baseline):
     """A controller that plays to win (see the module docstring and docs/bot.md)."""
 
@@ -1521,11 +1524,11 @@ class _Tasks:
                  and (cond.kind is None or u.kind is cond.kind)]
         gone = [u for u in force if u.exited_turn is not None and u.exit_edge is cond.edge]
         if cond.of is Measure.UNITS:
-            total: float = len(force)
-            have: float = len(gone)
+            total = float(len(force))
+            have = float(len(gone))
         else:
-            total = sum(u.points for u in force)
-            have = sum(u.points for u in gone)
+            total = float(sum(u.points for u in force))
+            have = float(sum(u.points for u in gone))
         need = float(cond.count) if cond.count is not None else \
             (cond.percent or 0) * total / 100
         if have >= need:

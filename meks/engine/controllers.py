@@ -12,6 +12,8 @@ from collections import deque
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
+from mypy_extensions import mypyc_attr
+
 from meks.catalog import Band, Family, Weapon
 from meks.engine.units import Unit, WeaponSlot
 from meks.scenario import (
@@ -238,6 +240,7 @@ _BANDS = tuple(Band)  # shortest first
 
 # ---- the baseline ------------------------------------------------------------------------
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
 class Baseline:
     """A plain, predictable controller (see the module docstring)."""
 

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
 from meks.dice import Dice
 from meks.engine.log import Event, Kind
@@ -112,6 +114,7 @@ class Result:
     units: list[Unit]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
 class Battle:
     """One battle. Build it, then call ``run()``; or ``setup()`` and ``play_turn()``."""
 
