@@ -21,10 +21,17 @@ HERE = Path(__file__).parent
 CONFIG = tomllib.loads((HERE / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["meks"]
 
 
-def wanted() -> bool:
-    if os.environ.get("MEKS_COMPILE", "").strip().lower() not in {"1", "true", "yes", "on"}:
+ASKED = os.environ.get("MEKS_COMPILE", "").strip().lower() in {"1", "true", "yes", "on"}
+# The setup commands that build modules; pip also runs this script only to learn the build
+# requirements and the metadata, and compiling then would be wasted.
+BUILDING = {"bdist_wheel", "build", "build_ext", "install"}
+EDITABLE = {"editable_wheel", "develop"}
+
+
+def compiling() -> bool:
+    if not ASKED or not BUILDING & set(sys.argv):
         return False
-    if "editable_wheel" in sys.argv or "develop" in sys.argv:
+    if EDITABLE & set(sys.argv):
         print("MEKS_COMPILE is ignored for an editable install; the engine stays plain Python.",
               file=sys.stderr)
         return False
@@ -34,7 +41,9 @@ def wanted() -> bool:
 def compiled_modules() -> list[Extension]:
     try:
         from mypyc.build import mypycify
-    except ImportError:  # asked for while only the build requirements are being gathered
+    except ImportError:
+        print("MEKS_COMPILE needs mypy (its mypyc compiler) to build with; the engine stays "
+              "plain Python.", file=sys.stderr)
         return []
     extensions: list[Extension] = mypycify(list(CONFIG["compiled"]), opt_level="3")
     for extension in extensions:
@@ -42,8 +51,7 @@ def compiled_modules() -> list[Extension]:
     return extensions
 
 
-COMPILE = wanted()
 setup(
-    ext_modules=compiled_modules() if COMPILE else [],
-    setup_requires=list(CONFIG["compile-requires"]) if COMPILE else [],
+    ext_modules=compiled_modules() if compiling() else [],
+    setup_requires=list(CONFIG["compile-requires"]) if ASKED else [],
 )
