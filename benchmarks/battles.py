@@ -48,6 +48,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
+import meks
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
@@ -397,9 +398,7 @@ def outcomes_of(c: Census, n: int) -> dict[str, Any]:
 
 def engine_build() -> str:
     """Whether the engine's modules run compiled (``MEKS_COMPILE=1``, see setup.py)."""
-    import meks.engine.core
-
-    if Path(meks.engine.core.__file__ or "").suffix in {".so", ".pyd"}:
+    if meks.engine_build() == "compiled":
         return "compiled with mypyc"
     return "plain Python (install with MEKS_COMPILE=1 for the compiled engine)"
 

@@ -81,9 +81,9 @@ app.add_typer(odds_cmd.app, name="odds")
 
 def _version(value: bool) -> None:
     if value:
-        from meks import __version__
+        from meks import __version__, engine_build
 
-        typer.echo(f"meks {__version__}")
+        typer.echo(f"meks {__version__} ({engine_build()} engine)")
         raise typer.Exit()
 
 

@@ -5,3 +5,13 @@ no terminal.
 """
 
 __version__ = "0.1.0"
+
+
+def engine_build() -> str:
+    """``"compiled"`` when the battle engine runs as modules compiled with mypyc (installed
+    with ``MEKS_COMPILE=1``), else ``"plain"``. Finds the module without importing it."""
+    from importlib.util import find_spec
+
+    spec = find_spec("meks.engine.core")
+    origin = spec.origin if spec is not None else None
+    return "compiled" if origin is not None and origin.endswith((".so", ".pyd")) else "plain"

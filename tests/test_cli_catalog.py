@@ -158,3 +158,4 @@ def test_bad_usage_exits_2(runner: CliRunner) -> None:
 def test_version(runner: CliRunner) -> None:
     code, out, _ = run(runner, "--version")
     assert code == 0 and out.startswith("meks ")
+    assert out.rstrip().endswith(("(plain engine)", "(compiled engine)"))

@@ -65,11 +65,12 @@ def compiled_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_every_listed_module_loads_compiled(compiled_copy: Path) -> None:
     modules = [p.removesuffix(".py").replace("/", ".") for p in COMPILED]
-    script = ("import importlib, json, sys; print(json.dumps("
-              "{m: importlib.import_module(m).__file__ for m in sys.argv[1:]}))")
+    script = ("import importlib, json, sys, meks; print(json.dumps([meks.engine_build(), "
+              "{m: importlib.import_module(m).__file__ for m in sys.argv[1:]}]))")
     done = _run([sys.executable, "-c", script, *modules], compiled_copy, 120)
     assert done.returncode == 0, done.stderr[-2000:]
-    files = json.loads(done.stdout)
+    build, files = json.loads(done.stdout)
+    assert build == "compiled"
     for module, file in files.items():
         assert Path(file).parent.is_relative_to(compiled_copy), (module, file)
         assert file.endswith(".so") or file.endswith(".pyd"), f"{module} is not compiled: {file}"
