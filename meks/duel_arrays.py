@@ -51,21 +51,22 @@ class _Side:
         self.mid_index: dict[MekState, int] = {}
 
     def add_start(self, state: MekState) -> int:
-        i = self.start_index.get(state)
-        if i is None:
-            i = self.start_index[state] = len(self.start)
-            self.start.append(state)
-        return i
+        return _number(self.start, self.start_index, state)
 
     def add_mid(self, state: MekState) -> int:
-        i = self.mid_index.get(state)
-        if i is None:
-            i = self.mid_index[state] = len(self.mid)
-            self.mid.append(state)
-        return i
+        return _number(self.mid, self.mid_index, state)
 
     def dead(self, state: MekState) -> bool:
         return state[0] >= self.max_hits
+
+
+def _number(states: list[MekState], index: dict[MekState, int], state: MekState) -> int:
+    """``state``'s number among ``states``, adding it at the end if it is new."""
+    i = index.get(state)
+    if i is None:
+        i = index[state] = len(states)
+        states.append(state)
+    return i
 
 
 class ArrayChain:
