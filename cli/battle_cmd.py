@@ -35,8 +35,9 @@ def record(
                                     help="Seed for reproducible dice."),
     as_json: bool = JSON,
 ) -> None:
-    """Record a game played on a real table for the force last mustered, then run the
-    post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
+    """Record a game played on a real table for the force last mustered.
+
+    Then run the post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
     credited, promotions, and a new-skill roll for each surviving pilot."""
     from campaigns.postbattle import ChoicesNeeded, record_battle
     from cli import store_views
@@ -115,8 +116,9 @@ def auto(
     rolls: bool = typer.Option(False, "--rolls", help="Show every die in the report."),
     as_json: bool = JSON,
 ) -> None:
-    """Fight a battle with both sides commanded by the tool, and print the report. A battle
-    fought for a company is stored and its post-battle sequence runs."""
+    """Fight a battle with both sides commanded by the tool, and print the report.
+
+    A battle fought for a company is stored and its post-battle sequence runs."""
     from campaigns.battles import fight, is_force_file, store, summary
     from meks.engine.log import render
 
@@ -157,8 +159,9 @@ def show_(battle_id: int = typer.Argument(..., help="The battle's id.", show_def
 @app.command()
 def replay(battle_id: int = typer.Argument(..., help="The battle's id.", show_default=False),
            as_json: bool = JSON) -> None:
-    """Fight a stored battle again from its seed (or dice) and decisions, and confirm the
-    result is identical."""
+    """Fight a stored battle again from its seed (or dice) and decisions.
+
+    The result must be identical to the stored one; the command says whether it is."""
     from campaigns.battles import replay as do_replay
 
     with session() as s:
@@ -187,8 +190,9 @@ def play(
     opponent: str = typer.Option("bot", "--opponent",
                                  help="The controller commanding the other side."),
 ) -> None:
-    """Fight a battle at the terminal: you command one side, the tool the other. Every
-    decision is a numbered prompt with the odds; Enter takes the suggestion and q quits.
+    """Fight a battle at the terminal: you command one side, the tool the other.
+
+    Every decision is a numbered prompt with the odds; Enter takes the suggestion and q quits.
     The battle is saved after every decision: 'meks battle resume ID' continues it."""
     from campaigns.company import Refused
     from campaigns.play import start

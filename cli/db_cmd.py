@@ -26,8 +26,10 @@ def path(as_json: bool = JSON) -> None:
 
 @app.command()
 def check(as_json: bool = JSON) -> None:
-    """Check the database: storage integrity, foreign keys, and that every company's state
-    is the one its history of events ends with. Exit 1 if anything is wrong."""
+    """Check the database: storage integrity, foreign keys and every company's history.
+
+    Each company's state must be the one its history of events ends with. Exit 1 if
+    anything is wrong."""
     from campaigns.integrity import check as run_check
     from cli.state import session
 

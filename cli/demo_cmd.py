@@ -14,8 +14,9 @@ def demo(
     difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
     name: str = typer.Option("Demo Company", "--name", help="The new company's name."),
 ) -> None:
-    """Found a company and fight the six scenarios of the rules, the tool commanding both
-    sides; then print the roster and the campaign summary."""
+    """Found a company and fight the six scenarios of the rules, the tool commanding both sides.
+
+    Then print the roster and the campaign summary."""
     from rich.progress import BarColumn, Progress, TextColumn
 
     from campaigns.campaign import next_scenario, start_campaign

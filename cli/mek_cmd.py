@@ -26,8 +26,9 @@ def buy(
                                 help="House rule: 'printed' or 'computed' stock prices."),
     as_json: bool = JSON,
 ) -> None:
-    """Add a Mek to the stable. Stock designs cost their printed price, custom designs the
-    price of their parts."""
+    """Add a Mek to the stable.
+
+    Stock designs cost their printed price, custom designs the price of their parts."""
     from campaigns.company import buy_mek
     from campaigns.designs import load_design_file
     from meks.catalog import load_catalog

@@ -45,6 +45,7 @@ def muster(
     as_json: bool = JSON,
 ) -> None:
     """Check a force against a budget and size limits and record it for the next battle.
+
     Each Mek needs a pilot; a Regular hire's 5 points are paid at its first muster unless
     the scenario provides the pilot; Rich Uncle's points add to the budget. A muster still
     waiting for its battle is replaced."""

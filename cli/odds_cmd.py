@@ -47,8 +47,10 @@ def battle(
     controller_name: str = CONTROLLER,
     as_json: bool = JSON,
 ) -> None:
-    """Fight the battle many times: win, draw and loss chances with 95% intervals, the
-    expected number of turns, each unit's survival rate and expected Mek kills."""
+    """Fight the battle many times and give the chances of each result.
+
+    Win, draw and loss chances with 95% intervals, the expected number of turns, each unit's
+    survival rate and expected Mek kills."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     from campaigns.odds import odds
@@ -92,8 +94,10 @@ def ladder(
                                      "in this file.", show_default=False),
     as_json: bool = JSON,
 ) -> None:
-    """A round-robin of the nine stock Meks in duels: two Meks alone in one zone, Regular
-    pilots, baseline controllers, last Mek standing, 12 turns. Each Mek's win rate (draws
+    """A round-robin of the nine stock Meks in duels, on each terrain.
+
+    A duel is two Meks alone in one zone, Regular pilots, baseline controllers, last Mek
+    standing, 12 turns. Each Mek's win rate (draws
     count as half a win) overall and per terrain, and its win rate per point of price."""
     from campaigns.odds import ladder as fight_ladder
     from campaigns.odds import ladder_terrains
@@ -144,9 +148,10 @@ def skill(
     controller_name: str = CONTROLLER,
     as_json: bool = JSON,
 ) -> None:
-    """What each skill the pilot could take would change: the side's win chance with the
-    force as it is, then with each skill the pilot does not hold added, and the gain with
-    its 95% interval (every variant fights on the same dice)."""
+    """How much each skill the pilot could take would change its side's win chance.
+
+    The side's win chance with the force as it is, then with each skill the pilot does not
+    hold added, and the gain with its 95% interval (every variant fights on the same dice)."""
     from campaigns.odds import skill_gains
     from cli.state import session
     from meks.scenario import Side

@@ -26,8 +26,10 @@ def duel(
                                    "Meks, and those against a DRAKEN)."),
     as_json: bool = JSON,
 ) -> None:
-    """Exact chances of a duel of two stock Meks in one zone (both on the baseline policy,
-    from Long range, 12 turns), beside the same duel fought RUNS times by the engine."""
+    """Exact chances of a duel of two stock Meks, beside the same duel fought by the engine.
+
+    Both Meks stand in one zone, play the baseline policy, start at Long range and fight
+    for 12 turns; the exact chances are shown beside the same duel fought RUNS times."""
     from rich.progress import BarColumn, Progress, TextColumn
 
     from cli.output import print_json, quiet, show, stderr

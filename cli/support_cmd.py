@@ -24,8 +24,9 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
          seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                          help="Seed for reproducible dice."),
          as_json: bool = JSON) -> None:
-    """Roll support: the first die picks the table, the second the result. The results wait
-    for the company's next muster."""
+    """Roll support for the company's next muster.
+
+    The first die picks the table, the second the result; the results are kept until then."""
     from campaigns.company import support_roll, support_rolls_for
     from cli.muster_cmd import scenario_side
     from meks.dice import Dice

@@ -3,14 +3,17 @@ and --quiet."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -89,3 +92,26 @@ def test_battle_reports_fit_80_columns(runner: CliRunner, tmp_path: Path) -> Non
     out = invoke(runner, "battle", "auto", "opening-shots", "-a", str(force), "-d",
                  str(force), "--seed", "3", "--rolls")
     assert max(len(line) for line in out.splitlines()) <= 80
+
+
+def _commands(group: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
+    """Every command under ``group`` (Typer's own Click types), with its path of names."""
+    out = []
+    for name, command in group.commands.items():
+        out.append(((*path, name), command))
+        if hasattr(command, "commands"):
+            out.extend(_commands(command, (*path, name)))
+    return out
+
+
+def test_every_command_summary_is_one_paragraph_without_hard_breaks() -> None:
+    """A group's help lists each command by the first paragraph of its help; in Rich markup
+    mode a line break there is printed as is, cutting sentences in the middle. So a command's
+    help starts with a paragraph written on one line (more paragraphs may follow after a
+    blank line)."""
+    broken = []
+    for path, command in _commands(typer.main.get_command(app)):
+        text = inspect.cleandoc(command.short_help or command.help or "")
+        if not text or "\n" in text.split("\n\n")[0]:
+            broken.append(" ".join(path))
+    assert not broken, broken
