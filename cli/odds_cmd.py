@@ -73,10 +73,22 @@ def battle(
 TERRAIN_HELP = "A terrain to fight on (repeat for several); every terrain when none is given."
 
 
-def _svg_only(value: Path | None) -> Path | None:
-    if value is not None and value.suffix.lower() != ".svg":
-        raise typer.BadParameter(f"{value} does not end in .svg; SVG is the format written, "
-                                 "so give a file name ending .svg.")
+def _picture_file(value: Path | None) -> Path | None:
+    """A chart file's name, checked before the duels are fought: its ending, and a folder
+    that exists and can be written."""
+    import os
+
+    from cli.odds_plot import FORMATS
+
+    if value is None:
+        return None
+    if value.suffix.lower() not in FORMATS:
+        raise typer.BadParameter(f"{value} ends in neither .svg nor .png; give a file name "
+                                 "ending .svg (a drawing) or .png (an image).")
+    folder = value.expanduser().parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise typer.BadParameter(f"cannot write in {folder}: give a file in a folder that "
+                                 "exists and that you can write to.")
     return value
 
 
@@ -89,32 +101,34 @@ def ladder(
                                       show_default=False),
     jobs: int = JOBS,
     seed: int = SEED,
-    plot: Path | None = typer.Option(None, "--plot", metavar="FILE.svg", callback=_svg_only,
-                                     help="Also draw win rate per point as an SVG bar chart "
-                                     "in this file.", show_default=False),
+    plot: Path | None = typer.Option(None, "--plot", metavar="FILE", callback=_picture_file,
+                                     help="Also draw win rate per point as a bar chart in "
+                                     "this file: SVG or PNG, by its ending.",
+                                     show_default=False),
     as_json: bool = JSON,
 ) -> None:
     """A round-robin of the nine stock Meks in duels, on each terrain.
 
     A duel is two Meks alone in one zone, Regular pilots, baseline controllers, last Mek
-    standing, 12 turns. Each Mek's win rate (draws
-    count as half a win) overall and per terrain, and its win rate per point of price."""
+    standing, 12 turns. Each Mek's win rate (draws count as half a win) overall and per
+    terrain, and its win rate per point of price."""
     from campaigns.odds import ladder as fight_ladder
     from campaigns.odds import ladder_terrains
-    from cli.odds_plot import write_ladder_svg
+    from cli.odds_plot import ladder_picture
+    from cli.output import write_atomically
 
     grounds = ladder_terrains(terrain)
     total = len(grounds) * runs * 36
     with _progress(as_json, total) as advance:
         data = fight_ladder(grounds, runs=runs, jobs=jobs, seed=seed, progress=advance)
     if plot is not None:
-        write_ladder_svg(data, plot)
+        written = write_atomically(plot, ladder_picture(data, plot.suffix))
     if as_json:
         print_json(data)
     else:
         show(*_ladder_view(data))
         if plot is not None:
-            show(f"Chart written to {plot}.")
+            show(f"Chart written to {written}.")
 
 
 def _side_name(value: str) -> str:

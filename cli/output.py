@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console, RenderableType
 
 
@@ -92,3 +94,41 @@ def internal_error(exc: BaseException) -> None:
     if debug_enabled():  # pragma: no cover - for developers
         raise exc
     sys.stderr.flush()
+
+
+def write_atomically(target: Path, content: str | bytes) -> str:
+    """Write ``content`` (text as UTF-8) to a temporary file beside ``target``, then move it
+    into place, so readers see the old file or the new one, never a part. Returns the path
+    written; a file that cannot be written is the player's ``InputError``."""
+    import contextlib
+    import os
+    import stat
+    import tempfile
+
+    from meks.errors import InputError
+
+    target = target.expanduser()
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    tmp: str | None = None
+    try:
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            f.write(content.encode("utf-8") if isinstance(content, str) else content)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+        tmp = None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise InputError(str(target), [f"cannot be written ({reason})"]) from None
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return str(target.resolve())

@@ -3,15 +3,10 @@ format's JSON Schema."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import typer
 
-from cli.output import print_json, say
+from cli.output import print_json, say, write_atomically
 from cli.state import JSON, session
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 app = typer.Typer(no_args_is_help=True,
                   help="Export a company's roster, import one, or show the roster format.")
@@ -47,45 +42,8 @@ def export(
     if output is None:
         typer.echo(text, nl=False)
         return
-    target = _write_atomically(Path(output), text)
+    target = write_atomically(Path(output), text)
     say(f"Wrote the {fmt} roster to {target}.")
-
-
-def _write_atomically(target: Path, text: str) -> str:
-    """Write ``text`` as UTF-8 to a temporary file beside ``path``, then move it into place,
-    so readers see the old file or the new one, never a part. Returns the path written."""
-    import contextlib
-    import os
-    import stat
-    import tempfile
-
-    from meks.errors import InputError
-
-    target = target.expanduser()
-    try:
-        mode = stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    tmp: str | None = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(text.encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, mode)
-        os.replace(tmp, target)
-        tmp = None
-    except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise InputError(str(target), [f"cannot be written ({reason})"]) from None
-    finally:
-        if tmp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-    return str(target.resolve())
 
 
 @app.command("import")

@@ -106,10 +106,42 @@ def test_ladder_plot_is_svg(runner: CliRunner, tmp_path: Path) -> None:
     assert len(bars) == 9
 
 
+def test_ladder_plot_as_png_draws_the_svg_chart(runner: CliRunner, tmp_path: Path) -> None:
+    from PIL import Image
+
+    from cli.odds_plot import BAR, HEIGHT, PNG_SCALE, WIDTH
+
+    for name in ("ladder.svg", "ladder.PNG"):
+        result = runner.invoke(app, ["odds", "ladder", "--runs", "2", "-t", "Moors",
+                                     "--plot", str(tmp_path / name)])
+        assert result.exit_code == 0, result.stderr
+    image = Image.open(tmp_path / "ladder.PNG")
+    assert image.format == "PNG" and image.size == (WIDTH * PNG_SCALE, HEIGHT * PNG_SCALE)
+    pixels = image.convert("RGB")
+    bar = tuple(int(BAR[i:i + 2], 16) for i in (1, 3, 5))
+    svg = "{http://www.w3.org/2000/svg}"
+    bars = [r for r in ET.parse(tmp_path / "ladder.svg").getroot().iter(f"{svg}rect")
+            if r.find(f"{svg}title") is not None]
+    assert len(bars) == 9
+    for rect in bars:  # every SVG bar is in the PNG, as tall: bar colour inside, none above
+        x = (float(rect.get("x", 0)) + float(rect.get("width", 0)) / 2) * PNG_SCALE
+        top = float(rect.get("y", 0)) * PNG_SCALE
+        height = float(rect.get("height", 0)) * PNG_SCALE
+        if height >= 4:
+            assert pixels.getpixel((int(x), int(top + height / 2))) == bar
+        assert pixels.getpixel((int(x), int(top) - 3)) != bar
+    # some text was drawn: dark pixels in the title's band, across the top
+    title = pixels.crop((0, 0, WIDTH * PNG_SCALE, 34 * PNG_SCALE)).convert("L")
+    assert title.getextrema()[0] < 100  # type: ignore[operator]
+
+
 def test_ladder_refuses_bad_input(runner: CliRunner, tmp_path: Path) -> None:
-    result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "x.png")])
-    assert result.exit_code == 2 and "SVG" in result.stderr
-    assert not (tmp_path / "x.png").exists()
+    result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "x.gif")])
+    assert result.exit_code == 2 and ".svg" in result.stderr and ".png" in result.stderr
+    assert not (tmp_path / "x.gif").exists()
+    result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "no" / "x.svg")])
+    assert result.exit_code == 2 and "cannot write" in result.stderr
+    assert "Fighting" not in result.stderr and not result.stdout  # refused before any duel
     result = runner.invoke(app, ["odds", "ladder", "--runs", "2", "-t", "Swamp"])
     assert result.exit_code == 1 and "Swamp" in result.stderr
     result = runner.invoke(app, ["odds", "ladder", "--runs", "0"])
