@@ -364,13 +364,18 @@ def _new_pilot_name(session: Session, company: Company) -> str:
 def enemy_force(scenario: Scenario, side: Side, difficulty: str, catalog: Catalog,
                 dice: Dice | None = None) -> ForceSpec:
     """The force the tool musters against the company (R3.3 limits, by difficulty), with
-    the side's support rolls when ``dice`` are given."""
+    the side's support rolls when ``dice`` are given, rolled before the muster so that a
+    Rich Uncle's points add to the budget (R4.2)."""
     from meks.engine.bot import muster as bot_muster
 
     rules = scenario.side(side)
     level = ENEMY_LEVEL[difficulty]
+    # support first, as a company rolls it (R4.2): a Rich Uncle's points join the budget
+    rolls = [roll_support(dice, catalog) for _ in range(rules.support_rolls)] \
+        if dice is not None else []
+    budget = rules.budget + sum(r.points for r in rolls)
     try:
-        designs = bot_muster(rules.budget, rules.max_size, rules.composition, catalog,
+        designs = bot_muster(budget, rules.max_size, rules.composition, catalog,
                              difficulty, scenario.house_rules.pricing)
     except ValueError:
         raise Refused(f"No enemy force fits {scenario.name}'s limits for the "
@@ -382,6 +387,5 @@ def enemy_force(scenario: Scenario, side: Side, difficulty: str, catalog: Catalo
         name = f"Enemy {design.name}-{counts[design.name]}"
         units.append(UnitSpec(name, design, PilotSpec(f"{name} pilot", level),
                               points=design.price or 0))
-    support = tuple(roll_support(dice, catalog).entry.name
-                    for _ in range(rules.support_rolls)) if dice is not None else ()
+    support = tuple(r.entry.name for r in rolls)
     return ForceSpec(tuple(units), support, f"Enemy ({difficulty})")

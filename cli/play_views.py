@@ -200,8 +200,9 @@ def battle_map(battle: Battle, viewer: Side, over: bool = False) -> RenderableTy
             eng = battle.engagements.get(zone)
             if eng is not None:
                 lines.append(f"combat at {eng.band.value} range")
-            if battle.mines.get(viewer) == zone:
-                lines.append("your minefield")
+            laid = battle.mines[viewer].count(zone)
+            if laid:
+                lines.append("your minefield" if laid == 1 else f"your {laid} minefields")
             for unit in battle.in_zone(zone):
                 if unit.hidden and unit.side is not viewer:
                     continue

@@ -165,3 +165,23 @@ def test_campaign_run_killed_at_random_moments_carries_on_to_the_same_end(
         run(runner, "--db", db, "campaign", "run", "Hawks")
         assert run_json(runner, "--db", db, "campaign", "status", "Hawks")["results"] == \
             expected
+
+
+def test_the_enemy_rolls_support_before_its_muster_so_rich_uncle_adds_points_R4_2() -> None:
+    from campaigns.campaign import enemy_force
+    from campaigns.scenarios import get_scenario
+    from meks.catalog import load_catalog
+    from meks.dice import Dice
+    from meks.engine.bot import muster
+    from meks.scenario import Side
+
+    catalog = load_catalog()
+    scenario = get_scenario("head-to-head")
+    rules = scenario.side(Side.DEFENDER)
+    dice = Dice.from_sequence([3, 6, 6] * rules.support_rolls)  # table 3-4, 6: Rich Uncle, +6
+    force = enemy_force(scenario, Side.DEFENDER, "hard", catalog, dice)
+    assert force.support == ("Rich Uncle",) * rules.support_rolls
+    richer = muster(rules.budget + 6 * rules.support_rolls, rules.max_size, rules.composition,
+                    catalog, "hard")
+    assert [u.design.name for u in force.units if u.design] == [d.name for d in richer]
+    assert sum(d.price or 0 for d in richer) > rules.budget  # the extra points were spent

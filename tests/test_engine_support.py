@@ -150,6 +150,14 @@ def test_surprise_is_spent_on_the_first_initiative_roll_R4_3() -> None:
     assert "Surprise" not in b.assets[Side.ATTACKER]
 
 
+def test_two_surprises_add_up_on_the_first_roll_docs_rules_R4_3() -> None:
+    """Our decision: each Surprise is +3 on the side's first initiative roll, so two give
+    +6 and both are spent there (rather than one lying unused all battle)."""
+    b = apart(force(post(), support=("Surprise", "Surprise")), post(), [1, 6])
+    assert texts(b, Kind.INITIATIVE)[0] == "Attacker initiative 1+6 = 7"
+    assert b.initiative_winner is Side.ATTACKER and "Surprise" not in b.assets[Side.ATTACKER]
+
+
 # ---- Support Fire and Air Strike ----------------------------------------------------------------
 
 def known(*ids: str) -> Any:
@@ -218,6 +226,31 @@ def test_minefield_hits_an_enemy_mek_entering_on_three_up_R4_3(roll: int, hit: b
     assert b.unit("A1").hits == (1 if hit else 0)
     assert texts(b, Kind.MINE) == [f"Post hits a mine ({roll})." if hit else
                                    f"Post crosses the minefield unharmed ({roll})."]
+
+
+def test_two_minefields_both_work_docs_rules_R4_3() -> None:
+    """Our decision: each Minefield is laid where its side chooses; two in different zones
+    both stay, and two in one zone make an entering Mek roll twice."""
+    laid = iter([2, 3])
+    b = apart(post(), force(post(), support=("Minefield", "Minefield")),
+              [*INIT, 3, 1,   # turn 1, into zone 2: a hit (its critical check 1)
+               *INIT, 2],     # turn 2, into zone 3: unharmed
+              a_ctl=still(movement=lambda b, s: {"A1": (b.unit("A1").zone or 0) + 1}),
+              d_ctl=still(setup_support=lambda b, side, asset: next(laid)), turns=2)
+    assert b.mines[Side.DEFENDER] == [2, 3] and "Minefield" not in b.assets[Side.DEFENDER]
+    assert texts(b, Kind.MINE) == ["Post hits a mine (3).",
+                                   "Post crosses the minefield unharmed (2)."]
+    assert b.unit("A1").hits == 1 and b.unit("A1").zone == 3
+
+
+def test_two_minefields_in_one_zone_roll_twice_docs_rules_R4_3() -> None:
+    b = apart(post(), force(post(), support=("Minefield", "Minefield")),
+              [*INIT, 4, 1, 2],   # the first hits (critical check 1), the second misses
+              a_ctl=still(movement=lambda b, s: {"A1": 2}),
+              d_ctl=still(setup_support=mined(2)))
+    assert texts(b, Kind.MINE) == ["Post hits a mine (4).",
+                                   "Post crosses the minefield unharmed (2)."]
+    assert b.unit("A1").hits == 1
 
 
 def test_minefield_spares_its_own_side_R4_3() -> None:

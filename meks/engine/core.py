@@ -131,7 +131,7 @@ class Battle:
         self.units: list[Unit] = []
         self.engagements: dict[int, Engagement] = {}
         self.assets: dict[Side, list[str]] = {Side.ATTACKER: [], Side.DEFENDER: []}
-        self.mines: dict[Side, int] = {}
+        self.mines: dict[Side, list[int]] = {side: [] for side in SIDES}  # zones, by layer
         self.known: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.marked: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
@@ -140,7 +140,7 @@ class Battle:
         self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
         self.ambushed: dict[str, list[Unit]] = {}  # this turn's ambusher -> its targets
         self.verdict: Verdict | None = None
-        self._surprise_pending: set[Side] = set()
+        self._surprise_pending: dict[Side, int] = {}  # Surprise assets for the first roll
         self._adjacent = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
         self._terrain = {z: self.catalog.terrain_named(scenario.terrain_of(z))
                          for z in range(1, 10)}
@@ -280,9 +280,9 @@ class Battle:
                 for _ in range(sp.count):
                     n += 1
                     self.units.append(strongpoint(f"{prefix}{n}", side, sp.zone))
-            if "Surprise" in self.assets[side]:
+            while "Surprise" in self.assets[side]:  # each one is +3 on the first roll
                 self.assets[side].remove("Surprise")
-                self._surprise_pending.add(side)
+                self._surprise_pending[side] = self._surprise_pending.get(side, 0) + 1
         for side in Side:
             self.deploy(side)
         for side in Side:
@@ -329,7 +329,7 @@ class Battle:
                 continue
             chosen = self.find(choice)
             if asset == "Minefield" and isinstance(choice, int) and 1 <= choice <= 9:
-                self.mines[side] = choice
+                self.mines[side].append(choice)
                 self.decided(side, "a minefield is laid (hidden) in one zone")
             elif asset == "Decoy" and isinstance(choice, int) and 1 <= choice <= 9:
                 fake = decoy(f"{side.value[0].upper()}X{len(self.units)}", side, choice)
@@ -419,8 +419,8 @@ class Battle:
                 bonus = 0
                 if any(u.side is side and u.skill("Tactics") and u.on_map for u in self.units):
                     bonus += 2
-                if first_roll and self._surprise_pending and side in self._surprise_pending:
-                    bonus += 3
+                if first_roll:
+                    bonus += 3 * self._surprise_pending.get(side, 0)
                 total = roll + bonus
                 if side is ATTACKER:
                     a = total
@@ -510,18 +510,21 @@ class Battle:
         return True
 
     def minefield(self, unit: Unit) -> None:
-        """R4.3: each enemy Mek entering the mined zone takes 1 hit on a 3+."""
-        zone = self.mines.get(unit.side.enemy)
-        if zone is None or unit.zone != zone or not unit.is_mek or unit.decoy:
+        """R4.3: each enemy Mek entering a mined zone takes 1 hit on a 3+; two minefields
+        laid in one zone roll one after the other (a destroyed Mek rolls no more)."""
+        if not unit.is_mek or unit.decoy:
             return
-        roll = self.d6(f"minefield against {unit.name}")
-        if roll >= 3:
-            self.note(Kind.MINE, f"{unit.name} hits a mine ({roll}).", unit, value=roll)
-            self.damage(unit, 1, None, None)
-            self.settle([unit])
-        else:
-            self.note(Kind.MINE, f"{unit.name} crosses the minefield unharmed ({roll}).",
-                      unit, value=roll)
+        for zone in self.mines[unit.side.enemy]:
+            if unit.zone != zone or not unit.alive:
+                continue
+            roll = self.d6(f"minefield against {unit.name}")
+            if roll >= 3:
+                self.note(Kind.MINE, f"{unit.name} hits a mine ({roll}).", unit, value=roll)
+                self.damage(unit, 1, None, None)
+                self.settle([unit])
+            else:
+                self.note(Kind.MINE, f"{unit.name} crosses the minefield unharmed ({roll}).",
+                          unit, value=roll)
 
     def arrivals(self, side: Side) -> None:
         """Reinforcements (R7.2, Citadel): each waiting unit rolls to arrive this turn."""
