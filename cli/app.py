@@ -28,7 +28,12 @@ from cli import (
 
 class MeksGroup(TyperGroup):
     """Turns the game's errors into one clear line on stderr and the right exit code:
-    1 when the rules refuse or a thing is not found, 2 for unreadable input."""
+    1 when the rules refuse or a thing is not found, 2 for unreadable input. It also lets
+    every command's help flow to the terminal's width (see ``_reflow``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _reflow_helps(self)
 
     def invoke(self, ctx: Any) -> Any:  # typer's own click Context
         from meks.errors import MeksError
@@ -53,6 +58,25 @@ class MeksGroup(TyperGroup):
 
             internal_error(exc)
             raise typer.Exit(1) from None
+
+
+def _reflow(text: str | None) -> str | None:
+    """Help text with each paragraph on one line. Docstrings are wrapped for the source
+    file, but Typer's Rich help prints their line breaks as they are, which cuts sentences
+    short at any other width; joined, Rich wraps them to the terminal."""
+    if not text:
+        return text
+    import inspect
+
+    return "\n\n".join(" ".join(line.strip() for line in part.splitlines())
+                       for part in inspect.cleandoc(text).split("\n\n"))
+
+
+def _reflow_helps(group: Any) -> None:
+    for command in group.commands.values():
+        command.help = _reflow(command.help)
+        if hasattr(command, "commands"):
+            _reflow_helps(command)
 
 
 app = typer.Typer(
