@@ -36,6 +36,17 @@ class Refused(MeksError):
     """A change the rules or the company's state do not allow."""
 
 
+def shell_arg(text: str) -> str:
+    """``text`` as one word of a shell command a message suggests: as it is when that is
+    safe, else in double quotes (messages already wrap whole commands in single ones)."""
+    import shlex
+
+    if shlex.quote(text) == text:
+        return text
+    escaped = "".join("\\" + c if c in '\\"$`' else c for c in text)
+    return f'"{escaped}"'
+
+
 # ---- finding things -------------------------------------------------------------------------
 
 def get_company(session: Session, name: str) -> Company:
@@ -64,7 +75,7 @@ def find_mek(session: Session, company: Company, ref: str, *,
         mek = session.exec(query.where(Mek.id == int(ref.lstrip("#")))).first()
     if mek is None:
         raise NotFound(f"{company.name} has no Mek called {ref!r}. "
-                       f"See 'meks mek list {company.name}'.")
+                       f"See 'meks mek list {shell_arg(company.name)}'.")
     if active and mek.status != "active":
         raise Refused(f"{mek.callsign} is {mek.status} and no longer in the stable.")
     return mek
@@ -78,7 +89,7 @@ def find_pilot(session: Session, company: Company, ref: str) -> Pilot:
         pilot = session.exec(query.where(Pilot.id == int(ref.lstrip("#")))).first()
     if pilot is None:
         raise NotFound(f"{company.name} has no pilot called {ref!r}. "
-                       f"See 'meks pilot list {company.name}'.")
+                       f"See 'meks pilot list {shell_arg(company.name)}'.")
     return pilot
 
 

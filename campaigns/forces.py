@@ -20,7 +20,7 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
-from campaigns.company import Refused, get_company
+from campaigns.company import Refused, get_company, shell_arg
 from campaigns.designs import load_design_file
 from campaigns.files import read_yaml_file
 from db.models import Company, Mek, Muster, Pilot, SupportRoll
@@ -113,7 +113,8 @@ def muster_force(session: Session, company_name: str, scenario_id: str,
         col(Muster.battle_id).is_(None)).order_by(col(Muster.id).desc())).first()
     if muster is None:
         raise Refused(f"{company.name} has no force mustered for {scenario_id}; muster one "
-                      f"with 'meks muster {company.name} --scenario {scenario_id} --side ...'.")
+                      f"with 'meks muster {shell_arg(company.name)} --scenario {scenario_id} "
+                      "--side ...'.")
     units = []
     for entry in json.loads(muster.force):
         mek = session.get(Mek, entry["mek"])

@@ -24,6 +24,7 @@ from meks.catalog import Catalog, load_catalog
 from meks.engine.bot import muster
 from meks.engine.controllers import Controller
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.errors import UsageError
 from meks.odds import (
     Tally,
     duel_force,
@@ -216,7 +217,7 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
     fights with the same run seeds, so the differences are measured on the same luck."""
     controller(controller_name)
     if runs < 2:
-        raise Refused("Skill gains need at least two runs (--runs 2 or more).")
+        raise UsageError("Skill gains need at least two runs (--runs 2 or more).")
     catalog = load_catalog()
     scenario = get_scenario(scenario_ref)
     other = Side.DEFENDER if side is Side.ATTACKER else Side.ATTACKER
@@ -226,10 +227,10 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
     else:
         company, sep, who = ref.rpartition(":")
         if not sep or not company or not who:
-            raise Refused(f"{ref!r} is neither a force file nor COMPANY:PILOT (a company's "
+            raise UsageError(f"{ref!r} is neither a force file nor COMPANY:PILOT (a company's "
                           "pilot, as in 'Hawks:Ada').")
         if pilot is not None:
-            raise Refused("--pilot picks a pilot in a force file; for a company, name the "
+            raise UsageError("--pilot picks a pilot in a force file; for a company, name the "
                           "pilot as COMPANY:PILOT.")
         mine = participant(session, company, side, scenario, catalog)
     index = _pick_pilot(mine.force, who, ref)
@@ -273,7 +274,8 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
         minus = sum(1 for v, b in zip(outcome, base, strict=True) if b and not v)
         gain, gain_low, gain_high = paired_difference(plus, minus, runs)
         s_low, s_high = wilson(sum(outcome), runs)
-        rows.append({"skill": skill, "p": sum(outcome) / runs, "low": s_low, "high": s_high,
+        rows.append({"skill": skill_label(skill, size), "p": sum(outcome) / runs,
+                     "low": s_low, "high": s_high,
                      "gain": gain, "gain_low": gain_low, "gain_high": gain_high,
                      "better_runs": plus, "worse_runs": minus})
     rows.sort(key=lambda r: (-r["gain"], r["skill"]))

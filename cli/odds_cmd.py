@@ -12,7 +12,7 @@ from typer.core import TyperGroup
 
 from cli import odds_duel
 from cli.battle_cmd import ATTACKER, DEFENDER
-from cli.output import print_json, show
+from cli.output import print_json, say, show
 from cli.state import JSON
 
 
@@ -28,7 +28,9 @@ class ScenarioFirst(TyperGroup):
 JOBS = typer.Option(1, "--jobs", "-j", min=1, max=64,
                     help="Processes to fight them on (the answer does not change).")
 SEED = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs.")
-CONTROLLER = typer.Option("baseline", "--controller", help="Who commands both sides.")
+CONTROLLER = typer.Option("baseline", "--controller",
+                          help="Who commands both sides: baseline (a simple fixed policy) "
+                          "or bot (the tool's full opponent, slower).")
 
 app = typer.Typer(cls=ScenarioFirst, no_args_is_help=True,
                   help="The chances before a battle: 'meks odds SCENARIO --attacker ... "
@@ -51,15 +53,11 @@ def battle(
 
     Win, draw and loss chances with 95% intervals, the expected number of turns, each unit's
     survival rate and expected Mek kills."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
     from campaigns.odds import odds
-    from cli.output import quiet, stderr
+    from cli.output import fight_progress
     from cli.state import session
 
-    with Progress(TextColumn("Fighting"), BarColumn(), TextColumn("{task.completed}/"
-                  "{task.total}"), TimeRemainingColumn(), console=stderr(), transient=True,
-                  disable=as_json or quiet()) as progress:
+    with fight_progress(as_json) as progress:
         task = progress.add_task("odds", total=runs)
         with session() as s:
             data = odds(s, scenario, attacker, defender, runs=runs, jobs=jobs, seed=seed,
@@ -82,14 +80,18 @@ def _picture_file(value: Path | None) -> Path | None:
 
     if value is None:
         return None
-    if value.suffix.lower() not in FORMATS:
-        raise typer.BadParameter(f"{value} ends in neither .svg nor .png; give a file name "
-                                 "ending .svg (a drawing) or .png (an image).")
-    folder = value.expanduser().parent
+    if value.suffix.lower() not in FORMATS:  # ".svg" alone is a hidden file with no ending
+        raise typer.BadParameter(f"{value} is not a file name ending .svg or .png; give one "
+                                 "such as ladder.svg (a drawing) or ladder.png (an image).")
+    target = value.expanduser()
+    folder = target.parent
     if not folder.is_dir() or not os.access(folder, os.W_OK):
         raise typer.BadParameter(f"cannot write in {folder}: give a file in a folder that "
                                  "exists and that you can write to.")
-    return value
+    if target.exists() and (not target.is_file() or not os.access(target, os.W_OK)):
+        raise typer.BadParameter(f"{target} exists and is not a file you can replace; give "
+                                 "another name.")
+    return target
 
 
 @app.command()
@@ -128,7 +130,7 @@ def ladder(
     else:
         show(*_ladder_view(data))
         if plot is not None:
-            show(f"Chart written to {written}.")
+            say(f"Chart written to {written}.")
 
 
 def _side_name(value: str) -> str:
@@ -194,13 +196,9 @@ class _Advance:
 
 @contextmanager
 def _progress(as_json: bool, total: int | None) -> Iterator[_Advance]:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+    from cli.output import fight_progress
 
-    from cli.output import quiet, stderr
-
-    with Progress(TextColumn("Fighting"), BarColumn(), TextColumn("{task.completed}/"
-                  "{task.total}"), TimeRemainingColumn(), console=stderr(), transient=True,
-                  disable=as_json or quiet()) as progress:
+    with fight_progress(as_json) as progress:
         yield _Advance(progress, progress.add_task("odds", total=total))
 
 

@@ -10,41 +10,52 @@ import typer
 from cli.state import JSON
 
 
+def _two_levels(value: str) -> str:
+    if len([p for p in value.split(",") if p.strip()]) != 2 or value.count(",") != 1:
+        raise typer.BadParameter(f"{value!r} is not two levels; give them as LEVEL,LEVEL, "
+                                 "like Regular,Veteran.")
+    return value
+
+
 def duel(
-    a: str = typer.Argument(..., help="The first stock Mek.", show_default=False),
-    b: str = typer.Argument(..., help="The second stock Mek.", show_default=False),
-    terrain: str = typer.Option("Plains", "--terrain", "-t", help="The zone's terrain."),
+    a: str = typer.Argument(..., metavar="A", help="The first stock Mek.", show_default=False),
+    b: str = typer.Argument(..., metavar="B", help="The second stock Mek.",
+                            show_default=False),
+    terrain: str = typer.Option("Plains", "--terrain", "-t",
+                                help="The zone's terrain: Plains, Desert, Woods, Urban, "
+                                "Highlands or Moors."),
     pilots: str = typer.Option("Regular,Regular", "--pilots", metavar="LEVEL,LEVEL",
-                               help="The two pilots' levels."),
+                               callback=_two_levels,
+                               help="The two pilots' levels: Green, Regular, Veteran or "
+                               "Elite."),
     runs: int = typer.Option(2000, "--runs", "-n", min=1, max=10_000_000,
                              help="Monte Carlo duels fought with the engine."),
     seed: int = typer.Option(0, "--seed", min=0, max=2**63 - 1,
                              help="Run i rolls the dice of seed + i."),
     fractions: bool = typer.Option(False, "--fractions",
-                                   help="Print the exact chances as fractions (offered "
-                                   "for the smaller half of the pairs: the Light and Medium "
-                                   "Meks, and those against a DRAKEN)."),
+                                   help="Print the exact chances as fractions too "
+                                   "(offered for the smaller half of the pairs: the Light "
+                                   "and Medium Meks, those against a DRAKEN, and the WASP "
+                                   "against a THOR or a WARTHOG)."),
     as_json: bool = JSON,
 ) -> None:
     """Exact chances of a duel of two stock Meks, beside the same duel fought by the engine.
 
     Both Meks stand in one zone, play the baseline policy, start at Long range and fight
     for 12 turns; the exact chances are shown beside the same duel fought RUNS times."""
-    from rich.progress import BarColumn, Progress, TextColumn
+    from cli.output import fight_progress, print_json, quiet, show, stderr
+    from meks.catalog import load_catalog
+    from meks.duel import engine_duel, exact_duel
 
-    from cli.output import print_json, quiet, show, stderr
-    from meks.duel import DuelError, engine_duel, exact_duel
-
-    levels = [p.strip() for p in pilots.split(",")]
-    if len(levels) != 2 or not all(levels):
-        raise DuelError("--pilots takes two levels, like Regular,Veteran.")
-    working = contextlib.nullcontext() if as_json or quiet() else \
+    cat = load_catalog()  # names as the catalog prints them
+    a, b = cat.design(a).name, cat.design(b).name
+    terrain = cat.terrain_named(terrain).name
+    levels = [cat.level(p.strip()).level for p in pilots.split(",")]
+    working = contextlib.nullcontext() if as_json or quiet() or not stderr().is_terminal else \
         stderr().status("Working out the exact chances", spinner="line")
     with working:  # a few seconds for the largest Meks
         exact = exact_duel(a, b, terrain, levels, exact=fractions)
-    with Progress(TextColumn("Fighting"), BarColumn(), TextColumn("{task.completed}/"
-                  "{task.total}"), console=stderr(), transient=True,
-                  disable=as_json or quiet()) as progress:
+    with fight_progress(as_json, remaining=False) as progress:
         task = progress.add_task("duel", total=runs)
         mc = engine_duel(a, b, terrain, levels, runs=runs, seed=seed,
                          progress=lambda n: progress.advance(task, n))
@@ -53,6 +64,8 @@ def duel(
         "exact": exact.as_floats(),
         "monte_carlo": {**mc.rates(), "runs": mc.runs, "se": mc.standard_errors()},
     }
+    if fractions:  # as text, "numerator/denominator": JSON numbers would round them
+        data["exact_fractions"] = {k: str(getattr(exact, k)) for k in ("a", "b", "draw")}
     if as_json:
         print_json(data)
         return

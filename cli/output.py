@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from rich.console import Console, RenderableType
+    from rich.progress import Progress
 
 
 _quiet = False
@@ -47,6 +48,26 @@ def stderr() -> Console:
     from rich.console import Console
 
     return Console(stderr=True, soft_wrap=True)
+
+
+def fight_progress(as_json: bool = False, remaining: bool = True) -> Progress:
+    """A transient "Fighting" bar on stderr, counting done of total ("?" until the total is
+    known). Off for --json and --quiet, and when stderr is not a terminal (a log file gets
+    nothing, not even an empty line)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    console = stderr()
+    columns = [TextColumn("Fighting"), BarColumn(), MofNCompleteColumn()]
+    if remaining:
+        columns.append(TimeRemainingColumn())
+    return Progress(*columns, console=console, transient=True,
+                    disable=as_json or quiet() or not console.is_terminal)
 
 
 def show(*renderables: RenderableType) -> None:

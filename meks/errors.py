@@ -4,6 +4,7 @@
 - ``UnknownName``: a name that matches nothing in the catalog; carries the nearest names.
 - ``InputError``: input that cannot be read as the product expects (exit 2): a file that is
   not YAML, a missing or mistyped field. Carries every problem found, not just the first.
+- ``UsageError``: a request the command cannot take as worded (exit 2).
 - ``DiceError``: dice that cannot be used (a fixed sequence ran out, a value outside 1-6).
 """
 
@@ -25,12 +26,16 @@ class MeksError(ValueError):
 class UnknownName(MeksError):
     """A name that matches nothing; ``suggestions`` holds the nearest known names."""
 
-    def __init__(self, kind: str, query: str, suggestions: Sequence[str] = ()) -> None:
+    def __init__(self, kind: str, query: str, suggestions: Sequence[str] = (),
+                 every: Sequence[str] = ()) -> None:
+        """``every``: all the names there are, when they are few enough to list."""
         self.kind = kind
         self.query = query
         self.suggestions = tuple(suggestions)
         text = f"No {kind} is called {query!r}."
-        if self.suggestions:
+        if every:
+            text += f" Give one of {_either(every)}."
+        elif self.suggestions:
             text += " Did you mean " + _either(self.suggestions) + "?"
         else:
             text += " Run 'meks catalog' to see what exists."
@@ -65,6 +70,13 @@ class InputError(MeksError):
                 f"  - {p}" for p in self.problems
             )
         super().__init__(text)
+
+
+class UsageError(MeksError):
+    """A request worded so that the command cannot take it (exit 2), such as options that
+    do not go together; the message says how to word it."""
+
+    exit_code = 2
 
 
 class DiceError(MeksError):

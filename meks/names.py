@@ -17,6 +17,7 @@ T = TypeVar("T")
 
 FAMILY_WORDS = ("cannon", "laser", "missile", "missiles", "armor", "sensors", "sensor")
 _MIN_PREFIX = 3
+LIST_ALL = 8  # an unknown name among this many or fewer is answered with all of them
 
 
 def normalize(name: str) -> str:
@@ -93,7 +94,8 @@ class NameIndex(Generic[T]):
         """The item ``query`` names; raises UnknownName with suggestions if none."""
         item = self.find(query)
         if item is None:
-            raise UnknownName(self.kind, query, self.suggest(query))
+            few = self.names if len(self.names) <= LIST_ALL else ()
+            raise UnknownName(self.kind, query, self.suggest(query), few)
         return item
 
     def canonical(self, query: str) -> str:

@@ -63,7 +63,10 @@ def wilson(successes: int, runs: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / runs
     centre = (p + z * z / (2 * runs)) / denominator
     half = z * math.sqrt(p * (1 - p) / runs + z * z / (4 * runs * runs)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval holds p; at 0 or every run that is its exact end (not a rounding of it)
+    low = 0.0 if successes == 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if successes == runs else max(p, min(1.0, centre + half))
+    return low, high
 
 
 def simulate(scenario: Scenario, forces: dict[Side, ForceSpec], seed: int,

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -75,6 +77,14 @@ def test_odds_refuse_bad_input(runner: CliRunner, force: str) -> None:
     result = runner.invoke(app, ["odds", "opening-shots", "-a", force, "-d", force,
                                  "--controller", "genius"])
     assert result.exit_code == 1 and "genius" in result.stderr
+
+
+@given(st.integers(min_value=1, max_value=100_000), st.data())
+def test_wilson_interval_holds_its_estimate(runs: int, data: st.DataObject) -> None:
+    successes = data.draw(st.integers(min_value=0, max_value=runs))
+    low, high = wilson(successes, runs)
+    assert 0.0 <= low <= successes / runs <= high <= 1.0
+    assert (low == 0.0) == (successes == 0) and (high == 1.0) == (successes == runs)
 
 
 def test_wilson_interval() -> None:

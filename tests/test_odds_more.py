@@ -12,9 +12,9 @@ from typer.testing import CliRunner
 
 from campaigns.odds import bot_force, ladder
 from cli.app import app
-from meks.catalog import Catalog
+from meks.catalog import Catalog, Size
 from meks.odds import duel_force, duel_scenario, paired_difference, simulate
-from meks.pilots import available_skills
+from meks.pilots import available_skills, skill_label
 from meks.scenario import Side
 from tests.engine_helpers import duel_scenario as helper_duel_scenario
 
@@ -112,9 +112,10 @@ def test_ladder_plot_as_png_draws_the_svg_chart(runner: CliRunner, tmp_path: Pat
     from cli.odds_plot import BAR, HEIGHT, PNG_SCALE, WIDTH
 
     for name in ("ladder.svg", "ladder.PNG"):
-        result = runner.invoke(app, ["odds", "ladder", "--runs", "2", "-t", "Moors",
+        result = runner.invoke(app, ["--quiet", "odds", "ladder", "--runs", "2", "-t", "Moors",
                                      "--plot", str(tmp_path / name)])
         assert result.exit_code == 0, result.stderr
+        assert "Chart written" not in result.stdout  # --quiet: the data, no confirmation
     image = Image.open(tmp_path / "ladder.PNG")
     assert image.format == "PNG" and image.size == (WIDTH * PNG_SCALE, HEIGHT * PNG_SCALE)
     pixels = image.convert("RGB")
@@ -139,9 +140,15 @@ def test_ladder_refuses_bad_input(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "x.gif")])
     assert result.exit_code == 2 and ".svg" in result.stderr and ".png" in result.stderr
     assert not (tmp_path / "x.gif").exists()
+    result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / ".svg")])
+    assert result.exit_code == 2 and "ladder.svg" in result.stderr
     result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "no" / "x.svg")])
     assert result.exit_code == 2 and "cannot write" in result.stderr
     assert "Fighting" not in result.stderr and not result.stdout  # refused before any duel
+    (tmp_path / "dir.svg").mkdir()
+    result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "dir.svg")])
+    assert result.exit_code == 2 and "not a file you can replace" in \
+        " ".join(result.stderr.split())
     result = runner.invoke(app, ["odds", "ladder", "--runs", "2", "-t", "Swamp"])
     assert result.exit_code == 1 and "Swamp" in result.stderr
     result = runner.invoke(app, ["odds", "ladder", "--runs", "0"])
@@ -155,7 +162,9 @@ def test_skill_gains_for_a_force_file(runner: CliRunner, force: str, catalog: Ca
     data = run_json(runner, "skill", force, "--scenario", "opening-shots", "--side",
                     "attacker", "--against", force, "--pilot", "WASP-2", "--runs", "12")
     assert data["unit"] == "WASP-2" and data["held"] == []
-    assert {r["skill"] for r in data["skills"]} == set(available_skills([], catalog))
+    assert {r["skill"] for r in data["skills"]} == {  # the WASP is Light
+        skill_label(s, Size.LIGHT) for s in available_skills([], catalog)}
+    assert "Chassis Familiarity (Light)" in {r["skill"] for r in data["skills"]}
     gains = [r["gain"] for r in data["skills"]]
     assert gains == sorted(gains, reverse=True)
     base = data["baseline"]["p"]
@@ -207,7 +216,10 @@ def test_skill_refuses_bad_input(runner: CliRunner, force: str) -> None:
     assert result.exit_code == 2 and "'middle' is not a side" in result.stderr
     result = runner.invoke(app, ["odds", "skill", "Hawks", "--scenario", "opening-shots",
                                  "--side", "attacker", "--runs", "4"])
-    assert result.exit_code == 1 and "COMPANY:PILOT" in result.stderr
+    assert result.exit_code == 2 and "COMPANY:PILOT" in result.stderr
+    result = runner.invoke(app, ["odds", "skill", "Hawks:Ada", "--scenario", "opening-shots",
+                                 "--side", "attacker", "--runs", "4", "--pilot", "Ada"])
+    assert result.exit_code == 2 and "COMPANY:PILOT" in result.stderr
     result = runner.invoke(app, [*base, "--side", "attacker", "--pilot", "Nobody"])
     assert result.exit_code == 1 and "Nobody" in result.stderr
     result = runner.invoke(app, ["odds", "skill", force, "--scenario", "nowhere", "--side",
@@ -230,3 +242,39 @@ def test_bot_force_and_paired_difference(catalog: Catalog) -> None:
     assert paired_difference(0, 0, 50) == (0.0, 0.0, 0.0)
     gain, low, high = paired_difference(10, 2, 100)
     assert gain == pytest.approx(0.08) and low < 0.08 < high
+
+
+# ---- meks odds duel -----------------------------------------------------------------------
+
+def test_odds_duel_gives_exact_and_engine_chances_in_catalog_spelling(
+        runner: CliRunner) -> None:
+    data = run_json(runner, "duel", "wasp", "viper", "-t", "woods", "--pilots",
+                    "green,veteran", "--runs", "40")
+    assert (data["a"], data["b"], data["terrain"], data["pilots"]) == (
+        "WASP", "VIPER", "Woods", ["Green", "Veteran"])
+    assert sum(data["exact"].values()) == pytest.approx(1.0)
+    assert data["monte_carlo"]["runs"] == 40
+    assert "exact_fractions" not in data
+    table = runner.invoke(app, ["odds", "duel", "WASP", "VIPER", "--runs", "10"])
+    assert table.exit_code == 0 and "WASP (Regular) against VIPER (Regular)" in table.stdout
+
+
+def test_odds_duel_fractions_reach_the_json_as_text(runner: CliRunner) -> None:
+    from fractions import Fraction
+
+    data = run_json(runner, "duel", "WASP", "WASP", "--runs", "4", "--fractions")
+    exact = {k: Fraction(v) for k, v in data["exact_fractions"].items()}
+    assert sum(exact.values()) == 1 and exact["a"] == exact["b"]
+    assert data["exact"] == {k: float(v) for k, v in exact.items()}
+
+
+@pytest.mark.parametrize(("args", "code", "says"), [
+    (["--pilots", "Regular"], 2, "LEVEL,LEVEL"),
+    (["--pilots", "Regular,Regular,Green"], 2, "LEVEL,LEVEL"),
+    (["--pilots", "Regular,Bogus"], 1, "'Green', 'Regular', 'Veteran' or 'Elite'"),
+    (["-t", "Swamp"], 1, "'Plains', 'Desert', 'Woods', 'Urban', 'Highlands' or 'Moors'"),
+])
+def test_odds_duel_refuses_bad_input_and_names_what_it_takes(
+        runner: CliRunner, args: list[str], code: int, says: str) -> None:
+    result = runner.invoke(app, ["odds", "duel", "WASP", "VIPER", "--runs", "2", *args])
+    assert result.exit_code == code and says in " ".join(result.stderr.split()), result.stderr

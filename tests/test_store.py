@@ -586,3 +586,20 @@ def test_log_hero_adds_a_support_roll_R4_1(runner: CliRunner, opening: str) -> N
     rolls = run_json(runner, "support", "roll", opening, "--scenario", "at-the-hot-gates",
                      "--side", "attacker")
     assert len(rolls) == 2
+
+
+def test_a_suggested_command_quotes_a_company_name_with_spaces(runner: CliRunner) -> None:
+    import subprocess
+
+    from campaigns.company import shell_arg
+
+    run(runner, "company", "create", CO)
+    message = " ".join(run(runner, "mek", "rename", CO, "Ghost", "Spook", code=1).split())
+    assert "See 'meks mek list \"Black Hand\"'." in message
+    message = " ".join(run(runner, "odds", "opening-shots", "-a", CO, "-d", CO,
+                           code=1).split())
+    assert "'meks muster \"Black Hand\" --scenario opening-shots" in message
+    for name in ("Hawks", "Black Hand", 'O"Neil $HOME `x` \\', "it's"):
+        said = subprocess.run(["bash", "-c", f"printf %s {shell_arg(name)}"],
+                              capture_output=True, text=True, check=True).stdout
+        assert said == name  # the shell reads it back as the one word it was
