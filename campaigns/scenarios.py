@@ -241,6 +241,7 @@ def get_scenario(id_or_path: str) -> Scenario:
 class CheckSummary:
     file: str
     scenario: Scenario
+    note: str = ""  # something to know that doesn't make the file invalid
 
     def lines(self) -> list[str]:
         s = self.scenario
@@ -252,6 +253,8 @@ class CheckSummary:
         changed = s.house_rules.changed()
         if changed:
             out.append("House rules: " + ", ".join(changed) + ".")
+        if self.note:
+            out.append(self.note)
         return out
 
 
@@ -276,4 +279,33 @@ def check_scenario_file(path_or_id: str | Path) -> CheckSummary:
                       and e.scenario.id == text), None)
         if entry is not None:
             path = builtin_file(text) if entry.origin is Origin.BUILT_IN else Path(entry.file)
-    return CheckSummary(str(path), read_scenario_file(path))
+    scenario = read_scenario_file(path)
+    return CheckSummary(str(path), scenario, _id_clash(path, scenario))
+
+
+def _id_clash(path: Path, scenario: Scenario) -> str:
+    """For a file in the scenarios folder whose id another scenario took first, the error
+    ``scenario list`` gives it; for a file elsewhere, a note if its id is taken."""
+    try:
+        here = path.resolve()
+    except OSError:
+        return ""
+    others = []
+    for entry in discover():
+        file = builtin_file(entry.scenario.id) if entry.origin is Origin.BUILT_IN and \
+            entry.scenario is not None else Path(entry.file)
+        try:
+            same = file.resolve() == here
+        except OSError:
+            same = False
+        if same:
+            if entry.error is not None:
+                raise entry.error
+            return ""
+        if entry.scenario is not None and entry.scenario.id == scenario.id:
+            others.append(entry.file)
+    if others:
+        return (f"Note: the id {scenario.id!r} is already used by {others[0]}; in your "
+                "scenarios folder this file would be left out, so give it another id "
+                "before putting it there.")
+    return ""

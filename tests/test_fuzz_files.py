@@ -174,3 +174,27 @@ def test_fuzz_roster_imports(runner: CliRunner, tmp_path: Path, roster_doc: Any,
     text = data.draw(contents(roster_doc))
     path = write(tmp_path, "roster.yaml", text)
     check(runner, ["roster", "import", path], state(runner))
+
+
+@pytest.mark.parametrize(("name", "text", "command"), [
+    ("deep.yaml", "id: x\nname: " + "[" * 30_000 + "]" * 30_000, ["scenario", "check"]),
+    ("deep.yaml", "- " * 30_000 + "x\n", ["design", "check"]),
+    ("deep.json", '{"a": ' + "[" * 30_000 + "]" * 30_000 + "}", ["roster", "import"]),
+])
+def test_absurdly_deep_nesting_is_refused_not_a_crash(tmp_path: Path, name: str, text: str,
+                                                       command: list[str]) -> None:
+    """Tens of thousands of nested lists would overflow the C YAML parser's stack (the process
+    dies, no message); each reader refuses them first. A subprocess, so a crash can't take
+    the test run with it."""
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / name
+    path.write_text(text)
+    env = {**os.environ, "MEKS_DB": str(tmp_path / "x.db")}
+    done = subprocess.run([sys.executable, "-m", "cli", *command, str(path)],
+                          capture_output=True, text=True, env=env, timeout=120,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "nested more than 100 deep" in done.stderr

@@ -600,6 +600,20 @@ def test_scenario_list_reports_a_broken_user_file_and_lists_the_rest(
     assert "already used by" in err
 
 
+def test_scenario_check_agrees_with_list_about_a_taken_id(runner: CliRunner,
+                                                          tmp_path: Path) -> None:
+    clash = yaml.safe_dump({**MINIMAL, "id": "citadel"})
+    path = write_user_scenario("clash.yaml", clash)
+    code, _, err = run(runner, "scenario", "check", str(path))
+    assert code == 2 and "already used by" in err  # left out of the list: not valid there
+    elsewhere = tmp_path / "elsewhere.yaml"
+    elsewhere.write_text(clash)
+    code, out, _ = run(runner, "scenario", "check", str(elsewhere))
+    assert code == 0 and "would be left out" in " ".join(out.split())
+    code, out, _ = run(runner, "scenario", "check", "citadel")
+    assert code == 0 and "Note" not in out  # a built-in is no clash with itself
+
+
 def test_scenario_show_draws_briefing_forces_and_map(runner: CliRunner) -> None:
     code, out, err = run(runner, "scenario", "show", "at-the-hot-gates")
     assert (code, err) == (0, "")
