@@ -13,6 +13,11 @@ A plan file (YAML)::
     scenarios:
       - {scenario: opening-shots, side: attacker}
       - {scenario: head-to-head, side: defender}
+      - {scenario: river.yaml, side: attacker}   # a file, found beside the plan
+
+A scenario named by its file is copied into the campaign when it starts, so the campaign
+plays that file as it was then, wherever the file goes later; one named by its id is looked
+up when its turn comes.
 """
 
 from __future__ import annotations
@@ -41,7 +46,13 @@ from campaigns.company import (
 )
 from campaigns.files import read_yaml_file
 from campaigns.forces import muster_force
-from campaigns.scenarios import get_scenario
+from campaigns.scenarios import (
+    Origin,
+    find_scenario,
+    get_scenario,
+    looks_like_path,
+    user_scenarios_dir,
+)
 from db.models import Campaign, Company, Mek, Pilot, SupportRoll
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -83,8 +94,10 @@ class PlanFile:
     difficulty: str = "normal"
 
 
-def load_plan(path: Path) -> tuple[str, list[dict[str, str]], str]:
-    """A plan file's name, steps and difficulty; every scenario is checked to exist."""
+def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
+    """A plan file's name, steps and difficulty; every scenario is checked to exist. A
+    scenario given as a file (its name relative to the plan's folder, or the current one)
+    is copied into its step as ``definition``."""
     data = build(PlanFile, read_yaml_file(path), str(path))
     problems = []
     steps = []
@@ -96,8 +109,15 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, str]], str]:
         if step.side not in ("attacker", "defender"):
             problems.append(f"scenarios[{i}].side must be attacker or defender")
         try:
-            scenario = get_scenario(step.scenario)
-            steps.append({"scenario": scenario.id, "side": step.side})
+            entry = find_scenario(_beside(path, step.scenario))
+            assert entry.scenario is not None
+            scenario = entry.scenario
+            if entry.origin is Origin.FILE:
+                steps.append({"scenario": scenario.id, "side": step.side,
+                              "file": entry.file, "definition": scenario.model_dump(
+                                  mode="json", by_alias=True)})
+            else:
+                steps.append({"scenario": scenario.id, "side": step.side})
         except InputError:
             raise
         except MeksError as exc:  # an unknown scenario: name it with the step
@@ -105,6 +125,30 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, str]], str]:
     if problems:
         raise InputError(str(path), problems)
     return data.name or path.stem, steps, data.difficulty
+
+
+def _beside(plan: Path, ref: str) -> str:
+    """A scenario file named in a plan: beside the plan if it is there, else as given."""
+    if looks_like_path(ref) and not Path(ref).expanduser().is_absolute():
+        candidate = plan.expanduser().parent / ref
+        if candidate.exists():
+            return str(candidate)
+    return ref
+
+
+def step_scenario(step: dict[str, Any]) -> Scenario:
+    """The scenario of a campaign step: its copy when the plan named a file, else the
+    scenario with its id now."""
+    if "definition" in step:
+        return Scenario.model_validate(step["definition"])
+    try:
+        return get_scenario(step["scenario"])
+    except InputError:
+        raise
+    except MeksError as exc:
+        raise Refused(f"The campaign's next scenario can't be found ({exc.message}); put its "
+                      f"file back in your scenarios folder ({user_scenarios_dir()}) to go on."
+                      ) from None
 
 
 def derive_seed(seed: int, position: int) -> int:
@@ -192,7 +236,7 @@ def _active(session: Session, company: Company) -> Campaign:
 def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog) -> Prepared:
     """Support rolls, the company's muster and the enemy's force for the next scenario."""
     step = json.loads(row.plan)[row.position]
-    scenario = get_scenario(step["scenario"])
+    scenario = step_scenario(step)
     side = Side(step["side"])
     dice = Dice.from_seed(derive_seed(row.seed, row.position))
     count, _ = support_rolls_for(session, company.name, scenario, side)

@@ -201,13 +201,13 @@ def discover() -> list[ScenarioEntry]:
     return entries
 
 
-def _looks_like_path(text: str) -> bool:
+def looks_like_path(text: str) -> bool:
     return text.lower().endswith(SUFFIXES) or "/" in text or os.sep in text
 
 
 def find_scenario(id_or_path: str) -> ScenarioEntry:
     """The scenario with this id (or name), or in this file. ``MeksError`` if none."""
-    if _looks_like_path(id_or_path):
+    if looks_like_path(id_or_path):
         path = Path(id_or_path).expanduser()
         return ScenarioEntry(Origin.FILE, str(path), read_scenario_file(path))
     key = normalize(id_or_path)
@@ -274,7 +274,7 @@ def check_scenario_file(path_or_id: str | Path) -> CheckSummary:
     valid, or ``InputError`` (exit 2) with every problem, each with its line."""
     text = str(path_or_id)
     path = Path(text)
-    if not path.exists() and not _looks_like_path(text):
+    if not path.exists() and not looks_like_path(text):
         entry = next((e for e in discover() if e.scenario is not None
                       and e.scenario.id == text), None)
         if entry is not None:

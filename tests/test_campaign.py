@@ -84,6 +84,37 @@ def test_campaign_plan_file(runner: CliRunner, tmp_path: Path) -> None:
     assert run_json(runner, "campaign", "status", "Hawks")["status"] == "finished"
 
 
+def test_a_plan_can_name_a_scenario_file_which_the_campaign_keeps(runner: CliRunner,
+                                                                   tmp_path: Path) -> None:
+    """The file is found beside the plan and copied into the campaign, so moving it away
+    (or a built-in with the same id) changes nothing."""
+    import yaml
+
+    folder = tmp_path / "plans"
+    folder.mkdir()
+    text = (REPO / "campaigns" / "scenarios" / "5-head-to-head.yaml").read_text()
+    data = yaml.safe_load(text)
+    data.update(id="citadel", name="Mirror Match", turn_limit=3)  # the id of a built-in
+    (folder / "mirror.yaml").write_text(yaml.safe_dump(data))
+    (folder / "plan.yaml").write_text("scenarios:\n  - {scenario: mirror.yaml, side: attacker}\n")
+    run(runner, "company", "create", "Hawks")
+    view = run_json(runner, "campaign", "start", "Hawks", "--plan", str(folder / "plan.yaml"),
+                    "--seed", "3")
+    assert view["plan"][0]["definition"]["name"] == "Mirror Match"
+    (folder / "mirror.yaml").unlink()
+    run(runner, "campaign", "next", "Hawks")
+    status = run_json(runner, "campaign", "status", "Hawks")
+    assert status["status"] == "finished"
+    battle = run_json(runner, "battle", "show", str(status["results"][0]["battle_id"]))
+    assert battle["report"][1] == "Set-up: Mirror Match"
+    assert not any(line.startswith("Turn 4") for line in battle["report"])
+    roster = tmp_path / "hawks.json"  # the copy travels with the roster
+    run(runner, "roster", "export", "Hawks", "-o", str(roster))
+    run(runner, "roster", "import", str(roster), "--name", "Hawks II")
+    copied = run_json(runner, "campaign", "status", "Hawks II")
+    assert copied["plan"][0]["definition"]["name"] == "Mirror Match"
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("scenarios:\n  - {scenario: nowhere, side: attacker}\n", "nowhere"),
     ("scenarios:\n  - {scenario: citadel, side: middle}\n", "attacker or defender"),
