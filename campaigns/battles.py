@@ -20,6 +20,7 @@ from db.models import Battle as BattleRow
 from db.models import BattleLog, Company, Muster
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
+from meks.engine import REVISION
 from meks.engine.bot import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
@@ -118,6 +119,7 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
                     {s: controller(names[s]) for s in Side}, catalog)
     battle.run()
     spec = {
+        "engine": REVISION,
         "scenario": scenario.model_dump(mode="json", by_alias=True),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "controllers": {s.value: names[s] for s in Side},
@@ -287,7 +289,8 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
     battle.run()
     now = digest(battle.log)
     return {"battle_id": battle_id, "identical": now == log.digest, "stored_digest": log.digest,
-            "replayed_digest": now, "events": len(battle.log)}
+            "replayed_digest": now, "events": len(battle.log),
+            "engine_revision": spec.get("engine", 1), "current_engine_revision": REVISION}
 
 
 def battles_of(session: Session, company: Company) -> list[BattleRow]:

@@ -23,7 +23,7 @@ from sqlmodel import Session, col, select
 from campaigns.company import Refused, get_company, shell_arg
 from campaigns.designs import load_design_file
 from campaigns.files import read_yaml_file
-from db.models import Company, Mek, Muster, Pilot, SupportRoll
+from db.models import Company, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import check_design
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
@@ -58,6 +58,7 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
     units = []
     problems = []
     seen: dict[str, int] = {}
+    taken: dict[str, int] = {}  # callsigns (folded) -> the Mek that has it
     for i, entry in enumerate(data.meks, 1):
         try:
             design = _design(entry.design, path, catalog)
@@ -70,6 +71,11 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
             skills = tuple(_skill_label(s, catalog) for s in entry.skills)
             seen[design.name] = seen.get(design.name, 0) + 1
             name = entry.callsign or f"{design.name}-{seen[design.name]}"
+            if fold(name) in taken:
+                problems.append(f"Mek {i}: the callsign {name!r} is already Mek "
+                                f"{taken[fold(name)]}'s; give each Mek its own.")
+                continue
+            taken[fold(name)] = i
             units.append(UnitSpec(name, report.design, PilotSpec(entry.pilot or f"{name} pilot",
                                                                  level, skills),
                                   points=report.purchase_price()))
@@ -98,7 +104,12 @@ def _design(ref: str, base: Path, catalog: Catalog) -> Design:
 def _skill_label(label: str, catalog: Catalog) -> str:
     name = catalog.skill(base_skill(label)).name
     if "(" in label:
-        size = Size(label.split("(")[1].rstrip(")").strip().capitalize())
+        given = label.split("(", 1)[1].rstrip(")").strip()
+        size = next((s for s in Size if s.value.lower() == given.lower()), None)
+        if size is None:
+            raise MeksError(f"{label!r} names no Mek size; write it like "
+                            f"'{name} (Medium)', with one of "
+                            f"{', '.join(s.value for s in Size)}.")
         return f"{name} ({size.value})"
     return name
 

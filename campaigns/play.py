@@ -32,6 +32,7 @@ from campaigns.scenarios import get_scenario
 from db.models import Company, Muster, Play, utcnow
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
+from meks.engine import REVISION
 from meks.engine.controllers import Controller
 from meks.engine.core import Battle
 from meks.engine.log import digest
@@ -217,6 +218,7 @@ def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
     state = _state(row)
     sides = _participants(session, row)
     spec = {
+        "engine": REVISION,
         "scenario": state.scenario.model_dump(mode="json", by_alias=True),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "controllers": {s.value: PLAYER if s is state.side else state.opponent for s in Side},

@@ -173,9 +173,13 @@ def replay(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
                    f"{data['stored_digest'][:16]}).")
     if not data["identical"]:
         if not as_json:
+            then, now = data["engine_revision"], data["current_engine_revision"]
+            why = (f" It was fought by engine revision {then} and this is revision {now}, "
+                   "whose rules or wording changed since (docs/rules.md, 'Engine revisions')."
+                   if then != now else "")
             typer.echo(f"Battle {battle_id} does NOT replay identically: stored digest "
-                       f"{data['stored_digest'][:16]}, replayed {data['replayed_digest'][:16]}.",
-                       err=True)
+                       f"{data['stored_digest'][:16]}, replayed {data['replayed_digest'][:16]}."
+                       + why, err=True)
         raise typer.Exit(1)
 
 

@@ -330,7 +330,7 @@ def judge(scenario: Scenario, view: BattleView) -> Verdict:
                                    "conditions")
     out = [side for side in Side if spent(view, side)]
     if out:
-        who = "neither side has" if len(out) == 2 else f"{out[0]} has"
+        who = "both sides have" if len(out) == 2 else f"{out[0]} has"
         played_out = _check(scenario, _Judge(view, limit, limit)) or _at_limit(
             scenario, "neither side can meet its conditions")
         fighting = [side for side in Side if side not in out]

@@ -113,6 +113,33 @@ def test_company_battle_is_stored_shown_replayed_and_runs_post_battle(
     assert "no force mustered" in err
 
 
+def test_a_replay_that_differs_names_the_engine_revisions(
+        runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    from sqlmodel import select
+
+    from cli.state import session
+    from db.models import BattleLog
+    from meks.engine import REVISION
+
+    _, blue = files
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
+                         "--seed", "11")["battle_id"]
+    replay = run_json(runner, "battle", "replay", str(battle_id))
+    assert replay["engine_revision"] == replay["current_engine_revision"] == REVISION
+    with session() as s:  # as if fought long ago, by another engine, to another log
+        log = s.exec(select(BattleLog).where(BattleLog.battle_id == battle_id)).one()
+        spec = json.loads(log.spec)
+        del spec["engine"]
+        log.spec, log.digest = json.dumps(spec), "0" * 64
+        s.add(log)
+        s.commit()
+    err = " ".join(run(runner, "battle", "replay", str(battle_id), code=1).split())
+    assert "does NOT replay identically" in err
+    assert f"engine revision 1 and this is revision {REVISION}" in err
+
+
 def test_company_without_a_muster_for_the_scenario_is_refused(
         runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
     _, blue = files
@@ -210,6 +237,18 @@ def test_force_file_must_fit_the_scenario(runner: CliRunner, files: tuple[str, s
     big.write_text("meks:\n  - {design: THOR}\n  - {design: WASP}\n  - {design: WASP}\n")
     err = run(runner, "battle", "auto", "opening-shots", "-a", str(big), "-d", blue, code=1)
     assert "exactly 1 Medium" in err and "budget" in err
+
+
+def test_force_file_refuses_an_unknown_size_and_a_callsign_used_twice(
+        runner: CliRunner, files: tuple[str, str], tmp_path: Path) -> None:
+    _, blue = files
+    odd = tmp_path / "odd.yaml"
+    odd.write_text("meks:\n  - {design: VIPER, skills: ['Chassis Familiarity (Huge)']}\n"
+                   "  - {design: WASP, callsign: Twin}\n  - {design: WASP, callsign: twin}\n")
+    err = " ".join(run(runner, "battle", "auto", "opening-shots", "-a", str(odd), "-d", blue,
+                       code=1).split())
+    assert "'Chassis Familiarity (Huge)' names no Mek size" in err
+    assert "the callsign 'twin' is already Mek 2's" in err
 
 
 def test_repair_none_house_rule_keeps_damage_for_the_next_battle_R3_4(
