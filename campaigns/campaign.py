@@ -103,7 +103,8 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     steps = []
     if not data.scenarios:
         problems.append("'scenarios' lists no scenario")
-    if data.difficulty not in DIFFICULTIES:
+    difficulty = data.difficulty.strip().lower()
+    if difficulty not in DIFFICULTIES:
         problems.append(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
     for i, step in enumerate(data.scenarios):
         if step.side not in ("attacker", "defender"):
@@ -124,7 +125,7 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
             problems.append(f"scenarios[{i}]: {exc.message}")
     if problems:
         raise InputError(str(path), problems)
-    return data.name or path.stem, steps, data.difficulty
+    return data.name or path.stem, steps, difficulty
 
 
 def _beside(plan: Path, ref: str) -> str:
@@ -185,7 +186,8 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
                        seed=seed, difficulty=level)
         session.add(row)
         session.flush()
-        change.summary = f"Began the campaign '{name}' ({len(steps)} scenarios, {level})."
+        count = f"{len(steps)} scenario{'s' * (len(steps) != 1)}"
+        change.summary = f"Began the campaign '{name}' ({count}, {level})."
     return campaign_view(row)
 
 

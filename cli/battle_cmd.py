@@ -136,7 +136,7 @@ def auto(
         return
     print_lines([*render(fought.battle.log, rolls=rolls), "",
                  f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns; "
-                 f"seed {data['seed']}; {data['events']} events; digest "
+                 f"{_dice_words(data['seed'])}; {data['events']} events; digest "
                  f"{data['log_digest'][:16]}"
                  + (f"; stored as battle {battle_id}" if battle_id else "") + "."])
 
@@ -248,3 +248,7 @@ def resume(play_id: int | None = typer.Argument(
                f"decision{'s' * (len(state.decisions) != 1)}.")
     play_to_end(state)
 
+
+def _dice_words(seed: int | None) -> str:
+    """Where a battle's dice came from, for its result line."""
+    return f"seed {seed}" if seed is not None else "dice given, not seeded"

@@ -15,6 +15,16 @@ app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a 
 COMPANY = typer.Argument(..., help="The company's name or id.", show_default=False)
 
 
+def difficulty_choice(value: str | None) -> str | None:
+    """--difficulty in any case; anything but easy, normal or hard is a usage error."""
+    if value is None:
+        return None
+    choice = value.strip().lower()
+    if choice not in ("easy", "normal", "hard"):
+        raise typer.BadParameter(f"{value!r} is not a difficulty; give easy, normal or hard.")
+    return choice
+
+
 @app.command()
 def start(company: str = COMPANY,
           plan: Path | None = typer.Option(None, "--plan", help="A YAML plan of scenarios "
@@ -22,7 +32,10 @@ def start(company: str = COMPANY,
           seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                           help="Seed for the whole campaign's dice."),
           difficulty: str | None = typer.Option(None, "--difficulty",
-                                                help="easy, normal or hard (the enemy)."),
+                                                callback=difficulty_choice,
+                                                help="How strong the enemy is: easy, normal "
+                                                "or hard (default: the plan's, else "
+                                                "normal)."),
           as_json: bool = JSON) -> None:
     """Begin a campaign for a company."""
     from campaigns.campaign import start_campaign
@@ -32,7 +45,8 @@ def start(company: str = COMPANY,
     if as_json:
         print_json(view)
     else:
-        say(f"Campaign '{view['name']}' begins: {len(view['plan'])} scenarios, "
+        count = len(view["plan"])
+        say(f"Campaign '{view['name']}' begins: {count} scenario{'s' * (count != 1)}, "
                    f"{view['difficulty']}, seed {view['seed']}.")
 
 

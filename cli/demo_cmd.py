@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from cli.campaign_cmd import difficulty_choice
 from cli.output import show, stdout
 from cli.state import session
 
@@ -11,7 +12,8 @@ from cli.state import session
 def demo(
     seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                     help="Seed for the campaign (default: a new one)."),
-    difficulty: str = typer.Option("normal", "--difficulty", help="easy, normal or hard."),
+    difficulty: str = typer.Option("normal", "--difficulty", callback=difficulty_choice,
+                                   help="How strong the enemy is: easy, normal or hard."),
     name: str = typer.Option("Demo Company", "--name", help="The new company's name."),
 ) -> None:
     """Found a company and fight the six scenarios of the rules, the tool commanding both sides.

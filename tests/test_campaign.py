@@ -216,3 +216,11 @@ def test_the_enemy_rolls_support_before_its_muster_so_rich_uncle_adds_points_R4_
                     catalog, "hard")
     assert [u.design.name for u in force.units if u.design] == [d.name for d in richer]
     assert sum(d.price or 0 for d in richer) > rules.budget  # the extra points were spent
+
+
+def test_difficulty_takes_any_case_and_refuses_others_as_usage(runner: CliRunner) -> None:
+    run(runner, "company", "create", "Hawks")
+    err = run(runner, "campaign", "start", "Hawks", "--difficulty", "insane", code=2)
+    assert "give easy, normal or hard" in " ".join(err.split())
+    view = run_json(runner, "campaign", "start", "Hawks", "--difficulty", "HARD")
+    assert view["difficulty"] == "hard"
