@@ -160,6 +160,17 @@ def _loose_enum(enum_type: type[E]) -> BeforeValidator:
     return BeforeValidator(convert)
 
 
+def _any_case_schema(enum_type: type[E]) -> WithJsonSchema:
+    """The JSON Schema of an enum taken in any case: its values (for editors to offer), or
+    any string that matches one of them but for case and surrounding spaces."""
+    values = [str(member.value) for member in enum_type]
+    spelled = "|".join("".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else
+                               ("\\" + c if c in ".^$*+?()[]{}|\\/" else c) for c in v)
+                       for v in values)
+    return WithJsonSchema({"anyOf": [{"enum": values},
+                                     {"type": "string", "pattern": f"^\\s*({spelled})\\s*$"}]})
+
+
 def _zone(value: int) -> int:
     if value not in ZONES:
         raise PydanticCustomError(
@@ -256,12 +267,16 @@ ArrivalRoll = Annotated[int | Literal["all"], BeforeValidator(_arrival), WithJso
 TurnNumber = Annotated[int, Field(ge=1, le=100)]
 Count = Annotated[int, Field(ge=1, le=1000)]
 
-SideName = Annotated[Side, _loose_enum(Side)]
-EdgeName = Annotated[Edge, _loose_enum(Edge)]
-KindName = Annotated[UnitKind, _loose_enum(UnitKind)]
-MeasureName = Annotated[Measure, _loose_enum(Measure)]
-SizeName = Annotated[Size, _loose_enum(Size)]
-ResultName = Annotated[Result, _loose_enum(Result)]
+SideName = Annotated[Side, _loose_enum(Side), _any_case_schema(Side)]
+EdgeName = Annotated[Edge, _loose_enum(Edge), _any_case_schema(Edge)]
+KindName = Annotated[UnitKind, _loose_enum(UnitKind), _any_case_schema(UnitKind)]
+MeasureName = Annotated[Measure, _loose_enum(Measure), _any_case_schema(Measure)]
+SizeName = Annotated[Size, _loose_enum(Size), _any_case_schema(Size)]
+ResultName = Annotated[Result, _loose_enum(Result), _any_case_schema(Result)]
+ZoneChoiceName = Annotated[ZoneChoice, _loose_enum(ZoneChoice), _any_case_schema(ZoneChoice)]
+PricingName = Annotated[Pricing, _loose_enum(Pricing), _any_case_schema(Pricing)]
+SkillChoiceName = Annotated[SkillChoice, _loose_enum(SkillChoice), _any_case_schema(SkillChoice)]
+RepairName = Annotated[Repair, _loose_enum(Repair), _any_case_schema(Repair)]
 
 
 class _Model(BaseModel):
@@ -394,7 +409,7 @@ class Reinforcements(_Model):
     every unit still waiting rolls one die and arrives on the roll given (or all arrive)."""
 
     zones: Zones = Field(description="The zones the units arrive in.")
-    zone_choice: Annotated[ZoneChoice, _loose_enum(ZoneChoice)] = Field(
+    zone_choice: ZoneChoiceName = Field(
         ZoneChoice.CHOOSE, description=(
             "Who picks the arrival zone: the owner ('choose') or a die ('random')."))
     schedule: dict[TurnNumber, ArrivalRoll] = Field(min_length=1, description=(
@@ -473,11 +488,11 @@ class SideRules(_Model):
 class HouseRules(_Model):
     """The RULINGS options a scenario may switch; the defaults are the rulings'."""
 
-    pricing: Annotated[Pricing, _loose_enum(Pricing)] = Field(Pricing.PRINTED, description=(
+    pricing: PricingName = Field(Pricing.PRINTED, description=(
         "R1.7: stock Meks cost their printed price, or the price computed from their parts."))
-    skill_choice: Annotated[SkillChoice, _loose_enum(SkillChoice)] = Field(
+    skill_choice: SkillChoiceName = Field(
         SkillChoice.CHOOSE, description="R2.4: new skills are chosen, or rolled at random.")
-    repair: Annotated[Repair, _loose_enum(Repair)] = Field(Repair.FREE, description=(
+    repair: RepairName = Field(Repair.FREE, description=(
         "R3.4: surviving Meks are repaired for free after the scenario, or not at all."))
     diagonal_moves: bool = Field(False, description="R5.1: zones touching at a corner are "
                                  "adjacent too.")

@@ -684,6 +684,19 @@ def test_scenario_schema_is_valid_json_schema_and_accepts_every_shipped_file(
         assert list(validator.iter_errors(as_json)) == [], scenario_id
 
 
+def test_scenario_schema_takes_names_in_any_case_as_the_checker_does(tmp_path: Path) -> None:
+    validator = jsonschema.Draft202012Validator(scenario_json_schema())
+    data = json.loads(json.dumps(shipped_data("head-to-head")))
+    data["attacker"]["max_size"] = "assault"
+    data["victory"]["attacker"] = {"type": "last_standing", "side": "ATTACKER"}
+    assert list(validator.iter_errors(data)) == []
+    path = tmp_path / "cases.yaml"
+    path.write_text(yaml.safe_dump({**data, "id": "cases"}))
+    assert check_scenario_file(path).scenario.side(Side.ATTACKER).max_size is Size.ASSAULT
+    data["attacker"]["max_size"] = "assaults"
+    assert list(validator.iter_errors(data)) != []
+
+
 def test_docs_example_scenario_passes_check(tmp_path: Path) -> None:
     doc = (REPO / "docs" / "scenarios.md").read_text(encoding="utf-8")
     blocks = re.findall(r"```yaml\n(.*?)```", doc, flags=re.S)
