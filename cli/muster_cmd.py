@@ -30,7 +30,8 @@ def scenario_side(scenario: str, side: str | None) -> tuple[Scenario, Side]:
 
 def muster(
     company: str = typer.Argument(..., help="The company's name or id.", show_default=False),
-    meks: list[str] = typer.Argument(..., help="Callsigns or ids of the Meks to field.",
+    meks: list[str] = typer.Argument(..., metavar="MEK",
+                                     help="Callsigns or ids of the Meks to field.",
                                      show_default=False),
     budget: int | None = typer.Option(None, "--budget", "-b", min=0,
                                       help="Points budget (when no scenario is given).",

@@ -99,7 +99,7 @@ def ladder(
     runs: int = typer.Option(200, "--runs", "-n", min=1, max=1_000_000,
                              help="Duels for each pair of Meks on each terrain (half with "
                              "each Mek as the attacker)."),
-    terrain: list[str] = typer.Option([], "--terrain", "-t", help=TERRAIN_HELP,
+    terrain: list[str] = typer.Option([], "--terrain", "-t", metavar="TERRAIN", help=TERRAIN_HELP,
                                       show_default=False),
     jobs: int = JOBS,
     seed: int = SEED,
