@@ -60,8 +60,10 @@ def _design_of(mek: Mek, catalog: Catalog) -> Design | None:
     return catalog.ix.design.find(mek.design)
 
 
-def _resolve_skill(choice: str, options: Sequence[str], catalog: Catalog) -> str:
-    skill = catalog.skill(choice).name
+def check_skill(choice: str, options: Sequence[str], catalog: Catalog | None = None) -> str:
+    """The catalog name of the skill ``choice`` names, if it is one of ``options`` (the
+    skills the pilot does not hold yet); refused otherwise."""
+    skill = (catalog or load_catalog()).skill(choice).name
     if skill not in options:
         raise Refused(f"{skill} cannot be chosen: the pilot already has it.")
     return skill
@@ -213,7 +215,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             if roll.success and options:
                 suggested = choose_skill(held, _design_of(mek, catalog), catalog)
                 if pilot_id in chosen:
-                    skill = _resolve_skill(chosen[pilot_id], options, catalog)
+                    skill = check_skill(chosen[pilot_id], options, catalog)
                 elif skill_choice == "random":  # house rule R2.4
                     skill = options[_pick(dice, len(options), f"random skill for {pilot.name}")]
                 elif auto:
