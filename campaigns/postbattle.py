@@ -13,6 +13,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from campaigns.company import Change, Refused, changing, find_mek, find_pilot, get_company
+from campaigns.in_play import play_using
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -94,6 +95,11 @@ def record_battle(
     if last is None or last.battle_id is not None:
         raise Refused(f"{company.name} has no muster waiting for a battle; muster a force "
                       "first with 'meks muster'.")
+    busy = play_using(session, last.id)
+    if busy is not None:
+        raise Refused(f"{company.name}'s mustered force is in play {busy}, still unfinished; "
+                      f"its battle is recorded when you finish it with 'meks battle resume "
+                      f"{busy}'.")
     force = json.loads(last.force)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
     pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
