@@ -38,9 +38,11 @@ from campaigns.company import (
     muster,
     support_roll,
     support_rolls_for,
+    waiting_muster,
 )
 from campaigns.files import read_yaml_file
 from campaigns.forces import muster_force
+from campaigns.in_play import play_using
 from campaigns.scenarios import get_scenario
 from db.models import Campaign, Company, Mek, Pilot, SupportRoll
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -191,6 +193,12 @@ def _active(session: Session, company: Company) -> Campaign:
 
 def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog) -> Prepared:
     """Support rolls, the company's muster and the enemy's force for the next scenario."""
+    waiting = waiting_muster(session, company)
+    busy = play_using(session, waiting.id) if waiting is not None else None
+    if busy is not None:
+        raise Refused(f"{company.name} has an unfinished battle at the terminal, play {busy}, "
+                      f"that holds its mustered force; finish it with 'meks battle resume "
+                      f"{busy}' before the campaign goes on.")
     step = json.loads(row.plan)[row.position]
     scenario = get_scenario(step["scenario"])
     side = Side(step["side"])

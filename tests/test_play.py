@@ -604,3 +604,29 @@ def test_a_play_whose_muster_changed_is_refused_not_crashed(
         finish(s, state.id, battle)
     run(runner, "battle", "resume", str(state.id), code=1)
 
+
+def test_a_campaign_does_not_take_a_force_in_play(runner: CliRunner, wolves: str,
+                                                  files: tuple[str, str],
+                                                  tmp_path: Path) -> None:
+    from campaigns.play import finish, load, start
+    from cli.play import run as play
+    from cli.state import session
+
+    _, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=5)
+    quit_early(state)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("scenarios:\n  - {scenario: opening-shots, side: attacker}\n")
+    run(runner, "campaign", "start", wolves, "--plan", str(plan), "--seed", "3")
+    for command in ("next", "run"):
+        err = run(runner, "campaign", command, wolves, code=1)
+        assert f"unfinished battle at the terminal, play {state.id}" in err
+        assert f"meks battle resume {state.id}' before the campaign goes on" in err
+    with session() as s:
+        state = load(s, state.id)  # the play is untouched and can be finished
+    battle = play(state, console(), saver(state.id), enter_always)
+    with session() as s:
+        finish(s, state.id, battle)
+    assert json.loads(run(runner, "campaign", "next", wolves, "--json"))["finished"]
+
