@@ -630,3 +630,22 @@ def test_a_campaign_does_not_take_a_force_in_play(runner: CliRunner, wolves: str
         finish(s, state.id, battle)
     assert json.loads(run(runner, "campaign", "next", wolves, "--json"))["finished"]
 
+
+def test_campaign_play_hints_name_the_company(runner: CliRunner,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.play
+    import cli.state
+
+    run(runner, "company", "create", "Iron Hawks")
+    for command in ("next", "status"):
+        err = run(runner, "campaign", command, "Iron Hawks", code=1)
+        assert "'meks campaign start \"Iron Hawks\"'" in err
+    run(runner, "campaign", "start", "Iron Hawks", "--seed", "21")
+    err = run(runner, "campaign", "start", "Iron Hawks", code=1)
+    assert "'meks campaign run \"Iron Hawks\"' first" in err
+    monkeypatch.setattr(cli.state, "interactive", lambda: True)
+    monkeypatch.setattr(cli.play, "play_to_end", lambda state: None)
+    out = run(runner, "campaign", "next", "Iron Hawks", "--play")
+    assert "'meks campaign next \"Iron Hawks\" --play' continues" in out
+    err = run(runner, "campaign", "next", "Iron Hawks", code=1)
+    assert "'meks campaign next \"Iron Hawks\" --play'" in err
