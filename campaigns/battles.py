@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 
 from campaigns.company import NotFound, Refused, changing
 from campaigns.forces import load_force_file, muster_force
+from campaigns.in_play import play_using
 from campaigns.postbattle import Aftermath, aftermath
 from campaigns.scenarios import get_scenario
 from db.models import Battle as BattleRow
@@ -78,14 +79,10 @@ def participant(session: Session | None, ref: str, side: Side, scenario: Scenari
     if session is None:
         raise Refused(f"{ref!r} is not a force file.")
     company, muster, force = muster_force(session, ref, scenario.id, catalog)
-    from db.models import Play
-
-    playing = session.exec(select(Play).where(Play.status == "active")).all()
-    for play in playing:
-        sides_info = json.loads(play.spec).get("sides", {}).values()
-        if any(info.get("muster") == muster.id for info in sides_info):
-            raise Refused(f"{company.name}'s force for {scenario.id} is in play {play.id}, "
-                          f"still unfinished; continue it with 'meks battle resume {play.id}'.")
+    playing = play_using(session, muster.id)
+    if playing is not None:
+        raise Refused(f"{company.name}'s force for {scenario.id} is in play {playing}, "
+                      f"still unfinished; continue it with 'meks battle resume {playing}'.")
     if muster.side is not None and muster.side != side.value:
         raise Refused(f"{company.name} mustered as the {muster.side} for {scenario.id}, not "
                       f"the {side.value}; muster again with --side {side.value}.")

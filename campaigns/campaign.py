@@ -41,11 +41,14 @@ from campaigns.company import (
     get_company,
     hire_pilot,
     muster,
+    shell_arg,
     support_roll,
     support_rolls_for,
+    waiting_muster,
 )
 from campaigns.files import read_yaml_file
 from campaigns.forces import muster_force
+from campaigns.in_play import play_using
 from campaigns.scenarios import (
     Origin,
     find_scenario,
@@ -169,7 +172,7 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
     company = get_company(session, company_name)
     if active_campaign(session, company) is not None:
         raise Refused(f"{company.name} is already on a campaign; finish it with 'meks "
-                      "campaign run' first.")
+                      f"campaign run {shell_arg(company.name)}' first.")
     if plan is not None:
         name, steps, plan_difficulty = load_plan(plan)
     else:
@@ -207,7 +210,7 @@ def status(session: Session, company_name: str) -> dict[str, Any]:
         Campaign.company_id == company.id).order_by(col(Campaign.id).desc())).first()
     if row is None:
         raise NotFound(f"{company.name} has no campaign; begin one with 'meks campaign start "
-                       f"{company.name}'.")
+                       f"{shell_arg(company.name)}'.")
     return {"company": company.name, **campaign_view(row)}
 
 
@@ -231,12 +234,18 @@ def _active(session: Session, company: Company) -> Campaign:
     row = active_campaign(session, company)
     if row is None:
         raise Refused(f"{company.name} has no campaign under way; begin one with 'meks "
-                      f"campaign start {company.name}'.")
+                      f"campaign start {shell_arg(company.name)}'.")
     return row
 
 
 def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog) -> Prepared:
     """Support rolls, the company's muster and the enemy's force for the next scenario."""
+    waiting = waiting_muster(session, company)
+    busy = play_using(session, waiting.id) if waiting is not None else None
+    if busy is not None:
+        raise Refused(f"{company.name} has an unfinished battle at the terminal, play {busy}, "
+                      f"that holds its mustered force; finish it with 'meks battle resume "
+                      f"{busy}' before the campaign goes on.")
     step = json.loads(row.plan)[row.position]
     scenario = step_scenario(step)
     side = Side(step["side"])
@@ -259,7 +268,7 @@ def next_scenario(session: Session, company_name: str,
     row = _active(session, company)
     if playing_step(session, row) is not None:
         raise Refused(f"{company.name}'s next battle is being played at the terminal; "
-                      "continue it with 'meks campaign next --play'.")
+                      f"continue it with 'meks campaign next {shell_arg(company.name)} --play'.")
     ready = prepare(session, company, row, catalog)
     fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog,
                          controllers={Side.ATTACKER: "bot", Side.DEFENDER: "bot"})

@@ -473,6 +473,17 @@ def waiting_muster(session: Session, company: Company) -> Muster | None:
     return last if last is not None and last.battle_id is None else None
 
 
+def _refuse_if_in_play(session: Session, company: Company, muster_row: Muster) -> None:
+    """A waiting muster that an unfinished play uses stays until that play ends."""
+    from campaigns.in_play import play_using
+
+    busy = play_using(session, muster_row.id)
+    if busy is not None:
+        raise Refused(f"{company.name}'s mustered force is in play {busy}, still unfinished; "
+                      f"finish that battle with 'meks battle resume {busy}' before mustering "
+                      "again.")
+
+
 def _release(session: Session, muster_row: Muster) -> None:
     """Undo what a waiting muster took: support rolls wait again, Regular hires owe again."""
     for entry in json.loads(muster_row.force):
@@ -507,6 +518,7 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
     with changing(session, company, "muster") as change:
         replaced = waiting_muster(session, company)
         if replaced is not None:
+            _refuse_if_in_play(session, company, replaced)
             _release(session, replaced)
         force: list[dict[str, Any]] = []
         pilots: list[Pilot] = []

@@ -28,6 +28,7 @@ from campaigns.battles import (
     summary,
 )
 from campaigns.company import NotFound, Refused
+from campaigns.in_play import play_using
 from campaigns.scenarios import get_scenario
 from db.models import Company, Muster, Play, utcnow
 from meks.catalog import Catalog, load_catalog
@@ -90,7 +91,7 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
                       "another company.")
     for part in sides.values():
         if part.muster is not None:
-            other = _playing(session, part.muster.id)
+            other = play_using(session, part.muster.id)
             if other is not None:
                 assert part.company is not None
                 raise Refused(f"{part.company.name}'s force for {scenario.id} is already in "
@@ -116,16 +117,6 @@ def _side_data(part: Participant) -> dict[str, Any]:
     if part.company is None or part.muster is None:
         return {"name": part.force.name or "force file"}
     return {"name": part.company.name, "company": part.company.id, "muster": part.muster.id}
-
-
-def _playing(session: Session, muster_id: int | None) -> int | None:
-    """The unfinished play that uses this muster, if any."""
-    for row in session.exec(select(Play).where(Play.status == "active")
-                            .order_by(col(Play.id))).all():
-        spec = json.loads(row.spec)
-        if any(s.get("muster") == muster_id for s in spec["sides"].values()):
-            return row.id
-    return None
 
 
 def _row(session: Session, play_id: int) -> Play:
@@ -202,6 +193,10 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
                 raise Refused(f"Play {row.id}: {company.name}'s force has fought battle "
                               f"{muster.battle_id} since this play began; the play cannot "
                               "be finished.")
+            mustered = {str(entry["mek"]) for entry in json.loads(muster.force)}
+            if mustered != {u.ref for u in force.units if u.ref is not None}:
+                raise Refused(f"Play {row.id}: {company.name} has mustered a different force "
+                              "since this play began; the play cannot be finished.")
         sides[side] = Participant(force, company, muster)
     return sides
 

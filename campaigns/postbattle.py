@@ -13,6 +13,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from campaigns.company import Change, Refused, changing, find_mek, find_pilot, get_company
+from campaigns.in_play import play_using
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -60,8 +61,10 @@ def _design_of(mek: Mek, catalog: Catalog) -> Design | None:
     return catalog.ix.design.find(mek.design)
 
 
-def _resolve_skill(choice: str, options: Sequence[str], catalog: Catalog) -> str:
-    skill = catalog.skill(choice).name
+def check_skill(choice: str, options: Sequence[str], catalog: Catalog | None = None) -> str:
+    """The catalog name of the skill ``choice`` names, if it is one of ``options`` (the
+    skills the pilot does not hold yet); refused otherwise."""
+    skill = (catalog or load_catalog()).skill(choice).name
     if skill not in options:
         raise Refused(f"{skill} cannot be chosen: the pilot already has it.")
     return skill
@@ -92,6 +95,11 @@ def record_battle(
     if last is None or last.battle_id is not None:
         raise Refused(f"{company.name} has no muster waiting for a battle; muster a force "
                       "first with 'meks muster'.")
+    busy = play_using(session, last.id)
+    if busy is not None:
+        raise Refused(f"{company.name}'s mustered force is in play {busy}, still unfinished; "
+                      f"its battle is recorded when you finish it with 'meks battle resume "
+                      f"{busy}'.")
     force = json.loads(last.force)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
     pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
@@ -213,7 +221,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             if roll.success and options:
                 suggested = choose_skill(held, _design_of(mek, catalog), catalog)
                 if pilot_id in chosen:
-                    skill = _resolve_skill(chosen[pilot_id], options, catalog)
+                    skill = check_skill(chosen[pilot_id], options, catalog)
                 elif skill_choice == "random":  # house rule R2.4
                     skill = options[_pick(dice, len(options), f"random skill for {pilot.name}")]
                 elif auto:

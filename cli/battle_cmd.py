@@ -39,9 +39,10 @@ def record(
 
     Then run the post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
     credited, promotions, and a new-skill roll for each surviving pilot."""
-    from campaigns.postbattle import ChoicesNeeded, record_battle
+    from campaigns.postbattle import ChoicesNeeded, check_skill, record_battle
     from cli import store_views
     from meks.dice import Dice
+    from meks.errors import MeksError
 
     result = result.strip().lower()
     if result not in ("win", "loss", "draw"):
@@ -64,7 +65,13 @@ def record(
         for p in needed.pending:
             typer.echo(f"{p.pilot} ({p.mek}) earned a new skill. Options: "
                        + ", ".join(p.options))
-            choices[p.pilot] = typer.prompt("Skill", default=p.suggested)
+            while True:  # a skill that cannot be taken is said, then asked again
+                try:
+                    choices[p.pilot] = check_skill(typer.prompt("Skill", default=p.suggested),
+                                                   p.options)
+                    break
+                except MeksError as exc:
+                    typer.echo(f"{exc.message} Choose one of the options above.", err=True)
         outcome = attempt()
     if as_json:
         print_json(outcome)

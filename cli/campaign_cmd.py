@@ -116,7 +116,7 @@ def run(company: str = COMPANY,
 def _play_next(company: str) -> None:
     """The next scenario with the company commanded at the terminal (resumed if under way)."""
     from campaigns.campaign import play_step
-    from campaigns.company import Refused
+    from campaigns.company import Refused, shell_arg
     from cli.play import play_to_end
     from cli.state import interactive
 
@@ -128,5 +128,5 @@ def _play_next(company: str) -> None:
     what = "Starting" if new else "Resuming"
     say(f"{what} play {state.id}: {state.scenario.name}, you command {state.names[state.side]}"
         f" as the {state.side.value}. Type q at any prompt to stop; 'meks campaign next "
-        f"--play' continues.")
+        f"{shell_arg(state.names[state.side])} --play' continues.")
     play_to_end(state)

@@ -540,3 +540,112 @@ def test_campaign_next_play_moves_the_campaign_on(runner: CliRunner) -> None:
     status = json.loads(run(runner, "campaign", "status", "Hawks", "--json"))
     assert status["position"] == 1 and status["results"][0]["battle_id"] == data["battle_id"]
     assert "sound" in run(runner, "db", "check")
+
+
+# ---- a force in play stays with its play ------------------------------------------------------
+
+def quit_early(state: Any) -> None:
+    from cli.play import Quit
+    from cli.play import run as play
+
+    with pytest.raises(Quit):
+        play(state, console(), saver(state.id), StopAfter(2))
+
+
+def test_a_force_in_play_cannot_be_mustered_again_or_recorded(
+        runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    from campaigns.play import finish, load, start
+    from cli.play import run as play
+    from cli.state import session
+
+    _, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=5)
+    quit_early(state)
+    before = json.loads(run(runner, "company", "show", wolves, "--json"))["last_muster"]
+    err = run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+              "VIPER-1", "WASP-1", "WASP-2", code=1)  # a legal muster, but the force is busy
+    assert f"in play {state.id}" in err and f"meks battle resume {state.id}" in err
+    err = run(runner, "battle", "record", wolves, "--result", "win", "--auto", code=1)
+    assert f"in play {state.id}" in err
+    assert json.loads(run(runner, "company", "show", wolves, "--json"))["last_muster"] == before
+    with session() as s:
+        state = load(s, state.id)
+    battle = play(state, console(), saver(state.id), enter_always)
+    with session() as s:
+        assert isinstance(finish(s, state.id, battle)["battle_id"], int)
+    standing = [m["callsign"] for m in json.loads(run(runner, "mek", "list", wolves, "--json"))
+                if m["status"] == "active"]
+    run(runner, "muster", wolves, "--budget", "100", *standing)  # the play is over
+
+
+def test_a_play_whose_muster_changed_is_refused_not_crashed(
+        runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    from sqlmodel import select
+
+    from campaigns.company import Refused
+    from campaigns.play import finish, load, start
+    from cli.play import run as play
+    from cli.state import session
+    from db.models import Muster
+
+    _, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=5)
+    quit_early(state)
+    battle = play(state, console(), lambda i, d: None, enter_always)
+    with session() as s:  # as an older version left it: the muster's id, another force
+        row = s.exec(select(Muster)).one()
+        row.force = json.dumps(json.loads(row.force)[:1])
+        s.add(row)
+    with session() as s, pytest.raises(Refused, match="mustered a different force"):
+        load(s, state.id)
+    with session() as s, pytest.raises(Refused, match="mustered a different force"):
+        finish(s, state.id, battle)
+    run(runner, "battle", "resume", str(state.id), code=1)
+
+
+def test_a_campaign_does_not_take_a_force_in_play(runner: CliRunner, wolves: str,
+                                                  files: tuple[str, str],
+                                                  tmp_path: Path) -> None:
+    from campaigns.play import finish, load, start
+    from cli.play import run as play
+    from cli.state import session
+
+    _, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=5)
+    quit_early(state)
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("scenarios:\n  - {scenario: opening-shots, side: attacker}\n")
+    run(runner, "campaign", "start", wolves, "--plan", str(plan), "--seed", "3")
+    for command in ("next", "run"):
+        err = run(runner, "campaign", command, wolves, code=1)
+        assert f"unfinished battle at the terminal, play {state.id}" in err
+        assert f"meks battle resume {state.id}' before the campaign goes on" in err
+    with session() as s:
+        state = load(s, state.id)  # the play is untouched and can be finished
+    battle = play(state, console(), saver(state.id), enter_always)
+    with session() as s:
+        finish(s, state.id, battle)
+    assert json.loads(run(runner, "campaign", "next", wolves, "--json"))["finished"]
+
+
+def test_campaign_play_hints_name_the_company(runner: CliRunner,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.play
+    import cli.state
+
+    run(runner, "company", "create", "Iron Hawks")
+    for command in ("next", "status"):
+        err = run(runner, "campaign", command, "Iron Hawks", code=1)
+        assert "'meks campaign start \"Iron Hawks\"'" in err
+    run(runner, "campaign", "start", "Iron Hawks", "--seed", "21")
+    err = run(runner, "campaign", "start", "Iron Hawks", code=1)
+    assert "'meks campaign run \"Iron Hawks\"' first" in err
+    monkeypatch.setattr(cli.state, "interactive", lambda: True)
+    monkeypatch.setattr(cli.play, "play_to_end", lambda state: None)
+    out = run(runner, "campaign", "next", "Iron Hawks", "--play")
+    assert "'meks campaign next \"Iron Hawks\" --play' continues" in out
+    err = run(runner, "campaign", "next", "Iron Hawks", code=1)
+    assert "'meks campaign next \"Iron Hawks\" --play'" in err

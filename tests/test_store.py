@@ -410,6 +410,30 @@ def test_battle_record_prompts_for_the_skill_at_a_terminal_R2_4(
     assert run_json(runner, "pilot", "show", company, "Bo")["skills"] == ["Tactics"]
 
 
+def test_battle_record_asks_again_for_a_skill_that_cannot_be_taken_R2_4(
+        runner: CliRunner, company: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sqlmodel import select
+
+    import cli.battle_cmd
+    from cli.state import session
+    from db.models import Pilot
+
+    monkeypatch.setattr(cli.battle_cmd, "interactive", lambda: True)
+    with session() as s:  # Bo holds one skill: the second comes with any roll (R2.3)
+        bo = s.exec(select(Pilot).where(Pilot.name == "Bo")).one()
+        bo.skills = json.dumps(["Pinpoint Attack"])
+        s.add(bo)
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    result = runner.invoke(app, ["battle", "record", company, "--result", "win", "--seed",
+                                 "1"], input="xyzzy\npinpoint attack\ntactics\n")
+    assert result.exit_code == 0, result.stderr
+    assert "No skill is called 'xyzzy'" in result.stderr
+    assert "Pinpoint Attack cannot be chosen: the pilot already has it" in result.stderr
+    assert result.stdout.count("Skill [") == 3
+    assert run_json(runner, "pilot", "show", company, "Bo")["skills"] == [
+        "Pinpoint Attack", "Tactics"]
+
+
 def test_company_delete_confirms_at_a_terminal(
         runner: CliRunner, company: str, monkeypatch: pytest.MonkeyPatch) -> None:
     import cli.company_cmd
