@@ -366,3 +366,81 @@ def test_runtime_validator_agrees_with_jsonschema(case: str) -> None:
     found = roster_io.schema_problems(doc, schema)
     assert bool(found) == bool(expected)
     assert len(found) == len(expected)
+
+
+# ---- campaigns and fought battles -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database holding a company that fought a whole solo campaign (``meks demo``)."""
+    path = tmp_path_factory.mktemp("demo") / "demo.db"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEKS_DB", str(path))
+        dispose_all()
+        result = CliRunner().invoke(app, ["--quiet", "demo", "--seed", "1", "--name", "D"])
+        assert result.exit_code == 0, result.stderr
+        dispose_all()
+    return path
+
+
+@pytest.fixture
+def demo(database: Path, demo_db: Path) -> Path:
+    dispose_all()
+    shutil.copyfile(demo_db, database)
+    return database
+
+
+def _import_copy(runner: CliRunner, tmp_path: Path, doc: dict[str, Any], name: str) -> None:
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path), "--name", name)
+    assert code == 0, err
+
+
+def test_campaign_results_point_at_the_imported_battles(runner: CliRunner, demo: Path,
+                                                        tmp_path: Path) -> None:
+    original = json.loads(export(runner, "json", "D"))
+    _import_copy(runner, tmp_path, original, "D2")
+    copy_ = json.loads(export(runner, "json", "D2"))
+    new_ids = [b["id"] for b in copy_["battles"]]
+    assert set(new_ids).isdisjoint(b["id"] for b in original["battles"])
+    scenario_of = {b["id"]: b["scenario"] for b in copy_["battles"]}
+    results = copy_["campaigns"][0]["results"]
+    assert [r["battle_id"] for r in results] == new_ids
+    assert [scenario_of[r["battle_id"]] for r in results] == [r["scenario"] for r in results]
+
+
+def test_a_campaign_result_naming_an_unlisted_battle_is_refused(
+        runner: CliRunner, demo: Path, tmp_path: Path) -> None:
+    doc = json.loads(export(runner, "json", "D"))
+    doc["campaigns"][0]["results"][2]["battle_id"] = 99
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path), "--name", "D2")
+    assert code == 2 and "battle 99" in err
+    assert companies(runner) == ["D"]
+
+
+@pytest.mark.parametrize("command", ["show", "replay"])
+def test_an_imported_battle_says_it_came_without_its_log(runner: CliRunner, demo: Path,
+                                                         tmp_path: Path, command: str) -> None:
+    # The last battle is undone first, so that the import reuses its id while its log is
+    # still stored: that log belongs to another battle and must not be shown.
+    assert run(runner, "company", "undo", "D")[0] == 0  # the campaign's step
+    assert run(runner, "company", "undo", "D")[0] == 0  # the battle itself
+    doc = json.loads(export(runner, "json", "D"))
+    _import_copy(runner, tmp_path, doc, "D2")
+    battle_id = json.loads(export(runner, "json", "D2"))["battles"][0]["id"]
+    code, out, err = run(runner, "battle", command, str(battle_id))
+    assert code == 1 and out == ""
+    assert "roster import" in err and "log" in err and "D2" in err and "Traceback" not in err
+    own = doc["battles"][0]["id"]
+    assert run(runner, "battle", command, str(own))[0] == 0  # the original still can
+
+
+def test_a_battle_recorded_from_the_table_has_no_log_to_show(runner: CliRunner,
+                                                             campaign: Path) -> None:
+    battle_id = json.loads(export(runner, "json"))["battles"][0]["id"]
+    for command in ("show", "replay"):
+        code, _, err = run(runner, "battle", command, str(battle_id))
+        assert code == 1 and "real table" in err and "Traceback" not in err
