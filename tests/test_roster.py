@@ -274,7 +274,36 @@ def _broken(change: str) -> str:
         del doc["meks"][0]["size"]
     elif change == "duplicate callsign":
         doc["meks"].append({**doc["meks"][0], "id": 2, "callsign": "w"})
+    elif change == "campaign past its plan":
+        doc["campaigns"] = [_campaign(position=1)]
+    elif change == "two campaigns under way":
+        doc["campaigns"] = [_campaign(), {**_campaign(), "id": 2, "name": "Second"}]
+    elif change == "unknown scenario":
+        doc["campaigns"] = [_campaign(scenario="moon-landing")]
+    elif change == "unknown design":
+        doc["meks"][0]["design"] = "NOSUCHMEK"
+    elif change == "size not the design's":
+        doc["meks"][0]["size"] = "Heavy"
+    elif change == "unknown skill":
+        doc["pilots"][0]["skills"] = ["Accuracy", "Laser Eyes"]
+    elif change == "familiarity with no such size":
+        doc["pilots"][0]["skills"] = ["Chassis Familiarity (Huge)"]
+    elif change == "illegal custom design":
+        doc["meks"].append({"id": 2, "callsign": "Blade", "design": "Blade", "size": "Light",
+                            "price": 20, "kills": 0, "status": "active", "custom_design": {
+                                "name": "Blade", "size": "Light", "weapons": ["Laser Sword"],
+                                "systems": []}})
+    elif change == "custom design without weapons":
+        doc["meks"][0]["custom_design"] = {"name": "Bare", "size": "Light", "systems": []}
+    elif change == "two pilots in one Mek":
+        doc["pilots"].append({**copy.deepcopy(doc["pilots"][0]), "id": 2, "name": "Bo"})
     return yaml.safe_dump(doc, sort_keys=False)
+
+
+def _campaign(position: int = 0, scenario: str = "opening-shots") -> dict[str, Any]:
+    return {"id": 1, "name": "Border War", "plan": [{"scenario": scenario, "side": "attacker"}],
+            "position": position, "seed": 1, "difficulty": "normal", "status": "active",
+            "results": [], "created_at": "2025-01-01T00:00:00+00:00"}
 
 
 MALFORMED = {
@@ -293,6 +322,18 @@ MALFORMED = {
     "not a mapping": ("- just\n- a list\n", "not a roster document"),
     "empty": ("", "empty"),
     "wrong version": (_broken("").replace("version: 1", "version: 7"), "version 7"),
+    "campaign past its plan": (_broken("campaign past its plan"), "plan has 1 scenario"),
+    "two campaigns under way": (_broken("two campaigns under way"), "2 campaigns are under"),
+    "unknown scenario": (_broken("unknown scenario"), "'moon-landing'"),
+    "unknown design": (_broken("unknown design"), "'NOSUCHMEK'"),
+    "size not the design's": (_broken("size not the design's"), "is Heavy but its design"),
+    "unknown skill": (_broken("unknown skill"), "skills[1]: no skill is called 'Laser Eyes'"),
+    "familiarity with no such size": (_broken("familiarity with no such size"),
+                                      "names no size of Mek"),
+    "illegal custom design": (_broken("illegal custom design"), "unknown weapon 'Laser Sword'"),
+    "two pilots in one Mek": (_broken("two pilots in one Mek"), "Ana already flies W"),
+    "custom design without weapons": (_broken("custom design without weapons"),
+                                      "custom_design: 'weapons' is missing"),
 }
 
 
@@ -444,3 +485,33 @@ def test_a_battle_recorded_from_the_table_has_no_log_to_show(runner: CliRunner,
     for command in ("show", "replay"):
         code, _, err = run(runner, "battle", command, str(battle_id))
         assert code == 1 and "real table" in err and "Traceback" not in err
+
+
+def test_every_game_problem_is_listed_at_once(runner: CliRunner, tmp_path: Path) -> None:
+    doc = yaml.safe_load(_broken("illegal custom design"))
+    doc["meks"][0]["design"] = "NOSUCHMEK"
+    doc["pilots"][0]["skills"] = ["Laser Eyes"]
+    doc["pilots"].append({**doc["pilots"][0], "id": 2, "name": "Bo", "skills": []})
+    doc["campaigns"] = [_campaign(position=3, scenario="moon-landing"),
+                        {**_campaign(), "id": 2, "name": "Second"}]
+    path = tmp_path / "roster.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path))
+    assert code == 2 and "Traceback" not in err
+    for problem in ("'NOSUCHMEK'", "'Laser Sword'", "'Laser Eyes'", "already flies",
+                    "'moon-landing'", "plan has 1 scenario", "2 campaigns are under way"):
+        assert problem in err, problem
+    assert "has 7 problems" in err
+    assert companies(runner) == []
+
+
+def test_skills_as_the_game_writes_them_are_accepted(runner: CliRunner, tmp_path: Path
+                                                     ) -> None:
+    doc = yaml.safe_load(_broken(""))
+    doc["pilots"][0]["skills"] = ["Accuracy", "Chassis Familiarity (Light)"]
+    doc["campaigns"] = [_campaign(), {**_campaign(position=1), "id": 2, "status": "finished"}]
+    path = tmp_path / "roster.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path))
+    assert code == 0, err
+    assert run(runner, "campaign", "status", "Broken")[0] == 0
