@@ -515,3 +515,29 @@ def test_skills_as_the_game_writes_them_are_accepted(runner: CliRunner, tmp_path
     code, _, err = run(runner, "roster", "import", str(path))
     assert code == 0, err
     assert run(runner, "campaign", "status", "Broken")[0] == 0
+
+
+@pytest.mark.parametrize("place", [("pilots", "kills"), ("meks", "price"), ("battles", "seed"),
+                                   ("campaigns", "seed"), ("musters", "budget"),
+                                   ("support", "points")], ids=".".join)
+def test_numbers_too_large_to_store_are_refused(runner: CliRunner, demo: Path, tmp_path: Path,
+                                                place: tuple[str, str]) -> None:
+    part, key = place
+    doc = json.loads(export(runner, "json", "D"))
+    doc[part][0][key] = 10**30
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path), "--name", "Big")
+    assert code == 2 and f"{part}[0].{key}: must be at most" in err and "Traceback" not in err
+    assert companies(runner) == ["D"]
+
+
+def test_the_largest_storable_numbers_are_accepted(runner: CliRunner, demo: Path,
+                                                   tmp_path: Path) -> None:
+    doc = json.loads(export(runner, "json", "D"))
+    doc["pilots"][0]["kills"] = 2**31 - 1
+    doc["battles"][0]["seed"] = doc["campaigns"][0]["seed"] = 2**63 - 1
+    _import_copy(runner, tmp_path, doc, "Big")
+    again = json.loads(export(runner, "json", "Big"))
+    assert again["pilots"][0]["kills"] == 2**31 - 1
+    assert again["battles"][0]["seed"] == again["campaigns"][0]["seed"] == 2**63 - 1
