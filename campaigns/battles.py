@@ -240,12 +240,25 @@ def unit_summary(unit: Unit) -> dict[str, Any]:
 # ---- show and replay -----------------------------------------------------------------------
 
 def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
+    """The battle and its full log. A log counts only if it is the one the battle row
+    records (same digest): a log left behind by a battle that an undo removed must not be
+    shown for a later battle that was given the same id."""
     row = session.get(BattleRow, battle_id)
-    log = session.get(BattleLog, battle_id)
-    if row is None or log is None:
-        raise NotFound(f"No fought battle has id {battle_id}. See a company's battles with "
+    if row is None:
+        raise NotFound(f"No battle has id {battle_id}. See a company's battles with "
                        "'meks company show COMPANY'.")
-    return row, log
+    log = session.get(BattleLog, battle_id)
+    recorded = json.loads(row.log)
+    if log is not None and isinstance(recorded, dict) and recorded.get("digest") == log.digest:
+        return row, log
+    if row.mode == "table":
+        raise NotFound(f"Battle {battle_id} was played on a real table and recorded by its "
+                       "result alone, so there is no log to show or replay.")
+    company = session.get(Company, row.company_id) if row.company_id is not None else None
+    owner = f"{company.name}'s " if company is not None else ""
+    raise NotFound(f"Battle {battle_id} came into {owner}roster by 'meks roster import', "
+                   "which carries a battle's result but not its log, so it cannot be shown "
+                   "or replayed here; the database it was exported from still can.")
 
 
 def show(session: Session, battle_id: int, rolls: bool = False) -> dict[str, Any]:

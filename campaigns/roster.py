@@ -132,10 +132,12 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
             row.muster_id = ids["muster"][b["muster"]]
             session.add(row)
     for c in doc.get("campaigns", []):
+        results = c["results"] if keep_ids else [_renumbered(r, ids["battle"])
+                                                 for r in c["results"]]
         session.add(Campaign(
             id=c["id"] if keep_ids else None, company_id=company.id, name=c["name"],
             plan=json.dumps(c["plan"]), position=c["position"], seed=c["seed"],
-            difficulty=c["difficulty"], status=c["status"], results=json.dumps(c["results"]),
+            difficulty=c["difficulty"], status=c["status"], results=json.dumps(results),
             created_at=c["created_at"]))
     for s in doc["support"]:
         session.add(SupportRoll(
@@ -144,6 +146,13 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
             table_die=s["table_die"], entry_die=s["entry_die"], result=s["result"],
             points=s["points"], used=s["used"]))
     session.flush()
+
+
+def _renumbered(result: dict[str, Any], battles: dict[int, int]) -> dict[str, Any]:
+    """A campaign result pointing at its battle's new id."""
+    if result.get("battle_id") is None:
+        return result
+    return {**result, "battle_id": battles[result["battle_id"]]}
 
 
 def restore(session: Session, company: Company, doc: Document) -> None:
@@ -179,6 +188,11 @@ def check_references(doc: Document, source: str) -> None:
     for s in doc["support"]:
         if s["muster"] is not None and s["muster"] not in musters:
             problems.append(f"support roll {s['id']} names muster {s['muster']}, not listed")
+    for c in doc.get("campaigns", []):
+        for r in c["results"]:
+            if r.get("battle_id") is not None and r["battle_id"] not in battles:
+                problems.append(f"campaign {c['name']!r} has a result naming battle "
+                                f"{r['battle_id']}, which is not listed")
     for kind, items, key in (("Mek callsign", doc["meks"], "callsign"),
                              ("pilot name", doc["pilots"], "name")):
         seen: set[str] = set()

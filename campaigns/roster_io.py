@@ -27,12 +27,19 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 from sqlmodel import Session, select
 
 from campaigns import roster
 from campaigns.company import Refused, changing, get_company
+from campaigns.scenarios import discover
 from db.models import Company, fold
-from meks.errors import InputError
+from meks.catalog import Catalog, Design, Size, load_catalog
+from meks.construction import check_design
+from meks.errors import InputError, MeksError
+from meks.names import normalize
+from meks.pilots import FAMILIARITY, base_skill
+from meks.scenario import Scenario
 from meks.yamlio import parse_yaml
 
 FORMATS = ("json", "yaml", "csv", "md", "html")
@@ -316,6 +323,7 @@ def parse_roster(text: str, source: str) -> roster.Document:
         roster.check_references(data, source)
     except InputError as exc:
         problems = [*exc.problems, *problems]
+    problems += game_problems(data, load_catalog())
     if problems:
         raise InputError(source, problems)
     return data
@@ -352,6 +360,108 @@ def _reference_problems(doc: roster.Document) -> list[str]:
     for b in doc["battles"]:
         if b["muster"] is not None and b["muster"] not in musters:
             problems.append(f"battle {b['id']} names muster {b['muster']}, which is not listed")
+    return problems
+
+
+def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
+    """What the schema cannot see but later commands need: designs, skills and scenarios
+    that exist, custom designs that pass the construction rules (as ``meks design check``
+    checks them), Meks of their design's size, one pilot per Mek, and campaigns that can
+    go on."""
+    problems: list[str] = []
+    callsign = {m["id"]: m["callsign"] for m in doc["meks"]}
+    for i, m in enumerate(doc["meks"]):
+        where = f"meks[{i}] ({m['callsign']})"
+        custom = m.get("custom_design")
+        if custom is None:
+            try:
+                size = catalog.design(m["design"]).size.value
+            except MeksError as exc:
+                problems.append(f"{where}: {_sentence(exc.message)}")
+                continue
+        else:
+            size = custom["size"]
+            design = Design(custom["name"], Size(size), tuple(custom["weapons"]),
+                            tuple(custom["systems"]))
+            problems += [f"{where}: its design {design.name!r} breaks rule {p.rule.value}: "
+                         f"{_sentence(p.message)}"
+                         for p in check_design(design, catalog).problems]
+        if m["size"] != size:
+            problems.append(f"{where}: the Mek is {m['size']} but its design {m['design']!r} "
+                            f"is {size}; the two must agree.")
+    flown: dict[int, str] = {}
+    for i, p in enumerate(doc["pilots"]):
+        for j, label in enumerate(p["skills"]):
+            wrong = _skill_problem(label, catalog)
+            if wrong:
+                problems.append(f"pilots[{i}] ({p['name']}).skills[{j}]: {wrong}")
+        if p["mek"] is None:
+            continue
+        if p["mek"] in flown:
+            problems.append(f"pilots[{i}] ({p['name']}): {flown[p['mek']]} already flies "
+                            f"{callsign.get(p['mek'], p['mek'])}; a Mek has one pilot.")
+        flown.setdefault(p["mek"], p["name"])
+    problems += _campaign_problems(doc.get("campaigns", []))
+    return problems
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    return text[:1].lower() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
+
+
+def _skill_problem(label: str, catalog: Catalog) -> str | None:
+    """What is wrong with a held skill as written, or None. Skills are written as the
+    catalog spells them; Chassis Familiarity may name its size, as in
+    'Chassis Familiarity (Heavy)'."""
+    if label in {s.name for s in catalog.skills}:
+        return None
+    if label in {f"{FAMILIARITY} ({size.value})" for size in Size}:
+        return None
+    try:
+        skill = catalog.skill(base_skill(label))
+    except MeksError as exc:
+        return _sentence(exc.message)
+    if skill.name == FAMILIARITY:
+        sizes = ", ".join(size.value for size in Size)
+        return (f"{label!r} names no size of Mek; write {FAMILIARITY!r} followed by one of "
+                f"{sizes} in brackets, as in '{FAMILIARITY} (Heavy)'.")
+    return f"write {label!r} as {skill.name!r}."
+
+
+def _campaign_problems(campaigns: Sequence[dict[str, Any]]) -> list[str]:
+    problems: list[str] = []
+    installed: set[str] = set()
+    for entry in discover():
+        if entry.scenario is not None:
+            installed |= {normalize(entry.scenario.id), normalize(entry.scenario.name)}
+    for i, c in enumerate(campaigns):
+        where = f"campaigns[{i}] ({c['name']})"
+        for j, step in enumerate(c["plan"]):
+            if c["status"] != "active" or j < c["position"]:
+                continue  # played already: the scenario is not needed again
+            if "definition" in step:  # the campaign carries its own copy
+                try:
+                    Scenario.model_validate(step["definition"])
+                except ValidationError:
+                    problems.append(f"{where}.plan[{j}].definition: not a scenario as "
+                                    "'meks scenario schema' describes it.")
+                continue
+            if normalize(step["scenario"]) not in installed:
+                problems.append(
+                    f"{where}.plan[{j}]: no scenario here is called {step['scenario']!r}; "
+                    "put its file in the folder 'meks scenario list' names, then import "
+                    "again.")
+        if c["status"] == "active" and c["position"] >= len(c["plan"]):
+            problems.append(
+                f"{where}.position: the campaign is under way at scenario {c['position'] + 1}"
+                f" but its plan has {_n(len(c['plan']), 'scenario')}; mark it finished or "
+                "lower its position.")
+    active = [c["name"] for c in campaigns if c["status"] == "active"]
+    if len(active) > 1:
+        problems.append(f"campaigns: {len(active)} campaigns are under way ("
+                        + ", ".join(repr(a) for a in active) + "); a company plays one at a "
+                        "time, so mark all but one finished.")
     return problems
 
 

@@ -274,7 +274,36 @@ def _broken(change: str) -> str:
         del doc["meks"][0]["size"]
     elif change == "duplicate callsign":
         doc["meks"].append({**doc["meks"][0], "id": 2, "callsign": "w"})
+    elif change == "campaign past its plan":
+        doc["campaigns"] = [_campaign(position=1)]
+    elif change == "two campaigns under way":
+        doc["campaigns"] = [_campaign(), {**_campaign(), "id": 2, "name": "Second"}]
+    elif change == "unknown scenario":
+        doc["campaigns"] = [_campaign(scenario="moon-landing")]
+    elif change == "unknown design":
+        doc["meks"][0]["design"] = "NOSUCHMEK"
+    elif change == "size not the design's":
+        doc["meks"][0]["size"] = "Heavy"
+    elif change == "unknown skill":
+        doc["pilots"][0]["skills"] = ["Accuracy", "Laser Eyes"]
+    elif change == "familiarity with no such size":
+        doc["pilots"][0]["skills"] = ["Chassis Familiarity (Huge)"]
+    elif change == "illegal custom design":
+        doc["meks"].append({"id": 2, "callsign": "Blade", "design": "Blade", "size": "Light",
+                            "price": 20, "kills": 0, "status": "active", "custom_design": {
+                                "name": "Blade", "size": "Light", "weapons": ["Laser Sword"],
+                                "systems": []}})
+    elif change == "custom design without weapons":
+        doc["meks"][0]["custom_design"] = {"name": "Bare", "size": "Light", "systems": []}
+    elif change == "two pilots in one Mek":
+        doc["pilots"].append({**copy.deepcopy(doc["pilots"][0]), "id": 2, "name": "Bo"})
     return yaml.safe_dump(doc, sort_keys=False)
+
+
+def _campaign(position: int = 0, scenario: str = "opening-shots") -> dict[str, Any]:
+    return {"id": 1, "name": "Border War", "plan": [{"scenario": scenario, "side": "attacker"}],
+            "position": position, "seed": 1, "difficulty": "normal", "status": "active",
+            "results": [], "created_at": "2025-01-01T00:00:00+00:00"}
 
 
 MALFORMED = {
@@ -293,6 +322,18 @@ MALFORMED = {
     "not a mapping": ("- just\n- a list\n", "not a roster document"),
     "empty": ("", "empty"),
     "wrong version": (_broken("").replace("version: 1", "version: 7"), "version 7"),
+    "campaign past its plan": (_broken("campaign past its plan"), "plan has 1 scenario"),
+    "two campaigns under way": (_broken("two campaigns under way"), "2 campaigns are under"),
+    "unknown scenario": (_broken("unknown scenario"), "'moon-landing'"),
+    "unknown design": (_broken("unknown design"), "'NOSUCHMEK'"),
+    "size not the design's": (_broken("size not the design's"), "is Heavy but its design"),
+    "unknown skill": (_broken("unknown skill"), "skills[1]: no skill is called 'Laser Eyes'"),
+    "familiarity with no such size": (_broken("familiarity with no such size"),
+                                      "names no size of Mek"),
+    "illegal custom design": (_broken("illegal custom design"), "unknown weapon 'Laser Sword'"),
+    "two pilots in one Mek": (_broken("two pilots in one Mek"), "Ana already flies W"),
+    "custom design without weapons": (_broken("custom design without weapons"),
+                                      "custom_design: 'weapons' is missing"),
 }
 
 
@@ -366,3 +407,138 @@ def test_runtime_validator_agrees_with_jsonschema(case: str) -> None:
     found = roster_io.schema_problems(doc, schema)
     assert bool(found) == bool(expected)
     assert len(found) == len(expected)
+
+
+# ---- campaigns and fought battles -----------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A database holding a company that fought a whole solo campaign (``meks demo``)."""
+    path = tmp_path_factory.mktemp("demo") / "demo.db"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("MEKS_DB", str(path))
+        dispose_all()
+        result = CliRunner().invoke(app, ["--quiet", "demo", "--seed", "1", "--name", "D"])
+        assert result.exit_code == 0, result.stderr
+        dispose_all()
+    return path
+
+
+@pytest.fixture
+def demo(database: Path, demo_db: Path) -> Path:
+    dispose_all()
+    shutil.copyfile(demo_db, database)
+    return database
+
+
+def _import_copy(runner: CliRunner, tmp_path: Path, doc: dict[str, Any], name: str) -> None:
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path), "--name", name)
+    assert code == 0, err
+
+
+def test_campaign_results_point_at_the_imported_battles(runner: CliRunner, demo: Path,
+                                                        tmp_path: Path) -> None:
+    original = json.loads(export(runner, "json", "D"))
+    _import_copy(runner, tmp_path, original, "D2")
+    copy_ = json.loads(export(runner, "json", "D2"))
+    new_ids = [b["id"] for b in copy_["battles"]]
+    assert set(new_ids).isdisjoint(b["id"] for b in original["battles"])
+    scenario_of = {b["id"]: b["scenario"] for b in copy_["battles"]}
+    results = copy_["campaigns"][0]["results"]
+    assert [r["battle_id"] for r in results] == new_ids
+    assert [scenario_of[r["battle_id"]] for r in results] == [r["scenario"] for r in results]
+
+
+def test_a_campaign_result_naming_an_unlisted_battle_is_refused(
+        runner: CliRunner, demo: Path, tmp_path: Path) -> None:
+    doc = json.loads(export(runner, "json", "D"))
+    doc["campaigns"][0]["results"][2]["battle_id"] = 99
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path), "--name", "D2")
+    assert code == 2 and "battle 99" in err
+    assert companies(runner) == ["D"]
+
+
+@pytest.mark.parametrize("command", ["show", "replay"])
+def test_an_imported_battle_says_it_came_without_its_log(runner: CliRunner, demo: Path,
+                                                         tmp_path: Path, command: str) -> None:
+    # The last battle is undone first, so that the import reuses its id while its log is
+    # still stored: that log belongs to another battle and must not be shown.
+    assert run(runner, "company", "undo", "D")[0] == 0  # the campaign's step
+    assert run(runner, "company", "undo", "D")[0] == 0  # the battle itself
+    doc = json.loads(export(runner, "json", "D"))
+    _import_copy(runner, tmp_path, doc, "D2")
+    battle_id = json.loads(export(runner, "json", "D2"))["battles"][0]["id"]
+    code, out, err = run(runner, "battle", command, str(battle_id))
+    assert code == 1 and out == ""
+    assert "roster import" in err and "log" in err and "D2" in err and "Traceback" not in err
+    own = doc["battles"][0]["id"]
+    assert run(runner, "battle", command, str(own))[0] == 0  # the original still can
+
+
+def test_a_battle_recorded_from_the_table_has_no_log_to_show(runner: CliRunner,
+                                                             campaign: Path) -> None:
+    battle_id = json.loads(export(runner, "json"))["battles"][0]["id"]
+    for command in ("show", "replay"):
+        code, _, err = run(runner, "battle", command, str(battle_id))
+        assert code == 1 and "real table" in err and "Traceback" not in err
+
+
+def test_every_game_problem_is_listed_at_once(runner: CliRunner, tmp_path: Path) -> None:
+    doc = yaml.safe_load(_broken("illegal custom design"))
+    doc["meks"][0]["design"] = "NOSUCHMEK"
+    doc["pilots"][0]["skills"] = ["Laser Eyes"]
+    doc["pilots"].append({**doc["pilots"][0], "id": 2, "name": "Bo", "skills": []})
+    doc["campaigns"] = [_campaign(position=3, scenario="moon-landing"),
+                        {**_campaign(), "id": 2, "name": "Second"}]
+    path = tmp_path / "roster.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path))
+    assert code == 2 and "Traceback" not in err
+    for problem in ("'NOSUCHMEK'", "'Laser Sword'", "'Laser Eyes'", "already flies",
+                    "plan has 1 scenario", "2 campaigns are under way"):
+        assert problem in err, problem
+    assert "'moon-landing'" not in err  # past the campaign's position: never played again
+    assert "has 6 problems" in err
+    assert companies(runner) == []
+
+
+def test_skills_as_the_game_writes_them_are_accepted(runner: CliRunner, tmp_path: Path
+                                                     ) -> None:
+    doc = yaml.safe_load(_broken(""))
+    doc["pilots"][0]["skills"] = ["Accuracy", "Chassis Familiarity (Light)"]
+    doc["campaigns"] = [_campaign(), {**_campaign(position=1), "id": 2, "status": "finished"}]
+    path = tmp_path / "roster.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path))
+    assert code == 0, err
+    assert run(runner, "campaign", "status", "Broken")[0] == 0
+
+
+@pytest.mark.parametrize("place", [("pilots", "kills"), ("meks", "price"), ("battles", "seed"),
+                                   ("campaigns", "seed"), ("musters", "budget"),
+                                   ("support", "points")], ids=".".join)
+def test_numbers_too_large_to_store_are_refused(runner: CliRunner, demo: Path, tmp_path: Path,
+                                                place: tuple[str, str]) -> None:
+    part, key = place
+    doc = json.loads(export(runner, "json", "D"))
+    doc[part][0][key] = 10**30
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path), "--name", "Big")
+    assert code == 2 and f"{part}[0].{key}: must be at most" in err and "Traceback" not in err
+    assert companies(runner) == ["D"]
+
+
+def test_the_largest_storable_numbers_are_accepted(runner: CliRunner, demo: Path,
+                                                   tmp_path: Path) -> None:
+    doc = json.loads(export(runner, "json", "D"))
+    doc["pilots"][0]["kills"] = 2**31 - 1
+    doc["battles"][0]["seed"] = doc["campaigns"][0]["seed"] = 2**63 - 1
+    _import_copy(runner, tmp_path, doc, "Big")
+    again = json.loads(export(runner, "json", "Big"))
+    assert again["pilots"][0]["kills"] == 2**31 - 1
+    assert again["battles"][0]["seed"] == again["campaigns"][0]["seed"] == 2**63 - 1
