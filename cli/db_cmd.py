@@ -75,11 +75,15 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
                                         show_default=False),
             yes: bool = typer.Option(False, "--yes", "-y",
                                      help="Replace the database without asking.")) -> None:
-    """Replace everything in the database with a backup (in one step: all or nothing)."""
+    """Replace everything in the database with a backup (in one step: all or nothing).
+
+    The backup is checked first, and the restored data must pass 'meks db check' before
+    it replaces anything; otherwise the database stays as it was."""
     import json
 
+    from campaigns.integrity import restore as do_restore
     from cli.state import interactive
-    from db.backup import restore as do_restore
+    from db.backup import validate
     from db.engine import describe, engine_for
     from meks.errors import InputError
 
@@ -89,6 +93,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
         raise InputError(str(file), ["no such file"]) from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(str(file), [f"not a readable backup ({exc})"]) from None
+    validate(data, str(file))  # before asking: a damaged backup is refused at once
     if not yes:
         if not interactive():
             typer.echo("Restoring replaces the whole database; add --yes when no one can be "
