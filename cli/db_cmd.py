@@ -33,7 +33,7 @@ def check(as_json: bool = JSON) -> None:
     from campaigns.integrity import check as run_check
     from cli.state import session
 
-    with session() as s:
+    with session(create=False) as s:
         problems = run_check(s)
     if as_json:
         print_json({"ok": not problems, "problems": problems})
@@ -56,7 +56,7 @@ def backup(file: Path = typer.Argument(..., help="Where to write the backup (JSO
     from db.backup import dump, to_text
     from db.engine import engine_for
 
-    data = to_text(dump(engine_for(location())))
+    data = to_text(dump(engine_for(location(), create=False)))
     target = file.expanduser().resolve()
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".meks-backup-")

@@ -33,11 +33,13 @@ def location() -> str:
 
 
 @contextmanager
-def session() -> Iterator[Session]:
-    """One transaction on the database in use: all of the command's changes, or none."""
+def session(create: bool = True) -> Iterator[Session]:
+    """One transaction on the database in use: all of the command's changes, or none.
+    ``create=False`` (commands that only read it): a database that does not exist is an
+    error instead of being made."""
     from db.engine import transaction
 
-    with transaction(location()) as s:
+    with transaction(location(), create) as s:
         yield s
 
 
