@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from campaigns.company import NotFound, Refused, changing
+from campaigns.company import NotFound, Refused, changing, is_id
 from campaigns.forces import load_force_file, muster_force
 from campaigns.postbattle import Aftermath, aftermath
 from campaigns.scenarios import get_scenario
@@ -241,8 +241,8 @@ def unit_summary(unit: Unit) -> dict[str, Any]:
 # ---- show and replay -----------------------------------------------------------------------
 
 def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
-    row = session.get(BattleRow, battle_id)
-    log = session.get(BattleLog, battle_id)
+    row = session.get(BattleRow, battle_id) if is_id(battle_id) else None
+    log = session.get(BattleLog, battle_id) if is_id(battle_id) else None
     if row is None or log is None:
         raise NotFound(f"No fought battle has id {battle_id}. See a company's battles with "
                        "'meks company show COMPANY'.")
