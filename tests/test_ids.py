@@ -74,3 +74,33 @@ def test_numbers_no_battle_or_muster_could_hold_are_usage_errors(runner: CliRunn
     assert "at most 1000" in err
     assert "whole number" in run(runner, "battle", "record", hawks, "--result", "win",
                                  "--auto", "--kills", "Vera=²", code=2)
+
+
+def test_digits_other_than_0_to_9_are_not_die_values(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from campaigns.dicefile import read_dice_file
+    from meks.errors import InputError
+
+    file = tmp_path / "dice.txt"
+    file.write_text("1 ² 3\n")
+    with pytest.raises(InputError, match="'²' is not a die value"):
+        read_dice_file(file)
+
+
+def test_digits_other_than_0_to_9_are_not_a_choice_at_the_terminal() -> None:
+    import io
+
+    from rich.console import Console
+
+    from cli.play import Option, Terminal
+    from meks.scenario import Side
+
+    answers = iter(["²", "\u0661", "2"])  # superscript two, Arabic-Indic one
+    out = io.StringIO()
+    terminal = Terminal(Console(file=out), Side.ATTACKER,
+                        ask=lambda _text, _default: next(answers))
+    terminal.flush = lambda _battle: None  # type: ignore[method-assign]
+    options = [Option("first", 1), Option("second", 2)]
+    assert terminal.choose(None, "Which?", options) == 2  # type: ignore[arg-type]
+    assert out.getvalue().count("Type a number from 1 to 2") == 2
+    answers = iter(["² 1", "1"])
+    assert terminal.choose_many(None, "Which?", options, [], 2) == [1]  # type: ignore[arg-type]
