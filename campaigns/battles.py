@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from campaigns.company import NotFound, Refused, changing
+from campaigns.company import NotFound, Refused, changing, is_id
 from campaigns.forces import load_force_file, muster_force
 from campaigns.in_play import play_using
 from campaigns.postbattle import Aftermath, aftermath
@@ -243,7 +243,7 @@ def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
     """The battle and its full log. A log counts only if it is the one the battle row
     records (same digest): a log left behind by a battle that an undo removed must not be
     shown for a later battle that was given the same id."""
-    row = session.get(BattleRow, battle_id)
+    row = session.get(BattleRow, battle_id) if is_id(battle_id) else None
     if row is None:
         raise NotFound(f"No battle has id {battle_id}. See a company's battles with "
                        "'meks company show COMPANY'.")

@@ -49,10 +49,27 @@ def shell_arg(text: str) -> str:
 
 # ---- finding things -------------------------------------------------------------------------
 
+MAX_ID = 2**63 - 1  # the largest id a database stores; a larger number names nothing
+
+
+def as_id(ref: str) -> int | None:
+    """``ref`` as an id when it is one: plain digits (0-9) for a number no larger than
+    ``MAX_ID``; otherwise None, and ``ref`` can only be a name."""
+    if not (ref.isascii() and ref.isdigit()):
+        return None
+    number = int(ref)
+    return number if number <= MAX_ID else None
+
+
+def is_id(number: int) -> bool:
+    """Whether ``number`` could be a stored id (ids given as numbers, such as a battle's)."""
+    return 0 <= number <= MAX_ID
+
+
 def get_company(session: Session, name: str) -> Company:
     company = session.exec(select(Company).where(Company.name_key == fold(name))).first()
-    if company is None and name.isdigit():
-        company = session.get(Company, int(name))
+    if company is None and (cid := as_id(name)) is not None:
+        company = session.get(Company, cid)
     if company is None:
         names = [c.name for c in session.exec(select(Company)).all()]
         hint = f" Companies: {', '.join(names)}." if names else \
@@ -71,8 +88,8 @@ def find_mek(session: Session, company: Company, ref: str, *,
     """A Mek of ``company`` by callsign (any case) or id."""
     query = select(Mek).where(Mek.company_id == _cid(company))
     mek = session.exec(query.where(Mek.callsign_key == fold(ref))).first()
-    if mek is None and ref.lstrip("#").isdigit():
-        mek = session.exec(query.where(Mek.id == int(ref.lstrip("#")))).first()
+    if mek is None and (mid := as_id(ref.lstrip("#"))) is not None:
+        mek = session.exec(query.where(Mek.id == mid)).first()
     if mek is None:
         raise NotFound(f"{company.name} has no Mek called {ref!r}. "
                        f"See 'meks mek list {shell_arg(company.name)}'.")
@@ -85,8 +102,8 @@ def find_pilot(session: Session, company: Company, ref: str) -> Pilot:
     """A pilot of ``company`` by name (any case) or id."""
     query = select(Pilot).where(Pilot.company_id == _cid(company))
     pilot = session.exec(query.where(Pilot.name_key == fold(ref))).first()
-    if pilot is None and ref.lstrip("#").isdigit():
-        pilot = session.exec(query.where(Pilot.id == int(ref.lstrip("#")))).first()
+    if pilot is None and (pid := as_id(ref.lstrip("#"))) is not None:
+        pilot = session.exec(query.where(Pilot.id == pid)).first()
     if pilot is None:
         raise NotFound(f"{company.name} has no pilot called {ref!r}. "
                        f"See 'meks pilot list {shell_arg(company.name)}'.")

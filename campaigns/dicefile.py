@@ -23,7 +23,7 @@ def read_dice_file(path: Path) -> list[int]:
         for token in re.split(r"[\s,]+", line.split("#", 1)[0].strip()):
             if not token:
                 continue
-            if not token.isdigit() or not 1 <= int(token) <= 6:
+            if not (token.isascii() and token.isdigit() and 1 <= int(token) <= 6):
                 problems.append(f"line {number}: {token!r} is not a die value (1 to 6)")
             else:
                 values.append(int(token))

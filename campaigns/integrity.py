@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from campaigns.roster import snapshot
@@ -39,3 +40,12 @@ def check(session: Session) -> list[str]:
             problems.append(f"{company.name}: the current state differs from the state its "
                             "history ends with")
     return problems
+
+
+def restore(engine: Engine, data: object, source: str) -> dict[str, int]:
+    """Replace the database with the backup ``data`` (``db.backup.restore``), refused with
+    the database unchanged unless the restored data passes ``check``. Rows restored by
+    table."""
+    from db.backup import restore as restore_rows
+
+    return restore_rows(engine, data, source, verify=check)

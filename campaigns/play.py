@@ -27,7 +27,7 @@ from campaigns.battles import (
     store,
     summary,
 )
-from campaigns.company import NotFound, Refused
+from campaigns.company import NotFound, Refused, is_id
 from campaigns.in_play import play_using
 from campaigns.scenarios import get_scenario
 from db.models import Company, Muster, Play, utcnow
@@ -120,7 +120,7 @@ def _side_data(part: Participant) -> dict[str, Any]:
 
 
 def _row(session: Session, play_id: int) -> Play:
-    row = session.get(Play, play_id)
+    row = session.get(Play, play_id) if is_id(play_id) else None
     if row is None:
         raise NotFound(f"No play has id {play_id}; 'meks battle resume' without an id lists "
                        "the unfinished ones.")

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 app = typer.Typer(no_args_is_help=True, help="Record and fight battles.")
 
+MAX_KILLS = 1000  # Mek kills one pilot can be credited with in one battle
+
 
 @app.command()
 def record(
@@ -47,7 +49,8 @@ def record(
     result = result.strip().lower()
     if result not in ("win", "loss", "draw"):
         raise typer.BadParameter("use win, loss or draw", param_hint="--result")
-    kill_counts = {k: int(v) for k, v in pairs(kills, "PILOT=N", as_int=True).items()}
+    kill_counts = {k: int(v) for k, v in pairs(kills, "PILOT=N", as_int=True,
+                                               most=MAX_KILLS).items()}
     choices = pairs(choose, "PILOT=SKILL")
     dice_seed = Dice.from_seed(seed).seed
 

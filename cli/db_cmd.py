@@ -33,7 +33,7 @@ def check(as_json: bool = JSON) -> None:
     from campaigns.integrity import check as run_check
     from cli.state import session
 
-    with session() as s:
+    with session(create=False) as s:
         problems = run_check(s)
     if as_json:
         print_json({"ok": not problems, "problems": problems})
@@ -56,7 +56,7 @@ def backup(file: Path = typer.Argument(..., help="Where to write the backup (JSO
     from db.backup import dump, to_text
     from db.engine import engine_for
 
-    data = to_text(dump(engine_for(location())))
+    data = to_text(dump(engine_for(location(), create=False)))
     target = file.expanduser().resolve()
     try:
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".meks-backup-")
@@ -75,11 +75,15 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
                                         show_default=False),
             yes: bool = typer.Option(False, "--yes", "-y",
                                      help="Replace the database without asking.")) -> None:
-    """Replace everything in the database with a backup (in one step: all or nothing)."""
+    """Replace everything in the database with a backup (in one step: all or nothing).
+
+    The backup is checked first, and the restored data must pass 'meks db check' before
+    it replaces anything; otherwise the database stays as it was."""
     import json
 
+    from campaigns.integrity import restore as do_restore
     from cli.state import interactive
-    from db.backup import restore as do_restore
+    from db.backup import validate
     from db.engine import describe, engine_for
     from meks.errors import InputError
 
@@ -89,6 +93,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
         raise InputError(str(file), ["no such file"]) from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(str(file), [f"not a readable backup ({exc})"]) from None
+    validate(data, str(file))  # before asking: a damaged backup is refused at once
     if not yes:
         if not interactive():
             typer.echo("Restoring replaces the whole database; add --yes when no one can be "

@@ -54,6 +54,7 @@ def muster(
     from campaigns.company import muster as do_muster
     from cli import store_views
     from meks.catalog import Size
+    from meks.scenario import MAX_BUDGET
 
     if scenario is not None:
         if budget is not None or max_size is not None:
@@ -64,6 +65,9 @@ def muster(
         if budget is None:
             raise typer.BadParameter("give a points budget with --budget, or a scenario with "
                                      "--scenario", param_hint="--budget")
+        if budget > MAX_BUDGET:
+            raise typer.BadParameter(f"{budget} is more than the largest budget, {MAX_BUDGET}",
+                                     param_hint="--budget")
         if side is not None:
             raise typer.BadParameter("--side goes with --scenario", param_hint="--side")
         size = None

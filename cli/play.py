@@ -69,6 +69,11 @@ def _same(a: Any, b: Any) -> bool:
     return bool(type(a) is type(b) and a == b)
 
 
+def _number(answer: str, most: int) -> bool:
+    """Whether ``answer`` is a number from 1 to ``most`` in the digits 0-9."""
+    return answer.isascii() and answer.isdigit() and 1 <= int(answer) <= most
+
+
 def _index(options: Sequence[Option], value: Any, fallback: int = 0) -> int:
     return next((i for i, o in enumerate(options) if _same(o.value, value)), fallback)
 
@@ -154,7 +159,7 @@ class Terminal:
                 self.echo(f"      {line}")
         while True:
             answer = self.read(str(default + 1))
-            if answer.isdigit() and 1 <= int(answer) <= len(options):
+            if _number(answer, len(options)):
                 return options[int(answer) - 1].value
             self.echo(f"Type a number from 1 to {len(options)}, Enter for the suggestion, "
                       "or q to quit.")
@@ -175,7 +180,7 @@ class Terminal:
             answer = self.read(suggested).replace(",", " ").split()
             if answer == ["0"]:
                 return []
-            if answer and all(a.isdigit() and 1 <= int(a) <= len(options) for a in answer) \
+            if answer and all(_number(a, len(options)) for a in answer) \
                     and len(set(answer)) == len(answer) <= limit:
                 return [options[int(a) - 1].value for a in answer]
             self.echo(f"Type up to {limit} different numbers from 1 to {len(options)} "

@@ -33,11 +33,13 @@ def location() -> str:
 
 
 @contextmanager
-def session() -> Iterator[Session]:
-    """One transaction on the database in use: all of the command's changes, or none."""
+def session(create: bool = True) -> Iterator[Session]:
+    """One transaction on the database in use: all of the command's changes, or none.
+    ``create=False`` (commands that only read it): a database that does not exist is an
+    error instead of being made."""
     from db.engine import transaction
 
-    with transaction(location()) as s:
+    with transaction(location(), create) as s:
         yield s
 
 
@@ -48,14 +50,19 @@ def interactive() -> bool:
     return sys.stdin.isatty() and os.environ.get("CI", "").lower() not in ("1", "true")
 
 
-def pairs(values: list[str], what: str, as_int: bool = False) -> dict[str, str]:
-    """Parse NAME=VALUE options; bad ones are usage errors (exit 2)."""
+def pairs(values: list[str], what: str, as_int: bool = False,
+          most: int | None = None) -> dict[str, str]:
+    """Parse NAME=VALUE options; bad ones are usage errors (exit 2). ``as_int``: VALUE must
+    be a whole number, no larger than ``most`` when given."""
     out: dict[str, str] = {}
     for value in values:
         name, sep, rest = value.rpartition("=")
         if not sep or not name.strip() or not rest.strip():
             raise typer.BadParameter(f"{value!r} should look like {what}")
-        if as_int and not rest.strip().isdigit():
+        number = rest.strip()
+        if as_int and not (number.isascii() and number.isdigit()):
             raise typer.BadParameter(f"{value!r}: the part after '=' must be a whole number")
+        if as_int and most is not None and int(number) > most:
+            raise typer.BadParameter(f"{value!r}: the part after '=' must be at most {most}")
         out[name.strip()] = rest.strip()
     return out

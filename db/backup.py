@@ -8,13 +8,31 @@ SQLite restores into PostgreSQL and the other way round.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import Engine, MetaData, Table, func, select, text
-from sqlmodel import SQLModel
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Connection,
+    Engine,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    String,
+    Table,
+    UniqueConstraint,
+    func,
+    select,
+    text,
+)
+from sqlalchemy.exc import DataError, IntegrityError
+from sqlalchemy.types import TypeDecorator
+from sqlmodel import Session, SQLModel
 
 import db.models  # noqa: F401 - registers every table
-from db.migrations import LATEST
+from db.migrations import LATEST, migrate
 from meks.errors import InputError
 
 FORMAT = "meks-backup"
@@ -34,45 +52,186 @@ def dump(engine: Engine) -> dict[str, Any]:
     return {"format": FORMAT, "schema_version": LATEST, "tables": out}
 
 
-def restore(engine: Engine, data: object, source: str) -> dict[str, int]:
-    """Replace everything in the database with the backup ``data``; one transaction."""
+MAX_PROBLEMS = 20  # listed in full; beyond that, a count
+
+
+def _columns_at(version: int) -> dict[str, set[str]]:
+    """Each table's columns as migration ``version`` left them: what a backup made then
+    holds. Read from a scratch in-memory database migrated that far."""
+    if version == LATEST:
+        return {t.name: {c.name for c in t.columns} for t in tables()}
+    from sqlalchemy import create_engine, inspect
+
+    scratch = create_engine("sqlite://")
+    try:
+        with scratch.begin() as conn:
+            migrate(conn, upto=version)
+            found = inspect(conn)
+            return {name: {c["name"] for c in found.get_columns(name)}
+                    for name in found.get_table_names() if name != "schema_migrations"}
+    finally:
+        scratch.dispose()
+
+
+def _value_problem(column: Column[Any], value: object) -> str | None:
+    """What is wrong with ``value`` for ``column``, or None. Integers are held to the
+    range every supported database stores (PostgreSQL's INTEGER is 32 bits)."""
+    if value is None:
+        return None if column.nullable and not column.primary_key else "must have a value"
+    kind = column.type
+    if isinstance(kind, TypeDecorator):  # such as SQLModel's AutoString: judge what it stores
+        kind = kind.impl_instance
+    if isinstance(kind, Boolean):
+        return None if isinstance(value, bool) else f"should be true or false, not {value!r}"
+    if isinstance(kind, Integer):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return f"should be a whole number, not {value!r}"
+        bits = 64 if isinstance(kind, BigInteger) else 32
+        if not -2 ** (bits - 1) <= value < 2 ** (bits - 1):
+            return f"{value} is too large to store"
+        return None
+    if isinstance(kind, String):
+        if not isinstance(value, str):
+            return f"should be text, not {value!r}"
+        return "contains a NUL character" if "\x00" in value else None
+    wanted = kind.python_type
+    return None if isinstance(value, wanted) else f"should be {wanted.__name__}, not {value!r}"
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def validate(data: object, source: str) -> dict[str, list[dict[str, Any]]]:
+    """The rows of the backup ``data``, table by table, once every one has been checked
+    against the tables they go into: the tables and columns of the backup's schema version,
+    each value's type, and the keys (no two rows alike where the tables forbid it, every
+    link to a row the backup holds). Raises ``InputError`` listing every problem."""
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(
             data.get("tables"), dict):
         raise InputError(source, ["not a meks backup (made by 'meks db backup')"])
     version = data.get("schema_version")
-    if not isinstance(version, int) or version > LATEST:
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise InputError(source, [f"schema_version {version!r} is not one meks knows"])
+    if version > LATEST:
         raise InputError(source, [f"made by a newer meks (schema {version}); upgrade first"])
-    known = {t.name: t for t in tables()}
-    unknown = sorted(set(data["tables"]) - set(known))
-    if unknown:
-        raise InputError(source, [f"unknown table {name!r}" for name in unknown])
+    given: dict[str, Any] = data["tables"]
+    expected = _columns_at(version)
+    problems = [f"unknown table {name!r}" for name in sorted(set(given) - set(expected))]
+    problems += [f"table {name!r} is missing" for name in sorted(set(expected) - set(given))]
+    rows: dict[str, list[dict[str, Any]]] = {}
+    for table in tables():
+        if table.name not in given:
+            continue
+        listed = given[table.name]
+        if not isinstance(listed, list):
+            problems.append(f"table {table.name!r} is not a list of rows")
+            continue
+        want = expected[table.name]
+        for number, row in enumerate(listed, 1):
+            where = f"{table.name} row {number}"
+            if not isinstance(row, dict):
+                problems.append(f"{where} is not an object of column values")
+                continue
+            problems += [f"{where} has an unknown column {name!r}"
+                         for name in sorted(set(row) - want)]
+            problems += [f"{where} is missing the column {name!r}"
+                         for name in sorted(want - set(row))]
+            for name, value in row.items():
+                if name in table.c and (wrong := _value_problem(table.c[name], value)):
+                    problems.append(f"{where}: {name} {wrong}")
+        rows[table.name] = [row for row in listed if isinstance(row, dict)]
+    if not problems:
+        problems = _key_problems(rows)
+    if problems:
+        if len(problems) > MAX_PROBLEMS:
+            rest = len(problems) - MAX_PROBLEMS
+            problems = [*problems[:MAX_PROBLEMS], f"... and {rest} more"]
+        raise InputError(source, problems)
+    return rows
+
+
+def _key_problems(rows: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """Rows that repeat a key the table holds unique, and links to rows that are not there."""
+    problems: list[str] = []
+    for table in tables():
+        listed = rows.get(table.name, [])
+        for constraint in table.constraints:
+            if not isinstance(constraint, (PrimaryKeyConstraint, UniqueConstraint)):
+                continue
+            names = [c.name for c in constraint.columns]
+            seen: dict[tuple[Any, ...], int] = {}
+            for number, row in enumerate(listed, 1):
+                key = tuple(row.get(name) for name in names)
+                if None in key:
+                    continue
+                if key in seen:
+                    shown = ", ".join(f"{n} {_shown(v)}" for n, v in zip(names, key, strict=True))
+                    problems.append(f"{table.name} rows {seen[key]} and {number} have the same "
+                                    f"{shown}, which must be unique")
+                else:
+                    seen[key] = number
+        for link in table.foreign_keys:
+            target = link.column
+            present = {row.get(target.name) for row in rows.get(target.table.name, [])}
+            for number, row in enumerate(listed, 1):
+                value = row.get(link.parent.name)
+                if value is not None and value not in present:
+                    problems.append(f"{table.name} row {number}: {link.parent.name} {value} "
+                                    f"names no {target.table.name} row")
+    return problems
+
+
+def restore(engine: Engine, data: object, source: str,
+            verify: Callable[[Session], list[str]] | None = None) -> dict[str, int]:
+    """Replace everything in the database with the backup ``data``; one transaction.
+
+    The backup is checked first (see ``validate``); ``verify``, when given, then reads the
+    restored data before it is committed, and any problem it reports undoes the restore.
+    Either way a refused backup raises ``InputError`` and leaves the database as it was."""
+    rows = validate(data, source)
     counts: dict[str, int] = {}
     with engine.begin() as conn:
         for table in reversed(tables()):
             conn.execute(table.delete())
         for table in tables():
-            rows = data["tables"].get(table.name, [])
-            if not isinstance(rows, list):
-                raise InputError(source, [f"table {table.name!r} is not a list of rows"])
-            columns = {c.name for c in table.columns}
-            clean = [{k: v for k, v in row.items() if k in columns} for row in rows
-                     if isinstance(row, dict)]
-            if clean:
-                conn.execute(table.insert(), clean)
-            counts[table.name] = len(clean)
+            listed = rows.get(table.name, [])
+            if listed:
+                try:
+                    conn.execute(table.insert(), listed)
+                except (IntegrityError, DataError) as exc:
+                    reason = str(exc.orig).splitlines()[0] if exc.orig else str(exc)
+                    raise InputError(source, [f"the {table.name} rows cannot be stored "
+                                              f"({reason})"]) from None
+            counts[table.name] = len(listed)
         if conn.dialect.name == "postgresql":
             for table in tables():
                 pk = list(table.primary_key.columns)
                 if len(pk) == 1 and pk[0].autoincrement is not False and table.name != \
                         "battle_log":
                     top = conn.execute(select(func.max(pk[0]))).scalar() or 0
-                    conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', "
-                                      f"'{pk[0].name}'), {max(top, 1)}, {top > 0})"))
+                    conn.execute(text(
+                        f"SELECT setval(pg_get_serial_sequence('{table.name}', "
+                        f"'{pk[0].name}'), {max(top, 1)}, {top > 0})"))
+        if verify is not None:
+            _verify(conn, verify, source)
     return counts
+
+
+def _verify(conn: Connection, verify: Callable[[Session], list[str]], source: str) -> None:
+    with Session(bind=conn) as session:
+        try:
+            problems = verify(session)
+        except (ValueError, KeyError, TypeError) as exc:
+            problems = [f"its data cannot be read back ({exc})"]
+    if problems:
+        raise InputError(source, [f"restored, it would fail 'meks db check': {problem}"
+                                  for problem in problems[:MAX_PROBLEMS]])
 
 
 def to_text(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=1, default=str)
 
 
-__all__ = ["FORMAT", "MetaData", "dump", "restore", "tables", "to_text"]
+__all__ = ["FORMAT", "MetaData", "dump", "restore", "tables", "to_text", "validate"]

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
 from sqlmodel import Session
 
 from db.migrations import migrate
@@ -29,6 +29,16 @@ BUSY_TIMEOUT_MS = 60_000
 
 class DatabaseError(MeksError):
     """The database cannot be opened or used."""
+
+
+class NoDatabase(DatabaseError):
+    """There is no database where one was asked for, and the command does not make one."""
+
+
+class UnreadableDatabase(DatabaseError):
+    """The path given for the database is a folder, or a file that is not a database."""
+
+    exit_code = 2
 
 
 def default_path() -> Path:
@@ -77,16 +87,31 @@ def _sqlite_begin(conn: Any) -> None:
 _engines: dict[str, Engine] = {}
 
 
-def engine_for(location: str) -> Engine:
-    """The engine for ``location``, created, migrated and cached on first use."""
+def _sqlite_file(url: str) -> Path | None:
+    """The file an SQLite URL names, or None (another database, or one in memory)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(parsed.database)
+
+
+def engine_for(location: str, create: bool = True) -> Engine:
+    """The engine for ``location``, created, migrated and cached on first use.
+
+    ``create=False`` is for commands that only read: a database file that does not exist
+    raises ``NoDatabase`` instead of being made (with its folder). A folder, or a file that
+    is not an SQLite database, raises ``UnreadableDatabase``."""
     url = to_url(location)
     if url in _engines:
         return _engines[url]
     try:
         if url.startswith("sqlite"):
-            path = url.removeprefix("sqlite:///")
-            if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            file = _sqlite_file(url)
+            if file is not None:
+                _check_file(file, location, create)
+                file.parent.mkdir(parents=True, exist_ok=True)
             engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
             event.listen(engine, "connect", _sqlite_connect)
             event.listen(engine, "begin", _sqlite_begin)
@@ -98,6 +123,15 @@ def engine_for(location: str) -> Engine:
         raise InputError(describe(location), [
             f"the database driver {exc.name!r} is not installed "
             "(for PostgreSQL: pip install 'meks[postgres]')"]) from None
+    except DBAPIError as exc:
+        if url.startswith("sqlite") and "not a database" in str(exc.orig):
+            raise UnreadableDatabase(
+                f"Cannot open the database at {describe(location)}: the file is not an SQLite "
+                "database. Check the path given with --db or MEKS_DB.") from None
+        raise DatabaseError(
+            f"Cannot open the database at {describe(location)}: {_reason(exc)}. "
+            "Check the path or URL given with --db or MEKS_DB."
+        ) from None
     except (SQLAlchemyError, OSError) as exc:
         raise DatabaseError(
             f"Cannot open the database at {describe(location)}: {_reason(exc)}. "
@@ -105,6 +139,17 @@ def engine_for(location: str) -> Engine:
         ) from None
     _engines[url] = engine
     return engine
+
+
+def _check_file(file: Path, location: str, create: bool) -> None:
+    if file.is_dir():
+        raise UnreadableDatabase(
+            f"Cannot open the database at {describe(location)}: it is a folder, not a file. "
+            "Give a file's path with --db or MEKS_DB.")
+    if not create and not file.exists():
+        raise NoDatabase(
+            f"No database at {describe(location)}. Check the path given with --db or "
+            "MEKS_DB; a command that changes data (such as 'meks company create') makes it.")
 
 
 def _reason(exc: BaseException) -> str:
@@ -123,9 +168,10 @@ def dispose_all() -> None:
 
 
 @contextmanager
-def transaction(location: str) -> Iterator[Session]:
-    """A session whose work is committed together at the end, or not at all."""
-    engine = engine_for(location)
+def transaction(location: str, create: bool = True) -> Iterator[Session]:
+    """A session whose work is committed together at the end, or not at all. ``create``:
+    as for ``engine_for``."""
+    engine = engine_for(location, create)
     try:
         with Session(engine, expire_on_commit=False) as session, session.begin():
             yield session

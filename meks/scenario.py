@@ -51,6 +51,7 @@ from meks.errors import AmbiguousName, InputError
 
 ZONES = tuple(range(1, 10))
 DEFAULT_BUDGET = 60
+MAX_BUDGET = 10_000  # the largest points budget a muster takes
 DEFAULT_SUPPORT_ROLLS = 1
 DEFAULT_TURN_LIMIT = 12
 DEFAULT_TERRAIN = "Plains"
@@ -447,7 +448,7 @@ class SideRules(_Model):
     the number of support rolls before the muster (plus one for a pilot with Log Hero).
     """
 
-    budget: int = Field(DEFAULT_BUDGET, ge=0, le=10_000, description=(
+    budget: int = Field(DEFAULT_BUDGET, ge=0, le=MAX_BUDGET, description=(
         "Points to muster the force with (default 60)."))
     max_size: SizeName | None = Field(None, description=(
         "The largest Mek size allowed (default: any)."))

@@ -107,3 +107,53 @@ def test_two_processes_buying_at_once_lose_nothing(tmp_path: Path, runner) -> No
         assert "locked" not in err
     listed = runner.invoke(app, ["--db", path, "mek", "list", "Crowd", "--json"])
     assert len(json.loads(listed.stdout)) == 100
+
+
+# ---- commands that only read do not make a database ---------------------------------------
+
+def test_db_check_and_backup_do_not_make_a_missing_database(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from cli.app import app
+
+    missing = tmp_path / "typo_dir" / "x.db"
+    for args in (["db", "check"], ["db", "check", "--json"],
+                 ["db", "backup", str(tmp_path / "b.json")]):
+        result = runner.invoke(app, ["--db", str(missing), *args])
+        assert result.exit_code == 1, result.stderr
+        assert f"No database at {missing}" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert not missing.parent.exists()
+    assert not (tmp_path / "b.json").exists()
+    result = runner.invoke(app, ["--db", str(missing), "db", "path"])  # where it would be
+    assert result.exit_code == 0 and result.stdout.strip() == str(missing)
+    assert not missing.parent.exists()
+
+
+def test_a_folder_or_a_file_that_is_no_database_is_unreadable_input(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from cli.app import app
+
+    folder = tmp_path / "a-folder.db"
+    folder.mkdir()
+    text = tmp_path / "notes.db"
+    text.write_text("not a database\n")
+    for where, what in ((folder, "it is a folder"), (text, "not an SQLite database")):
+        for args in (["db", "check"], ["db", "backup", str(tmp_path / "b.json")],
+                     ["company", "create", "Hawks"]):
+            result = runner.invoke(app, ["--db", str(where), *args])
+            assert result.exit_code == 2, (where, args, result.stderr)
+            assert what in result.stderr and "Traceback" not in result.stderr
+            assert len(result.stderr.strip().splitlines()) == 1
+    assert text.read_text() == "not a database\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-folder.db", "notes.db"]
+
+
+def test_engine_for_without_create_leaves_no_file(tmp_path: Path) -> None:
+    import pytest
+
+    from db.engine import NoDatabase
+
+    path = tmp_path / "nothing.db"
+    with pytest.raises(NoDatabase):
+        engine_for(str(path), create=False)
+    assert not path.exists()
+    engine_for(str(path))  # made on request
+    assert engine_for(str(path), create=False) is engine_for(str(path))

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -76,6 +77,93 @@ def test_restore_refuses_what_is_not_a_backup(runner: CliRunner, tmp_path: Path)
         bad.write_text(text)
         run(runner, "db", "restore", str(bad), "--yes", code=2)
     run(runner, "db", "restore", str(tmp_path / "missing.json"), "--yes", code=2)
+
+
+
+def damaged(tmp_path: Path, name: str, change: Any) -> Path:
+    """A backup of the test database, with ``change`` applied to its document."""
+    file = tmp_path / f"{name}.json"
+    if not (tmp_path / "good.json").exists():
+        run(runner := CliRunner(), "company", "create", "Hawks")
+        run(runner, "mek", "buy", "Hawks", "WASP")
+        run(runner, "pilot", "hire", "Hawks", "Vera")
+        run(runner, "db", "backup", str(tmp_path / "good.json"))
+    data = json.loads((tmp_path / "good.json").read_text())
+    change(data)
+    file.write_text(json.dumps(data))
+    return file
+
+
+DAMAGE = {
+    "a link to a missing row": (lambda d: d["tables"]["mek"][0].update(company_id=999),
+                                "mek row 1: company_id 999 names no company row"),
+    "a repeated row": (lambda d: d["tables"]["company"].append(d["tables"]["company"][0]),
+                       "company rows 1 and 2 have the same id 1"),
+    "a missing table": (lambda d: d["tables"].pop("mek"), "table 'mek' is missing"),
+    "a number too large": (lambda d: d["tables"]["mek"][0].update(price=10 ** 30),
+                           "mek row 1: price 1000000000000000000000000000000 is too large"),
+    "a fraction": (lambda d: d["tables"]["mek"][0].update(price=1e30),
+                   "mek row 1: price should be a whole number, not 1e+30"),
+    "text for a number": (lambda d: d["tables"]["mek"][0].update(price="abc"),
+                          "mek row 1: price should be a whole number, not 'abc'"),
+    "a number for text": (lambda d: d["tables"]["pilot"][0].update(name=7),
+                          "pilot row 1: name should be text, not 7"),
+    "a null where a value is needed": (lambda d: d["tables"]["mek"][0].update(size=None),
+                                       "mek row 1: size must have a value"),
+    "an unknown column": (lambda d: d["tables"]["mek"][0].update(colour="red"),
+                          "mek row 1 has an unknown column 'colour'"),
+    "a missing column": (lambda d: d["tables"]["mek"][0].pop("size"),
+                         "mek row 1 is missing the column 'size'"),
+    "a row that is not an object": (lambda d: d["tables"]["mek"].append([1]),
+                                    "mek row 2 is not an object of column values"),
+    "state its history does not explain": (
+        lambda d: d["tables"]["mek"][0].update(price=5),
+        "restored, it would fail 'meks db check': Hawks: the current state differs"),
+    "unreadable stored JSON": (lambda d: d["tables"]["pilot"][0].update(skills="{oops"),
+                               "its data cannot be read back"),
+}
+
+
+@pytest.mark.parametrize("case", DAMAGE, ids=list(DAMAGE))
+def test_restore_refuses_a_damaged_backup_and_changes_nothing(
+        runner: CliRunner, tmp_path: Path, case: str) -> None:
+    change, message = DAMAGE[case]
+    file = damaged(tmp_path, "damaged", change)
+    run(runner, "mek", "buy", "Hawks", "THOR")  # made after the backup: must survive
+    err = run(runner, "db", "restore", str(file), "--yes", code=2)
+    assert message in err
+    assert "Integrity" not in err and "unexpected" not in err and "SQL" not in err
+    assert len(run_json(runner, "mek", "list", "Hawks")) == 2
+    assert "sound" in run(runner, "db", "check")
+
+
+def test_restore_lists_every_problem_of_a_backup(runner: CliRunner, tmp_path: Path) -> None:
+    def change(data: dict[str, Any]) -> None:
+        data["tables"]["mek"][0].update(price="abc", colour="red")
+        data["tables"]["pilot"][0].update(kills=True)
+
+    err = run(runner, "db", "restore", str(damaged(tmp_path, "two", change)), "--yes", code=2)
+    assert "3 problems" in err
+    assert "unknown column 'colour'" in err and "price should be a whole number" in err
+    assert "pilot row 1: kills should be a whole number, not True" in err
+
+
+def test_restore_takes_a_backup_made_by_an_older_schema(runner: CliRunner,
+                                                        tmp_path: Path) -> None:
+    def as_version_1(data: dict[str, Any]) -> None:
+        data["schema_version"] = 1
+        for name in ("battle_log", "campaign", "play"):  # tables added since
+            del data["tables"][name]
+        for row in data["tables"]["pilot"]:
+            del row["hire_cost"]  # columns added since
+        for row in data["tables"]["mek"]:
+            del row["damage"]
+
+    file = damaged(tmp_path, "old", as_version_1)
+    other = str(tmp_path / "other.db")
+    run(runner, "--db", other, "db", "restore", str(file), "--yes")
+    assert run_json(runner, "--db", other, "pilot", "list", "Hawks")[0]["hire_cost"] == 0
+    assert "sound" in run(runner, "--db", other, "db", "check")
 
 
 WRITER = """

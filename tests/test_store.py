@@ -390,8 +390,8 @@ def test_db_option_isolates_data(runner: CliRunner, tmp_path: Path) -> None:
 def test_unopenable_database_is_a_clear_error(runner: CliRunner, tmp_path: Path) -> None:
     folder = tmp_path / "a-folder.db"
     folder.mkdir()
-    err = run(runner, "--db", str(folder), "company", "list", code=1)
-    assert "Cannot open the database" in err
+    err = run(runner, "--db", str(folder), "company", "list", code=2)  # unreadable input
+    assert "Cannot open the database" in err and "folder" in err
 
 
 def test_battle_record_prompts_for_the_skill_at_a_terminal_R2_4(
