@@ -307,6 +307,12 @@ def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[
 def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
     company = get_company(session, company_name)
     mek = find_mek(session, company, ref)
+    waiting = waiting_muster(session, company)
+    if waiting is not None and any(f["mek"] == mek.id for f in json.loads(waiting.force)):
+        raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
+                      "sold yet: record that battle with 'meks battle record' first, or take "
+                      f"it out with 'meks company undo {shell_arg(company.name)}' or a new "
+                      "muster without it.")
     with changing(session, company, "mek sell") as change:
         mek.status = "sold"
         session.add(mek)

@@ -603,3 +603,19 @@ def test_a_suggested_command_quotes_a_company_name_with_spaces(runner: CliRunner
         said = subprocess.run(["bash", "-c", f"printf %s {shell_arg(name)}"],
                               capture_output=True, text=True, check=True).stdout
         assert said == name  # the shell reads it back as the one word it was
+
+
+def test_a_mek_in_the_waiting_muster_cannot_be_sold(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    before = state(runner)
+    err = " ".join(run(runner, "mek", "sell", company, "Anvil", code=1).split())
+    assert "waiting for its battle" in err and "meks battle record" in err
+    assert "meks company undo" in err
+    assert state(runner) == before
+    record(runner, "--result", "win", "--auto", "--seed", "1")
+    run(runner, "mek", "sell", company, "Anvil")  # once the battle is recorded, it may go
+
+
+def test_a_mek_outside_the_waiting_muster_can_be_sold(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "Anvil")
+    run(runner, "mek", "sell", company, "WASP-1")
