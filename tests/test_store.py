@@ -619,3 +619,22 @@ def test_a_mek_in_the_waiting_muster_cannot_be_sold(runner: CliRunner, company: 
 def test_a_mek_outside_the_waiting_muster_can_be_sold(runner: CliRunner, company: str) -> None:
     run(runner, "muster", company, "--budget", "40", "Anvil")
     run(runner, "mek", "sell", company, "WASP-1")
+
+
+def test_a_pilot_moved_after_the_muster_keeps_the_new_mek_R2_6(
+        runner: CliRunner, company: str) -> None:
+    run(runner, "mek", "buy", company, "VIPER")
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    run(runner, "pilot", "assign", company, "Ana", "VIPER-1")
+    run(runner, "pilot", "hire", company, "Cy")
+    run(runner, "pilot", "assign", company, "Cy", "WASP-1")
+    record(runner, "--result", "loss", "--destroyed", "WASP-1", "--auto", "--seed", "5")
+    pilots = {p["name"]: p["mek"] for p in run_json(runner, "pilot", "list", company)}
+    assert pilots == {"Ana": "VIPER-1", "Bo": "Anvil", "Cy": None}
+
+
+def test_the_pilot_of_a_destroyed_mek_ejects_R2_6(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    record(runner, "--result", "loss", "--destroyed", "WASP-1", "--auto", "--seed", "5")
+    pilots = {p["name"]: p["mek"] for p in run_json(runner, "pilot", "list", company)}
+    assert pilots == {"Ana": None, "Bo": "Anvil"}
