@@ -426,8 +426,14 @@ def support_rolls_for(session: Session, company_name: str, scenario: Scenario, s
     """How many support rolls the company makes for a scenario side (R4.1): the side's
     count, plus one when a living pilot of the company has Log Hero."""
     company = get_company(session, company_name)
-    count = scenario.side(side).support_rolls
-    why = f"{count} for the {side.value} in {scenario.name}"
+    return _support_grant(session, company, scenario.side(side).support_rolls,
+                          f"the {side.value} in {scenario.name}")
+
+
+def _support_grant(session: Session, company: Company, count: int, who: str
+                   ) -> tuple[int, str]:
+    """``count`` support rolls granted to ``who``, plus one for a living Log Hero."""
+    why = f"{count} for {who}"
     heroes = [p.name for p in session.exec(select(Pilot).where(
         Pilot.company_id == company.id, Pilot.status != "dead")).all()
         if "Log Hero" in json.loads(p.skills)]
@@ -527,6 +533,15 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         pending = session.exec(select(SupportRoll).where(
             SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
             col(SupportRoll.used).is_(False))).all()
+        if limits.scenario is not None:
+            granted, why = _support_grant(session, company, limits.rules.support_rolls,
+                                          f"the {limits.side} in {limits.scenario}")
+            if len(pending) > granted:
+                n = len(pending)
+                problems.append(
+                    f"{n} support result{'s are' if n != 1 else ' is'} waiting but the "
+                    f"scenario grants {granted} ({why}); take back the extra support rolls "
+                    f"with 'meks company undo {shell_arg(company.name)}'")
         free = dict(limits.rules.pilots)  # pilots the scenario provides cost nothing
         for entry, pilot in zip(force, pilots, strict=True):
             if entry["paid"] and free.get(pilot.level, 0) > 0:

@@ -638,3 +638,33 @@ def test_the_pilot_of_a_destroyed_mek_ejects_R2_6(runner: CliRunner, company: st
     record(runner, "--result", "loss", "--destroyed", "WASP-1", "--auto", "--seed", "5")
     pilots = {p["name"]: p["mek"] for p in run_json(runner, "pilot", "list", company)}
     assert pilots == {"Ana": None, "Bo": "Anvil"}
+
+
+def test_a_scenario_muster_takes_no_more_support_than_granted_R4_1(
+        runner: CliRunner, opening: str) -> None:
+    args = ["muster", opening, "--scenario", "opening-shots", "--side", "attacker",
+            "VIPER-1", "WASP-1", "WASP-2"]
+    run(runner, "support", "roll", opening, "--count", "3", "--seed", "2")
+    before = state(runner)
+    err = " ".join(run(runner, *args, code=1).split())
+    assert "3 support results are waiting but the scenario grants 1" in err
+    assert "meks company undo" in err
+    assert state(runner) == before
+    run(runner, "company", "undo", opening)
+    run(runner, "support", "roll", opening, "--seed", "2")
+    assert len(run_json(runner, *args)["support"]) == 1
+
+
+def test_log_hero_lets_a_scenario_muster_take_one_more_support_result_R4_2(
+        runner: CliRunner, opening: str) -> None:
+    from campaigns.company import find_pilot, get_company
+    from cli.state import session
+
+    with session() as s:
+        pilot = find_pilot(s, get_company(s, opening), "Bo")
+        pilot.skills = json.dumps(["Log Hero"])
+        s.add(pilot)
+    run(runner, "support", "roll", opening, "--count", "2", "--seed", "2")
+    result = run_json(runner, "muster", opening, "--scenario", "opening-shots", "--side",
+                      "attacker", "VIPER-1", "WASP-1", "WASP-2")
+    assert len(result["support"]) == 2
