@@ -10,6 +10,7 @@ company's full state before and after (``campaigns.roster.snapshot``), which is 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -203,9 +204,37 @@ def history(session: Session, name: str) -> list[dict[str, Any]]:
     company = get_company(session, name)
     events = session.exec(select(Event).where(Event.company_id == company.id)
                           .order_by(col(Event.id).desc())).all()
-    return [{"id": e.id, "at": e.created_at,
-             "command": e.command, "summary": e.summary, "dice": json.loads(e.dice),
-             "undone": e.undone, "undoes": e.undoes} for e in events]
+    return [_event_view(e) for e in events]
+
+
+def _event_view(e: Event) -> dict[str, Any]:
+    return {"id": e.id, "at": e.created_at,
+            "command": e.command, "summary": e.summary, "dice": json.loads(e.dice),
+            "undone": e.undone, "undoes": e.undoes}
+
+
+def _concerns(event: Event, pilot: Pilot) -> bool:
+    """Whether ``event`` changed ``pilot``: their record, or a muster (or its battle)
+    with them in the force. Read from the event's states, by the pilot's id; the name must
+    match too, as an id freed by an undone hire can be given to a later pilot. An event
+    without states is matched by the pilot's name as a whole word of its summary."""
+    if event.before is None or event.after is None:
+        return re.search(rf"(?<!\w){re.escape(pilot.name)}(?!\w)", event.summary,
+                         re.IGNORECASE) is not None
+    docs = json.loads(event.before), json.loads(event.after)
+
+    def record(doc: roster.Document) -> dict[str, Any] | None:
+        return next((p for p in doc["pilots"]
+                     if p["id"] == pilot.id and fold(p["name"]) == pilot.name_key), None)
+
+    before, after = (record(doc) for doc in docs)
+    if before is None and after is None:
+        return False
+    if before != after:
+        return True
+    musters = [{json.dumps(m, sort_keys=True) for m in doc["musters"]
+                if any(f["pilot"] == pilot.id for f in m["force"])} for doc in docs]
+    return musters[0] != musters[1]
 
 
 def undo(session: Session, name: str) -> dict[str, Any]:
@@ -388,8 +417,9 @@ def show_pilot(session: Session, company_name: str, ref: str) -> dict[str, Any]:
     company = get_company(session, company_name)
     pilot = find_pilot(session, company, ref)
     view = pilot_view(session, pilot)
-    view["history"] = [e for e in history(session, company_name)
-                       if pilot.name in e["summary"]]
+    events = session.exec(select(Event).where(Event.company_id == company.id)
+                          .order_by(col(Event.id).desc())).all()
+    view["history"] = [_event_view(e) for e in events if _concerns(e, pilot)]
     return view
 
 

@@ -668,3 +668,19 @@ def test_log_hero_lets_a_scenario_muster_take_one_more_support_result_R4_2(
     result = run_json(runner, "muster", opening, "--scenario", "opening-shots", "--side",
                       "attacker", "VIPER-1", "WASP-1", "WASP-2")
     assert len(result["support"]) == 2
+
+
+def test_pilot_show_lists_only_the_events_that_concern_the_pilot(
+        runner: CliRunner, company: str) -> None:
+    run(runner, "mek", "buy", company, "VIPER")
+    run(runner, "pilot", "hire", company, "Bob")
+    run(runner, "pilot", "assign", company, "Bob", "VIPER-1")
+    run(runner, "muster", company, "--budget", "40", "Anvil")
+    run(runner, "pilot", "hire", company, "Cy")
+    run(runner, "company", "undo", company)  # Cy's id may be given to the next hire
+    run(runner, "pilot", "hire", company, "Dee")
+    bo = [e["summary"] for e in run_json(runner, "pilot", "show", company, "Bo")["history"]]
+    assert bo == ["Mustered Anvil for 29/40 points.", "Bo now pilots Anvil.",
+                  "Hired Bo (Regular, 5 points at the next muster)."]
+    dee = [e["summary"] for e in run_json(runner, "pilot", "show", company, "Dee")["history"]]
+    assert dee == ["Hired Dee (Green)."]
