@@ -48,6 +48,20 @@ def shell_arg(text: str) -> str:
     return f'"{escaped}"'
 
 
+# ---- names ----------------------------------------------------------------------------------
+
+def clean_name(text: str, what: str) -> str:
+    """``text`` as a name is stored, spacing collapsed; refused when it is empty or made
+    only of digits (optionally after a '#'), which would read as an id."""
+    name = " ".join(text.split())
+    if not name:
+        raise Refused(f"A {what} cannot be empty; give one with letters in it.")
+    if name.removeprefix("#").isdigit():
+        raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as an id; "
+                      "give one with a letter in it.")
+    return name
+
+
 # ---- finding things -------------------------------------------------------------------------
 
 def get_company(session: Session, name: str) -> Company:
@@ -125,9 +139,7 @@ def changing(session: Session, company: Company, command: str) -> Iterator[Chang
 # ---- companies ------------------------------------------------------------------------------
 
 def create_company(session: Session, name: str) -> dict[str, Any]:
-    name = " ".join(name.split())
-    if not name:
-        raise Refused("A company needs a name.")
+    name = clean_name(name, "company name")
     other = session.exec(select(Company).where(Company.name_key == fold(name))).first()
     if other is not None:
         raise Refused(f"A company called {other.name!r} already exists; choose another name.")
@@ -291,8 +303,8 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
     if not report.legal:
         problems = "; ".join(p.message for p in report.problems)
         raise Refused(f"{design.name} is not a legal design: {problems}")
-    callsign = " ".join((callsign or "").split()) or _next_callsign(session, company,
-                                                                     report.design.name)
+    callsign = clean_name(callsign, "callsign") if callsign is not None else \
+        _next_callsign(session, company, report.design.name)
     _callsign_free(session, company, callsign)
     price = report.purchase_price(pricing)
     with changing(session, company, "mek buy") as change:
@@ -322,9 +334,7 @@ def list_meks(session: Session, company_name: str, *, all_meks: bool = False
 def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[str, Any]:
     company = get_company(session, company_name)
     mek = find_mek(session, company, ref, active=False)
-    new = " ".join(new.split())
-    if not new:
-        raise Refused("A callsign cannot be empty.")
+    new = clean_name(new, "callsign")
     _callsign_free(session, company, new, except_id=mek.id)
     with changing(session, company, "mek rename") as change:
         change.summary = f"Renamed {mek.callsign} to {new}."
@@ -360,9 +370,7 @@ def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool 
     muster (R2.2, R3.3)."""
     catalog = catalog or load_catalog()
     company = get_company(session, company_name)
-    name = " ".join(name.split())
-    if not name:
-        raise Refused("A pilot needs a name.")
+    name = clean_name(name, "pilot name")
     other = session.exec(select(Pilot).where(Pilot.company_id == company.id,
                                              Pilot.name_key == fold(name))).first()
     if other is not None:

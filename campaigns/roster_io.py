@@ -30,7 +30,7 @@ import yaml
 from sqlmodel import Session, select
 
 from campaigns import roster
-from campaigns.company import Refused, changing, get_company
+from campaigns.company import Refused, changing, clean_name, get_company
 from db.models import Company, fold
 from meks.errors import InputError
 from meks.yamlio import parse_yaml
@@ -360,9 +360,7 @@ def import_roster(session: Session, text: str, source: str, name: str | None = N
     """Found a company from the roster in ``text``, under its own name or ``name``, with
     fresh ids. Refused (nothing stored) if a company of that name exists."""
     doc = parse_roster(text, source)
-    name = " ".join((doc["company"]["name"] if name is None else name).split())
-    if not name:
-        raise Refused("A company needs a name.")
+    name = clean_name(doc["company"]["name"] if name is None else name, "company name")
     other = session.exec(select(Company).where(Company.name_key == fold(name))).first()
     if other is not None:
         raise Refused(f"A company called {other.name!r} already exists; import this roster "

@@ -684,3 +684,26 @@ def test_pilot_show_lists_only_the_events_that_concern_the_pilot(
                   "Hired Bo (Regular, 5 points at the next muster)."]
     dee = [e["summary"] for e in run_json(runner, "pilot", "show", company, "Dee")["history"]]
     assert dee == ["Hired Dee (Green)."]
+
+
+@pytest.mark.parametrize("name", ["1", "#2", " 007 "])
+def test_names_made_of_digits_are_refused_as_they_read_as_ids(
+        runner: CliRunner, company: str, name: str) -> None:
+    before = state(runner)
+    for command in (["company", "create", name], ["mek", "buy", company, "WASP", "-c", name],
+                    ["mek", "rename", company, "WASP-1", name],
+                    ["pilot", "hire", company, name]):
+        err = " ".join(run(runner, *command, code=1).split())
+        assert "only digits" in err and "id" in err
+    assert state(runner) == before
+    assert len(run_json(runner, "company", "list")) == 1
+    run(runner, "pilot", "hire", company, "Agent 007")  # digits with letters are fine
+
+
+def test_an_empty_callsign_is_refused_when_buying_too(runner: CliRunner, company: str) -> None:
+    before = state(runner)
+    for blank in ("", "   "):
+        err = run(runner, "mek", "buy", company, "WASP", "--callsign", blank, code=1)
+        assert "cannot be empty" in err
+        run(runner, "mek", "rename", company, "WASP-1", blank, code=1)
+    assert state(runner) == before
