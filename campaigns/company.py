@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -23,7 +24,7 @@ from db.models import Company, Event, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import Pricing, check_design
 from meks.dice import Dice
-from meks.errors import MeksError
+from meks.errors import MeksError, UsageError
 from meks.plain import plain
 from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
@@ -50,10 +51,29 @@ def shell_arg(text: str) -> str:
 
 # ---- names ----------------------------------------------------------------------------------
 
+_JOINERS = ("\u200c", "\u200d")  # zero-width (non-)joiners: part of some scripts and emoji
+
+
 def clean_name(text: str, what: str) -> str:
-    """``text`` as a name is stored, spacing collapsed; refused when it is empty or made
-    only of digits (optionally after a '#'), which would read as an id."""
-    name = " ".join(text.split())
+    """``text`` as a name is stored: composed (NFC), without control or invisible
+    formatting characters (a joiner is kept between two visible characters), spacing
+    collapsed. Refused when it is empty or made only of digits (optionally after a '#'),
+    which would read as an id, or when it holds bytes that are not text."""
+    if any(unicodedata.category(c) == "Cs" for c in text):
+        raise UsageError(f"The {what} {text!r} holds bytes that are not UTF-8 text; type it "
+                         "again in a UTF-8 terminal.")
+    text = unicodedata.normalize("NFC", text)
+    kept = []
+    for i, c in enumerate(text):
+        if c.isspace():
+            kept.append(" ")
+        elif c in _JOINERS:
+            if 0 < i < len(text) - 1 and not text[i - 1].isspace() \
+                    and not text[i + 1].isspace() and kept and kept[-1] not in _JOINERS:
+                kept.append(c)
+        elif unicodedata.category(c) not in ("Cc", "Cf"):
+            kept.append(c)
+    name = " ".join("".join(kept).split())
     if not name:
         raise Refused(f"A {what} cannot be empty; give one with letters in it.")
     if name.removeprefix("#").isdigit():

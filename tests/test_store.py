@@ -707,3 +707,23 @@ def test_an_empty_callsign_is_refused_when_buying_too(runner: CliRunner, company
         assert "cannot be empty" in err
         run(runner, "mek", "rename", company, "WASP-1", blank, code=1)
     assert state(runner) == before
+
+
+def test_names_are_normalised_so_lookalikes_are_one_name_R3_2(
+        runner: CliRunner, company: str) -> None:
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    hired = run_json(runner, "pilot", "hire", company, decomposed + "\u200b")
+    assert hired["name"] == composed  # stored composed, the zero-width space dropped
+    for twin in (composed, decomposed, "JOS\u00c9", "Jo\u200bs\u00e9", "Jos\u00e9\u00a0",
+                 "\u202eJos\u00e9"):
+        assert "already has a pilot" in run(runner, "pilot", "hire", company, twin, code=1)
+    assert run_json(runner, "pilot", "show", company, decomposed)["name"] == composed
+    assert run_json(runner, "pilot", "hire", company, "Ana\tMaria\n")["name"] == "Ana Maria"
+    run(runner, "mek", "rename", company, "WASP-1", "\uff37asp")  # full-width W
+    assert "already has a Mek" in run(runner, "mek", "buy", company, "WASP", "-c", "wasp",
+                                      code=1)
+
+
+def test_a_name_that_is_not_text_is_refused(runner: CliRunner, company: str) -> None:
+    err = run(runner, "pilot", "hire", company, "A\udcffB", code=2)
+    assert "not UTF-8" in err
