@@ -727,3 +727,15 @@ def test_names_are_normalised_so_lookalikes_are_one_name_R3_2(
 def test_a_name_that_is_not_text_is_refused(runner: CliRunner, company: str) -> None:
     err = run(runner, "pilot", "hire", company, "A\udcffB", code=2)
     assert "not UTF-8" in err
+
+
+def test_a_custom_design_cannot_take_a_stock_name(runner: CliRunner, company: str,
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "wasp.yaml"
+    path.write_text("name: wasp\nsize: Light\nweapons: [Cannon]\n")
+    before = state(runner)
+    err = run(runner, "mek", "buy", company, str(path), code=1)
+    assert "its own name" in " ".join(err.split())
+    path.write_text("name: \"Hor\\nnet\"\nsize: Light\nweapons: [Cannon]\n")
+    run(runner, "mek", "buy", company, str(path), code=2)
+    assert state(runner) == before
