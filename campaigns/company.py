@@ -51,6 +51,7 @@ def shell_arg(text: str) -> str:
 
 # ---- names ----------------------------------------------------------------------------------
 
+MAX_NAME = 60  # characters in a company name, callsign or pilot name
 _JOINERS = ("\u200c", "\u200d")  # zero-width (non-)joiners: part of some scripts and emoji
 
 
@@ -76,6 +77,9 @@ def clean_name(text: str, what: str) -> str:
     name = " ".join("".join(kept).split())
     if not name:
         raise Refused(f"A {what} cannot be empty; give one with letters in it.")
+    if len(name) > MAX_NAME:
+        raise Refused(f"A {what} can be at most {MAX_NAME} characters long, and this one has "
+                      f"{len(name)}; choose a shorter one.")
     if name.removeprefix("#").isdigit():
         raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as an id; "
                       "give one with a letter in it.")
@@ -300,6 +304,9 @@ def _callsign_free(session: Session, company: Company, callsign: str,
     other = session.exec(select(Mek).where(Mek.company_id == company.id,
                                            Mek.callsign_key == fold(callsign))).first()
     if other is not None and other.id != except_id:
+        if other.status != "active":
+            raise Refused(f"{other.callsign!r} is the callsign of a {other.status} Mek of "
+                          f"{company.name}, kept in its record; choose another callsign.")
         raise Refused(f"{company.name} already has a Mek called {other.callsign!r}; "
                       "choose another callsign.")
 
@@ -321,8 +328,9 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
     company = get_company(session, company_name)
     report = check_design(design, catalog)
     if not report.legal:
-        problems = "; ".join(p.message for p in report.problems)
-        raise Refused(f"{design.name} is not a legal design: {problems}")
+        problems = "; ".join(p.message.rstrip(".") for p in report.problems)
+        raise Refused(f"{design.name} is not a legal design: {problems}. See 'meks design "
+                      "check' for the full report.")
     callsign = clean_name(callsign, "callsign") if callsign is not None else \
         _next_callsign(session, company, report.design.name)
     _callsign_free(session, company, callsign)
@@ -355,12 +363,14 @@ def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[
     company = get_company(session, company_name)
     mek = find_mek(session, company, ref, active=False)
     new = clean_name(new, "callsign")
+    if new == mek.callsign:
+        return {**mek_view(mek), "changed": False}
     _callsign_free(session, company, new, except_id=mek.id)
     with changing(session, company, "mek rename") as change:
         change.summary = f"Renamed {mek.callsign} to {new}."
         mek.callsign, mek.callsign_key = new, fold(new)
         session.add(mek)
-    return mek_view(mek)
+    return {**mek_view(mek), "changed": True}
 
 
 def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
@@ -635,6 +645,6 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
     return {"id": row.id, "cost": cost, "budget": budget, "scenario": limits.scenario,
             "side": limits.side, "replaced": replaced is not None,
             "force": [{"mek": m.callsign, "design": m.design, "price": price,
-                       "pilot": p.name, "level": p.level}
-                      for m, p, price in zip(meks, pilots, prices, strict=True)],
+                       "pilot": p.name, "level": p.level, "hire": e["paid"]}
+                      for m, p, price, e in zip(meks, pilots, prices, force, strict=True)],
             "support": [s.result for s in pending]}

@@ -12,6 +12,8 @@ from cli.state import JSON, session
 if TYPE_CHECKING:
     from meks.scenario import Scenario, Side
 
+MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.scenario.SideRules)
+
 
 def scenario_side(scenario: str, side: str | None) -> tuple[Scenario, Side]:
     """The scenario (id or file) and side named on the command line."""
@@ -32,7 +34,7 @@ def muster(
     company: str = typer.Argument(..., help="The company's name or id.", show_default=False),
     meks: list[str] = typer.Argument(..., help="Callsigns or ids of the Meks to field.",
                                      show_default=False),
-    budget: int | None = typer.Option(None, "--budget", "-b", min=0,
+    budget: int | None = typer.Option(None, "--budget", "-b", min=0, max=MAX_BUDGET,
                                       help="Points budget (when no scenario is given).",
                                       show_default=False),
     max_size: str | None = typer.Option(None, "--max-size",

@@ -243,7 +243,14 @@ def design_from_data(data: object, source: str) -> Design:
         raise InputError(source, ["the name holds a control or invisible character (a tab or "
                                   "a line break, say); write it on one line with plain "
                                   "spaces"])
+    if len(design.name) > MAX_DESIGN_NAME:
+        raise InputError(source, [f"the name has {len(design.name)} characters; keep it to "
+                                  f"{MAX_DESIGN_NAME}, so that the Meks' callsigns (the name "
+                                  "and a number) stay readable"])
     return design
+
+
+MAX_DESIGN_NAME = 50  # a default callsign, DESIGN-N, must fit within 60 characters
 
 
 def stock_reports(catalog: Catalog) -> list[DesignReport]:

@@ -739,3 +739,71 @@ def test_a_custom_design_cannot_take_a_stock_name(runner: CliRunner, company: st
     path.write_text("name: \"Hor\\nnet\"\nsize: Light\nweapons: [Cannon]\n")
     run(runner, "mek", "buy", company, str(path), code=2)
     assert state(runner) == before
+
+
+def test_the_muster_shows_the_regular_hire_fees_R3_3(runner: CliRunner, company: str) -> None:
+    result = run_json(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    assert [(f["mek"], f["price"], f["hire"]) for f in result["force"]] == [
+        ("WASP-1", 9, 0), ("Anvil", 24, 5)]
+    run(runner, "company", "undo", company)
+    table = run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    assert "Hire" in table and "38/40" in table
+
+
+def test_a_rich_uncle_of_one_point_says_point(runner: CliRunner, company: str) -> None:
+    from rich.console import Console
+
+    from cli.store_views import support
+
+    row = {"table_die": 3, "entry_die": 6, "table": "3-4", "result": "Rich Uncle",
+           "effect": "Points.", "points": 1}
+    console = Console(width=200, record=True)
+    console.print(support([row]))
+    assert "Rolled 1 point." in console.export_text()
+
+
+def test_a_failed_buy_lists_its_problems_cleanly(runner: CliRunner, company: str,
+                                                 tmp_path: Path) -> None:
+    path = tmp_path / "brick.yaml"
+    path.write_text("name: Brick\nsize: Light\nweapons: [PPC, Plasma]\n")
+    err = " ".join(run(runner, "mek", "buy", company, str(path), code=1).split())
+    assert ".;" not in err and "'Laser'?); 1 Huge weapon" in err
+
+
+def test_a_callsign_kept_by_a_sold_mek_says_so(runner: CliRunner, company: str) -> None:
+    run(runner, "mek", "sell", company, "WASP-1")
+    err = " ".join(run(runner, "mek", "buy", company, "WASP", "-c", "wasp-1", code=1).split())
+    assert "sold Mek" in err
+
+
+def test_renaming_to_the_same_callsign_changes_nothing(runner: CliRunner, company: str) -> None:
+    events = len(run_json(runner, "company", "history", company))
+    assert "nothing changed" in run(runner, "mek", "rename", company, "Anvil", " Anvil ")
+    assert len(run_json(runner, "company", "history", company)) == events
+    run(runner, "mek", "rename", company, "Anvil", "ANVIL")  # a new spelling is a change
+    assert len(run_json(runner, "company", "history", company)) == events + 1
+
+
+def test_names_have_a_length_limit(runner: CliRunner, company: str, tmp_path: Path) -> None:
+    long = "x" * 61
+    before = state(runner)
+    for command in (["company", "create", long], ["pilot", "hire", company, long],
+                    ["mek", "buy", company, "WASP", "-c", long],
+                    ["mek", "rename", company, "Anvil", long]):
+        assert "at most 60 characters" in " ".join(run(runner, *command, code=1).split())
+    path = tmp_path / "long.yaml"
+    path.write_text(f"name: {'y' * 51}\nsize: Light\nweapons: [Cannon]\n")
+    run(runner, "mek", "buy", company, str(path), code=2)
+    assert state(runner) == before
+    run(runner, "pilot", "hire", company, "x" * 60)
+
+
+def test_muster_budget_has_the_scenario_limit(runner: CliRunner, company: str) -> None:
+    from cli.muster_cmd import MAX_BUDGET
+    from meks.scenario import SideRules
+
+    assert SideRules(budget=MAX_BUDGET).budget == MAX_BUDGET
+    with pytest.raises(ValueError):
+        SideRules(budget=MAX_BUDGET + 1)
+    err = run(runner, "muster", company, "--budget", str(MAX_BUDGET + 1), "WASP-1", code=2)
+    assert "Traceback" not in err and "ValidationError" not in err
