@@ -10,6 +10,8 @@ company's full state before and after (``campaigns.roster.snapshot``), which is 
 from __future__ import annotations
 
 import json
+import re
+import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -22,7 +24,7 @@ from db.models import Company, Event, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import Pricing, check_design
 from meks.dice import Dice
-from meks.errors import MeksError
+from meks.errors import MeksError, UsageError
 from meks.plain import plain
 from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
@@ -45,6 +47,43 @@ def shell_arg(text: str) -> str:
         return text
     escaped = "".join("\\" + c if c in '\\"$`' else c for c in text)
     return f'"{escaped}"'
+
+
+# ---- names ----------------------------------------------------------------------------------
+
+MAX_NAME = 60  # characters in a company name, callsign or pilot name
+_JOINERS = ("\u200c", "\u200d")  # zero-width (non-)joiners: part of some scripts and emoji
+
+
+def clean_name(text: str, what: str) -> str:
+    """``text`` as a name is stored: composed (NFC), without control or invisible
+    formatting characters (a joiner is kept between two visible characters), spacing
+    collapsed. Refused when it is empty or made only of digits (optionally after a '#'),
+    which would read as an id, or when it holds bytes that are not text."""
+    if any(unicodedata.category(c) == "Cs" for c in text):
+        raise UsageError(f"The {what} {text!r} holds bytes that are not UTF-8 text; type it "
+                         "again in a UTF-8 terminal.")
+    text = unicodedata.normalize("NFC", text)
+    kept = []
+    for i, c in enumerate(text):
+        if c.isspace():
+            kept.append(" ")
+        elif c in _JOINERS:
+            if 0 < i < len(text) - 1 and not text[i - 1].isspace() \
+                    and not text[i + 1].isspace() and kept and kept[-1] not in _JOINERS:
+                kept.append(c)
+        elif unicodedata.category(c) not in ("Cc", "Cf"):
+            kept.append(c)
+    name = " ".join("".join(kept).split())
+    if not name:
+        raise Refused(f"A {what} cannot be empty; give one with letters in it.")
+    if len(name) > MAX_NAME:
+        raise Refused(f"A {what} can be at most {MAX_NAME} characters long, and this one has "
+                      f"{len(name)}; choose a shorter one.")
+    if name.removeprefix("#").isdigit():
+        raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as an id; "
+                      "give one with a letter in it.")
+    return name
 
 
 # ---- finding things -------------------------------------------------------------------------
@@ -141,9 +180,7 @@ def changing(session: Session, company: Company, command: str) -> Iterator[Chang
 # ---- companies ------------------------------------------------------------------------------
 
 def create_company(session: Session, name: str) -> dict[str, Any]:
-    name = " ".join(name.split())
-    if not name:
-        raise Refused("A company needs a name.")
+    name = clean_name(name, "company name")
     other = session.exec(select(Company).where(Company.name_key == fold(name))).first()
     if other is not None:
         raise Refused(f"A company called {other.name!r} already exists; choose another name.")
@@ -220,9 +257,37 @@ def history(session: Session, name: str) -> list[dict[str, Any]]:
     company = get_company(session, name)
     events = session.exec(select(Event).where(Event.company_id == company.id)
                           .order_by(col(Event.id).desc())).all()
-    return [{"id": e.id, "at": e.created_at,
-             "command": e.command, "summary": e.summary, "dice": json.loads(e.dice),
-             "undone": e.undone, "undoes": e.undoes} for e in events]
+    return [_event_view(e) for e in events]
+
+
+def _event_view(e: Event) -> dict[str, Any]:
+    return {"id": e.id, "at": e.created_at,
+            "command": e.command, "summary": e.summary, "dice": json.loads(e.dice),
+            "undone": e.undone, "undoes": e.undoes}
+
+
+def _concerns(event: Event, pilot: Pilot) -> bool:
+    """Whether ``event`` changed ``pilot``: their record, or a muster (or its battle)
+    with them in the force. Read from the event's states, by the pilot's id; the name must
+    match too, as an id freed by an undone hire can be given to a later pilot. An event
+    without states is matched by the pilot's name as a whole word of its summary."""
+    if event.before is None or event.after is None:
+        return re.search(rf"(?<!\w){re.escape(pilot.name)}(?!\w)", event.summary,
+                         re.IGNORECASE) is not None
+    docs = json.loads(event.before), json.loads(event.after)
+
+    def record(doc: roster.Document) -> dict[str, Any] | None:
+        return next((p for p in doc["pilots"]
+                     if p["id"] == pilot.id and fold(p["name"]) == pilot.name_key), None)
+
+    before, after = (record(doc) for doc in docs)
+    if before is None and after is None:
+        return False
+    if before != after:
+        return True
+    musters = [{json.dumps(m, sort_keys=True) for m in doc["musters"]
+                if any(f["pilot"] == pilot.id for f in m["force"])} for doc in docs]
+    return musters[0] != musters[1]
 
 
 def undo(session: Session, name: str) -> dict[str, Any]:
@@ -256,6 +321,9 @@ def _callsign_free(session: Session, company: Company, callsign: str,
     other = session.exec(select(Mek).where(Mek.company_id == company.id,
                                            Mek.callsign_key == fold(callsign))).first()
     if other is not None and other.id != except_id:
+        if other.status != "active":
+            raise Refused(f"{other.callsign!r} is the callsign of a {other.status} Mek of "
+                          f"{company.name}, kept in its record; choose another callsign.")
         raise Refused(f"{company.name} already has a Mek called {other.callsign!r}; "
                       "choose another callsign.")
 
@@ -277,10 +345,11 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
     company = get_company(session, company_name)
     report = check_design(design, catalog)
     if not report.legal:
-        problems = "; ".join(p.message for p in report.problems)
-        raise Refused(f"{design.name} is not a legal design: {problems}")
-    callsign = " ".join((callsign or "").split()) or _next_callsign(session, company,
-                                                                     report.design.name)
+        problems = "; ".join(p.message.rstrip(".") for p in report.problems)
+        raise Refused(f"{design.name} is not a legal design: {problems}. See 'meks design "
+                      "check' for the full report.")
+    callsign = clean_name(callsign, "callsign") if callsign is not None else \
+        _next_callsign(session, company, report.design.name)
     _callsign_free(session, company, callsign)
     price = report.purchase_price(pricing)
     with changing(session, company, "mek buy") as change:
@@ -310,20 +379,26 @@ def list_meks(session: Session, company_name: str, *, all_meks: bool = False
 def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[str, Any]:
     company = get_company(session, company_name)
     mek = find_mek(session, company, ref, active=False)
-    new = " ".join(new.split())
-    if not new:
-        raise Refused("A callsign cannot be empty.")
+    new = clean_name(new, "callsign")
+    if new == mek.callsign:
+        return {**mek_view(mek), "changed": False}
     _callsign_free(session, company, new, except_id=mek.id)
     with changing(session, company, "mek rename") as change:
         change.summary = f"Renamed {mek.callsign} to {new}."
         mek.callsign, mek.callsign_key = new, fold(new)
         session.add(mek)
-    return mek_view(mek)
+    return {**mek_view(mek), "changed": True}
 
 
 def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
     company = get_company(session, company_name)
     mek = find_mek(session, company, ref)
+    waiting = waiting_muster(session, company)
+    if waiting is not None and any(f["mek"] == mek.id for f in json.loads(waiting.force)):
+        raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
+                      "sold yet: record that battle with 'meks battle record' first, or take "
+                      f"it out with 'meks company undo {shell_arg(company.name)}' or a new "
+                      "muster without it.")
     with changing(session, company, "mek sell") as change:
         mek.status = "sold"
         session.add(mek)
@@ -342,9 +417,7 @@ def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool 
     muster (R2.2, R3.3)."""
     catalog = catalog or load_catalog()
     company = get_company(session, company_name)
-    name = " ".join(name.split())
-    if not name:
-        raise Refused("A pilot needs a name.")
+    name = clean_name(name, "pilot name")
     other = session.exec(select(Pilot).where(Pilot.company_id == company.id,
                                              Pilot.name_key == fold(name))).first()
     if other is not None:
@@ -399,8 +472,9 @@ def show_pilot(session: Session, company_name: str, ref: str) -> dict[str, Any]:
     company = get_company(session, company_name)
     pilot = find_pilot(session, company, ref)
     view = pilot_view(session, pilot)
-    view["history"] = [e for e in history(session, company_name)
-                       if pilot.name in e["summary"]]
+    events = session.exec(select(Event).where(Event.company_id == company.id)
+                          .order_by(col(Event.id).desc())).all()
+    view["history"] = [_event_view(e) for e in events if _concerns(e, pilot)]
     return view
 
 
@@ -437,8 +511,14 @@ def support_rolls_for(session: Session, company_name: str, scenario: Scenario, s
     """How many support rolls the company makes for a scenario side (R4.1): the side's
     count, plus one when a living pilot of the company has Log Hero."""
     company = get_company(session, company_name)
-    count = scenario.side(side).support_rolls
-    why = f"{count} for the {side.value} in {scenario.name}"
+    return _support_grant(session, company, scenario.side(side).support_rolls,
+                          f"the {side.value} in {scenario.name}")
+
+
+def _support_grant(session: Session, company: Company, count: int, who: str
+                   ) -> tuple[int, str]:
+    """``count`` support rolls granted to ``who``, plus one for a living Log Hero."""
+    why = f"{count} for {who}"
     heroes = [p.name for p in session.exec(select(Pilot).where(
         Pilot.company_id == company.id, Pilot.status != "dead")).all()
         if "Log Hero" in json.loads(p.skills)]
@@ -550,6 +630,15 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         pending = session.exec(select(SupportRoll).where(
             SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
             col(SupportRoll.used).is_(False))).all()
+        if limits.scenario is not None:
+            granted, why = _support_grant(session, company, limits.rules.support_rolls,
+                                          f"the {limits.side} in {limits.scenario}")
+            if len(pending) > granted:
+                n = len(pending)
+                problems.append(
+                    f"{n} support result{'s are' if n != 1 else ' is'} waiting but the "
+                    f"scenario grants {granted} ({why}); take back the extra support rolls "
+                    f"with 'meks company undo {shell_arg(company.name)}'")
         free = dict(limits.rules.pilots)  # pilots the scenario provides cost nothing
         for entry, pilot in zip(force, pilots, strict=True):
             if entry["paid"] and free.get(pilot.level, 0) > 0:
@@ -585,6 +674,6 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
     return {"id": row.id, "cost": cost, "budget": budget, "scenario": limits.scenario,
             "side": limits.side, "replaced": replaced is not None,
             "force": [{"mek": m.callsign, "design": m.design, "price": price,
-                       "pilot": p.name, "level": p.level}
-                      for m, p, price in zip(meks, pilots, prices, strict=True)],
+                       "pilot": p.name, "level": p.level, "hire": e["paid"]}
+                      for m, p, price, e in zip(meks, pilots, prices, force, strict=True)],
             "support": [s.result for s in pending]}

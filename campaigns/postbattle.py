@@ -190,6 +190,11 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             mek.status = "destroyed"
             mek.damage = 0
             entry["mek_destroyed"] = True
+            # Whoever sits in the wreck now steps out, even a pilot assigned to it after
+            # the muster; a pilot moved to another Mek since keeps that one (R2.6).
+            for seated in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
+                seated.mek_id = None
+                session.add(seated)
         elif repair == "none":  # house rule R3.4: the Mek keeps its damage
             mek.damage = what.damage.get(mek.id or 0, mek.damage)
             entry["damage"] = mek.damage
@@ -203,8 +208,6 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             session.add(pilot)
             report.append(entry)
             continue
-        if mek.id in what.lost:
-            pilot.mek_id = None  # ejected; the Mek is gone (R2.6)
         pilot.status = "active"
         pilot.kills += entry["kills"]
         pilot.scenarios += 1

@@ -98,15 +98,32 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
         session.flush()
         ids[kind][old] = row.id
 
+    keys: dict[tuple[str, int], str] = {}
+    for kind, items, field in (("mek", doc["meks"], "callsign"),
+                               ("pilot", doc["pilots"], "name")):
+        # Two names that fold alike can only come from a database written before names
+        # were normalised. As migration 7 did, the one whose key that changed (or the
+        # later one) gets a key no typed name folds to.
+        taken: set[str] = set()
+        for item in sorted(items, key=lambda i: (
+                " ".join(i[field].split()).casefold() != fold(i[field]), i["id"])):
+            folded = fold(item[field])
+            if folded in taken:
+                folded = f"{folded}\u200b{item['id']}"
+            taken.add(folded)
+            keys[kind, item["id"]] = folded
+
     for m in doc["meks"]:
         add("mek", Mek(company_id=company.id, callsign=m["callsign"],
-                       callsign_key=fold(m["callsign"]), design=m["design"], size=m["size"],
+                       callsign_key=keys["mek", m["id"]], design=m["design"],
+                       size=m["size"],
                        price=m["price"], kills=m["kills"], status=m["status"],
                        damage=m.get("damage", 0),
                        custom_design=json.dumps(m["custom_design"])
                        if m.get("custom_design") else None), m["id"])
     for p in doc["pilots"]:
-        add("pilot", Pilot(company_id=company.id, name=p["name"], name_key=fold(p["name"]),
+        add("pilot", Pilot(company_id=company.id, name=p["name"],
+                           name_key=keys["pilot", p["id"]],
                            level=p["level"], kills=p["kills"], scenarios=p["scenarios"],
                            skills=json.dumps(p["skills"]), status=p["status"],
                            mek_id=ids["mek"].get(p["mek"]) if p["mek"] is not None else None,

@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from sqlmodel import Session, select
 
 from campaigns import roster
-from campaigns.company import Refused, changing, get_company
+from campaigns.company import Refused, changing, clean_name, get_company
 from campaigns.scenarios import discover
 from db.models import Company, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -470,9 +470,7 @@ def import_roster(session: Session, text: str, source: str, name: str | None = N
     """Found a company from the roster in ``text``, under its own name or ``name``, with
     fresh ids. Refused (nothing stored) if a company of that name exists."""
     doc = parse_roster(text, source)
-    name = " ".join((doc["company"]["name"] if name is None else name).split())
-    if not name:
-        raise Refused("A company needs a name.")
+    name = clean_name(doc["company"]["name"] if name is None else name, "company name")
     other = session.exec(select(Company).where(Company.name_key == fold(name))).first()
     if other is not None:
         raise Refused(f"A company called {other.name!r} already exists; import this roster "

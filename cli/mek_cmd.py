@@ -76,6 +76,8 @@ def rename(company: str = COMPANY, mek: str = MEK,
         result = rename_mek(s, company, mek, new)
     if as_json:
         print_json(result)
+    elif not result["changed"]:
+        say(f"{result['callsign']} already has that callsign; nothing changed.")
     else:
         say(f"Renamed to {result['callsign']}.")
 

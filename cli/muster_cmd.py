@@ -12,6 +12,8 @@ from cli.state import JSON, session
 if TYPE_CHECKING:
     from meks.scenario import Scenario, Side
 
+MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.scenario.SideRules)
+
 
 def scenario_side(scenario: str, side: str | None) -> tuple[Scenario, Side]:
     """The scenario (id or file) and side named on the command line."""
@@ -33,7 +35,7 @@ def muster(
     meks: list[str] = typer.Argument(..., metavar="MEK",
                                      help="Callsigns or ids of the Meks to field.",
                                      show_default=False),
-    budget: int | None = typer.Option(None, "--budget", "-b", min=0,
+    budget: int | None = typer.Option(None, "--budget", "-b", min=0, max=MAX_BUDGET,
                                       help="Points budget (when no scenario is given).",
                                       show_default=False),
     max_size: str | None = typer.Option(None, "--max-size",
@@ -54,7 +56,6 @@ def muster(
     from campaigns.company import muster as do_muster
     from cli import store_views
     from meks.catalog import Size
-    from meks.scenario import MAX_BUDGET
 
     if scenario is not None:
         if budget is not None or max_size is not None:
@@ -65,9 +66,6 @@ def muster(
         if budget is None:
             raise typer.BadParameter("give a points budget with --budget, or a scenario with "
                                      "--scenario", param_hint="--budget")
-        if budget > MAX_BUDGET:
-            raise typer.BadParameter(f"{budget} is more than the largest budget, {MAX_BUDGET}",
-                                     param_hint="--budget")
         if side is not None:
             raise typer.BadParameter("--side goes with --scenario", param_hint="--side")
         size = None

@@ -111,16 +111,19 @@ def history(events: list[dict[str, Any]], name: str) -> RenderableType:
 def support(rows: list[dict[str, Any]]) -> RenderableType:
     table = _table("Support rolls", "Dice", "Table", "Result", "Effect")
     for r in rows:
-        effect = r["effect"] + (f" Rolled {r['points']} points." if r["points"] else "")
+        n = r["points"]
+        effect = r["effect"] + (f" Rolled {n} point{'s' if n != 1 else ''}." if n else "")
         _row(table, f"{r['table_die']}, {r['entry_die']}", r["table"], r["result"], effect)
     return table
 
 
 def muster(result: dict[str, Any]) -> RenderableType:
     table = _table(f"Muster {result['id']}: {result['cost']}/{result['budget']} points",
-                   "Mek", "Design", "Price", "Pilot", "Level")
+                   "Mek", "Design", "Price", "Pilot", "Level", "Hire")
     for f in result["force"]:
-        _row(table, f["mek"], f["design"], str(f["price"]), f["pilot"], f["level"])
+        hire = f.get("hire", 0)
+        _row(table, f["mek"], f["design"], str(f["price"]), f["pilot"], f["level"],
+             str(hire) if hire else "-")
     parts: list[RenderableType] = [table]
     if result["support"]:
         parts.append(Text("Support: " + ", ".join(result["support"])))

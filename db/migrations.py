@@ -9,6 +9,7 @@ their version (frozen table definitions), never by importing the current models.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -182,6 +183,45 @@ def _v6(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE mek ADD COLUMN damage INTEGER NOT NULL DEFAULT 0"))
 
 
+def _fold_v7(name: str) -> str:
+    # The name key as of version 7 (NFKC, casefold, invisible characters dropped, spacing
+    # collapsed), frozen here so that this migration keeps meaning the same.
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join("".join(c for c in text if c.isspace()
+                            or unicodedata.category(c) not in ("Cc", "Cf", "Cs")).split())
+
+
+def _v7(conn: Connection) -> None:
+    # Name keys are refolded with Unicode normalisation, so that a name typed with composed
+    # or decomposed accents, or with a zero-width space, is found either way. ASCII names
+    # keep their keys. Two rows that now fold alike (possible only in a database written
+    # before) keep distinct keys: the one whose key changes (or the later one) gets a
+    # zero-width space and its id, which no typed name folds to; it is found by its id.
+    for table, name, key, scope in (("company", "name", "name_key", None),
+                                    ("mek", "callsign", "callsign_key", "company_id"),
+                                    ("pilot", "name", "name_key", "company_id")):
+        scope_col = f", {scope}" if scope else ""
+        rows = conn.execute(text(f"SELECT id, {name}, {key}{scope_col} FROM {table} "
+                                 "ORDER BY id")).all()
+        wanted: dict[int, str] = {}
+        taken: set[tuple[object, str]] = set()
+        # A row whose key does not change keeps it, so it is still found by that name.
+        for row in sorted(rows, key=lambda r: (_fold_v7(r[1]) != r[2], r[0])):
+            new = _fold_v7(row[1])
+            if (row[3] if scope else None, new) in taken:
+                new = f"{new}\u200b{row[0]}"
+            taken.add((row[3] if scope else None, new))
+            if new != row[2]:
+                wanted[row[0]] = new
+        # Two passes, so no row is ever given a key another still holds.
+        for row_id in wanted:
+            conn.execute(text(f"UPDATE {table} SET {key} = :k WHERE id = :i"),
+                         {"k": f"\u200b\u200b{row_id}", "i": row_id})
+        for row_id, new in wanted.items():
+            conn.execute(text(f"UPDATE {table} SET {key} = :k WHERE id = :i"),
+                         {"k": new, "i": row_id})
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -189,6 +229,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "campaigns: a company's plan of scenarios", _v4),
     Migration(5, "battles played at the terminal, saved decision by decision", _v5),
     Migration(6, "damage a Mek carries when repairs are off", _v6),
+    Migration(7, "name keys refolded with Unicode normalisation", _v7),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -9,6 +9,7 @@ database stores the same way.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, datetime
 
 from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Text, UniqueConstraint
@@ -21,8 +22,16 @@ def utcnow() -> str:
 
 
 def fold(name: str) -> str:
-    """The form names are compared in: case-insensitive, spacing collapsed."""
-    return " ".join(name.split()).casefold()
+    """The form names are compared in: compatibility forms and case folded (NFKC, then
+    casefold), invisible characters (controls, formatting such as zero-width spaces, stray
+    surrogates) dropped, spacing collapsed. ASCII names fold as they always have, except
+    that control characters are dropped (migration 7 refolded the stored keys)."""
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    return " ".join("".join(c for c in text if c.isspace()
+                            or unicodedata.category(c) not in _INVISIBLE).split())
+
+
+_INVISIBLE = ("Cc", "Cf", "Cs")
 
 
 def _fk(target: str, nullable: bool = False, ondelete: str = "CASCADE") -> Column[int]:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import dataclasses
 import enum
 import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from meks.catalog import Catalog, Design, Mount, Size, System, SystemKind, Weapon
 from meks.errors import AmbiguousName, InputError, MeksError
-from meks.names import NameIndex
+from meks.names import NameIndex, normalize
 from meks.schema import build
 
 T = TypeVar("T")
@@ -38,6 +39,7 @@ class Rule(enum.Enum):
     SLOTS = "R1.4"
     ONE_OF_EACH = "R1.4a"
     SIZE_LIMIT = "R1.6"
+    OWN_NAME = "R1.8"
 
 
 @dataclass(frozen=True)
@@ -101,6 +103,11 @@ def check_design(design: Design, catalog: Catalog) -> DesignReport:
     """Every construction problem of ``design`` and its computed price."""
     chassis = catalog.for_size(design.size)
     problems: list[Problem] = []
+    stock = next((d for d in catalog.designs if normalize(design.name) in
+                  {normalize(form) for form in (d.name, *d.aliases)}), None)
+    if stock is not None and stock != design:
+        problems.append(Problem(Rule.OWN_NAME, f"{design.name!r} is the name of the stock "
+                                f"{stock.name}; give your design its own name."))
     parts = [PricedPart("chassis", f"{design.size.value} chassis", chassis.price)]
 
     weapons: list[Weapon] = []
@@ -231,7 +238,19 @@ def design_from_data(data: object, source: str) -> Design:
     if isinstance(data, dict) and "price" in data:
         raise InputError(source, ["a custom design has no printed 'price'; the price is "
                                   "computed from its parts, so remove the key"])
-    return build(Design, data, source)
+    design = build(Design, data, source)
+    if any(unicodedata.category(c) in ("Cc", "Cf") for c in design.name):
+        raise InputError(source, ["the name holds a control or invisible character (a tab or "
+                                  "a line break, say); write it on one line with plain "
+                                  "spaces"])
+    if len(design.name) > MAX_DESIGN_NAME:
+        raise InputError(source, [f"the name has {len(design.name)} characters; keep it to "
+                                  f"{MAX_DESIGN_NAME}, so that the Meks' callsigns (the name "
+                                  "and a number) stay readable"])
+    return design
+
+
+MAX_DESIGN_NAME = 50  # a default callsign, DESIGN-N, must fit within 60 characters
 
 
 def stock_reports(catalog: Catalog) -> list[DesignReport]:

@@ -159,3 +159,21 @@ def test_version(runner: CliRunner) -> None:
     code, out, _ = run(runner, "--version")
     assert code == 0 and out.startswith("meks ")
     assert out.rstrip().endswith(("(plain engine)", "(compiled engine)"))
+
+
+@pytest.mark.parametrize("name", ["wasp", "W.A.S.P.", "Draken"])
+def test_design_check_refuses_a_stock_design_name_R1_8(
+        runner: CliRunner, tmp_path: Path, name: str) -> None:
+    path = write(tmp_path, f"name: {name}\nsize: Light\nweapons: [Cannon]\n")
+    code, _, err = run(runner, "design", "check", path)
+    assert code == 1
+    assert "give your design its own name" in " ".join(err.split()) and "R1.8" in err
+
+
+@pytest.mark.parametrize("name", ['"Hor\\nnet"', '"Hor\\tnet"', '"Hor\\u200bnet"'])
+def test_design_check_refuses_control_characters_in_the_name(
+        runner: CliRunner, tmp_path: Path, name: str) -> None:
+    path = write(tmp_path, f"name: {name}\nsize: Light\nweapons: [Cannon]\n")
+    code, _, err = run(runner, "design", "check", path)
+    assert code == 2
+    assert "on one line" in " ".join(err.split())

@@ -157,3 +157,43 @@ def test_engine_for_without_create_leaves_no_file(tmp_path: Path) -> None:
     assert not path.exists()
     engine_for(str(path))  # made on request
     assert engine_for(str(path), create=False) is engine_for(str(path))
+
+
+def test_name_keys_are_refolded_and_lookalikes_kept_apart(tmp_path: Path) -> None:
+    from sqlalchemy import text
+
+    from db.migrations import migrate
+
+    path = tmp_path / "v6.db"
+    with create_engine(f"sqlite:///{path}").begin() as conn:
+        migrate(conn, upto=6)
+        conn.execute(text("INSERT INTO company (id, name, name_key, created_at) VALUES "
+                          "(1, 'Old Guard', 'old guard', 'x'), "
+                          "(2, 'Caf\u0065\u0301', 'caf\u0065\u0301', 'x')"))
+        conn.execute(text(
+            "INSERT INTO pilot (id, company_id, name, name_key, level, kills, scenarios, "
+            "skills, status, hire_cost) VALUES "
+            "(1, 1, 'Jose\u0301', 'jose\u0301', 'Green', 0, 0, '[]', 'active', 0), "
+            "(2, 1, 'Jos\u00e9', 'jos\u00e9', 'Green', 0, 0, '[]', 'active', 0), "
+            "(3, 1, 'Ana', 'ana', 'Green', 0, 0, '[]', 'active', 0)"))
+    engine_for(str(path))
+    with sqlite3.connect(path) as conn:
+        companies = dict(conn.execute("SELECT id, name_key FROM company"))
+        pilots = dict(conn.execute("SELECT id, name_key FROM pilot"))
+    assert companies == {1: "old guard", 2: "caf\u00e9"}
+    # The pilot already found as 'José' keeps the key; the decomposed twin is kept apart.
+    assert pilots == {1: "jos\u00e9\u200b1", 2: "jos\u00e9", 3: "ana"}
+    from campaigns.company import find_pilot, get_company
+    from db.engine import transaction
+
+    with transaction(str(path)) as s:
+        company = get_company(s, "Cafe\u0301")
+        assert company.id == 2
+        assert find_pilot(s, get_company(s, "old guard"), "Jose\u0301").id == 2
+    from campaigns.company import hire_pilot, undo
+
+    with transaction(str(path)) as s:  # undo writes both twins back
+        hire_pilot(s, "Old Guard", "Cy")
+        undo(s, "Old Guard")
+    with sqlite3.connect(path) as conn:
+        assert dict(conn.execute("SELECT id, name_key FROM pilot")) == pilots

@@ -66,8 +66,8 @@ def test_a_play_id_too_large_to_store_is_not_found() -> None:
 def test_numbers_no_battle_or_muster_could_hold_are_usage_errors(runner: CliRunner,
                                                                  hawks: str) -> None:
     run(runner, "pilot", "assign", hawks, "Vera", "WASP-1")
-    assert "largest budget" in run(runner, "muster", hawks, "--budget", HUGE, "WASP-1",
-                                   code=2)
+    assert "less than or equal to 10000" in run(runner, "muster", hawks, "--budget", HUGE,
+                                                "WASP-1", code=2)
     run(runner, "muster", hawks, "--budget", "50", "WASP-1")
     err = run(runner, "battle", "record", hawks, "--result", "win", "--auto",
               "--kills", f"Vera={HUGE}", code=2)

@@ -627,3 +627,207 @@ def test_a_suggested_command_quotes_a_company_name_with_spaces(runner: CliRunner
         said = subprocess.run(["bash", "-c", f"printf %s {shell_arg(name)}"],
                               capture_output=True, text=True, check=True).stdout
         assert said == name  # the shell reads it back as the one word it was
+
+
+def test_a_mek_in_the_waiting_muster_cannot_be_sold(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    before = state(runner)
+    err = " ".join(run(runner, "mek", "sell", company, "Anvil", code=1).split())
+    assert "waiting for its battle" in err and "meks battle record" in err
+    assert "meks company undo" in err
+    assert state(runner) == before
+    record(runner, "--result", "win", "--auto", "--seed", "1")
+    run(runner, "mek", "sell", company, "Anvil")  # once the battle is recorded, it may go
+
+
+def test_a_mek_outside_the_waiting_muster_can_be_sold(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "Anvil")
+    run(runner, "mek", "sell", company, "WASP-1")
+
+
+def test_a_pilot_moved_after_the_muster_keeps_the_new_mek_R2_6(
+        runner: CliRunner, company: str) -> None:
+    run(runner, "mek", "buy", company, "VIPER")
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    run(runner, "pilot", "assign", company, "Ana", "VIPER-1")
+    run(runner, "pilot", "hire", company, "Cy")
+    run(runner, "pilot", "assign", company, "Cy", "WASP-1")
+    record(runner, "--result", "loss", "--destroyed", "WASP-1", "--auto", "--seed", "5")
+    pilots = {p["name"]: p["mek"] for p in run_json(runner, "pilot", "list", company)}
+    assert pilots == {"Ana": "VIPER-1", "Bo": "Anvil", "Cy": None}
+
+
+def test_the_pilot_of_a_destroyed_mek_ejects_R2_6(runner: CliRunner, company: str) -> None:
+    run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    record(runner, "--result", "loss", "--destroyed", "WASP-1", "--auto", "--seed", "5")
+    pilots = {p["name"]: p["mek"] for p in run_json(runner, "pilot", "list", company)}
+    assert pilots == {"Ana": None, "Bo": "Anvil"}
+
+
+def test_a_scenario_muster_takes_no_more_support_than_granted_R4_1(
+        runner: CliRunner, opening: str) -> None:
+    args = ["muster", opening, "--scenario", "opening-shots", "--side", "attacker",
+            "VIPER-1", "WASP-1", "WASP-2"]
+    run(runner, "support", "roll", opening, "--count", "3", "--seed", "2")
+    before = state(runner)
+    err = " ".join(run(runner, *args, code=1).split())
+    assert "3 support results are waiting but the scenario grants 1" in err
+    assert "meks company undo" in err
+    assert state(runner) == before
+    run(runner, "company", "undo", opening)
+    run(runner, "support", "roll", opening, "--seed", "2")
+    assert len(run_json(runner, *args)["support"]) == 1
+
+
+def test_log_hero_lets_a_scenario_muster_take_one_more_support_result_R4_2(
+        runner: CliRunner, opening: str) -> None:
+    from campaigns.company import find_pilot, get_company
+    from cli.state import session
+
+    with session() as s:
+        pilot = find_pilot(s, get_company(s, opening), "Bo")
+        pilot.skills = json.dumps(["Log Hero"])
+        s.add(pilot)
+    run(runner, "support", "roll", opening, "--count", "2", "--seed", "2")
+    result = run_json(runner, "muster", opening, "--scenario", "opening-shots", "--side",
+                      "attacker", "VIPER-1", "WASP-1", "WASP-2")
+    assert len(result["support"]) == 2
+
+
+def test_pilot_show_lists_only_the_events_that_concern_the_pilot(
+        runner: CliRunner, company: str) -> None:
+    run(runner, "mek", "buy", company, "VIPER")
+    run(runner, "pilot", "hire", company, "Bob")
+    run(runner, "pilot", "assign", company, "Bob", "VIPER-1")
+    run(runner, "muster", company, "--budget", "40", "Anvil")
+    run(runner, "pilot", "hire", company, "Cy")
+    run(runner, "company", "undo", company)  # Cy's id may be given to the next hire
+    run(runner, "pilot", "hire", company, "Dee")
+    bo = [e["summary"] for e in run_json(runner, "pilot", "show", company, "Bo")["history"]]
+    assert bo == ["Mustered Anvil for 29/40 points.", "Bo now pilots Anvil.",
+                  "Hired Bo (Regular, 5 points at the next muster)."]
+    dee = [e["summary"] for e in run_json(runner, "pilot", "show", company, "Dee")["history"]]
+    assert dee == ["Hired Dee (Green)."]
+
+
+@pytest.mark.parametrize("name", ["1", "#2", " 007 "])
+def test_names_made_of_digits_are_refused_as_they_read_as_ids(
+        runner: CliRunner, company: str, name: str) -> None:
+    before = state(runner)
+    for command in (["company", "create", name], ["mek", "buy", company, "WASP", "-c", name],
+                    ["mek", "rename", company, "WASP-1", name],
+                    ["pilot", "hire", company, name]):
+        err = " ".join(run(runner, *command, code=1).split())
+        assert "only digits" in err and "id" in err
+    assert state(runner) == before
+    assert len(run_json(runner, "company", "list")) == 1
+    run(runner, "pilot", "hire", company, "Agent 007")  # digits with letters are fine
+
+
+def test_an_empty_callsign_is_refused_when_buying_too(runner: CliRunner, company: str) -> None:
+    before = state(runner)
+    for blank in ("", "   "):
+        err = run(runner, "mek", "buy", company, "WASP", "--callsign", blank, code=1)
+        assert "cannot be empty" in err
+        run(runner, "mek", "rename", company, "WASP-1", blank, code=1)
+    assert state(runner) == before
+
+
+def test_names_are_normalised_so_lookalikes_are_one_name_R3_2(
+        runner: CliRunner, company: str) -> None:
+    composed, decomposed = "Jos\u00e9", "Jose\u0301"
+    hired = run_json(runner, "pilot", "hire", company, decomposed + "\u200b")
+    assert hired["name"] == composed  # stored composed, the zero-width space dropped
+    for twin in (composed, decomposed, "JOS\u00c9", "Jo\u200bs\u00e9", "Jos\u00e9\u00a0",
+                 "\u202eJos\u00e9"):
+        assert "already has a pilot" in run(runner, "pilot", "hire", company, twin, code=1)
+    assert run_json(runner, "pilot", "show", company, decomposed)["name"] == composed
+    assert run_json(runner, "pilot", "hire", company, "Ana\tMaria\n")["name"] == "Ana Maria"
+    run(runner, "mek", "rename", company, "WASP-1", "\uff37asp")  # full-width W
+    assert "already has a Mek" in run(runner, "mek", "buy", company, "WASP", "-c", "wasp",
+                                      code=1)
+
+
+def test_a_name_that_is_not_text_is_refused(runner: CliRunner, company: str) -> None:
+    err = run(runner, "pilot", "hire", company, "A\udcffB", code=2)
+    assert "not UTF-8" in err
+
+
+def test_a_custom_design_cannot_take_a_stock_name(runner: CliRunner, company: str,
+                                                   tmp_path: Path) -> None:
+    path = tmp_path / "wasp.yaml"
+    path.write_text("name: wasp\nsize: Light\nweapons: [Cannon]\n")
+    before = state(runner)
+    err = run(runner, "mek", "buy", company, str(path), code=1)
+    assert "its own name" in " ".join(err.split())
+    path.write_text("name: \"Hor\\nnet\"\nsize: Light\nweapons: [Cannon]\n")
+    run(runner, "mek", "buy", company, str(path), code=2)
+    assert state(runner) == before
+
+
+def test_the_muster_shows_the_regular_hire_fees_R3_3(runner: CliRunner, company: str) -> None:
+    result = run_json(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    assert [(f["mek"], f["price"], f["hire"]) for f in result["force"]] == [
+        ("WASP-1", 9, 0), ("Anvil", 24, 5)]
+    run(runner, "company", "undo", company)
+    table = run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
+    assert "Hire" in table and "38/40" in table
+
+
+def test_a_rich_uncle_of_one_point_says_point(runner: CliRunner, company: str) -> None:
+    from rich.console import Console
+
+    from cli.store_views import support
+
+    row = {"table_die": 3, "entry_die": 6, "table": "3-4", "result": "Rich Uncle",
+           "effect": "Points.", "points": 1}
+    console = Console(width=200, record=True)
+    console.print(support([row]))
+    assert "Rolled 1 point." in console.export_text()
+
+
+def test_a_failed_buy_lists_its_problems_cleanly(runner: CliRunner, company: str,
+                                                 tmp_path: Path) -> None:
+    path = tmp_path / "brick.yaml"
+    path.write_text("name: Brick\nsize: Light\nweapons: [PPC, Plasma]\n")
+    err = " ".join(run(runner, "mek", "buy", company, str(path), code=1).split())
+    assert ".;" not in err and "'Laser'?); 1 Huge weapon" in err
+
+
+def test_a_callsign_kept_by_a_sold_mek_says_so(runner: CliRunner, company: str) -> None:
+    run(runner, "mek", "sell", company, "WASP-1")
+    err = " ".join(run(runner, "mek", "buy", company, "WASP", "-c", "wasp-1", code=1).split())
+    assert "sold Mek" in err
+
+
+def test_renaming_to_the_same_callsign_changes_nothing(runner: CliRunner, company: str) -> None:
+    events = len(run_json(runner, "company", "history", company))
+    assert "nothing changed" in run(runner, "mek", "rename", company, "Anvil", " Anvil ")
+    assert len(run_json(runner, "company", "history", company)) == events
+    run(runner, "mek", "rename", company, "Anvil", "ANVIL")  # a new spelling is a change
+    assert len(run_json(runner, "company", "history", company)) == events + 1
+
+
+def test_names_have_a_length_limit(runner: CliRunner, company: str, tmp_path: Path) -> None:
+    long = "x" * 61
+    before = state(runner)
+    for command in (["company", "create", long], ["pilot", "hire", company, long],
+                    ["mek", "buy", company, "WASP", "-c", long],
+                    ["mek", "rename", company, "Anvil", long]):
+        assert "at most 60 characters" in " ".join(run(runner, *command, code=1).split())
+    path = tmp_path / "long.yaml"
+    path.write_text(f"name: {'y' * 51}\nsize: Light\nweapons: [Cannon]\n")
+    run(runner, "mek", "buy", company, str(path), code=2)
+    assert state(runner) == before
+    run(runner, "pilot", "hire", company, "x" * 60)
+
+
+def test_muster_budget_has_the_scenario_limit(runner: CliRunner, company: str) -> None:
+    from cli.muster_cmd import MAX_BUDGET
+    from meks.scenario import SideRules
+
+    assert SideRules(budget=MAX_BUDGET).budget == MAX_BUDGET
+    with pytest.raises(ValueError):
+        SideRules(budget=MAX_BUDGET + 1)
+    err = run(runner, "muster", company, "--budget", str(MAX_BUDGET + 1), "WASP-1", code=2)
+    assert "Traceback" not in err and "ValidationError" not in err
