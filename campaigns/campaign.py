@@ -44,6 +44,7 @@ from campaigns.company import (
     shell_arg,
     support_roll,
     support_rolls_for,
+    support_waiting,
     waiting_muster,
 )
 from campaigns.files import read_yaml_file
@@ -250,7 +251,9 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog)
     scenario = step_scenario(step)
     side = Side(step["side"])
     dice = Dice.from_seed(derive_seed(row.seed, row.position))
-    count, _ = support_rolls_for(session, company.name, scenario, side)
+    granted, _ = support_rolls_for(session, company.name, scenario, side)
+    # support the player already rolled for the next muster counts towards the grant
+    count = max(0, granted - support_waiting(session, company))
     support = support_roll(session, company.name, dice, count, catalog) if count else []
     bought = auto_muster(session, company, scenario, side, catalog)
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)

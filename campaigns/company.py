@@ -581,6 +581,16 @@ def _refuse_if_in_play(session: Session, company: Company, muster_row: Muster) -
                       "again.")
 
 
+def support_waiting(session: Session, company: Company) -> int:
+    """Support results that the company's next muster would take: those not yet attached to
+    a muster, and those of a waiting muster, which a new muster takes over."""
+    waiting = waiting_muster(session, company)
+    rolls = session.exec(select(SupportRoll).where(
+        SupportRoll.company_id == company.id, col(SupportRoll.used).is_(False))).all()
+    return sum(1 for r in rolls if r.muster_id is None or
+               (waiting is not None and r.muster_id == waiting.id))
+
+
 def _release(session: Session, muster_row: Muster) -> None:
     """Undo what a waiting muster took: support rolls wait again, Regular hires owe again."""
     for entry in json.loads(muster_row.force):

@@ -224,3 +224,15 @@ def test_difficulty_takes_any_case_and_refuses_others_as_usage(runner: CliRunner
     assert "is not a difficulty" in err and "hard" in err
     view = run_json(runner, "campaign", "start", "Hawks", "--difficulty", "HARD")
     assert view["difficulty"] == "hard"
+
+
+def test_support_rolled_by_hand_counts_towards_the_campaigns_grant_R4_1(
+        runner: CliRunner) -> None:
+    """Opening Shots grants one roll: one rolled by hand before 'campaign next' is that
+    roll, so the campaign rolls none of its own and the muster takes it."""
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "1")
+    run(runner, "support", "roll", "Hawks", "--count", "1", "--seed", "3")
+    step = run_json(runner, "campaign", "next", "Hawks")
+    assert step["support"] == []
+    assert run_json(runner, "company", "show", "Hawks")["support"] == []  # none left waiting
