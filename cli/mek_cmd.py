@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from cli.output import print_json, say, show
 from cli.state import JSON, session
+
+if TYPE_CHECKING:
+    from meks.catalog import Catalog
 
 app = typer.Typer(no_args_is_help=True, help="Buy, list, rename and sell Meks.")
 
@@ -39,14 +43,28 @@ def buy(
     except ValueError:
         raise typer.BadParameter("use 'printed' or 'computed'", param_hint="--pricing") from None
     path = Path(design)
-    custom = path.suffix.lower() in (".yaml", ".yml") or path.exists()
-    chosen = load_design_file(path) if custom else load_catalog().design(design)
+    catalog = load_catalog()
+    custom = _is_design_file(design, catalog)
+    chosen = load_design_file(path) if custom else catalog.design(design)
     with session() as s:
         mek = buy_mek(s, company, chosen, custom=custom, callsign=callsign, pricing=rule)
     if as_json:
         print_json(mek)
     else:
         say(f"Bought {mek['callsign']} ({mek['design']}, {mek['price']} points).")
+
+
+def _is_design_file(ref: str, catalog: Catalog) -> bool:
+    """Whether ``ref`` names a design file rather than a stock design: it ends .yaml or .yml,
+    or has a folder in it; a bare name is a stock design when there is one (a file or
+    folder of that name in the current folder doesn't hide it), else a file if it exists."""
+    import os
+
+    if ref.lower().endswith((".yaml", ".yml")) or "/" in ref or os.sep in ref:
+        return True
+    if catalog.ix.design.find(ref) is not None:
+        return False
+    return Path(ref).is_file()
 
 
 @app.command("list")

@@ -831,3 +831,16 @@ def test_muster_budget_has_the_scenario_limit(runner: CliRunner, company: str) -
         SideRules(budget=MAX_BUDGET + 1)
     err = run(runner, "muster", company, "--budget", str(MAX_BUDGET + 1), "WASP-1", code=2)
     assert "Traceback" not in err and "ValidationError" not in err
+
+
+def test_a_file_named_like_a_stock_design_does_not_hide_it(runner: CliRunner, tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "DRAKEN").mkdir()
+    (tmp_path / "VIPER").write_text("name: Vee\nsize: Light\nweapons: [Rail Cannon]\n"
+                                    "systems: []\n")
+    run(runner, "company", "create", CO)
+    assert run_json(runner, "mek", "buy", CO, "DRAKEN")["design"] == "DRAKEN"
+    assert run_json(runner, "mek", "buy", CO, "VIPER")["design"] == "VIPER"
+    assert run_json(runner, "mek", "buy", CO, "./VIPER")["design"] == "Vee"  # a path: a file
