@@ -318,11 +318,11 @@ def parse_roster(text: str, source: str) -> roster.Document:
     problems = schema_problems(data, load_schema())
     if problems:
         raise InputError(source, problems)
-    problems = _reference_problems(data)
+    problems = []
     try:
         roster.check_references(data, source)
     except InputError as exc:
-        problems = [*exc.problems, *problems]
+        problems = list(exc.problems)
     problems += game_problems(data, load_catalog())
     if problems:
         raise InputError(source, problems)
@@ -342,25 +342,6 @@ def _shares_parts(data: object) -> bool:
             seen.add(id(node))
             stack.extend(node.values() if isinstance(node, dict) else node)
     return False
-
-
-def _reference_problems(doc: roster.Document) -> list[str]:
-    """What ``roster.check_references`` leaves out: ids used twice, battles whose muster
-    is not listed."""
-    problems = []
-    for kind, items in (("Mek", doc["meks"]), ("pilot", doc["pilots"]),
-                        ("support roll", doc["support"]), ("muster", doc["musters"]),
-                        ("battle", doc["battles"])):
-        seen: set[int] = set()
-        for item in items:
-            if item["id"] in seen:
-                problems.append(f"two {kind}s have the id {item['id']}")
-            seen.add(item["id"])
-    musters = {m["id"] for m in doc["musters"]}
-    for b in doc["battles"]:
-        if b["muster"] is not None and b["muster"] not in musters:
-            problems.append(f"battle {b['id']} names muster {b['muster']}, which is not listed")
-    return problems
 
 
 def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
