@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
 from sqlmodel import Session, select
 
 from campaigns import roster
@@ -39,7 +38,7 @@ from meks.construction import check_design
 from meks.errors import InputError, MeksError
 from meks.names import normalize
 from meks.pilots import FAMILIARITY, base_skill
-from meks.scenario import Scenario
+from meks.scenario import parse_scenario
 from meks.yamlio import parse_yaml
 
 FORMATS = ("json", "yaml", "csv", "md", "html")
@@ -318,7 +317,7 @@ def parse_roster(text: str, source: str) -> roster.Document:
     problems = schema_problems(data, load_schema())
     if problems:
         raise InputError(source, problems)
-    problems = []
+    problems = _clean_names(data)
     try:
         roster.check_references(data, source)
     except InputError as exc:
@@ -327,6 +326,19 @@ def parse_roster(text: str, source: str) -> roster.Document:
     if problems:
         raise InputError(source, problems)
     return data
+
+
+def _clean_names(doc: roster.Document) -> list[str]:
+    """Callsigns and pilot names as the commands that make them would store them (see
+    ``clean_name``), changed in place; the problems with those it refuses."""
+    problems = []
+    for part, key, what in (("meks", "callsign", "callsign"), ("pilots", "name", "pilot name")):
+        for i, item in enumerate(doc[part]):
+            try:
+                item[key] = clean_name(item[key], what)
+            except MeksError as exc:
+                problems.append(f"{part}[{i}].{key}: {_sentence(exc.message)}")
+    return problems
 
 
 def _shares_parts(data: object) -> bool:
@@ -421,12 +433,11 @@ def _campaign_problems(campaigns: Sequence[dict[str, Any]]) -> list[str]:
         for j, step in enumerate(c["plan"]):
             if c["status"] != "active" or j < c["position"]:
                 continue  # played already: the scenario is not needed again
-            if "definition" in step:  # the campaign carries its own copy
+            if "definition" in step:  # the campaign carries its own copy: check it whole
                 try:
-                    Scenario.model_validate(step["definition"])
-                except ValidationError:
-                    problems.append(f"{where}.plan[{j}].definition: not a scenario as "
-                                    "'meks scenario schema' describes it.")
+                    parse_scenario(step["definition"], f"{where}.plan[{j}].definition")
+                except InputError as exc:
+                    problems += [f"{exc.source}: {p}" for p in exc.problems]
                 continue
             if normalize(step["scenario"]) not in installed:
                 problems.append(

@@ -106,7 +106,7 @@ def _commands(group: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, .
 def test_help_paragraphs_have_no_hard_line_breaks() -> None:
     """Typer's Rich help prints a line break inside a paragraph as it is, cutting sentences
     in the middle at any width but the source's. So every command's help reaches Typer with
-    each paragraph on one line, and starts with a one-sentence summary for command lists."""
+    each paragraph on one line (``MeksGroup`` joins the lines of the docstrings)."""
     broken = []
     for path, command in _commands(typer.main.get_command(app)):
         text = command.help or ""

@@ -297,6 +297,17 @@ def _broken(change: str) -> str:
         doc["meks"][0]["custom_design"] = {"name": "Bare", "size": "Light", "systems": []}
     elif change == "two pilots in one Mek":
         doc["pilots"].append({**copy.deepcopy(doc["pilots"][0]), "id": 2, "name": "Bo"})
+    elif change == "a pilot named by digits":
+        doc["pilots"][0]["name"] = "2"
+    elif change == "a callsign too long":
+        doc["meks"][0]["callsign"] = "W\u200b\tX" + "y" * 80
+    elif change == "a campaign's scenario copy that cannot be played":
+        source = Path(__file__).parent.parent / "campaigns" / "scenarios" / "1-opening-shots.yaml"
+        definition = yaml.safe_load(source.read_text())
+        definition["attacker"]["budget"] = 5
+        doc["campaigns"] = [{**_campaign(), "plan": [
+            {"scenario": "opening-shots", "side": "attacker", "file": "os.yaml",
+             "definition": definition}]}]
     return yaml.safe_dump(doc, sort_keys=False)
 
 
@@ -334,6 +345,12 @@ MALFORMED = {
     "two pilots in one Mek": (_broken("two pilots in one Mek"), "Ana already flies W"),
     "custom design without weapons": (_broken("custom design without weapons"),
                                       "custom_design: 'weapons' is missing"),
+    "a pilot named by digits": (_broken("a pilot named by digits"),
+                                "pilots[0].name: a pilot name cannot be only digits"),
+    "a callsign too long": (_broken("a callsign too long"),
+                            "meks[0].callsign: a callsign can be at most 60"),
+    "a campaign's scenario copy that cannot be played": (
+        _broken("a campaign's scenario copy that cannot be played"), "budget of 5"),
 }
 
 
