@@ -45,7 +45,12 @@ class MeksGroup(TyperGroup):
 
             error(exc.message)
             raise typer.Exit(exc.exit_code) from None
-        except (typer.Exit, typer.Abort, typer.TyperException):
+        except typer.Abort:  # Ctrl-C or Ctrl-D at a prompt: before anything was stored
+            from cli.output import error
+
+            error("Stopped at a prompt; nothing was changed.")
+            raise typer.Exit(130) from None
+        except (typer.Exit, typer.TyperException):
             raise
         except BrokenPipeError:  # the reader went away (e.g. `| head`): stop quietly
             import os

@@ -575,8 +575,6 @@ def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]]
 def play_to_end(state: PlayState) -> None:
     """Fight a play until it ends (then store it and print the result) or the player
     quits (exit 0, with how to resume)."""
-    import click
-
     from campaigns.play import append_decision, finish
     from campaigns.postbattle import outcome_bits
     from cli.output import stdout
@@ -593,7 +591,7 @@ def play_to_end(state: PlayState) -> None:
     except Quit:
         typer.echo(f"\nStopped. The battle is saved: {resume_hint}.")
         raise typer.Exit(0) from None
-    except (click.Abort, KeyboardInterrupt, EOFError):
+    except (typer.Abort, KeyboardInterrupt, EOFError):
         typer.echo(f"\nInterrupted. The battle is saved up to your last decision: "
                    f"{resume_hint}.", err=True)
         raise typer.Exit(130) from None

@@ -244,6 +244,14 @@ def test_force_file_must_fit_the_scenario(runner: CliRunner, files: tuple[str, s
     assert "exactly 1 Medium" in err and "budget" in err
 
 
+def test_end_of_input_at_a_dice_prompt_stops_cleanly(runner: CliRunner,
+                                                     files: tuple[str, str]) -> None:
+    red, blue = files
+    err = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue, "--dice",
+              "manual", code=130, stdin="4\n")
+    assert "Stopped at a prompt; nothing was changed." in err
+
+
 def test_force_file_refuses_an_unknown_size_and_a_callsign_used_twice(
         runner: CliRunner, files: tuple[str, str], tmp_path: Path) -> None:
     _, blue = files

@@ -48,3 +48,53 @@ def test_a_regular_install_carries_every_module_and_data_file(tmp_path: Path) ->
     missing = sorted(_source_files() - built)
     assert not missing, f"a regular install would lack {len(missing)} files: {missing[:10]}"
     assert "meks/engine/core.py" in built and "meks/data/weapons.yaml" in built
+
+
+def test_the_code_imports_only_what_an_install_brings() -> None:
+    """Every third-party module the product's code imports comes with a plain install: from
+    a declared dependency or one of theirs (a package that happens to be in the developer's
+    environment is not enough; 'import click' once broke 'battle play' that way)."""
+    import ast
+    import re
+    import sys
+    import tomllib
+    from importlib import metadata
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = project.get("optional-dependencies", {})
+    wanted = [*project["dependencies"], *extras.get("postgres", [])]
+    names = {re.split(r"[\s<>=!~\[;]", r, maxsplit=1)[0].lower().replace("_", "-")
+             for r in wanted}
+    brought: set[str] = set()
+    while names:  # the declared distributions and, transitively, what they require
+        name = names.pop()
+        if name in brought:
+            continue
+        try:
+            required = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:  # not for this platform (e.g. colorama)
+            continue
+        brought.add(name)
+        for req in required:
+            if "extra ==" not in req:
+                names.add(re.split(r"[\s<>=!~\[;(]", req, maxsplit=1)[0].lower()
+                          .replace("_", "-"))
+    providers = metadata.packages_distributions()
+    ours = {"cli", "campaigns", "db", "meks"}
+    missing = set()
+    for package in ours:
+        for path in (ROOT / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Import):
+                    tops = [a.name.split(".")[0] for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                    tops = [node.module.split(".")[0]]
+                else:
+                    continue
+                for top in tops:
+                    if top in ours or top in sys.stdlib_module_names or top == "__future__":
+                        continue
+                    dists = {d.lower().replace("_", "-") for d in providers.get(top, [])}
+                    if not dists & brought:
+                        missing.add(f"{path.relative_to(ROOT)}: {top}")
+    assert not missing, sorted(missing)

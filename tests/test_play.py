@@ -649,3 +649,20 @@ def test_campaign_play_hints_name_the_company(runner: CliRunner,
     assert "'meks campaign next \"Iron Hawks\" --play' continues" in out
     err = run(runner, "campaign", "next", "Iron Hawks", code=1)
     assert "'meks campaign next \"Iron Hawks\" --play'" in err
+
+
+def test_ctrl_d_at_a_play_prompt_saves_and_says_how_to_resume(files: tuple[str, str],
+                                                              tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    red, blue = files
+    child = spawn(tmp_path / "play.db", "play", "opening-shots", "--side", "attacker",
+                  "--attacker", red, "--defender", blue, "--seed", "5", "--opponent",
+                  "baseline")
+    child.expect(PROMPT)
+    child.sendline("")
+    child.expect(PROMPT)
+    child.sendeof()
+    child.expect(r"Interrupted\. The battle is saved up to your last decision")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
