@@ -223,11 +223,12 @@ def play(
     with session() as s:
         state = start(s, scenario, Side(chosen), attacker, defender, seed=seed,
                       opponent=opponent)
-    typer.echo(f"Play {state.id}: {state.scenario.name}. You command the {state.side.value} "
-               f"({state.names[state.side]}); {state.opponent} commands the "
-               f"{state.side.enemy.value} ({state.names[state.side.enemy]}). Seed {state.seed}.")
-    typer.echo(f"The battle is saved after every decision: type q at any prompt to stop, "
-               f"and 'meks battle resume {state.id}' continues it.")
+    print_lines([f"Play {state.id}: {state.scenario.name}. You command the "
+                 f"{state.side.value} ({state.names[state.side]}); {state.opponent} commands "
+                 f"the {state.side.enemy.value} ({state.names[state.side.enemy]}). Seed "
+                 f"{state.seed}.",
+                 "The battle is saved after every decision: type q at any prompt to stop, "
+                 f"and 'meks battle resume {state.id}' continues it."])
     play_to_end(state)
 
 
@@ -253,9 +254,10 @@ def resume(play_id: int | None = typer.Argument(
                               if waiting else "No battle is waiting to be resumed.")
             play_id = int(waiting[0]["id"])
         state = load(s, play_id)
-    typer.echo(f"Resuming play {state.id}: {state.scenario.name}, you the {state.side.value} "
-               f"({state.names[state.side]}); replaying {len(state.decisions)} recorded "
-               f"decision{'s' * (len(state.decisions) != 1)}.")
+    print_lines([f"Resuming play {state.id}: {state.scenario.name}, you the "
+                 f"{state.side.value} ({state.names[state.side]}); replaying "
+                 f"{len(state.decisions)} recorded decision"
+                 f"{'s' * (len(state.decisions) != 1)}."])
     play_to_end(state)
 
 

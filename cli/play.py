@@ -97,6 +97,17 @@ class Terminal:
     # ---- output -----------------------------------------------------------------------------
 
     def echo(self, text: str = "") -> None:
+        """A line wrapped to the terminal, continuation lines indented under the text (for a
+        numbered option, under the text after its number)."""
+        import re
+        import textwrap
+
+        width = max(40, self.console.width)
+        if len(text) > width:
+            lead = re.match(r"\s*\d+\.\s+", text)
+            indent = len(lead.group(0)) if lead else len(text) - len(text.lstrip()) + 2
+            text = textwrap.fill(text, width=width, subsequent_indent=" " * indent,
+                                 break_on_hyphens=False, break_long_words=False)
         self.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
 
     def catch_up(self, battle: Battle) -> None:
@@ -577,7 +588,7 @@ def play_to_end(state: PlayState) -> None:
     quits (exit 0, with how to resume)."""
     from campaigns.play import append_decision, finish
     from campaigns.postbattle import outcome_bits
-    from cli.output import stdout
+    from cli.output import print_lines, stdout
     from cli.state import session
     from meks.errors import MeksError
 
@@ -589,7 +600,7 @@ def play_to_end(state: PlayState) -> None:
     try:
         battle = run(state, stdout(), save)
     except Quit:
-        typer.echo(f"\nStopped. The battle is saved: {resume_hint}.")
+        print_lines(["", f"Stopped. The battle is saved: {resume_hint}."])
         raise typer.Exit(0) from None
     except (typer.Abort, KeyboardInterrupt, EOFError):
         typer.echo(f"\nInterrupted. The battle is saved up to your last decision: "
@@ -605,16 +616,16 @@ def play_to_end(state: PlayState) -> None:
         data = finish(s, state.id, battle)
     won = data["winner"] == state.side.value
     verdict = "Draw" if data["winner"] == "draw" else "You win" if won else "You lose"
-    typer.echo("")
-    typer.echo(f"{verdict}. Result: {data['winner']} ({data['reason']}) after {data['turns']} "
-               f"turns; seed {data['seed']}; {data['events']} events; digest "
-               f"{data['log_digest'][:16]}"
-               + (f"; stored as battle {data['battle_id']}" if data["battle_id"] else "")
-               + ".")
+    result = (f"{verdict}. Result: {data['winner']} ({data['reason']}) after "
+              f"{data['turns']} turns; seed {data['seed']}; {data['events']} events; digest "
+              f"{data['log_digest'][:16]}"
+              + (f"; stored as battle {data['battle_id']}" if data["battle_id"] else "") + ".")
+    lines = ["", result]
     for side_name, report in data["reports"].items():
         for entry in report:
             bits = [f"{entry['pilot']} ({entry['mek']})", *outcome_bits(entry)]
-            typer.echo(f"  {side_name}: " + ", ".join(bits))
+            lines.append(f"  {side_name}: " + ", ".join(bits))
+    print_lines(lines)
 
 
 __all__ = ["Quit", "Terminal", "play_to_end", "run"]

@@ -356,12 +356,12 @@ def test_play_needs_a_terminal_and_resume_an_id(runner: CliRunner,
 
 # ---- end to end, through a real pseudo-terminal ------------------------------------------------
 
-def spawn(db: Path, *args: str) -> Any:
+def spawn(db: Path, *args: str, columns: int = 100) -> Any:
     pexpect = pytest.importorskip("pexpect")
     env = {k: v for k, v in os.environ.items() if k not in ("CI", "MEKS_DB")}
-    env.update(NO_COLOR="1", COLUMNS="100", LINES="50", PYTHONIOENCODING="utf-8")
+    env.update(NO_COLOR="1", COLUMNS=str(columns), LINES="50", PYTHONIOENCODING="utf-8")
     return pexpect.spawn(sys.executable, ["-m", "cli", "--db", str(db), "battle", *args],
-                         env=env, encoding="utf-8", timeout=60, dimensions=(50, 100),
+                         env=env, encoding="utf-8", timeout=60, dimensions=(50, columns),
                          cwd=str(Path(__file__).resolve().parent.parent))
 
 
@@ -666,3 +666,22 @@ def test_ctrl_d_at_a_play_prompt_saves_and_says_how_to_resume(files: tuple[str, 
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 130
+
+
+def test_the_play_screen_fits_80_columns(files: tuple[str, str], tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    red, blue = files
+    child = spawn(tmp_path / "play.db", "play", "opening-shots", "--side", "attacker",
+                  "--attacker", red, "--defender", blue, "--seed", "5", "--opponent",
+                  "baseline", columns=80)
+    seen = []
+    for _ in range(12):
+        child.expect(PROMPT)
+        seen.append(child.before)
+        child.sendline("")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    seen.append(child.before)
+    lines = "".join(seen).replace("\r", "").splitlines()
+    assert max(len(line) for line in lines) <= 80, max(lines, key=len)
