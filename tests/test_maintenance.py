@@ -194,3 +194,48 @@ def test_backup_is_consistent_while_another_process_writes(runner: CliRunner,
         copy = str(tmp_path / f"copy{n}.db")
         run(runner, "--db", copy, "db", "restore", str(file), "--yes")
         assert "sound" in run(runner, "--db", copy, "db", "check")
+
+
+def test_restore_of_a_backup_made_before_migration_7_refolds_the_name_keys(
+        runner: CliRunner, tmp_path: Path) -> None:
+    # Before schema 7 a name could be stored decomposed ('Jose' + a combining acute) with
+    # a key folded without normalisation; migration 7 refolds such keys, and so must a
+    # restore of a backup made then, or the company is found by neither spelling.
+    run(runner, "company", "create", "José")
+    run(runner, "pilot", "hire", "José", "Aná")
+    run(runner, "mek", "buy", "José", "WASP", "--callsign", "Ré")
+    good = tmp_path / "good.json"
+    run(runner, "db", "backup", str(good))
+
+    def decomposed(value: Any) -> Any:
+        if isinstance(value, str):
+            for composed, parts, escaped in (("é", "e\u0301", "e\\u0301"),
+                                             ("á", "a\u0301", "a\\u0301")):
+                value = value.replace(composed, parts).replace(
+                    f"\\u{ord(composed):04x}", escaped)
+            return value
+        if isinstance(value, dict):
+            return {k: decomposed(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [decomposed(v) for v in value]
+        return value
+
+    data = decomposed(json.loads(good.read_text()))
+    data["schema_version"] = 6
+    tables = data["tables"]
+    tables["company"][0]["name_key"] = "jose\u0301"  # folded as before schema 7
+    tables["pilot"][0]["name_key"] = "ana\u0301"
+    tables["mek"][0]["callsign_key"] = "re\u0301"
+    assert tables["company"][0]["name"] == "Jose\u0301"
+    old = tmp_path / "v6.json"
+    old.write_text(json.dumps(data))
+    run(runner, "db", "restore", str(old), "--yes")  # over the test database (any kind)
+    for spelling in ("José", "Jose\u0301"):
+        shown = run_json(runner, "company", "show", spelling)
+        assert shown["pilots"][0]["name"] == "Ana\u0301"
+        run(runner, "pilot", "show", spelling, "Aná")
+        run(runner, "pilot", "show", spelling, "Ana\u0301")
+    assert "already" in run(runner, "company", "create", "José", code=1)
+    assert "already" in run(runner, "pilot", "hire", "José", "Aná", code=1)
+    run(runner, "mek", "buy", "José", "WASP", "--callsign", "Ré", code=1)
+    assert "sound" in run(runner, "db", "check")
