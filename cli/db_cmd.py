@@ -93,6 +93,9 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
         raise InputError(str(file), ["no such file"]) from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(str(file), [f"not a readable backup ({exc})"]) from None
+    except RecursionError:  # brackets nested deeper than Python's JSON reader goes
+        raise InputError(str(file), ["not a readable backup (its JSON is nested too "
+                                     "deeply)"]) from None
     validate(data, str(file))  # before asking: a damaged backup is refused at once
     if not yes:
         if not interactive():

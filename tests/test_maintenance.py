@@ -239,3 +239,16 @@ def test_restore_of_a_backup_made_before_migration_7_refolds_the_name_keys(
     assert "already" in run(runner, "pilot", "hire", "José", "Aná", code=1)
     run(runner, "mek", "buy", "José", "WASP", "--callsign", "Ré", code=1)
     assert "sound" in run(runner, "db", "check")
+
+
+def test_restore_refuses_json_nested_too_deeply_as_unreadable(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    db = tmp_path / "deep.db"
+    done = subprocess.run([sys.executable, "-m", "cli", "--db", str(db), "db", "restore",
+                           str(deep), "--yes"], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "not a readable backup (its JSON is nested too deeply)" in done.stderr
+    assert "unexpected" not in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
