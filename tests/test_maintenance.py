@@ -252,3 +252,20 @@ def test_restore_refuses_json_nested_too_deeply_as_unreadable(tmp_path: Path) ->
     assert "not a readable backup (its JSON is nested too deeply)" in done.stderr
     assert "unexpected" not in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_backup_is_written_whole_or_not_at_all(runner: CliRunner, tmp_path: Path) -> None:
+    run(runner, "company", "create", "Hawks")
+    place = tmp_path / "place"
+    place.mkdir()
+    (place / "a-folder").mkdir()
+    for target, reason in ((place / "a-folder", "Is a directory"),
+                           (place / "no-such-folder" / "b.json", "No such file or directory")):
+        err = run(runner, "db", "backup", str(target), code=2)
+        assert err.strip() == f"Error: {target}: cannot be written ({reason})"
+    assert [p.name for p in place.iterdir()] == ["a-folder"]  # no temporary file left
+    (place / "real.json").write_text("old")
+    (place / "link.json").symlink_to(place / "real.json")
+    assert str(place / "real.json") in run(runner, "db", "backup", str(place / "link.json"))
+    assert (place / "link.json").is_symlink()  # written through the link, as before
+    assert json.loads((place / "real.json").read_text())["format"] == "meks-backup"
