@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from cli.output import print_json, say
+from cli.output import print_json, say, write_atomically
 from cli.state import JSON, location
 
 app = typer.Typer(no_args_is_help=True, help="The database in use.")
@@ -50,24 +50,14 @@ def check(as_json: bool = JSON) -> None:
 def backup(file: Path = typer.Argument(..., help="Where to write the backup (JSON).",
                                        show_default=False)) -> None:
     """Write a consistent backup of the whole database to FILE, even while others write."""
-    import os
-    import tempfile
-
     from db.backup import dump, to_text
     from db.engine import engine_for
 
     data = to_text(dump(engine_for(location(), create=False)))
-    target = file.expanduser().resolve()
-    try:
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".meks-backup-")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(data)
-        os.replace(tmp, target)
-    except OSError as exc:
-        from meks.errors import InputError
-
-        raise InputError(str(file), [f"cannot be written ({exc.strerror})"]) from None
-    say(f"Backed up to {target}.")
+    target = file.expanduser()
+    if target.is_symlink():  # write where the link leads, as before, not over the link
+        target = target.resolve()
+    say(f"Backed up to {write_atomically(target, data)}.")
 
 
 @app.command()
@@ -93,6 +83,9 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
         raise InputError(str(file), ["no such file"]) from None
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise InputError(str(file), [f"not a readable backup ({exc})"]) from None
+    except RecursionError:  # brackets nested deeper than Python's JSON reader goes
+        raise InputError(str(file), ["not a readable backup (its JSON is nested too "
+                                     "deeply)"]) from None
     validate(data, str(file))  # before asking: a damaged backup is refused at once
     if not yes:
         if not interactive():

@@ -32,7 +32,7 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import Session, SQLModel
 
 import db.models  # noqa: F401 - registers every table
-from db.migrations import LATEST, migrate
+from db.migrations import LATEST, migrate, recompute_since
 from meks.errors import InputError
 
 FORMAT = "meks-backup"
@@ -187,9 +187,12 @@ def restore(engine: Engine, data: object, source: str,
             verify: Callable[[Session], list[str]] | None = None) -> dict[str, int]:
     """Replace everything in the database with the backup ``data``; one transaction.
 
-    The backup is checked first (see ``validate``); ``verify``, when given, then reads the
-    restored data before it is committed, and any problem it reports undoes the restore.
-    Either way a refused backup raises ``InputError`` and leaves the database as it was."""
+    The backup is checked first (see ``validate``). Rows from a backup made by an older
+    schema are brought up to date as the later migrations would have (such as migration
+    7's refold of the name keys; see ``recompute_since``). ``verify``, when given, then
+    reads the restored data before it is committed, and any problem it reports undoes the
+    restore. Either way a refused backup raises ``InputError`` and leaves the database as
+    it was."""
     rows = validate(data, source)
     counts: dict[str, int] = {}
     with engine.begin() as conn:
@@ -205,6 +208,8 @@ def restore(engine: Engine, data: object, source: str,
                     raise InputError(source, [f"the {table.name} rows cannot be stored "
                                               f"({reason})"]) from None
             counts[table.name] = len(listed)
+        # Rows from an older schema get what the later migrations made of stored rows.
+        recompute_since(conn, data["schema_version"] if isinstance(data, dict) else LATEST)
         if conn.dialect.name == "postgresql":
             for table in tables():
                 pk = list(table.primary_key.columns)

@@ -100,9 +100,9 @@ def _sqlite_file(url: str) -> Path | None:
 def engine_for(location: str, create: bool = True) -> Engine:
     """The engine for ``location``, created, migrated and cached on first use.
 
-    ``create=False`` is for commands that only read: a database file that does not exist
-    raises ``NoDatabase`` instead of being made (with its folder). A folder, or a file that
-    is not an SQLite database, raises ``UnreadableDatabase``."""
+    ``create=False`` is for commands that only read: a database file that does not exist,
+    or is empty, raises ``NoDatabase`` instead of being made (with its folder). A folder, or
+    a file that is not an SQLite database, raises ``UnreadableDatabase``."""
     url = to_url(location)
     if url in _engines:
         return _engines[url]
@@ -146,10 +146,20 @@ def _check_file(file: Path, location: str, create: bool) -> None:
         raise UnreadableDatabase(
             f"Cannot open the database at {describe(location)}: it is a folder, not a file. "
             "Give a file's path with --db or MEKS_DB.")
-    if not create and not file.exists():
-        raise NoDatabase(
-            f"No database at {describe(location)}. Check the path given with --db or "
-            "MEKS_DB; a command that changes data (such as 'meks company create') makes it.")
+    if create:
+        return
+    # An empty file holds no database yet: SQLite would make one in it, which a command
+    # that only reads must not do.
+    try:
+        if file.stat().st_size > 0:
+            return
+        why = " (the file is empty)"
+    except (FileNotFoundError, NotADirectoryError):
+        why = ""
+    raise NoDatabase(
+        f"No database at {describe(location)}{why}. "
+        "Check the path given with --db or MEKS_DB; a command that changes data (such as "
+        "'meks company create') makes it.")
 
 
 def _reason(exc: BaseException) -> str:

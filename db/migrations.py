@@ -34,6 +34,9 @@ class Migration:
     version: int
     description: str
     apply: Callable[[Connection], None]
+    # For a migration that recomputes stored data from other columns (written to be run
+    # again): rows restored from a backup made before it are brought up to date by it.
+    recompute: Callable[[Connection], None] | None = None
 
 
 def _v1_tables() -> MetaData:
@@ -229,7 +232,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(4, "campaigns: a company's plan of scenarios", _v4),
     Migration(5, "battles played at the terminal, saved decision by decision", _v5),
     Migration(6, "damage a Mek carries when repairs are off", _v6),
-    Migration(7, "name keys refolded with Unicode normalisation", _v7),
+    Migration(7, "name keys refolded with Unicode normalisation", _v7, recompute=_v7),
 )
 
 LATEST = MIGRATIONS[-1].version
@@ -247,6 +250,19 @@ def applied_versions(conn: Connection) -> list[int]:
         return []
     return sorted(r[0] for r in conn.execute(_VERSIONS.select().with_only_columns(
         _VERSIONS.c.version)))
+
+
+def recompute_since(conn: Connection, version: int) -> list[int]:
+    """Run, on ``conn`` and inside the caller's transaction, the data steps of the
+    migrations after ``version`` that recompute stored data: rows written by schema
+    ``version`` (restored from a backup made then) get what those migrations would have
+    made of them. Returns the versions whose steps ran."""
+    ran = []
+    for migration in MIGRATIONS:
+        if migration.version > version and migration.recompute is not None:
+            migration.recompute(conn)
+            ran.append(migration.version)
+    return ran
 
 
 def migrate(conn: Connection, upto: int | None = None) -> list[int]:

@@ -128,6 +128,26 @@ def test_db_check_and_backup_do_not_make_a_missing_database(runner, tmp_path: Pa
     assert not missing.parent.exists()
 
 
+def test_db_check_and_backup_leave_an_empty_file_alone(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from cli.app import app
+
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    for args in (["db", "check"], ["db", "check", "--json"],
+                 ["db", "backup", str(tmp_path / "b.json")]):
+        result = runner.invoke(app, ["--db", str(empty), *args])
+        assert result.exit_code == 1, result.stderr
+        assert f"No database at {empty} (the file is empty)" in result.stderr
+        assert "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+    assert empty.stat().st_size == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty.db"]
+    result = runner.invoke(app, ["--db", str(empty), "company", "create", "Hawks"])
+    assert result.exit_code == 0, result.stderr  # a command that changes data makes it
+    result = runner.invoke(app, ["--db", str(empty), "db", "check"])
+    assert result.exit_code == 0, result.stderr
+
+
 def test_a_folder_or_a_file_that_is_no_database_is_unreadable_input(runner, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from cli.app import app
 

@@ -194,3 +194,78 @@ def test_backup_is_consistent_while_another_process_writes(runner: CliRunner,
         copy = str(tmp_path / f"copy{n}.db")
         run(runner, "--db", copy, "db", "restore", str(file), "--yes")
         assert "sound" in run(runner, "--db", copy, "db", "check")
+
+
+def test_restore_of_a_backup_made_before_migration_7_refolds_the_name_keys(
+        runner: CliRunner, tmp_path: Path) -> None:
+    # Before schema 7 a name could be stored decomposed ('Jose' + a combining acute) with
+    # a key folded without normalisation; migration 7 refolds such keys, and so must a
+    # restore of a backup made then, or the company is found by neither spelling.
+    run(runner, "company", "create", "José")
+    run(runner, "pilot", "hire", "José", "Aná")
+    run(runner, "mek", "buy", "José", "WASP", "--callsign", "Ré")
+    good = tmp_path / "good.json"
+    run(runner, "db", "backup", str(good))
+
+    def decomposed(value: Any) -> Any:
+        if isinstance(value, str):
+            for composed, parts, escaped in (("é", "e\u0301", "e\\u0301"),
+                                             ("á", "a\u0301", "a\\u0301")):
+                value = value.replace(composed, parts).replace(
+                    f"\\u{ord(composed):04x}", escaped)
+            return value
+        if isinstance(value, dict):
+            return {k: decomposed(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [decomposed(v) for v in value]
+        return value
+
+    data = decomposed(json.loads(good.read_text()))
+    data["schema_version"] = 6
+    tables = data["tables"]
+    tables["company"][0]["name_key"] = "jose\u0301"  # folded as before schema 7
+    tables["pilot"][0]["name_key"] = "ana\u0301"
+    tables["mek"][0]["callsign_key"] = "re\u0301"
+    assert tables["company"][0]["name"] == "Jose\u0301"
+    old = tmp_path / "v6.json"
+    old.write_text(json.dumps(data))
+    run(runner, "db", "restore", str(old), "--yes")  # over the test database (any kind)
+    for spelling in ("José", "Jose\u0301"):
+        shown = run_json(runner, "company", "show", spelling)
+        assert shown["pilots"][0]["name"] == "Ana\u0301"
+        run(runner, "pilot", "show", spelling, "Aná")
+        run(runner, "pilot", "show", spelling, "Ana\u0301")
+    assert "already" in run(runner, "company", "create", "José", code=1)
+    assert "already" in run(runner, "pilot", "hire", "José", "Aná", code=1)
+    run(runner, "mek", "buy", "José", "WASP", "--callsign", "Ré", code=1)
+    assert "sound" in run(runner, "db", "check")
+
+
+def test_restore_refuses_json_nested_too_deeply_as_unreadable(tmp_path: Path) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000)
+    db = tmp_path / "deep.db"
+    done = subprocess.run([sys.executable, "-m", "cli", "--db", str(db), "db", "restore",
+                           str(deep), "--yes"], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 2, done.stderr
+    assert "not a readable backup (its JSON is nested too deeply)" in done.stderr
+    assert "unexpected" not in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_backup_is_written_whole_or_not_at_all(runner: CliRunner, tmp_path: Path) -> None:
+    run(runner, "company", "create", "Hawks")
+    place = tmp_path / "place"
+    place.mkdir()
+    (place / "a-folder").mkdir()
+    for target, reason in ((place / "a-folder", "Is a directory"),
+                           (place / "no-such-folder" / "b.json", "No such file or directory")):
+        err = run(runner, "db", "backup", str(target), code=2)
+        assert err.strip() == f"Error: {target}: cannot be written ({reason})"
+    assert [p.name for p in place.iterdir()] == ["a-folder"]  # no temporary file left
+    (place / "real.json").write_text("old")
+    (place / "link.json").symlink_to(place / "real.json")
+    assert str(place / "real.json") in run(runner, "db", "backup", str(place / "link.json"))
+    assert (place / "link.json").is_symlink()  # written through the link, as before
+    assert json.loads((place / "real.json").read_text())["format"] == "meks-backup"
