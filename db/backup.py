@@ -82,20 +82,22 @@ def _value_problem(column: Column[Any], value: object) -> str | None:
     if isinstance(kind, TypeDecorator):  # such as SQLModel's AutoString: judge what it stores
         kind = kind.impl_instance
     if isinstance(kind, Boolean):
-        return None if isinstance(value, bool) else f"should be true or false, not {value!r}"
+        return None if isinstance(value, bool) else f"should be true or false, not {_shown(value)}"
     if isinstance(kind, Integer):
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"should be a whole number, not {value!r}"
+            return f"should be a whole number, not {_shown(value)}"
         bits = 64 if isinstance(kind, BigInteger) else 32
         if not -2 ** (bits - 1) <= value < 2 ** (bits - 1):
-            return f"{value} is too large to store"
+            return f"{_shown(value)} is too large to store"
         return None
     if isinstance(kind, String):
         if not isinstance(value, str):
-            return f"should be text, not {value!r}"
+            return f"should be text, not {_shown(value)}"
         return "contains a NUL character" if "\x00" in value else None
     wanted = kind.python_type
-    return None if isinstance(value, wanted) else f"should be {wanted.__name__}, not {value!r}"
+    if isinstance(value, wanted):
+        return None
+    return f"should be {wanted.__name__}, not {_shown(value)}"
 
 
 def _shown(value: object) -> str:
