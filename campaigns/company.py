@@ -290,6 +290,28 @@ def _concerns(event: Event, pilot: Pilot) -> bool:
     return musters[0] != musters[1]
 
 
+def _held(doc: roster.Document, muster_id: int) -> tuple[Any, list[Any]]:
+    """A muster as ``doc`` holds it, with the support results attached to it."""
+    return (next((m for m in doc["musters"] if m["id"] == muster_id), None),
+            [s for s in doc["support"] if s["muster"] == muster_id])
+
+
+def _refuse_if_undo_takes_from_play(session: Session, company: Company, event: Event,
+                                    before: roster.Document, current: roster.Document
+                                    ) -> None:
+    """An undo may not remove or alter a muster that an unfinished play uses (R3.3): the
+    play could never be finished."""
+    from campaigns.in_play import play_using
+
+    for m in current["musters"]:
+        busy = play_using(session, m["id"])
+        if busy is not None and _held(before, m["id"]) != _held(current, m["id"]):
+            raise Refused(f"The last change ({event.summary.rstrip('.')}) cannot be undone while "
+                          f"{company.name}'s mustered force is in play {busy}, still "
+                          f"unfinished; finish that battle with 'meks battle resume {busy}' "
+                          "first.")
+
+
 def undo(session: Session, name: str) -> dict[str, Any]:
     """Revert the company's last change that is not itself an undo or already undone."""
     company = get_company(session, name)
@@ -303,7 +325,9 @@ def undo(session: Session, name: str) -> dict[str, Any]:
     if event.after is not None and json.loads(event.after) != current:
         raise Refused("The company changed after that event in a way undo cannot follow; "
                       "nothing was undone.")
-    roster.restore(session, company, json.loads(event.before))
+    before = json.loads(event.before)
+    _refuse_if_undo_takes_from_play(session, company, event, before, current)
+    roster.restore(session, company, before)
     event.undone = True
     session.add(event)
     session.add(Event(company_id=company.id, company_name=company.name, command="undo",
