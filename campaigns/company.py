@@ -421,8 +421,9 @@ def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
     if waiting is not None and any(f["mek"] == mek.id for f in json.loads(waiting.force)):
         raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
                       "sold yet: record that battle with 'meks battle record' first, or take "
-                      f"it out with 'meks company undo {shell_arg(company.name)}' or a new "
-                      "muster without it.")
+                      "it out of the force by mustering again without it (or with 'meks "
+                      f"company undo {shell_arg(company.name)}' if that muster is the "
+                      "company's last change).")
     with changing(session, company, "mek sell") as change:
         mek.status = "sold"
         session.add(mek)
@@ -672,7 +673,9 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
                 problems.append(
                     f"{n} support result{'s are' if n != 1 else ' is'} waiting but the "
                     f"scenario grants {granted} ({why}); take back the extra support rolls "
-                    f"with 'meks company undo {shell_arg(company.name)}'")
+                    f"with 'meks company undo {shell_arg(company.name)}', which undoes the "
+                    "company's latest change first, so any change made after those rolls "
+                    "is undone too")
         free = dict(limits.rules.pilots)  # pilots the scenario provides cost nothing
         for entry, pilot in zip(force, pilots, strict=True):
             if entry["paid"] and free.get(pilot.level, 0) > 0:

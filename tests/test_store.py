@@ -634,7 +634,8 @@ def test_a_mek_in_the_waiting_muster_cannot_be_sold(runner: CliRunner, company: 
     before = state(runner)
     err = " ".join(run(runner, "mek", "sell", company, "Anvil", code=1).split())
     assert "waiting for its battle" in err and "meks battle record" in err
-    assert "meks company undo" in err
+    assert "mustering again without it" in err  # undo reverts only the last change
+    assert "meks company undo" in err and "if that muster is the company's last change" in err
     assert state(runner) == before
     record(runner, "--result", "win", "--auto", "--seed", "1")
     run(runner, "mek", "sell", company, "Anvil")  # once the battle is recorded, it may go
@@ -672,7 +673,7 @@ def test_a_scenario_muster_takes_no_more_support_than_granted_R4_1(
     before = state(runner)
     err = " ".join(run(runner, *args, code=1).split())
     assert "3 support results are waiting but the scenario grants 1" in err
-    assert "meks company undo" in err
+    assert "meks company undo" in err and "undoes the company's latest change first" in err
     assert state(runner) == before
     run(runner, "company", "undo", opening)
     run(runner, "support", "roll", opening, "--seed", "2")
