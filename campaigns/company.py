@@ -55,6 +55,14 @@ MAX_NAME = 60  # characters in a company name, callsign or pilot name
 _JOINERS = ("\u200c", "\u200d")  # zero-width (non-)joiners: part of some scripts and emoji
 
 
+def reads_as_id(name: str) -> bool:
+    """Whether looking ``name`` up could find an id instead: its folded form, as lookups
+    compare it (so '⑫' counts, as it folds to '12'), is only digits 0-9 after any '#'.
+    Digits of other scripts ('١٢') are never read as an id (``as_id``)."""
+    key = fold(name).lstrip("#")
+    return key.isascii() and key.isdigit()
+
+
 def clean_name(text: str, what: str) -> str:
     """``text`` as a name is stored: composed (NFC), without control or invisible
     formatting characters (a joiner is kept between two visible characters), spacing
@@ -80,9 +88,9 @@ def clean_name(text: str, what: str) -> str:
     if len(name) > MAX_NAME:
         raise Refused(f"A {what} can be at most {MAX_NAME} characters long, and this one has "
                       f"{len(name)}; choose a shorter one.")
-    if name.removeprefix("#").isdigit():
-        raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as an id; "
-                      "give one with a letter in it.")
+    if reads_as_id(name):
+        raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as the id "
+                      f"{fold(name).lstrip('#')}; give one with a letter in it.")
     return name
 
 
