@@ -614,14 +614,31 @@ def _refuse_if_in_play(session: Session, company: Company, muster_row: Muster) -
                       "again.")
 
 
-def support_waiting(session: Session, company: Company) -> int:
-    """Support results that the company's next muster would take: those not yet attached to
-    a muster, and those of a waiting muster, which a new muster takes over."""
+@dataclass(frozen=True)
+class NextMuster:
+    """What the company's next muster starts from, once the muster waiting for its battle
+    (if any) is released as ``muster`` releases it: the support results it takes (those not
+    yet attached, and the waiting muster's) and the Regular hire fees owed (those still
+    owing, and those the waiting muster paid)."""
+
+    support: int
+    bonus: int  # Rich Uncle points among that support
+    owed: dict[int, int]  # pilot id -> hire fee owed, for living pilots who owe one
+
+
+def next_muster(session: Session, company: Company) -> NextMuster:
+    """What the company's next muster starts from (``NextMuster``)."""
     waiting = waiting_muster(session, company)
-    rolls = session.exec(select(SupportRoll).where(
+    rolls = [r for r in session.exec(select(SupportRoll).where(
         SupportRoll.company_id == company.id, col(SupportRoll.used).is_(False))).all()
-    return sum(1 for r in rolls if r.muster_id is None or
-               (waiting is not None and r.muster_id == waiting.id))
+        if r.muster_id is None or (waiting is not None and r.muster_id == waiting.id)]
+    owed = {p.id: p.hire_cost for p in session.exec(select(Pilot).where(
+        Pilot.company_id == company.id, Pilot.status != "dead")).all() if p.id is not None}
+    for entry in json.loads(waiting.force) if waiting is not None else []:
+        if entry.get("paid") and entry["pilot"] in owed:
+            owed[entry["pilot"]] += entry["paid"]
+    return NextMuster(len(rolls), sum(r.points for r in rolls),
+                      {pid: fee for pid, fee in owed.items() if fee})
 
 
 def _release(session: Session, muster_row: Muster) -> None:
