@@ -41,10 +41,10 @@ from campaigns.company import (
     get_company,
     hire_pilot,
     muster,
+    next_muster,
     shell_arg,
     support_roll,
     support_rolls_for,
-    support_waiting,
     waiting_muster,
 )
 from campaigns.files import read_yaml_file
@@ -57,7 +57,7 @@ from campaigns.scenarios import (
     looks_like_path,
     user_scenarios_dir,
 )
-from db.models import Campaign, Company, Mek, Pilot, SupportRoll
+from db.models import Campaign, Company, Mek, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
@@ -253,7 +253,7 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog)
     dice = Dice.from_seed(derive_seed(row.seed, row.position))
     granted, _ = support_rolls_for(session, company.name, scenario, side)
     # support the player already rolled for the next muster counts towards the grant
-    count = max(0, granted - support_waiting(session, company))
+    count = max(0, granted - next_muster(session, company).support)
     support = support_roll(session, company.name, dice, count, catalog) if count else []
     bought = auto_muster(session, company, scenario, side, catalog)
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
@@ -353,15 +353,14 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
     owned Meks first, buying what is missing and hiring Green pilots for empty cockpits.
     Returns the callsigns bought."""
     rules = scenario.side(side)
-    bonus = sum(s.points for s in session.exec(select(SupportRoll).where(
-        SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
-        col(SupportRoll.used).is_(False))).all())
+    # the muster below first releases any muster waiting for its battle: its support and
+    # the hire fees it paid count as they will be then
+    coming = next_muster(session, company)
     owned = [Option(_design(m, catalog), m.price, m.callsign) for m in session.exec(
         select(Mek).where(Mek.company_id == company.id, Mek.status == "active")
         .order_by(col(Mek.id))).all()]
-    owed = sum(p.hire_cost for p in session.exec(select(Pilot).where(
-        Pilot.company_id == company.id, Pilot.status != "dead")).all())
-    chosen = pick_force(owned, catalog, rules.budget + bonus - owed, rules.max_size,
+    owed = sum(coming.owed.values())
+    chosen = pick_force(owned, catalog, rules.budget + coming.bonus - owed, rules.max_size,
                         rules.composition)
     if not chosen:
         raise Refused(f"{company.name} cannot field a force for {scenario.name} within "

@@ -55,6 +55,14 @@ MAX_NAME = 60  # characters in a company name, callsign or pilot name
 _JOINERS = ("\u200c", "\u200d")  # zero-width (non-)joiners: part of some scripts and emoji
 
 
+def reads_as_id(name: str) -> bool:
+    """Whether looking ``name`` up could find an id instead: its folded form, as lookups
+    compare it (so '⑫' counts, as it folds to '12'), is only digits 0-9 after any '#'.
+    Digits of other scripts ('١٢') are never read as an id (``as_id``)."""
+    key = fold(name).lstrip("#")
+    return key.isascii() and key.isdigit()
+
+
 def clean_name(text: str, what: str) -> str:
     """``text`` as a name is stored: composed (NFC), without control or invisible
     formatting characters (a joiner is kept between two visible characters), spacing
@@ -80,9 +88,9 @@ def clean_name(text: str, what: str) -> str:
     if len(name) > MAX_NAME:
         raise Refused(f"A {what} can be at most {MAX_NAME} characters long, and this one has "
                       f"{len(name)}; choose a shorter one.")
-    if name.removeprefix("#").isdigit():
-        raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as an id; "
-                      "give one with a letter in it.")
+    if reads_as_id(name):
+        raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as the id "
+                      f"{fold(name).lstrip('#')}; give one with a letter in it.")
     return name
 
 
@@ -290,6 +298,28 @@ def _concerns(event: Event, pilot: Pilot) -> bool:
     return musters[0] != musters[1]
 
 
+def _held(doc: roster.Document, muster_id: int) -> tuple[Any, list[Any]]:
+    """A muster as ``doc`` holds it, with the support results attached to it."""
+    return (next((m for m in doc["musters"] if m["id"] == muster_id), None),
+            [s for s in doc["support"] if s["muster"] == muster_id])
+
+
+def _refuse_if_undo_takes_from_play(session: Session, company: Company, event: Event,
+                                    before: roster.Document, current: roster.Document
+                                    ) -> None:
+    """An undo may not remove or alter a muster that an unfinished play uses (R3.3): the
+    play could never be finished."""
+    from campaigns.in_play import play_using
+
+    for m in current["musters"]:
+        busy = play_using(session, m["id"])
+        if busy is not None and _held(before, m["id"]) != _held(current, m["id"]):
+            raise Refused(f"The last change ({event.summary.rstrip('.')}) cannot be undone while "
+                          f"{company.name}'s mustered force is in play {busy}, still "
+                          f"unfinished; finish that battle with 'meks battle resume {busy}' "
+                          "first.")
+
+
 def undo(session: Session, name: str) -> dict[str, Any]:
     """Revert the company's last change that is not itself an undo or already undone."""
     company = get_company(session, name)
@@ -303,7 +333,9 @@ def undo(session: Session, name: str) -> dict[str, Any]:
     if event.after is not None and json.loads(event.after) != current:
         raise Refused("The company changed after that event in a way undo cannot follow; "
                       "nothing was undone.")
-    roster.restore(session, company, json.loads(event.before))
+    before = json.loads(event.before)
+    _refuse_if_undo_takes_from_play(session, company, event, before, current)
+    roster.restore(session, company, before)
     event.undone = True
     session.add(event)
     session.add(Event(company_id=company.id, company_name=company.name, command="undo",
@@ -397,8 +429,9 @@ def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
     if waiting is not None and any(f["mek"] == mek.id for f in json.loads(waiting.force)):
         raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
                       "sold yet: record that battle with 'meks battle record' first, or take "
-                      f"it out with 'meks company undo {shell_arg(company.name)}' or a new "
-                      "muster without it.")
+                      "it out of the force by mustering again without it (or with 'meks "
+                      f"company undo {shell_arg(company.name)}' if that muster is the "
+                      "company's last change).")
     with changing(session, company, "mek sell") as change:
         mek.status = "sold"
         session.add(mek)
@@ -581,14 +614,31 @@ def _refuse_if_in_play(session: Session, company: Company, muster_row: Muster) -
                       "again.")
 
 
-def support_waiting(session: Session, company: Company) -> int:
-    """Support results that the company's next muster would take: those not yet attached to
-    a muster, and those of a waiting muster, which a new muster takes over."""
+@dataclass(frozen=True)
+class NextMuster:
+    """What the company's next muster starts from, once the muster waiting for its battle
+    (if any) is released as ``muster`` releases it: the support results it takes (those not
+    yet attached, and the waiting muster's) and the Regular hire fees owed (those still
+    owing, and those the waiting muster paid)."""
+
+    support: int
+    bonus: int  # Rich Uncle points among that support
+    owed: dict[int, int]  # pilot id -> hire fee owed, for living pilots who owe one
+
+
+def next_muster(session: Session, company: Company) -> NextMuster:
+    """What the company's next muster starts from (``NextMuster``)."""
     waiting = waiting_muster(session, company)
-    rolls = session.exec(select(SupportRoll).where(
+    rolls = [r for r in session.exec(select(SupportRoll).where(
         SupportRoll.company_id == company.id, col(SupportRoll.used).is_(False))).all()
-    return sum(1 for r in rolls if r.muster_id is None or
-               (waiting is not None and r.muster_id == waiting.id))
+        if r.muster_id is None or (waiting is not None and r.muster_id == waiting.id)]
+    owed = {p.id: p.hire_cost for p in session.exec(select(Pilot).where(
+        Pilot.company_id == company.id, Pilot.status != "dead")).all() if p.id is not None}
+    for entry in json.loads(waiting.force) if waiting is not None else []:
+        if entry.get("paid") and entry["pilot"] in owed:
+            owed[entry["pilot"]] += entry["paid"]
+    return NextMuster(len(rolls), sum(r.points for r in rolls),
+                      {pid: fee for pid, fee in owed.items() if fee})
 
 
 def _release(session: Session, muster_row: Muster) -> None:
@@ -648,7 +698,9 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
                 problems.append(
                     f"{n} support result{'s are' if n != 1 else ' is'} waiting but the "
                     f"scenario grants {granted} ({why}); take back the extra support rolls "
-                    f"with 'meks company undo {shell_arg(company.name)}'")
+                    f"with 'meks company undo {shell_arg(company.name)}', which undoes the "
+                    "company's latest change first, so any change made after those rolls "
+                    "is undone too")
         free = dict(limits.rules.pilots)  # pilots the scenario provides cost nothing
         for entry, pilot in zip(force, pilots, strict=True):
             if entry["paid"] and free.get(pilot.level, 0) > 0:

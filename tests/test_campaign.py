@@ -236,3 +236,44 @@ def test_support_rolled_by_hand_counts_towards_the_campaigns_grant_R4_1(
     step = run_json(runner, "campaign", "next", "Hawks")
     assert step["support"] == []
     assert run_json(runner, "company", "show", "Hawks")["support"] == []  # none left waiting
+
+
+HEAD_TO_HEAD = "scenarios:\n  - {scenario: head-to-head, side: attacker}\n"
+
+
+def hand_mustered_hawks(runner: CliRunner, *hire: str) -> None:
+    """Hawks with a WASP flown by Vera, mustered by hand before a Head to Head campaign."""
+    run(runner, "company", "create", "Hawks")
+    run(runner, "mek", "buy", "Hawks", "WASP")
+    run(runner, "pilot", "hire", "Hawks", "Vera", *hire)
+    run(runner, "pilot", "assign", "Hawks", "Vera", "WASP-1")
+
+
+def test_a_muster_made_by_hand_gives_back_its_hire_fees_to_the_campaign_R3_3(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """The campaign's muster replaces the hand-made one, so Vera's fee, paid by that muster,
+    is owed again and the campaign's force must leave room for it."""
+    hand_mustered_hawks(runner, "--regular")
+    run(runner, "muster", "Hawks", "--budget", "50", "WASP-1")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(HEAD_TO_HEAD)
+    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "1")
+    run(runner, "campaign", "next", "Hawks")
+    muster = run_json(runner, "company", "show", "Hawks")["last_muster"]
+    assert muster["scenario"] == "head-to-head" and muster["cost"] <= muster["budget"] == 60
+
+
+def test_a_muster_made_by_hand_gives_back_its_rich_uncle_to_the_campaign_R4_2(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """The Rich Uncle attached to the hand-made muster joins the campaign's muster again,
+    and its points are spent on the force."""
+    hand_mustered_hawks(runner)
+    [uncle] = run_json(runner, "support", "roll", "Hawks", "--seed", "112")
+    assert uncle["result"] == "Rich Uncle" and uncle["points"] == 5
+    run(runner, "muster", "Hawks", "--budget", "50", "WASP-1")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text(HEAD_TO_HEAD)
+    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "1")
+    run(runner, "campaign", "next", "Hawks")
+    muster = run_json(runner, "company", "show", "Hawks")["last_muster"]
+    assert muster["budget"] == 65 and muster["cost"] > 60

@@ -579,6 +579,33 @@ def test_a_force_in_play_cannot_be_mustered_again_or_recorded(
     run(runner, "muster", wolves, "--budget", "100", *standing)  # the play is over
 
 
+def test_undo_cannot_take_back_a_force_in_play_R3_3(
+        runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    from campaigns.play import finish, load, start
+    from cli.play import run as play
+    from cli.state import session
+
+    _, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=5)
+    quit_early(state)
+    before = json.loads(run(runner, "company", "show", wolves, "--json"))
+    err = " ".join(run(runner, "company", "undo", wolves, code=1).split())
+    assert f"in play {state.id}" in err and f"'meks battle resume {state.id}'" in err
+    assert "Mustered VIPER-1, WASP-1, WASP-2" in err
+    assert json.loads(run(runner, "company", "show", wolves, "--json")) == before
+    run(runner, "pilot", "hire", wolves, "Dee")  # later changes can still be undone
+    run(runner, "company", "undo", wolves)
+    with session() as s:
+        state = load(s, state.id)  # the play is untouched and can be finished
+    battle = play(state, console(), saver(state.id), enter_always)
+    with session() as s:
+        finish(s, state.id, battle)
+    run(runner, "company", "undo", wolves)  # the battle
+    run(runner, "company", "undo", wolves)  # and now the muster
+    assert json.loads(run(runner, "company", "show", wolves, "--json"))["last_muster"] is None
+
+
 def test_a_play_whose_muster_changed_is_refused_not_crashed(
         runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
     from sqlmodel import select

@@ -634,7 +634,8 @@ def test_a_mek_in_the_waiting_muster_cannot_be_sold(runner: CliRunner, company: 
     before = state(runner)
     err = " ".join(run(runner, "mek", "sell", company, "Anvil", code=1).split())
     assert "waiting for its battle" in err and "meks battle record" in err
-    assert "meks company undo" in err
+    assert "mustering again without it" in err  # undo reverts only the last change
+    assert "meks company undo" in err and "if that muster is the company's last change" in err
     assert state(runner) == before
     record(runner, "--result", "win", "--auto", "--seed", "1")
     run(runner, "mek", "sell", company, "Anvil")  # once the battle is recorded, it may go
@@ -672,7 +673,7 @@ def test_a_scenario_muster_takes_no_more_support_than_granted_R4_1(
     before = state(runner)
     err = " ".join(run(runner, *args, code=1).split())
     assert "3 support results are waiting but the scenario grants 1" in err
-    assert "meks company undo" in err
+    assert "meks company undo" in err and "undoes the company's latest change first" in err
     assert state(runner) == before
     run(runner, "company", "undo", opening)
     run(runner, "support", "roll", opening, "--seed", "2")
@@ -710,7 +711,7 @@ def test_pilot_show_lists_only_the_events_that_concern_the_pilot(
     assert dee == ["Hired Dee (Green)."]
 
 
-@pytest.mark.parametrize("name", ["1", "#2", " 007 "])
+@pytest.mark.parametrize("name", ["1", "#2", " 007 ", "\u246b", "\uff03\uff11\uff12"])
 def test_names_made_of_digits_are_refused_as_they_read_as_ids(
         runner: CliRunner, company: str, name: str) -> None:
     before = state(runner)
@@ -722,6 +723,16 @@ def test_names_made_of_digits_are_refused_as_they_read_as_ids(
     assert state(runner) == before
     assert len(run_json(runner, "company", "list")) == 1
     run(runner, "pilot", "hire", company, "Agent 007")  # digits with letters are fine
+
+
+def test_digits_of_other_scripts_make_a_name_as_they_never_read_as_ids_R3_2(
+        runner: CliRunner, company: str) -> None:
+    arabic = "\u0661\u0662"  # Arabic-Indic 12, which no command reads as an id
+    run(runner, "mek", "buy", company, "WASP", "-c", arabic)
+    run(runner, "pilot", "hire", company, arabic)
+    run(runner, "pilot", "assign", company, arabic, arabic)
+    assert run_json(runner, "pilot", "show", company, arabic)["mek"] == arabic
+    assert run_json(runner, "company", "create", arabic)["name"] == arabic
 
 
 def test_an_empty_callsign_is_refused_when_buying_too(runner: CliRunner, company: str) -> None:
