@@ -67,7 +67,9 @@ def delete(name: str = NAME,
         if not interactive():
             typer.echo(f"Deleting {label} needs --yes when no one can be asked.", err=True)
             raise typer.Exit(2)
-        typer.confirm(f"Delete {label} and all its Meks, pilots and battles?", abort=True)
+        if not typer.confirm(f"Delete {label} and all its Meks, pilots and battles?"):
+            typer.echo(f"Kept {label}; nothing was deleted.", err=True)
+            raise typer.Exit(1)
     with session() as s:
         deleted = delete_company(s, name)
     say(f"Deleted {deleted}.")

@@ -92,8 +92,9 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
             typer.echo("Restoring replaces the whole database; add --yes when no one can be "
                        "asked.", err=True)
             raise typer.Exit(2)
-        typer.confirm(f"Replace everything in {describe(location())} with {file}?",
-                      abort=True)
+        if not typer.confirm(f"Replace everything in {describe(location())} with {file}?"):
+            typer.echo("Nothing was restored; the database is as it was.", err=True)
+            raise typer.Exit(1)
     counts = do_restore(engine_for(location()), data, str(file))
     say(f"Restored {counts.get('company', 0)} companies and "
                f"{sum(counts.values())} rows from {file}.")

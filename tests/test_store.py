@@ -440,7 +440,7 @@ def test_company_delete_confirms_at_a_terminal(
 
     monkeypatch.setattr(cli.company_cmd, "interactive", lambda: True)
     result = runner.invoke(app, ["company", "delete", company], input="n\n")
-    assert result.exit_code == 1
+    assert result.exit_code == 1 and "nothing was deleted" in result.stderr
     assert run_json(runner, "company", "list")
     result = runner.invoke(app, ["company", "delete", company], input="y\n")
     assert result.exit_code == 0
