@@ -249,17 +249,23 @@ def hand_mustered_hawks(runner: CliRunner, *hire: str) -> None:
     run(runner, "pilot", "assign", "Hawks", "Vera", "WASP-1")
 
 
-def test_a_muster_made_by_hand_gives_back_its_hire_fees_to_the_campaign_R3_3(
-        runner: CliRunner, tmp_path: Path) -> None:
-    """The campaign's muster replaces the hand-made one, so Vera's fee, paid by that muster,
-    is owed again and the campaign's force must leave room for it."""
-    hand_mustered_hawks(runner, "--regular")
+def campaign_muster_after_a_hand_muster(runner: CliRunner, tmp_path: Path) -> Any:
+    """Muster Hawks' WASP-1 by hand, then play a one-scenario campaign (Head to Head, as the
+    attacker): the campaign's muster."""
     run(runner, "muster", "Hawks", "--budget", "50", "WASP-1")
     plan = tmp_path / "plan.yaml"
     plan.write_text(HEAD_TO_HEAD)
     run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "1")
     run(runner, "campaign", "next", "Hawks")
-    muster = run_json(runner, "company", "show", "Hawks")["last_muster"]
+    return run_json(runner, "company", "show", "Hawks")["last_muster"]
+
+
+def test_a_muster_made_by_hand_gives_back_its_hire_fees_to_the_campaign_R3_3(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """The campaign's muster replaces the hand-made one, so Vera's fee, paid by that muster,
+    is owed again and the campaign's force must leave room for it."""
+    hand_mustered_hawks(runner, "--regular")
+    muster = campaign_muster_after_a_hand_muster(runner, tmp_path)
     assert muster["scenario"] == "head-to-head" and muster["cost"] <= muster["budget"] == 60
 
 
@@ -270,10 +276,5 @@ def test_a_muster_made_by_hand_gives_back_its_rich_uncle_to_the_campaign_R4_2(
     hand_mustered_hawks(runner)
     [uncle] = run_json(runner, "support", "roll", "Hawks", "--seed", "112")
     assert uncle["result"] == "Rich Uncle" and uncle["points"] == 5
-    run(runner, "muster", "Hawks", "--budget", "50", "WASP-1")
-    plan = tmp_path / "plan.yaml"
-    plan.write_text(HEAD_TO_HEAD)
-    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "1")
-    run(runner, "campaign", "next", "Hawks")
-    muster = run_json(runner, "company", "show", "Hawks")["last_muster"]
+    muster = campaign_muster_after_a_hand_muster(runner, tmp_path)
     assert muster["budget"] == 65 and muster["cost"] > 60

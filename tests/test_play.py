@@ -678,13 +678,18 @@ def test_campaign_play_hints_name_the_company(runner: CliRunner,
     assert "'meks campaign next \"Iron Hawks\" --play'" in err
 
 
+def spawn_opening_shots(files: tuple[str, str], tmp_path: Path, columns: int = 100) -> Any:
+    """A play of Opening Shots at the terminal, the red force against the blue (seed 5)."""
+    red, blue = files
+    return spawn(tmp_path / "play.db", "play", "opening-shots", "--side", "attacker",
+                 "--attacker", red, "--defender", blue, "--seed", "5", "--opponent",
+                 "baseline", columns=columns)
+
+
 def test_ctrl_d_at_a_play_prompt_saves_and_says_how_to_resume(files: tuple[str, str],
                                                               tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
-    red, blue = files
-    child = spawn(tmp_path / "play.db", "play", "opening-shots", "--side", "attacker",
-                  "--attacker", red, "--defender", blue, "--seed", "5", "--opponent",
-                  "baseline")
+    child = spawn_opening_shots(files, tmp_path)
     child.expect(PROMPT)
     child.sendline("")
     child.expect(PROMPT)
@@ -697,10 +702,7 @@ def test_ctrl_d_at_a_play_prompt_saves_and_says_how_to_resume(files: tuple[str, 
 
 def test_the_play_screen_fits_80_columns(files: tuple[str, str], tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
-    red, blue = files
-    child = spawn(tmp_path / "play.db", "play", "opening-shots", "--side", "attacker",
-                  "--attacker", red, "--defender", blue, "--seed", "5", "--opponent",
-                  "baseline", columns=80)
+    child = spawn_opening_shots(files, tmp_path, columns=80)
     seen = []
     for _ in range(12):
         child.expect(PROMPT)
