@@ -248,7 +248,16 @@ def _arrival(value: object) -> int | Literal["all"]:
     )
 
 
-Zone = Annotated[int, AfterValidator(_zone),
+def _not_bool(value: object) -> object:
+    """YAML reads true/false as booleans, which Python would take as 1 and 0: not here."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("whole", "expected a whole number, found {value}",
+                                  {"value": str(value).lower()})
+    return value
+
+
+Whole = Annotated[int, BeforeValidator(_not_bool)]  # a number of points, rolls, turns...
+Zone = Annotated[Whole, AfterValidator(_zone),
                  WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 9})]
 Zones = Annotated[tuple[Zone, ...], Field(min_length=1)]
 Percent = Annotated[float, AfterValidator(_percent),
@@ -265,8 +274,8 @@ ScenarioId = Annotated[str, AfterValidator(_scenario_id), WithJsonSchema({
 GroupName = Annotated[str, AfterValidator(_group)]
 ArrivalRoll = Annotated[int | Literal["all"], BeforeValidator(_arrival), WithJsonSchema({
     "anyOf": [{"type": "integer", "minimum": 1, "maximum": 6}, {"const": "all"}]})]
-TurnNumber = Annotated[int, Field(ge=1, le=100)]
-Count = Annotated[int, Field(ge=1, le=1000)]
+TurnNumber = Annotated[Whole, Field(ge=1, le=100)]
+Count = Annotated[Whole, Field(ge=1, le=1000)]
 
 SideName = Annotated[Side, _loose_enum(Side), _any_case_schema(Side)]
 EdgeName = Annotated[Edge, _loose_enum(Edge), _any_case_schema(Edge)]
@@ -304,7 +313,7 @@ class SetupRule(_Model):
     or a percentage of the force, in the given zones."""
 
     zones: Zones = Field(description="The zones this rule is about.")
-    at_least: int | None = Field(None, ge=1, le=1000, description=(
+    at_least: Whole | None = Field(None, ge=1, le=1000, description=(
         "At least this many units (or points, with 'of: points') must start in these zones."))
     percent: Percent | None = Field(None, description=(
         "At least this percentage of the side's units (or points) must start in these zones."))
@@ -448,7 +457,7 @@ class SideRules(_Model):
     the number of support rolls before the muster (plus one for a pilot with Log Hero).
     """
 
-    budget: int = Field(DEFAULT_BUDGET, ge=0, le=MAX_BUDGET, description=(
+    budget: Whole = Field(DEFAULT_BUDGET, ge=0, le=MAX_BUDGET, description=(
         "Points to muster the force with (default 60)."))
     max_size: SizeName | None = Field(None, description=(
         "The largest Mek size allowed (default: any)."))
@@ -456,7 +465,7 @@ class SideRules(_Model):
         "If given, the force is exactly these Meks: size -> how many."))
     pilots: dict[LevelName, Count] = Field(default_factory=dict, description=(
         "Pilots the scenario provides free of charge: level -> how many."))
-    support_rolls: int = Field(DEFAULT_SUPPORT_ROLLS, ge=0, le=20, description=(
+    support_rolls: Whole = Field(DEFAULT_SUPPORT_ROLLS, ge=0, le=20, description=(
         "Support rolls before the muster (default 1)."))
     setup: Setup | None = Field(None, description="Where the side's units start.")
     strongpoints: tuple[Strongpoint, ...] = Field((), description="Infantry strongpoints.")
@@ -617,7 +626,7 @@ class Hold(_ZoneRef):
     tag: ClassVar[str] = "hold"
     type: Literal["hold"]
     side: SideName
-    turns: Annotated[int, Field(ge=1, le=100)]
+    turns: Annotated[Whole, Field(ge=1, le=100)]
     after: Condition | None = Field(None, description=(
         "The turns held count only from the turn this condition first holds."))
 

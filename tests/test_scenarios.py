@@ -443,6 +443,12 @@ def test_assumed_entry_that_names_no_value() -> None:
     assert "'turn_limt' names no value in this scenario (did you mean 'turn_limit'?)" in problem
 
 
+def test_true_or_false_is_not_a_number() -> None:
+    text = OPENING.replace("  budget: 30\n", "  budget: true\n", 1)
+    (problem,) = problems_in(text)
+    assert "attacker.budget" in problem and "expected a whole number, found true" in problem
+
+
 def test_every_problem_is_listed_not_just_the_first() -> None:
     text = OPENING.replace("  3: Urban\n", "  3: Swamp\n").replace("    zones: [7]\n",
                                                                    "    zones: [0]\n")
