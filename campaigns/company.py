@@ -20,7 +20,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from campaigns import roster
-from db.models import Company, Event, Mek, Muster, Pilot, SupportRoll, fold
+from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import Pricing, check_design
 from meks.dice import Dice
@@ -336,6 +336,9 @@ def undo(session: Session, name: str) -> dict[str, Any]:
     before = json.loads(event.before)
     _refuse_if_undo_takes_from_play(session, company, event, before, current)
     roster.restore(session, company, before)
+    gone = {b["id"] for b in current["battles"]} - {b["id"] for b in before["battles"]}
+    for log in session.exec(select(BattleLog).where(col(BattleLog.battle_id).in_(gone))):
+        session.delete(log)  # a battle undone takes its full log with it
     event.undone = True
     session.add(event)
     session.add(Event(company_id=company.id, company_name=company.name, command="undo",

@@ -145,6 +145,26 @@ def test_a_replay_that_differs_names_the_engine_revisions(
     assert f"engine revision 1 and this is revision {REVISION}" in err
 
 
+def test_undoing_a_battle_takes_its_log_with_it(runner: CliRunner, wolves: str,
+                                                files: tuple[str, str]) -> None:
+    from sqlmodel import select
+
+    from cli.state import session
+    from db.models import BattleLog
+
+    _, blue = files
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
+                         "--seed", "11")["battle_id"]
+    with session() as s:
+        assert s.get(BattleLog, battle_id) is not None
+    run(runner, "company", "undo", wolves)
+    with session() as s:
+        assert s.exec(select(BattleLog)).all() == []
+    run(runner, "battle", "show", str(battle_id), code=1)
+
+
 def test_company_without_a_muster_for_the_scenario_is_refused(
         runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
     _, blue = files
