@@ -472,6 +472,10 @@ def import_roster(session: Session, text: str, source: str, name: str | None = N
     session.flush()
     counts = {part: len(doc[part]) for part in ("meks", "pilots", "support", "musters",
                                                 "battles")}
+    old = doc["company"]["name"]
+    for battle in doc["battles"]:  # the company's own side is named as it is called now
+        battle["sides"] = {k: name if k in ("attacker", "defender") and v == old else v
+                           for k, v in battle["sides"].items()}
     with changing(session, company, "roster import") as change:
         roster.write(session, company, doc, keep_ids=False)
         change.summary = (f"Imported {name} from {source}: {_n(counts['meks'], 'Mek')}, "

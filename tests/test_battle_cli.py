@@ -165,6 +165,20 @@ def test_undoing_a_battle_takes_its_log_with_it(runner: CliRunner, wolves: str,
     run(runner, "battle", "show", str(battle_id), code=1)
 
 
+def test_a_roster_imported_under_a_new_name_names_it_in_its_battles(
+        runner: CliRunner, wolves: str, files: tuple[str, str], tmp_path: Path) -> None:
+    _, blue = files
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    run(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue, "--seed", "11")
+    roster = tmp_path / "wolves.json"
+    run(runner, "roster", "export", wolves, "-o", str(roster))
+    run(runner, "roster", "import", str(roster), "--name", "Wolf Pack")
+    doc = json.loads(run(runner, "roster", "export", "Wolf Pack", "--format", "json"))
+    assert [b["sides"]["attacker"] for b in doc["battles"]] == ["Wolf Pack"]
+    assert doc["battles"][0]["sides"]["defender"] not in (wolves, "Wolf Pack")  # the other
+
+
 def test_company_without_a_muster_for_the_scenario_is_refused(
         runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
     _, blue = files

@@ -246,6 +246,11 @@ def test_import_under_a_new_name_beside_the_original(runner: CliRunner, campaign
     copied = json.loads(export(runner, "json", "Wolf Pack"))
     original = json.loads(export(runner, "json"))
     copied["company"]["name"] = COMPANY
+    for old, new in zip(original["battles"], copied["battles"], strict=True):
+        for key in set(old["sides"]) & {"attacker", "defender"}:  # named as it is called now
+            assert new["sides"][key] == ("Wolf Pack" if old["sides"][key] == COMPANY
+                                         else old["sides"][key])
+            new["sides"][key] = old["sides"][key]
     assert without_ids(copied) == without_ids(original)
 
 
