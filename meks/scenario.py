@@ -985,6 +985,7 @@ def _unwrap(tp: Any) -> Any:
 __all__ = [
     "COMBINATORS",
     "CONDITION_TYPES",
+    "KEY",
     "AllOf",
     "AnyOf",
     "ArrivalRoll",
