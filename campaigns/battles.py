@@ -16,6 +16,7 @@ from campaigns.company import NotFound, Refused, changing, is_id
 from campaigns.forces import load_force_file, muster_force
 from campaigns.in_play import play_using
 from campaigns.postbattle import Aftermath, aftermath
+from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Company, Muster
@@ -117,7 +118,7 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
     battle.run()
     spec = {
         "engine": REVISION,
-        "scenario": scenario.model_dump(mode="json", by_alias=True),
+        "scenario": scenario_data(scenario),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "controllers": {s.value: names[s] for s in Side},
         "dice": {"seed": dice.seed, "skip": skip} if dice.seed is not None
@@ -276,7 +277,7 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
     catalog = catalog or load_catalog()
     _, log = _log_row(session, battle_id)
     spec = json.loads(log.spec)
-    scenario = Scenario.model_validate(spec["scenario"])
+    scenario = stored_scenario(spec["scenario"])
     forces = {s: force_from_data(spec["forces"][s.value]) for s in Side}
     dice_spec = spec["dice"]
     if "seed" in dice_spec:

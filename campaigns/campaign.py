@@ -50,6 +50,7 @@ from campaigns.company import (
 from campaigns.files import read_yaml_file
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
+from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import (
     Origin,
     find_scenario,
@@ -119,8 +120,7 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
             scenario = entry.scenario
             if entry.origin is Origin.FILE:
                 steps.append({"scenario": scenario.id, "side": step.side,
-                              "file": entry.file, "definition": scenario.model_dump(
-                                  mode="json", by_alias=True)})
+                              "file": entry.file, "definition": scenario_data(scenario)})
             else:
                 steps.append({"scenario": scenario.id, "side": step.side})
         except InputError:
@@ -145,7 +145,7 @@ def step_scenario(step: dict[str, Any]) -> Scenario:
     """The scenario of a campaign step: its copy when the plan named a file, else the
     scenario with its id now."""
     if "definition" in step:
-        return Scenario.model_validate(step["definition"])
+        return stored_scenario(step["definition"])
     try:
         return get_scenario(step["scenario"])
     except InputError:

@@ -19,6 +19,7 @@ from campaigns.battles import (
     participant,
 )
 from campaigns.company import Refused
+from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog, load_catalog
 from meks.engine.bot import muster
@@ -48,8 +49,8 @@ def _controllers(name: str) -> Callable[[], dict[Side, Controller]]:
 
 
 def _work(job: tuple[dict[str, Any], dict[str, Any], int, int, int, str]) -> Tally:
-    scenario_data, forces_data, seed, start, stop, name = job
-    scenario = Scenario.model_validate(scenario_data)
+    stored, forces_data, seed, start, stop, name = job
+    scenario = stored_scenario(stored)
     forces = {side: force_from_data(forces_data[side.value]) for side in Side}
     return simulate(scenario, forces, seed, range(start, stop), _controllers(name),
                     load_catalog())
@@ -64,9 +65,9 @@ def odds(session: Session | None, scenario_ref: str, attacker: str, defender: st
     scenario = get_scenario(scenario_ref)
     sides = {Side.ATTACKER: participant(session, attacker, Side.ATTACKER, scenario, catalog),
              Side.DEFENDER: participant(session, defender, Side.DEFENDER, scenario, catalog)}
-    scenario_data = scenario.model_dump(mode="json", by_alias=True)
+    stored = scenario_data(scenario)
     forces_data = {s.value: force_to_data(p.force) for s, p in sides.items()}
-    chunks = [(scenario_data, forces_data, seed, start, min(start + CHUNK, runs),
+    chunks = [(stored, forces_data, seed, start, min(start + CHUNK, runs),
                controller_name) for start in range(0, runs, CHUNK)]
     total = Tally()
     for tally in _spread(_work, chunks, jobs):
@@ -199,8 +200,8 @@ def _score(wins: int, draws: int, losses: int) -> dict[str, Any]:
 
 def _winners_work(job: tuple[int, dict[str, Any], dict[str, Any], int, int, int, str]
                   ) -> tuple[int, int, list[str | None]]:
-    variant, scenario_data, forces_data, seed, start, stop, name = job
-    scenario = Scenario.model_validate(scenario_data)
+    variant, stored, forces_data, seed, start, stop, name = job
+    scenario = stored_scenario(stored)
     forces = {side: force_from_data(forces_data[side.value]) for side in Side}
     won = winners(scenario, forces, seed, range(start, stop), _controllers(name),
                   load_catalog())
@@ -251,12 +252,12 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
         units = list(mine.force.units)
         units[index] = dataclasses.replace(unit, pilot=gained)
         variants.append(dataclasses.replace(mine.force, units=tuple(units)))
-    scenario_data = scenario.model_dump(mode="json", by_alias=True)
+    stored = scenario_data(scenario)
     theirs_data = force_to_data(theirs)
     chunks = []
     for k, variant in enumerate(variants):
         forces_data = {side.value: force_to_data(variant), other.value: theirs_data}
-        chunks += [(k, scenario_data, forces_data, seed, start, min(start + CHUNK, runs),
+        chunks += [(k, stored, forces_data, seed, start, min(start + CHUNK, runs),
                     controller_name) for start in range(0, runs, CHUNK)]
     won = [bytearray(runs) for _ in variants]
     if total:

@@ -29,6 +29,7 @@ from campaigns.battles import (
 )
 from campaigns.company import NotFound, Refused, is_id
 from campaigns.in_play import play_using
+from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
 from db.models import Company, Muster, Play, utcnow
 from meks.catalog import Catalog, load_catalog
@@ -100,7 +101,7 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
     seed = Dice.from_seed(seed).seed
     assert seed is not None
     spec = {
-        "scenario": scenario.model_dump(mode="json", by_alias=True),
+        "scenario": scenario_data(scenario),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "sides": {s.value: _side_data(p) for s, p in sides.items()},
     }
@@ -132,7 +133,7 @@ def _state(row: Play) -> PlayState:
     spec = json.loads(row.spec)
     return PlayState(
         id=row.id,
-        scenario=Scenario.model_validate(spec["scenario"]),
+        scenario=stored_scenario(spec["scenario"]),
         forces={s: force_from_data(spec["forces"][s.value]) for s in Side},
         names={s: str(spec["sides"][s.value]["name"]) for s in Side},
         side=Side(row.side), seed=row.seed, opponent=row.opponent,
@@ -214,7 +215,7 @@ def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
     sides = _participants(session, row)
     spec = {
         "engine": REVISION,
-        "scenario": state.scenario.model_dump(mode="json", by_alias=True),
+        "scenario": scenario_data(state.scenario),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "controllers": {s.value: PLAYER if s is state.side else state.opponent for s in Side},
         "dice": {"seed": state.seed, "skip": 0},

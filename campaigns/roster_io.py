@@ -31,6 +31,7 @@ from sqlmodel import Session, select
 
 from campaigns import roster
 from campaigns.company import Refused, changing, clean_name, get_company
+from campaigns.scenario_model import parse_scenario
 from campaigns.scenarios import discover
 from db.models import Company, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -38,7 +39,6 @@ from meks.construction import check_design
 from meks.errors import InputError, MeksError
 from meks.names import normalize
 from meks.pilots import FAMILIARITY, base_skill
-from meks.scenario import parse_scenario
 from meks.yamlio import parse_yaml
 
 FORMATS = ("json", "yaml", "csv", "md", "html")

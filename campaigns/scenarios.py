@@ -22,9 +22,10 @@ from pathlib import Path
 import yaml
 
 from campaigns.files import read_yaml_file
+from campaigns.scenario_model import parse_scenario
 from meks.errors import InputError, MeksError
 from meks.names import normalize, suggest
-from meks.scenario import Problem, Scenario, ScenarioInvalid, Side, dotted, parse_scenario
+from meks.scenario import Problem, Scenario, ScenarioInvalid, Side, dotted
 from meks.yamlio import parse_yaml
 
 ENV_DIR = "MEKS_SCENARIOS_DIR"

@@ -12,7 +12,7 @@ from cli.state import JSON, session
 if TYPE_CHECKING:
     from meks.scenario import Scenario, Side
 
-MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.scenario.SideRules)
+MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.scenario.MAX_BUDGET)
 
 
 def scenario_side(scenario: str, side: str | None) -> tuple[Scenario, Side]:

@@ -81,7 +81,7 @@ def check(
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of scenario files (for editors and validators)."""
-    from meks.scenario import scenario_json_schema
+    from campaigns.scenario_model import scenario_json_schema
 
     print_json(scenario_json_schema())
 
@@ -103,7 +103,9 @@ def _entry_json(entry: ScenarioEntry) -> dict[str, Any]:
 
 
 def _scenario_json(scenario: Scenario, entry: ScenarioEntry) -> dict[str, Any]:
-    data: dict[str, Any] = scenario.model_dump(mode="json", by_alias=True)
+    from campaigns.scenario_model import scenario_data
+
+    data: dict[str, Any] = scenario_data(scenario)
     data["assumed"] = list(scenario.assumptions)
     data["origin"] = entry.origin.value
     data["file"] = entry.file

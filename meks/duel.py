@@ -513,18 +513,9 @@ def exact_duel(a: str, b: str, terrain: str = "Plains",
 
 def duel_scenario(terrain: str = "Plains", turn_limit: int = TURN_LIMIT) -> Any:
     """Both sides set up in zone 5; the last side with a Mek standing wins."""
-    from meks.scenario import parse_scenario
+    from meks.scenario import duel
 
-    return parse_scenario({
-        "id": "duel", "name": "Duel", "turn_limit": turn_limit,
-        "terrain": {z: terrain for z in range(1, 10)},
-        "attacker": {"setup": {"zones": [5]}},
-        "defender": {"setup": {"zones": [5]}},
-        "victory": {
-            "attacker": {"type": "last_standing", "side": "attacker"},
-            "defender": {"type": "last_standing", "side": "defender"},
-        },
-    })
+    return duel(terrain, turn_limit=turn_limit)
 
 
 def engine_duel(a: str, b: str, terrain: str = "Plains",

@@ -17,7 +17,7 @@ from meks.dice import Dice
 from meks.engine.controllers import Controller
 from meks.engine.core import Battle
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.scenario import Scenario, Side, parse_scenario
+from meks.scenario import Scenario, Side, duel
 
 Z95 = 1.959963984540054
 
@@ -127,16 +127,7 @@ def duel_scenario(terrain: str = "Plains", zone: int = 5,
                   turn_limit: int = DUEL_TURNS) -> Scenario:
     """A duel: both sides set up in one zone of ``terrain`` (every zone is that terrain), and
     the last side with a Mek standing wins; after ``turn_limit`` turns it is a draw."""
-    return parse_scenario({
-        "id": "duel", "name": f"Duel on {terrain}", "turn_limit": turn_limit,
-        "terrain": {z: terrain for z in range(1, 10)},
-        "attacker": {"setup": {"zones": [zone]}},
-        "defender": {"setup": {"zones": [zone]}},
-        "victory": {
-            "attacker": {"type": "last_standing", "side": "attacker"},
-            "defender": {"type": "last_standing", "side": "defender"},
-        },
-    })
+    return duel(terrain, zone, turn_limit, f"Duel on {terrain}")
 
 
 def duel_force(design: Design, level: str = "Regular", skills: tuple[str, ...] = ()

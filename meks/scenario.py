@@ -1,15 +1,13 @@
-"""Scenarios as data: the model a scenario file is read into, and the checks it must pass.
+"""Scenarios in the game's own words: sides, edges, set-up rules, victory conditions.
 
-A scenario file is YAML; ``parse_scenario`` turns its plain data into a ``Scenario`` or raises
-``ScenarioInvalid`` listing *every* problem, each with the path of the value it concerns
-(``attacker.setup.zones[0]``) and a reason a player understands. Reading files and finding
-line numbers is the job of ``campaigns.scenarios``; this module only sees plain data.
-
-Checking happens in two passes. The pydantic models check shapes and single values (zones
-1-9, known terrain, whole numbers, no unknown keys). ``semantic_problems`` then checks what
-spans several values: set-up rules inside the set-up zones, a composition that fits the budget
-with the cheapest stock Meks, exits on the edge they cross, victory conditions that can be met
-within the turn limit, groups that exist, ``assumed`` entries that name real fields.
+A ``Scenario`` is a plain, frozen value: the map, both sides' forces and set-up, and how each
+side wins. Reading one from a file (shapes, single values, the JSON Schema, every problem
+worded for a player) is the files layer's job (``campaigns.scenario_model``); this module only
+holds the vocabulary, what each part means, and ``semantic_problems``: the checks that span
+several values of a scenario (set-up rules inside the set-up zones, a composition that fits
+the budget with the cheapest stock Meks, exits on the edge they cross, victory conditions that
+can be met within the turn limit, groups that exist, ``assumed`` entries that name real
+fields).
 
 Defaults follow RULINGS R7.1 (all Plains, 60 points, 1 support roll, 12 turns unless a
 condition needs fewer). A value the rules do not give is listed in the top-level ``assumed``
@@ -28,26 +26,11 @@ import math
 import types
 import typing
 from collections.abc import Iterator, Sequence
-from typing import Annotated, Any, ClassVar, Literal
-
-from pydantic import (
-    AfterValidator,
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Discriminator,
-    Field,
-    Tag,
-    TypeAdapter,
-    ValidationError,
-    WithJsonSchema,
-    model_validator,
-)
-from pydantic_core import PydanticCustomError
+from typing import Any, ClassVar, Literal, TypeAlias
 
 from meks.catalog import Size, load_catalog
 from meks.construction import Pricing, check_design
-from meks.errors import AmbiguousName, InputError
+from meks.errors import InputError
 
 ZONES = tuple(range(1, 10))
 DEFAULT_BUDGET = 60
@@ -142,156 +125,7 @@ class ZoneChoice(enum.Enum):
     RANDOM = "random"
 
 
-# ---- value types with their own checks ---------------------------------------------------
-
-E = typing.TypeVar("E", bound=enum.Enum)
-
-
-def _loose_enum(enum_type: type[E]) -> BeforeValidator:
-    """Accept an enum's value in any case ('Medium', 'medium', 'MEDIUM')."""
-
-    def convert(value: object) -> object:
-        if isinstance(value, str):
-            wanted = value.strip().casefold()
-            for member in enum_type:
-                if str(member.value).casefold() == wanted:
-                    return member
-        return value
-
-    return BeforeValidator(convert)
-
-
-def _any_case_schema(enum_type: type[E]) -> WithJsonSchema:
-    """The JSON Schema of an enum taken in any case: its values (for editors to offer), or
-    any string that matches one of them but for case and surrounding spaces."""
-    values = [str(member.value) for member in enum_type]
-    spelled = "|".join("".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else
-                               ("\\" + c if c in ".^$*+?()[]{}|\\/" else c) for c in v)
-                       for v in values)
-    return WithJsonSchema({"anyOf": [{"enum": values},
-                                     {"type": "string", "pattern": f"^\\s*({spelled})\\s*$"}]})
-
-
-def _zone(value: int) -> int:
-    if value not in ZONES:
-        raise PydanticCustomError(
-            "zone", "zone {zone} is not on the map: the zones are numbered 1 to 9",
-            {"zone": value},
-        )
-    return value
-
-
-def _percent(value: float) -> float:
-    if not math.isfinite(value):
-        raise PydanticCustomError("percent", "a percentage must be a number from 0 to 100", {})
-    if value > 100:
-        raise PydanticCustomError(
-            "percent", "{value}% is more than 100%: no side can have more than all of its force "
-            "anywhere", {"value": f"{value:g}"},
-        )
-    if value <= 0:
-        raise PydanticCustomError("percent", "a percentage must be more than 0", {})
-    return value
-
-
-def _terrain(value: str) -> str:
-    index = load_catalog().ix.terrain
-    try:
-        found = index.find(value)
-    except AmbiguousName as exc:
-        raise PydanticCustomError("terrain", "{message}", {"message": exc.message}) from None
-    if found is None:
-        near = index.suggest(value, n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
-        raise PydanticCustomError(
-            "terrain", "unknown terrain {name}{hint}; the terrains are {names}",
-            {"name": repr(value), "hint": hint, "names": ", ".join(index.names)},
-        )
-    return found.name
-
-
-def _level(value: str) -> str:
-    index = load_catalog().ix.level
-    found = index.find(value)
-    if found is None:
-        raise PydanticCustomError(
-            "pilot_level", "unknown pilot level {name}; the levels are {names}",
-            {"name": repr(value), "names": ", ".join(index.names)},
-        )
-    return found.level
-
-
-def _scenario_id(value: str) -> str:
-    if not value or not all(c.isascii() and (c.isalnum() or c == "-") for c in value) \
-            or value != value.lower() or value.startswith("-"):
-        raise PydanticCustomError(
-            "scenario_id", "{value} is not a usable id: use lower-case letters, digits and "
-            "hyphens, such as 'river-crossing'", {"value": repr(value)},
-        )
-    return value
-
-
-def _group(value: str) -> str:
-    if not value.strip():
-        raise PydanticCustomError("group", "a group needs a name", {})
-    return value.strip()
-
-
-def _arrival(value: object) -> int | Literal["all"]:
-    if isinstance(value, str) and value.strip().casefold() == "all":
-        return "all"
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6:
-        return value
-    raise PydanticCustomError(
-        "arrival", "expected the roll each waiting unit needs (1 to 6) or 'all', found {value}",
-        {"value": _describe(value)},
-    )
-
-
-def _not_bool(value: object) -> object:
-    """YAML reads true/false as booleans, which Python would take as 1 and 0: not here."""
-    if isinstance(value, bool):
-        raise PydanticCustomError("whole", "expected a whole number, found {value}",
-                                  {"value": str(value).lower()})
-    return value
-
-
-Whole = Annotated[int, BeforeValidator(_not_bool)]  # a number of points, rolls, turns...
-Zone = Annotated[Whole, AfterValidator(_zone),
-                 WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 9})]
-Zones = Annotated[tuple[Zone, ...], Field(min_length=1)]
-Percent = Annotated[float, AfterValidator(_percent),
-                    WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "maximum": 100})]
-TerrainName = Annotated[str, AfterValidator(_terrain), WithJsonSchema({
-    "type": "string",
-    "description": "A terrain from the catalog: Plains, Desert, Woods, Urban, Highlands or "
-                   "Moors (singular forms and aliases such as Forest or City work too).",
-})]
-LevelName = Annotated[str, AfterValidator(_level), WithJsonSchema({
-    "type": "string", "description": "A pilot level: Green, Regular, Veteran or Elite."})]
-ScenarioId = Annotated[str, AfterValidator(_scenario_id), WithJsonSchema({
-    "type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"})]
-GroupName = Annotated[str, AfterValidator(_group)]
-ArrivalRoll = Annotated[int | Literal["all"], BeforeValidator(_arrival), WithJsonSchema({
-    "anyOf": [{"type": "integer", "minimum": 1, "maximum": 6}, {"const": "all"}]})]
-TurnNumber = Annotated[Whole, Field(ge=1, le=100)]
-Count = Annotated[Whole, Field(ge=1, le=1000)]
-
-SideName = Annotated[Side, _loose_enum(Side), _any_case_schema(Side)]
-EdgeName = Annotated[Edge, _loose_enum(Edge), _any_case_schema(Edge)]
-KindName = Annotated[UnitKind, _loose_enum(UnitKind), _any_case_schema(UnitKind)]
-MeasureName = Annotated[Measure, _loose_enum(Measure), _any_case_schema(Measure)]
-SizeName = Annotated[Size, _loose_enum(Size), _any_case_schema(Size)]
-ResultName = Annotated[Result, _loose_enum(Result), _any_case_schema(Result)]
-ZoneChoiceName = Annotated[ZoneChoice, _loose_enum(ZoneChoice), _any_case_schema(ZoneChoice)]
-PricingName = Annotated[Pricing, _loose_enum(Pricing), _any_case_schema(Pricing)]
-SkillChoiceName = Annotated[SkillChoice, _loose_enum(SkillChoice), _any_case_schema(SkillChoice)]
-RepairName = Annotated[Repair, _loose_enum(Repair), _any_case_schema(Repair)]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
+# ---- the parts of a scenario -------------------------------------------------------------
 
 def _zones_text(zones: Sequence[int]) -> str:
     zones = sorted(zones)
@@ -306,32 +140,25 @@ def _units_text(kind: UnitKind | None, plural: bool = True) -> str:
     return word + "s" if plural else word
 
 
+KEY = "key"
+"""A field's ``metadata`` entry naming its key in a scenario file when that differs from the
+field's name; None for a field that is not in the file at all."""
+
+
 # ---- set-up, arrivals, exits -------------------------------------------------------------
 
-class SetupRule(_Model):
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SetupRule:
     """A constraint on where a side's units start: at least a number of units (or points),
     or a percentage of the force, in the given zones."""
 
-    zones: Zones = Field(description="The zones this rule is about.")
-    at_least: Whole | None = Field(None, ge=1, le=1000, description=(
-        "At least this many units (or points, with 'of: points') must start in these zones."))
-    percent: Percent | None = Field(None, description=(
-        "At least this percentage of the side's units (or points) must start in these zones."))
-    of: MeasureName = Field(Measure.UNITS, description="Count units (default) or points.")
-    kind: KindName | None = Field(None, description=(
-        "Count only units of this kind: mek, vehicle or infantry (default: every unit)."))
-    same_zone: bool = Field(False, description=(
-        "All of the side's units in these zones must start in the same one of them."))
-    group: GroupName | None = Field(None, description=(
-        "A name for the side's units that start in these zones, for victory conditions."))
-
-    @model_validator(mode="after")
-    def _one_amount(self) -> SetupRule:
-        if (self.at_least is None) == (self.percent is None):
-            raise PydanticCustomError(
-                "setup_rule", "a set-up rule needs exactly one of 'at_least' (a number) or "
-                "'percent' (a share of the force)", {})
-        return self
+    zones: tuple[int, ...]
+    at_least: int | None = None
+    percent: float | None = None
+    of: Measure = Measure.UNITS
+    kind: UnitKind | None = None
+    same_zone: bool = False
+    group: str | None = None
 
     def describe(self) -> str:
         of = "points" if self.of is Measure.POINTS else _units_text(self.kind)
@@ -359,9 +186,12 @@ class Placed:
     points: int = 0
 
 
-class Setup(_Model):
-    zones: Zones = Field(description="The zones the side's units may start in.")
-    rules: tuple[SetupRule, ...] = Field((), description="Constraints within those zones.")
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Setup:
+    """The zones a side's units may start in, and the rules within them."""
+
+    zones: tuple[int, ...]
+    rules: tuple[SetupRule, ...] = ()
 
     def describe(self) -> str:
         text = f"in {_zones_text(self.zones)}"
@@ -404,26 +234,29 @@ class Setup(_Model):
         return problems
 
 
-class Strongpoint(_Model):
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Strongpoint:
     """Infantry strongpoints a side starts with, free of charge, dug in in one zone."""
 
-    zone: Zone
-    count: Count = 1
+    zone: int
+    count: int = 1
 
     def describe(self) -> str:
         return f"{self.count} in zone {self.zone}"
 
 
-class Reinforcements(_Model):
+ArrivalRoll: TypeAlias = int | Literal["all"]
+"""The roll each waiting unit needs to arrive (1 to 6), or 'all'."""
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Reinforcements:
     """Units that are not set up but arrive during the battle: each turn in the schedule,
     every unit still waiting rolls one die and arrives on the roll given (or all arrive)."""
 
-    zones: Zones = Field(description="The zones the units arrive in.")
-    zone_choice: ZoneChoiceName = Field(
-        ZoneChoice.CHOOSE, description=(
-            "Who picks the arrival zone: the owner ('choose') or a die ('random')."))
-    schedule: dict[TurnNumber, ArrivalRoll] = Field(min_length=1, description=(
-        "Turn number -> the roll each waiting unit needs to arrive that turn, or 'all'."))
+    zones: tuple[int, ...]
+    zone_choice: ZoneChoice = ZoneChoice.CHOOSE
+    schedule: dict[int, ArrivalRoll]
 
     def describe(self) -> str:
         steps = [f"turn {t}: {'all remaining' if r == 'all' else f'{r}+'}"
@@ -433,12 +266,12 @@ class Reinforcements(_Model):
         return f"arrive in {where} ({how}); " + ", ".join(steps)
 
 
-class ExitRule(_Model):
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ExitRule:
     """A map edge the side's units may leave across, and from which zones."""
 
-    edge: EdgeName
-    from_zones: tuple[Zone, ...] = Field((), description=(
-        "The zones units may leave from (default: every zone along the edge)."))
+    edge: Edge
+    from_zones: tuple[int, ...] = ()
 
     @property
     def zones(self) -> tuple[int, ...]:
@@ -448,7 +281,8 @@ class ExitRule(_Model):
         return f"{self.edge.value} edge from {_zones_text(self.zones)}"
 
 
-class SideRules(_Model):
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class SideRules:
     """What one side brings and where it starts.
 
     For the muster (R3.3): the force must cost at most ``budget`` (Meks at their price, plus
@@ -457,21 +291,15 @@ class SideRules(_Model):
     the number of support rolls before the muster (plus one for a pilot with Log Hero).
     """
 
-    budget: Whole = Field(DEFAULT_BUDGET, ge=0, le=MAX_BUDGET, description=(
-        "Points to muster the force with (default 60)."))
-    max_size: SizeName | None = Field(None, description=(
-        "The largest Mek size allowed (default: any)."))
-    composition: dict[SizeName, Count] | None = Field(None, description=(
-        "If given, the force is exactly these Meks: size -> how many."))
-    pilots: dict[LevelName, Count] = Field(default_factory=dict, description=(
-        "Pilots the scenario provides free of charge: level -> how many."))
-    support_rolls: Whole = Field(DEFAULT_SUPPORT_ROLLS, ge=0, le=20, description=(
-        "Support rolls before the muster (default 1)."))
-    setup: Setup | None = Field(None, description="Where the side's units start.")
-    strongpoints: tuple[Strongpoint, ...] = Field((), description="Infantry strongpoints.")
-    reinforcements: Reinforcements | None = Field(None, description=(
-        "Units that arrive during the battle instead of setting up."))
-    exits: tuple[ExitRule, ...] = Field((), description="Edges the side may leave across.")
+    budget: int = DEFAULT_BUDGET
+    max_size: Size | None = None
+    composition: dict[Size, int] | None = None
+    pilots: dict[str, int] = dataclasses.field(default_factory=dict)
+    support_rolls: int = DEFAULT_SUPPORT_ROLLS
+    setup: Setup | None = None
+    strongpoints: tuple[Strongpoint, ...] = ()
+    reinforcements: Reinforcements | None = None
+    exits: tuple[ExitRule, ...] = ()
 
     @property
     def strongpoint_count(self) -> int:
@@ -495,34 +323,32 @@ class SideRules(_Model):
         return problems
 
 
-class HouseRules(_Model):
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class HouseRules:
     """The RULINGS options a scenario may switch; the defaults are the rulings'."""
 
-    pricing: PricingName = Field(Pricing.PRINTED, description=(
-        "R1.7: stock Meks cost their printed price, or the price computed from their parts."))
-    skill_choice: SkillChoiceName = Field(
-        SkillChoice.CHOOSE, description="R2.4: new skills are chosen, or rolled at random.")
-    repair: RepairName = Field(Repair.FREE, description=(
-        "R3.4: surviving Meks are repaired for free after the scenario, or not at all."))
-    diagonal_moves: bool = Field(False, description="R5.1: zones touching at a corner are "
-                                 "adjacent too.")
-    six_always_hits: bool = Field(False, description="R6.6: a to-hit roll of 6 always hits.")
+    pricing: Pricing = Pricing.PRINTED
+    skill_choice: SkillChoice = SkillChoice.CHOOSE
+    repair: Repair = Repair.FREE
+    diagonal_moves: bool = False
+    six_always_hits: bool = False
 
     def changed(self) -> list[str]:
         """The house rules that differ from the rulings' defaults, as 'key: value'."""
         default = HouseRules()
         out = []
-        for name in type(self).model_fields:
-            value = getattr(self, name)
-            if value != getattr(default, name):
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if value != getattr(default, field.name):
                 shown = value.value if isinstance(value, enum.Enum) else str(value).lower()
-                out.append(f"{name}: {shown}")
+                out.append(f"{field.name}: {shown}")
         return out
 
 
 # ---- victory conditions ------------------------------------------------------------------
 
-class _Condition(_Model):
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _Condition:
     tag: ClassVar[str]
 
     def describe(self) -> str:
@@ -533,11 +359,12 @@ class _Condition(_Model):
         return iter(())
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class AllOf(_Condition):
     """Every listed condition holds."""
 
     tag: ClassVar[str] = "all"
-    all: Annotated[tuple[Condition, ...], Field(min_length=1)]
+    all: tuple[Condition, ...]
 
     def describe(self) -> str:
         return " and ".join(_nested(c) for c in self.all)
@@ -546,11 +373,12 @@ class AllOf(_Condition):
         return ((("all", i), c) for i, c in enumerate(self.all))
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class AnyOf(_Condition):
     """At least one listed condition holds."""
 
     tag: ClassVar[str] = "any"
-    any: Annotated[tuple[Condition, ...], Field(min_length=1)]
+    any: tuple[Condition, ...]
 
     def describe(self) -> str:
         return " or ".join(_nested(c) for c in self.any)
@@ -559,11 +387,12 @@ class AnyOf(_Condition):
         return ((("any", i), c) for i, c in enumerate(self.any))
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class NotOf(_Condition):
     """The condition does not hold."""
 
     tag: ClassVar[str] = "not"
-    negated: Condition = Field(alias="not")
+    negated: Condition = dataclasses.field(metadata={KEY: "not"})
 
     def describe(self) -> str:
         return f"not ({self.negated.describe()})"
@@ -577,17 +406,13 @@ def _nested(condition: Condition) -> str:
     return f"({text})" if isinstance(condition, AllOf | AnyOf) else text
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class _ZoneRef(_Condition):
-    zone: Zone | None = Field(None, description="The zone.")
-    zone_of_group: GroupName | None = Field(None, description=(
-        "Instead of 'zone': the zone the named set-up group started in."))
+    """A zone given by its number, or as the zone a named set-up group started in (exactly
+    one of the two)."""
 
-    @model_validator(mode="after")
-    def _one_zone(self) -> _ZoneRef:
-        if (self.zone is None) == (self.zone_of_group is None):
-            raise PydanticCustomError(
-                "zone_ref", "give exactly one of 'zone' or 'zone_of_group'", {})
-        return self
+    zone: int | None = None
+    zone_of_group: str | None = None
 
     @property
     def zone_text(self) -> str:
@@ -596,39 +421,38 @@ class _ZoneRef(_Condition):
         return f"the zone the {self.zone_of_group} group set up in"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Occupy(_ZoneRef):
     """At the end of a turn the side has a unit in the zone and the enemy has none."""
 
     tag: ClassVar[str] = "occupy"
-    type: Literal["occupy"]
-    side: SideName
+    side: Side
 
     def describe(self) -> str:
         return f"{self.side} occupies {self.zone_text}"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class NeverOccupied(_Condition):
     """The side has not occupied the zone at the end of any turn so far."""
 
     tag: ClassVar[str] = "never_occupied"
-    type: Literal["never_occupied"]
-    side: SideName
-    zone: Zone
+    side: Side
+    zone: int
 
     def describe(self) -> str:
         return f"{self.side} has never occupied zone {self.zone}"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class Hold(_ZoneRef):
     """The side occupied the zone at the end of each of the last N turns; with 'after', that
     condition already held at the end of the first of those turns."""
 
     tag: ClassVar[str] = "hold"
-    type: Literal["hold"]
-    side: SideName
-    turns: Annotated[Whole, Field(ge=1, le=100)]
-    after: Condition | None = Field(None, description=(
-        "The turns held count only from the turn this condition first holds."))
+    side: Side
+    turns: int
+    after: Condition | None = None
 
     def describe(self) -> str:
         text = (f"{self.side} holds {self.zone_text} for {self.turns} consecutive "
@@ -642,14 +466,14 @@ class Hold(_ZoneRef):
             yield ("after",), self.after
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class DestroyAll(_Condition):
     """Every enemy unit of the kind (and group) is destroyed, and there was at least one."""
 
     tag: ClassVar[str] = "destroy_all"
-    type: Literal["destroy_all"]
-    side: SideName = Field(description="The side that does the destroying.")
-    kind: KindName | None = None
-    group: GroupName | None = Field(None, description="Only enemy units of this set-up group.")
+    side: Side
+    kind: UnitKind | None = None
+    group: str | None = None
 
     def describe(self) -> str:
         what = f"every {self.side.enemy.adjective} {_units_text(self.kind, plural=False)}"
@@ -658,28 +482,19 @@ class DestroyAll(_Condition):
         return f"{self.side} has destroyed {what}"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class ExitMap(_Condition):
-    """Enough of the side's units have left the map across the edge, from the given zones."""
+    """Enough of the side's units have left the map across the edge, from the given zones:
+    at least ``percent`` of them or at least ``count`` (exactly one of the two)."""
 
     tag: ClassVar[str] = "exit"
-    type: Literal["exit"]
-    side: SideName
-    edge: EdgeName
-    from_zones: tuple[Zone, ...] = Field((), description=(
-        "Count only units that left from these zones (default: any zone on the edge)."))
-    kind: KindName | None = None
-    percent: Percent | None = Field(None, description=(
-        "At least this percentage of the side's units (or points) of the kind."))
-    count: Count | None = Field(None, description="At least this many units (or points).")
-    of: MeasureName = Measure.UNITS
-
-    @model_validator(mode="after")
-    def _one_amount(self) -> ExitMap:
-        if (self.percent is None) == (self.count is None):
-            raise PydanticCustomError(
-                "exit_amount", "an exit condition needs exactly one of 'percent' or 'count'",
-                {})
-        return self
+    side: Side
+    edge: Edge
+    from_zones: tuple[int, ...] = ()
+    kind: UnitKind | None = None
+    percent: float | None = None
+    count: int | None = None
+    of: Measure = Measure.UNITS
 
     @property
     def zones(self) -> tuple[int, ...]:
@@ -696,106 +511,63 @@ class ExitMap(_Condition):
         return f"{amount} {verb} left the map across the {self.edge.value} edge from {where}"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class KeepUnits(_Condition):
     """The side still has at least N units (of the kind) neither destroyed nor gone."""
 
     tag: ClassVar[str] = "keep_units"
-    type: Literal["keep_units"]
-    side: SideName
-    count: Count = 1
-    kind: KindName | None = None
+    side: Side
+    count: int = 1
+    kind: UnitKind | None = None
 
     def describe(self) -> str:
         return (f"{self.side} keeps at least {self.count} "
                 f"{_units_text(self.kind, plural=self.count != 1)}")
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class LastStanding(_Condition):
     """The side has a unit of the kind left and the enemy has none."""
 
     tag: ClassVar[str] = "last_standing"
-    type: Literal["last_standing"]
-    side: SideName
-    kind: KindName | None = UnitKind.MEK
+    side: Side
+    kind: UnitKind | None = UnitKind.MEK
 
     def describe(self) -> str:
         return f"{self.side} has the last {_units_text(self.kind, plural=False)} standing"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class InZone(_Condition):
     """The side had a unit in the zone at the end of the given turn (enemies or not)."""
 
     tag: ClassVar[str] = "in_zone"
-    type: Literal["in_zone"]
-    side: SideName
-    zone: Zone
-    at_turn: TurnNumber
+    side: Side
+    zone: int
+    at_turn: int
 
     def describe(self) -> str:
         return f"{self.side} has a unit in zone {self.zone} at the end of turn {self.at_turn}"
 
 
+@dataclasses.dataclass(frozen=True, kw_only=True)
 class TurnLimit(_Condition):
     """The last turn has ended."""
 
     tag: ClassVar[str] = "turn_limit"
-    type: Literal["turn_limit"]
 
     def describe(self) -> str:
         return "the turn limit is reached"
 
+
+Condition: TypeAlias = (AllOf | AnyOf | NotOf | Occupy | NeverOccupied | Hold | DestroyAll
+                        | ExitMap | KeepUnits | LastStanding | InZone | TurnLimit)
 
 CONDITION_TYPES: dict[str, type[_Condition]] = {
     c.tag: c for c in (AllOf, AnyOf, NotOf, Occupy, NeverOccupied, Hold, DestroyAll, ExitMap,
                        KeepUnits, LastStanding, InZone, TurnLimit)
 }
 COMBINATORS = ("all", "any", "not")
-
-
-def _condition_tag(value: Any) -> str | None:
-    if isinstance(value, dict):
-        for key in COMBINATORS:
-            if key in value:
-                return key
-        kind = value.get("type")
-        return kind if isinstance(kind, str) else None
-    return getattr(value, "tag", None)
-
-
-Condition = Annotated[
-    Annotated[AllOf, Tag("all")]
-    | Annotated[AnyOf, Tag("any")]
-    | Annotated[NotOf, Tag("not")]
-    | Annotated[Occupy, Tag("occupy")]
-    | Annotated[NeverOccupied, Tag("never_occupied")]
-    | Annotated[Hold, Tag("hold")]
-    | Annotated[DestroyAll, Tag("destroy_all")]
-    | Annotated[ExitMap, Tag("exit")]
-    | Annotated[KeepUnits, Tag("keep_units")]
-    | Annotated[LastStanding, Tag("last_standing")]
-    | Annotated[InZone, Tag("in_zone")]
-    | Annotated[TurnLimit, Tag("turn_limit")],
-    Discriminator(_condition_tag),
-]
-
-for _cls in (AllOf, AnyOf, NotOf, Hold):
-    _cls.model_rebuild()
-
-
-@functools.cache
-def _condition_adapter() -> TypeAdapter[Condition]:
-    return TypeAdapter(Condition)
-
-
-def parse_condition(data: object, source: str = "condition") -> Condition:
-    """One victory condition from plain data (``{"type": "occupy", ...}``); for tests and
-    for tools that build conditions on their own. ``ScenarioInvalid`` if unusable."""
-    try:
-        return _condition_adapter().validate_python(data)
-    except ValidationError as exc:
-        raise ScenarioInvalid(source, [dataclasses.replace(p, path=p.path[2:]) for p in _dedupe(
-            _from_pydantic({**e, "loc": ("victory", "attacker", *e["loc"])},
-                           {"victory": {"attacker": data}}) for e in exc.errors())]) from None
 
 
 def walk(condition: Condition, path: Path = ()) -> Iterator[tuple[Path, Condition]]:
@@ -805,26 +577,31 @@ def walk(condition: Condition, path: Path = ()) -> Iterator[tuple[Path, Conditio
         yield from walk(child, path + sub)
 
 
-class Victory(_Model):
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Victory:
     """Each side's victory condition, and the result when the turn limit is reached."""
 
-    attacker: Condition | None = Field(None, description=(
-        "The attacker wins when this holds at the end of a turn (none: only at the limit)."))
-    defender: Condition | None = Field(None, description="Likewise for the defender.")
-    at_turn_limit: ResultName = Field(Result.DRAW, description=(
-        "The result when the last turn ends and neither side's condition holds."))
-
-    @model_validator(mode="before")
-    @classmethod
-    def _per_side(cls, data: Any) -> Any:
-        if isinstance(data, dict) and ("type" in data or any(k in data for k in COMBINATORS)):
-            raise PydanticCustomError(
-                "victory_side", "victory conditions name no side: put each side's condition "
-                "under 'attacker:' or 'defender:'", {})
-        return data
+    attacker: Condition | None = None
+    defender: Condition | None = None
+    at_turn_limit: Result = Result.DRAW
 
     def condition(self, side: Side) -> Condition | None:
         return self.attacker if side is Side.ATTACKER else self.defender
+
+    def conditions(self) -> Iterator[tuple[Path, Condition]]:
+        """Every victory condition, nested ones included, with its path in the file."""
+        for side in Side:
+            top = self.condition(side)
+            if top is not None:
+                yield from walk(top, ("victory", side.value))
+
+    def needed_turns(self) -> int:
+        """R7.1: the turn limit of a scenario that gives none: 12 turns, unless an
+        'in_zone' condition is decided earlier."""
+        needed = [c.at_turn for _, c in self.conditions() if isinstance(c, InZone)]
+        if needed and max(needed) < DEFAULT_TURN_LIMIT:
+            return max(needed)
+        return DEFAULT_TURN_LIMIT
 
 
 # ---- the scenario ------------------------------------------------------------------------
@@ -833,57 +610,37 @@ def _all_plains() -> dict[int, str]:
     return dict.fromkeys(ZONES, DEFAULT_TERRAIN)
 
 
-class Scenario(_Model):
-    """One scenario: the map, both sides' forces and set-up, and how each side wins."""
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class Scenario:
+    """One scenario: the map, both sides' forces and set-up, and how each side wins.
 
-    id: ScenarioId = Field(description="Short name used on the command line.")
-    name: str = Field(min_length=1, description="The scenario's title.")
-    briefing: str = Field("", description="What the players are told before the battle.")
-    turn_limit: TurnNumber = Field(DEFAULT_TURN_LIMIT, description=(
-        "The last turn (default 12, or fewer when an 'in_zone' condition ends earlier)."))
-    terrain: dict[Zone, TerrainName] = Field(default_factory=_all_plains, description=(
-        "Zone (1-9) -> terrain; give all nine zones (default: all Plains)."))
+    ``defaulted`` lists the values its file left out that take an R7.1 default (the files
+    layer fills it in); it is not part of the scenario's value, so two scenarios that differ
+    only there are equal.
+    """
+
+    id: str
+    name: str
+    briefing: str = ""
+    turn_limit: int = DEFAULT_TURN_LIMIT
+    terrain: dict[int, str] = dataclasses.field(default_factory=_all_plains)
     attacker: SideRules
     defender: SideRules
     victory: Victory
-    house_rules: HouseRules = Field(default_factory=HouseRules, description=(
-        "RULINGS options (default: the rulings' choices)."))
-    assumed: tuple[str, ...] = Field((), description=(
-        "Dotted paths of values that the rules do not give and this file fills in."))
-
-    @model_validator(mode="after")
-    def _needed_turns(self) -> Scenario:
-        """R7.1: without a turn limit, 12 turns unless a condition is decided earlier."""
-        if "turn_limit" not in self.model_fields_set:
-            needed = [c.at_turn for _, c in self.conditions() if isinstance(c, InZone)]
-            if needed and max(needed) < DEFAULT_TURN_LIMIT:
-                object.__setattr__(self, "turn_limit", max(needed))
-        return self
+    house_rules: HouseRules = dataclasses.field(default_factory=HouseRules)
+    assumed: tuple[str, ...] = ()
+    defaulted: tuple[str, ...] = dataclasses.field(default=(), compare=False,
+                                                   metadata={KEY: None})
 
     def side(self, side: Side) -> SideRules:
         return self.attacker if side is Side.ATTACKER else self.defender
 
     def conditions(self) -> Iterator[tuple[Path, Condition]]:
         """Every victory condition, nested ones included, with its path in the file."""
-        for side in Side:
-            top = self.victory.condition(side)
-            if top is not None:
-                yield from walk(top, ("victory", side.value))
+        return self.victory.conditions()
 
     def terrain_of(self, zone: int) -> str:
         return self.terrain.get(zone, DEFAULT_TERRAIN)
-
-    @property
-    def defaulted(self) -> tuple[str, ...]:
-        """Values the file leaves out that take an R7.1 default."""
-        out = [name for name in ("terrain", "turn_limit") if name not in self.model_fields_set]
-        for side in Side:
-            rules = self.side(side)
-            out += [f"{side.value}.{name}" for name in ("budget", "support_rolls")
-                    if name not in rules.model_fields_set]
-        if "at_turn_limit" not in self.victory.model_fields_set:
-            out.append("victory.at_turn_limit")
-        return tuple(out)
 
     @property
     def assumptions(self) -> tuple[str, ...]:
@@ -896,15 +653,18 @@ class Scenario(_Model):
         return {r.group: r for r in setup.rules if r.group} if setup else {}
 
 
-def scenario_json_schema() -> dict[str, Any]:
-    """The JSON Schema of a scenario file, generated from the model."""
-    schema = Scenario.model_json_schema(by_alias=True)
-    return {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "title": "Meks & Mercs scenario",
-        "description": "A scenario file for the meks campaign manager; see docs/scenarios.md.",
-        **{k: v for k, v in schema.items() if k != "title"},
-    }
+def duel(terrain: str = DEFAULT_TERRAIN, zone: int = 5, turn_limit: int = DEFAULT_TURN_LIMIT,
+         name: str = "Duel") -> Scenario:
+    """A duel: both sides set up in ``zone``, every zone is ``terrain`` (any spelling the
+    catalog knows), and the last side with a Mek standing wins; after ``turn_limit`` turns it
+    is a draw."""
+    ground = load_catalog().terrain_named(terrain).name
+    return Scenario(
+        id="duel", name=name, turn_limit=turn_limit, terrain=dict.fromkeys(ZONES, ground),
+        attacker=SideRules(setup=Setup(zones=(zone,))),
+        defender=SideRules(setup=Setup(zones=(zone,))),
+        victory=Victory(attacker=LastStanding(side=Side.ATTACKER),
+                        defender=LastStanding(side=Side.DEFENDER)))
 
 
 # ---- problems ----------------------------------------------------------------------------
@@ -939,39 +699,17 @@ class ScenarioInvalid(InputError):
                                   for p in self.found])
 
 
-def parse_scenario(data: object, source: str = "scenario") -> Scenario:
-    """The scenario described by ``data`` (parsed YAML), or ``ScenarioInvalid`` listing every
-    problem found."""
-    if not isinstance(data, dict):
-        raise ScenarioInvalid(source, [Problem((), "a scenario file must be a mapping of keys "
-                                                   f"to values, not {_describe(data)}")])
-    try:
-        scenario = Scenario.model_validate(data)
-    except ValidationError as exc:
-        raise ScenarioInvalid(source, _dedupe(_from_pydantic(e, data) for e in exc.errors(
-            include_url=False))) from None
-    problems = semantic_problems(scenario)
-    if problems:
-        raise ScenarioInvalid(source, problems)
-    return scenario
-
-
-def _dedupe(problems: Iterator[Problem | None]) -> list[Problem]:
-    return list(dict.fromkeys(p for p in problems if p is not None))
-
-
 # ---- checks across values ----------------------------------------------------------------
 
 def semantic_problems(scenario: Scenario) -> list[Problem]:
     """Problems that no single value shows: impossible set-ups and unreachable conditions."""
     problems: list[Problem] = []
-    if "terrain" in scenario.model_fields_set:
-        missing = [z for z in ZONES if z not in scenario.terrain]
-        if missing:
-            problems.append(Problem(("terrain",), f"{_zones_text(missing)} "
-                                    f"{'has' if len(missing) == 1 else 'have'} no terrain; "
-                                    "give all nine zones, or leave 'terrain' out for all "
-                                    "Plains"))
+    missing = [z for z in ZONES if z not in scenario.terrain]
+    if missing:
+        problems.append(Problem(("terrain",), f"{_zones_text(missing)} "
+                                f"{'has' if len(missing) == 1 else 'have'} no terrain; "
+                                "give all nine zones, or leave 'terrain' out for all "
+                                "Plains"))
     for side in Side:
         problems += _side_problems(scenario, side)
     for path, condition in scenario.conditions():
@@ -1190,12 +928,13 @@ def _assumed_problems(scenario: Scenario) -> list[Problem]:
 def _resolves(scenario: Scenario, entry: str) -> bool:
     node: object = scenario
     for part in entry.replace("[", ".").replace("]", "").split("."):
-        if isinstance(node, BaseModel):
-            fields = type(node).model_fields
-            name = next((n for n, f in fields.items() if part in (n, f.alias)), None)
+        if dataclasses.is_dataclass(node) and not isinstance(node, type):
+            keys = _keys(type(node))
+            name = next((n for n, key in keys.items() if part in (n, key)), None)
             if name is None:
                 return False
-            node = getattr(node, name)
+            node = node.tag if name == "type" and isinstance(node, _Condition) \
+                else getattr(node, name)
         elif isinstance(node, dict):
             key = next((k for k in node if str(getattr(k, "value", k)).casefold()
                         == part.casefold()), None)
@@ -1209,197 +948,47 @@ def _resolves(scenario: Scenario, entry: str) -> bool:
     return True
 
 
-def _field_paths(model: type[BaseModel], prefix: str = "") -> Iterator[str]:
-    for name, info in model.model_fields.items():
-        key = info.alias or name
+@functools.cache
+def _keys(cls: type) -> dict[str, str]:
+    """A scenario part's fields, each with its key in a file, in the file's order; a
+    condition that is not a combinator has its 'type' key too."""
+    out: dict[str, str] = {}
+    for field in dataclasses.fields(cls):
+        key = field.metadata.get(KEY, field.name)
+        if key is not None:
+            out[field.name] = key
+    if issubclass(cls, _Condition) and cls.tag not in COMBINATORS:
+        out["type"] = "type"
+    return out
+
+
+def _field_paths(cls: type, prefix: str = "") -> Iterator[str]:
+    hints = typing.get_type_hints(cls)
+    for name, key in _keys(cls).items():
         path = f"{prefix}.{key}" if prefix else key
         yield path
-        inner = _unwrap(info.annotation)
-        if isinstance(inner, type) and issubclass(inner, BaseModel) and \
+        inner = _unwrap(hints.get(name))
+        if dataclasses.is_dataclass(inner) and isinstance(inner, type) and \
                 not issubclass(inner, _Condition):
             yield from _field_paths(inner, path)
 
 
-# ---- pydantic's errors in plain words ----------------------------------------------------
-
-_KINDS = {
-    "int_type": "a whole number", "int_parsing": "a whole number",
-    "int_from_float": "a whole number", "float_type": "a number", "float_parsing": "a number",
-    "bool_type": "true or false", "bool_parsing": "true or false", "string_type": "text",
-    "list_type": "a list", "tuple_type": "a list", "dict_type": "a mapping of keys to values",
-    "model_type": "a mapping of keys to values",
-    "model_attributes_type": "a mapping of keys to values", "finite_number": "a finite number",
-    "int_parsing_size": "a whole number of a sensible size",
-}
-
-
-def _describe(value: object) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"{str(value).lower()}"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"text {value!r}" if len(value) < 40 else "a long text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
-
-
-def _hint(value: object, choices: Sequence[str]) -> str:
-    if not isinstance(value, str):
-        return ""
-    near = difflib.get_close_matches(value.casefold(), [c.casefold() for c in choices], n=1,
-                                     cutoff=0.5)
-    if not near:
-        return ""
-    original = next(c for c in choices if c.casefold() == near[0])
-    return f" (did you mean {original!r}?)"
-
-
-def _data_path(data: object, loc: tuple[str | int, ...]) -> tuple[Path, Path]:
-    """Split pydantic's location into the part found in the data (keys and indexes as the
-    file has them) and the rest (condition tags pydantic adds, or a missing key)."""
-    node = data
-    found: list[str | int] = []
-    rest: list[str | int] = []
-    for seg in loc:
-        if seg == "[key]":
-            continue
-        inside, node = _step(node, seg)
-        (found if inside else rest).append(seg)
-    return tuple(found), tuple(rest)
-
-
-def _step(node: object, seg: str | int) -> tuple[bool, object]:
-    """The value under ``seg`` in ``node``, if there is one."""
-    if isinstance(node, dict) and _has_key(node, seg):
-        return True, node[seg]
-    if isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
-        return True, node[seg]
-    return False, node
-
-
-def _has_key(mapping: dict[Any, Any], key: object) -> bool:
-    try:
-        return key in mapping
-    except TypeError:
-        return False
-
-
 def _unwrap(tp: Any) -> Any:
-    """Strip Annotated and a '| None' from a type."""
-    while True:
-        origin = typing.get_origin(tp)
-        if origin is Annotated:
-            tp = typing.get_args(tp)[0]
-        elif origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            if len(args) != 1:
-                return tp
-            tp = args[0]
-        else:
-            return tp
-
-
-def _model_at(loc: tuple[str | int, ...]) -> type[BaseModel] | None:
-    """The model whose keys are expected at ``loc`` (pydantic's location, tags included)."""
-    tp: Any = Scenario
-    for seg in loc:
-        tp = _unwrap(tp)
-        origin = typing.get_origin(tp)
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
-            info = next((f for n, f in tp.model_fields.items() if seg in (n, f.alias)), None)
-            if info is None:
-                return None
-            tp = info.annotation
-        elif origin in (tuple, list):
-            tp = typing.get_args(tp)[0]
-        elif origin is dict:
-            tp = typing.get_args(tp)[1]
-        elif origin in (typing.Union, types.UnionType) and isinstance(seg, str):
-            found = CONDITION_TYPES.get(seg)
-            if found is None:
-                return None
-            tp = found
-        else:
-            return None
-    tp = _unwrap(tp)
-    return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
-
-
-def _keys_of(model: type[BaseModel]) -> list[str]:
-    return [f.alias or n for n, f in model.model_fields.items()]
-
-
-def _from_pydantic(error: Any, data: object) -> Problem | None:
-    """``error`` from pydantic as a ``Problem``; None for an error that only follows from
-    another one (a list reported too short because its items failed)."""
-    loc: tuple[str | int, ...] = tuple(error["loc"])
-    kind: str = error["type"]
-    value = error.get("input")
-    ctx = error.get("ctx") or {}
-    found, _ = _data_path(data, loc)
-    if kind == "missing":
-        key = loc[-1]
-        model = _model_at(loc[:-1])
-        if key == "side" and model is not None and issubclass(model, _Condition):
-            return Problem(found, "this condition names no side: add 'side: attacker' or "
-                           "'side: defender' (the side it is about)")
-        return Problem(found, f"missing required key {key!r}")
-    if kind == "extra_forbidden":
-        key = loc[-1]
-        model = _model_at(loc[:-1])
-        keys = _keys_of(model) if model is not None else []
-        hint = _hint(key, keys)
-        if not hint and keys:
-            hint = "; the keys allowed here are " + ", ".join(keys)
-        return Problem(found, f"unknown key {key!r}{hint}")
-    if kind == "union_tag_invalid":
-        tags = list(CONDITION_TYPES)
-        kinds = [t for t in tags if t not in COMBINATORS]
-        return Problem(found, f"unknown condition type {ctx.get('tag')!r}"
-                       f"{_hint(ctx.get('tag'), tags)}; the types are {', '.join(kinds)}")
-    if kind == "union_tag_not_found":
-        names = ", ".join(t for t in CONDITION_TYPES if t not in COMBINATORS)
-        if isinstance(value, dict):
-            return Problem(found, "this condition does not say what it is: add 'type:' (one of "
-                           f"{names}), or write it as 'all:', 'any:' or 'not:'")
-        return Problem(found, f"expected a condition (a mapping with 'type:', or 'all:', "
-                       f"'any:' or 'not:'), found {_describe(value)}")
-    if kind in _KINDS:
-        return Problem(found, f"expected {_KINDS[kind]}, found {_describe(value)}")
-    if kind in ("enum", "literal_error"):
-        expected = str(ctx.get("expected", ""))
-        choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",") if c.strip()]
-        return Problem(found, f"{_describe(value)} is not one of {expected}"
-                       f"{_hint(value, choices)}")
-    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        bound = {"greater_than_equal": ("at least", "ge"), "greater_than": ("more than", "gt"),
-                 "less_than_equal": ("at most", "le"), "less_than": ("less than", "lt")}[kind]
-        return Problem(found, f"must be {bound[0]} {ctx.get(bound[1])}, not {_describe(value)}")
-    if kind == "too_short":
-        if isinstance(value, list | dict) and len(value) >= int(ctx.get("min_length", 1)):
-            return None
-        return Problem(found, "must not be empty")
-    if kind == "string_too_short":
-        return Problem(found, "must not be empty")
-    if kind == "recursion_loop":
-        return Problem(found, "this refers back to itself (a YAML alias inside its own anchor)")
-    if kind == "invalid_key":
-        return Problem(found, f"every key must be a word, not {_describe(value)}")
-    if kind == "value_error":
-        return Problem(found, str(ctx.get("error", error["msg"])))
-    return Problem(found, str(error["msg"]))
+    """Strip a '| None' from a type."""
+    if typing.get_origin(tp) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(tp) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return tp
 
 
 __all__ = [
+    "COMBINATORS",
     "CONDITION_TYPES",
+    "KEY",
     "AllOf",
     "AnyOf",
+    "ArrivalRoll",
     "Condition",
     "DestroyAll",
     "Edge",
@@ -1432,9 +1021,7 @@ __all__ = [
     "Victory",
     "ZoneChoice",
     "dotted",
-    "parse_condition",
-    "parse_scenario",
-    "scenario_json_schema",
+    "duel",
     "semantic_problems",
     "walk",
 ]

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from campaigns.scenario_model import parse_scenario
 from meks.catalog import Band, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle, Engagement, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
-from meks.scenario import Scenario, Side, parse_scenario
+from meks.scenario import Scenario, Side
 
 CATALOG = load_catalog()
 

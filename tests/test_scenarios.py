@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from campaigns.scenario_model import parse_scenario, scenario_json_schema
 from campaigns.scenarios import (
     builtin_entries,
     builtin_file,
@@ -35,8 +36,6 @@ from meks.scenario import (
     Placed,
     Scenario,
     Side,
-    parse_scenario,
-    scenario_json_schema,
 )
 from meks.victory import BattleState, UnitState, judge
 

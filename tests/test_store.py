@@ -834,8 +834,8 @@ def test_names_have_a_length_limit(runner: CliRunner, company: str, tmp_path: Pa
 
 
 def test_muster_budget_has_the_scenario_limit(runner: CliRunner, company: str) -> None:
+    from campaigns.scenario_model import SideRules
     from cli.muster_cmd import MAX_BUDGET
-    from meks.scenario import SideRules
 
     assert SideRules(budget=MAX_BUDGET).budget == MAX_BUDGET
     with pytest.raises(ValueError):
