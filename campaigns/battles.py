@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from campaigns.company import NotFound, Refused, changing, is_id
+from campaigns.company import NotFound, Refused, changing, is_id, lock_all
 from campaigns.forces import load_force_file, muster_force
 from campaigns.in_play import play_using
 from campaigns.postbattle import Aftermath, aftermath
@@ -97,9 +97,17 @@ def fight(session: Session | None, scenario_ref: str, attacker: str, defender: s
     here; ``store`` does that."""
     catalog = catalog or load_catalog()
     scenario = get_scenario(scenario_ref)
+    if session is not None:  # the battle is stored in the companies that fight it
+        lock_companies(session, attacker, defender)
     sides = {Side.ATTACKER: participant(session, attacker, Side.ATTACKER, scenario, catalog),
              Side.DEFENDER: participant(session, defender, Side.DEFENDER, scenario, catalog)}
     return fight_sides(scenario, sides, dice, controllers=controllers, catalog=catalog)
+
+
+def lock_companies(session: Session, *refs: str) -> None:
+    """Lock the companies among ``refs`` (the others are force files) before their musters
+    are read, for a battle that will be stored in them (``campaigns.company.lock_all``)."""
+    lock_all(session, [ref for ref in refs if not is_force_file(ref)])
 
 
 def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, *,

@@ -38,8 +38,10 @@ from campaigns.company import (
     assign_pilot,
     buy_mek,
     changing,
+    company_to_change,
     get_company,
     hire_pilot,
+    lock,
     muster,
     next_muster,
     shell_arg,
@@ -170,7 +172,7 @@ def active_campaign(session: Session, company: Company) -> Campaign | None:
 
 def start_campaign(session: Session, company_name: str, *, plan: Path | None = None,
                    seed: int | None = None, difficulty: str | None = None) -> dict[str, Any]:
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     if active_campaign(session, company) is not None:
         raise Refused(f"{company.name} is already on a campaign; finish it with 'meks "
                       f"campaign run {shell_arg(company.name)}' first.")
@@ -267,7 +269,7 @@ def next_scenario(session: Session, company_name: str,
                   catalog: Catalog | None = None) -> dict[str, Any]:
     """Play the campaign's next scenario, every step recorded; returns its summary."""
     catalog = catalog or load_catalog()
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     row = _active(session, company)
     if playing_step(session, row) is not None:
         raise Refused(f"{company.name}'s next battle is being played at the terminal; "
@@ -293,6 +295,7 @@ def complete_step(session: Session, step: dict[str, Any], fought: Fought,
         raise Refused("The campaign has moved on since this battle began.")
     company = session.get(Company, row.company_id)
     assert company is not None
+    company = lock(session, company)  # held already by whoever fought the battle
     side = Side(step["side"])
     plan = json.loads(row.plan)
     scenario = fought.scenario
@@ -335,7 +338,7 @@ def play_step(session: Session, company_name: str, opponent: str = "bot",
     from campaigns.play import load, start_sides
 
     catalog = catalog or load_catalog()
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     row = _active(session, company)
     waiting = playing_step(session, row)
     if waiting is not None:

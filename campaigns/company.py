@@ -17,9 +17,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from campaigns import roster
+from db.locks import lock_company, mark_locked
 from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import Pricing, check_design
@@ -125,6 +127,60 @@ def get_company(session: Session, name: str) -> Company:
     return company
 
 
+def company_to_change(session: Session, name: str) -> Company:
+    """The company called ``name`` (or with that id), as ``get_company`` finds it, locked
+    for the rest of the transaction: every use-case that changes a company starts here, so
+    that two changes to one company never interleave (``db.locks``), and everything it reads
+    afterwards is what the change before it left."""
+    return lock(session, get_company(session, name))
+
+
+def lock(session: Session, company: Company) -> Company:
+    """``company`` locked for the rest of the transaction and read afresh (``db.locks``).
+    Refused when another change deleted it while this one waited."""
+    row = lock_company(session, _cid(company))
+    if row is None:
+        raise NotFound(f"{company.name} was deleted by another change a moment ago; nothing "
+                       "was changed.")
+    return row
+
+
+def lock_all(session: Session, names: Sequence[str]) -> None:
+    """Lock the companies ``names`` name, always in the same order (by id) so that two
+    changes to the same two companies cannot each wait for the other. A name that finds no
+    company is passed over: the use-case says so when it looks it up."""
+    found = {}
+    for name in names:
+        try:
+            company = get_company(session, name)
+        except NotFound:
+            continue
+        found[_cid(company)] = company
+    for cid in sorted(found):
+        lock(session, found[cid])
+
+
+def found_company(session: Session, company: Company, taken: str) -> Company:
+    """Store a new company row. Refused with ``taken`` (with ``{name}`` for the other
+    company's name) when its name is in use, including by a company another process has
+    just founded under the same name at the same moment."""
+    other = session.exec(select(Company).where(Company.name_key == company.name_key)).first()
+    if other is None:
+        try:
+            with session.begin_nested():  # a clash must not spoil the whole transaction
+                session.add(company)
+                session.flush()
+        except IntegrityError:
+            other = session.exec(select(Company).where(
+                Company.name_key == company.name_key)).first()
+            if other is None:
+                raise
+    if other is not None:
+        raise Refused(taken.format(name=repr(other.name)))
+    mark_locked(session, _cid(company))
+    return company
+
+
 def _cid(company: Company) -> int:
     assert company.id is not None
     return company.id
@@ -173,7 +229,9 @@ class Change:
 
 @contextmanager
 def changing(session: Session, company: Company, command: str) -> Iterator[Change]:
-    """Record the change made inside the block as one event with before/after states."""
+    """Record the change made inside the block as one event with before/after states.
+    The company is locked first (``lock``) if its use-case has not done so already."""
+    company = lock(session, company)
     before = roster.snapshot(session, company)
     change = Change(command)
     yield change
@@ -189,12 +247,8 @@ def changing(session: Session, company: Company, command: str) -> Iterator[Chang
 
 def create_company(session: Session, name: str) -> dict[str, Any]:
     name = clean_name(name, "company name")
-    other = session.exec(select(Company).where(Company.name_key == fold(name))).first()
-    if other is not None:
-        raise Refused(f"A company called {other.name!r} already exists; choose another name.")
-    company = Company(name=name, name_key=fold(name))
-    session.add(company)
-    session.flush()
+    company = found_company(session, Company(name=name, name_key=fold(name)),
+                            "A company called {name} already exists; choose another name.")
     with changing(session, company, "company create") as change:
         change.summary = f"Founded {name}."
     return company_view(session, company)
@@ -248,7 +302,7 @@ def show_company(session: Session, name: str) -> dict[str, Any]:
 
 
 def delete_company(session: Session, name: str) -> str:
-    company = get_company(session, name)
+    company = company_to_change(session, name)
     before = roster.snapshot(session, company)
     roster.clear(session, _cid(company))
     session.add(Event(company_id=None, company_name=company.name, command="company delete",
@@ -322,7 +376,7 @@ def _refuse_if_undo_takes_from_play(session: Session, company: Company, event: E
 
 def undo(session: Session, name: str) -> dict[str, Any]:
     """Revert the company's last change that is not itself an undo or already undone."""
-    company = get_company(session, name)
+    company = company_to_change(session, name)
     event = session.exec(
         select(Event).where(Event.company_id == company.id, col(Event.undoes).is_(None),
                             col(Event.undone).is_(False), Event.command != "company create")
@@ -377,7 +431,7 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
             catalog: Catalog | None = None) -> dict[str, Any]:
     """Add a Mek of ``design`` to the stable, at its purchase price (R1.7)."""
     catalog = catalog or load_catalog()
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     report = check_design(design, catalog)
     if not report.legal:
         problems = "; ".join(p.message.rstrip(".") for p in report.problems)
@@ -412,7 +466,7 @@ def list_meks(session: Session, company_name: str, *, all_meks: bool = False
 
 
 def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[str, Any]:
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     mek = find_mek(session, company, ref, active=False)
     new = clean_name(new, "callsign")
     if new == mek.callsign:
@@ -426,7 +480,7 @@ def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[
 
 
 def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     mek = find_mek(session, company, ref)
     waiting = waiting_muster(session, company)
     if waiting is not None and any(f["mek"] == mek.id for f in json.loads(waiting.force)):
@@ -452,7 +506,7 @@ def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool 
     """Hire a Green pilot for free, or a Regular one who costs 5 points at its first
     muster (R2.2, R3.3)."""
     catalog = catalog or load_catalog()
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     name = clean_name(name, "pilot name")
     other = session.exec(select(Pilot).where(Pilot.company_id == company.id,
                                              Pilot.name_key == fold(name))).first()
@@ -481,7 +535,7 @@ def pilot_view(session: Session, pilot: Pilot) -> dict[str, Any]:
 def assign_pilot(session: Session, company_name: str, pilot_ref: str, mek_ref: str
                  ) -> dict[str, Any]:
     """Put a pilot in a Mek's cockpit; a pilot flies one Mek and a Mek has one pilot."""
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     pilot = find_pilot(session, company, pilot_ref)
     if pilot.status == "dead":
         raise Refused(f"{pilot.name} is dead and cannot be assigned.")
@@ -522,7 +576,7 @@ def support_roll(session: Session, company_name: str, dice: Dice, count: int = 1
     if count < 1:
         raise Refused("Roll at least one support roll.")
     catalog = catalog or load_catalog()
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     results: list[dict[str, Any]] = []
     with changing(session, company, "support roll") as change:
         start = len(dice.log)
@@ -545,8 +599,9 @@ def support_roll(session: Session, company_name: str, dice: Dice, count: int = 1
 def support_rolls_for(session: Session, company_name: str, scenario: Scenario, side: Side
                       ) -> tuple[int, str]:
     """How many support rolls the company makes for a scenario side (R4.1): the side's
-    count, plus one when a living pilot of the company has Log Hero."""
-    company = get_company(session, company_name)
+    count, plus one when a living pilot of the company has Log Hero. Asked only before
+    rolling them, so the company is locked for that change already."""
+    company = company_to_change(session, company_name)
     return _support_grant(session, company, scenario.side(side).support_rolls,
                           f"the {side.value} in {scenario.name}")
 
@@ -664,7 +719,7 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
     """Check a force against the budget and limits (R3.3) and record it. Every problem is
     named at once; nothing is stored unless the force is legal. A muster still waiting for
     its battle is replaced by the new one."""
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     if not mek_refs:
         raise Refused("Name at least one Mek to muster.")
     problems = []

@@ -23,11 +23,12 @@ from campaigns.battles import (
     distinct_names,
     force_from_data,
     force_to_data,
+    lock_companies,
     participant,
     store,
     summary,
 )
-from campaigns.company import NotFound, Refused, is_id
+from campaigns.company import NotFound, Refused, is_id, lock
 from campaigns.in_play import play_using
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
@@ -74,6 +75,7 @@ def start(session: Session, scenario_ref: str, side: Side, attacker: str, defend
     catalog = catalog or load_catalog()
     controller(opponent)  # refuse an unknown controller before anything is saved
     scenario = get_scenario(scenario_ref)
+    lock_companies(session, attacker, defender)  # the play takes their musters
     sides = {Side.ATTACKER: participant(session, attacker, Side.ATTACKER, scenario, catalog),
              Side.DEFENDER: participant(session, defender, Side.DEFENDER, scenario, catalog)}
     return start_sides(session, scenario, side, sides, seed=seed, opponent=opponent)
@@ -120,8 +122,15 @@ def _side_data(part: Participant) -> dict[str, Any]:
     return {"name": part.company.name, "company": part.company.id, "muster": part.muster.id}
 
 
-def _row(session: Session, play_id: int) -> Play:
-    row = session.get(Play, play_id) if is_id(play_id) else None
+def _row(session: Session, play_id: int, *, for_change: bool = False) -> Play:
+    """The play with this id; ``for_change``: locked for the rest of the transaction and
+    read afresh, so that two terminals saving the same play take turns."""
+    row = None
+    if is_id(play_id):
+        query = select(Play).where(Play.id == play_id)
+        if for_change:
+            query = query.with_for_update().execution_options(populate_existing=True)
+        row = session.exec(query).first()
     if row is None:
         raise NotFound(f"No play has id {play_id}; 'meks battle resume' without an id lists "
                        "the unfinished ones.")
@@ -166,7 +175,7 @@ def load(session: Session, play_id: int) -> PlayState:
 
 def append_decision(session: Session, play_id: int, index: int, data: Decision) -> None:
     """Save the player's decision number ``index`` (counting from 0)."""
-    row = _row(session, play_id)
+    row = _row(session, play_id, for_change=True)
     decisions = json.loads(row.decisions)
     if row.status != "active" or len(decisions) != index:
         raise Refused(f"Play {play_id} has moved on elsewhere (is it open in another "
@@ -175,6 +184,16 @@ def append_decision(session: Session, play_id: int, index: int, data: Decision) 
     row.decisions = json.dumps(decisions)
     row.updated_at = utcnow()
     session.add(row)
+
+
+def _lock_sides(session: Session, row: Play) -> None:
+    """Lock the play's companies (by id, as ``campaigns.company.lock_all`` does) before
+    its battle is stored in them."""
+    sides = json.loads(row.spec)["sides"].values()
+    for cid in sorted({info["company"] for info in sides if info.get("company") is not None}):
+        company = session.get(Company, cid)
+        if company is not None:
+            lock(session, company)
 
 
 def _participants(session: Session, row: Play) -> dict[Side, Participant]:
@@ -206,7 +225,8 @@ def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
     """The play's battle is over: store it like ``battle auto`` (each company gets the
     battle and its post-battle sequence, with the battle's dice rolling on) and mark the
     play finished. Returns the battle's summary (as ``battle auto --json``) and ``play_id``."""
-    row = _row(session, play_id)
+    row = _row(session, play_id, for_change=True)
+    _lock_sides(session, row)
     if row.status != "active":
         raise Refused(f"Play {play_id} is already finished.")
     if battle.verdict is None or not battle.verdict.decided:

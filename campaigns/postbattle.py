@@ -12,7 +12,14 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from campaigns.company import Change, Refused, changing, find_mek, find_pilot, get_company
+from campaigns.company import (
+    Change,
+    Refused,
+    changing,
+    company_to_change,
+    find_mek,
+    find_pilot,
+)
 from campaigns.in_play import play_using
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -89,7 +96,7 @@ def record_battle(
     catalog = catalog or load_catalog()
     if result not in RESULTS:
         raise Refused(f"The result must be win, loss or draw, not {result!r}.")
-    company = get_company(session, company_name)
+    company = company_to_change(session, company_name)
     last = session.exec(select(Muster).where(Muster.company_id == company.id)
                         .order_by(col(Muster.id).desc())).first()
     if last is None or last.battle_id is not None:

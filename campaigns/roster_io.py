@@ -27,10 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from campaigns import roster
-from campaigns.company import Refused, changing, clean_name, get_company
+from campaigns.company import changing, clean_name, found_company, get_company
 from campaigns.scenario_model import parse_scenario
 from campaigns.scenarios import discover
 from db.models import Company, fold
@@ -463,13 +463,10 @@ def import_roster(session: Session, text: str, source: str, name: str | None = N
     fresh ids. Refused (nothing stored) if a company of that name exists."""
     doc = parse_roster(text, source)
     name = clean_name(doc["company"]["name"] if name is None else name, "company name")
-    other = session.exec(select(Company).where(Company.name_key == fold(name))).first()
-    if other is not None:
-        raise Refused(f"A company called {other.name!r} already exists; import this roster "
-                      "under another name with --name NEW.")
-    company = Company(name=name, name_key=fold(name), created_at=doc["company"]["created_at"])
-    session.add(company)
-    session.flush()
+    company = found_company(
+        session, Company(name=name, name_key=fold(name), created_at=doc["company"]["created_at"]),
+        "A company called {name} already exists; import this roster under another name with "
+        "--name NEW.")
     counts = {part: len(doc[part]) for part in ("meks", "pilots", "support", "musters",
                                                 "battles")}
     old = doc["company"]["name"]

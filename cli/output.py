@@ -108,8 +108,11 @@ def debug_enabled() -> bool:
 
 
 def internal_error(exc: BaseException) -> None:
+    # the first line only: a database error goes on with the statement and its values
+    lines = str(exc).strip().splitlines()
+    what = f"{type(exc).__name__}: {lines[0]}" if lines else type(exc).__name__
     error(
-        f"meks hit an unexpected problem ({type(exc).__name__}: {exc}). Nothing was changed. "
+        f"meks hit an unexpected problem ({what}). Nothing was changed. "
         "Run again with MEKS_DEBUG=1 to see the details, and please report it."
     )
     if debug_enabled():  # pragma: no cover - for developers

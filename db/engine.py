@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
 from sqlmodel import Session
 
 from db.migrations import migrate
@@ -177,6 +177,12 @@ def dispose_all() -> None:
     _engines.clear()
 
 
+def _driver_reason(exc: DBAPIError) -> str:
+    """What the database said, in its first line: never the statement, never its values."""
+    text = str(exc.orig if exc.orig is not None else exc).strip()
+    return (text.splitlines()[0] if text else type(exc).__name__).rstrip(".")
+
+
 @contextmanager
 def transaction(location: str, create: bool = True) -> Iterator[Session]:
     """A session whose work is committed together at the end, or not at all. ``create``:
@@ -185,8 +191,15 @@ def transaction(location: str, create: bool = True) -> Iterator[Session]:
     try:
         with Session(engine, expire_on_commit=False) as session, session.begin():
             yield session
-    except OperationalError as exc:
+    except IntegrityError:
+        # Only a change racing another one can get here: the use-cases check what they
+        # store, and changes to one company take turns (db.locks).
         raise DatabaseError(
-            f"The database at {describe(location)} could not complete the change: "
-            f"{_reason(exc)}. Nothing was changed; try again."
+            f"The change clashed with another one made to the database at "
+            f"{describe(location)} at the same moment; nothing was changed, so try again."
+        ) from None
+    except DBAPIError as exc:
+        raise DatabaseError(
+            f"The database at {describe(location)} could not complete the change "
+            f"({_driver_reason(exc)}); nothing was changed, so try again."
         ) from None
