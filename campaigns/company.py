@@ -28,6 +28,7 @@ from meks.errors import MeksError, UsageError
 from meks.plain import plain
 from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
+from meks.text import TYPED_WHITESPACE, bad_character, describe, shown
 
 
 class NotFound(MeksError):
@@ -64,13 +65,18 @@ def reads_as_id(name: str) -> bool:
 
 
 def clean_name(text: str, what: str) -> str:
-    """``text`` as a name is stored: composed (NFC), without control or invisible
-    formatting characters (a joiner is kept between two visible characters), spacing
-    collapsed. Refused when it is empty or made only of digits (optionally after a '#'),
-    which would read as an id, or when it holds bytes that are not text."""
+    """``text`` as a name is stored: composed (NFC), without invisible formatting characters
+    (a joiner is kept between two visible characters), tabs and line breaks turned into
+    spaces, spacing collapsed. Refused when it is empty or made only of digits (optionally
+    after a '#'), which would read as an id, when it holds bytes that are not text, or any
+    other control character (NUL, ESC, DEL...): those are refused, not dropped."""
     if any(unicodedata.category(c) == "Cs" for c in text):
         raise UsageError(f"The {what} {text!r} holds bytes that are not UTF-8 text; type it "
                          "again in a UTF-8 terminal.")
+    control = bad_character(text, TYPED_WHITESPACE)
+    if control is not None:
+        raise UsageError(f"The {what} {shown(text)} holds {describe(control)}; a name "
+                         "cannot hold control characters, so give it without.")
     text = unicodedata.normalize("NFC", text)
     kept = []
     for i, c in enumerate(text):
