@@ -110,7 +110,10 @@ def as_id(ref: str) -> int | None:
     ``MAX_ID``; otherwise None, and ``ref`` can only be a name."""
     if not (ref.isascii() and ref.isdigit()):
         return None
-    number = int(ref)
+    digits = ref.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_ID)):  # far too large (and past what int() reads at all)
+        return None
+    number = int(digits)
     return number if number <= MAX_ID else None
 
 

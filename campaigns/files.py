@@ -108,11 +108,11 @@ def _refuse(source: str, what: str, kind: Kind | None = None) -> InputError:
 
 
 def _size(n: int) -> str:
-    if n >= MIB:
-        return f"{n / MIB:.1f} MB".replace(".0 MB", " MB")
-    if n >= 1024:
-        return f"{n / 1024:.0f} KB"
-    return f"{n} bytes"
+    if n >= MIB and n % MIB == 0:
+        return f"{n // MIB} MB"
+    if n >= 1024 and n % 1024 == 0:
+        return f"{n // 1024} KB"
+    return f"{n:,} bytes"
 
 
 # ---- reading bytes ----------------------------------------------------------------------
@@ -171,13 +171,13 @@ def read_bytes(path: Path | str, kind: Kind) -> bytes:
         if refused:
             raise InputError(source, [refused])
         if info.st_size > kind.limit:
-            raise _too_large(source, kind, info.st_size)
+            raise _too_large(source, kind)
         try:
             data = _read_at_most(file, kind.limit + 1)
         except OSError as exc:
             raise InputError(source, [_os_problem(exc)]) from None
     if len(data) > kind.limit:
-        raise _too_large(source, kind, None)
+        raise _too_large(source, kind)
     return data
 
 
@@ -194,10 +194,9 @@ def _read_at_most(file: object, count: int) -> bytes:
     return b"".join(parts)
 
 
-def _too_large(source: str, kind: Kind, size: int | None) -> InputError:
-    is_ = f"is {_size(size)}" if size is not None else "is larger than that"
-    return InputError(source, [f"this file {is_}; a {kind.name} may be at most "
-                               f"{_size(kind.limit)}"])
+def _too_large(source: str, kind: Kind) -> InputError:
+    return InputError(source, [f"this file is larger than {_size(kind.limit)}, the most a "
+                               f"{kind.name} may be"])
 
 
 def read_stdin(kind: Kind, source: str = "<stdin>") -> str:
@@ -208,7 +207,7 @@ def read_stdin(kind: Kind, source: str = "<stdin>") -> str:
     else:
         data = _read_at_most(stream, kind.limit + 1)
     if len(data) > kind.limit:
-        raise _too_large(source, kind, None)
+        raise _too_large(source, kind)
     return decode(data, source, kind)
 
 
