@@ -31,7 +31,7 @@ from sqlmodel import Session, select
 
 from campaigns import roster
 from campaigns.company import Refused, changing, clean_name, get_company
-from campaigns.files import ROSTER, parse_yaml, read_text
+from campaigns.files import ROSTER, parse_json_or_yaml, read_text
 from campaigns.scenario_model import parse_scenario
 from campaigns.scenarios import discover
 from db.models import Company, fold
@@ -285,7 +285,7 @@ def parse_roster(text: str, source: str) -> roster.Document:
     if SUFFIXES.get(suffix) in ("csv", "md", "html") \
             or text.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
         raise InputError(source, [NOT_A_ROSTER])
-    data = parse_yaml(text, source, ROSTER)  # JSON is YAML too
+    data = parse_json_or_yaml(text, source, ROSTER)
     if data is None:
         raise InputError(source, ["the file is empty"])
     if not isinstance(data, dict) or data.get("schema") != roster.SCHEMA_NAME:
