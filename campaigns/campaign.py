@@ -49,7 +49,7 @@ from campaigns.company import (
     support_rolls_for,
     waiting_muster,
 )
-from campaigns.files import read_yaml_file
+from campaigns.files import PLAN, read_yaml_file
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
 from campaigns.scenario_model import scenario_data, stored_scenario
@@ -105,7 +105,7 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     """A plan file's name, steps and difficulty; every scenario is checked to exist. A
     scenario given as a file (its name relative to the plan's folder, or the current one)
     is copied into its step as ``definition``."""
-    data = build(PlanFile, read_yaml_file(path), str(path))
+    data = build(PlanFile, read_yaml_file(path, PLAN), str(path))
     problems = []
     steps = []
     if not data.scenarios:

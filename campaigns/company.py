@@ -30,6 +30,7 @@ from meks.errors import MeksError, UsageError
 from meks.plain import plain
 from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
+from meks.text import TYPED_WHITESPACE, bad_character, describe, shown
 
 
 class NotFound(MeksError):
@@ -66,13 +67,18 @@ def reads_as_id(name: str) -> bool:
 
 
 def clean_name(text: str, what: str) -> str:
-    """``text`` as a name is stored: composed (NFC), without control or invisible
-    formatting characters (a joiner is kept between two visible characters), spacing
-    collapsed. Refused when it is empty or made only of digits (optionally after a '#'),
-    which would read as an id, or when it holds bytes that are not text."""
+    """``text`` as a name is stored: composed (NFC), without invisible formatting characters
+    (a joiner is kept between two visible characters), tabs and line breaks turned into
+    spaces, spacing collapsed. Refused when it is empty or made only of digits (optionally
+    after a '#'), which would read as an id, when it holds bytes that are not text, or any
+    other control character (NUL, ESC, DEL...): those are refused, not dropped."""
     if any(unicodedata.category(c) == "Cs" for c in text):
         raise UsageError(f"The {what} {text!r} holds bytes that are not UTF-8 text; type it "
                          "again in a UTF-8 terminal.")
+    control = bad_character(text, TYPED_WHITESPACE)
+    if control is not None:
+        raise UsageError(f"The {what} {shown(text)} holds {describe(control)}; a name "
+                         "cannot hold control characters, so give it without.")
     text = unicodedata.normalize("NFC", text)
     kept = []
     for i, c in enumerate(text):
@@ -106,7 +112,10 @@ def as_id(ref: str) -> int | None:
     ``MAX_ID``; otherwise None, and ``ref`` can only be a name."""
     if not (ref.isascii() and ref.isdigit()):
         return None
-    number = int(ref)
+    digits = ref.lstrip("0") or "0"
+    if len(digits) > len(str(MAX_ID)):  # far too large (and past what int() reads at all)
+        return None
+    number = int(digits)
     return number if number <= MAX_ID else None
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from campaigns.files import read_yaml_file
+from campaigns.files import DESIGN, read_yaml_file
 from meks.catalog import Design
 from meks.construction import design_from_data
 
 
 def load_design_file(path: Path) -> Design:
     """The design described in the YAML file at ``path``; ``InputError`` if unreadable."""
-    return design_from_data(read_yaml_file(path), str(path))
+    return design_from_data(read_yaml_file(path, DESIGN), str(path))

@@ -5,26 +5,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from campaigns.files import DICE, read_text, text_lines
 from meks.errors import InputError
 
 
 def read_dice_file(path: Path) -> list[int]:
     """The die values in ``path``: numbers 1-6 separated by spaces, commas or new lines;
     '#' starts a comment. Anything else is refused with its line (exit 2)."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(str(path), ["no such file"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(str(path), [f"cannot be read ({exc})"]) from None
+    text = read_text(path, DICE)
     values: list[int] = []
     problems = []
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in text_lines(text, str(path)):
         for token in re.split(r"[\s,]+", line.split("#", 1)[0].strip()):
             if not token:
                 continue
-            if not (token.isascii() and token.isdigit() and 1 <= int(token) <= 6):
-                problems.append(f"line {number}: {token!r} is not a die value (1 to 6)")
+            if not (token.isascii() and token.isdigit() and len(token) <= 9
+                    and 1 <= int(token) <= 6):
+                problems.append(f"line {number}: {_shown(token)} is not a die value (1 to 6)")
             else:
                 values.append(int(token))
     if problems:
@@ -32,3 +29,7 @@ def read_dice_file(path: Path) -> list[int]:
     if not values:
         raise InputError(str(path), ["the file holds no dice"])
     return values
+
+
+def _shown(token: str) -> str:
+    return repr(token) if len(token) <= 20 else repr(token[:17] + "...")

@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 
 from campaigns.company import Refused, get_company, shell_arg
 from campaigns.designs import load_design_file
-from campaigns.files import read_yaml_file
+from campaigns.files import FORCE, read_yaml_file
 from db.models import Company, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import check_design
@@ -52,7 +52,7 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
     """The force in a YAML force file. Unreadable: ``InputError`` (exit 2); a design that
     breaks the construction rules, or an unknown name: refused (exit 1)."""
     catalog = catalog or load_catalog()
-    data = build(ForceFile, read_yaml_file(path), str(path))
+    data = build(ForceFile, read_yaml_file(path, FORCE), str(path))
     if not data.meks:
         raise InputError(str(path), ["'meks' lists no Meks"])
     units = []

@@ -31,6 +31,7 @@ from sqlmodel import Session
 
 from campaigns import roster
 from campaigns.company import changing, clean_name, found_company, get_company
+from campaigns.files import ROSTER, parse_json_or_yaml, read_text
 from campaigns.scenario_model import parse_scenario
 from campaigns.scenarios import discover
 from db.models import Company, fold
@@ -39,7 +40,6 @@ from meks.construction import check_design
 from meks.errors import InputError, MeksError
 from meks.names import normalize
 from meks.pilots import FAMILIARITY, base_skill
-from meks.yamlio import parse_yaml
 
 FORMATS = ("json", "yaml", "csv", "md", "html")
 IMPORTABLE = ("json", "yaml")
@@ -273,20 +273,9 @@ def to_html(doc: roster.Document) -> str:
 # ---- import ---------------------------------------------------------------------------------
 
 def read_roster_file(path: Path) -> str:
-    """The text of a roster file; ``InputError`` (exit 2) if it cannot be read."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(str(path), ["no such file"]) from None
-    except IsADirectoryError:
-        raise InputError(str(path), ["this is a folder, not a file"]) from None
-    except OSError as exc:
-        raise InputError(str(path), [f"cannot be read ({exc.strerror})"]) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise InputError(str(path), ["not a text file (a roster is JSON or YAML text)"]
-                         ) from None
+    """The text of a roster file; ``InputError`` (exit 2) if it cannot be read (see
+    ``campaigns.files``)."""
+    return read_text(path, ROSTER)
 
 
 def parse_roster(text: str, source: str) -> roster.Document:
@@ -296,19 +285,11 @@ def parse_roster(text: str, source: str) -> roster.Document:
     if SUFFIXES.get(suffix) in ("csv", "md", "html") \
             or text.lstrip()[:15].lower().startswith(("<!doctype", "<html")):
         raise InputError(source, [NOT_A_ROSTER])
-    try:
-        data = parse_yaml(text, source)
-    except InputError as exc:
-        raise InputError(source, [
-            f"{exc.problems[0]}; a roster file is JSON or YAML as 'meks roster export' "
-            "writes it", *exc.problems[1:]]) from None
+    data = parse_json_or_yaml(text, source, ROSTER)
     if data is None:
         raise InputError(source, ["the file is empty"])
     if not isinstance(data, dict) or data.get("schema") != roster.SCHEMA_NAME:
         raise InputError(source, [NOT_A_ROSTER])
-    if _shares_parts(data):
-        raise InputError(source, ["YAML aliases (*name) that repeat a list or mapping are not "
-                                  "accepted in a roster; write each part out in full"])
     version = data.get("version")
     if not _same(version, roster.SCHEMA_VERSION):
         raise InputError(source, [
@@ -339,21 +320,6 @@ def _clean_names(doc: roster.Document) -> list[str]:
             except MeksError as exc:
                 problems.append(f"{part}[{i}].{key}: {_sentence(exc.message)}")
     return problems
-
-
-def _shares_parts(data: object) -> bool:
-    """Whether one list or mapping appears twice (a YAML alias). Such a document can be
-    tiny on disk and enormous once expanded, so it is refused before anything walks it."""
-    seen: set[int] = set()
-    stack = [data]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, dict | list):
-            if id(node) in seen:
-                return True
-            seen.add(id(node))
-            stack.extend(node.values() if isinstance(node, dict) else node)
-    return False
 
 
 def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:

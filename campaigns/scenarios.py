@@ -21,12 +21,11 @@ from pathlib import Path
 
 import yaml
 
-from campaigns.files import read_yaml_file
+from campaigns.files import SCENARIO, parse_yaml, problem, read_text
 from campaigns.scenario_model import parse_scenario
 from meks.errors import InputError, MeksError
 from meks.names import normalize, suggest
 from meks.scenario import Problem, Scenario, ScenarioInvalid, Side, dotted
-from meks.yamlio import parse_yaml
 
 ENV_DIR = "MEKS_SCENARIOS_DIR"
 SUFFIXES = (".yaml", ".yml")
@@ -72,7 +71,7 @@ def user_scenarios_dir() -> Path:
 def read_scenario_text(text: str, source: str) -> Scenario:
     """The scenario in ``text``; ``ScenarioFileError`` (exit 2) listing every problem with
     its line."""
-    data = parse_yaml(text, source)
+    data = parse_yaml(text, source, SCENARIO)
     if data is None:
         raise InputError(source, ["the file is empty"])
     return _parse(data, text, source)
@@ -80,12 +79,7 @@ def read_scenario_text(text: str, source: str) -> Scenario:
 
 def read_scenario_file(path: Path) -> Scenario:
     """The scenario in the YAML file at ``path``; ``InputError`` (exit 2) if unusable."""
-    data = read_yaml_file(path)
-    try:
-        return parse_scenario(data, str(path))
-    except ScenarioInvalid as exc:
-        text = path.read_text(encoding="utf-8")
-        raise _located(exc, text) from None
+    return read_scenario_text(read_text(path, SCENARIO), str(path))
 
 
 def _parse(data: object, text: str, source: str) -> Scenario:
@@ -96,18 +90,15 @@ def _parse(data: object, text: str, source: str) -> Scenario:
 
 
 def _located(exc: ScenarioInvalid, text: str) -> ScenarioFileError:
-    root = _compose(text)
-    located = sorted(((line_of(root, p.path), p) for p in exc.found),
+    lines = _LineIndex(_compose(text))
+    located = sorted(((lines.line_of(p.path), p) for p in exc.found),
                      key=lambda item: item[0] or 0)
     return ScenarioFileError(exc.source, [_with_line(p, line) for line, p in located],
                              [line for line, _ in located])
 
 
-def _with_line(problem: Problem, line: int | None) -> str:
-    where = f"line {line}" if line is not None else ""
-    if problem.path:
-        where = f"{where} ({dotted(problem.path)})" if where else dotted(problem.path)
-    return f"{where}: {problem.message}" if where else problem.message
+def _with_line(found: Problem, line: int | None) -> str:
+    return problem(found.message, line, dotted(found.path) if found.path else "")
 
 
 def _compose(text: str) -> yaml.Node | None:
@@ -121,25 +112,45 @@ def _compose(text: str) -> yaml.Node | None:
 def line_of(root: yaml.Node | None, path: Sequence[str | int]) -> int | None:
     """The line (from 1) of the value at ``path``, or of the nearest enclosing value that
     exists (for a missing key, the mapping that lacks it)."""
-    if root is None:
-        return None
-    node = root
-    line = node.start_mark.line + 1
-    for seg in path:
-        if isinstance(node, yaml.MappingNode):
-            for key, value in node.value:
-                if isinstance(key, yaml.ScalarNode) and key.value == str(seg):
-                    node, line = value, key.start_mark.line + 1
+    return _LineIndex(root).line_of(path)
+
+
+class _LineIndex:
+    """Lines of the values in a composed YAML tree, each mapping's keys indexed the first
+    time they are asked for, so that locating thousands of problems stays quick."""
+
+    def __init__(self, root: yaml.Node | None) -> None:
+        self.root = root
+        self._keys: dict[int, dict[str, tuple[yaml.Node, int]]] = {}
+
+    def _child(self, node: yaml.MappingNode, key: str) -> tuple[yaml.Node, int] | None:
+        index = self._keys.get(id(node))
+        if index is None:
+            index = {}
+            for k, value in node.value:
+                if isinstance(k, yaml.ScalarNode):
+                    index.setdefault(k.value, (value, k.start_mark.line + 1))
+            self._keys[id(node)] = index
+        return index.get(key)
+
+    def line_of(self, path: Sequence[str | int]) -> int | None:
+        if self.root is None:
+            return None
+        node = self.root
+        line = node.start_mark.line + 1
+        for seg in path:
+            if isinstance(node, yaml.MappingNode):
+                found = self._child(node, str(seg))
+                if found is None:
                     break
+                node, line = found
+            elif isinstance(node, yaml.SequenceNode) and isinstance(seg, int) \
+                    and 0 <= seg < len(node.value):
+                node = node.value[seg]
+                line = node.start_mark.line + 1
             else:
                 break
-        elif isinstance(node, yaml.SequenceNode) and isinstance(seg, int) \
-                and 0 <= seg < len(node.value):
-            node = node.value[seg]
-            line = node.start_mark.line + 1
-        else:
-            break
-    return line
+        return line
 
 
 # ---- finding scenarios -------------------------------------------------------------------

@@ -35,6 +35,10 @@ class MeksGroup(TyperGroup):
         super().__init__(*args, **kwargs)
         _reflow_helps(self)
 
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        _refuse_control_characters(args)
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: Any) -> Any:  # typer's own click Context
         from meks.errors import MeksError
 
@@ -63,6 +67,22 @@ class MeksGroup(TyperGroup):
 
             internal_error(exc)
             raise typer.Exit(1) from None
+
+
+def _refuse_control_characters(args: list[str]) -> None:
+    """Nothing typed may hold a control character but a tab or a line break (names turn
+    those into spaces): a NUL cannot be stored, and an escape sequence echoed back would
+    take over the terminal. Checked before any command runs (exit 2)."""
+    from meks.text import TYPED_WHITESPACE, bad_character, describe, shown
+
+    for arg in args:
+        char = bad_character(arg, TYPED_WHITESPACE)
+        if char is not None and not (0xD800 <= ord(char) <= 0xDFFF):  # a file name's bytes
+            from cli.output import error
+
+            error(f"The argument {shown(arg)} holds {describe(char)}; what you type may hold "
+                  "no control characters but tabs and line breaks, so type it without.")
+            raise typer.Exit(2)
 
 
 def _reflow(text: str | None) -> str | None:

@@ -69,23 +69,13 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
 
     The backup is checked first, and the restored data must pass 'meks db check' before
     it replaces anything; otherwise the database stays as it was."""
-    import json
-
+    from campaigns.files import BACKUP, read_json_file
     from campaigns.integrity import restore as do_restore
     from cli.state import interactive
     from db.backup import validate
     from db.engine import describe, engine_for
-    from meks.errors import InputError
 
-    try:
-        data = json.loads(file.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(str(file), ["no such file"]) from None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise InputError(str(file), [f"not a readable backup ({exc})"]) from None
-    except RecursionError:  # brackets nested deeper than Python's JSON reader goes
-        raise InputError(str(file), ["not a readable backup (its JSON is nested too "
-                                     "deeply)"]) from None
+    data = read_json_file(file, BACKUP)
     validate(data, str(file))  # before asking: a damaged backup is refused at once
     if not yes:
         if not interactive():

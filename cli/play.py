@@ -71,7 +71,8 @@ def _same(a: Any, b: Any) -> bool:
 
 def _number(answer: str, most: int) -> bool:
     """Whether ``answer`` is a number from 1 to ``most`` in the digits 0-9."""
-    return answer.isascii() and answer.isdigit() and 1 <= int(answer) <= most
+    return answer.isascii() and answer.isdigit() and len(answer) <= len(str(most)) \
+        and 1 <= int(answer) <= most
 
 
 def _index(options: Sequence[Option], value: Any, fallback: int = 0) -> int:

@@ -57,13 +57,13 @@ def import_(
     as_json: bool = JSON,
 ) -> None:
     """Found a new company from a JSON or YAML roster (all or nothing)."""
-    import sys
     from pathlib import Path
 
+    from campaigns.files import ROSTER, read_stdin
     from campaigns.roster_io import import_roster, read_roster_file
 
     if file == "-":
-        source, text = "<stdin>", sys.stdin.read()
+        source, text = "<stdin>", read_stdin(ROSTER)
     else:
         source, text = file, read_roster_file(Path(file))
     with session() as s:

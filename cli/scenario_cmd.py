@@ -66,12 +66,12 @@ def check(
     the line and the reason.
     """
     from campaigns.scenarios import check_scenario_file
-    from meks.errors import InputError
+    from meks.errors import InputError, listed
 
     try:
         summary = check_scenario_file(file)
     except InputError as exc:
-        for problem in exc.problems:
+        for problem in listed(exc.problems):
             sep = ", " if problem.startswith("line ") else ": "
             error(f"{exc.source}{sep}{problem}")
         raise typer.Exit(2) from None

@@ -430,7 +430,7 @@ _FILES: dict[str, Any] = {
 def _load_file(name: str) -> tuple[Any, ...]:
     source = f"meks/data/{name}.yaml"
     text = resources.files("meks").joinpath("data", f"{name}.yaml").read_text("utf-8")
-    return schema.build_list(_FILES[name], parse_yaml(text, source, max_depth=None), source)
+    return schema.build_list(_FILES[name], parse_yaml(text, source), source)
 
 
 def catalog_from_data(data: dict[str, object], source: str = "catalog") -> Catalog:

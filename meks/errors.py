@@ -3,7 +3,8 @@
 - ``MeksError``: the base; a request the rules refuse, or something not found (exit 1).
 - ``UnknownName``: a name that matches nothing in the catalog; carries the nearest names.
 - ``InputError``: input that cannot be read as the product expects (exit 2): a file that is
-  not YAML, a missing or mistyped field. Carries every problem found, not just the first.
+  not YAML, a missing or mistyped field. Carries every problem found, not just the first;
+  its message lists the first ``MAX_LISTED`` and counts the rest.
 - ``UsageError``: a request the command cannot take as worded (exit 2).
 - ``DiceError``: dice that cannot be used (a fixed sequence ran out, a value outside 1-6).
 """
@@ -11,6 +12,18 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+MAX_LISTED = 50  # problems listed one by one; past that, a count
+
+
+def listed(problems: Sequence[str]) -> list[str]:
+    """The first ``MAX_LISTED`` problems, then one line counting the rest (if any)."""
+    shown = list(problems[:MAX_LISTED])
+    more = len(problems) - len(shown)
+    if more:
+        shown.append(f"... and {more} more problem{'s' * (more != 1)}; fix these first, "
+                     "then check again")
+    return shown
 
 
 class MeksError(ValueError):
@@ -56,7 +69,8 @@ class AmbiguousName(MeksError):
 
 
 class InputError(MeksError):
-    """Input that cannot be read: every problem found, each with where it is."""
+    """Input that cannot be read: every problem found, each with where it is. The message
+    lists the first ``MAX_LISTED`` of them and says how many more there are."""
 
     exit_code = 2
 
@@ -67,7 +81,7 @@ class InputError(MeksError):
             text = f"{source}: {self.problems[0]}"
         else:
             text = f"{source} has {len(self.problems)} problems:\n" + "\n".join(
-                f"  - {p}" for p in self.problems
+                f"  - {p}" for p in listed(self.problems)
             )
         super().__init__(text)
 

@@ -20,7 +20,7 @@ import types
 import typing
 from typing import Any, TypeVar
 
-from meks.errors import InputError
+from meks.errors import MAX_LISTED, InputError
 
 T = TypeVar("T")
 
@@ -160,7 +160,7 @@ def _convert_enum(tp: type[enum.Enum], data: object, path: str, problems: list[s
     choices = [str(m.value) for m in tp]
     problems.append(
         f"{_where(path)}: {_describe(data)} is not one of {', '.join(choices)}"
-        + _nearest_hint(data, choices)
+        + (_nearest_hint(data, choices) if len(problems) < MAX_LISTED else "")
     )
     return None
 
@@ -199,8 +199,9 @@ def _convert_dataclass(tp: type, data: object, path: str, problems: list[str]) -
     for key, item in data.items():
         sub = f"{path}.{key}" if path else str(key)
         if not isinstance(key, str) or key not in fields:
-            problems.append(
-                f"{_where(path)}: unknown key {key!r}" + _nearest_hint(key, list(fields))
+            problems.append(  # past what a message lists, only counted: no hint to seek
+                f"{_where(path)}: unknown key {key!r}"
+                + (_nearest_hint(key, list(fields)) if len(problems) < MAX_LISTED else "")
             )
             continue
         kwargs[key] = _convert(hints[key], item, sub, problems)

@@ -1,5 +1,6 @@
 """Fuzzing every file the product reads: design, force, scenario, plan, roster import and
-dice files. Whatever the file holds, the command answers with exit 0, 1 or 2, a message for
+dice files. Whatever the file holds (mutated documents, texts with control characters,
+YAML anchors and aliases, raw bytes), the command answers with exit 0, 1 or 2, a message for
 a person on failure, never a traceback or an internal error, and nothing written when it
 refuses."""
 
@@ -33,7 +34,9 @@ PLAN = {"name": "War", "difficulty": "easy",
 BLUE = "meks:\n  - {design: VIPER}\n  - {design: WASP}\n  - {design: WASP}\n"
 
 scalars = st.one_of(st.none(), st.booleans(), st.integers(-5, 200),
-                    st.text(max_size=12), st.sampled_from(
+                    st.text(max_size=12), st.text(st.characters(max_codepoint=0xA0),
+                                                  max_size=6),
+                    st.integers(min_value=10**99, max_value=10**120), st.sampled_from(
                         ["WASP", "Light", "Titan", "opening-shots", "attacker", "PPC",
                          "!!python/object:os.system", "Director", "Green", "6"]))
 json_like = st.recursive(scalars, lambda inner: st.one_of(
@@ -68,12 +71,21 @@ def mutated(draw: st.DrawFn, doc: Any) -> Any:
     return doc
 
 
-def contents(valid: Any) -> st.SearchStrategy[str]:
-    """Text for a file: a mutated valid document, any YAML data, or raw characters."""
+def _shared(doc: Any) -> Any:
+    """The document with its parts repeated under a new key: YAML writes them once, with an
+    anchor, and refers back to them with aliases."""
+    return {**doc, "again": list(doc.values())} if isinstance(doc, dict) else [doc, doc]
+
+
+def contents(valid: Any) -> st.SearchStrategy[str | bytes]:
+    """Text for a file: a mutated valid document, one with anchors and aliases, any YAML
+    data, raw characters, or raw bytes."""
     return st.one_of(
         mutated(valid).map(lambda d: yaml.safe_dump(d, sort_keys=False)),
+        mutated(valid).map(lambda d: yaml.safe_dump(_shared(d), sort_keys=False)),
         json_like.map(lambda v: yaml.safe_dump(v)),
-        st.text(alphabet="abc:-[]{}!&*#|>'\"\n 0123456789", max_size=80),
+        st.text(alphabet="abc:-[]{}!&*#|>'\"\n 0123456789\x00\x1b\x85\t\r", max_size=80),
+        st.binary(max_size=60),
         st.just("!!python/object/apply:os.system ['echo pwned']\n"),
     )
 
@@ -83,6 +95,8 @@ def check(runner: CliRunner, args: list[str], before: Any = None) -> int:
     assert result.exit_code in (0, 1, 2), (args, result.stdout, result.stderr)
     assert "Traceback" not in result.stderr and "Traceback" not in result.stdout
     assert "unexpected problem" not in result.stderr, result.stderr
+    for stream in (result.stdout, result.stderr):  # nothing a file holds reaches the terminal
+        assert "\x00" not in stream and "\x1b" not in stream, (args, stream)
     if result.exit_code:
         assert result.stderr.strip(), "a refusal says why"
         if before is not None:
@@ -102,15 +116,19 @@ def company(runner: CliRunner) -> str:
     return "Fuzz"
 
 
-def write(tmp_path: Path, name: str, text: str) -> str:
+def write(tmp_path: Path, name: str, text: str | bytes) -> str:
     path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
     return str(path)
 
 
 @given(text=contents(DESIGN))
 @SETTINGS
-def test_fuzz_design_files(runner: CliRunner, company: str, tmp_path: Path, text: str) -> None:
+def test_fuzz_design_files(runner: CliRunner, company: str, tmp_path: Path,
+                           text: str | bytes) -> None:
     path = write(tmp_path, "design.yaml", text)
     check(runner, ["design", "check", path])
     check(runner, ["mek", "buy", company, path], state(runner))
@@ -118,7 +136,7 @@ def test_fuzz_design_files(runner: CliRunner, company: str, tmp_path: Path, text
 
 @given(text=contents(FORCE))
 @SETTINGS
-def test_fuzz_force_files(runner: CliRunner, tmp_path: Path, text: str) -> None:
+def test_fuzz_force_files(runner: CliRunner, tmp_path: Path, text: str | bytes) -> None:
     path = write(tmp_path, "force.yaml", text)
     blue = write(tmp_path, "blue.yaml", BLUE)
     check(runner, ["battle", "auto", "opening-shots", "-a", path, "-d", blue, "--seed", "1",
@@ -128,7 +146,7 @@ def test_fuzz_force_files(runner: CliRunner, tmp_path: Path, text: str) -> None:
 @given(text=contents(yaml.safe_load(
     (Path(__file__).parent.parent / "campaigns" / "scenarios" / "6-citadel.yaml").read_text())))
 @SETTINGS
-def test_fuzz_scenario_files(runner: CliRunner, tmp_path: Path, text: str) -> None:
+def test_fuzz_scenario_files(runner: CliRunner, tmp_path: Path, text: str | bytes) -> None:
     path = write(tmp_path, "scenario.yaml", text)
     check(runner, ["scenario", "check", path])
     check(runner, ["scenario", "show", path])
@@ -136,14 +154,15 @@ def test_fuzz_scenario_files(runner: CliRunner, tmp_path: Path, text: str) -> No
 
 @given(text=contents(PLAN))
 @SETTINGS
-def test_fuzz_plan_files(runner: CliRunner, company: str, tmp_path: Path, text: str) -> None:
+def test_fuzz_plan_files(runner: CliRunner, company: str, tmp_path: Path,
+                         text: str | bytes) -> None:
     path = write(tmp_path, "plan.yaml", text)
     if check(runner, ["campaign", "start", company, "--plan", path, "--seed", "1"],
              state(runner)) == 0:
         runner.invoke(app, ["campaign", "run", company])
 
 
-@given(text=st.one_of(st.text(alphabet="0123456789 ,#\n-x7", max_size=60),
+@given(text=st.one_of(st.text(alphabet="0123456789 ,#\n-x7\x00\x1b\r", max_size=60),
                       st.lists(st.integers(-2, 9), max_size=40).map(
                           lambda v: " ".join(map(str, v)))))
 @SETTINGS
