@@ -49,15 +49,16 @@ def check(as_json: bool = JSON) -> None:
 @app.command()
 def backup(file: Path = typer.Argument(..., help="Where to write the backup (JSON).",
                                        show_default=False)) -> None:
-    """Write a consistent backup of the whole database to FILE, even while others write."""
-    from db.backup import dump, to_text
-    from db.engine import engine_for
+    """Write a consistent backup of the whole database to FILE, even while others write.
 
-    data = to_text(dump(engine_for(location(), create=False)))
-    target = file.expanduser()
-    if target.is_symlink():  # write where the link leads, as before, not over the link
-        target = target.resolve()
-    say(f"Backed up to {write_atomically(target, data)}.")
+    FILE is replaced whole. A symbolic link is refused, never written through: give the
+    path of the file itself."""
+    from db.backup import dump, to_text
+    from db.engine import engine_for, translated
+
+    with translated(location()):
+        data = to_text(dump(engine_for(location(), create=False)))
+    say(f"Backed up to {write_atomically(file, data)}.")
 
 
 @app.command()
@@ -74,7 +75,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
     from campaigns.integrity import restore as do_restore
     from cli.state import interactive
     from db.backup import validate
-    from db.engine import describe, engine_for
+    from db.engine import describe, engine_for, translated
     from meks.errors import InputError
 
     try:
@@ -95,6 +96,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
         if not typer.confirm(f"Replace everything in {describe(location())} with {file}?"):
             typer.echo("Nothing was restored; the database is as it was.", err=True)
             raise typer.Exit(1)
-    counts = do_restore(engine_for(location()), data, str(file))
+    with translated(location()):
+        counts = do_restore(engine_for(location()), data, str(file))
     say(f"Restored {counts.get('company', 0)} companies and "
                f"{sum(counts.values())} rows from {file}.")
