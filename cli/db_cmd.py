@@ -14,9 +14,12 @@ app = typer.Typer(no_args_is_help=True, help="The database in use.")
 
 @app.command()
 def path(as_json: bool = JSON) -> None:
-    """Print the database in use: --db, else $MEKS_DB, else the per-user data file."""
-    from db.engine import describe
+    """Print the database in use: --db, else $MEKS_DB, else the per-user data file.
 
+    A URL is shown without its password; one that cannot be read is an error (exit 2)."""
+    from db.engine import describe, to_url
+
+    to_url(location())  # a URL that cannot be used is said now, not at the next command
     where = describe(location())
     if as_json:
         print_json({"database": where})

@@ -164,15 +164,18 @@ def read_only(file: Path) -> bool:
 
 def _read_only_engine(url: str, file: Path) -> Engine:
     """An engine that opens ``file`` read-only. When a journal of another connection is
-    beside it (``-wal`` with content, or ``-shm``), SQLite reads that journal too
+    beside it (``-wal`` or ``-journal`` with content, or ``-shm``), SQLite reads it too
     (``mode=ro``); otherwise the file is all there is and it is opened ``immutable``, so
     SQLite creates no ``-wal``/``-shm`` files (it could not in a read-only folder)."""
     import sqlite3
     from urllib.request import pathname2url
 
-    wal = file.with_name(file.name + "-wal")
-    shm = file.with_name(file.name + "-shm")
-    journal = shm.exists() or (wal.exists() and wal.stat().st_size > 0)
+    def beside(suffix: str) -> Path:
+        return file.with_name(file.name + suffix)
+
+    journal = beside("-shm").exists() or any(
+        beside(suffix).exists() and beside(suffix).stat().st_size > 0
+        for suffix in ("-wal", "-journal"))
     uri = f"file:{pathname2url(str(file))}?mode=ro" + ("" if journal else "&immutable=1")
 
     def connect() -> sqlite3.Connection:
