@@ -35,9 +35,13 @@ def check(as_json: bool = JSON) -> None:
     anything is wrong."""
     from campaigns.integrity import check as run_check
     from cli.state import session
+    from db.engine import DamagedDatabase, damaged
 
-    with session(create=False) as s:
-        problems = run_check(s)
+    try:
+        with session(create=False) as s:
+            problems = run_check(s)
+    except DamagedDatabase as exc:  # met opening or closing the file: the one problem
+        problems = [damaged(exc.detail)]
     if as_json:
         print_json({"ok": not problems, "problems": problems})
     elif not problems:

@@ -62,7 +62,11 @@ class NewerDatabase(DatabaseError):
 
 
 class DamagedDatabase(DatabaseError):
-    """The database file is corrupt."""
+    """The database file is corrupt; ``detail`` says what SQLite found."""
+
+    def __init__(self, detail: str, where: str | None = None, refused: bool = False) -> None:
+        super().__init__(damaged(detail, where, refused))
+        self.detail = detail
 
 
 class ReadOnlyDatabase(DatabaseError):
@@ -343,8 +347,7 @@ def explain(exc: BaseException, location: str) -> DatabaseError | None:
     if not isinstance(exc, DBAPIError):
         return None
     if is_damage(exc):
-        return DamagedDatabase(damaged(_reason(exc, location), describe(location),
-                                       refused=True))
+        return DamagedDatabase(_reason(exc, location), describe(location), refused=True)
     if _sqlite_code(exc) == _SQLITE_READONLY:
         return ReadOnlyDatabase(
             f"The database file {describe(location)} is read-only, so nothing was changed; "
