@@ -13,11 +13,13 @@ A plan file (YAML)::
     scenarios:
       - {scenario: opening-shots, side: attacker}
       - {scenario: head-to-head, side: defender}
-      - {scenario: river.yaml, side: attacker}   # a file, found beside the plan
+      - {scenario: river.yaml, side: attacker}   # a file in the plan's own folder
 
 A scenario named by its file is copied into the campaign when it starts, so the campaign
 plays that file as it was then, wherever the file goes later; one named by its id is looked
-up when its turn comes.
+up when its turn comes. A plan names only files inside its own folder (``river.yaml``,
+``maps/river.yaml``): an absolute path, ``~``, ``..`` leading out of the folder, or a link
+pointing out of it is refused without the file being read.
 """
 
 from __future__ import annotations
@@ -55,9 +57,10 @@ from campaigns.in_play import play_using
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import (
     Origin,
+    ScenarioEntry,
     find_scenario,
-    get_scenario,
     looks_like_path,
+    read_scenario_file,
     user_scenarios_dir,
 )
 from db.models import Campaign, Company, Mek, Pilot
@@ -103,7 +106,7 @@ class PlanFile:
 
 def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     """A plan file's name, steps and difficulty; every scenario is checked to exist. A
-    scenario given as a file (its name relative to the plan's folder, or the current one)
+    scenario given as a file (its place inside the plan's folder: see ``plan_scenario``)
     is copied into its step as ``definition``."""
     data = build(PlanFile, read_yaml_file(path, PLAN), str(path))
     problems = []
@@ -117,7 +120,7 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
         if step.side not in ("attacker", "defender"):
             problems.append(f"scenarios[{i}].side must be attacker or defender")
         try:
-            entry = find_scenario(_beside(path, step.scenario))
+            entry = plan_scenario(path, step.scenario)
             assert entry.scenario is not None
             scenario = entry.scenario
             if entry.origin is Origin.FILE:
@@ -134,13 +137,23 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     return data.name or path.stem, steps, difficulty
 
 
-def _beside(plan: Path, ref: str) -> str:
-    """A scenario file named in a plan: beside the plan if it is there, else as given."""
-    if looks_like_path(ref) and not Path(ref).expanduser().is_absolute():
-        candidate = plan.expanduser().parent / ref
-        if candidate.exists():
-            return str(candidate)
-    return ref
+def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
+    """The scenario a plan names: by id (or name), or by a file inside the plan's own
+    folder. A file anywhere else (an absolute path, '~', '..' leading out, a link pointing
+    out) is refused before it is read, so that a plan never makes meks read another file
+    and show its lines in an error."""
+    if not looks_like_path(ref):
+        return find_scenario(ref, files=False)
+    folder = plan.expanduser().absolute().parent
+    file = folder / ref
+    if ref.startswith("~") or Path(ref).is_absolute() or not file.resolve().is_relative_to(
+            folder.resolve()):
+        raise MeksError(f"{ref!r} is not a file inside the plan's folder ({folder}); a plan "
+                        "names its scenario files by their place in its own folder, such as "
+                        "'river.yaml', and other scenarios by id")
+    if not file.is_file():
+        raise MeksError(f"there is no scenario file {ref!r} in the plan's folder ({folder})")
+    return ScenarioEntry(Origin.FILE, str(file), read_scenario_file(file))
 
 
 def step_scenario(step: dict[str, Any]) -> Scenario:
@@ -148,8 +161,10 @@ def step_scenario(step: dict[str, Any]) -> Scenario:
     scenario with its id now."""
     if "definition" in step:
         return stored_scenario(step["definition"])
-    try:
-        return get_scenario(step["scenario"])
+    try:  # an id, never a file: the plan copied its files in when the campaign began
+        entry = find_scenario(step["scenario"], files=False)
+        assert entry.scenario is not None
+        return entry.scenario
     except InputError:
         raise
     except MeksError as exc:

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 
 from sqlalchemy import Engine
+from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from campaigns.roster import snapshot
+from db.engine import damaged, is_damage
 from db.models import Company, Event
 
 
@@ -16,13 +18,26 @@ def check(session: Session) -> list[str]:
     """Every problem found; an empty list means the database is sound. Checks the storage
     (SQLite's integrity and foreign keys), and for every company that its events chain
     (each change starts from the state the previous one left) and end at its current
-    state."""
+    state. A damaged file is one problem, said in one line: what is stored in it cannot be
+    trusted, so nothing further is checked."""
+    try:
+        return _check(session)
+    except DBAPIError as exc:
+        if not is_damage(exc):
+            raise
+        return [damaged(str(exc.orig).strip().splitlines()[0])]
+
+
+def _check(session: Session) -> list[str]:
     problems: list[str] = []
     conn = session.connection()
     if conn.dialect.name == "sqlite":
-        result = conn.exec_driver_sql("PRAGMA integrity_check").scalar()
-        if result != "ok":
-            problems.append(f"SQLite integrity check: {result}")
+        found = [line for row in conn.exec_driver_sql("PRAGMA integrity_check").scalars()
+                 for line in str(row).splitlines() if line.strip("* ") and
+                 not line.startswith("*** in database")]
+        if found != ["ok"]:
+            more = f", and {len(found) - 1} more" if len(found) > 1 else ""
+            return [damaged(f"SQLite's integrity check: {found[0]}{more}")]
         for row in conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall():
             problems.append(f"table {row[0]} row {row[1]} points at a missing {row[2]} row")
     for company in session.exec(select(Company).order_by(col(Company.id))).all():

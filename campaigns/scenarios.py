@@ -217,9 +217,11 @@ def looks_like_path(text: str) -> bool:
     return text.lower().endswith(SUFFIXES) or "/" in text or os.sep in text
 
 
-def find_scenario(id_or_path: str) -> ScenarioEntry:
-    """The scenario with this id (or name), or in this file. ``MeksError`` if none."""
-    if looks_like_path(id_or_path):
+def find_scenario(id_or_path: str, files: bool = True) -> ScenarioEntry:
+    """The scenario with this id (or name), or in this file. ``MeksError`` if none.
+    ``files=False``: by id or name only, never reading a file (for a name that comes from
+    stored data, or from a plan, which names its files itself)."""
+    if files and looks_like_path(id_or_path):
         path = Path(id_or_path).expanduser()
         return ScenarioEntry(Origin.FILE, str(path), read_scenario_file(path))
     key = normalize(id_or_path)
@@ -228,7 +230,7 @@ def find_scenario(id_or_path: str) -> ScenarioEntry:
         assert entry.scenario is not None
         if key in (normalize(entry.scenario.id), normalize(entry.scenario.name)):
             return entry
-    if Path(id_or_path).is_file():
+    if files and Path(id_or_path).is_file():
         path = Path(id_or_path)
         return ScenarioEntry(Origin.FILE, str(path), read_scenario_file(path))
     forms = {normalize(e.scenario.id): e.scenario.id for e in entries if e.scenario}
@@ -236,8 +238,8 @@ def find_scenario(id_or_path: str) -> ScenarioEntry:
     text = f"No scenario is called {id_or_path!r}."
     if near:
         text += " Did you mean " + " or ".join(repr(n) for n in near) + "?"
-    raise MeksError(text + " Run 'meks scenario list' to see them all; a path to a scenario "
-                           "file works too.")
+    raise MeksError(text + " Run 'meks scenario list' to see them all"
+                    + ("; a path to a scenario file works too." if files else "."))
 
 
 def get_scenario(id_or_path: str) -> Scenario:

@@ -63,8 +63,12 @@ class MeksGroup(TyperGroup):
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(0) from None
         except Exception as exc:  # a bug: say so plainly, no traceback unless asked
-            from cli.output import internal_error
+            from cli.output import error, internal_error
 
+            known = _database_problem(exc)
+            if known is not None:  # a damaged or read-only database met outside a session
+                error(known.message)
+                raise typer.Exit(known.exit_code) from None
             internal_error(exc)
             raise typer.Exit(1) from None
 
@@ -83,6 +87,16 @@ def _refuse_control_characters(args: list[str]) -> None:
             error(f"The argument {shown(arg)} holds {describe(char)}; what you type may hold "
                   "no control characters but tabs and line breaks, so type it without.")
             raise typer.Exit(2)
+
+
+def _database_problem(exc: Exception) -> Any:
+    """The player's error for a database failure that has one (``db.engine.explain``)."""
+    if "sqlalchemy" not in type(exc).__module__:
+        return None
+    from cli.state import location
+    from db.engine import explain
+
+    return explain(exc, location())
 
 
 def _reflow(text: str | None) -> str | None:

@@ -27,8 +27,10 @@ def difficulty_choice(value: str | None) -> str | None:
 
 @app.command()
 def start(company: str = COMPANY,
-          plan: Path | None = typer.Option(None, "--plan", help="A YAML plan of scenarios "
-                                           "(default: the six scenarios of the rules)."),
+          plan: Path | None = typer.Option(None, "--plan", help="A YAML plan of scenarios, "
+                                           "each by id or by a file inside the plan's own "
+                                           "folder (default: the six scenarios of the "
+                                           "rules)."),
           seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                           help="Seed for the whole campaign's dice."),
           difficulty: str | None = typer.Option(None, "--difficulty",

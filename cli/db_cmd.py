@@ -14,9 +14,12 @@ app = typer.Typer(no_args_is_help=True, help="The database in use.")
 
 @app.command()
 def path(as_json: bool = JSON) -> None:
-    """Print the database in use: --db, else $MEKS_DB, else the per-user data file."""
-    from db.engine import describe
+    """Print the database in use: --db, else $MEKS_DB, else the per-user data file.
 
+    A URL is shown without its password; one that cannot be read is an error (exit 2)."""
+    from db.engine import describe, to_url
+
+    to_url(location())  # a URL that cannot be used is said now, not at the next command
     where = describe(location())
     if as_json:
         print_json({"database": where})
@@ -32,9 +35,13 @@ def check(as_json: bool = JSON) -> None:
     anything is wrong."""
     from campaigns.integrity import check as run_check
     from cli.state import session
+    from db.engine import DamagedDatabase, damaged
 
-    with session(create=False) as s:
-        problems = run_check(s)
+    try:
+        with session(create=False) as s:
+            problems = run_check(s)
+    except DamagedDatabase as exc:  # met opening or closing the file: the one problem
+        problems = [damaged(exc.detail)]
     if as_json:
         print_json({"ok": not problems, "problems": problems})
     elif not problems:
@@ -49,15 +56,16 @@ def check(as_json: bool = JSON) -> None:
 @app.command()
 def backup(file: Path = typer.Argument(..., help="Where to write the backup (JSON).",
                                        show_default=False)) -> None:
-    """Write a consistent backup of the whole database to FILE, even while others write."""
-    from db.backup import dump, to_text
-    from db.engine import engine_for
+    """Write a consistent backup of the whole database to FILE, even while others write.
 
-    data = to_text(dump(engine_for(location(), create=False)))
-    target = file.expanduser()
-    if target.is_symlink():  # write where the link leads, as before, not over the link
-        target = target.resolve()
-    say(f"Backed up to {write_atomically(target, data)}.")
+    FILE is replaced whole. A symbolic link is refused, never written through: give the
+    path of the file itself."""
+    from db.backup import dump, to_text
+    from db.engine import engine_for, translated
+
+    with translated(location()):
+        data = to_text(dump(engine_for(location(), create=False)))
+    say(f"Backed up to {write_atomically(file, data)}.")
 
 
 @app.command()
@@ -73,7 +81,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
     from campaigns.integrity import restore as do_restore
     from cli.state import interactive
     from db.backup import validate
-    from db.engine import describe, engine_for
+    from db.engine import describe, engine_for, translated
 
     data = read_json_file(file, BACKUP)
     validate(data, str(file))  # before asking: a damaged backup is refused at once
@@ -85,6 +93,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
         if not typer.confirm(f"Replace everything in {describe(location())} with {file}?"):
             typer.echo("Nothing was restored; the database is as it was.", err=True)
             raise typer.Exit(1)
-    counts = do_restore(engine_for(location()), data, str(file))
+    with translated(location()):
+        counts = do_restore(engine_for(location()), data, str(file))
     say(f"Restored {counts.get('company', 0)} companies and "
                f"{sum(counts.values())} rows from {file}.")

@@ -97,10 +97,21 @@ def print_json(data: Any) -> None:
 
 
 def error(message: str) -> None:
-    """One clear message on stderr, in red where colour is wanted."""
+    """One clear message on stderr, in red where colour is wanted. No database password
+    is ever printed: the message is scrubbed of them first."""
     from rich.markup import escape
 
-    stderr().print(f"[red]Error:[/red] {escape(message)}", highlight=False)
+    stderr().print(f"[red]Error:[/red] {escape(scrubbed(message))}", highlight=False)
+
+
+def scrubbed(text: str) -> str:
+    """``text`` without the passwords of the database given (--db, else $MEKS_DB), or any
+    written in a URL. The default database is a file, which has no password, so the
+    database code need not be loaded to find out."""
+    from cli.state import given_location
+    from db.redact import scrub
+
+    return scrub(text, given_location())
 
 
 def debug_enabled() -> bool:
@@ -123,7 +134,9 @@ def internal_error(exc: BaseException) -> None:
 def write_atomically(target: Path, content: str | bytes) -> str:
     """Write ``content`` (text as UTF-8) to a temporary file beside ``target``, then move it
     into place, so readers see the old file or the new one, never a part. Returns the path
-    written; a file that cannot be written is the player's ``InputError``."""
+    written; a file that cannot be written is the player's ``InputError``. A symbolic link
+    is refused, never written through (and the move into place would replace a link made
+    meanwhile, not the file it points at)."""
     import contextlib
     import os
     import stat
@@ -132,8 +145,11 @@ def write_atomically(target: Path, content: str | bytes) -> str:
     from meks.errors import InputError
 
     target = target.expanduser()
+    if target.is_symlink():
+        raise InputError(str(target), ["is a symbolic link, and meks does not write through "
+                                       "links; give the path of the file itself"])
     try:
-        mode = stat.S_IMODE(target.stat().st_mode)
+        mode = stat.S_IMODE(target.lstat().st_mode)
     except OSError:
         umask = os.umask(0)
         os.umask(umask)

@@ -32,6 +32,13 @@ def location() -> str:
     return resolve(_db)
 
 
+def given_location() -> str | None:
+    """The database named by --db, else by $MEKS_DB (as ``db.engine.ENV_VAR``), else None."""
+    import os
+
+    return _db or os.environ.get("MEKS_DB") or None
+
+
 @contextmanager
 def session(create: bool = True) -> Iterator[Session]:
     """One transaction on the database in use: all of the command's changes, or none.

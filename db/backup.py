@@ -22,6 +22,7 @@ from sqlalchemy import (
     PrimaryKeyConstraint,
     String,
     Table,
+    Text,
     UniqueConstraint,
     func,
     select,
@@ -93,11 +94,32 @@ def _value_problem(column: Column[Any], value: object) -> str | None:
     if isinstance(kind, String):
         if not isinstance(value, str):
             return f"should be text, not {_shown(value)}"
-        return "contains a NUL character" if "\x00" in value else None
+        if "\x00" in value:
+            return "contains a NUL character"
+        return _json_problem(value) if isinstance(kind, Text) else None
     wanted = kind.python_type
     if isinstance(value, wanted):
         return None
     return f"should be {wanted.__name__}, not {_shown(value)}"
+
+
+def _json_problem(value: str) -> str | None:
+    """What is wrong with the text of a JSON column (every ``Text`` column holds a JSON
+    document: a list, a battle log, a snapshot), or None."""
+    try:
+        json.loads(value)
+    except RecursionError:
+        return "is not valid JSON (it is nested too deeply)"
+    except ValueError as exc:
+        return f"is not valid JSON ({str(exc).splitlines()[0]})"
+    return None
+
+
+def _named(table: Table, row: dict[str, Any]) -> str:
+    """The row's battle, for the tables whose rows belong to one: said with its problems."""
+    battle = row.get("id") if table.name == "battle" else row.get("battle_id") \
+        if table.name == "battle_log" else None
+    return f" (battle {_shown(battle)})" if battle is not None else ""
 
 
 def _shown(value: object) -> str:
@@ -142,7 +164,7 @@ def validate(data: object, source: str) -> dict[str, list[dict[str, Any]]]:
                          for name in sorted(want - set(row))]
             for name, value in row.items():
                 if name in table.c and (wrong := _value_problem(table.c[name], value)):
-                    problems.append(f"{where}: {name} {wrong}")
+                    problems.append(f"{where}{_named(table, row)}: {name} {wrong}")
         rows[table.name] = [row for row in listed if isinstance(row, dict)]
     if not problems:
         problems = _key_problems(rows)

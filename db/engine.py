@@ -6,21 +6,36 @@ variable, then ``meks.db`` in the per-user data directory. SQLite connections se
 with ``BEGIN IMMEDIATE``, so two ``meks`` processes at once queue for the write lock instead
 of failing with "database is locked". Any other SQLAlchemy URL (PostgreSQL for a shared
 league) works the same way; nothing outside this package knows which one is in use.
+
+A database is refused, before anything is written to it, when a newer meks made it (its
+schema is above the one this version knows). An SQLite file that is read-only (no write
+permission for this user, no write bit at all, or a read-only folder) is opened read-only
+(SQLite's ``mode=ro``, and ``immutable=1`` when no other connection's journal is beside
+it), so it can be read, and a change to it is refused in one sentence. A damaged file is
+named as damaged. A URL that cannot be read is bad usage (exit 2), and no message ever
+shows a password (see ``db.redact``).
 """
 
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DBAPIError,
+    IntegrityError,
+    SQLAlchemyError,
+)
 from sqlmodel import Session
 
-from db.migrations import migrate
+from db.migrations import LATEST, NewerSchema, applied_versions, migrate
+from db.redact import scrub, shown
 from meks.errors import InputError, MeksError
 
 ENV_VAR = "MEKS_DB"
@@ -41,6 +56,28 @@ class UnreadableDatabase(DatabaseError):
     exit_code = 2
 
 
+class BadURL(DatabaseError):
+    """The URL given for the database cannot be read, or names no kind of database."""
+
+    exit_code = 2
+
+
+class NewerDatabase(DatabaseError):
+    """The database was written by a newer meks; this one neither reads nor writes it."""
+
+
+class DamagedDatabase(DatabaseError):
+    """The database file is corrupt; ``detail`` says what SQLite found."""
+
+    def __init__(self, detail: str, where: str | None = None, refused: bool = False) -> None:
+        super().__init__(damaged(detail, where, refused))
+        self.detail = detail
+
+
+class ReadOnlyDatabase(DatabaseError):
+    """A change was asked of a database that can only be read."""
+
+
 def default_path() -> Path:
     from platformdirs import user_data_dir
 
@@ -53,22 +90,45 @@ def resolve(db: str | None = None) -> str:
 
 
 def to_url(location: str) -> str:
-    """An SQLAlchemy URL for a path or URL."""
-    if "://" in location:
-        return location
-    return "sqlite:///" + str(Path(location).expanduser().resolve())
+    """An SQLAlchemy URL for a path or URL. A URL that cannot be read, or that names no
+    kind of database SQLAlchemy knows, raises ``BadURL`` (exit 2)."""
+    if "://" not in location:
+        return "sqlite:///" + str(Path(location).expanduser().resolve())
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import NoSuchModuleError
+
+    example = ("give one such as postgresql+psycopg://USER@HOST/DATABASE, or a file's "
+               "path, with --db or MEKS_DB")
+    try:
+        url = make_url(location)
+        port = url.port
+    except (ArgumentError, ValueError) as exc:
+        what = "has a port that is not a number" if "int()" in str(exc) else "cannot be read"
+        raise BadURL(f"The database URL {describe(location)} {what}; {example}.") from None
+    if port is not None and not 0 < port < 65536:
+        raise BadURL(f"The database URL {describe(location)} has the port {port}, which is "
+                     f"not between 1 and 65535; {example}.")
+    try:
+        with warnings.catch_warnings():  # said once, when the engine is made
+            warnings.simplefilter("ignore")
+            url.get_dialect()().create_connect_args(url)  # reads the URL; connects nowhere
+    except NoSuchModuleError:
+        raise BadURL(f"The database URL {describe(location)} names no kind of database meks "
+                     f"knows ({url.drivername!r}); {example}.") from None
+    except ArgumentError as exc:
+        raise BadURL(f"The database URL {describe(location)} cannot be used "
+                     f"({_reason(exc, location)}); check the URL given with --db or "
+                     "MEKS_DB.") from None
+    except ModuleNotFoundError:
+        pass  # a known kind whose driver is missing: said when the engine is made
+    return location
 
 
 def describe(location: str) -> str:
-    """The location fit to print: a path as is, a URL without its password."""
+    """The location fit to print: a path as is, a URL without its passwords."""
     if "://" not in location:
         return str(Path(location).expanduser().resolve())
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(location).render_as_string(hide_password=True)
-    except Exception:
-        return location
+    return shown(location)
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -82,6 +142,59 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 def _sqlite_begin(conn: Any) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _sqlite_read_connect(dbapi_connection: Any, _record: Any) -> None:
+    # A read-only file: no journal mode is set (that would write), no write lock is taken.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    cursor.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA foreign_keys = ON")
+    cursor.close()
+
+
+def _sqlite_read_begin(conn: Any) -> None:
+    conn.exec_driver_sql("BEGIN")
+
+
+def read_only(file: Path) -> bool:
+    """Whether the SQLite database ``file`` (which exists) can only be read here: this user
+    may not write it, or it has no write bit at all (which holds for root too, whom the
+    permissions would not stop), or its folder cannot take the journal SQLite writes
+    beside it (likewise)."""
+    try:
+        mode = file.stat().st_mode
+        folder_mode = file.parent.stat().st_mode
+    except OSError:
+        return False
+    return (not mode & 0o222 or not os.access(file, os.W_OK)
+            or not folder_mode & 0o222 or not os.access(file.parent, os.W_OK | os.X_OK))
+
+
+def _read_only_engine(url: str, file: Path) -> Engine:
+    """An engine that opens ``file`` read-only. When a journal of another connection is
+    beside it (``-wal`` or ``-journal`` with content, or ``-shm``), SQLite reads it too
+    (``mode=ro``); otherwise the file is all there is and it is opened ``immutable``, so
+    SQLite creates no ``-wal``/``-shm`` files (it could not in a read-only folder)."""
+    import sqlite3
+    from urllib.request import pathname2url
+
+    def beside(suffix: str) -> Path:
+        return file.with_name(file.name + suffix)
+
+    journal = beside("-shm").exists() or any(
+        beside(suffix).exists() and beside(suffix).stat().st_size > 0
+        for suffix in ("-wal", "-journal"))
+    uri = f"file:{pathname2url(str(file))}?mode=ro" + ("" if journal else "&immutable=1")
+
+    def connect() -> sqlite3.Connection:
+        return sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_MS / 1000,
+                               check_same_thread=False)
+
+    engine = create_engine(url, creator=connect)
+    event.listen(engine, "connect", _sqlite_read_connect)
+    event.listen(engine, "begin", _sqlite_read_begin)
+    return engine
 
 
 _engines: dict[str, Engine] = {}
@@ -102,43 +215,88 @@ def engine_for(location: str, create: bool = True) -> Engine:
 
     ``create=False`` is for commands that only read: a database file that does not exist,
     or is empty, raises ``NoDatabase`` instead of being made (with its folder). A folder, or
-    a file that is not an SQLite database, raises ``UnreadableDatabase``."""
+    a file that is not an SQLite database, raises ``UnreadableDatabase``; a URL that cannot
+    be read, ``BadURL``; a database a newer meks wrote, ``NewerDatabase`` (before anything
+    is written to it); a damaged file, ``DamagedDatabase``. A read-only SQLite file is
+    opened read-only (see ``read_only``)."""
     url = to_url(location)
     if url in _engines:
         return _engines[url]
+    locked = False
     try:
         if url.startswith("sqlite"):
             file = _sqlite_file(url)
             if file is not None:
                 _check_file(file, location, create)
-                file.parent.mkdir(parents=True, exist_ok=True)
-            engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
-            event.listen(engine, "connect", _sqlite_connect)
-            event.listen(engine, "begin", _sqlite_begin)
+                locked = file.exists() and file.stat().st_size > 0 and read_only(file)
+                if not file.parent.exists():
+                    file.parent.mkdir(parents=True, exist_ok=True)
+            if locked and file is not None:
+                engine = _read_only_engine(url, file)
+            else:
+                engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
+                event.listen(engine, "connect", _sqlite_connect)
+                event.listen(engine, "begin", _sqlite_begin)
         else:
             engine = create_engine(url, pool_pre_ping=True)
-        with engine.begin() as conn:
-            migrate(conn)
+        try:
+            with engine.begin() as conn:
+                if locked:
+                    _check_read_only_schema(conn, location)
+                else:
+                    migrate(conn)
+        except BaseException:
+            engine.dispose()  # a refused database keeps no connection open
+            raise
     except ModuleNotFoundError as exc:
         raise InputError(describe(location), [
             f"the database driver {exc.name!r} is not installed "
             "(for PostgreSQL: pip install 'meks[postgres]')"]) from None
+    except NewerSchema as exc:
+        raise NewerDatabase(
+            f"The database at {describe(location)} was written by a newer version of meks "
+            f"(schema {exc.version}; this one knows up to {LATEST}); upgrade meks to use it."
+        ) from None
+    except ArgumentError as exc:  # a URL SQLAlchemy reads but cannot use as given
+        raise BadURL(f"The database URL {describe(location)} cannot be used "
+                     f"({_reason(exc, location)}); check the URL given with --db or "
+                     "MEKS_DB.") from None
     except DBAPIError as exc:
-        if url.startswith("sqlite") and "not a database" in str(exc.orig):
+        if url.startswith("sqlite") and _sqlite_code(exc) == _SQLITE_NOTADB:
             raise UnreadableDatabase(
                 f"Cannot open the database at {describe(location)}: the file is not an SQLite "
                 "database. Check the path given with --db or MEKS_DB.") from None
+        known = explain(exc, location)
+        if known is not None:
+            raise known from None
+        if _bad_conninfo(exc):
+            raise BadURL(f"The database URL {describe(location)} cannot be used "
+                         f"({_reason(exc, location)}); check the URL given with --db or "
+                         "MEKS_DB.") from None
         raise DatabaseError(
-            f"Cannot open the database at {describe(location)}: {_reason(exc)}. "
+            f"Cannot open the database at {describe(location)}: {_reason(exc, location)}. "
             "Check the path or URL given with --db or MEKS_DB."
         ) from None
     except (SQLAlchemyError, OSError) as exc:
         raise DatabaseError(
-            f"Cannot open the database at {describe(location)}: {_reason(exc)}. "
+            f"Cannot open the database at {describe(location)}: {_reason(exc, location)}. "
             "Check the path or URL given with --db or MEKS_DB."
         ) from None
     _engines[url] = engine
     return engine
+
+
+def _check_read_only_schema(conn: Any, location: str) -> None:
+    """A read-only database is used only if it needs no migration (which would write)."""
+    versions = applied_versions(conn)
+    newest = versions[-1] if versions else 0
+    if newest > LATEST:
+        raise NewerSchema(newest)
+    if newest < LATEST:
+        raise ReadOnlyDatabase(
+            f"The database file {describe(location)} is read-only and was written by an "
+            f"older meks (schema {newest}); make it writable once so that this version can "
+            f"bring it up to schema {LATEST}.")
 
 
 def _check_file(file: Path, location: str, create: bool) -> None:
@@ -162,12 +320,64 @@ def _check_file(file: Path, location: str, create: bool) -> None:
         "'meks company create') makes it.")
 
 
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OperationalError) and exc.orig is not None:
-        return str(exc.orig).splitlines()[0]
-    if isinstance(exc, SQLAlchemyError):
-        return str(exc).splitlines()[0]
-    return str(exc)
+_SQLITE_READONLY = 8
+_SQLITE_CORRUPT = 11
+_SQLITE_NOTADB = 26
+
+
+def _sqlite_code(exc: DBAPIError) -> int | None:
+    """The primary SQLite result code behind ``exc``, or None (another database)."""
+    code = getattr(exc.orig, "sqlite_errorcode", None)
+    return code & 0xFF if isinstance(code, int) else None
+
+
+def is_damage(exc: DBAPIError) -> bool:
+    """Whether ``exc`` says the database file is corrupt."""
+    return _sqlite_code(exc) in (_SQLITE_CORRUPT, _SQLITE_NOTADB)
+
+
+def _bad_conninfo(exc: DBAPIError) -> bool:
+    """Whether the server's driver refused the connection's settings themselves (an
+    unknown option or a malformed value in the URL), before reaching any server."""
+    try:
+        import psycopg
+    except ModuleNotFoundError:  # pragma: no cover - without the PostgreSQL extra
+        return False
+    return type(exc.orig) is psycopg.ProgrammingError
+
+
+def explain(exc: BaseException, location: str) -> DatabaseError | None:
+    """The player's error for a database failure that has one, else None: a damaged file,
+    a change refused because the database is read-only."""
+    if not isinstance(exc, DBAPIError):
+        return None
+    if is_damage(exc):
+        return DamagedDatabase(_reason(exc, location), describe(location), refused=True)
+    if _sqlite_code(exc) == _SQLITE_READONLY:
+        return ReadOnlyDatabase(
+            f"The database file {describe(location)} is read-only, so nothing was changed; "
+            "make the file and its folder writable to change it (reading it works as it is).")
+    if getattr(exc.orig, "sqlstate", None) == "25006":  # PostgreSQL: read-only transaction
+        return ReadOnlyDatabase(
+            f"The database at {describe(location)} is read-only, so nothing was changed; "
+            "ask its administrator for write access to change it.")
+    return None
+
+
+def damaged(detail: str, where: str | None = None, refused: bool = False) -> str:
+    """The one sentence that says a database file (at ``where``) is damaged; ``refused``:
+    it also says that the command changed nothing."""
+    file = f"The database file {where}" if where else "The database file"
+    note = ", so nothing was changed" if refused else ""
+    return (f"{file} is damaged ({detail}){note}; restore it from a backup with 'meks db "
+            "restore' (or copy out what can still be read with 'meks db backup').")
+
+
+def _reason(exc: BaseException, location: str | None = None) -> str:
+    """The first line of what went wrong, without any password."""
+    text = str(exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc)
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return scrub(first, location)
 
 
 def dispose_all() -> None:
@@ -177,20 +387,23 @@ def dispose_all() -> None:
     _engines.clear()
 
 
-def _driver_reason(exc: DBAPIError) -> str:
-    """What the database said, in its first line: never the statement, never its values."""
-    text = str(exc.orig if exc.orig is not None else exc).strip()
-    return (text.splitlines()[0] if text else type(exc).__name__).rstrip(".")
-
 
 @contextmanager
 def transaction(location: str, create: bool = True) -> Iterator[Session]:
     """A session whose work is committed together at the end, or not at all. ``create``:
     as for ``engine_for``."""
     engine = engine_for(location, create)
+    with translated(location), Session(engine, expire_on_commit=False) as session, \
+            session.begin():
+        yield session
+
+
+@contextmanager
+def translated(location: str) -> Iterator[None]:
+    """Work on the database at ``location`` whose failures reach the player as one sentence
+    (see ``explain``); any other that the database reports says it could not complete."""
     try:
-        with Session(engine, expire_on_commit=False) as session, session.begin():
-            yield session
+        yield
     except IntegrityError:
         # Only a change racing another one can get here: the use-cases check what they
         # store, and changes to one company take turns (db.locks).
@@ -199,7 +412,10 @@ def transaction(location: str, create: bool = True) -> Iterator[Session]:
             f"{describe(location)} at the same moment; nothing was changed, so try again."
         ) from None
     except DBAPIError as exc:
+        known = explain(exc, location)
+        if known is not None:
+            raise known from None
         raise DatabaseError(
             f"The database at {describe(location)} could not complete the change "
-            f"({_driver_reason(exc)}); nothing was changed, so try again."
+            f"({_reason(exc, location).rstrip('.')}); nothing was changed, so try again."
         ) from None

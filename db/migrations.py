@@ -3,7 +3,9 @@
 Each migration has a version number and a function that changes the schema through a
 connection. ``migrate`` applies the missing ones in order, inside one transaction, and records
 each in ``schema_migrations``; it is run every time a database is opened, so an older
-database is brought up to date automatically. Migrations describe the schema as it was at
+database is brought up to date automatically; a database whose recorded schema is above
+``LATEST`` (written by a newer meks) raises ``NewerSchema`` before anything is written to
+it. Migrations describe the schema as it was at
 their version (frozen table definitions), never by importing the current models.
 """
 
@@ -245,6 +247,14 @@ _VERSIONS = Table(
 )
 
 
+class NewerSchema(Exception):
+    """The database records a schema version above ``LATEST``: a newer meks wrote it."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"schema {version} is newer than {LATEST}")
+        self.version = version
+
+
 def applied_versions(conn: Connection) -> list[int]:
     if not conn.dialect.has_table(conn, "schema_migrations"):
         return []
@@ -267,13 +277,16 @@ def recompute_since(conn: Connection, version: int) -> list[int]:
 
 def migrate(conn: Connection, upto: int | None = None) -> list[int]:
     """Apply the missing migrations (up to ``upto``) on ``conn``, inside the caller's
-    transaction. Returns the versions applied."""
+    transaction. Returns the versions applied. A database a newer meks wrote raises
+    ``NewerSchema`` first, having written nothing."""
     from db.models import utcnow
 
     if conn.dialect.name == "postgresql":  # one migrator at a time
         conn.execute(text("SELECT pg_advisory_xact_lock(727274)"))
-    _VERSIONS.create(conn, checkfirst=True)
     done = set(applied_versions(conn))
+    if done and max(done) > LATEST:
+        raise NewerSchema(max(done))
+    _VERSIONS.create(conn, checkfirst=True)
     applied = []
     for migration in MIGRATIONS:
         if migration.version in done or (upto is not None and migration.version > upto):

@@ -120,7 +120,7 @@ DAMAGE = {
         lambda d: d["tables"]["mek"][0].update(price=5),
         "restored, it would fail 'meks db check': Hawks: the current state differs"),
     "unreadable stored JSON": (lambda d: d["tables"]["pilot"][0].update(skills="{oops"),
-                               "its data cannot be read back"),
+                               "pilot row 1: skills is not valid JSON"),
 }
 
 
@@ -266,6 +266,7 @@ def test_backup_is_written_whole_or_not_at_all(runner: CliRunner, tmp_path: Path
     assert [p.name for p in place.iterdir()] == ["a-folder"]  # no temporary file left
     (place / "real.json").write_text("old")
     (place / "link.json").symlink_to(place / "real.json")
-    assert str(place / "real.json") in run(runner, "db", "backup", str(place / "link.json"))
-    assert (place / "link.json").is_symlink()  # written through the link, as before
-    assert json.loads((place / "real.json").read_text())["format"] == "meks-backup"
+    err = run(runner, "db", "backup", str(place / "link.json"), code=2)
+    assert "is a symbolic link, and meks does not write through links" in err  # issue 14.6
+    assert (place / "link.json").is_symlink()
+    assert (place / "real.json").read_text() == "old"
