@@ -38,7 +38,7 @@ def check(as_json: bool = JSON) -> None:
     from db.engine import DamagedDatabase, damaged
 
     try:
-        with session(create=False) as s:
+        with session(create=False, snapshot=True) as s:
             problems = run_check(s)
     except DamagedDatabase as exc:  # met opening or closing the file: the one problem
         problems = [damaged(exc.detail)]

@@ -40,13 +40,14 @@ def given_location() -> str | None:
 
 
 @contextmanager
-def session(create: bool = True) -> Iterator[Session]:
+def session(create: bool = True, snapshot: bool = False) -> Iterator[Session]:
     """One transaction on the database in use: all of the command's changes, or none.
     ``create=False`` (commands that only read it): a database that does not exist is an
-    error instead of being made."""
+    error instead of being made. ``snapshot``: every read sees one moment of the database
+    (for checks that read it all while others may write)."""
     from db.engine import transaction
 
-    with transaction(location(), create) as s:
+    with transaction(location(), create, snapshot) as s:
         yield s
 
 

@@ -33,6 +33,7 @@ from sqlalchemy.types import TypeDecorator
 from sqlmodel import Session, SQLModel
 
 import db.models  # noqa: F401 - registers every table
+from db.engine import consistent
 from db.migrations import LATEST, migrate, recompute_since
 from meks.errors import InputError
 
@@ -45,8 +46,9 @@ def tables() -> list[Table]:
 
 
 def dump(engine: Engine) -> dict[str, Any]:
+    """Every row of every table, read as of one moment even while others write."""
     out: dict[str, list[dict[str, Any]]] = {}
-    with engine.begin() as conn:
+    with consistent(engine).begin() as conn:
         for table in tables():
             rows = conn.execute(select(table).order_by(*table.primary_key.columns)).mappings()
             out[table.name] = [dict(row) for row in rows]

@@ -388,11 +388,25 @@ def dispose_all() -> None:
 
 
 
+def consistent(engine: Engine) -> Engine:
+    """``engine`` for work that reads many tables and must see them all as of one moment
+    (a backup, ``db check``): on PostgreSQL its transactions are REPEATABLE READ, one
+    snapshot for every statement, where the default would let a change committed meanwhile
+    show in the later tables only. An SQLite transaction sees one moment already."""
+    if engine.dialect.name == "postgresql":
+        return engine.execution_options(isolation_level="REPEATABLE READ")
+    return engine
+
+
 @contextmanager
-def transaction(location: str, create: bool = True) -> Iterator[Session]:
+def transaction(location: str, create: bool = True,
+                snapshot: bool = False) -> Iterator[Session]:
     """A session whose work is committed together at the end, or not at all. ``create``:
-    as for ``engine_for``."""
+    as for ``engine_for``; ``snapshot``: every read sees the database as of one moment
+    (``consistent``)."""
     engine = engine_for(location, create)
+    if snapshot:
+        engine = consistent(engine)
     with translated(location), Session(engine, expire_on_commit=False) as session, \
             session.begin():
         yield session

@@ -270,3 +270,63 @@ def test_backup_is_written_whole_or_not_at_all(runner: CliRunner, tmp_path: Path
     assert "is a symbolic link, and meks does not write through links" in err  # issue 14.6
     assert (place / "link.json").is_symlink()
     assert (place / "real.json").read_text() == "old"
+
+
+def test_backup_and_check_read_one_moment_even_on_postgresql(runner: CliRunner,
+                                                               temp_database: str) -> None:
+    """A backup (and ``db check``) reads table after table; a change committed by another
+    process between two of those reads must show in all of them or in none. Here a company
+    and its Mek are committed by a second connection right after the backup has read the
+    company table: the backup holds neither. (On SQLite the reading transaction keeps one
+    moment by itself; on PostgreSQL it takes REPEATABLE READ.)"""
+    from sqlalchemy import event, text
+
+    from db.backup import dump
+    from db.engine import engine_for
+
+    assert runner.invoke(app, ["company", "create", "Early"]).exit_code == 0
+    engine = engine_for(temp_database)
+    if engine.dialect.name != "postgresql":
+        pytest.skip("SQLite transactions see one moment already; BEGIN IMMEDIATE would "
+                    "make the second writer wait for the backup")
+    sneaked: list[bool] = []
+
+    def sneak_in(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if sneaked or "FROM mek" not in statement:
+            return
+        sneaked.append(True)
+        other = engine.connect()
+        try:
+            with other.begin():
+                cid = other.execute(text(
+                    "INSERT INTO company (name, name_key, created_at) "
+                    "VALUES ('Late', 'late', '2026-01-01') RETURNING id")).scalar_one()
+                other.execute(text(
+                    "INSERT INTO mek (company_id, callsign, callsign_key, design, size, "
+                    "price, kills, status, damage) VALUES (:c, 'L-1', 'l-1', 'WASP', "
+                    "'Light', 9, 0, 'active', 0)"), {"c": cid})
+        finally:
+            other.close()
+
+    event.listen(engine, "before_cursor_execute", sneak_in)
+    try:
+        data = dump(engine)
+    finally:
+        event.remove(engine, "before_cursor_execute", sneak_in)
+    assert sneaked
+    assert [c["name"] for c in data["tables"]["company"]] == ["Early"]
+    assert data["tables"]["mek"] == []
+
+
+def test_db_check_reads_one_moment_on_postgresql(temp_database: str) -> None:
+    """``meks db check`` compares every company's history with its state, table by table;
+    on PostgreSQL its transaction is REPEATABLE READ so a change committed meanwhile cannot
+    make a sound database look unsound."""
+    from db.engine import transaction
+
+    with transaction(temp_database, snapshot=True) as session:
+        level = session.connection().get_isolation_level()
+    if session.get_bind().dialect.name == "postgresql":
+        assert level == "REPEATABLE READ"
+    else:
+        assert level == "SERIALIZABLE"  # SQLite's own
