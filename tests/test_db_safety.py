@@ -233,36 +233,29 @@ def test_item5_restore_refuses_a_backup_whose_battle_log_is_not_json(
 # another user's permission (os.access) is exercised by test_item5_read_only_follows_...
 
 
-def read_only_file(path: Path) -> Any:
+def without_write_bits(path: Path, mode: int) -> Any:
+    """``path`` (a file, or a folder) given ``mode`` for the block, then its own again."""
     from contextlib import contextmanager
 
     @contextmanager
     def made() -> Iterator[None]:
-        mode = stat.S_IMODE(path.stat().st_mode)
-        path.chmod(0o444)
+        before = stat.S_IMODE(path.stat().st_mode)
+        path.chmod(mode)
         try:
             yield
         finally:
-            path.chmod(mode)
+            path.chmod(before)
             dispose()
 
     return made()
+
+
+def read_only_file(path: Path) -> Any:
+    return without_write_bits(path, 0o444)
 
 
 def read_only_folder(path: Path) -> Any:
-    from contextlib import contextmanager
-
-    @contextmanager
-    def made() -> Iterator[None]:
-        mode = stat.S_IMODE(path.stat().st_mode)
-        path.chmod(0o555)
-        try:
-            yield
-        finally:
-            path.chmod(mode)
-            dispose()
-
-    return made()
+    return without_write_bits(path, 0o555)
 
 
 def reads_and_refuses_writes(runner: CliRunner, db: Path, out: Path) -> None:
