@@ -49,15 +49,19 @@ def problem(what: str, line: int | None = None, path: str = "",
     return f"{where}: {what}" if where else what
 
 
-def dotted(path: Sequence[str | int]) -> str:
+def dotted(path: Sequence[object]) -> str:
     """A place in the data as written in messages: ``attacker.setup.zones[0]``."""
     out = ""
     for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
+        out = within(out, part)
     return out
+
+
+def within(where: str, part: object) -> str:
+    """The place ``part`` (a key, or a list index) inside the place ``where``."""
+    if isinstance(part, int) and not isinstance(part, bool):
+        return f"{where}[{part}]"
+    return f"{where}.{part}" if where else str(part)
 
 
 class MeksError(ValueError):
