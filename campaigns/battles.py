@@ -18,6 +18,7 @@ from campaigns.in_play import play_using
 from campaigns.postbattle import Aftermath, aftermath
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
+from campaigns.stored import reading, stored_json
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Company, Muster
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -199,7 +200,7 @@ def _sides(fought: Fought, winner: Side | None) -> dict[str, Any]:
 
 def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> Aftermath:
     assert part.muster is not None
-    pilot_of = {str(f["mek"]): f["pilot"] for f in json.loads(part.muster.force)}
+    pilot_of = {str(f["mek"]): f["pilot"] for f in stored_json(part.muster, "force", list)}
     kills: dict[int, int] = {}
     lost: set[int] = set()
     died: set[int] = set()
@@ -257,7 +258,7 @@ def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
         raise NotFound(f"No battle has id {battle_id}. See a company's battles with "
                        "'meks company show COMPANY'.")
     log = session.get(BattleLog, battle_id)
-    recorded = json.loads(row.log)
+    recorded = stored_json(row, "log")
     if log is not None and isinstance(recorded, dict) and recorded.get("digest") == log.digest:
         return row, log
     if row.mode == "table":
@@ -272,9 +273,9 @@ def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
 
 def show(session: Session, battle_id: int, rolls: bool = False) -> dict[str, Any]:
     row, log = _log_row(session, battle_id)
-    events = [Event.from_dict(e) for e in json.loads(log.log)]
+    events = [Event.from_dict(e) for e in stored_json(log, "log")]
     return {"battle_id": battle_id, "scenario": row.scenario, "result": row.result,
-            "sides": json.loads(row.sides), "seed": row.seed, "events": log.events,
+            "sides": stored_json(row, "sides"), "seed": row.seed, "events": log.events,
             "log_digest": log.digest, "report": render(events, rolls=rolls)}
 
 
@@ -284,10 +285,11 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
     compare the logs."""
     catalog = catalog or load_catalog()
     _, log = _log_row(session, battle_id)
-    spec = json.loads(log.spec)
-    scenario = stored_scenario(spec["scenario"])
-    forces = {s: force_from_data(spec["forces"][s.value]) for s in Side}
-    dice_spec = spec["dice"]
+    spec = stored_json(log, "spec", dict)
+    with reading(log, "spec"):
+        scenario = stored_scenario(spec["scenario"])
+        forces = {s: force_from_data(spec["forces"][s.value]) for s in Side}
+        dice_spec = spec["dice"]
     if "seed" in dice_spec:
         dice = Dice.from_seed(dice_spec["seed"])
         dice.roll(dice_spec.get("skip", 0), "dice rolled before the battle")

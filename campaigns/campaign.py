@@ -63,6 +63,7 @@ from campaigns.scenarios import (
     read_scenario_file,
     user_scenarios_dir,
 )
+from campaigns.stored import stored_json
 from db.models import Campaign, Company, Mek, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -213,8 +214,8 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
 
 
 def campaign_view(row: Campaign) -> dict[str, Any]:
-    plan = json.loads(row.plan)
-    results = json.loads(row.results)
+    plan = stored_json(row, "plan", list)
+    results = stored_json(row, "results")
     record = {r: sum(1 for x in results if x["result"] == r) for r in ("win", "loss", "draw")}
     return {"id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
             "difficulty": row.difficulty, "position": row.position, "plan": plan,
@@ -264,7 +265,7 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog)
         raise Refused(f"{company.name} has an unfinished battle at the terminal, play {busy}, "
                       f"that holds its mustered force; finish it with 'meks battle resume "
                       f"{busy}' before the campaign goes on.")
-    step = json.loads(row.plan)[row.position]
+    step = stored_json(row, "plan", list)[row.position]
     scenario = step_scenario(step)
     side = Side(step["side"])
     dice = Dice.from_seed(derive_seed(row.seed, row.position))
@@ -312,7 +313,7 @@ def complete_step(session: Session, step: dict[str, Any], fought: Fought,
     assert company is not None
     company = lock(session, company)  # held already by whoever fought the battle
     side = Side(step["side"])
-    plan = json.loads(row.plan)
+    plan = stored_json(row, "plan", list)
     scenario = fought.scenario
     result = fought.battle.result()
     outcome = "draw" if result.winner is None else ("win" if result.winner is side else "loss")
@@ -321,7 +322,7 @@ def complete_step(session: Session, step: dict[str, Any], fought: Fought,
              "battle_id": battle_id, "support": step["support"], "bought": step["bought"],
              "pilots": fought.reports.get(side, [])}
     with changing(session, company, "campaign next") as change:
-        results = json.loads(row.results)
+        results = stored_json(row, "results")
         results.append(entry)
         row.results = json.dumps(results)
         row.position += 1
@@ -339,7 +340,7 @@ def playing_step(session: Session, row: Campaign) -> int | None:
     from db.models import Play
 
     for play in session.exec(select(Play).where(Play.status == "active")).all():
-        step = json.loads(play.spec).get("campaign")
+        step = stored_json(play, "spec", dict).get("campaign")
         if step and step.get("id") == row.id and step.get("position") == row.position:
             return play.id
     return None
@@ -419,7 +420,7 @@ def _rank(level: str) -> int:
 
 def _design(mek: Mek, catalog: Catalog) -> Design:
     if mek.custom_design:
-        data = json.loads(mek.custom_design)
+        data = stored_json(mek, "custom_design")
         return Design(data["name"], Size(data["size"]), tuple(data["weapons"]),
                       tuple(data["systems"]))
     return catalog.design(mek.design)

@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from campaigns import roster
+from campaigns.stored import stored_json
 from db.locks import lock_company, mark_locked
 from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -333,7 +334,7 @@ def history(session: Session, name: str) -> list[dict[str, Any]]:
 
 def _event_view(e: Event) -> dict[str, Any]:
     return {"id": e.id, "at": e.created_at,
-            "command": e.command, "summary": e.summary, "dice": json.loads(e.dice),
+            "command": e.command, "summary": e.summary, "dice": stored_json(e, "dice"),
             "undone": e.undone, "undoes": e.undoes}
 
 
@@ -345,7 +346,7 @@ def _concerns(event: Event, pilot: Pilot) -> bool:
     if event.before is None or event.after is None:
         return re.search(rf"(?<!\w){re.escape(pilot.name)}(?!\w)", event.summary,
                          re.IGNORECASE) is not None
-    docs = json.loads(event.before), json.loads(event.after)
+    docs = stored_json(event, "before"), stored_json(event, "after")
 
     def record(doc: roster.Document) -> dict[str, Any] | None:
         return next((p for p in doc["pilots"]
@@ -393,10 +394,10 @@ def undo(session: Session, name: str) -> dict[str, Any]:
     if event is None or event.before is None:
         raise Refused(f"{company.name} has no change left to undo.")
     current = roster.snapshot(session, company)
-    if event.after is not None and json.loads(event.after) != current:
+    if event.after is not None and stored_json(event, "after") != current:
         raise Refused("The company changed after that event in a way undo cannot follow; "
                       "nothing was undone.")
-    before = json.loads(event.before)
+    before = stored_json(event, "before")
     _refuse_if_undo_takes_from_play(session, company, event, before, current)
     roster.restore(session, company, before)
     gone = {b["id"] for b in current["battles"]} - {b["id"] for b in before["battles"]}
@@ -492,7 +493,7 @@ def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
     company = company_to_change(session, company_name)
     mek = find_mek(session, company, ref)
     waiting = waiting_muster(session, company)
-    if waiting is not None and any(f["mek"] == mek.id for f in json.loads(waiting.force)):
+    if waiting is not None and any(f["mek"] == mek.id for f in stored_json(waiting, "force", list)):
         raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
                       "sold yet: record that battle with 'meks battle record' first, or take "
                       "it out of the force by mustering again without it (or with 'meks "
@@ -536,7 +537,7 @@ def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool 
 def pilot_view(session: Session, pilot: Pilot) -> dict[str, Any]:
     mek = session.get(Mek, pilot.mek_id) if pilot.mek_id is not None else None
     return {"id": pilot.id, "name": pilot.name, "level": pilot.level, "kills": pilot.kills,
-            "scenarios": pilot.scenarios, "skills": json.loads(pilot.skills),
+            "scenarios": pilot.scenarios, "skills": stored_json(pilot, "skills", list),
             "mek": mek.callsign if mek else None, "mek_id": pilot.mek_id,
             "status": pilot.status, "hire_cost": pilot.hire_cost}
 
@@ -621,7 +622,7 @@ def _support_grant(session: Session, company: Company, count: int, who: str
     why = f"{count} for {who}"
     heroes = [p.name for p in session.exec(select(Pilot).where(
         Pilot.company_id == company.id, Pilot.status != "dead")).all()
-        if "Log Hero" in json.loads(p.skills)]
+        if "Log Hero" in stored_json(p, "skills", list)]
     if heroes:
         count += 1
         why += f", plus 1 for {heroes[0]}'s Log Hero"
@@ -701,7 +702,7 @@ def next_muster(session: Session, company: Company) -> NextMuster:
         if r.muster_id is None or (waiting is not None and r.muster_id == waiting.id)]
     owed = {p.id: p.hire_cost for p in session.exec(select(Pilot).where(
         Pilot.company_id == company.id, Pilot.status != "dead")).all() if p.id is not None}
-    for entry in json.loads(waiting.force) if waiting is not None else []:
+    for entry in stored_json(waiting, "force", list) if waiting is not None else []:
         if entry.get("paid") and entry["pilot"] in owed:
             owed[entry["pilot"]] += entry["paid"]
     return NextMuster(len(rolls), sum(r.points for r in rolls),
@@ -710,7 +711,7 @@ def next_muster(session: Session, company: Company) -> NextMuster:
 
 def _release(session: Session, muster_row: Muster) -> None:
     """Undo what a waiting muster took: support rolls wait again, Regular hires owe again."""
-    for entry in json.loads(muster_row.force):
+    for entry in stored_json(muster_row, "force", list):
         pilot = session.get(Pilot, entry["pilot"])
         if pilot is not None and entry.get("paid"):
             pilot.hire_cost += entry["paid"]

@@ -37,8 +37,10 @@ from pathlib import Path
 
 import yaml
 
-from meks.errors import InputError
+from meks.errors import InputError, dotted, place, problem
 from meks.text import FILE_WHITESPACE, control_pattern, describe
+
+__all__ = ["dotted", "place", "problem"]  # the one wording of a problem, from meks.errors
 
 MIB = 1024 * 1024
 MAX_DEPTH = 100  # lists and mappings inside each other; our files need fewer than 10
@@ -69,36 +71,6 @@ DICE = Kind("dice file", 1 * MIB)
 ROSTER = Kind("roster file", 16 * MIB,
               "a roster file is JSON or YAML as 'meks roster export' writes it")
 BACKUP = Kind("backup", 1024 * MIB, "a backup is the JSON file 'meks db backup' writes")
-
-
-# ---- the one wording of a problem -----------------------------------------------------------
-
-def place(line: int | None = None, path: str = "", column: int | None = None) -> str:
-    """Where in a file: 'line 4, column 2', 'line 4 (attacker.budget)', 'meks[0].name'."""
-    where = ""
-    if line is not None:
-        where = f"line {line}" + (f", column {column}" if column is not None else "")
-    if path:
-        where = f"{where} ({path})" if where else path
-    return where
-
-
-def problem(what: str, line: int | None = None, path: str = "",
-            column: int | None = None) -> str:
-    """One problem as every file problem is worded: 'line 4 (attacker.budget): what'."""
-    where = place(line, path, column)
-    return f"{where}: {what}" if where else what
-
-
-def dotted(path: tuple[str | int, ...] | list[str | int]) -> str:
-    """A place in the data as written in messages: ``attacker.setup.zones[0]``."""
-    out = ""
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out
 
 
 def _refuse(source: str, what: str, kind: Kind | None = None) -> InputError:

@@ -14,7 +14,6 @@ A force file lists Meks with their pilots, so battles can be fought without a co
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from sqlmodel import Session, col, select
 from campaigns.company import Refused, get_company, shell_arg
 from campaigns.designs import load_design_file
 from campaigns.files import FORCE, read_yaml_file
+from campaigns.stored import reading, stored_json
 from db.models import Company, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import check_design
@@ -127,21 +127,23 @@ def muster_force(session: Session, company_name: str, scenario_id: str,
                       f"with 'meks muster {shell_arg(company.name)} --scenario {scenario_id} "
                       "--side ...'.")
     units = []
-    for entry in json.loads(muster.force):
-        mek = session.get(Mek, entry["mek"])
-        pilot = session.get(Pilot, entry["pilot"])
-        if mek is None or pilot is None or mek.status != "active" or pilot.status == "dead":
-            raise Refused(f"{company.name}'s muster for {scenario_id} names a Mek or pilot "
-                          "that can no longer fight; muster again.")
-        if mek.custom_design:
-            data = json.loads(mek.custom_design)
-            design = Design(data["name"], Size(data["size"]), tuple(data["weapons"]),
-                            tuple(data["systems"]))
-        else:
-            design = catalog.design(mek.design)
-        units.append(UnitSpec(mek.callsign, design,
-                              PilotSpec(pilot.name, pilot.level, tuple(json.loads(pilot.skills))),
-                              points=mek.price, ref=str(mek.id), damage=mek.damage))
+    with reading(muster, "force"):
+        for entry in stored_json(muster, "force", list):
+            mek = session.get(Mek, entry["mek"])
+            pilot = session.get(Pilot, entry["pilot"])
+            if mek is None or pilot is None or mek.status != "active" or pilot.status == "dead":
+                raise Refused(f"{company.name}'s muster for {scenario_id} names a Mek or pilot "
+                              "that can no longer fight; muster again.")
+            if mek.custom_design:
+                data = stored_json(mek, "custom_design")
+                design = Design(data["name"], Size(data["size"]), tuple(data["weapons"]),
+                                tuple(data["systems"]))
+            else:
+                design = catalog.design(mek.design)
+            skills = tuple(stored_json(pilot, "skills", list))
+            units.append(UnitSpec(mek.callsign, design,
+                                  PilotSpec(pilot.name, pilot.level, skills),
+                                  points=mek.price, ref=str(mek.id), damage=mek.damage))
     support = [s.result for s in session.exec(select(SupportRoll).where(
         SupportRoll.muster_id == muster.id)).all()]
     return company, muster, ForceSpec(tuple(units), tuple(support), company.name)

@@ -5,10 +5,9 @@ fight with it or record a battle for it meanwhile, or the play could never be fi
 
 from __future__ import annotations
 
-import json
-
 from sqlmodel import Session, col, select
 
+from campaigns.stored import stored_json
 from db.models import Play
 
 
@@ -18,7 +17,7 @@ def play_using(session: Session, muster_id: int | None) -> int | None:
         return None
     for row in session.exec(select(Play).where(Play.status == "active")
                             .order_by(col(Play.id))).all():
-        sides = json.loads(row.spec).get("sides", {}).values()
+        sides = stored_json(row, "spec", dict).get("sides", {}).values()
         if any(info.get("muster") == muster_id for info in sides):
             return row.id
     return None

@@ -32,6 +32,7 @@ from campaigns.company import NotFound, Refused, is_id, lock
 from campaigns.in_play import play_using
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
+from campaigns.stored import reading, stored_json
 from db.models import Company, Muster, Play, utcnow
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
@@ -139,14 +140,15 @@ def _row(session: Session, play_id: int, *, for_change: bool = False) -> Play:
 
 def _state(row: Play) -> PlayState:
     assert row.id is not None
-    spec = json.loads(row.spec)
-    return PlayState(
-        id=row.id,
-        scenario=stored_scenario(spec["scenario"]),
-        forces={s: force_from_data(spec["forces"][s.value]) for s in Side},
-        names={s: str(spec["sides"][s.value]["name"]) for s in Side},
-        side=Side(row.side), seed=row.seed, opponent=row.opponent,
-        decisions=json.loads(row.decisions), status=row.status)
+    spec = stored_json(row, "spec", dict)
+    with reading(row, "spec"):
+        return PlayState(
+            id=row.id,
+            scenario=stored_scenario(spec["scenario"]),
+            forces={s: force_from_data(spec["forces"][s.value]) for s in Side},
+            names={s: str(spec["sides"][s.value]["name"]) for s in Side},
+            side=Side(row.side), seed=row.seed, opponent=row.opponent,
+            decisions=stored_json(row, "decisions"), status=row.status)
 
 
 def unfinished(session: Session) -> list[dict[str, Any]]:
@@ -176,7 +178,7 @@ def load(session: Session, play_id: int) -> PlayState:
 def append_decision(session: Session, play_id: int, index: int, data: Decision) -> None:
     """Save the player's decision number ``index`` (counting from 0)."""
     row = _row(session, play_id, for_change=True)
-    decisions = json.loads(row.decisions)
+    decisions = stored_json(row, "decisions")
     if row.status != "active" or len(decisions) != index:
         raise Refused(f"Play {play_id} has moved on elsewhere (is it open in another "
                       "terminal?); resume it again to continue from where it is now.")
@@ -189,7 +191,7 @@ def append_decision(session: Session, play_id: int, index: int, data: Decision) 
 def _lock_sides(session: Session, row: Play) -> None:
     """Lock the play's companies (by id, as ``campaigns.company.lock_all`` does) before
     its battle is stored in them."""
-    sides = json.loads(row.spec)["sides"].values()
+    sides = stored_json(row, "spec", dict)["sides"].values()
     for cid in sorted({info["company"] for info in sides if info.get("company") is not None}):
         company = session.get(Company, cid)
         if company is not None:
@@ -197,7 +199,7 @@ def _lock_sides(session: Session, row: Play) -> None:
 
 
 def _participants(session: Session, row: Play) -> dict[Side, Participant]:
-    spec = json.loads(row.spec)
+    spec = stored_json(row, "spec", dict)
     sides = {}
     for side in Side:
         force = force_from_data(spec["forces"][side.value])
@@ -213,7 +215,7 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
                 raise Refused(f"Play {row.id}: {company.name}'s force has fought battle "
                               f"{muster.battle_id} since this play began; the play cannot "
                               "be finished.")
-            mustered = {str(entry["mek"]) for entry in json.loads(muster.force)}
+            mustered = {str(entry["mek"]) for entry in stored_json(muster, "force", list)}
             if mustered != {u.ref for u in force.units if u.ref is not None}:
                 raise Refused(f"Play {row.id}: {company.name} has mustered a different force "
                               "since this play began; the play cannot be finished.")
@@ -256,7 +258,7 @@ def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
     data = summary(fought, battle_id)
     data["play_id"] = play_id
     data["reports"] = {s.value: r for s, r in fought.reports.items()}
-    step = json.loads(row.spec).get("campaign")
+    step = stored_json(row, "spec", dict).get("campaign")
     if step is not None:  # a campaign's battle: the campaign moves on
         from campaigns.campaign import complete_step
 

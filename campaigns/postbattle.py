@@ -21,6 +21,7 @@ from campaigns.company import (
     find_pilot,
 )
 from campaigns.in_play import play_using
+from campaigns.stored import stored_json
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -62,7 +63,7 @@ class ChoicesNeeded(MeksError):
 
 def _design_of(mek: Mek, catalog: Catalog) -> Design | None:
     if mek.custom_design:
-        data = json.loads(mek.custom_design)
+        data = stored_json(mek, "custom_design")
         return Design(name=data["name"], size=Size(data["size"]),
                       weapons=tuple(data["weapons"]), systems=tuple(data["systems"]))
     return catalog.ix.design.find(mek.design)
@@ -107,7 +108,7 @@ def record_battle(
         raise Refused(f"{company.name}'s mustered force is in play {busy}, still unfinished; "
                       f"its battle is recorded when you finish it with 'meks battle resume "
                       f"{busy}'.")
-    force = json.loads(last.force)
+    force = stored_json(last, "force", list)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
     pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
     flown = {f["pilot"]: f["mek"] for f in force}
@@ -179,7 +180,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
     ``choices``, ``auto`` nor the ``skill_choice: random`` house rule settles."""
     catalog = catalog or load_catalog()
     chosen = dict(choices or {})
-    force = json.loads(muster.force)
+    force = stored_json(muster, "force", list)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
     pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
     flown = {f["pilot"]: f["mek"] for f in force}
@@ -222,7 +223,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
         pilot.level = level_for(pilot.kills, pilot.scenarios, catalog, old).level
         if pilot.level != old:
             entry["promoted"] = f"{old} -> {pilot.level}"
-        held = json.loads(pilot.skills)
+        held = stored_json(pilot, "skills", list)
         roll = roll_for_skill(catalog.level(pilot.level), len(held), dice, pilot.name)
         if roll is not None:
             entry["skill_roll"] = {"die": roll.die, "bonus": roll.bonus,

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, col, delete, select
 
+from campaigns.stored import stored_json
 from db.models import Battle, Campaign, Company, Mek, Muster, Pilot, SupportRoll, fold
 from meks.errors import InputError
 
@@ -43,12 +44,12 @@ def snapshot(session: Session, company: Company) -> Document:
         "meks": [
             {"id": m.id, "callsign": m.callsign, "design": m.design, "size": m.size,
              "price": m.price, "kills": m.kills, "status": m.status, "damage": m.damage,
-             "custom_design": json.loads(m.custom_design) if m.custom_design else None}
+             "custom_design": stored_json(m, "custom_design") if m.custom_design else None}
             for m in meks
         ],
         "pilots": [
             {"id": p.id, "name": p.name, "level": p.level, "kills": p.kills,
-             "scenarios": p.scenarios, "skills": json.loads(p.skills), "status": p.status,
+             "scenarios": p.scenarios, "skills": stored_json(p, "skills", list), "status": p.status,
              "mek": p.mek_id, "hire_cost": p.hire_cost}
             for p in pilots
         ],
@@ -59,20 +60,20 @@ def snapshot(session: Session, company: Company) -> Document:
         ],
         "musters": [
             {"id": m.id, "scenario": m.scenario, "side": m.side, "budget": m.budget,
-             "max_size": m.max_size, "cost": m.cost, "force": json.loads(m.force),
+             "max_size": m.max_size, "cost": m.cost, "force": stored_json(m, "force", list),
              "battle": m.battle_id, "created_at": m.created_at}
             for m in musters
         ],
         "battles": [
             {"id": b.id, "muster": b.muster_id, "scenario": b.scenario, "mode": b.mode,
-             "sides": json.loads(b.sides), "seed": b.seed, "result": b.result,
-             "log": json.loads(b.log), "created_at": b.created_at}
+             "sides": stored_json(b, "sides"), "seed": b.seed, "result": b.result,
+             "log": stored_json(b, "log"), "created_at": b.created_at}
             for b in battles
         ],
         "campaigns": [
-            {"id": c.id, "name": c.name, "plan": json.loads(c.plan), "position": c.position,
-             "seed": c.seed, "difficulty": c.difficulty, "status": c.status,
-             "results": json.loads(c.results), "created_at": c.created_at}
+            {"id": c.id, "name": c.name, "plan": stored_json(c, "plan", list),
+             "position": c.position, "seed": c.seed, "difficulty": c.difficulty, "status": c.status,
+             "results": stored_json(c, "results"), "created_at": c.created_at}
             for c in campaigns
         ],
     }

@@ -37,7 +37,7 @@ from campaigns.scenarios import discover
 from db.models import Company, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import check_design
-from meks.errors import InputError, MeksError
+from meks.errors import InputError, MeksError, problem, within
 from meks.names import normalize
 from meks.pilots import FAMILIARITY, base_skill
 
@@ -489,17 +489,10 @@ def _shown(value: object) -> str:
     return repr(value)
 
 
-def _at(path: str, key: object) -> str:
-    if isinstance(key, int):
-        return f"{path}[{key}]"
-    return f"{path}.{key}" if path else str(key)
-
-
 def schema_problems(value: object, schema: dict[str, Any], path: str = "",
                     root: dict[str, Any] | None = None) -> list[str]:
     """Every way ``value`` breaks ``schema``, each as "PATH: what is wrong"."""
     root = schema if root is None else root
-    where = path or "the document"
     problems: list[str] = []
     if "$ref" in schema:
         problems += schema_problems(value, _resolve(root, schema["$ref"]), path, root)
@@ -511,39 +504,41 @@ def schema_problems(value: object, schema: dict[str, Any], path: str = "",
         types = [schema["type"]] if isinstance(schema["type"], str) else schema["type"]
         if not any(_TYPE_CHECKS[t](value) for t in types):
             wanted = " or ".join(_TYPE_WORDS[t] for t in types)
-            return [f"{where}: must be {wanted}, not {_shown(value)}"]
+            return [problem(f"must be {wanted}, not {_shown(value)}", path=path)]
     if "const" in schema and not _same(value, schema["const"]):
-        return [f"{where}: must be {schema['const']!r}, not {_shown(value)}"]
+        return [problem(f"must be {schema['const']!r}, not {_shown(value)}", path=path)]
     if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
         options = ", ".join(str(v) for v in schema["enum"])
-        return [f"{where}: must be one of {options}, not {_shown(value)}"]
+        return [problem(f"must be one of {options}, not {_shown(value)}", path=path)]
     if isinstance(value, int | float) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
-            problems.append(f"{where}: must be at least {schema['minimum']}, not {value}")
+            problems.append(problem(f"must be at least {schema['minimum']}, not {value}",
+                                    path=path))
         if "maximum" in schema and value > schema["maximum"]:
-            problems.append(f"{where}: must be at most {schema['maximum']}, not {value}")
+            problems.append(problem(f"must be at most {schema['maximum']}, not {value}",
+                                    path=path))
     if isinstance(value, str):
         if "pattern" in schema and not re.search(schema["pattern"], value):
-            problems.append(f"{where}: must not be empty" if schema["pattern"] == r"\S"
-                            else f"{where}: must match {schema['pattern']}")
+            problems.append(problem("must not be empty" if schema["pattern"] == r"\S"
+                                    else f"must match {schema['pattern']}", path=path))
         if schema.get("format") == "date-time" and not _is_datetime(value):
-            problems.append(f"{where}: must be a date and time like 2025-01-31T18:05:00+00:00, "
-                            f"not {_shown(value)}")
+            problems.append(problem("must be a date and time like 2025-01-31T18:05:00+00:00, "
+                                    f"not {_shown(value)}", path=path))
     if isinstance(value, dict):
-        problems += [f"{where}: {key!r} is missing" for key in schema.get("required", ())
-                     if key not in value]
+        problems += [problem(f"{key!r} is missing", path=path)
+                     for key in schema.get("required", ()) if key not in value]
         known = schema.get("properties", {})
         for key, item in value.items():
             if key in known:
-                problems += schema_problems(item, known[key], _at(path, key), root)
+                problems += schema_problems(item, known[key], within(path, key), root)
             elif schema.get("additionalProperties") is False:
-                problems.append(f"{where}: unknown key {key!r}")
+                problems.append(problem(f"unknown key {key!r}", path=path))
             elif isinstance(schema.get("additionalProperties"), dict):
                 problems += schema_problems(item, schema["additionalProperties"],
-                                            _at(path, key), root)
+                                            within(path, key), root)
     if isinstance(value, list) and "items" in schema:
         for i, item in enumerate(value):
-            problems += schema_problems(item, schema["items"], _at(path, i), root)
+            problems += schema_problems(item, schema["items"], within(path, i), root)
     return problems
 
 
@@ -558,8 +553,8 @@ def _any_of(value: object, options: list[dict[str, Any]], path: str,
                      if o.get("type") != "null"]
         if len(remaining) == 1:
             return remaining[0]
-    return [f"{path or 'the document'}: does not match any allowed form ("
-            + "; ".join(r[0] for r in results) + ")"]
+    return [problem("does not match any allowed form (" + "; ".join(r[0] for r in results)
+                    + ")", path=path)]
 
 
 def _same(value: object, expected: object) -> bool:

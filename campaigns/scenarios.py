@@ -25,7 +25,7 @@ from campaigns.files import SCENARIO, parse_yaml, problem, read_text
 from campaigns.scenario_model import parse_scenario
 from meks.errors import InputError, MeksError
 from meks.names import normalize, suggest
-from meks.scenario import Problem, Scenario, ScenarioInvalid, Side, dotted
+from meks.scenario import Problem, Scenario, ScenarioInvalid, Side
 
 ENV_DIR = "MEKS_SCENARIOS_DIR"
 SUFFIXES = (".yaml", ".yml")
@@ -51,9 +51,9 @@ class ScenarioFileError(InputError):
     """A scenario file with problems; ``lines`` holds the line of each (None if unknown)."""
 
     def __init__(self, source: str, problems: Sequence[str],
-                 lines: Sequence[int | None]) -> None:
+                 lines: Sequence[int | None], unlisted: int = 0) -> None:
         self.lines = tuple(lines)
-        super().__init__(source, problems)
+        super().__init__(source, problems, unlisted)
 
 
 def user_scenarios_dir() -> Path:
@@ -94,11 +94,11 @@ def _located(exc: ScenarioInvalid, text: str) -> ScenarioFileError:
     located = sorted(((lines.line_of(p.path), p) for p in exc.found),
                      key=lambda item: item[0] or 0)
     return ScenarioFileError(exc.source, [_with_line(p, line) for line, p in located],
-                             [line for line, _ in located])
+                             [line for line, _ in located], exc.unlisted)
 
 
 def _with_line(found: Problem, line: int | None) -> str:
-    return problem(found.message, line, dotted(found.path) if found.path else "")
+    return problem(found.message, line, found.where)
 
 
 def _compose(text: str) -> yaml.Node | None:

@@ -71,7 +71,7 @@ def check(
     try:
         summary = check_scenario_file(file)
     except InputError as exc:
-        for problem in listed(exc.problems):
+        for problem in listed(exc.problems, exc.unlisted):
             sep = ", " if problem.startswith("line ") else ": "
             error(f"{exc.source}{sep}{problem}")
         raise typer.Exit(2) from None

@@ -16,14 +16,52 @@ from collections.abc import Sequence
 MAX_LISTED = 50  # problems listed one by one; past that, a count
 
 
-def listed(problems: Sequence[str]) -> list[str]:
-    """The first ``MAX_LISTED`` problems, then one line counting the rest (if any)."""
+def listed(problems: Sequence[str], unlisted: int = 0) -> list[str]:
+    """The first ``MAX_LISTED`` problems, then one line counting the rest (if any), the
+    ``unlisted`` ones (counted but never worded) included."""
     shown = list(problems[:MAX_LISTED])
-    more = len(problems) - len(shown)
+    more = len(problems) - len(shown) + unlisted
     if more:
         shown.append(f"... and {more} more problem{'s' * (more != 1)}; fix these first, "
                      "then check again")
     return shown
+
+
+# ---- the one wording of a problem in a file ------------------------------------------------
+# Every problem in a file a player gives (design, force, plan, scenario, roster, dice file,
+# backup) is worded by these, whichever part of the product finds it:
+# 'line 4 (attacker.budget): what is wrong'.
+
+def place(line: int | None = None, path: str = "", column: int | None = None) -> str:
+    """Where in a file: 'line 4, column 2', 'line 4 (attacker.budget)', 'meks[0].name'."""
+    where = ""
+    if line is not None:
+        where = f"line {line}" + (f", column {column}" if column is not None else "")
+    if path:
+        where = f"{where} ({path})" if where else path
+    return where
+
+
+def problem(what: str, line: int | None = None, path: str = "",
+            column: int | None = None) -> str:
+    """One problem as every file problem is worded: 'line 4 (attacker.budget): what'."""
+    where = place(line, path, column)
+    return f"{where}: {what}" if where else what
+
+
+def dotted(path: Sequence[object]) -> str:
+    """A place in the data as written in messages: ``attacker.setup.zones[0]``."""
+    out = ""
+    for part in path:
+        out = within(out, part)
+    return out
+
+
+def within(where: str, part: object) -> str:
+    """The place ``part`` (a key, or a list index) inside the place ``where``."""
+    if isinstance(part, int) and not isinstance(part, bool):
+        return f"{where}[{part}]"
+    return f"{where}.{part}" if where else str(part)
 
 
 class MeksError(ValueError):
@@ -70,18 +108,22 @@ class AmbiguousName(MeksError):
 
 class InputError(MeksError):
     """Input that cannot be read: every problem found, each with where it is. The message
-    lists the first ``MAX_LISTED`` of them and says how many more there are."""
+    lists the first ``MAX_LISTED`` of them and says how many more there are. ``unlisted``
+    counts problems found past those that are worded, which are never worded at all (a
+    file with thousands of problems costs no time on wording them)."""
 
     exit_code = 2
 
-    def __init__(self, source: str, problems: Sequence[str]) -> None:
+    def __init__(self, source: str, problems: Sequence[str], unlisted: int = 0) -> None:
         self.source = source
         self.problems = tuple(problems)
-        if len(self.problems) == 1:
+        self.unlisted = unlisted
+        total = len(self.problems) + unlisted
+        if total == 1:
             text = f"{source}: {self.problems[0]}"
         else:
-            text = f"{source} has {len(self.problems)} problems:\n" + "\n".join(
-                f"  - {p}" for p in listed(self.problems)
+            text = f"{source} has {total} problems:\n" + "\n".join(
+                f"  - {p}" for p in listed(self.problems, unlisted)
             )
         super().__init__(text)
 

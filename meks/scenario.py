@@ -30,7 +30,7 @@ from typing import Any, ClassVar, Literal, TypeAlias
 
 from meks.catalog import Size, load_catalog
 from meks.construction import Pricing, check_design
-from meks.errors import InputError
+from meks.errors import InputError, dotted, problem
 
 ZONES = tuple(range(1, 10))
 DEFAULT_BUDGET = 60
@@ -682,21 +682,13 @@ class Problem:
         return dotted(self.path)
 
 
-def dotted(path: Path) -> str:
-    """``("attacker", "setup", "rules", 0)`` as ``attacker.setup.rules[0]``."""
-    out = ""
-    for seg in path:
-        out += f"[{seg}]" if isinstance(seg, int) else (f".{seg}" if out else str(seg))
-    return out
-
-
 class ScenarioInvalid(InputError):
     """A scenario that cannot be used; ``found`` holds each problem with its path."""
 
-    def __init__(self, source: str, problems: Sequence[Problem]) -> None:
+    def __init__(self, source: str, problems: Sequence[Problem], unlisted: int = 0) -> None:
         self.found = tuple(problems)
-        super().__init__(source, [f"{p.where}: {p.message}" if p.path else p.message
-                                  for p in self.found])
+        super().__init__(source, [problem(p.message, path=p.where) for p in self.found],
+                         unlisted)
 
 
 # ---- checks across values ----------------------------------------------------------------
@@ -1020,7 +1012,6 @@ __all__ = [
     "UnitKind",
     "Victory",
     "ZoneChoice",
-    "dotted",
     "duel",
     "semantic_problems",
     "walk",

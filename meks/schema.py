@@ -20,7 +20,7 @@ import types
 import typing
 from typing import Any, TypeVar
 
-from meks.errors import MAX_LISTED, InputError
+from meks.errors import MAX_LISTED, InputError, problem, within
 
 T = TypeVar("T")
 
@@ -44,10 +44,6 @@ def build_list(cls: type[T], data: object, source: str, path: str = "") -> tuple
 @functools.cache
 def _hints(cls: type) -> dict[str, Any]:
     return typing.get_type_hints(cls)
-
-
-def _where(path: str) -> str:
-    return path or "the document"
 
 
 def _kind(tp: Any) -> str:
@@ -115,7 +111,7 @@ def _convert(tp: Any, data: object, path: str, problems: list[str]) -> object:
             return str(data)  # "Titan 6" style names typed as bare numbers
     elif tp is typing.Any:
         return data
-    problems.append(f"{_where(path)}: expected {_kind(tp)}, found {_describe(data)}")
+    problems.append(problem(f"expected {_kind(tp)}, found {_describe(data)}", path=path))
     return None
 
 
@@ -138,7 +134,7 @@ def _convert_union(tp: Any, data: object, path: str, problems: list[str]) -> obj
     if len(shaped) == 1:
         problems.extend(shaped[0])
         return None
-    problems.append(f"{_where(path)}: expected {_kind(tp)}, found {_describe(data)}")
+    problems.append(problem(f"expected {_kind(tp)}, found {_describe(data)}", path=path))
     return None
 
 
@@ -158,30 +154,30 @@ def _convert_enum(tp: type[enum.Enum], data: object, path: str, problems: list[s
             if str(member.value).casefold() == wanted:
                 return member
     choices = [str(m.value) for m in tp]
-    problems.append(
-        f"{_where(path)}: {_describe(data)} is not one of {', '.join(choices)}"
-        + (_nearest_hint(data, choices) if len(problems) < MAX_LISTED else "")
-    )
+    problems.append(problem(
+        f"{_describe(data)} is not one of {', '.join(choices)}"
+        + (_nearest_hint(data, choices) if len(problems) < MAX_LISTED else ""), path=path))
     return None
 
 
 def _convert_tuple(tp: Any, data: object, path: str, problems: list[str]) -> object:
     args = typing.get_args(tp)
     if not isinstance(data, list):
-        problems.append(f"{_where(path)}: expected a list, found {_describe(data)}")
+        problems.append(problem(f"expected a list, found {_describe(data)}", path=path))
         return ()
     item_type = args[0]
-    return tuple(_convert(item_type, item, f"{path}[{i}]", problems) for i, item in enumerate(data))
+    return tuple(_convert(item_type, item, within(path, i), problems)
+                 for i, item in enumerate(data))
 
 
 def _convert_dict(tp: Any, data: object, path: str, problems: list[str]) -> object:
     key_type, value_type = typing.get_args(tp)
     if not isinstance(data, dict):
-        problems.append(f"{_where(path)}: expected a mapping, found {_describe(data)}")
+        problems.append(problem(f"expected a mapping, found {_describe(data)}", path=path))
         return {}
     result: dict[object, object] = {}
     for key, item in data.items():
-        sub = f"{path}.{key}" if path else str(key)
+        sub = within(path, key)
         converted_key = _convert(key_type, key, sub, problems)
         result[converted_key] = _convert(value_type, item, sub, problems)
     return result
@@ -189,33 +185,33 @@ def _convert_dict(tp: Any, data: object, path: str, problems: list[str]) -> obje
 
 def _convert_dataclass(tp: type, data: object, path: str, problems: list[str]) -> object:
     if not isinstance(data, dict):
-        problems.append(f"{_where(path)}: expected a mapping of keys to values, "
-                        f"found {_describe(data)}")
+        problems.append(problem(f"expected a mapping of keys to values, found "
+                                f"{_describe(data)}", path=path))
         return None
     hints = _hints(tp)
     fields = {f.name: f for f in dataclasses.fields(tp) if f.init}
     kwargs: dict[str, object] = {}
     before = len(problems)
     for key, item in data.items():
-        sub = f"{path}.{key}" if path else str(key)
+        sub = within(path, key)
         if not isinstance(key, str) or key not in fields:
-            problems.append(  # past what a message lists, only counted: no hint to seek
-                f"{_where(path)}: unknown key {key!r}"
-                + (_nearest_hint(key, list(fields)) if len(problems) < MAX_LISTED else "")
-            )
+            problems.append(problem(  # past what a message lists, only counted: no hint
+                f"unknown key {key!r}"
+                + (_nearest_hint(key, list(fields)) if len(problems) < MAX_LISTED else ""),
+                path=path))
             continue
         kwargs[key] = _convert(hints[key], item, sub, problems)
     for name, field in fields.items():
         if name in data:
             continue
         if field.default is _MISSING and field.default_factory is _MISSING:
-            problems.append(f"{_where(path)}: missing required key {name!r}")
+            problems.append(problem(f"missing required key {name!r}", path=path))
     if len(problems) > before:
         return None
     try:
         return tp(**kwargs)
     except ValueError as exc:  # a dataclass's own __post_init__ check
-        problems.append(f"{_where(path)}: {exc}")
+        problems.append(problem(str(exc), path=path))
         return None
 
 

@@ -244,3 +244,37 @@ def test_any_scenario_stores_as_the_file_model_dumps_it(data: dict[str, Any]) ->
         top = scenario.victory.condition(side)
         assert top is not None
         assert parse_condition(data["victory"][side.value]) == top
+
+
+def test_many_unknown_keys_are_counted_not_each_worded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14, item 2: a scenario with 20,000 unknown keys words only the problems a
+    message lists (and one more), each with its spelling hint; the rest are counted, and the
+    '... and N more' line still says how many there truly are."""
+    from meks.errors import MAX_LISTED
+
+    calls = []
+    convert = scenario_model._from_pydantic
+
+    def counted(error: Any, data: object) -> Any:
+        calls.append(error)
+        return convert(error, data)
+
+    monkeypatch.setattr(scenario_model, "_from_pydantic", counted)
+    data = {"id": "many-keys", "name": "Many keys", **{f"key{i}": 1 for i in range(20_000)}}
+    with pytest.raises(ScenarioInvalid) as caught:
+        parse_scenario(data, "many.yaml")
+    assert len(calls) == MAX_LISTED + 1
+    # 20,000 unknown keys and the three required keys left out (attacker, defender, victory)
+    lines = caught.value.message.splitlines()
+    assert lines[0] == "many.yaml has 20003 problems:"
+    assert len(lines) == 1 + MAX_LISTED + 1
+    assert lines[-1].startswith(f"  - ... and {20_003 - MAX_LISTED} more problems")
+
+
+def test_few_problems_are_all_worded() -> None:
+    """Below the listed limit nothing is only counted: every problem is in the message."""
+    with pytest.raises(ScenarioInvalid) as caught:
+        parse_scenario({"id": "few", "name": "Few", "atacker": {}}, "few.yaml")
+    assert caught.value.unlisted == 0
+    assert "unknown key 'atacker' (did you mean 'attacker'?)" in caught.value.message
+    assert "more problem" not in caught.value.message

@@ -1,0 +1,99 @@
+"""Damaged stored data (issue 14, item 5): JSON the product stored itself that no longer
+reads (edited by hand, or damaged) stops the command with one sentence naming the record
+and saying to run 'meks db check' or restore a backup, exit 1; never an unexpected problem.
+Each test damages a row with SQL, as a hand edit would."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from cli.app import app
+
+BLUE = """\
+meks:
+  - {design: VIPER, pilot: Dee}
+  - {design: WASP, pilot: Eve}
+  - {design: WASP, pilot: Fay}
+"""
+
+
+def run(runner: CliRunner, *args: str, code: int = 0) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    assert "unexpected problem" not in result.stderr
+    assert "Traceback" not in result.stderr
+    return result.stdout if code == 0 else result.stderr
+
+
+def damage(sql: str, **values: Any) -> None:
+    from sqlalchemy import text
+
+    from cli.state import session
+
+    with session() as s:
+        s.connection().execute(text(sql), values)
+
+
+def refused_as_damaged(runner: CliRunner, record: str, *args: str) -> None:
+    err = run(runner, *args, code=1)
+    assert f"damaged record ({record})" in err
+    assert "meks db check" in err and "restore" in err
+    assert len(err.strip().splitlines()) <= 3  # one sentence (the terminal may wrap it)
+
+
+@pytest.fixture
+def wolves(runner: CliRunner) -> str:
+    run(runner, "company", "create", "Wolves")
+    for design, pilot in (("VIPER", "Ana"), ("WASP", "Bo"), ("WASP", "Cy")):
+        callsign = json.loads(run(runner, "mek", "buy", "Wolves", design, "--json"))["callsign"]
+        run(runner, "pilot", "hire", "Wolves", pilot)
+        run(runner, "pilot", "assign", "Wolves", pilot, callsign)
+    run(runner, "muster", "Wolves", "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    return "Wolves"
+
+
+@pytest.fixture
+def blue(tmp_path: Path) -> str:
+    (tmp_path / "blue.yaml").write_text(BLUE)
+    return str(tmp_path / "blue.yaml")
+
+
+@pytest.mark.parametrize("force", ["not json", "{\"mek\": 1}", "[{\"pilot\": 1}]", "[7]"])
+def test_damaged_muster_force_is_one_sentence(runner: CliRunner, wolves: str, blue: str,
+                                              force: str) -> None:
+    """A muster's stored force that is not JSON, not a list, or whose entries lack their
+    keys: the battle is refused naming 'muster N, force'."""
+    damage("UPDATE muster SET force = :force", force=force)
+    refused_as_damaged(runner, "muster 1, force", "battle", "auto", "opening-shots",
+                       "-a", wolves, "-d", blue)
+
+
+@pytest.mark.parametrize("skills", ["[oops", "{}", "null"])
+def test_damaged_pilot_skills_are_one_sentence(runner: CliRunner, wolves: str,
+                                               skills: str) -> None:
+    """A pilot's stored skills that are not a JSON list: 'company show' names the pilot."""
+    damage("UPDATE pilot SET skills = :skills WHERE name = 'Bo'", skills=skills)
+    refused_as_damaged(runner, "pilot 2, skills", "company", "show", wolves)
+
+
+@pytest.mark.parametrize("spec", [
+    "{",
+    "[]",
+    json.dumps({"scenario": {"id": "x"}, "forces": {}, "dice": {}}),
+    json.dumps({"forces": {}}),
+])
+def test_damaged_battle_record_is_one_sentence(runner: CliRunner, wolves: str, blue: str,
+                                               spec: str) -> None:
+    """A battle's stored record (its scenario, forces and dice) that no longer reads:
+    'battle replay' names it instead of failing on the stored scenario's checks."""
+    out = run(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue, "--json")
+    battle_id = json.loads(out)["battle_id"]
+    damage("UPDATE battle_log SET spec = :spec", spec=spec)
+    refused_as_damaged(runner, f"battle_log {battle_id}, spec", "battle", "replay",
+                       str(battle_id))
