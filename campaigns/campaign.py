@@ -41,6 +41,7 @@ from campaigns.company import (
     buy_mek,
     changing,
     company_to_change,
+    file_name,
     get_company,
     hire_pilot,
     lock,
@@ -135,7 +136,7 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
             problems.append(f"scenarios[{i}]: {exc.message}")
     if problems:
         raise InputError(str(path), problems)
-    return data.name or path.stem, steps, difficulty
+    return file_name(data.name, "campaign name", path, "name") or path.stem, steps, difficulty
 
 
 def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:

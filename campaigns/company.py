@@ -27,7 +27,7 @@ from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import Pricing, check_design
 from meks.dice import Dice
-from meks.errors import MeksError, UsageError
+from meks.errors import InputError, MeksError, UsageError, problem
 from meks.plain import plain
 from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
@@ -101,6 +101,18 @@ def clean_name(text: str, what: str) -> str:
         raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as the id "
                       f"{fold(name).lstrip('#')}; give one with a letter in it.")
     return name
+
+
+def file_name(text: str | None, what: str, source: object, where: str) -> str:
+    """A name given in a file (a force's callsigns, a plan's name), by the rules of a typed
+    one (``clean_name``), its problem worded as the file's (exit 2) at ``where``. Empty
+    text: no name given, so ""."""
+    if not text:
+        return ""
+    try:
+        return clean_name(text, what)
+    except MeksError as exc:
+        raise InputError(str(source), [problem(exc.message, path=where)]) from None
 
 
 # ---- finding things -------------------------------------------------------------------------

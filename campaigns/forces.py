@@ -19,7 +19,7 @@ from pathlib import Path
 
 from sqlmodel import Session, col, select
 
-from campaigns.company import Refused, get_company, shell_arg
+from campaigns.company import Refused, file_name, get_company, shell_arg
 from campaigns.designs import load_design_file
 from campaigns.files import FORCE, read_yaml_file
 from campaigns.stored import reading, stored_json
@@ -70,14 +70,16 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
             level = catalog.level(entry.level).level
             skills = tuple(_skill_label(s, catalog) for s in entry.skills)
             seen[design.name] = seen.get(design.name, 0) + 1
-            name = entry.callsign or f"{design.name}-{seen[design.name]}"
+            name = file_name(entry.callsign, "callsign", path, f"meks[{i - 1}].callsign") \
+                or f"{design.name}-{seen[design.name]}"
+            pilot = file_name(entry.pilot, "pilot name", path, f"meks[{i - 1}].pilot") \
+                or f"{name} pilot"
             if fold(name) in taken:
                 problems.append(f"Mek {i}: the callsign {name!r} is already Mek "
                                 f"{taken[fold(name)]}'s; give each Mek its own.")
                 continue
             taken[fold(name)] = i
-            units.append(UnitSpec(name, report.design, PilotSpec(entry.pilot or f"{name} pilot",
-                                                                 level, skills),
+            units.append(UnitSpec(name, report.design, PilotSpec(pilot, level, skills),
                                   points=report.purchase_price()))
         except InputError:
             raise
@@ -91,7 +93,9 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
             problems.append(exc.message)
     if problems:
         raise Refused(f"The force in {path} cannot fight: " + " ".join(problems))
-    return ForceSpec(tuple(units), tuple(support), data.name or path.stem)
+    return ForceSpec(tuple(units), tuple(support),
+                     file_name(data.name, "force name", path, "name") or path.stem)
+
 
 
 def _design(ref: str, base: Path, catalog: Catalog) -> Design:

@@ -590,3 +590,35 @@ def test_typed_numbers_past_4300_digits_are_refused_not_an_unexpected_problem(
     code, err = run(runner, "battle", "record", company, "--result", "win",
                     "--kills", f"Ana={LONG}")
     assert code == 2 and "must be at most" in " ".join(err.replace("│", " ").split())
+
+
+# ---- names given in files follow the rules of typed names ---------------------------------
+
+def test_item3_names_in_force_and_plan_files_follow_the_typed_name_rules(
+        tmp_path: Path) -> None:
+    """A force's callsigns, pilot names and name, and a plan's name, are cleaned as typed
+    names are (tabs and line breaks become spaces) and refused where a typed name would be,
+    as the file's problem (exit 2) at its place."""
+    from campaigns.campaign import load_plan
+    from campaigns.forces import load_force_file
+
+    force = tmp_path / "force.yaml"
+    force.write_text('name: "Red\\tLance"\nmeks:\n  - design: WASP\n    callsign: "A\\nB"\n'
+                     '    pilot: "Vera\\t Cruz"\n', encoding="utf-8")
+    spec = load_force_file(force)
+    assert spec.name == "Red Lance"
+    assert spec.units[0].name == "A B"
+    assert spec.units[0].pilot.name == "Vera Cruz"
+    for bad, where in (('"   "', "meks[0].callsign"), ('"1234"', "meks[0].callsign")):
+        force.write_text(f"meks:\n  - design: WASP\n    callsign: {bad}\n", encoding="utf-8")
+        with pytest.raises(InputError) as caught:
+            load_force_file(force)
+        assert caught.value.exit_code == 2 and where in caught.value.message
+    plan = tmp_path / "plan.yaml"
+    plan.write_text('name: "Long\\tMarch"\nscenarios:\n  - scenario: opening-shots\n'
+                    '    side: attacker\n', encoding="utf-8")
+    assert load_plan(plan)[0] == "Long March"
+    plan.write_text('name: "' + "x" * 61 + '"\nscenarios:\n  - scenario: opening-shots\n'
+                    '    side: attacker\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r": name: A campaign name can be at most 60"):
+        load_plan(plan)
