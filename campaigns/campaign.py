@@ -64,7 +64,7 @@ from campaigns.scenarios import (
     read_scenario_file,
     user_scenarios_dir,
 )
-from campaigns.stored import stored_json
+from campaigns.stored import DamagedRecord, stored_json
 from db.models import Campaign, Company, Mek, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -162,7 +162,11 @@ def step_scenario(step: dict[str, Any]) -> Scenario:
     """The scenario of a campaign step: its copy when the plan named a file, else the
     scenario with its id now."""
     if "definition" in step:
-        return stored_scenario(step["definition"])
+        try:
+            return stored_scenario(step["definition"])
+        except (KeyError, TypeError, ValueError):  # pydantic's ValidationError among them
+            raise DamagedRecord(f"the campaign plan's copy of {step.get('file', 'a scenario')}"
+                                ) from None
     try:  # an id, never a file: the plan copied its files in when the campaign began
         entry = find_scenario(step["scenario"], files=False)
         assert entry.scenario is not None

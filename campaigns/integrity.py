@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Text
+from sqlalchemy import select as select_columns
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from campaigns.roster import snapshot
+from campaigns.stored import DamagedRecord
+from db.backup import json_problem, tables
 from db.engine import damaged, is_damage
 from db.models import Company, Event
 
@@ -40,20 +43,49 @@ def _check(session: Session) -> list[str]:
             return [damaged(f"SQLite's integrity check: {found[0]}{more}")]
         for row in conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall():
             problems.append(f"table {row[0]} row {row[1]} points at a missing {row[2]} row")
+    problems += _stored_json_problems(session)
     for company in session.exec(select(Company).order_by(col(Company.id))).all():
         events = session.exec(select(Event).where(Event.company_id == company.id)
                               .order_by(col(Event.id))).all()
         state = None
         for event in events:
-            before = json.loads(event.before) if event.before else None
+            try:
+                before = json.loads(event.before) if event.before else None
+                after = json.loads(event.after) if event.after else None
+            except ValueError:  # reported with the stored JSON
+                state = None
+                continue
             if state is not None and before is not None and before != state:
                 problems.append(f"{company.name}: event {event.id} ({event.command}) does "
                                 "not start from the state the previous event left")
-            if event.after:
-                state = json.loads(event.after)
-        if state is not None and state != snapshot(session, company):
+            if after is not None:
+                state = after
+        try:
+            now = snapshot(session, company)
+        except DamagedRecord:  # reported with the stored JSON
+            continue
+        if state is not None and state != now:
             problems.append(f"{company.name}: the current state differs from the state its "
                             "history ends with")
+    return problems
+
+
+def _stored_json_problems(session: Session) -> list[str]:
+    """Every stored JSON document (a snapshot, a force, a battle log...) that no longer
+    reads as JSON, named by its table, row and column."""
+    problems = []
+    conn = session.connection()
+    for table in tables():
+        texts = [c for c in table.columns if isinstance(c.type, Text)]
+        if not texts:
+            continue
+        keys = list(table.primary_key.columns)
+        for row in conn.execute(select_columns(*keys, *texts).order_by(*keys)):
+            ident = ", ".join(str(v) for v in row[:len(keys)])
+            for column, value in zip(texts, row[len(keys):], strict=True):
+                wrong = None if value is None else json_problem(value)
+                if wrong:
+                    problems.append(f"{table.name} {ident}: the stored {column.name} {wrong}")
     return problems
 
 

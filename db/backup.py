@@ -98,14 +98,14 @@ def _value_problem(column: Column[Any], value: object) -> str | None:
             return f"should be text, not {_shown(value)}"
         if "\x00" in value:
             return "contains a NUL character"
-        return _json_problem(value) if isinstance(kind, Text) else None
+        return json_problem(value) if isinstance(kind, Text) else None
     wanted = kind.python_type
     if isinstance(value, wanted):
         return None
     return f"should be {wanted.__name__}, not {_shown(value)}"
 
 
-def _json_problem(value: str) -> str | None:
+def json_problem(value: str) -> str | None:
     """What is wrong with the text of a JSON column (every ``Text`` column holds a JSON
     document: a list, a battle log, a snapshot), or None."""
     try:

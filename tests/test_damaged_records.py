@@ -97,3 +97,42 @@ def test_damaged_battle_record_is_one_sentence(runner: CliRunner, wolves: str, b
     damage("UPDATE battle_log SET spec = :spec", spec=spec)
     refused_as_damaged(runner, f"battle_log {battle_id}, spec", "battle", "replay",
                        str(battle_id))
+
+
+def test_db_check_names_every_damaged_stored_document(runner: CliRunner) -> None:
+    """The refusal of a damaged record says to run 'meks db check': it must then list
+    each stored JSON document that no longer reads (table, row and column), exit 1, and
+    not fail on the damage itself."""
+    run(runner, "company", "create", "Hawks")
+    run(runner, "pilot", "hire", "Hawks", "Vera")
+    run(runner, "mek", "buy", "Hawks", "WASP")
+    damage("UPDATE pilot SET skills = :s", s="[oops")
+    damage("UPDATE event SET \"before\" = :s WHERE id = (SELECT MAX(id) FROM event)", s="{")
+    said = run(runner, "db", "check", code=1)
+    assert "pilot 1: the stored skills is not valid JSON" in said
+    assert "event 3: the stored before is not valid JSON" in said
+    data = json.loads(runner.invoke(app, ["db", "check", "--json"]).stdout)
+    assert data["ok"] is False and len(data["problems"]) == 2
+
+
+def test_damaged_scenario_copy_in_a_campaign_plan_is_one_sentence(runner: CliRunner,
+                                                                   tmp_path: Path) -> None:
+    """A campaign keeps a copy of each scenario file its plan named; a copy damaged in the
+    database stops 'campaign next' with the damaged-record sentence."""
+    import yaml
+
+    text = (Path(__file__).resolve().parent.parent / "campaigns" / "scenarios" /
+            "5-head-to-head.yaml").read_text(encoding="utf-8")
+    data = yaml.safe_load(text)
+    data.update(id="river", name="River Crossing")
+    (tmp_path / "river.yaml").write_text(yaml.safe_dump(data), encoding="utf-8")
+    (tmp_path / "plan.yaml").write_text(
+        "name: River\nscenarios:\n  - {scenario: river.yaml, side: attacker}\n",
+        encoding="utf-8")
+    run(runner, "company", "create", "Hawks")
+    plan = json.loads(run(runner, "campaign", "start", "Hawks", "--plan",
+                          str(tmp_path / "plan.yaml"), "--json"))["plan"]
+    plan[0]["definition"]["turn_limit"] = "soon"
+    damage("UPDATE campaign SET plan = :p", p=json.dumps(plan))
+    said = run(runner, "campaign", "next", "Hawks", code=1)
+    assert "damaged record (the campaign plan's copy of" in said
