@@ -256,9 +256,9 @@ def _md_pilot(card: PilotCard, label: str) -> list[str]:
     if card.status != "active":
         lines[0] += f"; {md(card.status)}"
     if card.skills:
-        lines += [""] + [f"- **{md(s.name)}**: {md(s.text)}" for s in card.skills]
+        lines += ["", *(f"- **{md(s.name)}**: {md(s.text)}" for s in card.skills)]
     else:
-        lines += ["", "_No skills._"]
+        lines[0] += "; no skills"
     return lines
 
 
@@ -325,12 +325,12 @@ body { font: 10.5pt/1.35 "DejaVu Sans", system-ui, -apple-system, "Segoe UI", sa
 h1 { margin: 0 0 0.1em; font-size: 1.6em; overflow-wrap: anywhere; }
 h2 { font-size: 1.15em; margin: 1.2em 0 0.4em; border-bottom: 2px solid #333; }
 .facts { margin: 0 0 0.6em; color: #333; }
-.facts span + span::before { content: " \\00b7 "; }
+.facts span + span::before { content: " · "; }
 .subtitle { font-style: italic; }
 .mek { border: 1.5px solid #222; border-radius: 4px; padding: 0.4em 0.6em; margin: 0 0 0.8em;
        break-inside: avoid; page-break-inside: avoid; }
 .mek h3 { margin: 0 0 0.3em; font-size: 1.15em; overflow-wrap: anywhere; }
-.mek h3 .design { font-weight: normal; }
+.mek h3 .design { font-weight: normal; margin-left: 0.5em; }
 .stats { display: flex; flex-wrap: wrap; gap: 0.3em 1.6em; margin: 0 0 0.4em; }
 .stats b { margin-right: 0.3em; }
 .box { display: inline-block; width: 0.85em; height: 0.85em; border: 1.2px solid #000;
@@ -339,7 +339,8 @@ h2 { font-size: 1.15em; margin: 1.2em 0 0.4em; border-bottom: 2px solid #333; }
 .note { font-style: italic; }
 table { border-collapse: collapse; width: 100%; margin: 0.2em 0 0.4em; }
 th, td { border: 1px solid #999; padding: 0.15em 0.4em; text-align: left; vertical-align: top;
-         overflow-wrap: anywhere; }
+         overflow-wrap: break-word; }
+.fit { white-space: nowrap; width: 1%; }
 th { background: #e8e8e8; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .none { font-style: italic; color: #555; }
@@ -365,9 +366,13 @@ def _boxes_html(count: int, ticked: int = 0) -> str:
 
 
 def _table_html(columns: Sequence[str], rows: Sequence[Sequence[str]],
-                numeric: frozenset[str] = frozenset()) -> list[str]:
+                numeric: frozenset[str] = frozenset(), fill: str | None = None) -> list[str]:
+    """A table; with ``fill``, that column takes the width the others (kept on one line)
+    leave."""
     e = html.escape
-    cls = {c: ' class="num"' if c in numeric else "" for c in columns}
+    cls = {c: " ".join(([] if fill is None or c == fill else ["fit"])
+                       + (["num"] if c in numeric else [])) for c in columns}
+    cls = {c: f' class="{v}"' if v else "" for c, v in cls.items()}
     return (["<table>", "<thead><tr>" + "".join(f"<th{cls[c]}>{e(c)}</th>" for c in columns)
              + "</tr></thead>", "<tbody>"]
             + ["<tr>" + "".join(f"<td{cls[c]}>{e(v)}</td>"
@@ -381,12 +386,11 @@ def _pilot_html(card: PilotCard) -> list[str]:
     status = f"; {e(card.status)}" if card.status != "active" else ""
     parts = ['<div class="pilot">',
              f"<p><b>Pilot: {e(card.name)}</b>, {e(card.level)} ({e(modifiers_text(card))});"
-             f" {card.kills} kills, {card.scenarios} scenarios{status}</p>"]
+             f" {card.kills} kills, {card.scenarios} scenarios{status}"
+             + ("" if card.skills else "; no skills") + "</p>"]
     if card.skills:
         parts.append("<ul>" + "".join(f"<li><b>{e(s.name)}</b>: {e(s.text)}</li>"
                                       for s in card.skills) + "</ul>")
-    else:
-        parts.append('<p class="none">No skills.</p>')
     parts.append("</div>")
     return parts
 
@@ -423,12 +427,13 @@ def to_html(sheet: PlaySheet, paper: str | None = None) -> str:
                      f"<span><b>Heat rating</b>{card.heat} {_boxes_html(card.heat)}</span>"
                      f"<span><b>Move</b>{e(card.move)}</span></div>")
         if card.weapons:
-            parts += _table_html(WEAPON_COLUMNS, _weapon_rows(card), frozenset({"Heat"}))
+            parts += _table_html(WEAPON_COLUMNS, _weapon_rows(card), frozenset({"Heat"}),
+                                 fill="Special rule")
         else:
             parts.append('<p class="none">No weapons.</p>')
         if card.systems:
             parts += _table_html(("System", "Effect"),
-                                 [(s.name, s.effect) for s in card.systems])
+                                 [(s.name, s.effect) for s in card.systems], fill="Effect")
         parts += (_pilot_html(card.pilot) if card.pilot
                   else ['<p class="pilot"><b>Pilot:</b> none assigned</p>'])
         parts.append("</section>")
@@ -441,7 +446,7 @@ def to_html(sheet: PlaySheet, paper: str | None = None) -> str:
         parts += _table_html(("Result", "Kind", "Effect", "Dice", "Extra points"),
                              [(s.result, s.kind, s.effect, s.dice,
                                str(s.points) if s.points else "-") for s in sheet.support],
-                             frozenset({"Extra points"}))
+                             frozenset({"Extra points"}), fill="Effect")
     else:
         parts.append('<p class="none">No support results waiting.</p>')
     for table in sheet.tables:

@@ -65,7 +65,10 @@ class _RecordCommand(TyperCommand):
     context_class = _RecordContext
 
 
-app = typer.Typer(cls=MusterGroup, context_settings={"help_option_names": ["-h", "--help"]})
+app = typer.Typer(cls=MusterGroup,
+                  help="Choose the force for the next battle within a points budget, or "
+                  "print the play sheet of the force waiting for it.",
+                  context_settings={"help_option_names": ["-h", "--help"]})
 
 
 @app.command(RECORD, hidden=True, cls=_RecordCommand)
