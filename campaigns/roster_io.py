@@ -14,12 +14,10 @@ document is sound.
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 from importlib import resources
@@ -29,8 +27,15 @@ from typing import Any
 import yaml
 from sqlmodel import Session
 
-from campaigns import roster
-from campaigns.company import changing, clean_name, found_company, get_company
+from campaigns import roster, sheet
+from campaigns.company import (
+    Refused,
+    changing,
+    clean_name,
+    found_company,
+    get_company,
+    shell_arg,
+)
 from campaigns.files import ROSTER, parse_json_or_yaml, read_text
 from campaigns.scenario_model import parse_scenario
 from campaigns.scenarios import discover
@@ -71,15 +76,31 @@ def load_schema() -> dict[str, Any]:
 
 # ---- export ---------------------------------------------------------------------------------
 
-def export_roster(session: Session, company_name: str, fmt: str) -> str:
-    """The roster of ``company_name`` in ``fmt`` (one of ``FORMATS``), ending in a newline."""
+def export_roster(session: Session, company_name: str, fmt: str,
+                  paper: str | None = None) -> str:
+    """The roster of ``company_name`` in ``fmt`` (one of ``FORMATS``), ending in a newline.
+    ``paper`` (a4 or letter) sets the page size of the HTML sheet."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown roster format {fmt!r}; use one of {', '.join(FORMATS)}")
     doc = roster.snapshot(session, get_company(session, company_name))
+    if fmt == "html":
+        return to_html(doc, paper)
     render: dict[str, Callable[[roster.Document], str]] = {
-        "json": to_json, "yaml": to_yaml, "csv": to_csv, "md": to_markdown, "html": to_html,
+        "json": to_json, "yaml": to_yaml, "csv": to_csv, "md": to_markdown,
     }
     return render[fmt](doc)
+
+
+def muster_sheet(session: Session, company_name: str, fmt: str,
+                 paper: str | None = None) -> str:
+    """The play sheet of the muster waiting for its battle, in ``fmt`` (md or html).
+    Refused when the company has no muster waiting."""
+    company = get_company(session, company_name)
+    found = sheet.muster_sheet(roster.snapshot(session, company), load_catalog())
+    if found is None:
+        raise Refused(f"{company.name} has no muster waiting for its battle; muster a force "
+                      f"with 'meks muster {shell_arg(company.name)} MEK ...' first.")
+    return sheet.to_html(found, paper) if fmt == "html" else sheet.to_markdown(found)
 
 
 def to_json(doc: roster.Document) -> str:
@@ -126,148 +147,39 @@ def to_csv(doc: roster.Document) -> str:
     return out.getvalue()
 
 
-@dataclass(frozen=True)
-class _Table:
-    title: str
-    columns: tuple[str, ...]
-    rows: list[tuple[str, ...]]
-    numeric: frozenset[str] = frozenset()
-    empty: str = "None."
-
-
-@dataclass(frozen=True)
-class _Sheet:
-    """What a printed roster shows, whatever it is printed with."""
-
-    name: str
-    facts: tuple[str, ...]
-    tables: tuple[_Table, ...]
-
-
-def _sheet(doc: roster.Document) -> _Sheet:
-    meks = doc["meks"]
-    active = [m for m in meks if m["status"] == "active"]
-    former = [m for m in meks if m["status"] != "active"]
-    callsign = {m["id"]: m["callsign"] for m in meks}
-    pilot_of = _pilot_of(doc)
-    results = [b["result"] for b in doc["battles"]]
-    record = (f"Record: {results.count('win')} W / {results.count('loss')} L / "
-              f"{results.count('draw')} D")
-    facts = (f"Founded {doc['company']['created_at'][:10]}", record,
-             f"Stable value: {sum(m['price'] for m in active)} points")
-
-    def pilot_cells(m: dict[str, Any]) -> tuple[str, ...]:
-        p = pilot_of.get(m["id"])
-        return (p["name"], p["level"]) if p else ("-", "-")
-
-    stable = _Table(
-        "Meks", ("Callsign", "Design", "Size", "Price", "Kills", "Pilot", "Level"),
-        [(m["callsign"], m["design"], m["size"], str(m["price"]), str(m["kills"]),
-          *pilot_cells(m)) for m in active],
-        frozenset({"Price", "Kills"}), "No Meks in the stable.")
+def _ledger(doc: roster.Document) -> tuple[sheet.Table, ...]:
+    """The roster's record under the Mek cards: every pilot and the former Meks."""
+    callsign = {m["id"]: m["callsign"] for m in doc["meks"]}
     ordered = _living(doc["pilots"]) + [p for p in doc["pilots"] if p["status"] == "dead"]
-    pilots = _Table(
+    pilots = sheet.Table(
         "Pilots", ("Name", "Level", "Kills", "Scenarios", "Skills", "Mek", "Status"),
         [(p["name"], p["level"], str(p["kills"]), str(p["scenarios"]),
           ", ".join(p["skills"]) or "-",
           callsign.get(p["mek"], "-") if p["mek"] is not None else "-", p["status"])
          for p in ordered],
         frozenset({"Kills", "Scenarios"}), "No pilots.")
-    waiting = [s for s in doc["support"] if s["muster"] is None and not s["used"]]
-    support = _Table(
-        "Support waiting", ("Result", "Dice", "Extra points"),
-        [(s["result"], f"{s['table_die']}, {s['entry_die']}",
-          str(s["points"]) if s["points"] else "-") for s in waiting],
-        frozenset({"Extra points"}), "No support rolls waiting.")
-    gone = _Table(
+    gone = sheet.Table(
         "Former Meks", ("Callsign", "Design", "Size", "Price", "Kills", "Status"),
         [(m["callsign"], m["design"], m["size"], str(m["price"]), str(m["kills"]),
-          m["status"]) for m in former],
+          m["status"]) for m in doc["meks"] if m["status"] != "active"],
         frozenset({"Price", "Kills"}), "None.")
-    return _Sheet(doc["company"]["name"], facts, (stable, pilots, support, gone))
+    return (pilots, gone)
 
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
-
-
-def _md(text: str) -> str:
-    """Text safe inside a Markdown table cell or heading."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
+def play_sheet(doc: roster.Document) -> sheet.PlaySheet:
+    """The company's printable roster: a play card per active Mek (``campaigns.sheet``)
+    followed by its record."""
+    return sheet.roster_sheet(doc, load_catalog(), _ledger(doc))
 
 
 def to_markdown(doc: roster.Document) -> str:
-    """A printable roster sheet in Markdown."""
-    sheet = _sheet(doc)
-    lines = [f"# {_md(sheet.name)}", "", " · ".join(sheet.facts)]
-    for table in sheet.tables:
-        lines += ["", f"## {table.title}", ""]
-        if not table.rows:
-            lines.append(f"_{table.empty}_")
-            continue
-        lines.append("| " + " | ".join(table.columns) + " |")
-        lines.append("|" + "|".join("---:" if c in table.numeric else "---"
-                                    for c in table.columns) + "|")
-        lines += ["| " + " | ".join(_md(cell) for cell in row) + " |" for row in table.rows]
-    return "\n".join(lines) + "\n"
+    """A printable roster and play sheet in Markdown."""
+    return sheet.to_markdown(play_sheet(doc))
 
 
-_CSS = """\
-body { font: 11pt/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; color: #111;
-       max-width: 60em; margin: 2em auto; padding: 0 1em; }
-h1 { margin: 0 0 0.2em; }
-h2 { font-size: 1.1em; margin: 1.5em 0 0.4em; border-bottom: 2px solid #333; }
-.facts { margin: 0; color: #444; }
-.facts span + span::before { content: " \\00b7 "; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid #999; padding: 0.2em 0.5em; text-align: left;
-         vertical-align: top; }
-th { background: #e8e8e8; }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
-.none { font-style: italic; color: #555; }
-@media print {
-  @page { margin: 15mm; }
-  body { font-size: 10pt; max-width: none; margin: 0; padding: 0; color: #000; }
-  th { background: none; }
-  h2 { break-after: avoid; }
-  tr { break-inside: avoid; }
-}"""
-
-
-def to_html(doc: roster.Document) -> str:
-    """A self-contained printable roster page; every value is HTML-escaped."""
-    sheet = _sheet(doc)
-    e = html.escape
-    parts = [
-        "<!doctype html>",
-        '<html lang="en">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(sheet.name)} - roster</title>",
-        f"<style>\n{_CSS}\n</style>",
-        "</head>",
-        "<body>",
-        f"<h1>{e(sheet.name)}</h1>",
-        '<p class="facts">' + "".join(f"<span>{e(f)}</span>" for f in sheet.facts) + "</p>",
-    ]
-    for table in sheet.tables:
-        parts.append(f"<h2>{e(table.title)}</h2>")
-        if not table.rows:
-            parts.append(f'<p class="none">{e(table.empty)}</p>')
-            continue
-
-        cls = {c: ' class="num"' if c in table.numeric else "" for c in table.columns}
-        parts.append("<table>")
-        parts.append("<thead><tr>" + "".join(f"<th{cls[c]}>{e(c)}</th>" for c in table.columns)
-                     + "</tr></thead>")
-        parts.append("<tbody>")
-        parts += ["<tr>" + "".join(f"<td{cls[c]}>{e(v)}</td>"
-                                   for c, v in zip(table.columns, row, strict=True)) + "</tr>"
-                  for row in table.rows]
-        parts.append("</tbody>")
-        parts.append("</table>")
-    parts += ["</body>", "</html>"]
-    return "\n".join(parts) + "\n"
+def to_html(doc: roster.Document, paper: str | None = None) -> str:
+    """A self-contained printable roster and play sheet; every value is HTML-escaped."""
+    return sheet.to_html(play_sheet(doc), paper)
 
 
 # ---- import ---------------------------------------------------------------------------------

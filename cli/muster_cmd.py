@@ -1,12 +1,14 @@
-"""``meks muster``: choose the force for the next battle within a points budget."""
+"""``meks muster``: choose the force for the next battle within a points budget, and print
+the play sheet of the force waiting for its battle (``meks muster sheet``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
-from cli.output import print_json, show
+from cli.output import print_json, say, show, write_atomically
 from cli.state import JSON, session
 
 if TYPE_CHECKING:
@@ -30,6 +32,46 @@ def scenario_side(scenario: str, side: str | None) -> tuple[Scenario, Side]:
     return get_scenario(scenario), chosen_side
 
 
+RECORD = "record"  # the hidden command that ``meks muster COMPANY MEK...`` runs
+
+
+class MusterGroup(TyperGroup):
+    """``meks muster COMPANY MEK...`` records a force as it always has; a first word naming
+    one of the group's commands (``sheet``) runs that command instead. Help for the group
+    is the help of recording a force, which names the sheet command too."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if not args or args[0] not in self.commands:
+            shown = args[:args.index("--")] if "--" in args else args
+            if any(a in ctx.help_option_names for a in shown):
+                args = [ctx.help_option_names[-1]]
+            else:
+                args = [RECORD, *args]
+        return super().parse_args(ctx, args)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self.commands[RECORD].format_help(ctx, formatter)
+
+
+class _RecordContext(typer.Context):
+    """Usage lines and errors of recording a force name it as typed: 'meks muster'."""
+
+    @property
+    def command_path(self) -> str:
+        return super().command_path.removesuffix(f" {RECORD}")
+
+
+class _RecordCommand(TyperCommand):
+    context_class = _RecordContext
+
+
+app = typer.Typer(cls=MusterGroup,
+                  help="Choose the force for the next battle within a points budget, or "
+                  "print the play sheet of the force waiting for it.",
+                  context_settings={"help_option_names": ["-h", "--help"]})
+
+
+@app.command(RECORD, hidden=True, cls=_RecordCommand)
 def muster(
     company: str = typer.Argument(..., help="The company's name or id.", show_default=False),
     meks: list[str] = typer.Argument(..., metavar="MEK",
@@ -51,7 +93,9 @@ def muster(
 
     Each Mek needs a pilot; a Regular hire's 5 points are paid at its first muster unless
     the scenario provides the pilot; Rich Uncle's points add to the budget. A muster still
-    waiting for its battle is replaced."""
+    waiting for its battle is replaced.
+
+    'meks muster sheet COMPANY' prints the play sheet of the force waiting for its battle."""
     from campaigns.company import Limits
     from campaigns.company import muster as do_muster
     from cli import store_views
@@ -82,3 +126,66 @@ def muster(
         print_json(result)
     else:
         show(store_views.muster(result))
+
+
+@app.command()
+def sheet(
+    company: str = typer.Argument(..., help="The company's name or id.", show_default=False),
+    fmt: str | None = typer.Option(
+        None, "--format", "-f", metavar="html|md", show_default=False,
+        help="html (a page to print) or md (Markdown). Default: from the -o file's "
+        "extension, else md."),
+    output: str | None = typer.Option(
+        None, "--output", "-o", metavar="FILE", show_default=False,
+        help="Write to FILE (replaced whole, never left half-written) instead of printing."),
+    paper: str | None = typer.Option(
+        None, "--paper", metavar="a4|letter", show_default=False,
+        help="Page size of the html sheet. Default: the printer's paper."),
+) -> None:
+    """Print the play sheet of the muster waiting for its battle: each Mek mustered with its
+    Hits, AR, heat rating, move dice, weapons and systems, its pilot's level modifiers and
+    skills, and the support results the muster took."""
+    from pathlib import Path
+
+    from campaigns.roster_io import muster_sheet
+
+    fmt = sheet_format(fmt, output)
+    paper = paper_size(paper, fmt)
+    with session() as s:
+        text = muster_sheet(s, company, fmt, paper)
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    target = write_atomically(Path(output), text)
+    say(f"Wrote the {fmt} muster sheet to {target}.")
+
+
+SHEET_FORMATS = ("html", "md")
+
+
+def sheet_format(fmt: str | None, output: str | None) -> str:
+    """The sheet format asked for, else the one the output file's extension names, else md."""
+    from pathlib import Path
+
+    from campaigns.roster_io import SUFFIXES
+
+    if fmt is None:
+        found = SUFFIXES.get(Path(output).suffix.lower()) if output else None
+        return found if found in SHEET_FORMATS else "md"
+    if fmt.strip().lower() not in SHEET_FORMATS:
+        raise typer.BadParameter(f"{fmt!r} is not a sheet format; use html or md",
+                                 param_hint="--format")
+    return fmt.strip().lower()
+
+
+def paper_size(paper: str | None, fmt: str) -> str | None:
+    """The page size asked for (a4 or letter); only an html sheet has one."""
+    if paper is None:
+        return None
+    if paper.strip().lower() not in ("a4", "letter"):
+        raise typer.BadParameter(f"{paper!r} is not a paper size; use a4 or letter",
+                                 param_hint="--paper")
+    if fmt != "html":
+        raise typer.BadParameter("only the html sheet has a page size; add --format html",
+                                 param_hint="--paper")
+    return paper.strip().lower()

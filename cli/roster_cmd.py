@@ -20,13 +20,21 @@ def export(
     fmt: str | None = typer.Option(
         None, "--format", "-f", metavar="json|yaml|csv|md|html", show_default=False,
         help="json or yaml (can be imported again), csv (one row per Mek, for "
-        "spreadsheets), md or html (a printable roster sheet). Default: from the -o "
+        "spreadsheets), md or html (a roster and play sheet to print). Default: from the -o "
         "file's extension, else json."),
     output: str | None = typer.Option(
         None, "--output", "-o", metavar="FILE", show_default=False,
         help="Write to FILE (replaced whole, never left half-written) instead of printing."),
+    paper: str | None = typer.Option(
+        None, "--paper", metavar="a4|letter", show_default=False,
+        help="Page size of the html sheet. Default: the printer's paper."),
 ) -> None:
-    """Write a company's roster: to the screen, or to a file with -o."""
+    """Write a company's roster: to the screen, or to a file with -o.
+
+    md and html make a sheet to play from: for each active Mek its Hits and heat rating as
+    boxes to tick, AR, move dice, every weapon (family, range, to hit, heat, special rule)
+    and system (its effect), its pilot's level modifiers and skills; then the pilots without
+    a Mek, the support results waiting and the company's record."""
     from pathlib import Path
 
     from campaigns.roster_io import SUFFIXES, export_roster
@@ -37,8 +45,11 @@ def export(
     if fmt not in FORMAT_NAMES:
         raise typer.BadParameter(f"{fmt!r} is not a roster format; use one of "
                                  f"{', '.join(FORMAT_NAMES)}", param_hint="--format")
+    from cli.muster_cmd import paper_size
+
+    paper = paper_size(paper, fmt)
     with session() as s:
-        text = export_roster(s, company, fmt)
+        text = export_roster(s, company, fmt, paper)
     if output is None:
         typer.echo(text, nl=False)
         return
