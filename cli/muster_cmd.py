@@ -151,7 +151,7 @@ def sheet(
 
     fmt = sheet_format(fmt, output)
     paper = paper_size(paper, fmt)
-    with session() as s:
+    with session(create=False) as s:
         text = muster_sheet(s, company, fmt, paper)
     if output is None:
         typer.echo(text, nl=False)

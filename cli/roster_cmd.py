@@ -48,7 +48,7 @@ def export(
     from cli.muster_cmd import paper_size
 
     paper = paper_size(paper, fmt)
-    with session() as s:
+    with session(create=False) as s:
         text = export_roster(s, company, fmt, paper)
     if output is None:
         typer.echo(text, nl=False)
