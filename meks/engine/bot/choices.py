@@ -114,6 +114,8 @@ def muster(budget: int, max_size: Size | None, composition: dict[Size, int] | No
     per point while it fits; ``easy`` spends about 70% of the budget on the weaker half of
     the designs. Raises ``ValueError`` when no force fits.
     """
+    if not isinstance(difficulty, Difficulty):  # a word would silently muster as hard
+        raise TypeError(f"muster takes a Difficulty, not {difficulty!r}")
     catalog = catalog or load_catalog()
     pool = [d for d in catalog.designs if max_size is None or d.size <= max_size]
     if composition:
