@@ -377,7 +377,7 @@ def test_the_bot_gives_only_legal_orders(scenario_id: str) -> None:
 def test_bot_against_bot_keeps_the_rules() -> None:
     for scenario_id in SCENARIOS:
         scenario = get_scenario(scenario_id)
-        battle = fight(scenario, forces(scenario, "easy", {s: SUPPORT[:4] for s in Side}),
+        battle = fight(scenario, forces(scenario, Difficulty.EASY, {s: SUPPORT[:4] for s in Side}),
                        7, {side: Checked() for side in Side})
         assert battle.verdict is not None and battle.verdict.decided
 
