@@ -52,7 +52,7 @@ import meks
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
-from meks.engine.bot import Bot
+from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
 from meks.engine.log import digest

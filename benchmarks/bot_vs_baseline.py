@@ -41,7 +41,8 @@ if str(REPO_ROOT) not in sys.path:
 from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.catalog import Catalog, load_catalog  # noqa: E402
 from meks.dice import Dice  # noqa: E402
-from meks.engine.bot import Bot, muster  # noqa: E402
+from meks.engine.bot.choices import Difficulty, muster  # noqa: E402
+from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.controllers import Baseline, Controller  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
@@ -67,7 +68,8 @@ def side_force(scenario: Scenario, side: Side, catalog: Catalog,
                difficulty: str = "normal") -> tuple[UnitSpec, ...]:
     """The bot's muster for ``side`` (normal difficulty unless told), with pilots."""
     rules = scenario.side(side)
-    designs = muster(rules.budget, rules.max_size, rules.composition, catalog, difficulty)
+    designs = muster(rules.budget, rules.max_size, rules.composition, catalog,
+                     Difficulty(difficulty))
     designs = sorted(designs, key=lambda d: (-(d.price or 0), d.name))
     levels: list[str] = []
     for level in LEVEL_ORDER:

@@ -24,7 +24,7 @@ from db.models import BattleLog, Company, Muster
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine import REVISION
-from meks.engine.bot import Bot
+from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
 from meks.engine.log import Event, digest, render

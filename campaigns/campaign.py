@@ -68,6 +68,8 @@ from campaigns.stored import DamagedRecord, stored_json
 from db.models import Campaign, Company, Mek, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
+from meks.engine.bot.choices import DIFFICULTIES, Difficulty
+from meks.engine.bot.choices import muster as bot_muster
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.errors import InputError, MeksError
 from meks.forcepick import Option, pick_force
@@ -75,7 +77,6 @@ from meks.scenario import Scenario, Side
 from meks.schema import build
 from meks.support import roll_support
 
-DIFFICULTIES = ("easy", "normal", "hard")
 BUILT_IN_PLAN = (
     ("opening-shots", "attacker"),
     ("at-the-hot-gates", "attacker"),
@@ -90,7 +91,8 @@ PILOT_NAMES = (
     "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
     "Wren", "Yara", "Zane",
 )
-ENEMY_LEVEL = {"easy": "Green", "normal": "Regular", "hard": "Veteran"}
+ENEMY_LEVEL = {Difficulty.EASY: "Green", Difficulty.NORMAL: "Regular",
+               Difficulty.HARD: "Veteran"}
 
 
 @dataclass(frozen=True)
@@ -280,7 +282,7 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog)
     support = support_roll(session, company.name, dice, count, catalog) if count else []
     bought = auto_muster(session, company, scenario, side, catalog)
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
-    enemy = enemy_force(scenario, side.enemy, row.difficulty, catalog, dice)
+    enemy = enemy_force(scenario, side.enemy, Difficulty(row.difficulty), catalog, dice)
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
     return Prepared(row, company, scenario, side, dice, sides,
                     [s["result"] for s in support], bought)
@@ -442,13 +444,11 @@ def _new_pilot_name(session: Session, company: Company) -> str:
     raise Refused("No name left for a new pilot.")  # pragma: no cover
 
 
-def enemy_force(scenario: Scenario, side: Side, difficulty: str, catalog: Catalog,
+def enemy_force(scenario: Scenario, side: Side, difficulty: Difficulty, catalog: Catalog,
                 dice: Dice | None = None) -> ForceSpec:
     """The force the tool musters against the company (R3.3 limits, by difficulty), with
     the side's support rolls when ``dice`` are given, rolled before the muster so that a
     Rich Uncle's points add to the budget (R4.2)."""
-    from meks.engine.bot import muster as bot_muster
-
     rules = scenario.side(side)
     level = ENEMY_LEVEL[difficulty]
     # support first, as a company rolls it (R4.2): a Rich Uncle's points join the budget
@@ -469,4 +469,4 @@ def enemy_force(scenario: Scenario, side: Side, difficulty: str, catalog: Catalo
         units.append(UnitSpec(name, design, PilotSpec(f"{name} pilot", level),
                               points=design.price or 0))
     support = tuple(r.entry.name for r in rolls)
-    return ForceSpec(tuple(units), support, f"Enemy ({difficulty})")
+    return ForceSpec(tuple(units), support, f"Enemy ({difficulty.value})")

@@ -22,7 +22,7 @@ from campaigns.company import Refused
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog, load_catalog
-from meks.engine.bot import muster
+from meks.engine.bot.choices import Difficulty, muster
 from meks.engine.controllers import Controller
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.errors import UsageError
@@ -312,7 +312,8 @@ def bot_force(scenario: Scenario, side: Side, catalog: Catalog | None = None) ->
     catalog = catalog or load_catalog()
     rules = scenario.side(side)
     try:
-        designs = muster(rules.budget, rules.max_size, rules.composition, catalog, "normal")
+        designs = muster(rules.budget, rules.max_size, rules.composition, catalog,
+                         Difficulty.NORMAL)
     except ValueError as exc:
         raise Refused(f"The bot cannot muster the {side.value} of {scenario.name}: {exc}; "
                       "give an opponent with --against FORCE_FILE.") from None

@@ -25,7 +25,7 @@ from campaigns.stored import stored_json
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
-from meks.engine.bot import choose_skill
+from meks.engine.bot.choices import choose_skill
 from meks.errors import MeksError
 from meks.pilots import (
     FAMILIARITY,

@@ -16,7 +16,8 @@ import sys
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
-from meks.engine.bot import Bot, muster
+from meks.engine.bot.choices import muster
+from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
 from meks.engine.log import digest

@@ -12,7 +12,9 @@ from campaigns.scenarios import get_scenario
 from meks.catalog import Band, Design, Size, Weapon
 from meks.construction import Pricing, check_design
 from meks.dice import Dice
-from meks.engine.bot import Bot, choose_skill, muster, read_intent
+from meks.engine.bot.choices import Difficulty, choose_skill, muster
+from meks.engine.bot.intent import read_intent
+from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller, Order
 from meks.engine.core import Battle, RangeChoice
 from meks.engine.log import Kind, digest
@@ -22,7 +24,6 @@ from tests.engine_helpers import CATALOG, duel_scenario, mek
 
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
              "head-to-head", "citadel")
-DIFFICULTIES = ("easy", "normal", "hard")
 SUPPORT = ("Ambush", "Battle Damage", "Support Fire", "Air Strike", "Minefield", "Hidden Mek",
            "Decoy", "Recon Drone", "Repair Truck", "Digging In", "Gun Sled", "Commandos",
            "Mechanized Infantry", "Gunship")
@@ -32,7 +33,7 @@ def price(design: Design) -> int:
     return check_design(design, CATALOG).purchase_price(Pricing.PRINTED)
 
 
-def side_force(scenario: Scenario, side: Side, difficulty: str = "normal",
+def side_force(scenario: Scenario, side: Side, difficulty: Difficulty = Difficulty.NORMAL,
                support: Sequence[str] = ()) -> ForceSpec:
     rules = scenario.side(side)
     designs = muster(rules.budget, rules.max_size, rules.composition, CATALOG, difficulty)
@@ -42,7 +43,7 @@ def side_force(scenario: Scenario, side: Side, difficulty: str = "normal",
     return ForceSpec(units, tuple(support))
 
 
-def forces(scenario: Scenario, difficulty: str = "normal",
+def forces(scenario: Scenario, difficulty: Difficulty = Difficulty.NORMAL,
            support: Mapping[Side, Sequence[str]] | None = None) -> dict[Side, ForceSpec]:
     support = support or {}
     return {side: side_force(scenario, side, difficulty, support.get(side, ()))
@@ -145,7 +146,7 @@ def fight(scenario: Scenario, sides: dict[Side, ForceSpec], seed: int,
 @pytest.mark.parametrize("scenario_id", SCENARIOS)
 def test_the_bot_deploys_legally_with_several_forces(scenario_id: str) -> None:
     scenario = get_scenario(scenario_id)
-    for difficulty in DIFFICULTIES:
+    for difficulty in Difficulty:
         for support in ((), ("Hidden Mek", "Decoy", "Minefield", "Gun Sled", "Commandos")):
             sides = forces(scenario, difficulty, {side: support for side in Side})
             battle = Battle(scenario, sides, Dice.from_seed(1),
@@ -224,7 +225,8 @@ def test_the_bots_odds_are_the_engines() -> None:
                     for slot in unit.live_weapons():
                         if slot.weapon.is_small or slot.weapon.to_hit_at(band) is None:
                             continue
-                        ours = bot.modifier(battle, unit, slot.weapon, enemy, band, True, False)
+                        ours = bot.judge.modifier(battle, unit, slot.weapon, enemy, band, True,
+                                                 False)
                         theirs, _ = battle.modifiers(Shot(unit, slot.weapon, enemy, band), True)
                         assert ours == theirs, (shooter.name, target.name, band, slot.name)
 
@@ -296,7 +298,7 @@ def test_muster_keeps_to_budget_size_and_composition(scenario_id: str) -> None:
     for side in Side:
         rules = scenario.side(side)
         spent = {}
-        for difficulty in DIFFICULTIES:
+        for difficulty in Difficulty:
             designs = muster(rules.budget, rules.max_size, rules.composition, CATALOG,
                              difficulty)
             assert designs
@@ -305,21 +307,24 @@ def test_muster_keeps_to_budget_size_and_composition(scenario_id: str) -> None:
             assert total <= rules.budget, (difficulty, total)
             assert not rules.size_problems([d.size for d in designs]), difficulty
             spent[difficulty] = total
-        assert spent["hard"] >= spent["normal"] * 0.9 and spent["hard"] >= spent["easy"]
+        hard, normal, easy = (spent[Difficulty.HARD], spent[Difficulty.NORMAL],
+                              spent[Difficulty.EASY])
+        assert hard >= normal * 0.9 and hard >= easy
         if rules.composition is None:
-            assert spent["hard"] > spent["easy"]
-            assert spent["easy"] <= rules.budget * 0.8
+            assert hard > easy
+            assert easy <= rules.budget * 0.8
 
 
 def test_muster_follows_the_limits_it_is_given() -> None:
-    light = muster(30, Size.MEDIUM, None, CATALOG, "hard")
+    light = muster(30, Size.MEDIUM, None, CATALOG, Difficulty.HARD)
     assert all(d.size <= Size.MEDIUM for d in light) and sum(map(price, light)) <= 30
-    exact = muster(60, None, {Size.HEAVY: 1, Size.LIGHT: 2}, CATALOG, "normal")
+    exact = muster(60, None, {Size.HEAVY: 1, Size.LIGHT: 2}, CATALOG,
+                   Difficulty.NORMAL)
     assert sorted(d.size.value for d in exact) == ["Heavy", "Light", "Light"]
     with pytest.raises(ValueError):
-        muster(5, None, None, CATALOG, "normal")  # nothing costs 5 points
+        muster(5, None, None, CATALOG, Difficulty.NORMAL)  # nothing costs 5 points
     with pytest.raises(ValueError):
-        muster(60, None, None, CATALOG, "brutal")
+        muster(60, None, None, CATALOG, Difficulty("brutal"))  # no such difficulty
 
 
 def test_choose_skill_fits_the_mek() -> None:
@@ -372,7 +377,7 @@ def test_the_bot_gives_only_legal_orders(scenario_id: str) -> None:
 def test_bot_against_bot_keeps_the_rules() -> None:
     for scenario_id in SCENARIOS:
         scenario = get_scenario(scenario_id)
-        battle = fight(scenario, forces(scenario, "easy", {s: SUPPORT[:4] for s in Side}),
+        battle = fight(scenario, forces(scenario, Difficulty.EASY, {s: SUPPORT[:4] for s in Side}),
                        7, {side: Checked() for side in Side})
         assert battle.verdict is not None and battle.verdict.decided
 

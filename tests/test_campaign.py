@@ -203,17 +203,17 @@ def test_the_enemy_rolls_support_before_its_muster_so_rich_uncle_adds_points_R4_
     from campaigns.scenarios import get_scenario
     from meks.catalog import load_catalog
     from meks.dice import Dice
-    from meks.engine.bot import muster
+    from meks.engine.bot.choices import Difficulty, muster
     from meks.scenario import Side
 
     catalog = load_catalog()
     scenario = get_scenario("head-to-head")
     rules = scenario.side(Side.DEFENDER)
     dice = Dice.from_sequence([3, 6, 6] * rules.support_rolls)  # table 3-4, 6: Rich Uncle, +6
-    force = enemy_force(scenario, Side.DEFENDER, "hard", catalog, dice)
+    force = enemy_force(scenario, Side.DEFENDER, Difficulty.HARD, catalog, dice)
     assert force.support == ("Rich Uncle",) * rules.support_rolls
     richer = muster(rules.budget + 6 * rules.support_rolls, rules.max_size, rules.composition,
-                    catalog, "hard")
+                    catalog, Difficulty.HARD)
     assert [u.design.name for u in force.units if u.design] == [d.name for d in richer]
     assert sum(d.price or 0 for d in richer) > rules.budget  # the extra points were spent
 

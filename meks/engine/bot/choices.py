@@ -1,0 +1,293 @@
+"""The bot's choices between games: which stock Meks to field, and a pilot's next skill.
+
+``muster`` picks stock designs for a scenario's budget, size limit and composition at a
+``Difficulty``; ``design_profile`` and ``force_strength`` are the yardsticks it shops with.
+``choose_skill`` picks a pilot's next skill by the Mek the pilot drives.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from enum import Enum
+
+from meks.catalog import Band, Catalog, Design, Family, Size, load_catalog
+from meks.construction import Pricing, check_design
+from meks.engine.bot.evaluation import BAND_WEIGHT, SKILL_OF, chance
+from meks.engine.core import BANDS
+from meks.pilots import FAMILIARITY, auto_skill, available_skills
+
+
+class Difficulty(Enum):
+    """How hard the bot's musters are. The value is the word players type (in any case)
+    and campaigns store: ``Difficulty("hard")``, ``Difficulty.HARD.value == "hard"``."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+DIFFICULTIES = tuple(level.value for level in Difficulty)  # the words, easiest first
+
+
+def design_profile(design: Design, catalog: Catalog) -> tuple[float, float]:
+    """A design's offence (expected damaging hits a turn against an average target, over
+    the range bands, within its heat rating) and toughness (Hits it can take, counting
+    armor saves, Jammer and armor systems)."""
+    chassis = catalog.for_size(design.size)
+    weapons = [catalog.weapon(w) for w in design.weapons]
+    systems = [catalog.system(s).name for s in design.systems]
+    rating = chassis.heat + systems.count("Heat Sink")
+    fail = 2.5 / 6  # an average target saves on 3.5
+    bonus = 1 if "Targeting Array" in systems else 0
+    offence = 0.0
+    for band in BANDS:
+        evs = []
+        for w in weapons:
+            need = w.to_hit_at(band)
+            if need is None or w.is_small:
+                continue
+            p = chance(need, bonus)
+            if w.reroll_miss:
+                p = 1 - (1 - p) ** 2
+            evs.append((w.heat, w.dice * p * fail * (1.15 if w.save_modifier else 1.0)))
+        evs.sort(key=lambda he: -he[1] / max(he[0], 0.5))
+        heat = 0
+        total = 0.0
+        for h, ev in evs:
+            if heat + h <= rating:
+                heat += h
+                total += ev
+            else:
+                excess = heat + h - rating
+                p_ok = max(0.0, (6 - excess) / 6)
+                if p_ok > 0.6:
+                    heat += h
+                    total += ev * p_ok - (1 - p_ok) * 0.3
+        offence += BAND_WEIGHT[band] * total
+    small = sum(1 for w in weapons if w.is_small)
+    offence += 0.05 * small
+    fail_me = (chassis.armor - 1) / 6
+    tough = chassis.hits / max(fail_me, 1 / 12)
+    if "Jammer" in systems:
+        tough *= 1.3
+    if "Reactive Armor" in systems:
+        tough *= 1.15
+    if "BPC Armor" in systems:
+        tough *= 1.15
+    if "Space-Lam Armor" in systems:
+        tough *= 1.15
+    if "Spaul Liner" in systems:
+        tough *= 1.1
+    if "Point Defense" in systems or "Phalanx" in systems:
+        tough *= 1.08
+    if "Director" in systems:
+        offence *= 1.05
+    if "Jump Jets" in systems:
+        offence *= 1.05
+    return offence, tough
+
+
+def force_strength(designs: Sequence[Design], catalog: Catalog,
+                   profiles: dict[str, tuple[float, float]] | None = None) -> float:
+    """A force's strength: its total offence times its total toughness (the square law)."""
+    profiles = profiles if profiles is not None else {}
+    offence = toughness = 0.0
+    for d in designs:
+        prof = profiles.get(d.name) or design_profile(d, catalog)
+        offence += prof[0]
+        toughness += prof[1]
+    return offence * toughness
+
+
+def _price(design: Design, catalog: Catalog, pricing: Pricing) -> int:
+    return check_design(design, catalog).purchase_price(pricing)
+
+
+def muster(budget: int, max_size: Size | None, composition: dict[Size, int] | None,
+           catalog: Catalog | None = None, difficulty: Difficulty = Difficulty.NORMAL,
+           pricing: Pricing = Pricing.PRINTED) -> list[Design]:
+    """Stock designs for a force within ``budget``, ``max_size`` and ``composition``.
+
+    ``hard`` finds the strongest force the budget buys (offence times toughness, summed
+    over the force); ``normal`` shops for value, taking the design with the most strength
+    per point while it fits; ``easy`` spends about 70% of the budget on the weaker half of
+    the designs. Raises ``ValueError`` when no force fits.
+    """
+    if not isinstance(difficulty, Difficulty):  # a word would silently muster as hard
+        raise TypeError(f"muster takes a Difficulty, not {difficulty!r}")
+    catalog = catalog or load_catalog()
+    pool = [d for d in catalog.designs if max_size is None or d.size <= max_size]
+    if composition:
+        pool = [d for d in pool if d.size in composition]
+    prices = {d.name: _price(d, catalog, pricing) for d in pool}
+    pool = [d for d in pool if prices[d.name] <= budget]
+    if not pool:
+        raise ValueError("no stock design fits the budget and size limit")
+    profiles = {d.name: design_profile(d, catalog) for d in pool}
+
+    def per_point(d: Design) -> float:
+        strength: float = force_strength([d], catalog, profiles) ** 0.5
+        return strength / prices[d.name]
+
+    limit = budget
+    if difficulty is Difficulty.EASY:
+        ranked = sorted(pool, key=lambda d: (per_point(d), d.name))
+        weak = ranked[:max(1, (len(ranked) + 1) // 2)]
+        if composition:
+            sizes_needed = set(composition)
+            for size in sizes_needed:
+                if not any(d.size is size for d in weak):
+                    weak += [d for d in ranked if d.size is size][:1]
+        pool = weak
+        limit = max(min(prices[d.name] for d in pool), int(budget * 0.7 + 0.5))
+    forces = _forces(pool, prices, limit, composition)
+    if not forces and difficulty is Difficulty.EASY:
+        forces = _forces(pool, prices, budget, composition)
+    if not forces and difficulty is Difficulty.EASY:
+        pool = [d for d in catalog.designs if d.name in prices]
+        forces = _forces(pool, prices, budget, composition)
+    if not forces:
+        raise ValueError("no force of stock designs fits the budget and the scenario's limits")
+
+    def spent(f: Sequence[Design]) -> int:
+        return sum(prices[d.name] for d in f)
+
+    if difficulty is Difficulty.NORMAL:
+        chosen = _value_pick(pool, prices, budget, composition, per_point)
+        if chosen is None:
+            chosen = max(forces, key=lambda f: (force_strength(f, catalog, profiles),
+                                                -spent(f), [d.name for d in f]))
+        return list(chosen)
+    if difficulty is Difficulty.EASY:
+        target = budget * 0.7
+
+        def easy_key(f: Sequence[Design]) -> tuple[float, float, list[str]]:
+            return (-abs(spent(f) - target), force_strength(f, catalog, profiles),
+                    [d.name for d in f])
+        picked: tuple[Design, ...] = max(forces, key=easy_key)
+        return list(picked)
+    best = max(forces, key=lambda f: (force_strength(f, catalog, profiles), -spent(f),
+                                      [d.name for d in f]))
+    return list(best)
+
+
+def _forces(pool: Sequence[Design], prices: dict[str, int], budget: int,
+            composition: dict[Size, int] | None) -> list[tuple[Design, ...]]:
+    """Every multiset of designs from ``pool`` within ``budget`` (and of exactly the
+    composition, when one is given)."""
+    pool = sorted(pool, key=lambda d: (prices[d.name], d.name))
+    out: list[tuple[Design, ...]] = []
+    if composition:
+        per_size = []
+        for size, count in sorted(composition.items(), key=lambda sc: sc[0].rank):
+            options = [d for d in pool if d.size is size]
+            per_size.append(list(itertools.combinations_with_replacement(options, count)))
+        for parts in itertools.product(*per_size):
+            force = tuple(d for part in parts for d in part)
+            if sum(prices[d.name] for d in force) <= budget:
+                out.append(force)
+        return out
+    cheapest = min(prices[d.name] for d in pool)
+    most = min(8, budget // max(cheapest, 1))
+
+    def grow(start: int, left: int, chosen: list[Design]) -> None:
+        if chosen:
+            out.append(tuple(chosen))
+        if len(chosen) >= most:
+            return
+        for i in range(start, len(pool)):
+            price = prices[pool[i].name]
+            if price > left:
+                break
+            chosen.append(pool[i])
+            grow(i, left - price, chosen)
+            chosen.pop()
+
+    grow(0, budget, [])
+    return out
+
+
+def _value_pick(pool: Sequence[Design], prices: dict[str, int], budget: int,
+                composition: dict[Size, int] | None,
+                score: Callable[[Design], float]) -> tuple[Design, ...] | None:
+    """Shop for value: again and again, the design with the most strength per point that
+    still fits (leaving room for what the composition still needs)."""
+    ranked = sorted(pool, key=lambda d: (-score(d), prices[d.name], d.name))
+    chosen: list[Design] = []
+    left = budget
+    if composition:
+        need = dict(composition)
+        while any(need.values()):
+            cheapest_rest = {s: min(prices[d.name] for d in pool if d.size is s)
+                             for s, n in need.items() if n}
+            pick = None
+            for d in ranked:
+                if not need.get(d.size):
+                    continue
+                reserve = sum(cheapest_rest[s] * (n - (1 if s is d.size else 0))
+                              for s, n in need.items() if n)
+                if prices[d.name] + reserve <= left:
+                    pick = d
+                    break
+            if pick is None:
+                return None
+            chosen.append(pick)
+            left -= prices[pick.name]
+            need[pick.size] -= 1
+        return tuple(chosen)
+    while True:
+        pick = next((d for d in ranked if prices[d.name] <= left), None)
+        if pick is None or len(chosen) >= 8:
+            break
+        chosen.append(pick)
+        left -= prices[pick.name]
+    return tuple(chosen) if chosen else None
+
+
+def choose_skill(held: Sequence[str], design: Design | None,
+                 catalog: Catalog | None = None) -> str:
+    """The next skill for a pilot, by the Mek it drives: Chassis Familiarity for a Mek
+    whose weapons run hotter than its rating (the extra heat and movement), Maneuver for a
+    short-ranged Mek that must win the range, the to-hit skill of its main weapon family
+    where a +1 matters (not for 2+ lasers), Pinpoint Attack for heavy hitters, Quick Draw
+    with a Director, Ice Man with Jump Jets; then the documented priority of
+    ``meks.pilots.auto_skill``."""
+    catalog = catalog or load_catalog()
+    options = available_skills(held, catalog)
+    if not options:
+        raise ValueError("the pilot already holds every skill")
+    if design is None:
+        return auto_skill(held, design, catalog)
+    chassis = catalog.for_size(design.size)
+    weapons = [catalog.weapon(w) for w in design.weapons]
+    systems = [catalog.system(s).name for s in design.systems]
+    ranged = [w for w in weapons if not w.is_small]
+    rating = chassis.heat + systems.count("Heat Sink")
+    hot = sum(w.heat for w in ranged) > rating
+    short = bool(ranged) and all(w.range is Band.SHORT for w in ranged)
+    families: dict[Family, float] = {}
+    for w in ranged:
+        need = w.to_hit_at(w.range) or 4
+        gain = (chance(need, 1) - chance(need)) * w.dice
+        families[w.family] = families.get(w.family, 0.0) + gain
+    main = max(families.items(), key=lambda fv: (fv[1], fv[0].value))[0] if families else None
+    priority: list[str] = []
+    if hot:
+        priority.append(FAMILIARITY)
+    if short or design.size in (Size.LIGHT, Size.MEDIUM):
+        priority.append("Maneuver")
+    if main is not None and families[main] >= 0.3:
+        priority.append(SKILL_OF[main])
+    if "Jump Jets" in systems:
+        priority.append("Ice Man")
+    if "Director" in systems:
+        priority.append("Quick Draw")
+    priority += ["Pinpoint Attack", "Damage Control"]
+    if main is not None:
+        priority.append(SKILL_OF[main])
+    priority += ["Maneuver", FAMILIARITY]
+    for skill in priority:
+        if skill in options:
+            return skill
+    return auto_skill(held, design, catalog)

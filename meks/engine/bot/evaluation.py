@@ -1,0 +1,635 @@
+"""The bot's evaluation: what attacks and threats are worth, read as probabilities.
+
+Everything here is an expected value worked out from the numbers the engine rolls against
+(to-hit numbers and their modifiers, dice, re-rolls, armor saves, critical chances, heat):
+the chance of one die reaching a number, the chance an armor save fails, the distribution of
+a movement roll, a unit's worth, the expected damaging hits of a firing, the best order of
+fire within the heat rating, and how a fight between two groups goes. ``Judge`` holds the
+values it remembers while nothing happens in a battle; it never rolls a die and never
+decides anything.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from math import exp
+from typing import TYPE_CHECKING
+
+from meks.catalog import Band, Family, Weapon
+from meks.engine.core import BANDS
+from meks.engine.units import Unit, WeaponSlot
+
+if TYPE_CHECKING:
+    from meks.engine.core import Battle
+
+CRIT_SHARE = 0.27  # a critical's average harm, as a share of the unit's worth
+BAND_WEIGHT = {Band.SHORT: 0.4, Band.MEDIUM: 0.35, Band.LONG: 0.25}
+SKILL_OF = {Family.CANNON: "Accuracy", Family.MISSILE: "Guidance", Family.LASER: "Steady Hand"}
+
+
+# ---- odds ------------------------------------------------------------------------------------
+
+def chance(need: int, modifier: int = 0, six_hits: bool = False) -> float:
+    """The chance that one die plus ``modifier`` reaches ``need``."""
+    p = (7 - (need - modifier)) / 6
+    p = 0.0 if p < 0 else 1.0 if p > 1 else p
+    return max(p, 1 / 6) if six_hits else p
+
+
+_NEED: dict[tuple[str, Band], int | None] = {}
+
+
+def need_at(weapon: Weapon, band: Band) -> int | None:
+    """``weapon.to_hit_at(band)``, remembered."""
+    key = (weapon.name, band)
+    if key not in _NEED:
+        _NEED[key] = weapon.to_hit_at(band)
+    return _NEED[key]
+
+
+def save_fails(target: Unit, weapon: Weapon) -> float:
+    """The chance that ``target`` fails its armor save against one hit of ``weapon`` (R6.8)."""
+    mod = weapon.save_modifier
+    if weapon.family is Family.CANNON and target.has_system("Space-Lam Armor"):
+        mod += 1
+    fail = (target.armor - mod - 1) / 6
+    fail = 0.0 if fail < 0 else 1.0 if fail > 1 else fail
+    if (weapon.family is Family.MISSILE and target.has_system("Reactive Armor")) or (
+            weapon.family is Family.LASER and target.has_system("BPC Armor")):
+        fail *= fail
+    return fail
+
+
+def base_worth(unit: Unit) -> float:
+    """What a unit is worth: its price, or an estimate for support units and infantry."""
+    if unit.points:
+        return float(unit.points)
+    if unit.is_infantry:
+        return 6.0
+    return 2.0 * unit.max_hits + 2.0 * sum(w.weapon.price for w in unit.weapons)
+
+
+def firepower_share(unit: Unit) -> float:
+    """The share of its weapons (by price) a unit still has."""
+    total = sum(w.weapon.price for w in unit.weapons)
+    if not total:
+        return 1.0
+    return sum(w.weapon.price for w in unit.weapons if not w.destroyed) / total
+
+
+def worth(unit: Unit) -> float:
+    """A unit's worth now: its price, scaled down as it loses weapons or its pilot is hurt."""
+    value = base_worth(unit) * (0.4 + 0.6 * firepower_share(unit))
+    if unit.wounded:
+        value *= 0.5
+    return value
+
+
+_SUMS: dict[int, list[float]] = {0: [1.0]}
+
+
+def dice_sum(n: int) -> list[float]:
+    """The distribution of the sum of ``n`` six-sided dice (index = total)."""
+    if n not in _SUMS:
+        prev = dice_sum(n - 1)
+        out = [0.0] * (len(prev) + 6)
+        for total, p in enumerate(prev):
+            for face in range(1, 7):
+                out[total + face] += p / 6
+        _SUMS[n] = out
+    return _SUMS[n]
+
+
+def contest(mine: Sequence[tuple[int, int, float]],
+            theirs: Sequence[tuple[int, int, float]]) -> tuple[float, float]:
+    """Chances that our side's best movement roll beats theirs, and that they tie. Each
+    unit is (dice, modifier, chance it acts); a side with no one rolling rolls 0."""
+    def best(units: Sequence[tuple[int, int, float]]) -> dict[int, float]:
+        hi = 0
+        dists = []
+        for dice, mod, acts in units:
+            dist = {max(0, t + mod): p * acts for t, p in enumerate(dice_sum(dice)) if p}
+            dist[0] = dist.get(0, 0.0) + (1 - acts)
+            dists.append(dist)
+            hi = max(hi, max(dist))
+        out: dict[int, float] = {}
+        prev = 0.0
+        for v in range(hi + 1):
+            c = 1.0
+            for dist in dists:
+                c *= sum(p for t, p in dist.items() if t <= v)
+            out[v] = c - prev
+            prev = c
+        return out if dists else {0: 1.0}
+
+    a, b = best(mine), best(theirs)
+    win = tie = 0.0
+    for va, pa in a.items():
+        for vb, pb in b.items():
+            if va > vb:
+                win += pa * pb
+            elif va == vb:
+                tie += pa * pb
+    return win, tie
+
+
+
+@dataclass
+class Gun:
+    """One firing a unit can make, with its expected hits on each target it can hurt."""
+
+    slot: WeaponSlot
+    heat: int
+    family: Family
+    extra: int  # -2 for a Gunnery second shot
+    evs: list[tuple[Unit, float, float]]  # target, expected hits, with the family skill
+
+
+
+class Judge:
+    """The bot's reading of fights in one battle, with the values it remembers until
+    anything happens (a unit's worth, its working systems, a unit's expected hits on
+    another)."""
+
+    def __init__(self) -> None:
+        self._battle: Battle | None = None
+        self._heat_of_zone: dict[int, int] = {}
+        self._phalanx = False
+        self._memo_key = -1
+        self._memo: dict[tuple[str, str, Band, bool | None], float] = {}
+        self._worths: dict[str, float] = {}
+        self._systems: dict[str, frozenset[str]] = {}
+
+    def fresh(self, battle: Battle) -> None:
+        """Forget remembered values once anything has happened in the battle (and
+        everything when it is another battle)."""
+        if battle is not self._battle:
+            self._battle = battle
+            self._memo_key = -1
+            self._heat_of_zone = {
+                z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
+                for z in range(1, 10)}
+            self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
+                                for s in u.systems)
+        if len(battle.log) != self._memo_key:
+            self._memo_key = len(battle.log)
+            self._memo.clear()
+            self._worths.clear()
+            self._systems.clear()
+
+    def systems(self, unit: Unit) -> frozenset[str]:
+        """The names of the unit's working systems (remembered until something happens)."""
+        names = self._systems.get(unit.id)
+        if names is None:
+            names = self._systems[unit.id] = frozenset(
+                s.system.name for s in unit.systems if not s.destroyed)
+        return names
+
+    def worth(self, unit: Unit) -> float:
+        value = self._worths.get(unit.id)
+        if value is None:
+            value = self._worths[unit.id] = worth(unit)
+        return value
+
+    def hit_worth(self, target: Unit, already: float = 0.0) -> float:
+        """``hit_worth`` with the unit's worth remembered."""
+        if target.is_infantry:
+            return self.worth(target) * 0.25 if already < 4 else 0.0
+        left = target.remaining - already
+        if left <= 0.05:
+            return 0.0
+        value = self.worth(target)
+        if left <= 1:
+            return value * left
+        p = (7 - left) / 6
+        p = 0.0 if p < 0 else 1.0 if p > 1 else p
+        if "Spaul Liner" in self.systems(target):
+            p *= p
+        if target.crits_taken == 0 and target.skill("Damage Control"):
+            p *= 0.3
+        return value / left + p * CRIT_SHARE * value
+
+    def target_value(self, target: Unit, lam: float) -> float:
+        """The worth of landing ``lam`` expected damaging hits on ``target`` this turn
+        (counted as a Poisson number of hits): the chance of destroying it, half the worth
+        of the damage short of that (it brings a later kill nearer), and the criticals the
+        hits may cause."""
+        if target.is_infantry:
+            return self.worth(target) * 0.25 * min(lam, 4.0)
+        if lam <= 0:
+            return 0.0
+        left = max(target.remaining, 1)
+        value = self.worth(target)
+        term = exp(-lam)
+        below = 0.0  # P(H < left)
+        partial = 0.0  # E[H; H < left]
+        crits = 0.0
+        spaul = "Spaul Liner" in self.systems(target)
+        for i in range(left):
+            below += term
+            partial += i * term
+            term *= lam / (i + 1)
+        tail = 1.0 - below  # P(H >= left): destroyed
+        at_least = 1.0
+        term = exp(-lam)
+        for j in range(1, left):
+            at_least -= term  # P(H >= j)
+            term *= lam / j
+            p = (6 - (left - j)) / 6
+            p = 0.0 if p < 0 else p
+            crits += at_least * (p * p if spaul else p)
+        if target.crits_taken == 0 and target.skill("Damage Control"):
+            crits *= 0.3
+        return value * (tail + 0.5 * partial / left + CRIT_SHARE * crits)
+
+    def rating(self, battle: Battle, unit: Unit) -> int:
+        return unit.heat_rating(self._heat_of_zone.get(unit.zone or 5, 0) > 0)
+
+    # ---- expected values ---------------------------------------------------------------
+
+    def modifier(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit,
+                 band: Band, single: bool, skill: bool,
+                 doubled: bool | None = None) -> int:
+        """The to-hit modifier of one shot, as ``Battle.modifiers`` adds it up (R6.6),
+        without using up any once-a-turn skill."""
+        zone = target.zone or 5
+        mod = 0
+        if not weapon.ignores_terrain:
+            terrain = battle.terrain_to_hit(zone)
+            if terrain:
+                if doubled is None:
+                    eng = battle.engagements.get(zone)
+                    doubled = eng is not None and eng.doubled is target.side and \
+                        eng.doubled_turn == battle.turn
+                if doubled or target.dug_in_zone == zone:
+                    terrain *= 2
+                mod += terrain
+        target_systems = self.systems(target)
+        if "Jammer" in target_systems:
+            mod -= 1
+        if unit is not None:
+            if single and "Targeting Array" in self.systems(unit):
+                mod += 1
+            if unit.pilot is not None:
+                mod += unit.pilot.level.to_hit
+            if battle.turn in unit.computers_turns:
+                mod -= 1
+            if skill:
+                mod += 1
+            if target.id in battle.marked[unit.side]:
+                mod += 1
+        if weapon.family is Family.MISSILE:
+            pd = "Point Defense" in target_systems
+            phalanx = self._phalanx and any(
+                f.has_system("Phalanx") for f in battle.in_zone(zone, target.side))
+            if weapon.to_hit_vs_point_defense is not None and (pd or phalanx):
+                mod += weapon.to_hit_vs_point_defense
+            else:
+                if pd and band is not Band.SHORT:
+                    mod -= 1
+                if phalanx:
+                    mod -= 2 if band is Band.LONG else 1
+        return mod
+
+    def shot(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+             single: bool = True, skill: bool = False, extra: int = 0,
+             doubled: bool | None = None) -> float:
+        """Expected damaging hits (kills, against infantry) of one firing of ``weapon``."""
+        if target.is_infantry:
+            return self.kills(battle, weapon, target, band)
+        if weapon.is_small:
+            return 0.0
+        need = need_at(weapon, band)
+        if need is None:
+            return 0.0
+        mod = extra + self.modifier(battle, unit, weapon, target, band, single, skill, doubled)
+        p = chance(need, mod, battle.house.six_always_hits)
+        if weapon.reroll_miss:
+            p = 1 - (1 - p) * (1 - p)
+        return weapon.dice * p * self.save_fails(target, weapon)
+
+    def save_fails(self, target: Unit, weapon: Weapon) -> float:
+        """``save_fails`` with the target's systems remembered."""
+        names = self.systems(target)
+        mod = weapon.save_modifier
+        if weapon.family is Family.CANNON and "Space-Lam Armor" in names:
+            mod += 1
+        fail = (target.armor - mod - 1) / 6
+        fail = 0.0 if fail < 0 else 1.0 if fail > 1 else fail
+        if (weapon.family is Family.MISSILE and "Reactive Armor" in names) or (
+                weapon.family is Family.LASER and "BPC Armor" in names):
+            fail *= fail
+        return fail
+
+    def kills(self, battle: Battle, weapon: Weapon, target: Unit, band: Band) -> float:
+        """Expected kills against infantry (R6.11)."""
+        terrain = 0 if weapon.ignores_terrain else battle.terrain_to_hit(target.zone or 5)
+        if weapon.is_small:
+            if band is not Band.SHORT:
+                return 0.0
+            return max(0.0, 3.5 * weapon.kills + terrain)
+        if need_at(weapon, band) is None:
+            return 0.0
+        if weapon.family is Family.MISSILE:
+            return chance(4, terrain)
+        return chance(3, terrain) + chance(5, terrain)
+
+    def guns(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
+             doubled: bool | None = None, single: bool | None = None) -> list[Gun]:
+        """The weapons that can hurt one of ``targets`` at ``band``, with their odds
+        (``single``: whether the unit attacks one target this turn, for a Targeting Array;
+        by default, whether ``targets`` is one)."""
+        single = len(targets) == 1 if single is None else single
+        out: list[Gun] = []
+        for slot in unit.live_weapons():
+            weapon = slot.weapon
+            skill = SKILL_OF.get(weapon.family)
+            has_skill = bool(skill and unit.skill(skill) and skill not in unit.turn_skills)
+            evs = []
+            for t in targets:
+                plain = self.shot(battle, unit, weapon, t, band, single, False, 0, doubled)
+                if plain <= 0:
+                    continue
+                boosted = plain if not has_skill or t.is_infantry else self.shot(
+                    battle, unit, weapon, t, band, single, True, 0, doubled)
+                evs.append((t, plain, boosted))
+            if evs:
+                out.append(Gun(slot, weapon.heat, weapon.family, 0, evs))
+        if unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills and out:
+            cannons = [g for g in out if g.family is Family.CANNON
+                       or g.slot.weapon.price_per == "pair"]
+            if cannons:
+                best = max(cannons, key=lambda g: max(e[1] for e in g.evs))
+                evs = []
+                for t, _, _ in best.evs:
+                    ev = self.shot(battle, unit, best.slot.weapon, t, band, single, False, -2,
+                                   doubled)
+                    if ev > 0:
+                        evs.append((t, ev, ev))
+                if evs:
+                    out.append(Gun(best.slot, best.heat, best.family, -2, evs))
+        return out
+
+    def overheat_cost(self, unit: Unit, gun: Gun, already_hits: float) -> float:
+        """What an overheat costs: the weapon and 1 or 2 Hits with no save (R6.10)."""
+        hits = 2 if gun.family is Family.MISSILE else 1
+        left = unit.remaining - already_hits
+        value = self.worth(unit)
+        self_cost = value * 1.2 if left <= hits else value * hits / left
+        total_price = sum(w.weapon.price for w in unit.live_weapons()) or 1
+        weapon_cost = value * 0.6 * gun.slot.weapon.price / total_price * 0.5
+        return self_cost + weapon_cost
+
+    def plan(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
+             assigned: dict[str, float] | None = None, doubled: bool | None = None,
+             heat_extra: int = 0, single: bool | None = None
+             ) -> tuple[float, list[tuple[WeaponSlot, Unit]], dict[str, float]]:
+        """The order of fire with the best expected worth: weapons within the heat rating
+        first, then any weapon whose expected damage outweighs the overheat risk times its
+        cost. Returns the worth, the plan and the expected hits on each target."""
+        guns = self.guns(battle, unit, targets, band, doubled, single)
+        if not guns:
+            return 0.0, [], {}
+        base = dict(assigned or {})
+        heat0 = unit.heat + heat_extra
+        rating = self.rating(battle, unit)
+        hot = not unit.vehicle and unit.pilot is not None
+        if not hot or heat0 + sum(g.heat for g in guns) <= rating:
+            orders: Iterable[Sequence[Gun]] = [sorted(guns, key=lambda g: (
+                g.extra, -max(e[2] for e in g.evs)))]
+        elif len(guns) <= 3:
+            orders = itertools.permutations(guns)
+        else:
+            orders = [sorted(guns, key=lambda g: (g.extra, g.heat, -max(e[2] for e in g.evs))),
+                      sorted(guns, key=lambda g: (g.extra, -max(e[2] for e in g.evs))),
+                      sorted(guns, key=lambda g: (g.extra, -max(e[2] for e in g.evs)
+                                                  / max(g.heat, 0.5))),
+                      self._knapsack_order(guns, rating - heat0)]
+        best_value = -1.0
+        best: list[tuple[WeaponSlot, Unit]] = []
+        best_hits: dict[str, float] = {}
+        for order in orders:
+            value, chosen, hits = self._walk(unit, order, base, heat0, rating, hot)
+            if value > best_value + 1e-9:
+                best_value, best, best_hits = value, chosen, hits
+        return max(best_value, 0.0), best, best_hits
+
+    @staticmethod
+    def _knapsack_order(guns: list[Gun], room: int) -> list[Gun]:
+        """The most valuable set of weapons that fits ``room`` heat first (best first),
+        then the rest from the coolest up."""
+        best: tuple[float, int] = (-1.0, 0)
+        n = len(guns)
+        for mask in range(1 << n):
+            heat = value = 0.0
+            for i in range(n):
+                if mask >> i & 1:
+                    heat += guns[i].heat
+                    value += max(e[2] for e in guns[i].evs)
+            if heat <= room and value > best[0]:
+                best = (value, mask)
+        inside = [g for i, g in enumerate(guns) if best[1] >> i & 1]
+        outside = [g for i, g in enumerate(guns) if not best[1] >> i & 1]
+        inside.sort(key=lambda g: (g.extra, -max(e[2] for e in g.evs)))
+        outside.sort(key=lambda g: (g.extra, g.heat, -max(e[2] for e in g.evs)))
+        return inside + outside
+
+    def _walk(self, unit: Unit, order: Sequence[Gun], base: dict[str, float], heat0: int,
+              rating: int, hot: bool) -> tuple[float, list[tuple[WeaponSlot, Unit]],
+                                                dict[str, float]]:
+        heat = heat0
+        value = 0.0
+        used: set[Family] = set()
+        fired: set[int] = set()
+        hits: dict[str, float] = {}
+        self_hits = 0.0
+        chosen: list[tuple[WeaponSlot, Unit]] = []
+        for gun in order:
+            if gun.extra and id(gun.slot) not in fired:
+                continue  # a Gunnery second shot follows the first
+            first_of_family = gun.family not in used
+            pick: Unit | None = None
+            pick_value = 0.0
+            pick_ev = 0.0
+            for t, plain, boosted in gun.evs:
+                ev = boosted if first_of_family else plain
+                lam = base.get(t.id, 0.0) + hits.get(t.id, 0.0)
+                gain = self.target_value(t, lam + ev) - self.target_value(t, lam)
+                if gain > pick_value:
+                    pick, pick_value, pick_ev = t, gain, ev
+            if pick is None:
+                continue
+            gain = pick_value
+            p_ok = 1.0
+            if hot and heat + gun.heat > rating:
+                excess = heat + gun.heat - rating
+                p_ok = max(0.0, (6 - excess) / 6)
+                gain = p_ok * pick_value - (1 - p_ok) * self.overheat_cost(unit, gun, self_hits)
+            if gain <= 0:
+                continue
+            heat += gun.heat
+            value += gain
+            if p_ok < 1:
+                self_hits += (1 - p_ok) * (2 if gun.family is Family.MISSILE else 1)
+            used.add(gun.family)
+            fired.add(id(gun.slot))
+            hits[pick.id] = hits.get(pick.id, 0.0) + pick_ev * p_ok
+            chosen.append((gun.slot, pick))
+        return value, chosen, hits
+
+    def quick(self, battle: Battle, unit: Unit, target: Unit, band: Band,
+              doubled: bool | None = None) -> float:
+        """Expected damaging hits of ``unit`` on ``target`` this turn, a fast estimate: the
+        best weapons that fit the heat rating, and the rest at their overheat odds."""
+        self.fresh(battle)
+        key = (unit.id, target.id, band, doubled)
+        known = self._memo.get(key)
+        if known is not None:
+            return known
+        value = self._quick(battle, unit, target, band, doubled)
+        self._memo[key] = value
+        return value
+
+    def _quick(self, battle: Battle, unit: Unit, target: Unit, band: Band,
+               doubled: bool | None) -> float:
+        if not unit.can_act and battle.turn > 0:
+            return 0.0
+        if unit.is_infantry:
+            # R6.11: infantry fight at Short only, hitting on a roll under the target's AR
+            # with no save; commandos never attack.
+            if unit.commando or band is not Band.SHORT or target.is_infantry:
+                return 0.0
+            return (0.4 if unit.wounded else 1.0) * max(0, target.armor - 1) / 6
+        single = True
+        evs = []
+        for slot in unit.live_weapons():
+            ev = self.shot(battle, unit, slot.weapon, target, band, single, False, 0, doubled)
+            if ev > 0:
+                evs.append((slot.weapon.heat, ev))
+        if not evs:
+            return 0.0
+        if unit.vehicle or unit.pilot is None:
+            return sum(ev for _, ev in evs)
+        # A Mek that has fired this turn will start its next fight with only the heat
+        # carried over (a second movement's); one that has not, with what it has now.
+        spent = any(slot.fired for slot in unit.weapons)
+        room = self.rating(battle, unit) - (unit.carried_heat if spent else unit.heat)
+        evs.sort(key=lambda he: -he[1] / max(he[0], 0.5))
+        total = 0.0
+        heat = 0
+        late = []
+        for h, ev in evs:
+            if heat + h <= room:
+                heat += h
+                total += ev
+            else:
+                late.append((h, ev))
+        for h, ev in sorted(late):
+            excess = heat + h - room
+            p_ok = max(0.0, (6 - excess) / 6)
+            if p_ok * ev > (1 - p_ok) * 0.6:
+                heat += h
+                total += p_ok * ev
+        if unit.wounded:
+            total *= 0.4
+        return total
+
+    def power(self, battle: Battle, shooters: Sequence[Unit], targets: Sequence[Unit],
+              band: Band | None = None) -> float:
+        """Expected damaging hits a group deals another in a turn, averaged over the
+        targets (and over the bands unless one is given)."""
+        if not targets:
+            return 0.0
+        bands = [band] if band is not None else list(BANDS)
+        total = 0.0
+        for b in bands:
+            weight = 1.0 if band is not None else BAND_WEIGHT[b]
+            for s in shooters:
+                total += weight * sum(self.quick(battle, s, t, b) for t in targets) / len(
+                    targets)
+        return total
+
+    def ratio(self, battle: Battle, mine: Sequence[Unit], theirs: Sequence[Unit]) -> float:
+        """How a fight between two groups goes: above 1 ours lasts longer than theirs."""
+        theirs = [u for u in theirs if not u.is_infantry or u.detected]
+        if not theirs:
+            return 9.0
+        if not mine:
+            return 0.0
+        ours = self.power(battle, mine, theirs)
+        foe = self.power(battle, theirs, mine)
+        life_mine = sum(u.remaining for u in mine)
+        life_theirs = sum(u.remaining for u in theirs)
+        return (ours * life_mine + 1e-6) / (foe * life_theirs + 1e-6)
+
+    # ---- movement rolls and the exchange of fire ------------------------------------------
+
+    def roller(self, battle: Battle, unit: Unit,
+               jump: bool = True) -> tuple[int, int, float] | None:
+        """A unit's movement roll (R6.2): dice, modifier, chance it acts (Jump Jets used
+        when fitted, unless ``jump`` is false)."""
+        if not (unit.mobile or unit.is_infantry):
+            return None
+        acts = 1 / 3 if unit.wounded else 1.0
+        if unit.is_infantry:
+            return 1, 0, acts
+        dice = unit.move.dice
+        mod = unit.move.bonus - unit.legs
+        terrain = battle.catalog.terrain_named(battle.scenario.terrain_of(unit.zone or 5)).move
+        if jump and "Jump Jets" in self.systems(unit):
+            dice += 1
+        elif not unit.ignores_terrain_movement:
+            mod += terrain
+        if unit.pilot is not None:
+            mod += unit.pilot.level.move
+            if unit.pilot.has("Maneuver"):
+                mod += 2
+            if unit.pilot.familiarity is not None and unit.pilot.familiarity is unit.size:
+                mod += 1
+        if "Servo Boosters" in self.systems(unit):
+            mod += 1
+        return dice, mod, acts
+
+    def roll_odds(self, battle: Battle, mine: Sequence[Unit],
+                  theirs: Sequence[Unit]) -> tuple[float, float]:
+        """Our chance to win the next movement roll in a zone, and to tie it."""
+        a = [r for r in (self.roller(battle, u) for u in mine) if r is not None]
+        b = [r for r in (self.roller(battle, u) for u in theirs) if r is not None]
+        return contest(a, b)
+
+    def net(self, battle: Battle, mine: Sequence[Unit], theirs: Sequence[Unit],
+             band: Band, doubled: bool, clock: int) -> float:
+        """Worth we expect to deal minus worth we expect to take at ``band``."""
+        dealt = 0.0
+        for u in mine:
+            best = 0.0
+            for t in theirs:
+                if t.is_infantry and not t.detected:
+                    continue
+                best = max(best, self.quick(battle, u, t, band) * self.hit_worth(t))
+            dealt += best
+        taken = 0.0
+        for e in theirs:
+            best = 0.0
+            for u in mine:
+                if u.hidden:
+                    continue
+                best = max(best, self.quick(battle, e, u, band, doubled) * self.hit_worth(u))
+            taken += best
+        return dealt * self.urgency(battle, clock) - taken
+
+    @staticmethod
+    def urgency(battle: Battle, clock: int) -> float:
+        """How much damage dealt counts against damage taken: more when waiting loses, and
+        the more so as the turns run out (on the last turn only damage dealt counts); less
+        when waiting wins."""
+        if clock > 0:
+            return 0.8
+        if clock == 0:
+            return 1.0
+        left = battle.scenario.turn_limit - battle.turn
+        if left <= 0:
+            return 50.0
+        return 1.3 + 3.0 / left

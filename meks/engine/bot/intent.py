@@ -1,0 +1,164 @@
+"""The bot's intent: what the victory conditions ask of each side.
+
+``read_intent`` turns a side's own condition and the enemy's into tasks for the whole side
+(zones to occupy, hold, be in or deny, exits to take or block, units to destroy or keep);
+``standing_still`` says who gains by waiting: whether the side wins, draws or loses if
+nothing changes until the last turn. Set-up groups named by a condition are found on the
+map by ``group_zone`` and ``group_gone``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from meks.scenario import (
+    AllOf,
+    AnyOf,
+    Condition,
+    DestroyAll,
+    ExitMap,
+    Hold,
+    InZone,
+    KeepUnits,
+    LastStanding,
+    NeverOccupied,
+    NotOf,
+    Occupy,
+    Result,
+    Side,
+    UnitKind,
+)
+from meks.victory import holds
+
+if TYPE_CHECKING:
+    from meks.engine.core import Battle
+
+
+
+@dataclass
+class Intent:
+    """What a side's victory conditions ask of it, as tasks."""
+
+    occupy: list[int] = field(default_factory=list)  # zones whose occupation wins at once
+    hold: list[int] = field(default_factory=list)  # zones to hold for some turns
+    hold_group: str | None = None  # hold the zone this set-up group started in
+    after_group: str | None = None  # ... once that group is destroyed
+    be_in: list[int] = field(default_factory=list)  # zones to have units in at the end
+    exits: list[ExitMap] = field(default_factory=list)
+    hunt: bool = False
+    hunt_group: str | None = None
+    hunt_kind: UnitKind | None = None
+    deny: list[int] = field(default_factory=list)  # zones the enemy wants
+    deny_group: str | None = None
+    clear: list[int] = field(default_factory=list)  # zones the enemy must not be in
+    enemy_exits: list[ExitMap] = field(default_factory=list)
+    keep: int = 0
+
+    @property
+    def goto(self) -> list[int]:
+        return sorted(set(self.occupy + self.hold + self.be_in))
+
+
+def read_intent(condition: Condition | None, enemy_condition: Condition | None,
+                side: Side) -> Intent:
+    """The tasks a side's own conditions and the enemy's conditions give it."""
+    intent = Intent()
+
+    def mine(c: Condition | None) -> None:
+        if c is None:
+            return
+        if isinstance(c, AllOf | AnyOf):
+            for sub in c.all if isinstance(c, AllOf) else c.any:
+                mine(sub)
+        elif isinstance(c, NotOf):
+            neg = c.negated
+            if isinstance(neg, ExitMap) and neg.side is not side:
+                intent.enemy_exits.append(neg)
+            elif isinstance(neg, Occupy | Hold) and neg.side is not side:
+                _add_deny(intent, neg)
+        elif isinstance(c, Occupy) and c.side is side:
+            if c.zone is not None:
+                intent.occupy.append(c.zone)
+            else:
+                intent.hold_group = c.zone_of_group
+        elif isinstance(c, Hold) and c.side is side:
+            if c.zone is not None:
+                intent.hold.append(c.zone)
+            else:
+                intent.hold_group = c.zone_of_group
+            if isinstance(c.after, DestroyAll) and c.after.group:
+                intent.after_group = c.after.group
+        elif isinstance(c, InZone) and c.side is side:
+            intent.be_in.append(c.zone)
+        elif isinstance(c, NeverOccupied) and c.side is not side:
+            intent.deny.append(c.zone)
+        elif isinstance(c, DestroyAll) and c.side is side:
+            intent.hunt = True
+            intent.hunt_group = c.group
+            intent.hunt_kind = c.kind
+        elif isinstance(c, LastStanding) and c.side is side:
+            intent.hunt = True
+            intent.hunt_kind = c.kind
+        elif isinstance(c, ExitMap) and c.side is side:
+            intent.exits.append(c)
+        elif isinstance(c, KeepUnits) and c.side is side:
+            intent.keep = max(intent.keep, c.count)
+
+    def theirs(c: Condition | None) -> None:
+        if c is None:
+            return
+        if isinstance(c, AllOf | AnyOf):
+            for sub in c.all if isinstance(c, AllOf) else c.any:
+                theirs(sub)
+        elif isinstance(c, Occupy | Hold) and c.side is not side:
+            _add_deny(intent, c)
+        elif isinstance(c, InZone) and c.side is not side:
+            intent.clear.append(c.zone)
+        elif isinstance(c, ExitMap) and c.side is not side:
+            intent.enemy_exits.append(c)
+
+    mine(condition)
+    theirs(enemy_condition)
+    for name in ("occupy", "hold", "be_in", "deny", "clear"):
+        setattr(intent, name, sorted(set(getattr(intent, name))))
+    return intent
+
+
+def _add_deny(intent: Intent, c: Occupy | Hold) -> None:
+    if c.zone is not None:
+        intent.deny.append(c.zone)
+    else:
+        intent.deny_group = c.zone_of_group
+
+
+def group_zone(battle: Battle, name: str | None) -> int | None:
+    """The zone where the set-up group ``name`` started, if it is on the map."""
+    if name is None:
+        return None
+    for unit in battle.units:
+        if unit.group == name and unit.setup_zone is not None:
+            return unit.setup_zone
+    return None
+
+
+def group_gone(battle: Battle, group: str) -> bool:
+    """Whether every unit of the set-up group ``group`` is destroyed."""
+    members = [u for u in battle.units if u.group == group]
+    return bool(members) and all(not u.alive for u in members)
+
+
+def standing_still(battle: Battle, side: Side) -> int:
+    """+1 when standing still until the last turn wins for ``side``, -1 when it loses,
+    0 when it draws: who has to act."""
+    view = battle.view()
+    limit = battle.scenario.turn_limit
+    met = {}
+    for s in Side:
+        cond = battle.scenario.victory.condition(s)
+        met[s] = cond is not None and holds(cond, view, limit, limit)
+    if met[side] != met[side.enemy]:
+        return 1 if met[side] else -1
+    result = battle.scenario.victory.at_turn_limit
+    return 0 if result is Result.DRAW or met[side] else (
+        1 if result.value == side.value else -1)

@@ -1,0 +1,669 @@
+"""The bot's policy: ``Bot``, the controller that plays to win.
+
+``Bot`` answers every decision of the ``Controller`` protocol, from the parts beside it:
+what the victory conditions ask (``intent.py``), each unit's task (``tasks.py``), the
+movement orders (``movement.py``) and the expected values of fights (``evaluation.py``).
+Here it sets up, places its support, picks range bands, focuses fire, dodges, stays hidden,
+calls in support and ambushes. It never rolls a die of its own: the same battle and dice give
+the same decisions. Its between-games choices are ``choices.py``'s.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from mypy_extensions import mypyc_attr
+
+from meks.catalog import Band, Catalog, Design, Size, Weapon, load_catalog
+from meks.engine.bot.choices import Difficulty, choose_skill, muster
+from meks.engine.bot.evaluation import Judge, base_worth, contest, firepower_share, save_fails
+from meks.engine.bot.intent import Intent, group_zone, read_intent, standing_still
+from meks.engine.bot.movement import Planner, route
+from meks.engine.bot.tasks import Task, Tasks
+from meks.engine.controllers import Baseline, Order, distance
+from meks.engine.core import BANDS, RangeChoice
+from meks.engine.units import Unit, WeaponSlot
+from meks.scenario import Measure, Placed, Side, UnitKind
+
+if TYPE_CHECKING:
+    from meks.engine.core import Battle
+
+RETREAT_BELOW = 0.45  # force ratio in a zone under which a side not pressed for time leaves
+LOOKAHEAD = 0.8  # weight of next turn's exchange in a range choice
+_STEP = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
+         RangeChoice.OPEN_TWO: 2, RangeChoice.STAY: 0, RangeChoice.DOUBLE: 0,
+         RangeChoice.BREAK: 0}
+
+
+def _near(band: Band) -> list[Band]:
+    i = BANDS.index(band)
+    return [BANDS[j] for j in (i - 1, i, i + 1) if 0 <= j < len(BANDS)]
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
+class Bot(Baseline):
+    """A controller that plays to win (see the module docstring and docs/bot.md)."""
+
+    name = "bot"
+
+    def __init__(self, difficulty: Difficulty = Difficulty.NORMAL) -> None:
+        self.difficulty = difficulty
+        self.judge = Judge()
+        self._battle: Battle | None = None
+        self._intents: dict[Side, Intent] = {}
+        self._assigned: dict[tuple[int, int, Side], dict[str, float]] = {}
+        self._clock: dict[tuple[int, int, Side], int] = {}
+        self._roles: dict[str, str] = {}
+        self._tasks: dict[Side, tuple[tuple[int, int, Side], dict[str, Task]]] = {}
+
+    # ---- between games -------------------------------------------------------------------
+
+    def muster(self, budget: int, max_size: Size | None, composition: dict[Size, int] | None,
+               catalog: Catalog | None = None,
+               difficulty: Difficulty | None = None) -> list[Design]:
+        return muster(budget, max_size, composition, catalog or load_catalog(),
+                      difficulty or self.difficulty)
+
+    def choose_skill(self, held: Sequence[str], design: Design | None,
+                     catalog: Catalog | None = None) -> str:
+        return choose_skill(held, design, catalog)
+
+    # ---- per-battle state ----------------------------------------------------------------------
+
+    def _fresh(self, battle: Battle) -> None:
+        """Forget remembered values once anything has happened in the battle (and
+        everything when it is another battle)."""
+        if battle is not self._battle:
+            self._battle = battle
+            self._start(battle)
+        self.judge.fresh(battle)
+
+    def _know(self, battle: Battle) -> None:
+        self._fresh(battle)
+
+    def _start(self, battle: Battle) -> None:
+        """A new battle: forget the last one, read the scenario."""
+        self._assigned.clear()
+        self._clock.clear()
+        self._roles.clear()
+        self._tasks.clear()
+        self._intents = {side: read_intent(battle.scenario.victory.condition(side),
+                                           battle.scenario.victory.condition(side.enemy), side)
+                         for side in Side}
+
+    def intent(self, battle: Battle, side: Side) -> Intent:
+        self._know(battle)
+        return self._intents[side]
+
+    def clock(self, battle: Battle, side: Side) -> int:
+        """+1 when standing still until the last turn wins for ``side``, -1 when it loses,
+        0 when it draws: who has to act."""
+        self._know(battle)
+        key = (battle.turn, sum(1 for u in battle.units if u.alive), side)
+        if key in self._clock:
+            return self._clock[key]
+        value = standing_still(battle, side)
+        self._clock[key] = value
+        return value
+
+    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+        self._know(battle)
+        rules = battle.scenario.side(side)
+        zones = list(rules.setup.zones) if rules.setup else list(range(1, 10))
+        fallback = super().deploy(battle, side, units)
+        if not units:
+            return fallback
+        for placement in self._placements_for(battle, side, units, zones):
+            if rules.setup is None or not rules.setup.problems(
+                    [Placed(placement[u.id], u.kind, u.points) for u in units],
+                    rules.strongpoints):
+                return placement
+        return fallback
+
+    def _main_zone(self, battle: Battle, side: Side, zones: list[int]) -> list[int]:
+        """Set-up zones, best first, for the bulk of the force."""
+        intent = self.intent(battle, side)
+        enemies = [u.zone for u in battle.side_units(side.enemy) if u.zone is not None]
+        goals = intent.deny + intent.goto + intent.clear
+        exits = [z for e in intent.exits for z in e.zones]
+
+        def score(z: int) -> tuple[float, int]:
+            s = 0.0
+            if z in intent.deny or z in [g for g in intent.goto if g in zones]:
+                s -= 10
+            if goals:
+                s += min(distance(battle, z, g) for g in goals)
+            if exits:
+                s += min(distance(battle, z, g) for g in exits)
+            if not goals and not exits:
+                if enemies:
+                    s += sum(distance(battle, z, e) for e in enemies) / len(enemies) * 0.5
+                s += distance(battle, z, 5) * 0.6
+            s -= battle.terrain_to_hit(z) * 0.3 if z in intent.deny + intent.goto else 0
+            return (s, z)
+        return sorted(zones, key=score)
+
+    def _placements_for(self, battle: Battle, side: Side, units: Sequence[Unit],
+                        zones: list[int]) -> list[dict[str, int]]:
+        rules = battle.scenario.side(side)
+        order = self._main_zone(battle, side, zones)
+        toughest = sorted(units, key=lambda u: (-u.remaining * (7 - u.armor), u.id))
+        out: list[dict[str, int]] = [{u.id: order[0] for u in units}]
+        if rules.setup is None or not rules.setup.rules:
+            return out + [{u.id: z for u in units} for z in order[1:]]
+        intent = self.intent(battle, side)
+        enemies = [u.zone for u in battle.side_units(side.enemy) if u.zone is not None]
+        keeper = intent.keep > 0 and bool(intent.enemy_exits)
+        choices: list[list[int]] = []
+        group_rule = None
+        for i, rule in enumerate(rules.setup.rules):
+            options = [z for z in order if z in rule.zones]
+            far = (rule.group is not None and rule.group == intent.deny_group) or (
+                keeper and rule is rules.setup.rules[-1])
+            if far and enemies:
+                options.sort(key=lambda z: (-min(distance(battle, z, e) for e in enemies),
+                                            order.index(z)))
+            if rule.group is not None and rule.group == intent.deny_group:
+                group_rule = i
+            choices.append(options[:3])
+        combos = list(itertools.product(*choices))
+        if group_rule is not None:
+            combos.sort(key=lambda c: sum(distance(battle, c[group_rule or 0], z) for z in c))
+        for combo in combos:
+            mains: list[int | None] = [None, *order]
+            if group_rule is not None:
+                mains.insert(0, combo[group_rule])
+            elif keeper:
+                mains.insert(0, combo[0])
+            for main in mains:
+                placement: dict[str, int] = {}
+                pool = list(toughest)
+                for rule, zone in zip(rules.setup.rules, combo, strict=True):
+                    counted = [u for u in units if rule.kind is None or u.kind is rule.kind]
+                    if rule.of is Measure.POINTS:
+                        total = sum(u.points for u in counted)
+                    else:
+                        total = len(counted) + sum(s.count for s in rules.strongpoints
+                                                   if rule.kind in (None, UnitKind.INFANTRY))
+                    if rule.at_least is not None:
+                        need = float(rule.at_least)
+                    elif rule.of is Measure.POINTS:
+                        need = (rule.percent or 0) * total / 100
+                    else:
+                        need = float(int((rule.percent or 0) * total / 100))
+                    have = sum(s.count for s in rules.strongpoints if s.zone in rule.zones
+                               and rule.kind in (None, UnitKind.INFANTRY)
+                               and rule.of is Measure.UNITS)
+                    have += sum((u.points if rule.of is Measure.POINTS else 1)
+                                for u in units if placement.get(u.id) in rule.zones
+                                and (rule.kind is None or u.kind is rule.kind))
+                    for unit in list(pool):
+                        if have >= need - 1e-9:
+                            break
+                        if rule.kind is not None and unit.kind is not rule.kind:
+                            continue
+                        placement[unit.id] = zone
+                        pool.remove(unit)
+                        have += unit.points if rule.of is Measure.POINTS else 1
+                rest = main if main is not None else combo[-1]
+                for unit in pool:
+                    placement[unit.id] = rest
+                out.append(placement)
+        return out
+
+    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
+        """Battle Damage on the enemy Mek worth most; the Hidden Mek on a zone to hold
+        (else the toughest); the Minefield where the enemy must go; the Decoy where the bulk
+        of the force stands."""
+        self._know(battle)
+        mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy]
+        enemies = [u for u in battle.side_units(side.enemy) if u.is_mek and u.alive]
+        if asset == "Battle Damage":
+            return max(enemies, key=lambda u: (self.judge.worth(u), u.id)).id if enemies else None
+        if asset == "Hidden Mek":
+            meks = [u for u in mine if u.is_mek]
+            if not meks:
+                return None
+            held = self.held_zones(battle, side)
+            on_goal = [u for u in meks if u.zone in held]
+            pool = on_goal or meks
+            return max(pool, key=lambda u: (u.remaining * (7 - u.armor), u.id)).id
+        if asset == "Minefield":
+            return self._mine_zone(battle, side)
+        if asset == "Decoy":
+            zones = [u.zone for u in mine if u.zone is not None]
+            if not zones:
+                setup = battle.scenario.side(side).setup
+                return setup.zones[0] if setup else 5
+            return max(set(zones), key=lambda z: (sum(1 for x in zones if x == z), -z))
+        return None
+
+    def _mine_zone(self, battle: Battle, side: Side) -> int:
+        """Where the enemy will walk: its goal zones and exits, else the zone between."""
+        theirs = self.intent(battle, side.enemy)
+        mine_zones = [u.zone for u in battle.side_units(side) if u.on_map and u.zone]
+        enemy_zones = [u.zone for u in battle.side_units(side.enemy) if u.on_map and u.zone]
+        plan = battle.scenario.side(side.enemy).reinforcements
+        if plan is not None:
+            enemy_zones = list(plan.zones)
+        targets = [z for e in theirs.exits for z in e.zones] + theirs.goto
+        if not targets:
+            targets = mine_zones or [5]
+        if not enemy_zones:
+            return targets[0]
+        best = None
+        for start in sorted(set(enemy_zones)):
+            goal = min(targets, key=lambda g: distance(battle, start, g))
+            path = route(battle, start, goal)
+            # The first step out of the enemy's set-up zone, or the goal itself.
+            for z in path[1:]:
+                if z not in mine_zones or z == goal:
+                    best = z
+                    break
+            if best is not None:
+                break
+        if theirs.exits or theirs.goto:
+            for z in targets:
+                if z not in enemy_zones:
+                    return z
+        return best if best is not None else targets[0]
+
+    # ---- tasks ---------------------------------------------------------------------------
+
+    def tasks(self, battle: Battle, side: Side) -> dict[str, Task]:
+        """Every unit's task this turn (see ``Task``), worked out from the victory
+        conditions and the state of the map."""
+        self._know(battle)
+        key = (battle.turn, len(battle.log), side)
+        cached = self._tasks.get(side)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        result = Tasks(self, battle, side).assign()
+        self._tasks[side] = (key, result)
+        return result
+
+    def wants_out(self, battle: Battle, side: Side, zone: int) -> bool:
+        """Whether this side's units in ``zone`` have a reason to get out of the fight
+        there (see ``leave_value``)."""
+        return self.leave_value(battle, side, zone) > 0
+
+    def leave_value(self, battle: Battle, side: Side, zone: int) -> float:
+        """What getting out of the fight in ``zone`` is worth to this side: leaving the map
+        from its exit zone, a runner slipping off to an open goal, the unit kept out of
+        harm's way, a unit on its way to the zone it must hold, or (when time is not against
+        the side) getting away from a fight it is losing badly."""
+        mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
+        theirs = battle.enemies_in(zone, side)
+        if not mine or not theirs:
+            return 0.0
+        tasks = self.tasks(battle, side)
+        quick_win = self._quick_win(battle, mine, theirs)
+        value = 0.0
+        for unit in mine:
+            task = tasks.get(unit.id)
+            if task is None or not unit.mobile:
+                continue
+            if task.role == "exit":
+                if zone == task.zone:
+                    value = max(value, 30.0)
+                elif not quick_win:
+                    # The more the clock presses, the more leaving is worth.
+                    turns_left = battle.scenario.turn_limit - battle.turn + 1
+                    slack = turns_left - distance(battle, zone, task.zone or zone) - 2
+                    value = max(value, 20.0 + 4.0 * max(0, 8 - slack))
+            elif task.role in ("keep", "evade"):
+                value = max(value, 6.0)
+            elif task.role == "run" and task.zone is not None and self._open_goal(
+                    battle, side, task.zone) and self.judge.ratio(battle, mine, theirs) < 1.5:
+                value = max(value, 15.0)
+            elif task.role == "hold" and task.zone != zone and not quick_win:
+                value = max(value, 5.0)
+        if value:
+            return value
+        intent = self.intent(battle, side)
+        if zone in intent.goto + intent.deny + intent.clear:
+            return 0.0
+        clock = self.clock(battle, side)
+        if clock < 0:
+            return 0.0
+        ratio = self.judge.ratio(battle, mine, theirs)
+        if ratio >= RETREAT_BELOW:
+            return 0.0
+        worst = min(self.judge.net(battle, mine, theirs, b, False, clock) for b in BANDS)
+        return max(0.5, -worst)
+
+    def _open_goal(self, battle: Battle, side: Side, goal: int) -> bool:
+        """Whether no enemy unit is in ``goal`` or free to move into it."""
+        for f in battle.side_units(side.enemy):
+            if not f.on_map or f.hidden or not f.weapons:
+                continue
+            if f.zone == goal:
+                return False
+            engaged = bool(battle.visible_in(f.zone or 0, side))
+            if not engaged and distance(battle, f.zone or 5, goal) <= 1:
+                return False
+        return True
+
+    def _quick_win(self, battle: Battle, mine: Sequence[Unit], theirs: Sequence[Unit]) -> bool:
+        """Whether the enemy here is likely gone within a turn or two."""
+        real = [u for u in theirs if not u.is_infantry or u.detected]
+        if len(real) < len(theirs):
+            return False
+        if not real:
+            return True
+        dealt = self.judge.power(battle, mine, real, battle.band_of(real[0].zone or 5))
+        left = sum(u.remaining for u in real)
+        return dealt * 1.5 >= left and self.judge.ratio(battle, mine, real) >= 2.0
+
+    def enemy_wants_out(self, battle: Battle, side: Side, zone: int) -> bool:
+        """Whether the enemy in ``zone`` would gain by slipping away (it has an edge to
+        leave by, or a goal elsewhere): then Long range, where it could break contact, is
+        worth avoiding."""
+        theirs = self.intent(battle, side.enemy)
+        if theirs.exits or theirs.occupy:
+            return zone not in theirs.occupy
+        return False
+
+    # ---- movement ------------------------------------------------------------------------
+
+    def move_first(self, battle: Battle, side: Side) -> bool:
+        """Move second (to answer the enemy's moves), unless units that broke contact must
+        get out of their zone before it fights again."""
+        self._know(battle)
+        tasks = self.tasks(battle, side)
+        for unit in battle.side_units(side):
+            if unit.on_map and unit.zone is not None and unit.may_leave == unit.zone and \
+                    battle.enemies_in(unit.zone, side):
+                task = tasks.get(unit.id)
+                if task is not None and task.role in ("exit", "run", "keep", "hold") and \
+                        task.zone != unit.zone:
+                    return True
+                if task is not None and task.role == "exit":
+                    return True
+        return False
+
+    @staticmethod
+    def first_mover(battle: Battle) -> Side | None:
+        """The side that moves first this turn, read from the initiative decision."""
+        for event in reversed(battle.log):
+            if event.turn != battle.turn:
+                return None
+            if event.kind.value == "decision" and "decides: move " in event.text:
+                winner = Side.ATTACKER if event.text.startswith("Attacker") else Side.DEFENDER
+                return winner if event.text.endswith("move first") else winner.enemy
+        return None
+
+    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+        self._know(battle)
+        return Planner(self, battle, side, second=False).orders()
+
+    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+        self._know(battle)
+        return Planner(self, battle, side, second=True).orders()
+
+    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+        """Arrive where friends are, away from the enemy's strength, near the goal."""
+        self._know(battle)
+        friends = [u.zone for u in battle.side_units(unit.side) if u.on_map and u.zone]
+        enemies = [u for u in battle.side_units(unit.side.enemy) if u.on_map and not u.hidden]
+        intent = self.intent(battle, unit.side)
+        goals = intent.goto + intent.clear + intent.deny
+
+        def score(z: int) -> tuple[float, int]:
+            s = -3.0 * sum(1 for f in friends if distance(battle, f, z) <= 1)
+            s += sum(self.judge.worth(e) for e in enemies if e.zone == z) * 0.2
+            if goals:
+                s += min(distance(battle, z, g) for g in goals)
+            return (s, z)
+        return min(zones, key=score)
+
+    def jump(self, battle: Battle, unit: Unit) -> bool:
+        """Jump when the extra die (and no terrain penalty) raises the side's chance of
+        winning the movement roll and the two heat it costs still leave the weapons room to
+        fire; always when the side wants out at Long, where its weapons will not fire."""
+        self._know(battle)
+        zone = unit.zone or 5
+        enemies = battle.enemies_in(zone, unit.side)
+        if not enemies:
+            return False
+        if battle.band_of(zone) is Band.LONG and self.wants_out(battle, unit.side, zone):
+            return True
+        friends = [u for u in battle.in_zone(zone, unit.side) if not u.decoy and u.can_act]
+        theirs = [r for r in (self.judge.roller(battle, e) for e in enemies if e.can_act)
+                  if r is not None]
+        leaping = [r for r in (self.judge.roller(battle, u) for u in friends) if r is not None]
+        walking = [r for r in (self.judge.roller(battle, u, jump=False) for u in friends)
+                   if r is not None]
+        gain = contest(leaping, theirs)[0] - contest(walking, theirs)[0]
+        if gain < 0.03:
+            return False
+        room = self.judge.rating(battle, unit) - unit.heat
+        need = sum(w.weapon.heat for w in unit.live_weapons() if not w.weapon.is_small)
+        free_heat = unit.skill("Ice Man") and not unit.ice_man_used
+        return free_heat or room - 2 >= need or gain >= 0.15
+
+    # ---- combat ------------------------------------------------------------------------
+
+    def range_choice(self, battle: Battle, zone: int, side: Side,
+                     options: list[RangeChoice]) -> RangeChoice:
+        """The band with the best expected exchange, looking one step ahead (worth dealt
+        minus worth taken, from every unit's best fire at that band), plus what getting out
+        is worth when the side has a reason to leave: breaking contact (at Long) earns all
+        of it, opening the range toward Long a share."""
+        self._know(battle)
+        band = battle.band_of(zone)
+        mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
+        theirs = battle.enemies_in(zone, side)
+        clock = self.clock(battle, side)
+        leave = self.leave_value(battle, side, zone)
+        nets = {b: self.judge.net(battle, mine, theirs, b, False, clock) for b in BANDS}
+        doubled = self.judge.net(battle, mine, theirs, band, True, clock) if \
+            battle.terrain_to_hit(zone) else None
+        slippery = self.enemy_wants_out(battle, side, zone)
+        index = BANDS.index(band)
+        toward_long = {Band.SHORT: 0.0, Band.MEDIUM: 0.2, Band.LONG: 0.5}
+        win, tie = self.judge.roll_odds(battle, mine, theirs)
+
+        def future(b: Band) -> float:
+            """Next turn: we pick the best band near ``b`` if we win the roll, the enemy
+            the worst for us if it wins, and a tie leaves ``b``."""
+            near = [nets[x] for x in _near(b)]
+            return win * max(near) + tie * nets[b] + (1 - win - tie) * min(near)
+
+        scores: dict[RangeChoice, float] = {}
+        for choice in options:
+            if choice is RangeChoice.BREAK:
+                # No fire this turn; worth it to get away, or to stop an exchange we lose
+                # while time is on our side.
+                if leave > 0 or (clock > 0 and not slippery):
+                    scores[choice] = leave
+                continue
+            if choice is RangeChoice.DOUBLE:
+                if doubled is not None:
+                    scores[choice] = doubled + LOOKAHEAD * future(band) + leave * toward_long[band]
+                continue
+            new = BANDS[index + _STEP[choice]]
+            value = nets[new] + LOOKAHEAD * future(new)
+            value += leave * toward_long[new]
+            if slippery and new is Band.LONG:
+                value -= 2.0 + abs(value) * 0.5
+            scores[choice] = value
+        if not scores:
+            return RangeChoice.STAY
+        return max(scores, key=lambda c: (scores[c], c is RangeChoice.STAY, c.value))
+
+
+    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+                limit: int) -> list[Unit]:
+        """Focus fire: the targets where this unit's best plan adds the most worth, given
+        the hits the side's other units are already expected to land this turn."""
+        self._know(battle)
+        if unit.hidden and self.stay_hidden(battle, unit):
+            return []
+        band = battle.band_of(unit.zone or 5)
+        key = (battle.turn, unit.zone or 0, unit.side)
+        assigned = self._assigned.setdefault(key, {})
+        scored = []
+        intent = self.intent(battle, unit.side)
+        group = intent.hunt_group or intent.after_group
+        for t in candidates:
+            value, _, hits = self.judge.plan(battle, unit, [t], band, assigned)
+            if group and t.group == group:
+                value *= 1.5
+            scored.append((value, t.id, t, hits))
+        scored.sort(key=lambda s: (-s[0], s[1]))
+        if not scored:
+            return []
+        chosen = [s[2] for s in scored[:limit] if s[0] > 0] or [scored[0][2]]
+        hits = scored[0][3]
+        if len(chosen) > 1:
+            # A second target costs nothing (and takes the shots if the first is destroyed
+            # before this unit fires), except a Targeting Array's single-target bonus.
+            together, _, both = self.judge.plan(battle, unit, chosen, band, assigned)
+            if "Targeting Array" in self.judge.systems(unit) and scored[0][0] >= together:
+                chosen = chosen[:1]
+            else:
+                hits = both
+        for tid, h in hits.items():
+            assigned[tid] = assigned.get(tid, 0.0) + h
+        return chosen
+
+    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
+        self._know(battle)
+        live = [t for t in targets if not t.doomed]
+        if not live:
+            return []
+        _, plan, _ = self.judge.plan(battle, unit, live, band, single=len(targets) == 1)
+        return plan
+
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
+        """Dodge a hit that would likely get through the armor, or could finish the Mek,
+        when the extra heat does not cost a shot."""
+        self._know(battle)
+        fail = save_fails(unit, weapon)
+        if unit.remaining <= 1 or fail >= 0.5:
+            return True
+        room = self.judge.rating(battle, unit) - unit.heat
+        return fail >= 0.3 or room >= 1
+
+    def stay_hidden(self, battle: Battle, unit: Unit) -> bool:
+        """A hidden Mek stays hidden (unseen, and never a target) on a zone its side must
+        hold, deny or be in, or anywhere when the side must keep units."""
+        return (unit.zone or 0) in self.held_zones(battle, unit.side) or bool(
+            self.intent(battle, unit.side).keep)
+
+    def held_zones(self, battle: Battle, side: Side) -> list[int]:
+        """Zones the side must hold, deny or be in (and the zone of a set-up group the enemy
+        must take): there a hidden unit counts as present. (Not an exit zone: only units the
+        enemy can see stop it leaving.)"""
+        intent = self.intent(battle, side)
+        held = intent.deny + intent.goto
+        group = group_zone(battle, intent.deny_group)
+        if group is not None:
+            held.append(group)
+        return held
+
+    def reveal(self, battle: Battle, unit: Unit) -> bool:
+        self._know(battle)
+        return not self.stay_hidden(battle, unit)
+
+    # ---- support -------------------------------------------------------------------------
+
+    def support(self, battle: Battle, side: Side, moment: str,
+                zone: int | None) -> list[tuple[str, object]]:
+        self._know(battle)
+        assets = battle.assets[side]
+        uses: list[tuple[str, object]] = []
+        last = battle.turn >= battle.scenario.turn_limit - 1
+        if moment == "turn start" and "Repair Truck" in assets:
+            hurt = [u for u in battle.side_units(side) if u.on_map and u.is_mek
+                    and (u.hits or u.legs or any(w.destroyed for w in u.weapons))]
+            if hurt:
+                def gain(u: Unit) -> float:
+                    return base_worth(u) * (u.hits / u.max_hits + 0.15 * u.legs
+                                            + 0.5 * (1 - firepower_share(u)))
+                best = max(hurt, key=lambda u: (gain(u), u.id))
+                if gain(best) >= 0.3 * base_worth(best) or last or best.remaining == 1:
+                    uses.append(("Repair Truck", best.id))
+        if moment == "combat":
+            # Both strikes need a unit the side has targeted or identified (R4.3).
+            known_ids = battle.known[side] | battle.identified[side]
+            known = [battle.unit(uid) for uid in sorted(known_ids)]
+            known = [u for u in known if u.on_map and not u.hidden and u.side is not side
+                     and (not u.is_infantry or u.detected)]
+            for asset, weapon_name in (("Support Fire", "Howitzer"), ("Air Strike", "Missile")):
+                if asset not in assets:
+                    continue
+                weapon = battle.catalog.weapon(weapon_name)
+                best_t = None
+                best_v = 0.0
+                for t in known:
+                    b = battle.band_of(t.zone or 0)
+                    ev = self.judge.shot(battle, None, weapon, t, b)
+                    v = ev * self.judge.hit_worth(t)
+                    if v > best_v:
+                        best_t, best_v = t, v
+                if best_t is None:
+                    continue
+                finishing = best_t.remaining <= 1
+                if finishing or best_v >= 2.5 or last or (battle.turn >= 3 and best_v >= 1.2):
+                    uses.append((asset, best_t.id))
+            if "Recon Drone" in assets and zone is not None:
+                hidden_inf = [u for u in battle.enemies_in(zone, side)
+                              if u.is_infantry and not u.detected]
+                unknown = [u for u in battle.enemies_in(zone, side)
+                           if u.id not in battle.identified[side] and u.is_mek and not
+                           u.points]
+                if hidden_inf or unknown:
+                    uses.append(("Recon Drone", zone))
+        return uses
+
+    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
+        """Ambush at once, with the Mek that does the most here: the free attack is its fire
+        made before the enemy's (R4.3), and only a Mek's first fight allows it, so waiting
+        gains nothing."""
+        self._know(battle)
+        band = battle.band_of(zone)
+        meks = [u for u in battle.in_zone(zone, side) if u.is_mek and not u.decoy
+                and u.can_act and not u.hidden and not u.fought]
+        enemies = [e for e in battle.enemies_in(zone, side)
+                   if not e.is_infantry or e.detected]
+        best = None
+        best_v = 0.0
+        for m in meks:
+            here = max((self.judge.quick(battle, m, e, band) * self.judge.hit_worth(e)
+                        for e in enemies), default=0.0)
+            if here > best_v:
+                best, best_v = m, here
+        return best.id if best is not None else None
+
+    def dismount(self, battle: Battle, apc: Unit) -> bool:
+        self._know(battle)
+        intent = self.intent(battle, apc.side)
+        zone = apc.zone or 0
+        return bool(battle.enemies_in(zone, apc.side)) or zone in intent.deny + intent.goto
+
+    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+        """Hawkeye: identify what is worth knowing: a contact in the pilot's zone that shows
+        no weapons (it may be a decoy soaking up fire), a masked unit there (its ID lets Data
+        Link missiles fire), else the enemy there worth most; then the same next door."""
+        self._know(battle)
+        if not candidates:
+            return None
+
+        def rank(e: Unit) -> tuple[bool, bool, bool, float, str]:
+            return (e.zone == unit.zone, not e.weapons and not e.is_infantry,
+                    "Masking & Insulation" in self.judge.systems(e), self.judge.worth(e), e.id)
+        return max(candidates, key=rank)
+
+    def commando(self, battle: Battle, unit: Unit,
+                 enemies: list[Unit]) -> tuple[str, Unit] | None:
+        self._know(battle)
+        real = [e for e in enemies if e.weapons]
+        if not real:
+            unknown = [e for e in enemies if e.id not in battle.identified[unit.side]]
+            return ("identify", unknown[0]) if unknown else None
+        return ("mark", max(real, key=lambda e: (self.judge.hit_worth(e), e.id)))
