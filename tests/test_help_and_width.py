@@ -118,3 +118,91 @@ def test_arguments_keep_their_names_in_errors_issue18_item2(runner: CliRunner) -
     result = runner.invoke(app, ["muster"], env={"COLUMNS": "80"})
     assert result.exit_code == 2
     assert "COMPANY MEK..." in result.output and "'COMPANY'" in result.output
+
+
+def _out(runner: CliRunner, *args: str) -> str:
+    result = runner.invoke(app, list(args), env={"COLUMNS": "80"})
+    assert result.exit_code == 0, (args, result.output)
+    return result.stdout
+
+
+def _fits(out: str) -> None:
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= 80, out
+
+
+def test_catalog_weapons_fit_80_columns_in_two_lines_a_weapon_issue18_item3(
+        runner: CliRunner, catalog: Any) -> None:
+    """The weapons table is one line a weapon at 80 columns, each special rule below it
+    under the weapon's name: in all at most two lines a weapon and a few for the titles
+    (it was 110 lines, every cell wrapped; the two titles and header take ten)."""
+    out = _out(runner, "catalog", "weapons")
+    _fits(out)
+    lines = out.splitlines()
+    assert len(lines) <= 2 * len(catalog.weapons) + 10, out  # 39 for 15 today
+    for weapon in catalog.weapons:
+        row = next(line for line in lines if line.strip().startswith(weapon.name))
+        assert weapon.to_hit_text in row and weapon.mount.value in row
+        if weapon.special:  # the rule's first words follow the name in the notes
+            words = " ".join(weapon.special.split()[:3])
+            assert any(line.strip().startswith(weapon.name) and words in line
+                       for line in lines), (weapon.name, out)
+
+
+def test_catalog_systems_fit_80_columns_issue18_item3(runner: CliRunner,
+                                                      catalog: Any) -> None:
+    """Systems: one line a system, then each effect in full under its name."""
+    out = _out(runner, "catalog", "systems")
+    _fits(out)
+    flat = " ".join(out.split())
+    for system in catalog.systems:
+        assert " ".join(system.effect.split()) in flat, system.name
+    assert len(out.splitlines()) <= 4 * len(catalog.systems) + 8
+
+
+def test_scenario_list_names_a_file_in_full_at_80_columns_issue18_item3(
+        runner: CliRunner, tmp_path: Any) -> None:
+    """A scenario of your own is named by its file in your scenarios folder, folded over
+    lines rather than cut to an ellipsis, and the table fits 80 columns."""
+    import os
+    from pathlib import Path
+
+    folder = Path(os.environ["MEKS_SCENARIOS_DIR"])
+    folder.mkdir(parents=True, exist_ok=True)
+    text = (Path(__file__).parent.parent / "campaigns" / "scenarios" / "6-citadel.yaml").read_text()
+    name = "my-own-citadel-raid-with-a-rather-long-file-name.yaml"
+    (folder / name).write_text(text.replace("id: citadel", "id: my-own-raid", 1))
+    out = _out(runner, "scenario", "list")
+    _fits(out)
+    assert "…" not in out
+    row = [line for line in out.splitlines() if "my-own-raid" in line]
+    assert row
+    start = out.splitlines().index(row[0])
+    tail = "".join(line.rstrip().rsplit("  ", 1)[-1].strip()
+                   for line in out.splitlines()[start:start + 6])
+    assert name in tail, out
+    assert str(folder) in " ".join(out.split())
+
+
+def test_odds_duel_fractions_fit_80_columns_issue18_item3(runner: CliRunner) -> None:
+    """--fractions: each exact chance as numerator over denominator, the digits folded
+    under the label, every line within 80 columns."""
+    out = _out(runner, "odds", "duel", "WASP", "DRAKEN", "--fractions", "--runs", "1")
+    _fits(out)
+    lines = out.splitlines()
+    label = lines.index("  WASP (first) wins:")
+    assert lines[label + 1].startswith("    ") and lines[label + 2].startswith("    / ")
+
+
+def test_ladder_chart_title_fits_the_picture_issue18_item3() -> None:
+    """With every terrain and a large run count the chart's title and subtitle lie
+    inside the picture, measured with the font the PNG is drawn in."""
+    from cli.odds_plot import WIDTH, Text, _font, ladder_chart
+
+    data = {"terrains": ["Plains", "Desert", "Woods", "Urban", "Highlands", "Moors"],
+            "runs_per_pairing": 10_000_000,
+            "meks": [{"mek": "WASP", "price": 12, "per_point": 0.04}]}
+    texts = [s for s in ladder_chart(data) if isinstance(s, Text) and s.y < 60]
+    assert len(texts) >= 2 and "Moors" in " ".join(t.text for t in texts)
+    for text in texts:
+        width = _font(text.size).getlength(text.text) + (2 if text.bold else 0)
+        assert width <= WIDTH - 10, (text.text, width)
