@@ -101,7 +101,6 @@ def test_a_unit_with_no_weapon_that_can_reach_any_target_is_not_asked(
         if "no weapon that reaches a target" in said:
             break
     assert "no weapon that reaches a target at" in said
-    lines = said.splitlines()
-    for i, line in enumerate(lines):
+    for line in said.splitlines():
         if "pick its target" in line or "pick up to" in line:
             assert "short range" in line, line
