@@ -28,6 +28,7 @@ from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import Pricing, check_design
 from meks.dice import Dice
 from meks.errors import InputError, MeksError, UsageError, problem
+from meks.names import normalize, suggest
 from meks.plain import plain
 from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
@@ -143,8 +144,9 @@ def get_company(session: Session, name: str) -> Company:
         company = session.get(Company, cid)
     if company is None:
         names = [c.name for c in session.exec(select(Company)).all()]
-        hint = f" Companies: {', '.join(names)}." if names else \
-            " Found one with 'meks company create NAME'."
+        hint = (_did_you_mean(name, names) + f" Companies: {', '.join(names)}." if names
+                else " There are no companies yet; to start one under that name, run "
+                f"'meks company create {shell_arg(name)}'.")
         raise NotFound(f"No company is called {name!r}.{hint}")
     return company
 
@@ -216,7 +218,9 @@ def find_mek(session: Session, company: Company, ref: str, *,
     if mek is None and (mid := as_id(ref.lstrip("#"))) is not None:
         mek = session.exec(query.where(Mek.id == mid)).first()
     if mek is None:
-        raise NotFound(f"{company.name} has no Mek called {ref!r}. "
+        near = _did_you_mean(ref, [m.callsign for m in session.exec(query).all()
+                                   if not active or m.status == "active"])
+        raise NotFound(f"{company.name} has no Mek called {ref!r}.{near} "
                        f"See 'meks mek list {shell_arg(company.name)}'.")
     if active and mek.status != "active":
         raise Refused(f"{mek.callsign} is {mek.status} and no longer in the stable.")
@@ -230,9 +234,17 @@ def find_pilot(session: Session, company: Company, ref: str) -> Pilot:
     if pilot is None and (pid := as_id(ref.lstrip("#"))) is not None:
         pilot = session.exec(query.where(Pilot.id == pid)).first()
     if pilot is None:
-        raise NotFound(f"{company.name} has no pilot called {ref!r}. "
+        near = _did_you_mean(ref, [p.name for p in session.exec(query).all()])
+        raise NotFound(f"{company.name} has no pilot called {ref!r}.{near} "
                        f"See 'meks pilot list {shell_arg(company.name)}'.")
     return pilot
+
+
+def _did_you_mean(typed: str, names: Sequence[str]) -> str:
+    """" Did you mean 'X'?" with the names nearest ``typed`` (``meks.names.suggest``, as for
+    catalog and scenario names), or nothing when none is near."""
+    near = suggest(typed, {normalize(n): n for n in names})
+    return " Did you mean " + " or ".join(repr(n) for n in near) + "?" if near else ""
 
 
 # ---- recording changes ----------------------------------------------------------------------
@@ -792,7 +804,11 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         cost = sum(prices) + sum(e["paid"] for e in force)
         if cost > budget:
             extra = f" ({limits.rules.budget} + {bonus} from Rich Uncle)" if bonus else ""
-            problems.append(f"the force costs {cost} points but the budget is {budget}{extra}")
+            items = [f"{m.callsign} {price}" for m, price in zip(meks, prices, strict=True)]
+            items += [f"{p.name}'s hire fee {e['paid']}"
+                      for e, p in zip(force, pilots, strict=True) if e["paid"]]
+            problems.append(f"the force costs {cost} points ({', '.join(items)}) but the "
+                            f"budget is {budget}{extra}")
         problems += limits.rules.size_problems([Size(m.size) for m in meks])
         if problems:
             raise Refused("The muster is refused [R3.3]: " + "; ".join(problems) + ".")

@@ -24,16 +24,24 @@ from cli import (
     scenario_cmd,
     support_cmd,
 )
+from cli.help_format import polish
 
 
 class MeksGroup(TyperGroup):
     """Turns the game's errors into one clear line on stderr and the right exit code:
     1 when the rules refuse or a thing is not found, 2 for unreadable input. It also lets
-    every command's help flow to the terminal's width (see ``_reflow``)."""
+    every command's help flow to the terminal's width (see ``_reflow``) and labels its
+    values in words (``cli.help_format``)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        _reflow_helps(self)
+        names = (self.context_settings or {}).get("help_option_names", ["--help"])
+        polish(self, names)
+        _reflow_helps(self, names)
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        polish(self, ctx.help_option_names)  # Typer adds the completion options late
+        return super().get_params(ctx)
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         _refuse_control_characters(args)
@@ -111,11 +119,12 @@ def _reflow(text: str | None) -> str | None:
                        for part in inspect.cleandoc(text).split("\n\n"))
 
 
-def _reflow_helps(group: Any) -> None:
+def _reflow_helps(group: Any, help_names: list[str]) -> None:
     for command in group.commands.values():
         command.help = _reflow(command.help)
+        polish(command, help_names)
         if hasattr(command, "commands"):
-            _reflow_helps(command)
+            _reflow_helps(command, help_names)
 
 
 app = typer.Typer(

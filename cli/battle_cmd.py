@@ -21,7 +21,8 @@ MAX_KILLS = 1000  # Mek kills one pilot can be credited with in one battle
 @app.command()
 def record(
     company: str = typer.Argument(..., help="The company's name or id.", show_default=False),
-    result: str = typer.Option(..., "--result", "-r", help="win, loss or draw.",
+    result: str = typer.Option(..., "--result", "-r", metavar="win|loss|draw",
+                               help="How the battle ended for the company.",
                                show_default=False),
     kills: list[str] = typer.Option([], "--kills", "-k", metavar="PILOT=N",
                                     help="Mek kills by a pilot (repeat for each pilot)."),
@@ -201,7 +202,7 @@ def play(
     attacker: str = ATTACKER,
     defender: str = DEFENDER,
     seed: int | None = BATTLE_SEED,
-    opponent: str = typer.Option("bot", "--opponent",
+    opponent: str = typer.Option("bot", "--opponent", metavar="bot|baseline",
                                  help="The controller commanding the other side."),
 ) -> None:
     """Fight a battle at the terminal: you command one side, the tool the other.

@@ -33,7 +33,7 @@ def start(company: str = COMPANY,
                                            "rules)."),
           seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                           help="Seed for the whole campaign's dice."),
-          difficulty: str | None = typer.Option(None, "--difficulty",
+          difficulty: str | None = typer.Option(None, "--difficulty", metavar="easy|normal|hard",
                                                 callback=difficulty_choice,
                                                 help="How strong the enemy is: easy, normal "
                                                 "or hard (default: the plan's, else "

@@ -13,6 +13,7 @@ def demo(
     seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                     help="Seed for the campaign (default: a new one)."),
     difficulty: str = typer.Option("normal", "--difficulty", callback=difficulty_choice,
+                                   metavar="easy|normal|hard",
                                    help="How strong the enemy is: easy, normal or hard."),
     name: str = typer.Option("Demo Company", "--name", help="The new company's name."),
 ) -> None:

@@ -26,7 +26,7 @@ def buy(
                                  help="A stock design (e.g. WASP) or a design YAML file."),
     callsign: str | None = typer.Option(None, "--callsign", "-c",
                                         help="Name for the new Mek (default DESIGN-N)."),
-    pricing: str = typer.Option("printed", "--pricing",
+    pricing: str = typer.Option("printed", "--pricing", metavar="printed|computed",
                                 help="House rule: 'printed' or 'computed' stock prices."),
     as_json: bool = JSON,
 ) -> None:

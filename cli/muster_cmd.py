@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from meks.scenario import Scenario, Side
 
 MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.scenario.MAX_BUDGET)
+SIZES = "Light, Medium, Heavy, Assault or Titan"  # meks.catalog.Size, here to start quickly
 
 
 def scenario_side(scenario: str, side: str | None) -> tuple[Scenario, Side]:
@@ -80,13 +81,14 @@ def muster(
     budget: int | None = typer.Option(None, "--budget", "-b", min=0, max=MAX_BUDGET,
                                       help="Points budget (when no scenario is given).",
                                       show_default=False),
-    max_size: str | None = typer.Option(None, "--max-size",
-                                        help="Largest Mek size allowed (e.g. Heavy)."),
+    max_size: str | None = typer.Option(None, "--max-size", metavar="SIZE",
+                                        help="Largest Mek size allowed: "
+                                        f"{SIZES} (any case)."),
     scenario: str | None = typer.Option(None, "--scenario", "-s",
                                         help="Take budget, size limit, composition and "
                                         "provided pilots from this scenario (id or file)."),
-    side: str | None = typer.Option(None, "--side", help="attacker or defender "
-                                    "(with --scenario)."),
+    side: str | None = typer.Option(None, "--side", metavar="attacker|defender",
+                                    help="The side the company takes (with --scenario)."),
     as_json: bool = JSON,
 ) -> None:
     """Check a force against a budget and size limits and record it for the next battle.

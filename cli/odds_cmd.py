@@ -28,7 +28,7 @@ class ScenarioFirst(TyperGroup):
 JOBS = typer.Option(1, "--jobs", "-j", min=1, max=64,
                     help="Processes to fight them on (the answer does not change).")
 SEED = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs.")
-CONTROLLER = typer.Option("baseline", "--controller",
+CONTROLLER = typer.Option("baseline", "--controller", metavar="baseline|bot",
                           help="Who commands both sides: baseline (a simple fixed policy) "
                           "or bot (the tool's full opponent, slower).")
 
@@ -68,7 +68,8 @@ def battle(
     else:
         show(*_view(data))
 
-TERRAIN_HELP = "A terrain to fight on (repeat for several); every terrain when none is given."
+TERRAIN_HELP = ("A terrain to fight on: Plains, Desert, Woods, Urban, Highlands or Moors "
+                "(repeat for several); every terrain when none is given.")
 
 
 def _picture_file(value: Path | None) -> Path | None:

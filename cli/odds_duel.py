@@ -94,7 +94,12 @@ def _view(data: dict[str, Any], exact: Any) -> list[Any]:
         out.append(Text("Exact: dynamic programming over the duel's states; the decimals are "
                         "exact to float precision."))
     else:
-        out.append(Text("Exact, as fractions:"))
-        out.extend(Text(f"  {label}: {getattr(exact, key)}", overflow="fold")
-                   for key, label in labels)
+        from rich.padding import Padding
+
+        out.append(Text("Exact, as fractions (numerator / denominator):"))
+        for key, label in labels:  # digits fold under the label, indented, at any width
+            value = getattr(exact, key)
+            out.append(Text(f"  {label}:"))
+            out.append(Padding(Text(f"{value.numerator}\n/ {value.denominator}",
+                                    overflow="fold"), (0, 0, 0, 4)))
     return out

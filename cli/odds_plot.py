@@ -11,7 +11,8 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 WIDTH, HEIGHT = 720, 400
-LEFT, RIGHT, TOP, BOTTOM = 70, 20, 50, 60
+LEFT, RIGHT, TOP, BOTTOM = 70, 20, 70, 60
+EM = 0.62  # a generous width of one character of a sans-serif font, in font sizes
 PNG_SCALE = 2  # the PNG is drawn at twice the SVG's size, so its text stays sharp
 FORMATS = (".svg", ".png")
 BAR, GRID, FAINT, INK = "#4a78b0", "#dddddd", "#666666", "#000000"
@@ -61,7 +62,9 @@ def ladder_chart(data: dict[str, Any]) -> list[Shape]:
     slot = plot_w / max(len(meks), 1)
     shapes: list[Shape] = [
         Rect(0, 0, WIDTH, HEIGHT, "#ffffff"),
-        Text(WIDTH / 2, 24, chart_title(data), "middle", size=14, bold=True)]
+        Text(WIDTH / 2, 24, "Win rate per point of price", "middle", size=14, bold=True)]
+    for n, line in enumerate(fitted(chart_subtitle(data), size=11)):
+        shapes.append(Text(WIDTH / 2, 42 + 14 * n, line, "middle", size=11, fill=FAINT))
     for i in range(5):
         y = TOP + plot_h - plot_h * i / 4
         shapes.append(Line(LEFT, y, WIDTH - RIGHT, y, GRID))
@@ -81,9 +84,27 @@ def ladder_chart(data: dict[str, Any]) -> list[Shape]:
     return shapes
 
 
+def chart_subtitle(data: dict[str, Any]) -> str:
+    return (f"{', '.join(data['terrains'])}; {data['runs_per_pairing']:,} duels per pairing, "
+            "draws count half")
+
+
 def chart_title(data: dict[str, Any]) -> str:
-    return (f"Win rate per point of price ({', '.join(data['terrains'])}; "
-            f"{data['runs_per_pairing']} duels per pairing, draws count half)")
+    return f"Win rate per point of price ({chart_subtitle(data)})"
+
+
+def fitted(text: str, size: int, lines: int = 2) -> list[str]:
+    """``text`` in at most ``lines`` lines that fit the chart's width at font ``size``
+    (characters counted at ``EM`` of the size, wide for any sans-serif font); a last line
+    still too long ends in an ellipsis rather than running off the picture."""
+    import textwrap
+
+    room = int((WIDTH - 20) / (EM * size))
+    wrapped = textwrap.wrap(text, room)
+    if len(wrapped) > lines:
+        wrapped = [*wrapped[:lines - 1], textwrap.shorten(" ".join(wrapped[lines - 1:]), room,
+                                                         placeholder="…")]
+    return wrapped
 
 
 # ---- SVG --------------------------------------------------------------------------------------

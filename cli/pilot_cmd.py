@@ -16,9 +16,9 @@ PILOT = typer.Argument(..., help="The pilot's name or id.", show_default=False)
 @app.command()
 def hire(company: str = COMPANY,
          name: str = typer.Argument(..., help="The new pilot's name.", show_default=False),
-         regular: bool = typer.Option(False, "--regular",
+         regular: bool = typer.Option(False, "--regular/--green",
                                       help="Hire a Regular (5 points at the next muster) "
-                                      "instead of a Green pilot (free)."),
+                                      "or a Green pilot (free, the default)."),
          as_json: bool = JSON) -> None:
     """Hire a pilot."""
     from campaigns.company import hire_pilot

@@ -373,8 +373,14 @@ class Terminal:
 
     def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
-        suggested = self.advisor.targets(battle, unit, candidates, limit)
         band = battle.band_of(unit.zone or 0)
+        if not any(_can_fire(slot.weapon, target, band)
+                   for slot in unit.live_weapons() for target in candidates):
+            self.flush(battle)
+            self.echo(f"{unit_label(unit)} has no weapon that reaches a target at "
+                      f"{band.value} range: nothing to ask.")
+            return list(self.advisor.targets(battle, unit, candidates, limit))  # as recorded
+        suggested = self.advisor.targets(battle, unit, candidates, limit)
         options = [Option(self._target_label(battle, unit, target, band, limit == 1), target)
                    for target in candidates]
         title = (f"{unit_label(unit)} in zone {unit.zone} at {band.value} range: "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -113,21 +114,37 @@ def _scenario_json(scenario: Scenario, entry: ScenarioEntry) -> dict[str, Any]:
 
 
 def _list_table(entries: list[ScenarioEntry]) -> RenderableType:
+    """One row a scenario; points are the attacker's / the defender's budget. A file of
+    your own is named from your scenarios folder (printed below the table) and folded
+    over lines rather than cut."""
     from rich import box
     from rich.table import Table
 
+    from campaigns.scenarios import user_scenarios_dir
+
+    folder = user_scenarios_dir()
     table = Table(title="Scenarios", box=box.SIMPLE_HEAD, title_justify="left", expand=False)
     table.add_column("Id", no_wrap=True)
     table.add_column("Name")
-    for column in ("Turns", "Attacker", "Defender", "From"):
-        table.add_column(column)
+    table.add_column("Turns", justify="right")
+    table.add_column("Points", no_wrap=True)
+    table.add_column("From", overflow="fold", min_width=12)
     for entry in entries:
         s = entry.scenario
         assert s is not None
-        table.add_row(s.id, s.name, str(s.turn_limit), f"{s.attacker.budget} pts",
-                      f"{s.defender.budget} pts",
-                      "built-in" if entry.origin.value == "built-in" else entry.file)
+        table.add_row(s.id, s.name, str(s.turn_limit),
+                      f"{s.attacker.budget} / {s.defender.budget}",
+                      "built-in" if entry.origin.value == "built-in"
+                      else _from_folder(entry.file, folder))
     return table
+
+
+def _from_folder(file: str, folder: Path) -> str:
+    """``file`` as a path inside ``folder`` when it is there, else in full."""
+    try:
+        return str(Path(file).relative_to(folder))
+    except ValueError:
+        return file
 
 
 def _marks(scenario: Scenario, zone: int) -> list[str]:

@@ -24,7 +24,8 @@ def _row(table: Table, *cells: object) -> None:
 
 def companies(rows: list[dict[str, Any]]) -> RenderableType:
     if not rows:
-        return Text("No companies yet. Found one with 'meks company create NAME'.")
+        return Text("No companies yet. To start one, run 'meks company create' and the name "
+                    "you want, e.g. meks company create Hawks.")
     table = _table("Companies", "Id", "Name", "Meks", "Pilots", "Battles")
     for r in rows:
         _row(table, str(r["id"]), r["name"], str(r["meks"]), str(r["pilots"]),

@@ -19,8 +19,8 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
          scenario: str | None = typer.Option(None, "--scenario", "-s",
                                              help="Roll the number of rolls this scenario "
                                              "(id or file) grants the side, plus Log Hero."),
-         side: str | None = typer.Option(None, "--side",
-                                         help="attacker or defender (with --scenario)."),
+         side: str | None = typer.Option(None, "--side", metavar="attacker|defender",
+                                         help="The company's side (with --scenario)."),
          seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                          help="Seed for reproducible dice."),
          as_json: bool = JSON) -> None:

@@ -53,23 +53,43 @@ def chassis_table(catalog: Catalog) -> Table:
 
 # ---- weapons ---------------------------------------------------------------------------
 
-def weapons_table(catalog: Catalog) -> Table:
-    table = _table("Weapons", "Weapon", "Family", "Mount", "Range", "To hit", "Heat", "Price",
-                   "Special")
+def _notes(title: str, rows: Iterable[tuple[str, str]]) -> Table:
+    """Long texts below a table, each under the name it belongs to: the name in a narrow
+    column, the text wrapping in the rest of the width (so the table above stays one
+    line a row at 80 columns)."""
+    notes = Table(title=title, box=None, title_justify="left", show_header=False,
+                  padding=(0, 1), expand=False)
+    notes.add_column(no_wrap=True, style="bold")
+    notes.add_column(overflow="fold")
+    for name, text in rows:
+        notes.add_row(name, text)
+    return notes
+
+
+def weapons_table(catalog: Catalog) -> Group:
+    """One line a weapon (name, family, mount, range, to-hit, heat, price), then each
+    special rule under the weapon's name."""
+    table = _table("Weapons", "Weapon", "Family", "Mount", "Range", "To hit", "Heat",
+                   "Price")
+    table.collapse_padding = True
+    for column in table.columns[1:]:
+        column.no_wrap = True
     for w in catalog.weapons:
         price = f"{w.price}/pair" if w.price_per == "pair" else str(w.price)
         table.add_row(w.name, w.family.value, w.mount.value, w.range.value, w.to_hit_text,
-                      str(w.heat), price, w.special or "-")
-    return table
+                      str(w.heat), price)
+    special = [(w.name, w.special) for w in catalog.weapons if w.special]
+    return Group(table, _notes("Special rules", special)) if special else Group(table)
 
 
 # ---- systems ---------------------------------------------------------------------------
 
-def systems_table(catalog: Catalog) -> Table:
-    table = _table("Systems", "System", "Price", "Slots", "Sizes", "Effect")
+def systems_table(catalog: Catalog) -> Group:
+    """One line a system (name, price, slots, sizes), then each effect under its name."""
+    table = _table("Systems", "System", "Price", "Slots", "Sizes")
     for s in catalog.systems:
-        table.add_row(s.name, s.price_text, str(s.slots), s.sizes_text, s.effect)
-    return table
+        table.add_row(s.name, s.price_text, str(s.slots), s.sizes_text)
+    return Group(table, _notes("Effects", ((s.name, s.effect) for s in catalog.systems)))
 
 
 # ---- designs ---------------------------------------------------------------------------

@@ -1,0 +1,106 @@
+"""Issue 18, item 4: small things a player meets."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from cli.app import app
+from meks.scenario import Side
+
+
+def run(runner: CliRunner, *args: str, code: int = 0) -> Any:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, (args, result.output)
+    return result
+
+
+def _company(runner: CliRunner) -> None:
+    run(runner, "company", "create", "Hawks")
+    run(runner, "mek", "buy", "Hawks", "WASP")
+    run(runner, "pilot", "hire", "Hawks", "Vera Long", "--regular")
+    run(runner, "pilot", "assign", "Hawks", "Vera Long", "WASP-1")
+
+
+def test_pilot_name_typos_get_did_you_mean(runner: CliRunner) -> None:
+    """A pilot's name typed wrong is answered with the nearest names, found by the same
+    helper as catalog and scenario names (meks.names.suggest); Mek callsigns alike."""
+    _company(runner)
+    err = run(runner, "pilot", "show", "Hawks", "Vera Lnog", code=1).stderr
+    assert "has no pilot called 'Vera Lnog'. Did you mean 'Vera Long'?" in err
+    err = run(runner, "pilot", "assign", "Hawks", "Vera Long", "WSP-1", code=1).stderr
+    assert "Did you mean 'WASP-1'?" in err
+    err = run(runner, "pilot", "show", "Hawks", "Zzyzx", code=1).stderr
+    assert "Did you mean" not in err and "meks pilot list Hawks" in err
+
+
+def test_pilot_hire_green_is_accepted(runner: CliRunner) -> None:
+    """--green names the default level outright; --regular still hires a Regular."""
+    run(runner, "company", "create", "Hawks")
+    assert "Hired Sam (Green)." in run(runner, "pilot", "hire", "Hawks", "Sam",
+                                       "--green").stdout
+    assert "Regular" in run(runner, "pilot", "hire", "Hawks", "Ann", "--regular").stdout
+
+
+def test_no_company_error_says_how_to_create_one(runner: CliRunner) -> None:
+    """With no company yet, the error gives the command that founds one under the name
+    typed, quoted for the shell; with companies, the nearest name is suggested."""
+    err = run(runner, "mek", "buy", "Iron Hawks", "WASP", code=1).stderr
+    assert "There are no companies yet" in err
+    assert "meks company create \"Iron Hawks\"" in " ".join(err.split())
+    run(runner, "company", "create", "Iron Hawks")
+    err = run(runner, "mek", "list", "Iron Hawk", code=1).stderr
+    assert "Did you mean 'Iron Hawks'?" in err
+
+
+def test_over_budget_muster_itemises_hire_fees(runner: CliRunner) -> None:
+    """R3.3: the refusal lists each Mek's price and each Regular's hire fee, which add up
+    to the cost it names."""
+    _company(runner)
+    err = " ".join(run(runner, "muster", "Hawks", "WASP-1", "--budget", "10",
+                       code=1).stderr.split())
+    assert "the force costs 14 points (WASP-1 9, Vera Long's hire fee 5) but the budget " \
+           "is 10" in err
+
+
+def test_a_unit_with_no_weapon_that_can_reach_any_target_is_not_asked(
+        tmp_path: Path) -> None:
+    """A SABER and WASPs (short-range cannons, infantry-only CIWS) beyond Short range have
+    nothing to fire: the play screen says so instead of asking for a target, and the
+    battle is still the baseline's (Enter everywhere)."""
+    from rich.console import Console
+
+    from campaigns.battles import fight
+    from campaigns.play import start
+    from cli.play import run as play
+    from cli.state import session
+    from meks.dice import Dice
+    from meks.engine.log import digest
+
+    force = tmp_path / "wasps.yaml"
+    force.write_text("meks:\n  - {design: SABER}\n  - {design: WASP}\n  - {design: WASP}\n")
+    asked: list[str] = []
+    out = Console(file=io.StringIO(), width=100, no_color=True)
+
+    def answer(text: str, default: str) -> str:
+        asked.append(out.file.getvalue().rstrip().splitlines()[-1])  # type: ignore[attr-defined]
+        return default
+
+    said = ""
+    for seed in range(1, 6):
+        with session() as s:
+            state = start(s, "head-to-head", Side.ATTACKER, str(force), str(force),
+                          seed=seed)
+        battle = play(state, out, lambda i, d: None, answer)
+        said = out.file.getvalue()  # type: ignore[attr-defined]
+        assert digest(battle.log) == fight(None, "head-to-head", str(force), str(force),
+                                           Dice.from_seed(seed)).digest
+        if "no weapon that reaches a target" in said:
+            break
+    assert "no weapon that reaches a target at" in said
+    for line in said.splitlines():
+        if "pick its target" in line or "pick up to" in line:
+            assert "short range" in line, line
