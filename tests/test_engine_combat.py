@@ -155,6 +155,19 @@ def test_movement_roll_jump_jets_add_a_die_ignore_terrain_and_cost_two_heat_R6_2
     assert total == 3 and b.unit("A1").heat == 0  # optional each turn
 
 
+def test_movement_roll_line_names_every_modifier_R6_2() -> None:
+    """The log of a movement roll names what was added to the dice, as a to-hit line does,
+    from the same list the total is made of."""
+    total, b = movement(post("Light", level="Veteran", skills=["Maneuver"],
+                             systems=["Servo Boosters"]), [3, 4], "Woods", legs=1)
+    assert total == 3 + 4 + 2 - 1 + 1 + 2 + 1 - 1
+    assert texts(b, Kind.MOVEMENT_ROLL) == [
+        f"Post movement roll 7 -> {total} [move bonus +2, Woods -1, Veteran +1, Maneuver +2, "
+        "Servo Boosters +1, Leg Damage -1]."]
+    unit = b.unit("A1")
+    assert sum(m for m, _ in b.movement_modifiers(unit, False)) == total - 7
+
+
 def test_a_sides_result_is_its_best_units_roll_R6_2() -> None:
     b = exchange(force(post(), post(name="Fast")), post(), [*INIT, 2, 5, 4], band=None,
                  attacker_ctl=Scripted([RangeChoice.STAY]))
@@ -1056,7 +1069,7 @@ def test_strongpoint_attacks_only_at_short_R6_11() -> None:
 
 def test_strongpoint_maneuver_is_one_die_without_terrain_R6_11() -> None:
     b = against_infantry(post(), [*INIT, 4, 3, 6], terrain="Urban")
-    assert texts(b, Kind.MOVEMENT_ROLL) == ["Post movement roll 4 -> 2.",
+    assert texts(b, Kind.MOVEMENT_ROLL) == ["Post movement roll 4 -> 2 [Urban -2].",
                                             "Strongpoint D1 movement roll 3 -> 3."]
 
 

@@ -96,7 +96,8 @@ def test_chassis_familiarity_without_a_size_is_the_meks_own_R6_2_R6_10() -> None
     # A Light: movement 1+1+2+1 = 5 ties the Assault's 5; rating 3 takes a Missile (3).
     b = exchange(gun("Missile", size="Light", skills=["Chassis Familiarity"]), post(),
                  [*INIT, 1, 1, 5, 1], attacker_ctl=Scripted(fire=fire()))
-    assert texts(b, Kind.MOVEMENT_ROLL)[0] == "Gun movement roll 2 -> 5."
+    assert texts(b, Kind.MOVEMENT_ROLL)[0] == ("Gun movement roll 2 -> 5 "
+                                               "[move bonus +2, Chassis Familiarity +1].")
     assert texts(b, Kind.OVERHEAT) == []
 
 

@@ -393,7 +393,7 @@ def test_gun_sled_three_hits_ar_three_fast_with_a_rail_cannon_R4_4() -> None:
     b = exchange(support_unit("Gun Sled"), post(), [*INIT, 1, 3, 5, 6], band=Band.MEDIUM)
     sled = b.unit("A1")
     assert (sled.max_hits, sled.armor, str(sled.move)) == (3, 3, "1d6+2")
-    assert texts(b, Kind.MOVEMENT_ROLL)[0] == "Gun Sled movement roll 1 -> 3."
+    assert texts(b, Kind.MOVEMENT_ROLL)[0] == "Gun Sled movement roll 1 -> 3 [move bonus +2]."
     assert shot_texts(b) == ["Gun Sled fires Rail Cannon at Post: 5+0 vs 5+ - hit."]
 
 
@@ -450,7 +450,7 @@ def test_gunship_ignores_terrain_on_its_movement_roll_R4_4() -> None:
     b = exchange(support_unit("Gunship"), post(), [*INIT, 3, 4, 3, 1, 1], terrain="Urban",
                  band=Band.MEDIUM, attacker_ctl=Scripted([RangeChoice.STAY]))
     assert texts(b, Kind.MOVEMENT_ROLL) == ["Gunship movement roll 7 -> 7.",
-                                            "Post movement roll 3 -> 1."]
+                                            "Post movement roll 3 -> 1 [Urban -2]."]
     assert len(shot_texts(b)) == 2  # its Swarm Missile rolls two dice
 
 

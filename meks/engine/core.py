@@ -675,23 +675,40 @@ class Battle:
         rolled = 0
         for _ in range(dice):
             rolled += self.d6(purpose)
-        total = rolled + unit.move.bonus
-        if not ignore_terrain and not infantry:
-            total += self._terrain[unit.zone].move
+        mods = self.movement_modifiers(unit, ignore_terrain or infantry)
+        total = rolled + sum(m for m, _ in mods)
+        unit.move_roll = total
+        listed = f" [{', '.join(f'{name} {m:+d}' for m, name in mods)}]" if mods else ""
+        self.note(Kind.MOVEMENT_ROLL, f"{unit.name} movement roll {rolled} -> {total}"
+                  + (f" ({', '.join(parts)})" if parts else "") + listed + ".", unit,
+                  value=total)
+        return total
+
+    def movement_modifiers(self, unit: Unit, ignore_terrain: bool) -> list[tuple[int, str]]:
+        """R6.2: what a movement roll adds to its dice, each named (those that add nothing
+        left out): the bonus of its move dice, the terrain (unless ignored), the pilot's level,
+        Maneuver, Chassis Familiarity, Servo Boosters, less Leg Damage."""
+        assert unit.zone is not None
+        mods: list[tuple[int, str]] = []
+        if unit.move.bonus:
+            mods.append((unit.move.bonus, "move bonus"))
+        if not ignore_terrain:
+            terrain = self._terrain[unit.zone]
+            if terrain.move:
+                mods.append((terrain.move, terrain.name))
         pilot = unit.pilot
         if pilot is not None:
-            total += pilot.level.move
+            if pilot.level.move:
+                mods.append((pilot.level.move, pilot.level.level))
             if pilot.has("Maneuver"):
-                total += 2
+                mods.append((2, "Maneuver"))
             if pilot.familiarity is not None and pilot.familiarity is unit.size:
-                total += 1
+                mods.append((1, "Chassis Familiarity"))
         if unit.has_system("Servo Boosters"):
-            total += 1
-        total -= unit.legs
-        unit.move_roll = total
-        self.note(Kind.MOVEMENT_ROLL, f"{unit.name} movement roll {rolled} -> {total}"
-                  + (f" ({', '.join(parts)})" if parts else "") + ".", unit, value=total)
-        return total
+            mods.append((1, "Servo Boosters"))
+        if unit.legs:
+            mods.append((-unit.legs, "Leg Damage"))
+        return mods
 
     def range_step(self, eng: Engagement, rolls: dict[Side, int]) -> bool:
         """R6.3: the strictly higher roll may shift the band, break contact at Long, or with
