@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from cli.output import print_json, say, show, write_atomically
-from cli.state import JSON, session
+from cli.output import emit, print_json, show
+from cli.state import JSON, OUTPUT, PAPER, session
 
 if TYPE_CHECKING:
     from meks.scenario import Scenario, Side
@@ -137,17 +137,12 @@ def sheet(
         None, "--format", "-f", metavar="html|md", show_default=False,
         help="html (a page to print) or md (Markdown). Default: from the -o file's "
         "extension, else md."),
-    output: str | None = typer.Option(
-        None, "--output", "-o", metavar="FILE", show_default=False,
-        help="Write to FILE (replaced whole, never left half-written) instead of printing."),
-    paper: str | None = typer.Option(
-        None, "--paper", metavar="a4|letter", show_default=False,
-        help="Page size of the html sheet. Default: the printer's paper."),
+    output: str | None = OUTPUT,
+    paper: str | None = PAPER,
 ) -> None:
     """Print the play sheet of the muster waiting for its battle: each Mek mustered with its
     Hits, AR, heat rating, move dice, weapons and systems, its pilot's level modifiers and
     skills, and the support results the muster took."""
-    from pathlib import Path
 
     from campaigns.roster_io import muster_sheet
 
@@ -155,11 +150,7 @@ def sheet(
     paper = paper_size(paper, fmt)
     with session(create=False) as s:
         text = muster_sheet(s, company, fmt, paper)
-    if output is None:
-        typer.echo(text, nl=False)
-        return
-    target = write_atomically(Path(output), text)
-    say(f"Wrote the {fmt} muster sheet to {target}.")
+    emit(text, output, f"{fmt} muster sheet")
 
 
 SHEET_FORMATS = ("html", "md")

@@ -172,3 +172,15 @@ def write_atomically(target: Path, content: str | bytes) -> str:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
     return str(target.resolve())
+
+
+def emit(text: str, output: str | None, written: str) -> None:
+    """``text`` printed as it is, or written whole to the file ``output`` (``-o``), saying
+    so: ``written`` names what was written ("html roster")."""
+    from pathlib import Path
+
+    if output is None:
+        typer.echo(text, nl=False)
+        return
+    target = write_atomically(Path(output), text)
+    say(f"Wrote the {written} to {target}.")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import typer
 
-from cli.output import print_json, say, write_atomically
-from cli.state import JSON, session
+from cli.output import emit, print_json, say
+from cli.state import JSON, OUTPUT, PAPER, session
 
 app = typer.Typer(no_args_is_help=True,
                   help="Export a company's roster, import one, or show the roster format.")
@@ -22,12 +22,8 @@ def export(
         help="json or yaml (can be imported again), csv (one row per Mek, for "
         "spreadsheets), md or html (a roster and play sheet to print). Default: from the -o "
         "file's extension, else json."),
-    output: str | None = typer.Option(
-        None, "--output", "-o", metavar="FILE", show_default=False,
-        help="Write to FILE (replaced whole, never left half-written) instead of printing."),
-    paper: str | None = typer.Option(
-        None, "--paper", metavar="a4|letter", show_default=False,
-        help="Page size of the html sheet. Default: the printer's paper."),
+    output: str | None = OUTPUT,
+    paper: str | None = PAPER,
 ) -> None:
     """Write a company's roster: to the screen, or to a file with -o.
 
@@ -50,11 +46,7 @@ def export(
     paper = paper_size(paper, fmt)
     with session(create=False) as s:
         text = export_roster(s, company, fmt, paper)
-    if output is None:
-        typer.echo(text, nl=False)
-        return
-    target = write_atomically(Path(output), text)
-    say(f"Wrote the {fmt} roster to {target}.")
+    emit(text, output, f"{fmt} roster")
 
 
 @app.command("import")

@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 _db: str | None = None
 
 JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
+OUTPUT = typer.Option(
+    None, "--output", "-o", metavar="FILE", show_default=False,
+    help="Write to FILE (replaced whole, never left half-written) instead of printing.")
+PAPER = typer.Option(
+    None, "--paper", metavar="a4|letter", show_default=False,
+    help="Page size of the html sheet. Default: the printer's paper.")
 
 
 def set_db(value: str | None) -> None:
