@@ -47,7 +47,7 @@ from pydantic_core import PydanticCustomError
 from meks import scenario as game
 from meks.catalog import Size, load_catalog
 from meks.construction import Pricing
-from meks.errors import MAX_LISTED, AmbiguousName
+from meks.errors import MAX_LISTED, AmbiguousName, described
 from meks.scenario import (
     COMBINATORS,
     CONDITION_TYPES,
@@ -173,7 +173,7 @@ def _arrival(value: object) -> int | Literal["all"]:
         return value
     raise PydanticCustomError(
         "arrival", "expected the roll each waiting unit needs (1 to 6) or 'all', found {value}",
-        {"value": _describe(value)},
+        {"value": described(value)},
     )
 
 
@@ -577,7 +577,7 @@ def parse_scenario(data: object, source: str = "scenario") -> game.Scenario:
     problem found."""
     if not isinstance(data, dict):
         raise ScenarioInvalid(source, [Problem((), "a scenario file must be a mapping of keys "
-                                                   f"to values, not {_describe(data)}")])
+                                                   f"to values, not {described(data)}")])
     try:
         model = Scenario.model_validate(data)
     except ValidationError as exc:
@@ -688,22 +688,6 @@ _KINDS = {
     "model_attributes_type": "a mapping of keys to values", "finite_number": "a finite number",
     "int_parsing_size": "a whole number of a sensible size",
 }
-
-
-def _describe(value: object) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return f"{str(value).lower()}"
-    if isinstance(value, int | float):
-        return f"the number {value!r}"
-    if isinstance(value, str):
-        return f"text {value!r}" if len(value) < 40 else "a long text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
 
 
 def _hint(value: object, choices: Sequence[str]) -> str:
@@ -826,18 +810,18 @@ def _from_pydantic(error: Any, data: object) -> Problem | None:
             return Problem(found, "this condition does not say what it is: add 'type:' (one of "
                            f"{names}), or write it as 'all:', 'any:' or 'not:'")
         return Problem(found, f"expected a condition (a mapping with 'type:', or 'all:', "
-                       f"'any:' or 'not:'), found {_describe(value)}")
+                       f"'any:' or 'not:'), found {described(value)}")
     if kind in _KINDS:
-        return Problem(found, f"expected {_KINDS[kind]}, found {_describe(value)}")
+        return Problem(found, f"expected {_KINDS[kind]}, found {described(value)}")
     if kind in ("enum", "literal_error"):
         expected = str(ctx.get("expected", ""))
         choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",") if c.strip()]
-        return Problem(found, f"{_describe(value)} is not one of {expected}"
+        return Problem(found, f"{described(value)} is not one of {expected}"
                        f"{_hint(value, choices)}")
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         bound = {"greater_than_equal": ("at least", "ge"), "greater_than": ("more than", "gt"),
                  "less_than_equal": ("at most", "le"), "less_than": ("less than", "lt")}[kind]
-        return Problem(found, f"must be {bound[0]} {ctx.get(bound[1])}, not {_describe(value)}")
+        return Problem(found, f"must be {bound[0]} {ctx.get(bound[1])}, not {described(value)}")
     if kind == "too_short":
         if isinstance(value, list | dict) and len(value) >= int(ctx.get("min_length", 1)):
             return None
@@ -847,7 +831,7 @@ def _from_pydantic(error: Any, data: object) -> Problem | None:
     if kind == "recursion_loop":
         return Problem(found, "this refers back to itself (a YAML alias inside its own anchor)")
     if kind == "invalid_key":
-        return Problem(found, f"every key must be a word, not {_describe(value)}")
+        return Problem(found, f"every key must be a word, not {described(value)}")
     if kind == "value_error":
         return Problem(found, str(ctx.get("error", error["msg"])))
     return Problem(found, str(error["msg"]))

@@ -57,6 +57,23 @@ def dotted(path: Sequence[object]) -> str:
     return out
 
 
+def described(value: object) -> str:
+    """A value found in a file, as a problem names it: 'the number 7', "text 'x'"."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float):
+        return f"the number {value!r}"
+    if isinstance(value, str):
+        return f"text {value!r}" if len(value) < 40 else "a long text"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
 def within(where: str, part: object) -> str:
     """The place ``part`` (a key, or a list index) inside the place ``where``."""
     if isinstance(part, int) and not isinstance(part, bool):

@@ -20,7 +20,7 @@ import types
 import typing
 from typing import Any, TypeVar
 
-from meks.errors import MAX_LISTED, InputError, problem, within
+from meks.errors import MAX_LISTED, InputError, described, problem, within
 
 T = TypeVar("T")
 
@@ -67,22 +67,6 @@ def _kind(tp: Any) -> str:
     return str(tp)
 
 
-def _describe(value: object) -> str:
-    if value is None:
-        return "nothing"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int):
-        return "a number"
-    if isinstance(value, str):
-        return f"text {value!r}" if len(value) < 40 else "text"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return type(value).__name__
-
-
 def _convert(tp: Any, data: object, path: str, problems: list[str]) -> object:
     origin = typing.get_origin(tp)
     if origin in (typing.Union, types.UnionType):
@@ -111,7 +95,7 @@ def _convert(tp: Any, data: object, path: str, problems: list[str]) -> object:
             return str(data)  # "Titan 6" style names typed as bare numbers
     elif tp is typing.Any:
         return data
-    problems.append(problem(f"expected {_kind(tp)}, found {_describe(data)}", path=path))
+    problems.append(problem(f"expected {_kind(tp)}, found {described(data)}", path=path))
     return None
 
 
@@ -134,7 +118,7 @@ def _convert_union(tp: Any, data: object, path: str, problems: list[str]) -> obj
     if len(shaped) == 1:
         problems.extend(shaped[0])
         return None
-    problems.append(problem(f"expected {_kind(tp)}, found {_describe(data)}", path=path))
+    problems.append(problem(f"expected {_kind(tp)}, found {described(data)}", path=path))
     return None
 
 
@@ -155,7 +139,7 @@ def _convert_enum(tp: type[enum.Enum], data: object, path: str, problems: list[s
                 return member
     choices = [str(m.value) for m in tp]
     problems.append(problem(
-        f"{_describe(data)} is not one of {', '.join(choices)}"
+        f"{described(data)} is not one of {', '.join(choices)}"
         + (_nearest_hint(data, choices) if len(problems) < MAX_LISTED else ""), path=path))
     return None
 
@@ -163,7 +147,7 @@ def _convert_enum(tp: type[enum.Enum], data: object, path: str, problems: list[s
 def _convert_tuple(tp: Any, data: object, path: str, problems: list[str]) -> object:
     args = typing.get_args(tp)
     if not isinstance(data, list):
-        problems.append(problem(f"expected a list, found {_describe(data)}", path=path))
+        problems.append(problem(f"expected a list, found {described(data)}", path=path))
         return ()
     item_type = args[0]
     return tuple(_convert(item_type, item, within(path, i), problems)
@@ -173,7 +157,7 @@ def _convert_tuple(tp: Any, data: object, path: str, problems: list[str]) -> obj
 def _convert_dict(tp: Any, data: object, path: str, problems: list[str]) -> object:
     key_type, value_type = typing.get_args(tp)
     if not isinstance(data, dict):
-        problems.append(problem(f"expected a mapping, found {_describe(data)}", path=path))
+        problems.append(problem(f"expected a mapping, found {described(data)}", path=path))
         return {}
     result: dict[object, object] = {}
     for key, item in data.items():
@@ -186,7 +170,7 @@ def _convert_dict(tp: Any, data: object, path: str, problems: list[str]) -> obje
 def _convert_dataclass(tp: type, data: object, path: str, problems: list[str]) -> object:
     if not isinstance(data, dict):
         problems.append(problem(f"expected a mapping of keys to values, found "
-                                f"{_describe(data)}", path=path))
+                                f"{described(data)}", path=path))
         return None
     hints = _hints(tp)
     fields = {f.name: f for f in dataclasses.fields(tp) if f.init}
