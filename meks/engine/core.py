@@ -13,8 +13,8 @@ Each step of the rules is one method, named after it: ``initiative``, ``movement
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
@@ -33,6 +33,25 @@ from meks.engine.units import (
     strongpoint,
 )
 from meks.errors import MeksError
+from meks.rules import (
+    FAMILY_SKILL,
+    GUNNERY_MODIFIER,
+    JUMP_HEAT,
+    CriticalCheck,
+    KillsRoll,
+    MovementRoll,
+    ToHit,
+    armor_save,
+    critical_check,
+    infantry_hits,
+    kills_roll,
+    may_fire_again,
+    morale_holds,
+    movement_roll,
+    overheat,
+    overheat_hits,
+    to_hit,
+)
 from meks.scenario import Edge, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
 
@@ -95,14 +114,13 @@ class Engagement:
 
 @dataclass
 class Shot:
-    """One firing of one weapon at one target, with its modifiers explained."""
+    """One firing of one weapon at one target (``gunnery``: a Gunnery second shot)."""
 
     unit: Unit | None
     weapon: Weapon
     target: Unit
     band: Band
-    modifier: int = 0
-    notes: list[str] = field(default_factory=list)
+    gunnery: bool = False
 
 
 @dataclass
@@ -660,23 +678,14 @@ class Battle:
         """R6.2: chassis dice plus terrain, pilot level, Maneuver, Chassis Familiarity,
         Servo Boosters and Jump Jets, less Leg Damage."""
         assert unit.zone is not None
-        dice = unit.move.dice
         parts = []
-        ignore_terrain = unit.ignores_terrain_movement
-        if unit.has_system("Jump Jets") and self.controllers[unit.side].jump(self, unit):
-            dice += 1
-            ignore_terrain = True
-            self.add_heat(unit, 2, "jump jets")
+        jump = unit.has_system("Jump Jets") and self.controllers[unit.side].jump(self, unit)
+        if jump:
+            self.add_heat(unit, JUMP_HEAT, "jump jets")
             parts.append("jump jets")
-        infantry = unit.kind is UnitKind.INFANTRY
-        if infantry:
-            dice = 1
-        purpose = f"movement roll of {unit.name}"
-        rolled = 0
-        for _ in range(dice):
-            rolled += self.d6(purpose)
-        mods = self.movement_modifiers(unit, ignore_terrain or infantry)
-        total = rolled + sum(m for m, _ in mods)
+        check = self.describe_movement_roll(unit, jump)
+        rolled, total = check.roll(self.d6, f"movement roll of {unit.name}")
+        mods = check.modifiers
         unit.move_roll = total
         listed = f" [{', '.join(f'{name} {m:+d}' for m, name in mods)}]" if mods else ""
         self.note(Kind.MOVEMENT_ROLL, f"{unit.name} movement roll {rolled} -> {total}"
@@ -684,31 +693,32 @@ class Battle:
                   value=total)
         return total
 
+    def describe_movement_roll(self, unit: Unit, jump: bool = False,
+                               has: Callable[[str], bool] | None = None,
+                               ignore_terrain: bool = False) -> MovementRoll:
+        """R6.2: the unit's movement roll (``jump``: with its Jump Jets; ``has``: whether it
+        has a working system of a name, by default ``unit.has_system``). Infantry roll one
+        die and no terrain."""
+        has = has or unit.has_system
+        infantry = unit.kind is UnitKind.INFANTRY
+        terrain = self._terrain[unit.zone or 5]
+        pilot = unit.pilot
+        return movement_roll(
+            1 if infantry else unit.move.dice, bonus=unit.move.bonus, terrain=terrain.move,
+            terrain_name=terrain.name,
+            ignore_terrain=ignore_terrain or infantry or unit.ignores_terrain_movement,
+            jump=jump and not infantry,
+            level=pilot.level.move if pilot is not None else 0,
+            level_name=pilot.level.level if pilot is not None else "",
+            maneuver=pilot is not None and pilot.has("Maneuver"),
+            familiarity=pilot is not None and pilot.familiarity is not None
+            and pilot.familiarity is unit.size,
+            servo_boosters=has("Servo Boosters"), legs=unit.legs)
+
     def movement_modifiers(self, unit: Unit, ignore_terrain: bool) -> list[tuple[int, str]]:
         """R6.2: what a movement roll adds to its dice, each named (those that add nothing
-        left out): the bonus of its move dice, the terrain (unless ignored), the pilot's level,
-        Maneuver, Chassis Familiarity, Servo Boosters, less Leg Damage."""
-        assert unit.zone is not None
-        mods: list[tuple[int, str]] = []
-        if unit.move.bonus:
-            mods.append((unit.move.bonus, "move bonus"))
-        if not ignore_terrain:
-            terrain = self._terrain[unit.zone]
-            if terrain.move:
-                mods.append((terrain.move, terrain.name))
-        pilot = unit.pilot
-        if pilot is not None:
-            if pilot.level.move:
-                mods.append((pilot.level.move, pilot.level.level))
-            if pilot.has("Maneuver"):
-                mods.append((2, "Maneuver"))
-            if pilot.familiarity is not None and pilot.familiarity is unit.size:
-                mods.append((1, "Chassis Familiarity"))
-        if unit.has_system("Servo Boosters"):
-            mods.append((1, "Servo Boosters"))
-        if unit.legs:
-            mods.append((-unit.legs, "Leg Damage"))
-        return mods
+        left out)."""
+        return self.describe_movement_roll(unit, ignore_terrain=ignore_terrain).modifiers
 
     def range_step(self, eng: Engagement, rolls: dict[Side, int]) -> bool:
         """R6.3: the strictly higher roll may shift the band, break contact at Long, or with
@@ -972,14 +982,11 @@ class Battle:
             if slot.destroyed or not _holds(unit.weapons, slot) or target not in targets:
                 continue
             weapon = slot.weapon
-            extra = 0
+            again = False
             if slot.fired >= 1:
-                eligible = (unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills
-                            and slot.fired == 1 and (weapon.family is Family.CANNON
-                                                     or weapon.price_per == "pair"))
-                if not eligible:
+                if not may_fire_again(weapon, slot.fired, self.gunnery_left(unit)):
                     continue
-                extra = -2
+                again = True
             small = weapon.is_small
             if self.need_at(weapon, band) is None and not (small and band is Band.SHORT):
                 continue
@@ -989,7 +996,7 @@ class Battle:
             if not self.can_target(unit, target, band, weapon.family is Family.MISSILE):
                 continue
             slot.fired += 1
-            if extra:
+            if again:
                 unit.turn_skills.add("Gunnery")
             if unit.hidden:  # R4.3: a hidden Mek is revealed when it fires
                 unit.hidden = False
@@ -998,10 +1005,14 @@ class Battle:
                 continue
             if infantry:
                 # The Gunnery -2 falls on the kills roll, as the terrain to-hit modifier does.
-                self.infantry_kills(unit, weapon, target, extra)
+                self.infantry_kills(unit, weapon, target, again)
             else:
-                self.shoot(Shot(unit, weapon, target, band, extra,
-                                ["Gunnery -2"] if extra else []), single=single)
+                self.shoot(Shot(unit, weapon, target, band, again), single=single)
+
+    @staticmethod
+    def gunnery_left(unit: Unit) -> bool:
+        """R6.5: the unit's pilot has Gunnery, not yet used this turn."""
+        return unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills
 
     def weapon_heat(self, unit: Unit, slot: WeaponSlot) -> bool:
         """R6.10: add the weapon's heat; above the rating, the overheat roll. Returns
@@ -1010,11 +1021,12 @@ class Battle:
             return True  # R4.4: vehicles (and infantry) never overheat
         unit.heat += slot.weapon.heat
         rating = unit.heat_rating(self._terrain[unit.zone or 5].heat > 0)
-        excess = unit.heat - rating
-        if excess <= 0:
+        check = overheat(unit.heat, rating, slot.weapon)
+        if not check.rolls:
             return True
-        roll = self.d6(f"overheat roll for {unit.name}'s {slot.name}")
-        if roll > excess:
+        excess = check.excess
+        roll, holds = check.roll(self.d6, f"overheat roll for {unit.name}'s {slot.name}")
+        if holds:
             self.note(Kind.OVERHEAT, f"{unit.name} runs hot ({unit.heat}/{rating}) but its "
                       f"{slot.name} holds ({roll} > {excess}).", unit, value=roll)
             return True
@@ -1027,7 +1039,7 @@ class Battle:
         """R6.10: the weapon is destroyed and the Mek takes 2 hits (missiles) or 1 (others),
         with no save and no critical check."""
         slot.destroyed = True
-        hits = 2 if slot.weapon.family is Family.MISSILE else 1
+        hits = overheat_hits(slot.weapon)
         self.note(Kind.OVERHEAT, f"{unit.name}'s {slot.name} overheats ({roll} <= {excess}) "
                   f"and is destroyed; {unit.name} takes {hits} hit{'s' * (hits > 1)}.", unit,
                   value=roll)
@@ -1044,73 +1056,66 @@ class Battle:
             return
         unit.heat += amount
 
-    def modifiers(self, shot: Shot, single: bool) -> tuple[int, list[str]]:
-        """R6.6: every to-hit modifier of a shot, each named."""
+    def to_hit(self, shot: Shot, single: bool) -> ToHit:
+        """R6.6: the to-hit roll of a shot, every modifier named (``single``: the attacker
+        has one target this turn). Asking uses up no once-a-turn skill: ``shoot`` does."""
         unit, weapon, target, band = shot.unit, shot.weapon, shot.target, shot.band
         zone = target.zone or 5
-        family = weapon.family
-        mods: list[tuple[int, str]] = []
-        if not weapon.ignores_terrain:
-            terrain = self._terrain[zone]
+        need = self.need_at(weapon, band)
+        assert need is not None
+        terrain = self._terrain[zone]
+        doubled = False
+        if terrain.to_hit and not weapon.ignores_terrain:
             eng = self.engagements.get(zone)
             doubled = (eng is not None and eng.doubled is target.side
                        and eng.doubled_turn == self.turn) or target.dug_in_zone == zone
-            if terrain.to_hit:
-                mods.append((terrain.to_hit * (2 if doubled else 1),
-                             f"{terrain.name}" + (" doubled" if doubled else "")))
-        if target.has_system("Jammer"):
-            mods.append((-1, "Jammer"))
+        missile = weapon.family is Family.MISSILE
+        level = 0
+        level_name = ""
+        targeting = computers = skill = commandos = False
         if unit is not None:
-            if single and unit.has_system("Targeting Array"):
-                mods.append((1, "Targeting Array"))
+            targeting = single and unit.has_system("Targeting Array")
             pilot = unit.pilot
-            if pilot is not None and pilot.level.to_hit:
-                mods.append((pilot.level.to_hit, pilot.level.level))
-            if unit.computers_turns and self.turn in unit.computers_turns:
-                mods.append((-1, "Computers damaged"))
-            skill = ("Accuracy" if family is Family.CANNON else "Guidance"
-                     if family is Family.MISSILE else "Steady Hand"
-                     if family is Family.LASER else None)
-            if skill and unit.skill(skill) and skill not in unit.turn_skills:
-                unit.turn_skills.add(skill)
-                mods.append((1, skill))
-            if target.id in self.marked[unit.side]:
-                mods.append((1, "Commandos"))
-        if family is Family.MISSILE:
-            if target.skill("Spoof") and "Spoof" not in target.turn_skills:
-                target.turn_skills.add("Spoof")
-                mods.append((-1, "Spoof"))
-            pd = target.has_system("Point Defense")
-            phalanx = any(f.has_system("Phalanx") for f in self.in_zone(zone, target.side))
-            if weapon.to_hit_vs_point_defense is not None and (pd or phalanx):
-                mods.append((weapon.to_hit_vs_point_defense, "Hammer vs defenses"))
-            else:
-                if pd and band is not Band.SHORT:
-                    mods.append((-1, "Point Defense"))
-                if phalanx:
-                    mods.append((-2 if band is Band.LONG else -1, "Phalanx"))
-        total = shot.modifier + sum(m for m, _ in mods)
-        return total, shot.notes + [f"{name} {m:+d}" for m, name in mods]
+            if pilot is not None:
+                level, level_name = pilot.level.to_hit, pilot.level.level
+            computers = bool(unit.computers_turns) and self.turn in unit.computers_turns
+            family_skill = FAMILY_SKILL.get(weapon.family)
+            skill = family_skill is not None and unit.skill(family_skill) and \
+                family_skill not in unit.turn_skills
+            commandos = target.id in self.marked[unit.side]
+        return to_hit(
+            weapon, need, band, terrain=terrain.to_hit, terrain_name=terrain.name,
+            doubled=doubled, jammer=target.has_system("Jammer"), targeting_array=targeting,
+            level=level, level_name=level_name, computers=computers, family_skill=skill,
+            commandos=commandos,
+            spoof=missile and target.skill("Spoof") and "Spoof" not in target.turn_skills,
+            point_defense=missile and target.has_system("Point Defense"),
+            phalanx=missile and any(f.has_system("Phalanx")
+                                    for f in self.in_zone(zone, target.side)),
+            gunnery=shot.gunnery, six_hits=self.house.six_always_hits)
+
+    def modifiers(self, shot: Shot, single: bool) -> tuple[int, list[str]]:
+        """R6.6: the total to-hit modifier of a shot and each modifier, named."""
+        check = self.to_hit(shot, single)
+        return check.modifier, check.notes
 
     def shoot(self, shot: Shot, single: bool = True) -> int:
         """R6.6-R6.7: roll to hit (two dice for Vulcan and Swarm, a missed die re-rolled once
         for Twin Laser and 6-Pack); each hit goes to its armor save. Returns the hits."""
         weapon, target = shot.weapon, shot.target
-        need = self.need_at(weapon, shot.band)
-        assert need is not None
-        mod, notes = self.modifiers(shot, single)
-        six = self.house.six_always_hits
+        check = self.to_hit(shot, single)
+        if shot.unit is not None:
+            shot.unit.turn_skills.update(check.spends)
+        target.turn_skills.update(check.target_spends)
+        need, mod, notes = check.need, check.modifier, check.notes
         who = shot.unit.name if shot.unit else "Support"
-        to_hit = f"{who}'s {weapon.name} to hit {target.name}"
+        purpose = f"{who}'s {weapon.name} to hit {target.name}"
+        reroll = f"{who}'s {weapon.name} re-roll"
         fires = f"{who} fires {weapon.name} at {target.name}: "
         listed = f" [{', '.join(notes)}]" if notes else ""
         hits = 0
-        for _ in range(weapon.dice):
-            roll = self.d6(to_hit)
-            hit = roll + mod >= need or (six and roll == 6)  # as ``_hits``
-            if not hit and weapon.reroll_miss:
-                roll = self.d6(f"{who}'s {weapon.name} re-roll")
-                hit = roll + mod >= need or (six and roll == 6)
+        for _ in range(check.dice):
+            roll, hit = check.roll_die(self.d6, purpose, reroll)
             self.note(Kind.HIT if hit else Kind.MISS,
                       f"{fires}{roll}{mod:+d} vs {need}+{listed}"
                       + (" - hit." if hit else " - miss."), shot.unit, target, roll)
@@ -1119,9 +1124,6 @@ class Battle:
                 self.known[DEFENDER if target.side is ATTACKER else ATTACKER].add(target.id)
                 self.land(shot, weapon)
         return hits
-
-    def _hits(self, roll: int, mod: int, need: int) -> bool:
-        return roll + mod >= need or (self.house.six_always_hits and roll == 6)
 
     def land(self, shot: Shot, weapon: Weapon) -> None:
         """A hit: Agility may dodge it, then the armor save (R6.8), then damage."""
@@ -1147,20 +1149,13 @@ class Battle:
     def armor_save(self, target: Unit, weapon: Weapon) -> bool:
         """R6.8: roll >= AR saves; Hammer -1, Space-Lam +1 against cannons; Reactive Armor
         re-rolls a failed save against missiles, BPC against lasers."""
-        mod = weapon.save_modifier
-        if weapon.family is Family.CANNON and target.has_system("Space-Lam Armor"):
-            mod += 1
-        roll = self.d6(f"{target.name} armor save against {weapon.name}")
-        saved = roll + mod >= target.armor
-        rerolled = ""
-        if not saved and ((weapon.family is Family.MISSILE and target.has_system(
-                "Reactive Armor")) or (weapon.family is Family.LASER and target.has_system(
-                "BPC Armor"))):
-            roll = self.d6(f"{target.name} armor save re-roll")
-            saved = roll + mod >= target.armor
-            rerolled = " after a re-roll"
-        self.note(Kind.SAVE, f"{target.name} armor save {roll}{mod:+d} vs {target.armor}+"
-                  f"{rerolled}: {'saved' if saved else 'failed'}.", target, value=roll)
+        check = armor_save(target.armor, weapon, target.has_system)
+        roll, saved, again = check.roll(self.d6, f"{target.name} armor save against "
+                                        f"{weapon.name}", f"{target.name} armor save re-roll")
+        rerolled = " after a re-roll" if again else ""
+        self.note(Kind.SAVE, f"{target.name} armor save {roll}{check.modifier:+d} vs "
+                  f"{target.armor}+{rerolled}: {'saved' if saved else 'failed'}.", target,
+                  value=roll)
         return saved
 
     def damage(self, target: Unit, hits: int, by: Unit | None, weapon: Weapon | None,
@@ -1192,34 +1187,35 @@ class Battle:
         check once a turn; Sharpshooter re-rolls one failed check a turn; a PPC at Long
         re-rolls a check that fails; Spaul Liner makes the critical roll again to stick."""
         remaining = target.remaining
-        crit = False
-        if by is not None and by.skill("Pinpoint Attack") and "Pinpoint" not in by.turn_skills:
-            by.turn_skills.add("Pinpoint")
-            crit = True
-            self.note(Kind.NOTE, f"{by.name}'s pilot places the shot (Pinpoint Attack).", by)
+        check = self.describe_critical_check(target, by, weapon)
+        roll, crit, spent = check.roll(self.d6, target.name)
+        if by is not None:
+            by.turn_skills.update(spent)
+        if check.pinpoint:
+            self.note(Kind.NOTE, f"{by.name if by else ''}'s pilot places the shot (Pinpoint "
+                      "Attack).", by)
         else:
-            roll = self.d6(f"critical check on {target.name}")
-            crit = roll > remaining
-            if not crit and by is not None and by.skill("Sharpshooter") and \
-                    "Sharpshooter" not in by.turn_skills:
-                by.turn_skills.add("Sharpshooter")
-                roll = self.d6(f"critical check re-roll (Sharpshooter) on {target.name}")
-                crit = roll > remaining
-            band = self.band_of(target.zone or 0)
-            if not crit and weapon is not None and weapon.long_range_crit_reroll and \
-                    band is Band.LONG:
-                roll = self.d6(f"critical check re-roll (PPC at Long) on {target.name}")
-                crit = roll > remaining
             self.note(Kind.NOTE, f"Critical check on {target.name}: {roll} vs {remaining} "
                       f"remaining - {'critical!' if crit else 'no critical.'}", target,
                       value=roll)
-        if crit and target.has_system("Spaul Liner"):
-            roll = self.d6(f"Spaul Liner check on {target.name}")
-            crit = roll > remaining
+        if crit and check.spaul:
+            roll, crit = check.confirm(self.d6, target.name)
             self.note(Kind.NOTE, f"{target.name}'s Spaul Liner "
                       f"{'fails' if crit else 'holds'} ({roll}).", target, value=roll)
         if crit:
             self.critical(target, by)
+
+    def describe_critical_check(self, target: Unit, by: Unit | None,
+                                weapon: Weapon | None) -> CriticalCheck:
+        """R6.9: the critical check after a Hit on ``target`` by ``by``'s ``weapon`` (using
+        up nothing: rolling it does)."""
+        pinpoint = sharpshooter = False
+        if by is not None:
+            pinpoint = by.skill("Pinpoint Attack") and "Pinpoint" not in by.turn_skills
+            sharpshooter = by.skill("Sharpshooter") and "Sharpshooter" not in by.turn_skills
+        return critical_check(target.remaining, pinpoint=pinpoint, sharpshooter=sharpshooter,
+                              weapon=weapon, band=self.band_of(target.zone or 0),
+                              spaul=target.has_system("Spaul Liner"))
 
     def critical(self, target: Unit, by: Unit | None) -> None:
         """R6.9: the critical table."""
@@ -1276,23 +1272,21 @@ class Battle:
 
     # ---- infantry ---------------------------------------------------------------------------
 
+    def describe_kills_roll(self, weapon: Weapon, target: Unit,
+                            gunnery: bool = False) -> KillsRoll:
+        """R6.11: the kills roll of ``weapon`` against infantry ``target`` (``gunnery``: a
+        Gunnery second shot, whose -2 falls on the roll)."""
+        return kills_roll(weapon, self.terrain_to_hit(target.zone or 5),
+                          GUNNERY_MODIFIER if gunnery else 0)
+
     def infantry_kills(self, unit: Unit | None, weapon: Weapon, target: Unit,
-                       modifier: int = 0) -> None:
+                       gunnery: bool = False) -> None:
         """R6.11: no to-hit roll against infantry; a kills roll, terrain applying."""
-        zone = target.zone or 5
-        terrain = (0 if weapon.ignores_terrain else self.terrain_to_hit(zone)) + modifier
+        check = self.describe_kills_roll(weapon, target, gunnery)
+        terrain = check.modifier
         who = unit.name if unit is not None else "Support"
-        if weapon.is_small:
-            rolled = sum(self.d6(f"{who}'s {weapon.name} kills") for _ in
-                         range(weapon.kills))
-            kills = max(0, rolled + terrain)
-        else:
-            rolled = self.d6(f"{who}'s {weapon.name} against {target.name}")
-            value = rolled + terrain
-            if weapon.family is Family.MISSILE:
-                kills = 1 if value >= 4 else 0
-            else:
-                kills = 2 if value >= 5 else 1 if value >= 3 else 0
+        rolled, kills = check.roll(self.d6, f"{who}'s {weapon.name} kills" if check.small
+                                   else f"{who}'s {weapon.name} against {target.name}")
         target.detected = True
         if kills:
             target.infantry_kills += kills
@@ -1306,7 +1300,7 @@ class Battle:
         them."""
         unit.detected = True
         roll = self.d6(f"{unit.name} attacks {target.name}")
-        hit = roll < target.armor
+        hit = infantry_hits(roll, target.armor)
         self.note(Kind.HIT if hit else Kind.MISS, f"{unit.name} attack {target.name}: {roll} "
                   f"vs under {target.armor} - {'hit' if hit else 'miss'}.", unit, target, roll)
         if hit:
@@ -1315,7 +1309,7 @@ class Battle:
     def morale(self, unit: Unit) -> None:
         """R6.11: after losses, a roll greater than the total kills holds; else it routs."""
         roll = self.d6(f"morale of {unit.name}")
-        holds = roll > unit.infantry_kills
+        holds = morale_holds(roll, unit.infantry_kills)
         unit.losses_this_combat = False
         self.note(Kind.MORALE, f"{unit.name} morale {roll} vs {unit.infantry_kills} kills: "
                   + ("they hold." if holds else "they break and run."), unit, value=roll)

@@ -1,0 +1,560 @@
+"""The arithmetic of each check of zone combat, written once (docs/rules.md R6.2, R6.6-R6.11).
+
+Each function here *describes* a check as a value: what is rolled, how many dice, against
+what number, with which modifiers (each named), which re-rolls apply. A description is used
+three ways, from the same code:
+
+- the engine rolls it with the battle's dice (``roll...`` methods take the battle's ``d6``,
+  which logs every die), and writes the outcome to its log;
+- the bot reads its chance as a float (``chance()``);
+- the exact duel reads the same chance as an exact ``Fraction`` (``exact()``).
+
+Every chance is worked out once, by a method that takes the number one (``1.0`` or
+``Fraction(1)``) and builds the chance from counts of die faces, so the float and the
+fraction cannot disagree but for rounding.
+
+Describing a check never uses up a once-a-turn skill: a description says which skills it
+leans on (``spends``), and whoever rolls it marks them used.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from meks.catalog import Band, Family, Weapon
+
+Num = Any  # float, or Fraction when a chance is exact
+D6 = Callable[[str], int]  # rolls one die for the purpose named (the battle's ``d6``)
+
+ONE_FLOAT = 1.0
+ONE_EXACT = Fraction(1)
+
+# R6.6: the once-a-turn +1 of the pilot skill of each weapon family.
+FAMILY_SKILL = {Family.CANNON: "Accuracy", Family.MISSILE: "Guidance",
+                Family.LASER: "Steady Hand"}
+GUNNERY_MODIFIER = -2  # R6.5: a Gunnery second shot
+JUMP_HEAT = 2  # R6.2/R6.10: jump jets
+
+
+def _clamp6(faces: int) -> int:
+    return 0 if faces < 0 else 6 if faces > 6 else faces
+
+
+def faces_at_least(number: int) -> int:
+    """How many faces of a d6 reach ``number``."""
+    return _clamp6(7 - number)
+
+
+def faces_above(number: int) -> int:
+    """How many faces of a d6 beat ``number``."""
+    return _clamp6(6 - number)
+
+
+def _reroll(first: Num, each: Num, times: int) -> Num:
+    """The chance of a success when a failure is rolled again ``times`` times (``first``:
+    the first roll's chance, ``each``: each re-roll's)."""
+    p = first
+    for _ in range(times):
+        p = 1 - (1 - p) * (1 - each)
+    return p
+
+
+def dice_sum(dice: int, one: Num) -> list[Num]:
+    """The distribution of the sum of ``dice`` six-sided dice (index = total)."""
+    out: list[Num] = [one]
+    for _ in range(dice):
+        nxt: list[Num] = [0 * one] * (len(out) + 6)
+        for total, p in enumerate(out):
+            if p:
+                for face in range(1, 7):
+                    nxt[total + face] += p / 6
+        out = nxt
+    return out
+
+
+def _named(mods: list[tuple[int, str]]) -> list[str]:
+    return [f"{name} {m:+d}" for m, name in mods]
+
+
+# ---- R6.6-R6.7 to hit ---------------------------------------------------------------------
+
+@dataclass
+class ToHit:
+    """One firing's to-hit roll: each of ``dice`` dice hits when die + modifier >= ``need``
+    (a 6 always hits with the house rule), a miss rolled again once when ``reroll_miss``.
+    ``spends``: the shooter's once-a-turn skills it counts on; ``target_spends``: the
+    target's."""
+
+    need: int
+    modifiers: list[tuple[int, str]]
+    dice: int = 1
+    reroll_miss: bool = False
+    six_hits: bool = False
+    spends: tuple[str, ...] = ()
+    target_spends: tuple[str, ...] = ()
+
+    @property
+    def modifier(self) -> int:
+        total = 0
+        for m, _ in self.modifiers:
+            total += m
+        return total
+
+    @property
+    def notes(self) -> list[str]:
+        """Each modifier, named: "Woods -1"."""
+        return _named(self.modifiers)
+
+    def hits(self, roll: int, modifier: int) -> bool:
+        return roll + modifier >= self.need or (self.six_hits and roll == 6)
+
+    def faces(self) -> int:
+        """How many faces of one die hit (before any re-roll)."""
+        faces = faces_at_least(self.need - self.modifier)
+        return max(faces, 1) if self.six_hits else faces
+
+    def odds(self, one: Num) -> Num:
+        """The chance that one die hits, a miss re-rolled where the weapon allows."""
+        p = self.faces() * one / 6
+        return _reroll(p, p, 1) if self.reroll_miss else p
+
+    def chance(self) -> float:
+        return float(self.odds(ONE_FLOAT))
+
+    def exact(self) -> Fraction:
+        return Fraction(self.odds(ONE_EXACT))
+
+    def roll_die(self, d6: D6, purpose: str, reroll_purpose: str) -> tuple[int, bool]:
+        """Roll one of the dice (and its re-roll): the face that counts, and whether it hit."""
+        modifier = self.modifier
+        roll = d6(purpose)
+        hit = self.hits(roll, modifier)
+        if not hit and self.reroll_miss:
+            roll = d6(reroll_purpose)
+            hit = self.hits(roll, modifier)
+        return roll, hit
+
+
+def to_hit(weapon: Weapon, need: int, band: Band, *, terrain: int = 0,
+           terrain_name: str = "", doubled: bool = False, jammer: bool = False,
+           targeting_array: bool = False, single: bool = True, level: int = 0,
+           level_name: str = "", computers: bool = False, family_skill: bool = False,
+           commandos: bool = False, spoof: bool = False, point_defense: bool = False,
+           phalanx: bool = False, gunnery: bool = False, six_hits: bool = False) -> ToHit:
+    """R6.6: the to-hit roll of one firing of ``weapon`` at ``band`` (its To-Hit ``need``).
+
+    ``terrain``: the zone's to-hit modifier (``doubled`` by the range step or Digging In);
+    ``jammer``, ``point_defense``, ``phalanx``: on the target or, for a Phalanx, any unit of
+    its side in the zone; ``targeting_array`` counts when the attacker has a ``single``
+    target; ``level``: the pilot level's modifier; ``computers``: Computers damaged this
+    turn; ``family_skill``: Accuracy, Guidance or Steady Hand is there to use;
+    ``commandos``: the target is marked; ``spoof``: the target's Spoof is there to use;
+    ``gunnery``: a Gunnery second shot."""
+    family = weapon.family
+    mods: list[tuple[int, str]] = []
+    if gunnery:
+        mods.append((GUNNERY_MODIFIER, "Gunnery"))
+    if terrain and not weapon.ignores_terrain:
+        mods.append((terrain * 2, f"{terrain_name} doubled") if doubled else
+                    (terrain, terrain_name))
+    if jammer:
+        mods.append((-1, "Jammer"))
+    if single and targeting_array:
+        mods.append((1, "Targeting Array"))
+    if level:
+        mods.append((level, level_name))
+    if computers:
+        mods.append((-1, "Computers damaged"))
+    spends: tuple[str, ...] = ()
+    skill = FAMILY_SKILL.get(family)
+    if family_skill and skill is not None:
+        mods.append((1, skill))
+        spends = (skill,)
+    if commandos:
+        mods.append((1, "Commandos"))
+    target_spends: tuple[str, ...] = ()
+    if family is Family.MISSILE:
+        if spoof:
+            mods.append((-1, "Spoof"))
+            target_spends = ("Spoof",)
+        if weapon.to_hit_vs_point_defense is not None and (point_defense or phalanx):
+            mods.append((weapon.to_hit_vs_point_defense, "Hammer vs defenses"))
+        else:
+            if point_defense and band is not Band.SHORT:
+                mods.append((-1, "Point Defense"))
+            if phalanx:
+                mods.append((-2 if band is Band.LONG else -1, "Phalanx"))
+    return ToHit(need, mods, weapon.dice, weapon.reroll_miss, six_hits, spends,
+                 target_spends)
+
+
+def gunnery_weapon(weapon: Weapon) -> bool:
+    """R6.5: Gunnery's second shot is for a cannon-family weapon or a CIWS pair."""
+    return weapon.family is Family.CANNON or weapon.price_per == "pair"
+
+
+def may_fire_again(weapon: Weapon, fired: int, gunnery: bool) -> bool:
+    """R6.5: a weapon fired once may fire a second time (at -2) with an unused Gunnery
+    skill (``gunnery``), when it is a cannon-family weapon or a CIWS pair."""
+    return gunnery and fired == 1 and gunnery_weapon(weapon)
+
+
+# ---- R6.8 armor save ----------------------------------------------------------------------
+
+@dataclass
+class ArmorSave:
+    """One hit's armor save: die + ``modifier`` >= ``armor`` saves; ``reroll``: the armor
+    system that rolls a failed save again (or "")."""
+
+    armor: int
+    modifier: int = 0
+    reroll: str = ""
+
+    def saves(self, roll: int) -> bool:
+        return roll + self.modifier >= self.armor
+
+    def fails(self, one: Num) -> Num:
+        """The chance that the save fails (after any re-roll)."""
+        fail = _clamp6(self.armor - self.modifier - 1) * one / 6
+        return fail * fail if self.reroll else fail
+
+    def chance(self) -> float:
+        """The chance that the save fails, as a float."""
+        return float(self.fails(ONE_FLOAT))
+
+    def exact(self) -> Fraction:
+        """The chance that the save fails, exactly."""
+        return Fraction(self.fails(ONE_EXACT))
+
+    def roll(self, d6: D6, purpose: str, reroll_purpose: str) -> tuple[int, bool, bool]:
+        """Roll it: the face that counts, whether it saved, whether it was re-rolled."""
+        roll = d6(purpose)
+        saved = self.saves(roll)
+        if saved or not self.reroll:
+            return roll, saved, False
+        roll = d6(reroll_purpose)
+        return roll, self.saves(roll), True
+
+
+def armor_save(armor: int, weapon: Weapon, has: Callable[[str], bool]) -> ArmorSave:
+    """R6.8: the save of a target of ``armor`` against one hit of ``weapon``; ``has`` says
+    whether the target has a working system of a name. Hammer -1; Space-Lam +1 against the
+    cannon family; Reactive Armor re-rolls a failed save against missiles, BPC against
+    lasers."""
+    family = weapon.family
+    mod = weapon.save_modifier
+    reroll = ""
+    if family is Family.CANNON:
+        if has("Space-Lam Armor"):
+            mod += 1
+    elif family is Family.MISSILE:
+        if has("Reactive Armor"):
+            reroll = "Reactive Armor"
+    elif family is Family.LASER and has("BPC Armor"):
+        reroll = "BPC Armor"
+    return ArmorSave(armor, mod, reroll)
+
+
+# ---- R6.9 critical check ------------------------------------------------------------------
+
+@dataclass
+class CriticalCheck:
+    """The critical check after a Hit: a roll above ``remaining`` Hits is a critical.
+    ``pinpoint``: the attacker's Pinpoint Attack is there to use (a critical without the
+    roll); ``sharpshooter``: its Sharpshooter may re-roll a failed check; ``ppc``: a PPC at
+    Long re-rolls a failed check; ``spaul``: the target's Spaul Liner makes a critical be
+    confirmed by a second check."""
+
+    remaining: int
+    pinpoint: bool = False
+    sharpshooter: bool = False
+    ppc: bool = False
+    spaul: bool = False
+
+    @property
+    def spends(self) -> tuple[str, ...]:
+        """The attacker's once-a-turn skills the check may use ("Pinpoint" is used whenever
+        it is there; "Sharpshooter" only on a failed first roll)."""
+        return ("Pinpoint",) if self.pinpoint else ("Sharpshooter",) if self.sharpshooter \
+            else ()
+
+    def crits(self, roll: int) -> bool:
+        return roll > self.remaining
+
+    def odds(self, one: Num) -> Num:
+        """The chance of a critical that sticks."""
+        p = faces_above(self.remaining) * one / 6
+        if self.pinpoint:
+            crit = one
+        else:
+            crit = _reroll(p, p, (1 if self.sharpshooter else 0) + (1 if self.ppc else 0))
+        return crit * p if self.spaul else crit
+
+    def chance(self) -> float:
+        return float(self.odds(ONE_FLOAT))
+
+    def exact(self) -> Fraction:
+        return Fraction(self.odds(ONE_EXACT))
+
+    def roll(self, d6: D6, name: str) -> tuple[int, bool, tuple[str, ...]]:
+        """The check (before any Spaul Liner): the face that counts (0 with Pinpoint),
+        whether it is a critical, and the skills it used up."""
+        if self.pinpoint:
+            return 0, True, ("Pinpoint",)
+        spent: tuple[str, ...] = ()
+        roll = d6(f"critical check on {name}")
+        crit = self.crits(roll)
+        if not crit and self.sharpshooter:
+            spent = ("Sharpshooter",)
+            roll = d6(f"critical check re-roll (Sharpshooter) on {name}")
+            crit = self.crits(roll)
+        if not crit and self.ppc:
+            roll = d6(f"critical check re-roll (PPC at Long) on {name}")
+            crit = self.crits(roll)
+        return roll, crit, spent
+
+    def confirm(self, d6: D6, name: str) -> tuple[int, bool]:
+        """The Spaul Liner's second check: the roll, and whether the critical sticks."""
+        roll = d6(f"Spaul Liner check on {name}")
+        return roll, self.crits(roll)
+
+
+def critical_check(remaining: int, *, pinpoint: bool = False, sharpshooter: bool = False,
+                   weapon: Weapon | None = None, band: Band | None = None,
+                   spaul: bool = False) -> CriticalCheck:
+    """R6.9 (and R6.7's PPC at Long): the critical check after a Hit leaves ``remaining``
+    Hits. ``pinpoint``/``sharpshooter``: the attacker's skills there to use this turn."""
+    ppc = weapon is not None and weapon.long_range_crit_reroll and band is Band.LONG
+    return CriticalCheck(remaining, pinpoint, sharpshooter and not pinpoint, ppc, spaul)
+
+
+# ---- R6.11 infantry ------------------------------------------------------------------------
+
+@dataclass
+class KillsRoll:
+    """A kills roll against infantry: small weapons roll ``dice`` dice and kill the total
+    plus ``modifier`` (never below 0); missiles kill 1 on 4+; cannons and lasers 1 on 3-4,
+    2 on 5+ (die + modifier)."""
+
+    dice: int
+    modifier: int
+    small: bool
+    missile: bool
+
+    def kills(self, rolled: int) -> int:
+        value = rolled + self.modifier
+        if self.small:
+            return max(0, value)
+        if self.missile:
+            return 1 if value >= 4 else 0
+        return 2 if value >= 5 else 1 if value >= 3 else 0
+
+    def distribution(self, one: Num) -> dict[int, Num]:
+        """Each number of kills and its chance."""
+        out: dict[int, Num] = {}
+        for total, p in enumerate(dice_sum(self.dice, one)):
+            if p:
+                k = self.kills(total)
+                out[k] = out.get(k, 0 * one) + p
+        return out
+
+    def at_least(self, kills: int, one: Num) -> Num:
+        """The chance of ``kills`` kills or more."""
+        faces = 0
+        for total, count in enumerate(_counts(self.dice)):
+            if count and self.kills(total) >= kills:
+                faces += count
+        return faces * one / 6 ** self.dice
+
+    def expected(self, one: Num) -> Num:
+        """The kills to expect: the sum over k of the chance of at least k kills."""
+        most = self.kills(6 * self.dice)
+        total = 0 * one
+        for k in range(1, most + 1):
+            total += self.at_least(k, one)
+        return total
+
+    def roll(self, d6: D6, purpose: str) -> tuple[int, int]:
+        """Roll it: the dice's total and the kills."""
+        rolled = 0
+        for _ in range(self.dice):
+            rolled += d6(purpose)
+        return rolled, self.kills(rolled)
+
+
+_COUNTS: dict[int, list[int]] = {0: [1]}
+
+
+def _counts(dice: int) -> list[int]:
+    """How many ways ``dice`` dice make each total (index = total)."""
+    known = _COUNTS.get(dice)
+    if known is None:
+        prev = _counts(dice - 1)
+        known = [0] * (len(prev) + 6)
+        for total, c in enumerate(prev):
+            for face in range(1, 7):
+                known[total + face] += c
+        _COUNTS[dice] = known
+    return known
+
+
+def kills_roll(weapon: Weapon, terrain: int, extra: int = 0) -> KillsRoll:
+    """R6.11: no to-hit roll against infantry; a kills roll, the zone's terrain to-hit
+    modifier applying (unless the weapon ignores terrain), and ``extra`` (a Gunnery -2)."""
+    modifier = (0 if weapon.ignores_terrain else terrain) + extra
+    small = weapon.is_small
+    return KillsRoll(weapon.kills if small else 1, modifier, small,
+                     weapon.family is Family.MISSILE)
+
+
+def infantry_hits(roll: int, armor: int) -> bool:
+    """R6.11: infantry hit on a roll under the target's AR."""
+    return roll < armor
+
+
+def infantry_hit_odds(armor: int, one: Num) -> Num:
+    """The chance of an infantry attack hitting a target of ``armor``."""
+    return _clamp6(armor - 1) * one / 6
+
+
+def morale_holds(roll: int, kills: int) -> bool:
+    """R6.11: a morale roll greater than the total kills keeps the infantry."""
+    return roll > kills
+
+
+# ---- R6.2 movement roll ----------------------------------------------------------------
+
+@dataclass
+class MovementRoll:
+    """A unit's movement roll: ``dice`` dice plus each of ``modifiers``."""
+
+    dice: int
+    modifiers: list[tuple[int, str]]
+
+    @property
+    def modifier(self) -> int:
+        total = 0
+        for m, _ in self.modifiers:
+            total += m
+        return total
+
+    def distribution(self, one: Num) -> dict[int, Num]:
+        """Each result (never below 0: a side that rolls nothing has 0) and its chance."""
+        mod = self.modifier
+        out: dict[int, Num] = {}
+        for total, p in enumerate(dice_sum(self.dice, one)):
+            if p:
+                value = max(0, total + mod)
+                out[value] = out.get(value, 0 * one) + p
+        return out
+
+    def roll(self, d6: D6, purpose: str) -> tuple[int, int]:
+        """Roll it: the dice's total and the result."""
+        rolled = 0
+        for _ in range(self.dice):
+            rolled += d6(purpose)
+        return rolled, rolled + self.modifier
+
+
+def movement_roll(dice: int, *, bonus: int = 0, terrain: int = 0, terrain_name: str = "",
+                  ignore_terrain: bool = False, jump: bool = False, level: int = 0,
+                  level_name: str = "", maneuver: bool = False, familiarity: bool = False,
+                  servo_boosters: bool = False, legs: int = 0) -> MovementRoll:
+    """R6.2: the chassis movement dice (``bonus``: the move dice's own bonus) plus the zone's
+    terrain movement modifier, the pilot level's, Maneuver +2, Chassis Familiarity +1
+    (``familiarity``: the pilot's size is the unit's), Servo Boosters +1, -1 per Leg
+    Damaged; Jump Jets (``jump``) add a die and ignore the terrain. Modifiers that add
+    nothing are left out."""
+    mods: list[tuple[int, str]] = []
+    if bonus:
+        mods.append((bonus, "move bonus"))
+    if terrain and not (ignore_terrain or jump):
+        mods.append((terrain, terrain_name))
+    if level:
+        mods.append((level, level_name))
+    if maneuver:
+        mods.append((2, "Maneuver"))
+    if familiarity:
+        mods.append((1, "Chassis Familiarity"))
+    if servo_boosters:
+        mods.append((1, "Servo Boosters"))
+    if legs:
+        mods.append((-legs, "Leg Damage"))
+    return MovementRoll(dice + (1 if jump else 0), mods)
+
+
+def contest(first: dict[int, Num], second: dict[int, Num],
+            one: Num) -> dict[tuple[int, bool], Num]:
+    """R6.3: two sides' movement results (each a distribution) compared: (0 when the first
+    is strictly higher, 1 when the second is, -1 for a tie; whether the higher is more than
+    twice the lower) and its chance."""
+    out: dict[tuple[int, bool], Num] = {}
+    for va, pa in first.items():
+        for vb, pb in second.items():
+            if va == vb:
+                key = (-1, False)
+            else:
+                high, low = (va, vb) if va > vb else (vb, va)
+                key = (0 if va > vb else 1, high > 2 * low)
+            out[key] = out.get(key, 0 * one) + pa * pb
+    return out
+
+
+# ---- R6.10 overheat ------------------------------------------------------------------------
+
+@dataclass
+class Overheat:
+    """The overheat roll of a weapon fired ``excess`` heat above the rating: a roll at or
+    under the excess destroys the weapon, and the Mek takes ``hits`` Hits (no save, no
+    critical check). No roll at all when the excess is 0 or less."""
+
+    excess: int
+    hits: int
+
+    @property
+    def rolls(self) -> bool:
+        return self.excess > 0
+
+    def holds(self, roll: int) -> bool:
+        return roll > self.excess
+
+    def lost(self, one: Num) -> Num:
+        """The chance that the weapon is destroyed."""
+        return _clamp6(self.excess) * one / 6
+
+    def kept(self, one: Num) -> Num:
+        """The chance that the weapon fires on."""
+        return faces_above(self.excess) * one / 6 if self.excess > 0 else one
+
+    def chance(self) -> float:
+        """The chance that the weapon is destroyed, as a float."""
+        return float(self.lost(ONE_FLOAT))
+
+    def exact(self) -> Fraction:
+        return Fraction(self.lost(ONE_EXACT))
+
+    def roll(self, d6: D6, purpose: str) -> tuple[int, bool]:
+        """Roll it (only when ``rolls``): the roll and whether the weapon holds."""
+        roll = d6(purpose)
+        return roll, self.holds(roll)
+
+
+def overheat_hits(weapon: Weapon) -> int:
+    """R6.10: an overheated missile-family weapon costs 2 Hits, any other 1."""
+    return 2 if weapon.family is Family.MISSILE else 1
+
+
+def overheat(heat: int, rating: int, weapon: Weapon) -> Overheat:
+    """R6.10: ``weapon`` fired with the running heat total at ``heat`` (its own heat
+    included) against the heat ``rating``."""
+    return Overheat(heat - rating, overheat_hits(weapon))
+
+
+__all__ = ["FAMILY_SKILL", "GUNNERY_MODIFIER", "JUMP_HEAT", "ArmorSave", "CriticalCheck",
+           "KillsRoll", "MovementRoll", "Overheat", "ToHit", "armor_save", "contest",
+           "critical_check", "dice_sum", "faces_above", "faces_at_least", "gunnery_weapon",
+           "infantry_hit_odds", "infantry_hits", "kills_roll", "may_fire_again",
+           "morale_holds", "movement_roll", "overheat", "overheat_hits", "to_hit"]
