@@ -53,6 +53,11 @@ def faces_above(number: int) -> int:
     return _clamp6(6 - number)
 
 
+def at_least(number: int, one: Num) -> Num:
+    """The chance that one d6 reaches ``number``."""
+    return faces_at_least(number) * one / 6
+
+
 def _reroll(first: Num, each: Num, times: int) -> Num:
     """The chance of a success when a failure is rolled again ``times`` times (``first``:
     the first roll's chance, ``each``: each re-roll's)."""
@@ -554,7 +559,7 @@ def overheat(heat: int, rating: int, weapon: Weapon) -> Overheat:
 
 
 __all__ = ["FAMILY_SKILL", "GUNNERY_MODIFIER", "JUMP_HEAT", "ArmorSave", "CriticalCheck",
-           "KillsRoll", "MovementRoll", "Overheat", "ToHit", "armor_save", "contest",
+           "KillsRoll", "MovementRoll", "Overheat", "ToHit", "armor_save", "at_least", "contest",
            "critical_check", "dice_sum", "faces_above", "faces_at_least", "gunnery_weapon",
-           "infantry_hit_odds", "infantry_hits", "kills_roll", "may_fire_again",
-           "morale_holds", "movement_roll", "overheat", "overheat_hits", "to_hit"]
+           "infantry_hit_odds", "infantry_hits", "kills_roll", "may_fire_again", "morale_holds",
+           "movement_roll", "overheat", "overheat_hits", "to_hit"]

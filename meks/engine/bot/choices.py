@@ -13,9 +13,10 @@ from enum import Enum
 
 from meks.catalog import Band, Catalog, Design, Family, Size, load_catalog
 from meks.construction import Pricing, check_design
-from meks.engine.bot.evaluation import BAND_WEIGHT, SKILL_OF, chance
+from meks.engine.bot.evaluation import BAND_WEIGHT
 from meks.engine.core import BANDS
 from meks.pilots import FAMILIARITY, auto_skill, available_skills
+from meks.rules import FAMILY_SKILL, ONE_FLOAT, ArmorSave, Overheat, at_least, to_hit
 
 
 class Difficulty(Enum):
@@ -47,9 +48,7 @@ def design_profile(design: Design, catalog: Catalog) -> tuple[float, float]:
             need = w.to_hit_at(band)
             if need is None or w.is_small:
                 continue
-            p = chance(need, bonus)
-            if w.reroll_miss:
-                p = 1 - (1 - p) ** 2
+            p = to_hit(w, need, band, targeting_array=bonus == 1).chance()
             evs.append((w.heat, w.dice * p * fail * (1.15 if w.save_modifier else 1.0)))
         evs.sort(key=lambda he: -he[1] / max(he[0], 0.5))
         heat = 0
@@ -59,15 +58,14 @@ def design_profile(design: Design, catalog: Catalog) -> tuple[float, float]:
                 heat += h
                 total += ev
             else:
-                excess = heat + h - rating
-                p_ok = max(0.0, (6 - excess) / 6)
+                p_ok: float = Overheat(heat + h - rating, 0).kept(ONE_FLOAT)
                 if p_ok > 0.6:
                     heat += h
                     total += ev * p_ok - (1 - p_ok) * 0.3
         offence += BAND_WEIGHT[band] * total
     small = sum(1 for w in weapons if w.is_small)
     offence += 0.05 * small
-    fail_me = (chassis.armor - 1) / 6
+    fail_me = ArmorSave(chassis.armor).chance()
     tough = chassis.hits / max(fail_me, 1 / 12)
     if "Jammer" in systems:
         tough *= 1.3
@@ -269,7 +267,7 @@ def choose_skill(held: Sequence[str], design: Design | None,
     families: dict[Family, float] = {}
     for w in ranged:
         need = w.to_hit_at(w.range) or 4
-        gain = (chance(need, 1) - chance(need)) * w.dice
+        gain = (at_least(need - 1, ONE_FLOAT) - at_least(need, ONE_FLOAT)) * w.dice
         families[w.family] = families.get(w.family, 0.0) + gain
     main = max(families.items(), key=lambda fv: (fv[1], fv[0].value))[0] if families else None
     priority: list[str] = []
@@ -278,14 +276,14 @@ def choose_skill(held: Sequence[str], design: Design | None,
     if short or design.size in (Size.LIGHT, Size.MEDIUM):
         priority.append("Maneuver")
     if main is not None and families[main] >= 0.3:
-        priority.append(SKILL_OF[main])
+        priority.append(FAMILY_SKILL[main])
     if "Jump Jets" in systems:
         priority.append("Ice Man")
     if "Director" in systems:
         priority.append("Quick Draw")
     priority += ["Pinpoint Attack", "Damage Control"]
     if main is not None:
-        priority.append(SKILL_OF[main])
+        priority.append(FAMILY_SKILL[main])
     priority += ["Maneuver", FAMILIARITY]
     for skill in priority:
         if skill in options:

@@ -20,23 +20,31 @@ from typing import TYPE_CHECKING
 from meks.catalog import Band, Family, Weapon
 from meks.engine.core import BANDS
 from meks.engine.units import Unit, WeaponSlot
+from meks.rules import (
+    FAMILY_SKILL,
+    ONE_FLOAT,
+    Overheat,
+    ToHit,
+    armor_save,
+    critical_check,
+    gunnery_weapon,
+    infantry_hit_odds,
+    kills_roll,
+    overheat,
+    overheat_hits,
+    to_hit,
+)
+from meks.rules import contest as compare_rolls
+from meks.rules import dice_sum as rules_dice_sum
 
 if TYPE_CHECKING:
     from meks.engine.core import Battle
 
 CRIT_SHARE = 0.27  # a critical's average harm, as a share of the unit's worth
 BAND_WEIGHT = {Band.SHORT: 0.4, Band.MEDIUM: 0.35, Band.LONG: 0.25}
-SKILL_OF = {Family.CANNON: "Accuracy", Family.MISSILE: "Guidance", Family.LASER: "Steady Hand"}
 
 
 # ---- odds ------------------------------------------------------------------------------------
-
-def chance(need: int, modifier: int = 0, six_hits: bool = False) -> float:
-    """The chance that one die plus ``modifier`` reaches ``need``."""
-    p = (7 - (need - modifier)) / 6
-    p = 0.0 if p < 0 else 1.0 if p > 1 else p
-    return max(p, 1 / 6) if six_hits else p
-
 
 _NEED: dict[tuple[str, Band], int | None] = {}
 
@@ -51,15 +59,7 @@ def need_at(weapon: Weapon, band: Band) -> int | None:
 
 def save_fails(target: Unit, weapon: Weapon) -> float:
     """The chance that ``target`` fails its armor save against one hit of ``weapon`` (R6.8)."""
-    mod = weapon.save_modifier
-    if weapon.family is Family.CANNON and target.has_system("Space-Lam Armor"):
-        mod += 1
-    fail = (target.armor - mod - 1) / 6
-    fail = 0.0 if fail < 0 else 1.0 if fail > 1 else fail
-    if (weapon.family is Family.MISSILE and target.has_system("Reactive Armor")) or (
-            weapon.family is Family.LASER and target.has_system("BPC Armor")):
-        fail *= fail
-    return fail
+    return armor_save(target.armor, weapon, target.has_system).chance()
 
 
 def base_worth(unit: Unit) -> float:
@@ -87,19 +87,15 @@ def worth(unit: Unit) -> float:
     return value
 
 
-_SUMS: dict[int, list[float]] = {0: [1.0]}
+_SUMS: dict[int, list[float]] = {}
 
 
 def dice_sum(n: int) -> list[float]:
-    """The distribution of the sum of ``n`` six-sided dice (index = total)."""
-    if n not in _SUMS:
-        prev = dice_sum(n - 1)
-        out = [0.0] * (len(prev) + 6)
-        for total, p in enumerate(prev):
-            for face in range(1, 7):
-                out[total + face] += p / 6
-        _SUMS[n] = out
-    return _SUMS[n]
+    """The distribution of the sum of ``n`` six-sided dice (index = total), remembered."""
+    known = _SUMS.get(n)
+    if known is None:
+        known = _SUMS[n] = rules_dice_sum(n, ONE_FLOAT)
+    return known
 
 
 def contest(mine: Sequence[tuple[int, int, float]],
@@ -110,7 +106,11 @@ def contest(mine: Sequence[tuple[int, int, float]],
         hi = 0
         dists = []
         for dice, mod, acts in units:
-            dist = {max(0, t + mod): p * acts for t, p in enumerate(dice_sum(dice)) if p}
+            dist: dict[int, float] = {}
+            for t, p in enumerate(dice_sum(dice)):
+                if p:
+                    v = max(0, t + mod)
+                    dist[v] = dist.get(v, 0.0) + p * acts
             dist[0] = dist.get(0, 0.0) + (1 - acts)
             dists.append(dist)
             hi = max(hi, max(dist))
@@ -124,15 +124,9 @@ def contest(mine: Sequence[tuple[int, int, float]],
             prev = c
         return out if dists else {0: 1.0}
 
-    a, b = best(mine), best(theirs)
-    win = tie = 0.0
-    for va, pa in a.items():
-        for vb, pb in b.items():
-            if va > vb:
-                win += pa * pb
-            elif va == vb:
-                tie += pa * pb
-    return win, tie
+    odds = compare_rolls(best(mine), best(theirs), ONE_FLOAT)
+    return (odds.get((0, False), 0.0) + odds.get((0, True), 0.0),
+            odds.get((-1, False), 0.0))
 
 
 
@@ -237,9 +231,7 @@ class Judge:
         for j in range(1, left):
             at_least -= term  # P(H >= j)
             term *= lam / j
-            p = (6 - (left - j)) / 6
-            p = 0.0 if p < 0 else p
-            crits += at_least * (p * p if spaul else p)
+            crits += at_least * critical_check(left - j, spaul=spaul).chance()
         if target.crits_taken == 0 and target.skill("Damage Control"):
             crits *= 0.3
         return value * (tail + 0.5 * partial / left + CRIT_SHARE * crits)
@@ -249,92 +241,78 @@ class Judge:
 
     # ---- expected values ---------------------------------------------------------------
 
+    def to_hit(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit,
+               band: Band, single: bool, skill: bool, doubled: bool | None = None,
+               gunnery: bool = False) -> ToHit | None:
+        """The to-hit roll of one shot as ``Battle.to_hit`` describes it (R6.6), read from
+        the values remembered here; ``skill``: whether the family skill counts (the bot
+        plans which attack uses it). The bot does not count on an enemy's Spoof. None when
+        the weapon cannot fire at ``band``."""
+        need = need_at(weapon, band)
+        if need is None:
+            return None
+        zone = target.zone or 5
+        terrain = 0 if weapon.ignores_terrain else battle.terrain_to_hit(zone)
+        if terrain and doubled is None:
+            eng = battle.engagements.get(zone)
+            doubled = eng is not None and eng.doubled is target.side and \
+                eng.doubled_turn == battle.turn
+        target_systems = self.systems(target)
+        level = 0
+        targeting = computers = commandos = False
+        if unit is not None:
+            targeting = single and "Targeting Array" in self.systems(unit)
+            if unit.pilot is not None:
+                level = unit.pilot.level.to_hit
+            computers = battle.turn in unit.computers_turns
+            commandos = target.id in battle.marked[unit.side]
+        missile = weapon.family is Family.MISSILE
+        return to_hit(
+            weapon, need, band, terrain=terrain,
+            doubled=bool(doubled) or target.dug_in_zone == zone,
+            jammer="Jammer" in target_systems, targeting_array=targeting, level=level,
+            computers=computers, family_skill=skill and unit is not None, commandos=commandos,
+            point_defense=missile and "Point Defense" in target_systems,
+            phalanx=missile and self._phalanx and any(
+                f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)),
+            gunnery=gunnery, six_hits=battle.house.six_always_hits)
+
     def modifier(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit,
                  band: Band, single: bool, skill: bool,
                  doubled: bool | None = None) -> int:
-        """The to-hit modifier of one shot, as ``Battle.modifiers`` adds it up (R6.6),
+        """The to-hit modifier of one shot, as ``Battle.to_hit`` adds it up (R6.6),
         without using up any once-a-turn skill."""
-        zone = target.zone or 5
-        mod = 0
-        if not weapon.ignores_terrain:
-            terrain = battle.terrain_to_hit(zone)
-            if terrain:
-                if doubled is None:
-                    eng = battle.engagements.get(zone)
-                    doubled = eng is not None and eng.doubled is target.side and \
-                        eng.doubled_turn == battle.turn
-                if doubled or target.dug_in_zone == zone:
-                    terrain *= 2
-                mod += terrain
-        target_systems = self.systems(target)
-        if "Jammer" in target_systems:
-            mod -= 1
-        if unit is not None:
-            if single and "Targeting Array" in self.systems(unit):
-                mod += 1
-            if unit.pilot is not None:
-                mod += unit.pilot.level.to_hit
-            if battle.turn in unit.computers_turns:
-                mod -= 1
-            if skill:
-                mod += 1
-            if target.id in battle.marked[unit.side]:
-                mod += 1
-        if weapon.family is Family.MISSILE:
-            pd = "Point Defense" in target_systems
-            phalanx = self._phalanx and any(
-                f.has_system("Phalanx") for f in battle.in_zone(zone, target.side))
-            if weapon.to_hit_vs_point_defense is not None and (pd or phalanx):
-                mod += weapon.to_hit_vs_point_defense
-            else:
-                if pd and band is not Band.SHORT:
-                    mod -= 1
-                if phalanx:
-                    mod -= 2 if band is Band.LONG else 1
-        return mod
+        check = self.to_hit(battle, unit, weapon, target, band, single, skill, doubled)
+        return 0 if check is None else check.modifier
 
     def shot(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
              single: bool = True, skill: bool = False, extra: int = 0,
              doubled: bool | None = None) -> float:
-        """Expected damaging hits (kills, against infantry) of one firing of ``weapon``."""
+        """Expected damaging hits (kills, against infantry) of one firing of ``weapon``
+        (``extra``: -2 for a Gunnery second shot)."""
         if target.is_infantry:
             return self.kills(battle, weapon, target, band)
         if weapon.is_small:
             return 0.0
-        need = need_at(weapon, band)
-        if need is None:
+        check = self.to_hit(battle, unit, weapon, target, band, single, skill, doubled,
+                            extra != 0)
+        if check is None:
             return 0.0
-        mod = extra + self.modifier(battle, unit, weapon, target, band, single, skill, doubled)
-        p = chance(need, mod, battle.house.six_always_hits)
-        if weapon.reroll_miss:
-            p = 1 - (1 - p) * (1 - p)
-        return weapon.dice * p * self.save_fails(target, weapon)
+        return check.dice * check.chance() * self.save_fails(target, weapon)
 
     def save_fails(self, target: Unit, weapon: Weapon) -> float:
         """``save_fails`` with the target's systems remembered."""
-        names = self.systems(target)
-        mod = weapon.save_modifier
-        if weapon.family is Family.CANNON and "Space-Lam Armor" in names:
-            mod += 1
-        fail = (target.armor - mod - 1) / 6
-        fail = 0.0 if fail < 0 else 1.0 if fail > 1 else fail
-        if (weapon.family is Family.MISSILE and "Reactive Armor" in names) or (
-                weapon.family is Family.LASER and "BPC Armor" in names):
-            fail *= fail
-        return fail
+        return armor_save(target.armor, weapon, self.systems(target).__contains__).chance()
 
     def kills(self, battle: Battle, weapon: Weapon, target: Unit, band: Band) -> float:
         """Expected kills against infantry (R6.11)."""
-        terrain = 0 if weapon.ignores_terrain else battle.terrain_to_hit(target.zone or 5)
         if weapon.is_small:
             if band is not Band.SHORT:
                 return 0.0
-            return max(0.0, 3.5 * weapon.kills + terrain)
-        if need_at(weapon, band) is None:
+        elif need_at(weapon, band) is None:
             return 0.0
-        if weapon.family is Family.MISSILE:
-            return chance(4, terrain)
-        return chance(3, terrain) + chance(5, terrain)
+        return float(kills_roll(weapon, battle.terrain_to_hit(target.zone or 5)).expected(
+            ONE_FLOAT))
 
     def guns(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
              doubled: bool | None = None, single: bool | None = None) -> list[Gun]:
@@ -345,7 +323,7 @@ class Judge:
         out: list[Gun] = []
         for slot in unit.live_weapons():
             weapon = slot.weapon
-            skill = SKILL_OF.get(weapon.family)
+            skill = FAMILY_SKILL.get(weapon.family)
             has_skill = bool(skill and unit.skill(skill) and skill not in unit.turn_skills)
             evs = []
             for t in targets:
@@ -357,9 +335,8 @@ class Judge:
                 evs.append((t, plain, boosted))
             if evs:
                 out.append(Gun(slot, weapon.heat, weapon.family, 0, evs))
-        if unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills and out:
-            cannons = [g for g in out if g.family is Family.CANNON
-                       or g.slot.weapon.price_per == "pair"]
+        if battle.gunnery_left(unit) and out:
+            cannons = [g for g in out if gunnery_weapon(g.slot.weapon)]
             if cannons:
                 best = max(cannons, key=lambda g: max(e[1] for e in g.evs))
                 evs = []
@@ -374,7 +351,7 @@ class Judge:
 
     def overheat_cost(self, unit: Unit, gun: Gun, already_hits: float) -> float:
         """What an overheat costs: the weapon and 1 or 2 Hits with no save (R6.10)."""
-        hits = 2 if gun.family is Family.MISSILE else 1
+        hits = overheat_hits(gun.slot.weapon)
         left = unit.remaining - already_hits
         value = self.worth(unit)
         self_cost = value * 1.2 if left <= hits else value * hits / left
@@ -464,15 +441,14 @@ class Judge:
             gain = pick_value
             p_ok = 1.0
             if hot and heat + gun.heat > rating:
-                excess = heat + gun.heat - rating
-                p_ok = max(0.0, (6 - excess) / 6)
+                p_ok = overheat(heat + gun.heat, rating, gun.slot.weapon).kept(ONE_FLOAT)
                 gain = p_ok * pick_value - (1 - p_ok) * self.overheat_cost(unit, gun, self_hits)
             if gain <= 0:
                 continue
             heat += gun.heat
             value += gain
             if p_ok < 1:
-                self_hits += (1 - p_ok) * (2 if gun.family is Family.MISSILE else 1)
+                self_hits += (1 - p_ok) * overheat_hits(gun.slot.weapon)
             used.add(gun.family)
             fired.add(id(gun.slot))
             hits[pick.id] = hits.get(pick.id, 0.0) + pick_ev * p_ok
@@ -501,7 +477,8 @@ class Judge:
             # with no save; commandos never attack.
             if unit.commando or band is not Band.SHORT or target.is_infantry:
                 return 0.0
-            return (0.4 if unit.wounded else 1.0) * max(0, target.armor - 1) / 6
+            return (0.4 if unit.wounded else 1.0) * float(infantry_hit_odds(target.armor,
+                                                                            ONE_FLOAT))
         single = True
         evs = []
         for slot in unit.live_weapons():
@@ -527,8 +504,7 @@ class Judge:
             else:
                 late.append((h, ev))
         for h, ev in sorted(late):
-            excess = heat + h - room
-            p_ok = max(0.0, (6 - excess) / 6)
+            p_ok = Overheat(heat + h - room, 0).kept(ONE_FLOAT)
             if p_ok * ev > (1 - p_ok) * 0.6:
                 heat += h
                 total += p_ok * ev
@@ -573,24 +549,10 @@ class Judge:
         if not (unit.mobile or unit.is_infantry):
             return None
         acts = 1 / 3 if unit.wounded else 1.0
-        if unit.is_infantry:
-            return 1, 0, acts
-        dice = unit.move.dice
-        mod = unit.move.bonus - unit.legs
-        terrain = battle.catalog.terrain_named(battle.scenario.terrain_of(unit.zone or 5)).move
-        if jump and "Jump Jets" in self.systems(unit):
-            dice += 1
-        elif not unit.ignores_terrain_movement:
-            mod += terrain
-        if unit.pilot is not None:
-            mod += unit.pilot.level.move
-            if unit.pilot.has("Maneuver"):
-                mod += 2
-            if unit.pilot.familiarity is not None and unit.pilot.familiarity is unit.size:
-                mod += 1
-        if "Servo Boosters" in self.systems(unit):
-            mod += 1
-        return dice, mod, acts
+        systems = self.systems(unit)
+        check = battle.describe_movement_roll(unit, jump and "Jump Jets" in systems,
+                                              systems.__contains__)
+        return check.dice, check.modifier, acts
 
     def roll_odds(self, battle: Battle, mine: Sequence[Unit],
                   theirs: Sequence[Unit]) -> tuple[float, float]:
