@@ -41,8 +41,20 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
+from meks.catalog import Band, Catalog, Weapon, load_catalog
+from meks.engine.controllers import baseline_closes, baseline_fires, reach
 from meks.errors import MeksError
+from meks.rules import (
+    ONE_EXACT,
+    ONE_FLOAT,
+    MovementRoll,
+    armor_save,
+    contest,
+    critical_check,
+    movement_roll,
+    to_hit,
+    wounded_acts_odds,
+)
 
 Num = Any  # float, or Fraction when the odds are computed exactly
 
@@ -78,7 +90,9 @@ class MekModel:
     max_hits: int
     armor: int
     move_dice: int
-    move_bonus: int  # chassis bonus + terrain + pilot level
+    move_bonus: int  # the chassis move dice's own bonus
+    terrain_move: int  # the terrain's movement modifier
+    level_move: int  # the pilot level's movement modifier
     base_heat: int
     to_hit: int  # pilot level
     weapons: tuple[str, ...]
@@ -139,8 +153,8 @@ def mek_model(design: str, level: str = "Regular", terrain: str = "Plains",
         cat.weapon(w)
     return MekModel(
         name=d.name, max_hits=chassis.hits, armor=chassis.armor,
-        move_dice=chassis.move.dice,
-        move_bonus=chassis.move.bonus + ground.move + pilot.move,
+        move_dice=chassis.move.dice, move_bonus=chassis.move.bonus, terrain_move=ground.move,
+        level_move=pilot.move,
         base_heat=chassis.heat + (1 if ground.heat > 0 else 0), to_hit=pilot.to_hit,
         weapons=tuple(cat.weapon(w).name for w in d.weapons),
         systems=tuple(s.name for s in systems if s.category.value != "armor"),
@@ -164,7 +178,7 @@ class _Duel:
         for m in (a, b):
             for w in m.weapons:
                 self.weapon[w] = catalog.weapon(w)
-        self.one: Num = Fraction(1) if exact else 1.0
+        self.one: Num = ONE_EXACT if exact else ONE_FLOAT
         self.sixth = [self.frac(k, 6) for k in range(7)]
         self.half: Num = self.frac(1, 2)
         self._turn: dict[DuelState, dict[Key, Num]] = {}
@@ -175,33 +189,22 @@ class _Duel:
     def frac(self, k: int, n: int) -> Num:
         return Fraction(k, n) if self.exact else k / n
 
-    # ---- chances of one die ---------------------------------------------------------------
-
-    def at_least(self, need: int) -> Num:
-        """P(d6 >= need)."""
-        return self.sixth[min(6, max(0, 7 - need))]
-
-    def above(self, value: int) -> Num:
-        """P(d6 > value)."""
-        return self.sixth[min(6, max(0, 6 - value))]
-
     # ---- the policy -----------------------------------------------------------------------
 
     def want(self, weapons: tuple[str, ...]) -> int:
         """``best_band``: the longest band all live ranged weapons reach."""
-        ranged = [self.weapon[w].range.rank for w in weapons if not self.weapon[w].is_small]
-        return min(ranged) if ranged else SHORT
+        return reach([self.weapon[w] for w in weapons]).rank
 
     def fire_plan(self, side: int, state: MekState, band: int) -> tuple[Weapon, ...]:
+        """``Baseline.fire_plan``: with no infantry to shoot at, small weapons stay silent."""
         model = self.models[side]
         rating = model.base_heat + state[3].count("Heat Sink")
+        at = BAND_OF_RANK[band]
         heat = 0
         plan = []
         for name in state[2]:
             w = self.weapon[name]
-            if w.is_small or w.to_hit_at(BAND_OF_RANK[band]) is None:
-                continue
-            if heat + w.heat > rating:
+            if w.is_small or not baseline_fires(w, w.to_hit_at(at), at, heat, rating, True):
                 continue
             heat += w.heat
             plan.append(w)
@@ -210,27 +213,20 @@ class _Duel:
     # ---- movement -------------------------------------------------------------------------
 
     def move_dist(self, side: int, state: MekState, acts: bool) -> tuple[int, int] | None:
+        """The Mek's movement roll (R6.2) as (dice, modifier), or None when it cannot act."""
         if not acts:
             return None
         model = self.models[side]
-        offset = model.move_bonus - state[1] + (1 if "Servo Boosters" in state[3] else 0)
-        return model.move_dice, offset
+        check = movement_roll(model.move_dice, bonus=model.move_bonus,
+                              terrain=model.terrain_move, level=model.level_move,
+                              servo_boosters="Servo Boosters" in state[3], legs=state[1])
+        return check.dice, check.modifier
 
     def roll_values(self, spec: tuple[int, int] | None) -> dict[int, Num]:
         if spec is None:
             return {0: self.one}
         dice, offset = spec
-        counts: dict[int, int] = {0: 1}
-        for _ in range(dice):
-            nxt: dict[int, int] = {}
-            for total, c in counts.items():
-                for face in range(1, 7):
-                    nxt[total + face] = nxt.get(total + face, 0) + c
-            counts = nxt
-        out: dict[int, Num] = {}
-        for total, c in counts.items():
-            _add(out, max(0, total + offset), self.frac(c, 6 ** dice))
-        return out
+        return MovementRoll(dice, [(offset, "")]).distribution(self.one)
 
     def moves(self, first: tuple[int, int] | None,
               second: tuple[int, int] | None) -> dict[tuple[int, bool], Num]:
@@ -239,26 +235,14 @@ class _Duel:
         got = self._moves.get(key)
         if got is not None:
             return got
-        out: dict[tuple[int, bool], Num] = {}
-        ra, rb = self.roll_values(first), self.roll_values(second)
-        for va, pa in ra.items():
-            for vb, pb in rb.items():
-                if va == vb:
-                    _add(out, (-1, False), pa * pb)
-                else:
-                    high, low = max(va, vb), min(va, vb)
-                    _add(out, (0 if va > vb else 1, high > 2 * low), pa * pb)
+        out = contest(self.roll_values(first), self.roll_values(second), self.one)
         self._moves[key] = out
         return out
 
     @staticmethod
     def new_band(band: int, want: int, double: bool) -> int:
         """``Baseline.range_choice`` and its effect in ``range_step``."""
-        if want < band:
-            if double and band == LONG and band - 2 >= want:
-                return band - 2
-            return band - 1
-        return band
+        return band - baseline_closes(band, want, double and band == LONG)
 
     # ---- attacks --------------------------------------------------------------------------
 
@@ -281,43 +265,32 @@ class _Duel:
 
     def modifier(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
                  band: int) -> int:
-        """``Battle.modifiers`` for a duel (one target, no skills)."""
-        mod = 0
-        if not weapon.ignores_terrain:
-            mod += self.terrain_to_hit
-        if "Jammer" in target[3]:
-            mod -= 1
-        if "Targeting Array" in shooter[3]:
-            mod += 1  # a single target, always, in a duel
-        mod += self.models[side].to_hit
-        if shooter[4]:
-            mod -= 1
-        if weapon.family is Family.MISSILE:
-            pd = "Point Defense" in target[3]
-            phalanx = "Phalanx" in target[3]
-            if weapon.to_hit_vs_point_defense is not None and (pd or phalanx):
-                mod += weapon.to_hit_vs_point_defense
-            else:
-                if pd and band != SHORT:
-                    mod -= 1
-                if phalanx:
-                    mod -= 2 if band == LONG else 1
-        return mod
+        """``Battle.to_hit``'s modifier for a duel (one target, no skills)."""
+        return self.to_hit(side, shooter, weapon, target, band)[1]
+
+    def to_hit(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
+               band: int) -> tuple[Num, int]:
+        """The chance that one die of ``weapon`` hits (R6.6-R6.7: a single target, always,
+        in a duel; no skills), and its modifier."""
+        at = BAND_OF_RANK[band]
+        need = weapon.to_hit_at(at)
+        assert need is not None
+        check = to_hit(weapon, need, at, terrain=self.terrain_to_hit,
+                       jammer="Jammer" in target[3], targeting_array="Targeting Array" in
+                       shooter[3], level=self.models[side].to_hit, computers=shooter[4],
+                       point_defense="Point Defense" in target[3],
+                       phalanx="Phalanx" in target[3])
+        return check.odds(self.one), check.modifier
 
     def shot(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
              band: int) -> dict[MekState, Num]:
         """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing."""
-        mod = self.modifier(side, shooter, weapon, target, band)
+        p_hit, mod = self.to_hit(side, shooter, weapon, target, band)
         key = (side, weapon.name, mod, band, target)
         got = self._shot.get(key)
         if got is not None:
             return got
-        need = weapon.to_hit_at(BAND_OF_RANK[band])
-        assert need is not None
         model = self.models[1 - side]
-        p_hit = self.at_least(need - mod)
-        if weapon.reroll_miss:
-            p_hit = 1 - (1 - p_hit) * (1 - p_hit)
         dist: dict[MekState, Num] = {target: self.one}
         for _ in range(weapon.dice):
             nxt: dict[MekState, Num] = {}
@@ -333,34 +306,25 @@ class _Duel:
 
     def land(self, model: MekModel, weapon: Weapon, target: MekState,
              band: int) -> dict[MekState, Num]:
-        """``Battle.land``: the armor save, then a Hit and its critical check."""
+        """``Battle.land``: the armor save (R6.8), then a Hit and its critical check (R6.9)."""
         if target[0] >= model.max_hits:
             return {target: self.one}
-        mod = weapon.save_modifier
-        if weapon.family is Family.CANNON and "Space-Lam Armor" in model.armor_systems:
-            mod += 1
-        p_save = self.at_least(model.armor - mod)
-        if (weapon.family is Family.MISSILE and "Reactive Armor" in model.armor_systems) or \
-                (weapon.family is Family.LASER and "BPC Armor" in model.armor_systems):
-            p_save = 1 - (1 - p_save) * (1 - p_save)
+        p_fail = armor_save(model.armor, weapon, model.armor_systems.__contains__).fails(
+            self.one)
+        p_save = 1 - p_fail
         out: dict[MekState, Num] = {}
         if p_save:
             out[target] = p_save
         if p_save == 1:
             return out
-        p_fail = 1 - p_save
         hits = target[0] + 1
         hit: MekState = (hits, target[1], target[2], target[3], target[4], target[5],
                          target[6])
         if hits >= model.max_hits:
             _add(out, hit, p_fail)
             return out
-        remaining = model.max_hits - hits
-        p_crit = self.above(remaining)
-        if weapon.long_range_crit_reroll and band == LONG:
-            p_crit = 1 - (1 - p_crit) * (1 - p_crit)
-        if "Spaul Liner" in target[3]:
-            p_crit = p_crit * self.above(remaining)
+        p_crit = critical_check(model.max_hits - hits, weapon=weapon, band=BAND_OF_RANK[band],
+                                spaul="Spaul Liner" in target[3]).odds(self.one)
         if p_crit != 1:
             _add(out, hit, p_fail * (1 - p_crit))
         if p_crit:
@@ -404,8 +368,9 @@ class _Duel:
             return got
         a, b, band = state
         out: dict[Key, Num] = {}
+        acts = wounded_acts_odds(self.one)
         act = [[(True, self.one)] if not m[6] else
-               [(True, self.sixth[2]), (False, self.sixth[4])] for m in (a, b)]
+               [(True, acts), (False, 1 - acts)] for m in (a, b)]
         wants = (self.want(a[2]), self.want(b[2]))
         for act_a, pa in act[0]:
             for act_b, pb in act[1]:

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import sparse
 
+from meks.rules import ONE_FLOAT, wounded_acts_odds
+
 if TYPE_CHECKING:
     from meks.duel import MekState, _Duel
 
@@ -314,9 +316,10 @@ class ArrayChain:
         dist[LONG][0, 0] = 1.0
         wins_a = wins_b = draw = 0.0
         act = []
+        acts = wounded_acts_odds(ONE_FLOAT)  # R6.9: a wounded pilot acts on 5+
         for side in (0, 1):
             w = self.wounded[side]
-            act.append([(True, np.where(w, 2 / 6, 1.0)), (False, np.where(w, 4 / 6, 0.0))]
+            act.append([(True, np.where(w, acts, 1.0)), (False, np.where(w, 1 - acts, 0.0))]
                        if w.any() else [(True, None)])
         for _ in range(turn_limit):
             moved: dict[tuple[bool, bool, int], Array] = {}

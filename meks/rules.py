@@ -430,6 +430,16 @@ def morale_holds(roll: int, kills: int) -> bool:
     return roll > kills
 
 
+def wounded_acts(roll: int) -> bool:
+    """R6.9: a unit with a wounded pilot (or crew) acts this turn on 5+."""
+    return roll >= 5
+
+
+def wounded_acts_odds(one: Num) -> Num:
+    """The chance that a wounded pilot acts this turn."""
+    return at_least(5, one)
+
+
 # ---- R6.2 movement roll ----------------------------------------------------------------
 
 @dataclass
@@ -562,4 +572,5 @@ __all__ = ["FAMILY_SKILL", "GUNNERY_MODIFIER", "JUMP_HEAT", "ArmorSave", "Critic
            "KillsRoll", "MovementRoll", "Overheat", "ToHit", "armor_save", "at_least", "contest",
            "critical_check", "dice_sum", "faces_above", "faces_at_least", "gunnery_weapon",
            "infantry_hit_odds", "infantry_hits", "kills_roll", "may_fire_again", "morale_holds",
-           "movement_roll", "overheat", "overheat_hits", "to_hit"]
+           "movement_roll", "overheat", "overheat_hits", "to_hit",
+           "wounded_acts", "wounded_acts_odds"]

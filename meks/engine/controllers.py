@@ -9,7 +9,7 @@ support as soon as it can. The smarter bot derives from it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from mypy_extensions import mypyc_attr
@@ -220,11 +220,42 @@ def _objectives(condition: Condition | None, side: Side) -> tuple[list[int], lis
 
 def best_band(unit: Unit) -> Band:
     """The longest band at which all the unit's ranged weapons can fire."""
-    reaches = [w.weapon.range for w in unit.weapons if not w.destroyed
-               and not w.weapon.is_small]
+    return reach([w.weapon for w in unit.weapons if not w.destroyed])
+
+
+def reach(weapons: Iterable[Weapon]) -> Band:
+    """The longest band at which all of ``weapons`` that are ranged can fire (Short when
+    none is)."""
+    reaches = [w.range for w in weapons if not w.is_small]
     if not reaches:
         return Band.SHORT
     return _shortest(reaches)
+
+
+# The baseline's choices, as plain functions of the facts they read, so that the exact duel
+# (meks.duel) makes the very same choices.
+
+def baseline_closes(band: int, want: int, two: bool) -> int:
+    """How many bands the baseline closes, from the band of rank ``band`` toward the rank
+    ``want`` its weapons all reach (never opening): two when it may (``two``) and that
+    does not overshoot, else one, or none when it is there already."""
+    if want >= band:
+        return 0
+    return 2 if two and band - 2 >= want else 1
+
+
+def baseline_fires(weapon: Weapon, need: int | None, band: Band, heat: int, rating: int,
+                   hot: bool) -> bool:
+    """Whether the baseline fires ``weapon`` (To-Hit ``need`` at ``band``) next, its heat
+    so far ``heat`` against its ``rating`` (``hot``: the unit counts heat at all): a weapon
+    that reaches the band and keeps it within its rating. (A small weapon also needs an
+    infantry target.)"""
+    if weapon.is_small:
+        if band is not Band.SHORT:
+            return False
+    elif need is None:
+        return False
+    return not hot or heat + weapon.heat <= rating
 
 
 def _shortest(bands: list[Band]) -> Band:
@@ -377,11 +408,12 @@ class Baseline:
         mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
         want = _shortest([best_band(u) for u in mine]) if mine else Band.SHORT
         band = battle.band_of(zone)
-        if _BANDS.index(want) < _BANDS.index(band):
-            if RangeChoice.CLOSE_TWO in options and BANDS.index(band) - 2 >= BANDS.index(want):
-                return RangeChoice.CLOSE_TWO
-            if RangeChoice.CLOSE in options:
-                return RangeChoice.CLOSE
+        step = baseline_closes(BANDS.index(band), BANDS.index(want),
+                               RangeChoice.CLOSE_TWO in options)
+        if step == 2:
+            return RangeChoice.CLOSE_TWO
+        if step == 1 and RangeChoice.CLOSE in options:
+            return RangeChoice.CLOSE
         return RangeChoice.STAY
 
     def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
@@ -399,16 +431,14 @@ class Baseline:
         plan: list[tuple[WeaponSlot, Unit]] = []
         heat = unit.heat
         rating = unit.heat_rating(battle._terrain[unit.zone or 5].heat > 0)
+        hot = not unit.vehicle
         for slot in unit.live_weapons():
             weapon = slot.weapon
             small = weapon.is_small
             # Whether the weapon can fire at this band, and within the heat rating, does not
             # depend on the target.
-            if small and band is not Band.SHORT:
-                continue
-            if not small and battle.need_at(weapon, band) is None:
-                continue
-            if not unit.vehicle and heat + weapon.heat > rating:
+            if not baseline_fires(weapon, None if small else battle.need_at(weapon, band),
+                                  band, heat, rating, hot):
                 continue
             for target in targets:
                 if small and not target.is_infantry:

@@ -51,6 +51,7 @@ from meks.rules import (
     overheat,
     overheat_hits,
     to_hit,
+    wounded_acts,
 )
 from meks.scenario import Edge, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
@@ -418,7 +419,7 @@ class Battle:
             if unit.wounded and unit.on_map:
                 who = "pilot" if unit.pilot is not None else "crew"
                 roll = self.d6(f"wounded {who} of {unit.name} tries to act")
-                unit.can_act = roll >= 5
+                unit.can_act = wounded_acts(roll)
                 self.note(Kind.NOTE, f"{unit.name}'s wounded {who} rolls {roll}: "
                           + ("acts this turn." if unit.can_act else "cannot act this turn."),
                           unit, value=roll)

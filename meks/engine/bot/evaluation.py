@@ -33,6 +33,7 @@ from meks.rules import (
     overheat,
     overheat_hits,
     to_hit,
+    wounded_acts_odds,
 )
 from meks.rules import contest as compare_rolls
 from meks.rules import dice_sum as rules_dice_sum
@@ -548,7 +549,7 @@ class Judge:
         when fitted, unless ``jump`` is false)."""
         if not (unit.mobile or unit.is_infantry):
             return None
-        acts = 1 / 3 if unit.wounded else 1.0
+        acts: float = wounded_acts_odds(ONE_FLOAT) if unit.wounded else 1.0
         systems = self.systems(unit)
         check = battle.describe_movement_roll(unit, jump and "Jump Jets" in systems,
                                               systems.__contains__)
