@@ -23,15 +23,15 @@ from cli.play_views import (
     band_table,
     battle_map,
     heat_line,
-    overheat_risk,
     rating_of,
     shot_odds,
     unit_label,
 )
-from meks.catalog import Band, Family, Weapon
+from meks.catalog import Band, Weapon
 from meks.engine.controllers import Baseline, Order
 from meks.engine.log import Kind, render
 from meks.engine.units import Unit, WeaponSlot
+from meks.rules import GUNNERY_MODIFIER, may_fire_again, overheat
 from meks.scenario import Placed, Side
 
 if TYPE_CHECKING:
@@ -398,7 +398,7 @@ class Terminal:
         lines = [f"{unit_label(target)}: {target.hits}/{target.max_hits} hits, saves on "
                  f"{target.armor}+" + (", infantry" if target.is_infantry else "")]
         for slot in unit.live_weapons():
-            odds = shot_odds(battle, unit, slot, target, band, 0, single)
+            odds = shot_odds(battle, unit, slot, target, band, False, single)
             if odds is not None:
                 lines.append(f"{slot.name}: {odds.text}")
         if len(lines) == 1:
@@ -442,31 +442,32 @@ class Terminal:
                       plan: list[tuple[WeaponSlot, Unit]], heat: int,
                       rating: int) -> list[Option]:
         options = []
-        gunnery_used = "Gunnery" in unit.turn_skills or any(
+        # Gunnery is left when the engine says so and no weapon fires twice in the plan.
+        gunnery = battle.gunnery_left(unit) and not any(
             sum(1 for s, _ in plan if s is slot) + slot.fired >= 2 for slot in unit.weapons)
         for slot in unit.live_weapons():
             times = slot.fired + sum(1 for s, _ in plan if s is slot)
-            extra = 0
+            again = False
             if times >= 1:
-                weapon = slot.weapon
-                if not (unit.skill("Gunnery") and not gunnery_used and times == 1
-                        and (weapon.family is Family.CANNON or weapon.price_per == "pair")):
+                if not may_fire_again(slot.weapon, times, gunnery):
                     continue
-                extra = -2
+                again = True
             for target in targets:
                 if not _can_fire(slot.weapon, target, band):
                     continue
-                odds = shot_odds(battle, unit, slot, target, band, extra, len(targets) == 1)
+                odds = shot_odds(battle, unit, slot, target, band, again, len(targets) == 1)
                 if odds is None:
                     continue
                 label = (f"{slot.name} at {unit_label(target)}"
-                         + (" again (Gunnery -2)" if extra else "") + f": {odds.text}")
+                         + (f" again (Gunnery {GUNNERY_MODIFIER})" if again else "")
+                         + f": {odds.text}")
                 if not unit.vehicle and unit.pilot is not None:
-                    risk = overheat_risk(heat + slot.weapon.heat, rating)
+                    check = overheat(heat + slot.weapon.heat, rating, slot.weapon)
+                    risk = check.chance()
+                    hits = f"{check.hits} hit{'s' * (check.hits != 1)}"
                     label += (f"\nheat +{slot.weapon.heat} -> {heat + slot.weapon.heat}/{rating}"
                               + (f", overheat risk {risk:.0%} (the weapon is destroyed and "
-                                 f"the Mek takes {_overheat_hits(slot.weapon)})"
-                                 if risk else ", no overheat risk"))
+                                 f"the Mek takes {hits})" if risk else ", no overheat risk"))
                 options.append(Option(label, (slot, target)))
         return options
 
@@ -563,10 +564,6 @@ def _can_fire(weapon: Weapon, target: Unit, band: Band) -> bool:
     if weapon.is_small:
         return target.is_infantry and band is Band.SHORT
     return weapon.to_hit_at(band) is not None
-
-
-def _overheat_hits(weapon: Weapon) -> str:
-    return "2 hits" if weapon.family is Family.MISSILE else "1 hit"
 
 
 # ---- the play loop -----------------------------------------------------------------------------

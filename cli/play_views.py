@@ -3,21 +3,18 @@ odds of a shot (chance to hit, expected hits after the save, overheat risk)."""
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meks.catalog import Band, Family
+from meks.catalog import Band
 from meks.engine.units import Unit, WeaponSlot
+from meks.rules import ONE_FLOAT, armor_save
 from meks.scenario import Side
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from meks.engine.core import Battle
-
-FACES = range(1, 7)
-
 
 def unit_label(unit: Unit) -> str:
     """A unit as prompts name it: id, name and design (a decoy only as a contact)."""
@@ -40,11 +37,6 @@ def heat_line(battle: Battle, unit: Unit) -> str:
     return f"heat now {unit.heat}/{rating_of(battle, unit)}"
 
 
-def overheat_risk(heat: int, rating: int) -> float:
-    """R6.10: above the rating a die is rolled; at or under the excess the weapon is lost."""
-    return min(max(heat - rating, 0), 6) / 6
-
-
 @dataclass(frozen=True)
 class Odds:
     chance: float  # to hit with one die (after a Twin Laser's re-roll), or to kill
@@ -53,68 +45,36 @@ class Odds:
 
 
 def shot_odds(battle: Battle, unit: Unit, slot: WeaponSlot, target: Unit, band: Band,
-              extra: int = 0, single: bool = True) -> Odds | None:
-    """The odds of one firing of ``slot`` at ``target``, or None when it cannot fire at
-    this band. Modifiers come from the engine (``Battle.modifiers``); the once-a-turn skills
-    it marks as used are put back, so asking changes nothing."""
+              gunnery: bool = False, single: bool = True) -> Odds | None:
+    """The odds of one firing of ``slot`` at ``target`` (``gunnery``: a Gunnery second
+    shot), or None when it cannot fire at this band. The checks are the engine's own
+    (``Battle.to_hit``, the armor save, the kills roll); describing them uses up nothing."""
     from meks.engine.core import Shot
 
     weapon = slot.weapon
     if target.is_infantry:
         if weapon.to_hit_at(band) is None and not (weapon.is_small and band is Band.SHORT):
             return None
-        return _kills_odds(battle, slot, target, extra)
-    if weapon.is_small:
+        return _kills_odds(battle, slot, target, gunnery)
+    if weapon.is_small or weapon.to_hit_at(band) is None:
         return None
-    need = weapon.to_hit_at(band)
-    if need is None:
-        return None
-    kept = set(unit.turn_skills), set(target.turn_skills)
-    try:
-        mod, notes = battle.modifiers(Shot(unit, weapon, target, band, extra,
-                                           ["Gunnery -2"] if extra else []), single)
-    finally:
-        unit.turn_skills.clear()
-        unit.turn_skills.update(kept[0])
-        target.turn_skills.clear()
-        target.turn_skills.update(kept[1])
-    six = battle.house.six_always_hits
-    chance = sum(1 for r in FACES if r + mod >= need or (six and r == 6)) / 6
-    if weapon.reroll_miss:
-        chance += (1 - chance) * chance
-    save_mod = weapon.save_modifier
-    if weapon.family is Family.CANNON and target.has_system("Space-Lam Armor"):
-        save_mod += 1
-    fails = sum(1 for r in FACES if r + save_mod < target.armor) / 6
-    if (weapon.family is Family.MISSILE and target.has_system("Reactive Armor")) or (
-            weapon.family is Family.LASER and target.has_system("BPC Armor")):
-        fails *= fails
-    expected = weapon.dice * chance * fails
-    text = f"{need}+ {mod:+d}" + (f" [{', '.join(notes)}]" if notes else "") + \
-        f": {chance:.0%} to hit" + (f" with each of {weapon.dice} dice" if weapon.dice > 1
-                                     else "") + f", {expected:.2f} hits after the save"
+    check = battle.to_hit(Shot(unit, weapon, target, band, gunnery), single)
+    chance = check.chance()
+    expected = check.dice * chance * armor_save(target.armor, weapon,
+                                                target.has_system).chance()
+    notes = check.notes
+    text = f"{check.need}+ {check.modifier:+d}" + (f" [{', '.join(notes)}]" if notes else "") \
+        + f": {chance:.0%} to hit" + (f" with each of {check.dice} dice" if check.dice > 1
+                                      else "") + f", {expected:.2f} hits after the save"
     return Odds(chance, expected, text)
 
 
-def _kills_odds(battle: Battle, slot: WeaponSlot, target: Unit, extra: int) -> Odds:
+def _kills_odds(battle: Battle, slot: WeaponSlot, target: Unit, gunnery: bool) -> Odds:
     """R6.11: no to-hit roll against infantry; the kills roll, terrain applying."""
-    weapon = slot.weapon
-    zone = target.zone or 5
-    terrain = (0 if weapon.ignores_terrain else battle.terrain_to_hit(zone)) + extra
-    if weapon.is_small:
-        rolls = list(itertools.product(FACES, repeat=weapon.kills))
-        kills = [max(0, sum(r) + terrain) for r in rolls]
-        expected = sum(kills) / len(kills)
-        chance = sum(1 for k in kills if k) / len(kills)
-    else:
-        values = [r + terrain for r in FACES]
-        if weapon.family is Family.MISSILE:
-            kills = [1 if v >= 4 else 0 for v in values]
-        else:
-            kills = [2 if v >= 5 else 1 if v >= 3 else 0 for v in values]
-        expected = sum(kills) / 6
-        chance = sum(1 for k in kills if k) / 6
-    return Odds(chance, expected, f"kills roll {terrain:+d}: {chance:.0%} to kill, "
+    check = battle.describe_kills_roll(slot.weapon, target, gunnery)
+    expected = float(check.expected(ONE_FLOAT))
+    chance = float(check.at_least(1, ONE_FLOAT))
+    return Odds(chance, expected, f"kills roll {check.modifier:+d}: {chance:.0%} to kill, "
                 f"{expected:.2f} kills expected")
 
 
@@ -228,5 +188,5 @@ def battle_map(battle: Battle, viewer: Side, over: bool = False) -> RenderableTy
     return Group(*parts)
 
 
-__all__ = ["Odds", "band_table", "battle_map", "heat_line", "overheat_risk", "rating_of",
+__all__ = ["Odds", "band_table", "battle_map", "heat_line", "rating_of",
            "shot_odds", "unit_label"]
