@@ -52,6 +52,7 @@ from meks.rules import (
     contest,
     critical_check,
     movement_roll,
+    reactor_odds,
     to_hit,
     wounded_acts_odds,
 )
@@ -346,9 +347,10 @@ class _Duel:
                 _add(out, (hits, legs, left, systems, comp, comp_next, wounded), share)
         else:
             _add(out, s, sixth)
+        blows = reactor_odds(self.one)
         _add(out, (model.max_hits, legs, weapons, systems, comp, comp_next, wounded),
-             sixth * self.half)
-        _add(out, s, sixth * self.half)
+             sixth * blows)
+        _add(out, s, sixth * (1 - blows))
         _add(out, (hits, legs, weapons, systems, comp, True, wounded), sixth)
         if systems:
             share = sixth * self.frac(1, len(systems))

@@ -80,6 +80,14 @@ def dice_sum(dice: int, one: Num) -> list[Num]:
     return out
 
 
+def modifier_total(mods: list[tuple[int, str]]) -> int:
+    """The sum of named modifiers."""
+    out = 0
+    for m, _ in mods:
+        out += m
+    return out
+
+
 def _named(mods: list[tuple[int, str]]) -> list[str]:
     return [f"{name} {m:+d}" for m, name in mods]
 
@@ -103,10 +111,7 @@ class ToHit:
 
     @property
     def modifier(self) -> int:
-        total = 0
-        for m, _ in self.modifiers:
-            total += m
-        return total
+        return modifier_total(self.modifiers)
 
     @property
     def notes(self) -> list[str]:
@@ -327,6 +332,16 @@ class CriticalCheck:
         return roll, self.crits(roll)
 
 
+def reactor_explodes(roll: int) -> bool:
+    """R6.9: a Reactor Core critical rolls at once; 1-3 the Mek explodes."""
+    return roll <= 3
+
+
+def reactor_odds(one: Num) -> Num:
+    """The chance that a Reactor Core critical blows the Mek up."""
+    return (6 - faces_above(3)) * one / 6
+
+
 def critical_check(remaining: int, *, pinpoint: bool = False, sharpshooter: bool = False,
                    weapon: Weapon | None = None, band: Band | None = None,
                    spaul: bool = False) -> CriticalCheck:
@@ -451,10 +466,7 @@ class MovementRoll:
 
     @property
     def modifier(self) -> int:
-        total = 0
-        for m, _ in self.modifiers:
-            total += m
-        return total
+        return modifier_total(self.modifiers)
 
     def distribution(self, one: Num) -> dict[int, Num]:
         """Each result (never below 0: a side that rolls nothing has 0) and its chance."""
@@ -572,5 +584,6 @@ __all__ = ["FAMILY_SKILL", "GUNNERY_MODIFIER", "JUMP_HEAT", "ArmorSave", "Critic
            "KillsRoll", "MovementRoll", "Overheat", "ToHit", "armor_save", "at_least", "contest",
            "critical_check", "dice_sum", "faces_above", "faces_at_least", "gunnery_weapon",
            "infantry_hit_odds", "infantry_hits", "kills_roll", "may_fire_again", "morale_holds",
-           "movement_roll", "overheat", "overheat_hits", "to_hit",
+           "movement_roll", "overheat", "overheat_hits", "reactor_explodes",
+           "reactor_odds", "to_hit",
            "wounded_acts", "wounded_acts_odds"]

@@ -50,6 +50,7 @@ from meks.rules import (
     movement_roll,
     overheat,
     overheat_hits,
+    reactor_explodes,
     to_hit,
     wounded_acts,
 )
@@ -1247,7 +1248,7 @@ class Battle:
                 effect = "no weapon left to lose"
         elif roll == 4:
             blast = self.d6(f"reactor of {target.name}")
-            if blast <= 3:
+            if reactor_explodes(blast):
                 effect = f"the reactor explodes ({blast})"
                 target.exploded = True
                 if not target.doomed:
