@@ -1,10 +1,10 @@
 """The bot's evaluation: what attacks and threats are worth, read as probabilities.
 
-Everything here is an expected value worked out from the numbers the engine rolls against
-(to-hit numbers and their modifiers, dice, re-rolls, armor saves, critical chances, heat):
-the chance of one die reaching a number, the chance an armor save fails, the distribution of
-a movement roll, a unit's worth, the expected damaging hits of a firing, the best order of
-fire within the heat rating, and how a fight between two groups goes. ``Judge`` holds the
+Everything here is an expected value built on the chances of the checks the engine rolls,
+read from the same descriptions the engine rolls (``meks.rules``: to-hit with its modifiers,
+armor save, critical check, kills roll, movement roll, overheat): a unit's worth, the
+expected damaging hits of a firing, the best order of fire within the heat rating, the odds
+of winning a movement roll, and how a fight between two groups goes. ``Judge`` holds the
 values it remembers while nothing happens in a battle; it never rolls a die and never
 decides anything.
 """
