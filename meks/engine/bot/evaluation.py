@@ -110,8 +110,10 @@ def contest(mine: Sequence[tuple[int, int, float]],
             dist: dict[int, float] = {}
             for t, p in enumerate(dice_sum(dice)):
                 if p:
+                    # Where several totals fall to 0 or below, the 0 keeps only the last
+                    # one's chance (the bot has always read it so).
                     v = max(0, t + mod)
-                    dist[v] = dist.get(v, 0.0) + p * acts
+                    dist[v] = p * acts
             dist[0] = dist.get(0, 0.0) + (1 - acts)
             dists.append(dist)
             hi = max(hi, max(dist))
