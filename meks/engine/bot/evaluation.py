@@ -314,8 +314,12 @@ class Judge:
                 return 0.0
         elif need_at(weapon, band) is None:
             return 0.0
-        return float(kills_roll(weapon, battle.terrain_to_hit(target.zone or 5)).expected(
-            ONE_FLOAT))
+        check = kills_roll(weapon, battle.terrain_to_hit(target.zone or 5))
+        if check.small:
+            # The bot has always estimated a small weapon's kills as the dice's mean plus
+            # the modifier (which overlooks that kills never go below 0).
+            return max(0.0, 3.5 * check.dice + check.modifier)
+        return float(check.expected(ONE_FLOAT))
 
     def guns(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
              doubled: bool | None = None, single: bool | None = None) -> list[Gun]:
