@@ -23,6 +23,7 @@ from meks.engine.units import Unit, WeaponSlot
 from meks.rules import (
     FAMILY_SKILL,
     ONE_FLOAT,
+    MovementRoll,
     Overheat,
     ToHit,
     armor_save,
@@ -36,7 +37,6 @@ from meks.rules import (
     wounded_acts_odds,
 )
 from meks.rules import contest as compare_rolls
-from meks.rules import dice_sum as rules_dice_sum
 
 if TYPE_CHECKING:
     from meks.engine.core import Battle
@@ -88,14 +88,16 @@ def worth(unit: Unit) -> float:
     return value
 
 
-_SUMS: dict[int, list[float]] = {}
+_ROLLS: dict[tuple[int, int], dict[int, float]] = {}
 
 
-def dice_sum(n: int) -> list[float]:
-    """The distribution of the sum of ``n`` six-sided dice (index = total), remembered."""
-    known = _SUMS.get(n)
+def roll_distribution(dice: int, modifier: int) -> dict[int, float]:
+    """The results of a movement roll of ``dice`` dice plus ``modifier`` (never below 0)
+    and their chances, remembered."""
+    known = _ROLLS.get((dice, modifier))
     if known is None:
-        known = _SUMS[n] = rules_dice_sum(n, ONE_FLOAT)
+        known = _ROLLS[(dice, modifier)] = MovementRoll(dice, [(modifier, "")]).distribution(
+            ONE_FLOAT)
     return known
 
 
@@ -107,13 +109,7 @@ def contest(mine: Sequence[tuple[int, int, float]],
         hi = 0
         dists = []
         for dice, mod, acts in units:
-            dist: dict[int, float] = {}
-            for t, p in enumerate(dice_sum(dice)):
-                if p:
-                    # Where several totals fall to 0 or below, the 0 keeps only the last
-                    # one's chance (the bot has always read it so).
-                    v = max(0, t + mod)
-                    dist[v] = p * acts
+            dist = {v: p * acts for v, p in roll_distribution(dice, mod).items()}
             dist[0] = dist.get(0, 0.0) + (1 - acts)
             dists.append(dist)
             hi = max(hi, max(dist))
@@ -315,10 +311,6 @@ class Judge:
         elif need_at(weapon, band) is None:
             return 0.0
         check = kills_roll(weapon, battle.terrain_to_hit(target.zone or 5))
-        if check.small:
-            # The bot has always estimated a small weapon's kills as the dice's mean plus
-            # the modifier (which overlooks that kills never go below 0).
-            return max(0.0, 3.5 * check.dice + check.modifier)
         return float(check.expected(ONE_FLOAT))
 
     def guns(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
