@@ -20,7 +20,7 @@ leans on (``spends``), and whoever rolls it marks them used.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -32,9 +32,15 @@ D6 = Callable[[str], int]  # rolls one die for the purpose named (the battle's `
 ONE_FLOAT = 1.0
 ONE_EXACT = Fraction(1)
 
-# R6.6: the once-a-turn +1 of the pilot skill of each weapon family.
-FAMILY_SKILL = {Family.CANNON: "Accuracy", Family.MISSILE: "Guidance",
-                Family.LASER: "Steady Hand"}
+
+def skill_of(family: Family) -> str | None:
+    """R6.6: the pilot skill that gives +1 on one attack of ``family`` a turn (Accuracy,
+    Guidance, Steady Hand), or None. (Members are compared, not hashed: an Enum member's
+    hash is a Python-level call, and this runs for every shot.)"""
+    return ("Accuracy" if family is Family.CANNON else "Guidance" if family is Family.MISSILE
+            else "Steady Hand" if family is Family.LASER else None)
+
+
 GUNNERY_MODIFIER = -2  # R6.5: a Gunnery second shot
 JUMP_HEAT = 2  # R6.2/R6.10: jump jets
 
@@ -108,10 +114,10 @@ class ToHit:
     six_hits: bool = False
     spends: tuple[str, ...] = ()
     target_spends: tuple[str, ...] = ()
+    modifier: int = field(init=False)  # the modifiers' sum
 
-    @property
-    def modifier(self) -> int:
-        return modifier_total(self.modifiers)
+    def __post_init__(self) -> None:
+        self.modifier = modifier_total(self.modifiers)
 
     @property
     def notes(self) -> list[str]:
@@ -179,8 +185,8 @@ def to_hit(weapon: Weapon, need: int, band: Band, *, terrain: int = 0,
     if computers:
         mods.append((-1, "Computers damaged"))
     spends: tuple[str, ...] = ()
-    skill = FAMILY_SKILL.get(family)
-    if family_skill and skill is not None:
+    skill = skill_of(family) if family_skill else None
+    if skill is not None:
         mods.append((1, skill))
         spends = (skill,)
     if commandos:
@@ -463,10 +469,10 @@ class MovementRoll:
 
     dice: int
     modifiers: list[tuple[int, str]]
+    modifier: int = field(init=False)  # the modifiers' sum
 
-    @property
-    def modifier(self) -> int:
-        return modifier_total(self.modifiers)
+    def __post_init__(self) -> None:
+        self.modifier = modifier_total(self.modifiers)
 
     def distribution(self, one: Num) -> dict[int, Num]:
         """Each result (never below 0: a side that rolls nothing has 0) and its chance."""
@@ -580,10 +586,10 @@ def overheat(heat: int, rating: int, weapon: Weapon) -> Overheat:
     return Overheat(heat - rating, overheat_hits(weapon))
 
 
-__all__ = ["FAMILY_SKILL", "GUNNERY_MODIFIER", "JUMP_HEAT", "ArmorSave", "CriticalCheck",
+__all__ = ["GUNNERY_MODIFIER", "JUMP_HEAT", "ArmorSave", "CriticalCheck",
            "KillsRoll", "MovementRoll", "Overheat", "ToHit", "armor_save", "at_least", "contest",
            "critical_check", "dice_sum", "faces_above", "faces_at_least", "gunnery_weapon",
            "infantry_hit_odds", "infantry_hits", "kills_roll", "may_fire_again", "morale_holds",
            "movement_roll", "overheat", "overheat_hits", "reactor_explodes",
-           "reactor_odds", "to_hit",
+           "reactor_odds", "skill_of", "to_hit",
            "wounded_acts", "wounded_acts_odds"]

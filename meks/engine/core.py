@@ -34,7 +34,6 @@ from meks.engine.units import (
 )
 from meks.errors import MeksError
 from meks.rules import (
-    FAMILY_SKILL,
     GUNNERY_MODIFIER,
     JUMP_HEAT,
     CriticalCheck,
@@ -51,6 +50,7 @@ from meks.rules import (
     overheat,
     overheat_hits,
     reactor_explodes,
+    skill_of,
     to_hit,
     wounded_acts,
 )
@@ -701,7 +701,6 @@ class Battle:
         """R6.2: the unit's movement roll (``jump``: with its Jump Jets; ``has``: whether it
         has a working system of a name, by default ``unit.has_system``). Infantry roll one
         die and no terrain."""
-        has = has or unit.has_system
         infantry = unit.kind is UnitKind.INFANTRY
         terrain = self._terrain[unit.zone or 5]
         pilot = unit.pilot
@@ -715,7 +714,8 @@ class Battle:
             maneuver=pilot is not None and pilot.has("Maneuver"),
             familiarity=pilot is not None and pilot.familiarity is not None
             and pilot.familiarity is unit.size,
-            servo_boosters=has("Servo Boosters"), legs=unit.legs)
+            servo_boosters=unit.has_system("Servo Boosters") if has is None
+            else has("Servo Boosters"), legs=unit.legs)
 
     def movement_modifiers(self, unit: Unit, ignore_terrain: bool) -> list[tuple[int, str]]:
         """R6.2: what a movement roll adds to its dice, each named (those that add nothing
@@ -1023,9 +1023,9 @@ class Battle:
             return True  # R4.4: vehicles (and infantry) never overheat
         unit.heat += slot.weapon.heat
         rating = unit.heat_rating(self._terrain[unit.zone or 5].heat > 0)
+        if unit.heat <= rating:
+            return True  # within the rating: no overheat roll
         check = overheat(unit.heat, rating, slot.weapon)
-        if not check.rolls:
-            return True
         excess = check.excess
         roll, holds = check.roll(self.d6, f"overheat roll for {unit.name}'s {slot.name}")
         if holds:
@@ -1081,7 +1081,7 @@ class Battle:
             if pilot is not None:
                 level, level_name = pilot.level.to_hit, pilot.level.level
             computers = bool(unit.computers_turns) and self.turn in unit.computers_turns
-            family_skill = FAMILY_SKILL.get(weapon.family)
+            family_skill = skill_of(weapon.family)
             skill = family_skill is not None and unit.skill(family_skill) and \
                 family_skill not in unit.turn_skills
             commandos = target.id in self.marked[unit.side]

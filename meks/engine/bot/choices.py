@@ -16,7 +16,7 @@ from meks.construction import Pricing, check_design
 from meks.engine.bot.evaluation import BAND_WEIGHT
 from meks.engine.core import BANDS
 from meks.pilots import FAMILIARITY, auto_skill, available_skills
-from meks.rules import FAMILY_SKILL, ONE_FLOAT, ArmorSave, Overheat, at_least, to_hit
+from meks.rules import ONE_FLOAT, ArmorSave, Overheat, at_least, skill_of, to_hit
 
 
 class Difficulty(Enum):
@@ -270,20 +270,21 @@ def choose_skill(held: Sequence[str], design: Design | None,
         gain = (at_least(need - 1, ONE_FLOAT) - at_least(need, ONE_FLOAT)) * w.dice
         families[w.family] = families.get(w.family, 0.0) + gain
     main = max(families.items(), key=lambda fv: (fv[1], fv[0].value))[0] if families else None
+    main_skill = skill_of(main) if main is not None else None
     priority: list[str] = []
     if hot:
         priority.append(FAMILIARITY)
     if short or design.size in (Size.LIGHT, Size.MEDIUM):
         priority.append("Maneuver")
-    if main is not None and families[main] >= 0.3:
-        priority.append(FAMILY_SKILL[main])
+    if main is not None and main_skill is not None and families[main] >= 0.3:
+        priority.append(main_skill)
     if "Jump Jets" in systems:
         priority.append("Ice Man")
     if "Director" in systems:
         priority.append("Quick Draw")
     priority += ["Pinpoint Attack", "Damage Control"]
-    if main is not None:
-        priority.append(FAMILY_SKILL[main])
+    if main_skill is not None:
+        priority.append(main_skill)
     priority += ["Maneuver", FAMILIARITY]
     for skill in priority:
         if skill in options:

@@ -21,7 +21,6 @@ from meks.catalog import Band, Family, Weapon
 from meks.engine.core import BANDS
 from meks.engine.units import Unit, WeaponSlot
 from meks.rules import (
-    FAMILY_SKILL,
     ONE_FLOAT,
     MovementRoll,
     Overheat,
@@ -33,6 +32,7 @@ from meks.rules import (
     kills_roll,
     overheat,
     overheat_hits,
+    skill_of,
     to_hit,
     wounded_acts_odds,
 )
@@ -152,6 +152,9 @@ class Judge:
         self._phalanx = False
         self._memo_key = -1
         self._memo: dict[tuple[str, str, Band, bool | None], float] = {}
+        # a unit's weapon at a target: (unit, weapon, target, band, single target, family
+        # skill, extra modifier, doubled terrain) -> expected damaging hits
+        self._shots: dict[tuple[str, str, str, int, bool, bool, int, bool | None], float] = {}
         self._worths: dict[str, float] = {}
         self._systems: dict[str, frozenset[str]] = {}
 
@@ -169,6 +172,7 @@ class Judge:
         if len(battle.log) != self._memo_key:
             self._memo_key = len(battle.log)
             self._memo.clear()
+            self._shots.clear()
             self._worths.clear()
             self._systems.clear()
 
@@ -293,11 +297,18 @@ class Judge:
             return self.kills(battle, weapon, target, band)
         if weapon.is_small:
             return 0.0
+        key = ("" if unit is None else unit.id, weapon.name, target.id,
+               0 if band is Band.SHORT else 1 if band is Band.MEDIUM else 2, single, skill,
+               extra, doubled)
+        known = self._shots.get(key)
+        if known is not None:
+            return known
         check = self.to_hit(battle, unit, weapon, target, band, single, skill, doubled,
                             extra != 0)
-        if check is None:
-            return 0.0
-        return check.dice * check.chance() * self.save_fails(target, weapon)
+        value = 0.0 if check is None else \
+            check.dice * check.chance() * self.save_fails(target, weapon)
+        self._shots[key] = value
+        return value
 
     def save_fails(self, target: Unit, weapon: Weapon) -> float:
         """``save_fails`` with the target's systems remembered."""
@@ -322,7 +333,7 @@ class Judge:
         out: list[Gun] = []
         for slot in unit.live_weapons():
             weapon = slot.weapon
-            skill = FAMILY_SKILL.get(weapon.family)
+            skill = skill_of(weapon.family)
             has_skill = bool(skill and unit.skill(skill) and skill not in unit.turn_skills)
             evs = []
             for t in targets:
