@@ -4,8 +4,8 @@ Each function here *describes* a check as a value: what is rolled, how many dice
 what number, with which modifiers (each named), which re-rolls apply. A description is used
 three ways, from the same code:
 
-- the engine rolls it with the battle's dice (``roll...`` methods take the battle's ``d6``,
-  which logs every die), and writes the outcome to its log;
+- the engine rolls it with the battle's dice (``roll...`` methods take a ``Roller``: the
+  battle, whose ``d6`` logs every die), and writes the outcome to its log;
 - the bot reads its chance as a float (``chance()``);
 - the exact duel reads the same chance as an exact ``Fraction`` (``exact()``).
 
@@ -24,21 +24,37 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from meks.catalog import Band, Family, Weapon
 
 Num = Any  # float, or Fraction when a chance is exact
-D6 = Callable[[str], int]  # rolls one die for the purpose named (the battle's ``d6``)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)
+class Roller:
+    """What rolls a check's dice: ``d6`` rolls one die for the purpose named (the battle's
+    ``d6``, which logs it). A class rather than a function so that the engine's rolls stay
+    plain method calls when compiled."""
+
+    def d6(self, purpose: str) -> int:
+        raise NotImplementedError
 
 ONE_FLOAT = 1.0
 ONE_EXACT = Fraction(1)
+
+# Enum members kept as module constants: the checks compare them for every shot, and a
+# class attribute of a plain-Python Enum costs a lookup each time.
+_CANNON, _MISSILE, _LASER = Family.CANNON, Family.MISSILE, Family.LASER
+_SHORT, _LONG = Band.SHORT, Band.LONG
 
 
 def skill_of(family: Family) -> str | None:
     """R6.6: the pilot skill that gives +1 on one attack of ``family`` a turn (Accuracy,
     Guidance, Steady Hand), or None. (Members are compared, not hashed: an Enum member's
     hash is a Python-level call, and this runs for every shot.)"""
-    return ("Accuracy" if family is Family.CANNON else "Guidance" if family is Family.MISSILE
-            else "Steady Hand" if family is Family.LASER else None)
+    return ("Accuracy" if family is _CANNON else "Guidance" if family is _MISSILE
+            else "Steady Hand" if family is _LASER else None)
 
 
 GUNNERY_MODIFIER = -2  # R6.5: a Gunnery second shot
@@ -143,13 +159,13 @@ class ToHit:
     def exact(self) -> Fraction:
         return Fraction(self.odds(ONE_EXACT))
 
-    def roll_die(self, d6: D6, purpose: str, reroll_purpose: str) -> tuple[int, bool]:
+    def roll_die(self, dice: Roller, purpose: str, reroll_purpose: str) -> tuple[int, bool]:
         """Roll one of the dice (and its re-roll): the face that counts, and whether it hit."""
         modifier = self.modifier
-        roll = d6(purpose)
+        roll = dice.d6(purpose)
         hit = self.hits(roll, modifier)
         if not hit and self.reroll_miss:
-            roll = d6(reroll_purpose)
+            roll = dice.d6(reroll_purpose)
             hit = self.hits(roll, modifier)
         return roll, hit
 
@@ -192,24 +208,24 @@ def to_hit(weapon: Weapon, need: int, band: Band, *, terrain: int = 0,
     if commandos:
         mods.append((1, "Commandos"))
     target_spends: tuple[str, ...] = ()
-    if family is Family.MISSILE:
+    if family is _MISSILE:
         if spoof:
             mods.append((-1, "Spoof"))
             target_spends = ("Spoof",)
         if weapon.to_hit_vs_point_defense is not None and (point_defense or phalanx):
             mods.append((weapon.to_hit_vs_point_defense, "Hammer vs defenses"))
         else:
-            if point_defense and band is not Band.SHORT:
+            if point_defense and band is not _SHORT:
                 mods.append((-1, "Point Defense"))
             if phalanx:
-                mods.append((-2 if band is Band.LONG else -1, "Phalanx"))
+                mods.append((-2 if band is _LONG else -1, "Phalanx"))
     return ToHit(need, mods, weapon.dice, weapon.reroll_miss, six_hits, spends,
                  target_spends)
 
 
 def gunnery_weapon(weapon: Weapon) -> bool:
     """R6.5: Gunnery's second shot is for a cannon-family weapon or a CIWS pair."""
-    return weapon.family is Family.CANNON or weapon.price_per == "pair"
+    return weapon.family is _CANNON or weapon.price_per == "pair"
 
 
 def may_fire_again(weapon: Weapon, fired: int, gunnery: bool) -> bool:
@@ -245,13 +261,13 @@ class ArmorSave:
         """The chance that the save fails, exactly."""
         return Fraction(self.fails(ONE_EXACT))
 
-    def roll(self, d6: D6, purpose: str, reroll_purpose: str) -> tuple[int, bool, bool]:
+    def roll(self, dice: Roller, purpose: str, reroll_purpose: str) -> tuple[int, bool, bool]:
         """Roll it: the face that counts, whether it saved, whether it was re-rolled."""
-        roll = d6(purpose)
+        roll = dice.d6(purpose)
         saved = self.saves(roll)
         if saved or not self.reroll:
             return roll, saved, False
-        roll = d6(reroll_purpose)
+        roll = dice.d6(reroll_purpose)
         return roll, self.saves(roll), True
 
 
@@ -263,13 +279,13 @@ def armor_save(armor: int, weapon: Weapon, has: Callable[[str], bool]) -> ArmorS
     family = weapon.family
     mod = weapon.save_modifier
     reroll = ""
-    if family is Family.CANNON:
+    if family is _CANNON:
         if has("Space-Lam Armor"):
             mod += 1
-    elif family is Family.MISSILE:
+    elif family is _MISSILE:
         if has("Reactive Armor"):
             reroll = "Reactive Armor"
-    elif family is Family.LASER and has("BPC Armor"):
+    elif family is _LASER and has("BPC Armor"):
         reroll = "BPC Armor"
     return ArmorSave(armor, mod, reroll)
 
@@ -315,26 +331,26 @@ class CriticalCheck:
     def exact(self) -> Fraction:
         return Fraction(self.odds(ONE_EXACT))
 
-    def roll(self, d6: D6, name: str) -> tuple[int, bool, tuple[str, ...]]:
+    def roll(self, dice: Roller, name: str) -> tuple[int, bool, tuple[str, ...]]:
         """The check (before any Spaul Liner): the face that counts (0 with Pinpoint),
         whether it is a critical, and the skills it used up."""
         if self.pinpoint:
             return 0, True, ("Pinpoint",)
         spent: tuple[str, ...] = ()
-        roll = d6(f"critical check on {name}")
+        roll = dice.d6(f"critical check on {name}")
         crit = self.crits(roll)
         if not crit and self.sharpshooter:
             spent = ("Sharpshooter",)
-            roll = d6(f"critical check re-roll (Sharpshooter) on {name}")
+            roll = dice.d6(f"critical check re-roll (Sharpshooter) on {name}")
             crit = self.crits(roll)
         if not crit and self.ppc:
-            roll = d6(f"critical check re-roll (PPC at Long) on {name}")
+            roll = dice.d6(f"critical check re-roll (PPC at Long) on {name}")
             crit = self.crits(roll)
         return roll, crit, spent
 
-    def confirm(self, d6: D6, name: str) -> tuple[int, bool]:
+    def confirm(self, dice: Roller, name: str) -> tuple[int, bool]:
         """The Spaul Liner's second check: the roll, and whether the critical sticks."""
-        roll = d6(f"Spaul Liner check on {name}")
+        roll = dice.d6(f"Spaul Liner check on {name}")
         return roll, self.crits(roll)
 
 
@@ -353,7 +369,7 @@ def critical_check(remaining: int, *, pinpoint: bool = False, sharpshooter: bool
                    spaul: bool = False) -> CriticalCheck:
     """R6.9 (and R6.7's PPC at Long): the critical check after a Hit leaves ``remaining``
     Hits. ``pinpoint``/``sharpshooter``: the attacker's skills there to use this turn."""
-    ppc = weapon is not None and weapon.long_range_crit_reroll and band is Band.LONG
+    ppc = weapon is not None and weapon.long_range_crit_reroll and band is _LONG
     return CriticalCheck(remaining, pinpoint, sharpshooter and not pinpoint, ppc, spaul)
 
 
@@ -403,11 +419,11 @@ class KillsRoll:
             total += self.at_least(k, one)
         return total
 
-    def roll(self, d6: D6, purpose: str) -> tuple[int, int]:
+    def roll(self, dice: Roller, purpose: str) -> tuple[int, int]:
         """Roll it: the dice's total and the kills."""
         rolled = 0
         for _ in range(self.dice):
-            rolled += d6(purpose)
+            rolled += dice.d6(purpose)
         return rolled, self.kills(rolled)
 
 
@@ -433,7 +449,7 @@ def kills_roll(weapon: Weapon, terrain: int, extra: int = 0) -> KillsRoll:
     modifier = (0 if weapon.ignores_terrain else terrain) + extra
     small = weapon.is_small
     return KillsRoll(weapon.kills if small else 1, modifier, small,
-                     weapon.family is Family.MISSILE)
+                     weapon.family is _MISSILE)
 
 
 def infantry_hits(roll: int, armor: int) -> bool:
@@ -484,11 +500,11 @@ class MovementRoll:
                 out[value] = out.get(value, 0 * one) + p
         return out
 
-    def roll(self, d6: D6, purpose: str) -> tuple[int, int]:
+    def roll(self, dice: Roller, purpose: str) -> tuple[int, int]:
         """Roll it: the dice's total and the result."""
         rolled = 0
         for _ in range(self.dice):
-            rolled += d6(purpose)
+            rolled += dice.d6(purpose)
         return rolled, rolled + self.modifier
 
 
@@ -569,15 +585,15 @@ class Overheat:
     def exact(self) -> Fraction:
         return Fraction(self.lost(ONE_EXACT))
 
-    def roll(self, d6: D6, purpose: str) -> tuple[int, bool]:
+    def roll(self, dice: Roller, purpose: str) -> tuple[int, bool]:
         """Roll it (only when ``rolls``): the roll and whether the weapon holds."""
-        roll = d6(purpose)
+        roll = dice.d6(purpose)
         return roll, self.holds(roll)
 
 
 def overheat_hits(weapon: Weapon) -> int:
     """R6.10: an overheated missile-family weapon costs 2 Hits, any other 1."""
-    return 2 if weapon.family is Family.MISSILE else 1
+    return 2 if weapon.family is _MISSILE else 1
 
 
 def overheat(heat: int, rating: int, weapon: Weapon) -> Overheat:
@@ -586,10 +602,36 @@ def overheat(heat: int, rating: int, weapon: Weapon) -> Overheat:
     return Overheat(heat - rating, overheat_hits(weapon))
 
 
-__all__ = ["GUNNERY_MODIFIER", "JUMP_HEAT", "ArmorSave", "CriticalCheck",
-           "KillsRoll", "MovementRoll", "Overheat", "ToHit", "armor_save", "at_least", "contest",
-           "critical_check", "dice_sum", "faces_above", "faces_at_least", "gunnery_weapon",
-           "infantry_hit_odds", "infantry_hits", "kills_roll", "may_fire_again", "morale_holds",
-           "movement_roll", "overheat", "overheat_hits", "reactor_explodes",
-           "reactor_odds", "skill_of", "to_hit",
-           "wounded_acts", "wounded_acts_odds"]
+__all__ = [
+    "GUNNERY_MODIFIER",
+    "JUMP_HEAT",
+    "ArmorSave",
+    "CriticalCheck",
+    "KillsRoll",
+    "MovementRoll",
+    "Overheat",
+    "Roller",
+    "ToHit",
+    "armor_save",
+    "at_least",
+    "contest",
+    "critical_check",
+    "dice_sum",
+    "faces_above",
+    "faces_at_least",
+    "gunnery_weapon",
+    "infantry_hit_odds",
+    "infantry_hits",
+    "kills_roll",
+    "may_fire_again",
+    "morale_holds",
+    "movement_roll",
+    "overheat",
+    "overheat_hits",
+    "reactor_explodes",
+    "reactor_odds",
+    "skill_of",
+    "to_hit",
+    "wounded_acts",
+    "wounded_acts_odds",
+]

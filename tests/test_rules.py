@@ -16,10 +16,10 @@ from meks.catalog import Band, Weapon
 from meks.engine.core import Battle, Shot
 from meks.engine.units import Unit
 from meks.rules import (
-    D6,
     ONE_EXACT,
     ONE_FLOAT,
     ArmorSave,
+    Roller,
     armor_save,
     critical_check,
     infantry_hit_odds,
@@ -38,13 +38,21 @@ RANGED = [w for w in WEAPONS if not w.is_small]
 ARMOR_SYSTEMS = ("Space-Lam Armor", "Reactive Armor", "BPC Armor")
 
 
-def dice(*faces: int) -> D6:
-    """A ``d6`` that gives ``faces`` in order (and fails the test if asked for more)."""
-    it = iter(faces)
-    return lambda purpose: next(it)
+class Faces(Roller):
+    """Dice that give ``faces`` in order (and fail the test if asked for more)."""
+
+    def __init__(self, faces: tuple[int, ...]) -> None:
+        self.faces = iter(faces)
+
+    def d6(self, purpose: str) -> int:
+        return next(self.faces)
 
 
-def frequency(event: Callable[[D6], bool], depth: int) -> Fraction:
+def dice(*faces: int) -> Roller:
+    return Faces(faces)
+
+
+def frequency(event: Callable[[Roller], bool], depth: int) -> Fraction:
     """The share of all ``6 ** depth`` sequences of faces for which rolling ``event`` with
     them gives true. A roll uses at most ``depth`` dice, and what it does depends only on
     the faces it uses, so this is the event's exact chance."""
@@ -400,7 +408,7 @@ def test_critical_check_chance_is_the_frequency_of_its_rolls_R6_9(
     check = critical_check(remaining, pinpoint=pinpoint, sharpshooter=sharpshooter,
                            weapon=weapon, band=band, spaul=spaul)
 
-    def sticks(d6: D6) -> bool:
+    def sticks(d6: Roller) -> bool:
         _, crit, _ = check.roll(d6, "Post")
         if crit and check.spaul:
             _, crit = check.confirm(d6, "Post")

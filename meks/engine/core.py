@@ -39,6 +39,7 @@ from meks.rules import (
     CriticalCheck,
     KillsRoll,
     MovementRoll,
+    Roller,
     ToHit,
     armor_save,
     critical_check,
@@ -135,7 +136,7 @@ class Result:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
-class Battle:
+class Battle(Roller):
     """One battle. Build it, then call ``run()``; or ``setup()`` and ``play_turn()``."""
 
     def __init__(self, scenario: Scenario, forces: dict[Side, ForceSpec], dice: Dice,
@@ -686,7 +687,7 @@ class Battle:
             self.add_heat(unit, JUMP_HEAT, "jump jets")
             parts.append("jump jets")
         check = self.describe_movement_roll(unit, jump)
-        rolled, total = check.roll(self.d6, f"movement roll of {unit.name}")
+        rolled, total = check.roll(self, f"movement roll of {unit.name}")
         mods = check.modifiers
         unit.move_roll = total
         listed = f" [{', '.join(f'{name} {m:+d}' for m, name in mods)}]" if mods else ""
@@ -1027,7 +1028,7 @@ class Battle:
             return True  # within the rating: no overheat roll
         check = overheat(unit.heat, rating, slot.weapon)
         excess = check.excess
-        roll, holds = check.roll(self.d6, f"overheat roll for {unit.name}'s {slot.name}")
+        roll, holds = check.roll(self, f"overheat roll for {unit.name}'s {slot.name}")
         if holds:
             self.note(Kind.OVERHEAT, f"{unit.name} runs hot ({unit.heat}/{rating}) but its "
                       f"{slot.name} holds ({roll} > {excess}).", unit, value=roll)
@@ -1117,7 +1118,7 @@ class Battle:
         listed = f" [{', '.join(notes)}]" if notes else ""
         hits = 0
         for _ in range(check.dice):
-            roll, hit = check.roll_die(self.d6, purpose, reroll)
+            roll, hit = check.roll_die(self, purpose, reroll)
             self.note(Kind.HIT if hit else Kind.MISS,
                       f"{fires}{roll}{mod:+d} vs {need}+{listed}"
                       + (" - hit." if hit else " - miss."), shot.unit, target, roll)
@@ -1152,7 +1153,7 @@ class Battle:
         """R6.8: roll >= AR saves; Hammer -1, Space-Lam +1 against cannons; Reactive Armor
         re-rolls a failed save against missiles, BPC against lasers."""
         check = armor_save(target.armor, weapon, target.has_system)
-        roll, saved, again = check.roll(self.d6, f"{target.name} armor save against "
+        roll, saved, again = check.roll(self, f"{target.name} armor save against "
                                         f"{weapon.name}", f"{target.name} armor save re-roll")
         rerolled = " after a re-roll" if again else ""
         self.note(Kind.SAVE, f"{target.name} armor save {roll}{check.modifier:+d} vs "
@@ -1190,7 +1191,7 @@ class Battle:
         re-rolls a check that fails; Spaul Liner makes the critical roll again to stick."""
         remaining = target.remaining
         check = self.describe_critical_check(target, by, weapon)
-        roll, crit, spent = check.roll(self.d6, target.name)
+        roll, crit, spent = check.roll(self, target.name)
         if by is not None:
             by.turn_skills.update(spent)
         if check.pinpoint:
@@ -1201,7 +1202,7 @@ class Battle:
                       f"remaining - {'critical!' if crit else 'no critical.'}", target,
                       value=roll)
         if crit and check.spaul:
-            roll, crit = check.confirm(self.d6, target.name)
+            roll, crit = check.confirm(self, target.name)
             self.note(Kind.NOTE, f"{target.name}'s Spaul Liner "
                       f"{'fails' if crit else 'holds'} ({roll}).", target, value=roll)
         if crit:
@@ -1287,7 +1288,7 @@ class Battle:
         check = self.describe_kills_roll(weapon, target, gunnery)
         terrain = check.modifier
         who = unit.name if unit is not None else "Support"
-        rolled, kills = check.roll(self.d6, f"{who}'s {weapon.name} kills" if check.small
+        rolled, kills = check.roll(self, f"{who}'s {weapon.name} kills" if check.small
                                    else f"{who}'s {weapon.name} against {target.name}")
         target.detected = True
         if kills:

@@ -152,9 +152,7 @@ class Judge:
         self._phalanx = False
         self._memo_key = -1
         self._memo: dict[tuple[str, str, Band, bool | None], float] = {}
-        # a unit's weapon at a target: (unit, weapon, target, band, single target, family
-        # skill, extra modifier, doubled terrain) -> expected damaging hits
-        self._shots: dict[tuple[str, str, str, int, bool, bool, int, bool | None], float] = {}
+        self._fails: dict[tuple[str, str], float] = {}  # (target, weapon) -> save fails
         self._worths: dict[str, float] = {}
         self._systems: dict[str, frozenset[str]] = {}
 
@@ -172,7 +170,7 @@ class Judge:
         if len(battle.log) != self._memo_key:
             self._memo_key = len(battle.log)
             self._memo.clear()
-            self._shots.clear()
+            self._fails.clear()
             self._worths.clear()
             self._systems.clear()
 
@@ -297,22 +295,20 @@ class Judge:
             return self.kills(battle, weapon, target, band)
         if weapon.is_small:
             return 0.0
-        key = ("" if unit is None else unit.id, weapon.name, target.id,
-               0 if band is Band.SHORT else 1 if band is Band.MEDIUM else 2, single, skill,
-               extra, doubled)
-        known = self._shots.get(key)
-        if known is not None:
-            return known
         check = self.to_hit(battle, unit, weapon, target, band, single, skill, doubled,
                             extra != 0)
-        value = 0.0 if check is None else \
-            check.dice * check.chance() * self.save_fails(target, weapon)
-        self._shots[key] = value
-        return value
+        if check is None:
+            return 0.0
+        return check.dice * check.chance() * self.save_fails(target, weapon)
 
     def save_fails(self, target: Unit, weapon: Weapon) -> float:
-        """``save_fails`` with the target's systems remembered."""
-        return armor_save(target.armor, weapon, self.systems(target).__contains__).chance()
+        """``save_fails``, remembered until anything happens."""
+        key = (target.id, weapon.name)
+        fail = self._fails.get(key)
+        if fail is None:
+            fail = self._fails[key] = armor_save(target.armor, weapon,
+                                                 self.systems(target).__contains__).chance()
+        return fail
 
     def kills(self, battle: Battle, weapon: Weapon, target: Unit, band: Band) -> float:
         """Expected kills against infantry (R6.11)."""
