@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from meks.catalog import Band
-from meks.engine.core import Battle, RangeChoice
+from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind
 from meks.engine.units import Sensors, Unit
 from meks.scenario import Side
@@ -206,12 +206,18 @@ def test_the_winners_choices_by_band_and_margin_R6_3(band: Band, dice: list[int]
     (Band.LONG, RangeChoice.CLOSE, Band.MEDIUM), (Band.SHORT, RangeChoice.OPEN, Band.MEDIUM),
     (Band.MEDIUM, RangeChoice.STAY, Band.MEDIUM),
     (Band.LONG, RangeChoice.CLOSE_TWO, Band.SHORT), (Band.SHORT, RangeChoice.OPEN_TWO, Band.LONG),
-    (Band.MEDIUM, RangeChoice.BREAK, Band.MEDIUM),  # not offered away from Long: stays
 ])
 def test_the_winner_shifts_the_band_R6_3(band: Band, choice: RangeChoice, after: Band) -> None:
     b = exchange(post("Light"), post(), [*INIT, 2, 3, 3], band=band,
                  attacker_ctl=Scripted([choice]))
     assert b.engagements[5].band is after
+
+
+def test_breaking_contact_away_from_long_is_refused_R6_3_issue_15() -> None:
+    """Not offered away from Long: an answer that picks it is an error, never a stay."""
+    with pytest.raises(BattleError, match="'range_choice' on turn 1"):
+        exchange(post("Light"), post(), [*INIT, 2, 3, 3], band=Band.MEDIUM,
+                 attacker_ctl=Scripted([RangeChoice.BREAK]))
 
 
 def test_a_tie_changes_nothing_R6_3() -> None:
@@ -339,11 +345,12 @@ def decoy_side(*units: Any) -> Any:
 
 def test_attacks_at_a_decoy_are_wasted_until_it_is_identified_R6_4() -> None:
     # Basic sensors identify at Medium or closer: at Long the contact stays a contact.
-    b = exchange(gun("Missile"), decoy_side(), [*INIT, *TIE, 4], band=Band.LONG)
-    fake = b.unit("DX2")
+    b = exchange(gun("Missile"), decoy_side(), [*INIT, *TIE, 4], band=Band.LONG,
+                 attacker_ctl=Scripted(targets=lambda b, u, c, n: [b.unit("D2")]))
+    fake = b.unit("D2")
     assert fake.on_map and b.unit("D1").hits == 0
-    assert texts(b, Kind.HIT) == ["Gun fires Missile at Decoy DX2: 4+0 vs 3+ - hit."]
-    assert has_text(b, "The shot passes through Decoy DX2: nothing is there.")
+    assert texts(b, Kind.HIT) == ["Gun fires Missile at Post: 4+0 vs 3+ - hit."]
+    assert has_text(b, "The shot passes through Post: nothing is there.")
 
 
 @pytest.mark.parametrize(("sensors", "band", "gone"), [
@@ -354,7 +361,7 @@ def test_sensors_identify_a_decoy_at_their_id_band_R6_4(sensors: Sensors, band: 
                                                         gone: bool) -> None:
     b = exchange(gun("Missile", systems=SENSOR[sensors]), decoy_side(), [*INIT, *TIE, 1],
                  band=band)
-    assert not b.unit("DX2").on_map
+    assert not b.unit("D2").on_map
     assert has_text(b, "Gun identifies the contact in zone 5: a decoy.", Kind.IDENTIFY)
     assert shots(b) == ["Gun fires Missile at Post: 1+0 vs 3+ - miss."]
 
@@ -382,9 +389,9 @@ def test_advanced_sensors_identify_units_in_adjacent_zones_R6_4() -> None:
     b.play_turn()
     assert texts(b, Kind.IDENTIFY) == [
         "Scout's sensors identify Post in zone 5.",
-        "Scout's sensors identify Decoy DX2 in zone 5. It is a decoy."]
+        "Scout's sensors identify Post in zone 5. It is a decoy."]
     assert "D1" in b.known[Side.ATTACKER]
-    assert not b.unit("DX2").on_map
+    assert not b.unit("D2").on_map
 
 
 def test_advanced_sensors_roll_two_up_for_masked_units_next_door_R6_4() -> None:
@@ -403,11 +410,11 @@ def test_basic_sensors_do_not_identify_next_door_R6_4() -> None:
                      [*INIT], Scripted(movement=lambda b, s: {}),
                      Scripted(movement=lambda b, s: {})))
     b.play_turn()
-    assert texts(b, Kind.IDENTIFY) == [] and b.unit("DX2").on_map
+    assert texts(b, Kind.IDENTIFY) == [] and b.unit("D2").on_map
 
 
 def hawkeye_at_decoy(b: Battle, unit: Unit, candidates: list[Unit]) -> Unit:
-    return next(c for c in candidates if c.decoy)
+    return next(c for c in candidates if c.id == "D2")  # the decoy, by its id
 
 
 @pytest.mark.parametrize(("roll", "gone"), [(5, True), (4, False)])
@@ -418,10 +425,10 @@ def test_hawkeye_identifies_one_unit_next_door_on_five_up_R6_4(roll: int, gone: 
                      Scripted(movement=lambda b, s: {}, hawkeye=hawkeye_at_decoy),
                      Scripted(movement=lambda b, s: {})))
     b.play_turn()  # tried once a turn: the second combat step rolls no die
-    assert b.unit("DX2").on_map is not gone
+    assert b.unit("D2").on_map is not gone
     assert texts(b, Kind.IDENTIFY) == [
-        "Eyes's pilot identifies Decoy DX2 in zone 5 (Hawkeye, 5). It is a decoy." if gone
-        else "Eyes's pilot cannot make out Decoy DX2 (Hawkeye, 4)."]
+        "Eyes's pilot identifies Post in zone 5 (Hawkeye, 5). It is a decoy." if gone
+        else "Eyes's pilot cannot make out Post (Hawkeye, 4)."]
 
 
 def test_data_link_lets_friends_fire_missiles_at_what_it_identified_R6_4() -> None:
@@ -464,13 +471,14 @@ def test_data_link_covers_missile_attacks_only_R6_4() -> None:
 # ---- R6.5 targets and weapons --------------------------------------------------------------
 
 def everyone(b: Battle, unit: Unit, candidates: list[Unit], limit: int) -> list[Unit]:
-    return candidates
+    """As many targets as the unit may have (asking for more is refused: see
+    tests/test_observation.py)."""
+    return candidates[:limit]
 
 
 def one_each(b: Battle, unit: Unit, targets: list[Unit], band: Band) -> list[Any]:
-    """Each weapon at a different enemy (D1, D2, D3 ...), as far as both go."""
-    enemies = [u for u in b.units if u.side is not unit.side and not u.decoy]
-    return list(zip(unit.live_weapons(), enemies, strict=False))
+    """Each weapon at a different target (D1, D2, D3 ...), as far as both go."""
+    return list(zip(unit.live_weapons(), targets, strict=False))
 
 
 def three_posts() -> Any:
@@ -491,18 +499,18 @@ def test_targets_a_turn_one_director_two_quick_draw_one_more_R6_5(
 
 
 def test_each_weapon_fires_once_a_turn_R6_5() -> None:
+    """A plan that fires a weapon twice is refused (issue 15: never silently cut down)."""
     def twice(b: Battle, unit: Unit, targets: list[Unit], band: Band) -> list[Any]:
         return [(unit.weapons[0], targets[0])] * 3
 
-    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 1], attacker_ctl=Scripted(fire=twice))
-    assert len(shots(b)) == 1
+    with pytest.raises(BattleError, match=r"'fire_plan'.*the Cannon has fired already"):
+        exchange(gun("Cannon"), post(), [*INIT, *TIE, 1], attacker_ctl=Scripted(fire=twice))
 
 
 def test_gunnery_fires_one_cannon_a_second_time_at_minus_two_R6_5() -> None:
     def again(b: Battle, unit: Unit, targets: list[Unit], band: Band) -> list[Any]:
         first, second = unit.weapons
-        return [(first, targets[0]), (first, targets[0]), (second, targets[0]),
-                (second, targets[0])]
+        return [(first, targets[0]), (first, targets[0]), (second, targets[0])]
 
     b = exchange(gun("Cannon", "Cannon", skills=["Gunnery"]), post(),
                  [*INIT, *TIE, 1, 5, 1], attacker_ctl=Scripted(fire=again))
@@ -517,9 +525,9 @@ def test_gunnery_is_for_cannon_family_and_ciws_only_R6_5() -> None:
     def again(b: Battle, unit: Unit, targets: list[Unit], band: Band) -> list[Any]:
         return [(unit.weapons[0], targets[0])] * 2
 
-    b = exchange(gun("Laser", skills=["Gunnery"]), post(), [*INIT, *TIE, 1],
+    with pytest.raises(BattleError, match="the Laser has fired already"):
+        exchange(gun("Laser", skills=["Gunnery"]), post(), [*INIT, *TIE, 1],
                  attacker_ctl=Scripted(fire=again))
-    assert len(shots(b)) == 1
     b = exchange(gun("Rail Cannon", skills=["Gunnery"]), post(), [*INIT, *TIE, 1, 1],
                  attacker_ctl=Scripted(fire=again))
     assert len(shots(b)) == 2
@@ -539,6 +547,12 @@ def test_a_weapon_fires_at_its_band_and_any_shorter_R6_5(weapon: str, band: Band
                                                          fires: bool) -> None:
     dice = [*INIT, *TIE, *([1, 1] if fires and weapon in ("Vulcan Cannon", "Swarm Missile")
                            else [1] if fires else [])]
+    if not fires:  # a plan that fires it out of its range is refused
+        with pytest.raises(BattleError, match=f"the {weapon} cannot fire at it at "
+                           f"{band.value} range"):
+            exchange(gun(weapon), post(), dice, band=band,
+                     attacker_ctl=Scripted(fire=fire(weapon)))
+        return
     b = exchange(gun(weapon), post(), dice, band=band, attacker_ctl=Scripted(fire=fire()))
     assert bool(shots(b)) is fires
 
@@ -745,8 +759,8 @@ def test_turbo_laser_reaches_long_range_and_hits_on_two_R6_7() -> None:
 
 @pytest.mark.parametrize("weapon", ["CIWS", "Minigun", "Grenade Launcher"])
 def test_small_weapons_attack_only_infantry_R6_7(weapon: str) -> None:
-    b = exchange(gun(weapon), post(), [*INIT, *TIE], attacker_ctl=Scripted(fire=fire(weapon)))
-    assert shots(b) == [] and texts(b, Kind.KILLS) == []
+    with pytest.raises(BattleError, match=f"the {weapon} cannot fire at it"):
+        exchange(gun(weapon), post(), [*INIT, *TIE], attacker_ctl=Scripted(fire=fire(weapon)))
 
 
 @pytest.mark.parametrize(("band", "rerolled"), [(Band.LONG, True), (Band.MEDIUM, False)])
@@ -1078,7 +1092,8 @@ def test_strongpoint_never_moves_R6_11() -> None:
     b = start(battle(scenario, force(post()), force(), [*INIT],
                      Scripted(movement=lambda b, s: {}),
                      Scripted(movement=lambda b, s: {"D1": 4})))
-    b.play_turn()
+    with pytest.raises(BattleError, match="Strongpoint D1 cannot make that move now"):
+        b.play_turn()
     assert b.unit("D1").zone == 5
 
 

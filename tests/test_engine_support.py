@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from meks.catalog import Band
-from meks.engine.core import Battle, RangeChoice
+from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, render
 from meks.scenario import Side
 from tests.engine_helpers import (
@@ -98,11 +98,19 @@ def test_ambush_weapons_fire_once_a_turn_the_held_ones_later_R4_3_R6_5() -> None
 
 
 def test_ambush_comes_only_before_the_meks_first_zone_combat_R4_3() -> None:
-    ambush = Scripted(ambush=lambda b, side, zone: None if b.turn == 1 else "A1")
-    b = exchange(force(gun("Missile"), support=("Ambush",)), post(),
-                 [*INIT, *TIE, 1, *INIT, *TIE, 1], band=None, turns=2, attacker_ctl=ambush)
-    assert "Ambush" in b.assets[Side.ATTACKER]
-    assert texts(b, Kind.SUPPORT) == []
+    """After its first fight the Mek is no longer among the Ambush options: naming it is
+    refused (issue 15), and the asset stays."""
+    asked: list[list[str | None]] = []
+
+    def ambush(b: Any, side: Side, zone: int) -> str | None:
+        asked.append(b.ambush_options(zone))
+        return None if b.turn == 1 else "A1"
+
+    with pytest.raises(BattleError, match="'ambush' on turn 2"):
+        exchange(force(gun("Missile"), support=("Ambush",)), post(),
+                 [*INIT, *TIE, 1, *INIT, *TIE, 1], band=None, turns=2,
+                 attacker_ctl=Scripted(ambush=ambush))
+    assert asked == [[None, "A1"], [None]]
 
 
 def test_ambush_with_nothing_to_strike_is_kept_R4_3() -> None:
@@ -129,15 +137,29 @@ def test_battle_damage_reactor_blast_destroys_the_mek_at_set_up_R4_3() -> None:
     assert target.pilot.dead  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("choice", ["D1", "AX2", "nobody"])
-def test_battle_damage_must_hit_a_real_enemy_mek_R4_3(choice: str) -> None:
+@pytest.mark.parametrize("choice", ["D1", "nobody"])
+def test_battle_damage_must_hit_an_enemy_mek_R4_3(choice: str) -> None:
+    """An own unit or no unit at all is not among the options: refused (issue 15)."""
     def pick(b: Battle, side: Side, asset: str) -> Any:
         return {"Decoy": 5, "Battle Damage": choice}[asset]
 
+    with pytest.raises(BattleError, match=r"'setup_support \(Battle Damage\)'"):
+        start(battle(duel_scenario(), force(post(), support=("Decoy",)),
+                     force(post(), support=("Battle Damage",)), [],
+                     Scripted(setup_support=pick), Scripted(setup_support=pick)))
+
+
+def test_battle_damage_on_a_decoy_is_spent_for_nothing_R4_3_R8_1() -> None:
+    """The defender cannot tell the attacker's Decoy (A2) from a Mek: it may pick it, and
+    the asset is used up with no damage."""
+    def pick(b: Battle, side: Side, asset: str) -> Any:
+        return {"Decoy": 5, "Battle Damage": "A2"}[asset]
+
     b = start(battle(duel_scenario(), force(post(), support=("Decoy",)),
-                     force(post(), support=("Battle Damage",)), [], Scripted(setup_support=pick),
-                     Scripted(setup_support=pick)))
-    assert "Battle Damage" in b.assets[Side.DEFENDER]
+                     force(post(), support=("Battle Damage",)), [],
+                     Scripted(setup_support=pick), Scripted(setup_support=pick)))
+    assert "Battle Damage" not in b.assets[Side.DEFENDER]
+    assert texts(b, Kind.SUPPORT) == ["Battle Damage on Post: no damage shows."]
     assert texts(b, Kind.CRITICAL) == []
 
 
@@ -164,6 +186,14 @@ def known(*ids: str) -> Any:
     return lambda b: b.known[Side.ATTACKER].update(ids)
 
 
+def found(uid: str) -> Any:
+    """Enemy infantry the attacker has detected (R6.4) and so knows of."""
+    def prepare(b: Battle) -> None:
+        b.unit(uid).detected = True
+        b.known[Side.ATTACKER].add(uid)
+    return prepare
+
+
 def test_support_fire_is_a_howitzer_shot_ignoring_terrain_at_a_known_unit_R4_3() -> None:
     b = apart(force(post(), support=("Support Fire",)), post(),
               [4, 1, 1,     # to hit 4 (Urban ignored); the save fails; no critical
@@ -184,9 +214,11 @@ def test_air_strike_is_a_missile_shot_into_any_zone_R4_3() -> None:
 @pytest.mark.parametrize("asset", ["Support Fire", "Air Strike"])
 def test_support_fire_and_air_strike_need_a_targeted_or_identified_unit_R4_3(
         asset: str) -> None:
-    b = apart(force(post(), support=(asset,)), post(), [*INIT],
+    """An enemy unit the side has neither targeted nor ID'd is not among the options: the
+    answer is refused (issue 15)."""
+    with pytest.raises(BattleError, match=f"not a choice for the {asset} now"):
+        apart(force(post(), support=(asset,)), post(), [*INIT],
               a_ctl=still(support=uses((asset, "D1"))))
-    assert shot_texts(b) == [] and asset in b.assets[Side.ATTACKER]
 
 
 def test_support_fire_is_used_once_R4_3() -> None:
@@ -199,7 +231,7 @@ def test_support_fire_against_infantry_rolls_kills_and_morale_R4_3_R6_11() -> No
     b = apart(force(post(), support=("Support Fire",)), force(),
               [5, 3, *INIT],   # Howitzer kills 5 (terrain ignored): 2; morale 3 > 2 holds
               a_ctl=still(support=uses(("Support Fire", "D1"))), terrain={9: "Woods"},
-              prepare=known("D1"), defender={"strongpoints": [{"zone": 9}]})
+              prepare=found("D1"), defender={"strongpoints": [{"zone": 9}]})
     assert texts(b, Kind.KILLS) == [
         "Support's Howitzer against Strongpoint D1: 5+0 - 2 kills (2 in all)."]
     assert texts(b, Kind.MORALE) == ["Strongpoint D1 morale 3 vs 2 kills: they hold."]
@@ -304,7 +336,7 @@ def test_a_decoy_shows_as_a_mek_contact_and_holds_the_enemy_R4_3() -> None:
     b = apart(post(), force(post(), support=("Decoy",)), [*INIT, 3],
               d_ctl=still(setup_support=mined(2)),
               a_ctl=still(movement=lambda b, s: {"A1": 2}, ranges=[RangeChoice.STAY]))
-    assert texts(b, Kind.SETUP)[-1] == "A Mek contact appears in zone 2."
+    assert texts(b, Kind.SETUP)[-1] == "Post (Post) sets up in zone 2."  # as a Mek would
     assert b.contested(2) and not b.can_leave(b.unit("A1"))
 
 
@@ -312,16 +344,16 @@ def test_a_decoy_is_no_unit_for_victory_R4_3() -> None:
     b = exchange(gun("Missile"), force(post(), support=("Decoy",)), [*INIT, *TIE, 4, 1],
                  band=Band.LONG, prepare=lambda b: setattr(b.unit("D1"), "hits", 4),
                  attacker_ctl=Scripted(targets=lambda b, u, c, n: [b.unit("D1")]))
-    assert b.unit("DX2").on_map
+    assert b.unit("D2").on_map
     assert b.verdict is not None and b.verdict.outcome.value == "attacker wins"
 
 
 def test_an_air_strike_at_a_decoy_is_wasted_R4_3() -> None:
     b = apart(force(post(), support=("Air Strike",)), force(post(), support=("Decoy",)),
-              [6, *INIT], a_ctl=still(support=uses(("Air Strike", "DX2"))),
-              d_ctl=still(setup_support=mined(9)), prepare=known("DX2"))
-    assert has_text(b, "The shot passes through Decoy DX2: nothing is there.")
-    assert b.unit("DX2").hits == 0 and "Air Strike" not in b.assets[Side.ATTACKER]
+              [6, *INIT], a_ctl=still(support=uses(("Air Strike", "D2"))),
+              d_ctl=still(setup_support=mined(9)), prepare=known("D2"))
+    assert has_text(b, "The shot passes through Post: nothing is there.")
+    assert b.unit("D2").hits == 0 and "Air Strike" not in b.assets[Side.ATTACKER]
 
 
 # ---- Recon Drone ---------------------------------------------------------------------------------
@@ -331,7 +363,7 @@ def test_recon_drone_identifies_every_enemy_unit_in_one_zone_R4_3() -> None:
               [*INIT], a_ctl=still(support=uses(("Recon Drone", 9))),
               d_ctl=still(setup_support=mined(9)), defender={"strongpoints": [{"zone": 9}]})
     assert texts(b, Kind.SUPPORT) == ["Recon Drone over zone 9: Post, Strongpoint D2."]
-    assert not b.unit("DX3").on_map and b.unit("D2").detected
+    assert not b.unit("D3").on_map and b.unit("D2").detected
     assert {"D1", "D2"} <= b.known[Side.ATTACKER]
 
 
@@ -353,10 +385,10 @@ def test_repair_truck_fully_repairs_one_mek_once_R4_3() -> None:
 
 
 def test_repair_truck_repairs_meks_only_R4_3() -> None:
-    b = apart(force(post(), support=("Repair Truck", "Gun Sled")), post(), [*INIT],
+    with pytest.raises(BattleError, match="not a choice for the Repair Truck now"):
+        apart(force(post(), support=("Repair Truck", "Gun Sled")), post(), [*INIT],
               a_ctl=still(support=uses(("Repair Truck", "A2"))),
               prepare=lambda b: setattr(b.unit("A2"), "hits", 1))
-    assert b.unit("A2").hits == 1 and "Repair Truck" in b.assets[Side.ATTACKER]
 
 
 # ---- Digging In ----------------------------------------------------------------------------------
@@ -371,10 +403,17 @@ def test_digging_in_doubles_terrain_against_the_mek_while_it_stays_R4_3() -> Non
 
 def test_digging_in_ends_when_the_mek_moves_and_is_used_once_R4_3() -> None:
     moves = [{"D1": "dig"}, {"D1": 8}, {"D1": "dig"}]
+    options: list[list[Any]] = []
+
+    def movement(b: Any, side: Side) -> Any:
+        options.append(b.move_options(b.unit("D1")))
+        return moves[b.turn - 1] if b.turn < 3 else {}
+
     b = apart(post(), force(post(), support=("Digging In",)), [*INIT] * 3, turns=3,
-              d_ctl=still(movement=lambda b, s: moves[b.turn - 1]))
+              d_ctl=still(movement=movement))
     assert b.unit("D1").zone == 8 and b.unit("D1").dug_in_zone is None
     assert len(texts(b, Kind.SUPPORT)) == 1
+    assert "dig" in options[0] and "dig" not in options[2]  # used once: no longer offered
 
 
 # ---- Rich Uncle ----------------------------------------------------------------------------------
@@ -487,8 +526,8 @@ def test_commandos_identify_an_enemy_unit_a_decoy_vanishes_R4_4() -> None:
     b = exchange(commando_side(post()), force(post(), support=("Decoy",)),
                  [*INIT, 3, 3, 3, 1], band=Band.LONG,
                  attacker_ctl=Scripted(commando=lambda b, u, e: ("identify", e[-1])))
-    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Decoy DX3 is a decoy."]
-    assert not b.unit("DX3").on_map
+    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Post is a decoy."]
+    assert not b.unit("D2").on_map
 
 
 def test_commandos_cannot_be_attacked_until_detected_R4_4() -> None:
@@ -509,9 +548,14 @@ def test_commandos_once_found_suffer_kills_and_morale_as_infantry_R4_4() -> None
 
 @pytest.mark.parametrize(("to", "moved"), [(5, True), (6, False)])
 def test_commandos_move_one_zone_a_turn_R4_4(to: int, moved: bool) -> None:
+    if not moved:
+        with pytest.raises(BattleError, match="Commandos cannot make that move now"):
+            apart(commando_side(), post(), [*INIT], a_zone=4,
+                  a_ctl=still(movement=lambda b, s: {"A1": to}))
+        return
     b = apart(commando_side(), post(), [*INIT], a_zone=4,
               a_ctl=still(movement=lambda b, s: {"A1": to}))
-    assert b.unit("A1").zone == (to if moved else 4)
+    assert b.unit("A1").zone == to
 
 
 def test_support_fire_unit_rolls_are_named_for_the_support_R4_3() -> None:

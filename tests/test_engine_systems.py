@@ -45,7 +45,7 @@ def lose(uid: str, system: str) -> Any:
 
 
 def everyone(b: Battle, unit: Unit, candidates: list[Unit], limit: int) -> list[Unit]:
-    return candidates
+    return candidates[:limit]
 
 
 @pytest.mark.parametrize(("lost", "text"), [
@@ -82,7 +82,7 @@ def test_director_lost_leaves_one_target_R6_5() -> None:
     b = exchange(gun("Cannon", "Cannon", systems=["Director"]),
                  force(post(name="P1"), post(name="P2")), [*INIT, 3, 3, 3, 1],
                  attacker_ctl=Scripted(targets=everyone, fire=lambda b, u, t, band: list(
-                     zip(u.weapons, [b.unit("D1"), b.unit("D2")], strict=True))),
+                     zip(u.weapons, t, strict=False))),
                  prepare=lose("A1", "Director"))
     assert "Attacker decides: Gun targets P1" in texts(b, Kind.DECISION)
     assert len(shot_texts(b)) == 1
@@ -155,7 +155,8 @@ def test_improved_sensors_lost_fall_back_to_basic_R6_4() -> None:
 def test_advanced_sensors_next_door_id_opens_support_fire_R6_4_R4_3() -> None:
     scenario = map_scenario((4,), (5,))
     fire_at = Scripted(movement=lambda b, s: {}, support=lambda b, side, at, zone:
-                       [("Support Fire", "D1")] if at == "turn start" else [])
+                       [("Support Fire", "D1")] if at == "turn start"
+                       and "D1" in b.known[side] else [])
     b = start(battle(scenario, force(post(systems=["Advanced Sensors"], name="Scout"),
                                      support=("Support Fire",)),
                      force(post()), [*INIT, 1, *INIT], fire_at,

@@ -164,7 +164,7 @@ class Answers:
             "movement": {"A1": 4, "A2": Edge.NORTH, "A3": "dig", "A4": None},
             "second_move": {"A1": Edge.WEST}, "arrival_zone": 9, "jump": True,
             "range_choice": RangeChoice.CLOSE_TWO, "targets": [self.d1, b.unit("D2")],
-            "fire_plan": [(self.slot, self.d1), (self.a1.weapons[0], b.unit("D3"))],
+            "fire_plan": [(self.slot, self.d1), (self.a1.weapons[0], b.unit("D2"))],
             "dodge": False, "support": [("Recon Drone", 5), ("Support Fire", "D1"),
                                         ("Repair Truck", None)],
             "ambush": "A1", "dismount": True, "reveal": False,
@@ -195,10 +195,11 @@ def test_every_decision_type_survives_json() -> None:
     assert set(args) == protocol_methods()
     record: list[dict[str, Any]] = []
     live = Recorded(answers, record)  # type: ignore[arg-type]
-    first = {name: getattr(live, name)(battle, *a) for name, a in args.items()}
+    view = battle.views[Side.ATTACKER]
+    first = {name: getattr(live, name)(view, *a) for name, a in args.items()}
     stored = json.loads(json.dumps(record))
     replay = Recorded(Refuse(), stored)  # type: ignore[arg-type]
-    second = {name: getattr(replay, name)(battle, *a) for name, a in args.items()}
+    second = {name: getattr(replay, name)(view, *a) for name, a in args.items()}
     assert not replay.replaying
     for name, value in answers.values.items():
         assert first[name] == value == second[name], name
@@ -207,7 +208,7 @@ def test_every_decision_type_survives_json() -> None:
         assert slot is slot2 and target is target2 and isinstance(slot, WeaponSlot)
     assert all(isinstance(u, Unit) for u in second["targets"])
     assert stored[[r["ask"] for r in stored].index("fire_plan")]["value"] == [
-        [len(a1.weapons) - 1, "D1"], [0, "D3"]]
+        [len(a1.weapons) - 1, "D1"], [0, "D2"]]
     assert stored[[r["ask"] for r in stored].index("range_choice")]["value"] == "CLOSE_TWO"
 
 

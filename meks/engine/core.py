@@ -12,15 +12,15 @@ Each step of the rules is one method, named after it: ``initiative``, ``movement
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
 from meks.dice import Dice
+from meks.engine.decisions import BANDS, BattleError, RangeChoice
 from meks.engine.log import Event, Kind
 from meks.engine.units import (
     ForceSpec,
@@ -29,9 +29,11 @@ from meks.engine.units import (
     UnitSpec,
     WeaponSlot,
     build_unit,
+    copy_unit,
     decoy,
     strongpoint,
 )
+from meks.engine.view import SideView
 from meks.errors import MeksError
 from meks.scenario import Edge, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
@@ -39,7 +41,6 @@ from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller
 
-BANDS = (Band.SHORT, Band.MEDIUM, Band.LONG)
 ID_BAND = {Sensors.BASIC: Band.MEDIUM, Sensors.IMPROVED: Band.LONG, Sensors.ADVANCED: Band.LONG}
 INFANTRY_DETECT = {Sensors.BASIC: 6, Sensors.IMPROVED: 5, Sensors.ADVANCED: 3}
 BAND_DETECT_MOD = {Band.SHORT: 0, Band.MEDIUM: -1, Band.LONG: -2}
@@ -68,20 +69,15 @@ def _holds(slots: list[WeaponSlot], slot: WeaponSlot) -> bool:
     return slot in slots
 
 
-class BattleError(MeksError):
-    """A battle that cannot be set up or played as asked."""
-
-
-class RangeChoice(enum.Enum):
-    """What the winner of a movement roll does with its margin (R6.3)."""
-
-    STAY = "stay"
-    CLOSE = "close one band"
-    OPEN = "open one band"
-    CLOSE_TWO = "close two bands"
-    OPEN_TWO = "open two bands"
-    BREAK = "break contact"
-    DOUBLE = "double terrain against us"
+def _among(answer: Any, options: Sequence[Any]) -> int:
+    """The position of ``answer`` among ``options`` (units by identity), or -1."""
+    for i, option in enumerate(options):
+        if option is answer:
+            return i
+    for i, option in enumerate(options):
+        if not isinstance(option, Unit) and type(option) is type(answer) and option == answer:
+            return i
+    return -1
 
 
 @dataclass
@@ -146,11 +142,36 @@ class Battle:
                          for z in range(1, 10)}
         # id(weapon) -> (the weapon, its to-hit number at each of BANDS); see ``need_at``
         self._needs: dict[int, tuple[Weapon, tuple[int | None, ...]]] = {}
+        # What each side may know (R8.1): its view, the faces its enemy's Decoys show (by
+        # the decoy's id), the log events only one side may read (by position), and the
+        # zones each side saw occupied at the end of each turn.
+        self.token = object()  # stands for this battle in its views
+        self.views = {side: SideView(self, side) for side in SIDES}
+        self.covers: dict[str, Unit] = {}
+        self.private: dict[int, Side] = {}
+        self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
+            side: [] for side in SIDES}
 
     # ---- small helpers --------------------------------------------------------------------
 
     def note(self, kind: Kind, text: str, unit: Unit | None = None,
-             target: Unit | None = None, value: int | None = None) -> None:
+             target: Unit | None = None, value: int | None = None,
+             private: Side | None = None) -> None:
+        """Log an event. One about a unit the other side cannot see (hidden, or infantry not
+        detected), or marked ``private``, is for one side's eyes only (R8.1), and so are the
+        dice rolled for it (the rolls logged just before it)."""
+        if unit is not None and (unit.hidden or (unit.kind is UnitKind.INFANTRY
+                                                 and not unit.detected)):
+            private = unit.side
+        elif target is not None and target.kind is UnitKind.INFANTRY and not target.detected:
+            private = target.side
+        if private is not None:
+            log = self.log
+            at = len(log)
+            self.private[at] = private
+            while at and log[at - 1].kind is _ROLL:  # the dice rolled for it, too
+                at -= 1
+                self.private[at] = private
         self.log.append(_new_event(Event, (
             self.turn, kind, text, None if unit is None else unit.id,
             None if target is None else target.id, value)))
@@ -256,6 +277,69 @@ class Battle:
     def enemies_in(self, zone: int, side: Side) -> list[Unit]:
         return self.visible_in(zone, DEFENDER if side is ATTACKER else ATTACKER)
 
+    def terrain_heat(self, zone: int) -> bool:
+        """Whether the zone's terrain adds one to heat ratings (R6.10: Moors)."""
+        return self._terrain[zone].heat > 0
+
+    def doubled_against(self, zone: int, side: Side) -> bool:
+        """Whether the terrain counts double against ``side``'s units in ``zone`` this turn
+        (a movement roll's winner chose it, R6.3)."""
+        eng = self.engagements.get(zone)
+        return eng is not None and eng.doubled is side and eng.doubled_turn == self.turn
+
+    def combat_zones(self) -> list[int]:
+        return sorted(self.engagements)
+
+    def shot_modifiers(self, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+                       extra: int = 0, single: bool = True) -> tuple[int, list[str]]:
+        """``modifiers`` of one shot, with the once-a-turn skills it marks as used put back:
+        asking changes nothing."""
+        kept = (set(unit.turn_skills) if unit is not None else set(), set(target.turn_skills))
+        try:
+            return self.modifiers(Shot(unit, weapon, target, band, extra,
+                                       ["Gunnery -2"] if extra else []), single)
+        finally:
+            if unit is not None:
+                unit.turn_skills.clear()
+                unit.turn_skills.update(kept[0])
+            target.turn_skills.clear()
+            target.turn_skills.update(kept[1])
+
+    # ---- asking the controllers --------------------------------------------------------------
+
+    def face(self, side: Side, unit: Unit) -> Unit:
+        """``unit`` as ``side`` sees it: an enemy Decoy as its Mek contact (R8.1)."""
+        return self.covers[unit.id] if unit.decoy and unit.side is not side else unit
+
+    def faces(self, side: Side, units: Iterable[Unit]) -> list[Unit]:
+        """``units`` as ``side`` sees them, leaving out any it cannot see (R8.1)."""
+        out = []
+        for u in units:
+            if u.side is not side:
+                if u.hidden or (u.kind is UnitKind.INFANTRY and not u.detected):
+                    continue
+                if u.decoy:
+                    u = self.covers[u.id]
+            out.append(u)
+        return out
+
+    def refuse(self, side: Side, decision: str, answer: object, why: str = "") -> MeksError:
+        """The error for a controller's answer that is not one of the decision's options."""
+        controller = self.controllers[side]
+        replayed = getattr(controller, "last_replayed", None)
+        shown = getattr(answer, "id", answer)
+        if isinstance(answer, list | tuple):
+            shown = [getattr(a, "id", a) for a in answer]
+        text = (f"The {side.value}'s answer to '{decision}' on turn {self.turn} ({shown!r}) "
+                f"is not one of its legal options{': ' + why if why else ''}.")
+        if replayed is not None:
+            from meks.engine.recorded import ReplayMismatch
+
+            return ReplayMismatch(f"Recorded decision {replayed + 1} ('{decision}', turn "
+                                  f"{self.turn}) is not legal in this battle: {shown!r} is not "
+                                  "one of its options. The record does not fit this battle.")
+        return BattleError(text)
+
     # ---- set-up -----------------------------------------------------------------------------
 
     def setup(self) -> None:
@@ -297,8 +381,13 @@ class Battle:
             self.note(Kind.SETUP, f"{side.value.capitalize()}: {len(movers)} units wait to "
                       "arrive as reinforcements.")
             return
-        placement = self.controllers[side].deploy(self, side, movers)
+        placement = self.controllers[side].deploy(self.views[side], side, list(movers))
         zones = rules.setup.zones if rules.setup else tuple(range(1, 10))
+        if not isinstance(placement, dict):
+            raise self.refuse(side, "deploy", placement)
+        strays = sorted(set(placement) - {u.id for u in movers}, key=str)
+        if strays:
+            raise self.refuse(side, "deploy", strays, "it places units that are not set up now")
         for unit in movers:
             zone = placement.get(unit.id)
             if zone not in zones:
@@ -321,33 +410,58 @@ class Battle:
 
     def setup_assets(self, side: Side) -> None:
         controller = self.controllers[side]
+        view = self.views[side]
         for asset in list(self.assets[side]):
             if asset not in ("Battle Damage", "Minefield", "Hidden Mek", "Decoy"):
                 continue
-            choice = controller.setup_support(self, side, asset)
+            choice = controller.setup_support(view, side, asset)
+            if _among(choice, view.setup_options(asset)) < 0:
+                raise self.refuse(side, f"setup_support ({asset})", choice)
             if choice is None:
                 continue
             chosen = self.find(choice)
-            if asset == "Minefield" and isinstance(choice, int) and 1 <= choice <= 9:
+            if asset == "Minefield" and isinstance(choice, int):
                 self.mines[side].append(choice)
                 self.decided(side, "a minefield is laid (hidden) in one zone")
-            elif asset == "Decoy" and isinstance(choice, int) and 1 <= choice <= 9:
-                fake = decoy(f"{side.value[0].upper()}X{len(self.units)}", side, choice)
-                self.units.append(fake)
-                self.note(Kind.SETUP, f"A Mek contact appears in zone {choice}.", fake)
-            elif asset == "Hidden Mek" and chosen is not None and chosen.side is side \
-                    and chosen.is_mek and not chosen.decoy and chosen.on_map:
+            elif asset == "Decoy" and isinstance(choice, int):
+                self.lay_decoy(side, choice)
+            elif asset == "Hidden Mek" and chosen is not None:
                 chosen.hidden = True
-                self.decided(side, f"{chosen.name} sets up hidden")
-            elif asset == "Battle Damage" and chosen is not None and \
-                    chosen.side is side.enemy and chosen.is_mek and not chosen.decoy:
+                # R8.1: the enemy never learns where it set up, nor that it did.
+                for i, event in enumerate(self.log):
+                    if event.kind is Kind.SETUP and event.unit == chosen.id:
+                        self.private[i] = side
+                self.note(Kind.DECISION, f"{_title(side)} decides: {chosen.name} sets up "
+                          "hidden", private=side)
+            elif asset == "Battle Damage" and chosen is not None and chosen.decoy:
+                self.note(Kind.SUPPORT, f"Battle Damage on {chosen.name}: no damage shows.",
+                          target=chosen)
+            elif asset == "Battle Damage" and chosen is not None:
                 self.note(Kind.SUPPORT, f"Battle Damage: {chosen.name} starts damaged.",
                           target=chosen)
                 self.critical(chosen, None)
                 self.settle([chosen])  # a reactor that blows at set-up destroys the Mek
-            else:
-                continue  # not a usable choice: the asset is kept
             self.assets[side].remove(asset)
+
+    def lay_decoy(self, side: Side, zone: int) -> None:
+        """R4.3 Decoy: one false Mek contact. To the enemy it shows as a Mek of the side
+        (its most valuable), set up in ``zone`` with no damage, under a unit id like any
+        other; the enemy cannot tell it from a Mek until it is ID'd (R8.1)."""
+        prefix = "A" if side is ATTACKER else "D"
+        uid = f"{prefix}{len(self.side_units(side)) + 1}"
+        meks = [u for u in self.side_units(side) if u.is_mek and not u.decoy]
+        fake = decoy(uid, side, zone)
+        cover = decoy(uid, side, zone)
+        if meks:
+            model = max(meks, key=lambda u: u.points)  # the first of the most valuable
+            fake.name = model.name
+            cover = copy_unit(model, uid, zone)
+        cover.decoy = False
+        self.covers[uid] = cover
+        self.units.append(fake)
+        self.note(Kind.SETUP, f"{cover.name} ({cover.design}) sets up in zone {zone}.", fake)
+        self.note(Kind.DECISION, f"{_title(side)} decides: the decoy in zone {zone} shows as "
+                  f"{cover.name}", private=side)
 
     # ---- the game -----------------------------------------------------------------------------
 
@@ -435,7 +549,9 @@ class Battle:
                 break
         winner, loser = (ATTACKER, DEFENDER) if a > d else (DEFENDER, ATTACKER)
         self.initiative_winner = winner
-        goes_first = self.controllers[winner].move_first(self, winner)
+        goes_first = self.controllers[winner].move_first(self.views[winner], winner)
+        if not isinstance(goes_first, bool):
+            raise self.refuse(winner, "move_first", goes_first)
         self.decided(winner, "move first" if goes_first else "move second")
         return (winner, loser) if goes_first else (loser, winner)
 
@@ -443,9 +559,10 @@ class Battle:
 
     def movement_phase(self, side: Side) -> None:
         self.arrivals(side)
-        orders = self.controllers[side].movement(self, side)
+        orders = self.controllers[side].movement(self.views[side], side)
         units = self.side_units(side)  # moving adds no unit; only dismounting does
         if orders:
+            self.check_orders(side, "movement", orders, units, second=False)
             for unit in units:
                 if unit.id in orders:
                     self.order_move(unit, orders[unit.id], second=False)
@@ -457,6 +574,22 @@ class Battle:
         for zone in sorted({u.zone for u in units
                             if u.carries_infantry and u.on_map and u.zone is not None}):
             self.dismount(side, zone)
+
+    def check_orders(self, side: Side, decision: str, orders: object, units: list[Unit],
+                     second: bool) -> None:
+        """Every order names one of the side's units and one of its legal moves (the view's
+        ``move_options``); anything else is refused."""
+        if not isinstance(orders, dict):
+            raise self.refuse(side, decision, orders)
+        view = self.views[side]
+        by_id = {u.id: u for u in units}
+        for uid, where in orders.items():
+            unit = by_id.get(uid)
+            if unit is None:
+                raise self.refuse(side, decision, {uid: where}, f"{uid!r} is none of its units")
+            if _among(where, view.move_options(unit, second)) < 0:
+                raise self.refuse(side, decision, {uid: where},
+                                  f"{unit.name} cannot make that move now")
 
     def can_leave(self, unit: Unit) -> bool:
         """R5.4: a unit may not leave a zone holding enemies unless its side broke contact
@@ -547,9 +680,10 @@ class Battle:
                 zone = plan.zones[self.choose_index(len(plan.zones),
                                                     f"arrival zone of {unit.name}")]
             else:
-                zone = self.controllers[side].arrival_zone(self, unit, list(plan.zones))
-                if zone not in plan.zones:
-                    zone = plan.zones[0]
+                zone = self.controllers[side].arrival_zone(self.views[side], unit,
+                                                           list(plan.zones))
+                if _among(zone, plan.zones) < 0:
+                    raise self.refuse(side, "arrival_zone", zone)
             unit.arrived, unit.zone, unit.moved = True, zone, True
             self.note(Kind.ARRIVE, f"{unit.name} arrives in zone {zone}.", unit, value=zone)
             self.minefield(unit)
@@ -557,8 +691,11 @@ class Battle:
     def second_movement(self, side: Side) -> None:
         """R5.2/R5.4: the initiative winner may move again, never into enemies; each Mek
         that does starts next turn with 2 heat."""
-        orders = self.controllers[side].second_move(self, side)
-        for unit in self.side_units(side):
+        orders = self.controllers[side].second_move(self.views[side], side)
+        units = self.side_units(side)
+        if orders:
+            self.check_orders(side, "second_move", orders, units, second=True)
+        for unit in units:
             if unit.id in orders:
                 unit.moved = False
                 self.order_move(unit, orders[unit.id], second=True)
@@ -590,7 +727,10 @@ class Battle:
             hidden = [u for u in self.in_zone(zone, side) if u.hidden]
             if hidden and self.enemies_in(zone, side) and not self.visible_in(zone, side):
                 for unit in hidden:
-                    if self.controllers[side].reveal(self, unit):
+                    answer = self.controllers[side].reveal(self.views[side], unit)
+                    if not isinstance(answer, bool):
+                        raise self.refuse(side, "reveal", answer)
+                    if answer:
                         unit.hidden = False
                         self.decided(side, f"{unit.name} comes out of hiding")
 
@@ -663,7 +803,7 @@ class Battle:
         dice = unit.move.dice
         parts = []
         ignore_terrain = unit.ignores_terrain_movement
-        if unit.has_system("Jump Jets") and self.controllers[unit.side].jump(self, unit):
+        if unit.has_system("Jump Jets") and self.ask_jump(unit):
             dice += 1
             ignore_terrain = True
             self.add_heat(unit, 2, "jump jets")
@@ -683,6 +823,12 @@ class Battle:
                   + (f" ({', '.join(parts)})" if parts else "") + listed + ".", unit,
                   value=total)
         return total
+
+    def ask_jump(self, unit: Unit) -> bool:
+        answer = self.controllers[unit.side].jump(self.views[unit.side], unit)
+        if not isinstance(answer, bool):
+            raise self.refuse(unit.side, "jump", answer)
+        return answer
 
     def movement_modifiers(self, unit: Unit, ignore_terrain: bool) -> list[tuple[int, str]]:
         """R6.2: what a movement roll adds to its dice, each named (those that add nothing
@@ -734,9 +880,10 @@ class Battle:
             if index < 1:
                 options.append(RangeChoice.OPEN_TWO)
             options.append(RangeChoice.DOUBLE)
-        choice = self.controllers[winner].range_choice(self, eng.zone, winner, options)
-        if choice not in options:
-            choice = RangeChoice.STAY
+        choice = self.controllers[winner].range_choice(self.views[winner], eng.zone, winner,
+                                                       list(options))
+        if _among(choice, options) < 0:
+            raise self.refuse(winner, "range_choice", choice)
         self.decided(winner, f"{choice.value} in zone {eng.zone}")
         step = (-1 if choice is RangeChoice.CLOSE else 1 if choice is RangeChoice.OPEN
                 else -2 if choice is RangeChoice.CLOSE_TWO else 2
@@ -873,12 +1020,18 @@ class Battle:
                 continue
             near = [unit.zone, *self.adjacent(unit.zone)]
             candidates = [e for z in near for e in self.enemies_in(z, unit.side)
-                          if e.id not in self.identified[unit.side]]
+                          if e.id not in self.identified[unit.side]
+                          and (e.kind is not UnitKind.INFANTRY or e.detected)]
             if not candidates:
                 continue
-            choice = self.controllers[unit.side].hawkeye(self, unit, candidates)
-            if choice is None or choice not in candidates:
+            faces = self.faces(unit.side, candidates)
+            answer = self.controllers[unit.side].hawkeye(self.views[unit.side], unit, faces)
+            if answer is None:
                 continue
+            index = _among(answer, faces)
+            if index < 0:
+                raise self.refuse(unit.side, "hawkeye", answer)
+            choice = candidates[index]
             unit.turn_skills.add("Hawkeye")
             roll = self.d6(f"Hawkeye of {unit.name}")
             if roll >= 5:
@@ -926,8 +1079,15 @@ class Battle:
             candidates = [e for e in candidates if e.kind is not UnitKind.INFANTRY]
         if not candidates:
             return []
-        chosen = self.controllers[unit.side].targets(self, unit, candidates, limit)
-        chosen = [t for t in chosen if t in candidates][:limit]
+        faces = self.faces(unit.side, candidates)
+        answer = self.controllers[unit.side].targets(self.views[unit.side], unit, faces, limit)
+        if not isinstance(answer, list | tuple) or len(answer) > limit:
+            raise self.refuse(unit.side, "targets", answer, f"at most {limit} of the "
+                              "candidates")
+        picks = [_among(t, faces) for t in answer]
+        if any(i < 0 for i in picks) or len(set(picks)) != len(picks):
+            raise self.refuse(unit.side, "targets", answer, "each a different candidate")
+        chosen = [candidates[i] for i in picks]
         if chosen:
             self.decided(unit.side, f"{unit.name} targets "
                          + ", ".join([t.name for t in chosen]))
@@ -938,15 +1098,19 @@ class Battle:
         """R4.4 Commandos: each turn ID one enemy unit in their zone, or +1 to hit it."""
         if not unit.commando or unit.zone is None:
             return
-        enemies = self.enemies_in(unit.zone, unit.side)
+        enemies = [e for e in self.enemies_in(unit.zone, unit.side)
+                   if e.kind is not UnitKind.INFANTRY or e.detected]
         if not enemies:
             return
-        action = self.controllers[unit.side].commando(self, unit, enemies)
+        faces = self.faces(unit.side, enemies)
+        action = self.controllers[unit.side].commando(self.views[unit.side], unit, faces)
         if action is None:
             return
-        what, target = action
-        if target not in enemies:
-            return
+        index = _among(action[1], faces) if isinstance(action, tuple) and len(action) == 2 \
+            else -1
+        if index < 0 or action[0] not in ("identify", "mark"):
+            raise self.refuse(unit.side, "commando", action)
+        what, target = action[0], enemies[index]
         if what == "identify":
             self.identified[unit.side].add(target.id)
             self.known[unit.side].add(target.id)
@@ -966,10 +1130,12 @@ class Battle:
         if unit.kind is UnitKind.INFANTRY:
             self.infantry_attack(unit, targets[0])
             return
-        plan = self.controllers[unit.side].fire_plan(self, unit, targets, band)
+        faces = self.faces(unit.side, targets)
+        answer = self.controllers[unit.side].fire_plan(self.views[unit.side], unit, faces, band)
+        plan = self.check_plan(unit, answer, targets, faces, band)
         single = len(targets) == 1
         for slot, target in plan:
-            if slot.destroyed or not _holds(unit.weapons, slot) or target not in targets:
+            if slot.destroyed:  # lost to an overheat earlier in this plan
                 continue
             weapon = slot.weapon
             extra = 0
@@ -1002,6 +1168,46 @@ class Battle:
             else:
                 self.shoot(Shot(unit, weapon, target, band, extra,
                                 ["Gunnery -2"] if extra else []), single=single)
+
+    def check_plan(self, unit: Unit, answer: object, targets: list[Unit], faces: list[Unit],
+                   band: Band) -> list[tuple[WeaponSlot, Unit]]:
+        """A fire plan's legal entries (R6.5, R6.11): a working weapon of the unit, at one of
+        its targets, able to fire at this band at that kind of target, each weapon once (a
+        Gunnery pilot's one cannon-family or CIWS weapon twice). Anything else is refused."""
+        side = unit.side
+        if not isinstance(answer, list | tuple):
+            raise self.refuse(side, "fire_plan", answer)
+        plan: list[tuple[WeaponSlot, Unit]] = []
+        second = False
+        for entry in answer:
+            if not isinstance(entry, tuple) or len(entry) != 2:
+                raise self.refuse(side, "fire_plan", entry)
+            slot, face = entry
+            index = _among(face, faces)
+            if not isinstance(slot, WeaponSlot) or not _holds(unit.weapons, slot) or \
+                    slot.destroyed or index < 0:
+                raise self.refuse(side, "fire_plan", (getattr(slot, "name", slot), face),
+                                  "a working weapon of the unit at one of its targets")
+            target = targets[index]
+            weapon = slot.weapon
+            if weapon.is_small:
+                reaches = band is Band.SHORT and target.kind is UnitKind.INFANTRY
+            else:
+                reaches = self.need_at(weapon, band) is not None
+            if not reaches:
+                raise self.refuse(side, "fire_plan", (slot.name, face),
+                                  f"the {slot.name} cannot fire at it at {band.value} range")
+            times = slot.fired + sum(1 for s, _ in plan if s is slot)
+            if times >= 1:
+                gunnery = (unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills
+                           and times == 1 and not second
+                           and (weapon.family is Family.CANNON or weapon.price_per == "pair"))
+                if not gunnery:
+                    raise self.refuse(side, "fire_plan", (slot.name, face),
+                                      f"the {slot.name} has fired already")
+                second = True
+            plan.append((slot, target))
+        return plan
 
     def weapon_heat(self, unit: Unit, slot: WeaponSlot) -> bool:
         """R6.10: add the weapon's heat; above the rating, the overheat roll. Returns
@@ -1128,13 +1334,13 @@ class Battle:
         target, unit = shot.target, shot.unit
         if target.decoy:
             self.note(Kind.NOTE, f"The shot passes through {target.name}: nothing is there.",
-                      unit, target)
+                      unit, target, private=target.side)
             return
         if target.doomed:
             return
         if (target.skill("Agility") and target.can_act and not target.dodged
                 and target.move_roll >= 8
-                and self.controllers[target.side].dodge(self, target, weapon)):
+                and self.ask_dodge(target, weapon)):
             target.dodged = True
             self.add_heat(target, 1, "agility")
             self.note(Kind.DODGE, f"{target.name} dodges the {weapon.name} (Agility).",
@@ -1143,6 +1349,12 @@ class Battle:
         if self.armor_save(target, weapon):
             return
         self.damage(target, 1, unit, weapon)
+
+    def ask_dodge(self, unit: Unit, weapon: Weapon) -> bool:
+        answer = self.controllers[unit.side].dodge(self.views[unit.side], unit, weapon)
+        if not isinstance(answer, bool):
+            raise self.refuse(unit.side, "dodge", answer)
+        return answer
 
     def armor_save(self, target: Unit, weapon: Weapon) -> bool:
         """R6.8: roll >= AR saves; Hammer -1, Space-Lam +1 against cannons; Reactive Armor
@@ -1169,7 +1381,7 @@ class Battle:
         otherwise a critical check after each Hit."""
         if target.decoy:  # R4.3: attacks at a decoy are wasted
             self.note(Kind.NOTE, f"Nothing is at {target.name}: the attack is wasted.",
-                      by, target)
+                      by, target, private=target.side)
             return
         for _ in range(hits):
             if target.doomed:
@@ -1325,13 +1537,18 @@ class Battle:
     def dismount(self, side: Side, zone: int) -> None:
         """R4.4: an APC's squad may dismount as an Infantry Strongpoint in its zone."""
         for apc in self.in_zone(zone, side):
-            if apc.carries_infantry and apc.can_act and \
-                    self.controllers[side].dismount(self, apc):
+            if apc.carries_infantry and apc.can_act and self.ask_dismount(apc):
                 apc.carries_infantry = False
                 squad = strongpoint(f"{apc.id}i", side, zone)
                 squad.name = f"{apc.name}'s squad"
                 self.units.append(squad)
                 self.note(Kind.SUPPORT, f"{squad.name} dismounts in zone {zone}.", squad)
+
+    def ask_dismount(self, apc: Unit) -> bool:
+        answer = self.controllers[apc.side].dismount(self.views[apc.side], apc)
+        if not isinstance(answer, bool):
+            raise self.refuse(apc.side, "dismount", answer)
+        return answer
 
     # ---- support ------------------------------------------------------------------------------
 
@@ -1339,9 +1556,25 @@ class Battle:
         """R4.3: assets used once, when the side's controller decides."""
         if not self.assets[side]:
             return
-        for asset, choice in self.controllers[side].support(self, side, moment, zone):
-            if asset not in self.assets[side]:
-                continue
+        view = self.views[side]
+        answer = self.controllers[side].support(view, side, moment, zone)
+        if not isinstance(answer, list | tuple):
+            raise self.refuse(side, "support", answer)
+        if not isinstance(answer, list | tuple) or not all(
+                isinstance(use, tuple | list) and len(use) == 2 for use in answer):
+            raise self.refuse(side, "support", answer)
+        # Each use must be a legal choice when it was asked for, or once the uses before it
+        # in the answer are made (a Recon Drone's ID opens Support Fire, R4.3).
+        asked = {str(asset): view.support_options(asset) for asset, _ in answer}
+        used: list[object] = []
+        for asset, choice in answer:
+            if asset in used or (_among(choice, asked[asset]) < 0 and
+                                 _among(choice, view.support_options(asset)) < 0):
+                raise self.refuse(side, "support", (asset, choice),
+                                  f"the side has no {asset} to use that way now"
+                                  if asset not in self.assets[side] else
+                                  f"not a choice for the {asset} now")
+            used.append(asset)
             if self.support_asset(side, asset, choice):
                 self.assets[side].remove(asset)
 
@@ -1406,9 +1639,12 @@ class Battle:
         fire the weapons it held (say, once the range closes) at them."""
         if "Ambush" not in self.assets[side]:
             return
-        unit = self.find(self.controllers[side].ambush(self, side, zone))
-        if unit is None or unit.side is not side or unit.zone != zone or not unit.is_mek \
-                or unit.decoy or not unit.can_act or unit.fought:
+        view = self.views[side]
+        answer = self.controllers[side].ambush(view, side, zone)
+        if _among(answer, view.ambush_options(zone)) < 0:
+            raise self.refuse(side, "ambush", answer)
+        unit = self.find(answer)
+        if unit is None:
             return
         band = self.band_of(zone)
         targets = self.choose_targets(unit, band)
@@ -1459,6 +1695,12 @@ class Battle:
             if u.zone and not u.decoy and u.on_map:
                 (attacking if u.side is ATTACKER else defending).append(u.zone)
         self.history.append({ATTACKER: frozenset(attacking), DEFENDER: frozenset(defending)})
+        for side, seen in self.seen_history.items():  # R8.1: what each side saw
+            zones: dict[Side, set[int]] = {ATTACKER: set(), DEFENDER: set()}
+            for u in self.views[side].units:
+                if u.zone and not u.decoy and u.on_map:
+                    zones[u.side].add(u.zone)
+            seen.append({s: frozenset(z) for s, z in zones.items()})
         for unit in self.units:
             unit.heat = 0  # R6.10: heat fades at the end of every turn
         self.verdict = judge(self.scenario, self.view())
@@ -1483,5 +1725,5 @@ def _support_spec(name: str) -> UnitSpec:
     return UnitSpec(name=name, support=name)
 
 
-__all__ = ["Battle", "BattleError", "Engagement", "RangeChoice", "Result", "Shot",
+__all__ = ["BANDS", "Battle", "BattleError", "Engagement", "RangeChoice", "Result", "Shot",
            "UnitKind"]

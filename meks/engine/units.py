@@ -288,3 +288,18 @@ def family_of(weapon: Weapon) -> Family:
 
 def armor_systems(unit: Unit) -> list[SystemSlot]:
     return [s for s in unit.systems if s.system.category is SystemKind.ARMOR]
+
+
+def copy_unit(model: Unit, uid: str, zone: int) -> Unit:
+    """A fresh unit with ``model``'s make (name, design, weapons, systems, pilot) set up in
+    ``zone``, undamaged: what a Decoy's contact shows the enemy (R4.3, R8.1)."""
+    pilot = model.pilot
+    return Unit(
+        id=uid, side=model.side, name=model.name, kind=model.kind, max_hits=model.max_hits,
+        armor=model.armor, move=model.move, base_heat=model.base_heat, size=model.size,
+        design=model.design, points=model.points, ref=model.ref,
+        weapons=[WeaponSlot(w.weapon) for w in model.weapons],
+        systems=[SystemSlot(s.system) for s in model.systems],
+        pilot=None if pilot is None else Pilot(pilot.name, pilot.level, pilot.skills,
+                                               pilot.familiarity),
+        zone=zone, setup_zone=zone, group=model.group)

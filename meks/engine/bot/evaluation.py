@@ -18,11 +18,11 @@ from math import exp
 from typing import TYPE_CHECKING
 
 from meks.catalog import Band, Family, Weapon
-from meks.engine.core import BANDS
+from meks.engine.decisions import BANDS
 from meks.engine.units import Unit, WeaponSlot
 
 if TYPE_CHECKING:
-    from meks.engine.core import Battle
+    from meks.engine.view import SideView
 
 CRIT_SHARE = 0.27  # a critical's average harm, as a share of the unit's worth
 BAND_WEIGHT = {Band.SHORT: 0.4, Band.MEDIUM: 0.35, Band.LONG: 0.25}
@@ -154,7 +154,7 @@ class Judge:
     another)."""
 
     def __init__(self) -> None:
-        self._battle: Battle | None = None
+        self._battle: object = None
         self._heat_of_zone: dict[int, int] = {}
         self._phalanx = False
         self._memo_key = -1
@@ -162,19 +162,19 @@ class Judge:
         self._worths: dict[str, float] = {}
         self._systems: dict[str, frozenset[str]] = {}
 
-    def fresh(self, battle: Battle) -> None:
+    def fresh(self, battle: SideView) -> None:
         """Forget remembered values once anything has happened in the battle (and
         everything when it is another battle)."""
-        if battle is not self._battle:
-            self._battle = battle
+        if battle.token is not self._battle:
+            self._battle = battle.token
             self._memo_key = -1
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
             self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
                                 for s in u.systems)
-        if len(battle.log) != self._memo_key:
-            self._memo_key = len(battle.log)
+        if battle.stamp != self._memo_key:
+            self._memo_key = battle.stamp
             self._memo.clear()
             self._worths.clear()
             self._systems.clear()
@@ -244,15 +244,15 @@ class Judge:
             crits *= 0.3
         return value * (tail + 0.5 * partial / left + CRIT_SHARE * crits)
 
-    def rating(self, battle: Battle, unit: Unit) -> int:
+    def rating(self, battle: SideView, unit: Unit) -> int:
         return unit.heat_rating(self._heat_of_zone.get(unit.zone or 5, 0) > 0)
 
     # ---- expected values ---------------------------------------------------------------
 
-    def modifier(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit,
+    def modifier(self, battle: SideView, unit: Unit | None, weapon: Weapon, target: Unit,
                  band: Band, single: bool, skill: bool,
                  doubled: bool | None = None) -> int:
-        """The to-hit modifier of one shot, as ``Battle.modifiers`` adds it up (R6.6),
+        """The to-hit modifier of one shot, as the engine adds it up (R6.6),
         without using up any once-a-turn skill."""
         zone = target.zone or 5
         mod = 0
@@ -260,9 +260,7 @@ class Judge:
             terrain = battle.terrain_to_hit(zone)
             if terrain:
                 if doubled is None:
-                    eng = battle.engagements.get(zone)
-                    doubled = eng is not None and eng.doubled is target.side and \
-                        eng.doubled_turn == battle.turn
+                    doubled = battle.doubled_against(zone, target.side)
                 if doubled or target.dug_in_zone == zone:
                     terrain *= 2
                 mod += terrain
@@ -293,7 +291,7 @@ class Judge:
                     mod -= 2 if band is Band.LONG else 1
         return mod
 
-    def shot(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+    def shot(self, battle: SideView, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
              single: bool = True, skill: bool = False, extra: int = 0,
              doubled: bool | None = None) -> float:
         """Expected damaging hits (kills, against infantry) of one firing of ``weapon``."""
@@ -323,7 +321,7 @@ class Judge:
             fail *= fail
         return fail
 
-    def kills(self, battle: Battle, weapon: Weapon, target: Unit, band: Band) -> float:
+    def kills(self, battle: SideView, weapon: Weapon, target: Unit, band: Band) -> float:
         """Expected kills against infantry (R6.11)."""
         terrain = 0 if weapon.ignores_terrain else battle.terrain_to_hit(target.zone or 5)
         if weapon.is_small:
@@ -336,7 +334,7 @@ class Judge:
             return chance(4, terrain)
         return chance(3, terrain) + chance(5, terrain)
 
-    def guns(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
+    def guns(self, battle: SideView, unit: Unit, targets: Sequence[Unit], band: Band,
              doubled: bool | None = None, single: bool | None = None) -> list[Gun]:
         """The weapons that can hurt one of ``targets`` at ``band``, with their odds
         (``single``: whether the unit attacks one target this turn, for a Targeting Array;
@@ -344,6 +342,8 @@ class Judge:
         single = len(targets) == 1 if single is None else single
         out: list[Gun] = []
         for slot in unit.live_weapons():
+            if slot.fired:  # spent this turn (an Ambush fires early, R4.3)
+                continue
             weapon = slot.weapon
             skill = SKILL_OF.get(weapon.family)
             has_skill = bool(skill and unit.skill(skill) and skill not in unit.turn_skills)
@@ -382,7 +382,7 @@ class Judge:
         weapon_cost = value * 0.6 * gun.slot.weapon.price / total_price * 0.5
         return self_cost + weapon_cost
 
-    def plan(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
+    def plan(self, battle: SideView, unit: Unit, targets: Sequence[Unit], band: Band,
              assigned: dict[str, float] | None = None, doubled: bool | None = None,
              heat_extra: int = 0, single: bool | None = None
              ) -> tuple[float, list[tuple[WeaponSlot, Unit]], dict[str, float]]:
@@ -479,7 +479,7 @@ class Judge:
             chosen.append((gun.slot, pick))
         return value, chosen, hits
 
-    def quick(self, battle: Battle, unit: Unit, target: Unit, band: Band,
+    def quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
               doubled: bool | None = None) -> float:
         """Expected damaging hits of ``unit`` on ``target`` this turn, a fast estimate: the
         best weapons that fit the heat rating, and the rest at their overheat odds."""
@@ -492,7 +492,7 @@ class Judge:
         self._memo[key] = value
         return value
 
-    def _quick(self, battle: Battle, unit: Unit, target: Unit, band: Band,
+    def _quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
                doubled: bool | None) -> float:
         if not unit.can_act and battle.turn > 0:
             return 0.0
@@ -536,7 +536,7 @@ class Judge:
             total *= 0.4
         return total
 
-    def power(self, battle: Battle, shooters: Sequence[Unit], targets: Sequence[Unit],
+    def power(self, battle: SideView, shooters: Sequence[Unit], targets: Sequence[Unit],
               band: Band | None = None) -> float:
         """Expected damaging hits a group deals another in a turn, averaged over the
         targets (and over the bands unless one is given)."""
@@ -551,7 +551,7 @@ class Judge:
                     targets)
         return total
 
-    def ratio(self, battle: Battle, mine: Sequence[Unit], theirs: Sequence[Unit]) -> float:
+    def ratio(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit]) -> float:
         """How a fight between two groups goes: above 1 ours lasts longer than theirs."""
         theirs = [u for u in theirs if not u.is_infantry or u.detected]
         if not theirs:
@@ -566,7 +566,7 @@ class Judge:
 
     # ---- movement rolls and the exchange of fire ------------------------------------------
 
-    def roller(self, battle: Battle, unit: Unit,
+    def roller(self, battle: SideView, unit: Unit,
                jump: bool = True) -> tuple[int, int, float] | None:
         """A unit's movement roll (R6.2): dice, modifier, chance it acts (Jump Jets used
         when fitted, unless ``jump`` is false)."""
@@ -592,14 +592,14 @@ class Judge:
             mod += 1
         return dice, mod, acts
 
-    def roll_odds(self, battle: Battle, mine: Sequence[Unit],
+    def roll_odds(self, battle: SideView, mine: Sequence[Unit],
                   theirs: Sequence[Unit]) -> tuple[float, float]:
         """Our chance to win the next movement roll in a zone, and to tie it."""
         a = [r for r in (self.roller(battle, u) for u in mine) if r is not None]
         b = [r for r in (self.roller(battle, u) for u in theirs) if r is not None]
         return contest(a, b)
 
-    def net(self, battle: Battle, mine: Sequence[Unit], theirs: Sequence[Unit],
+    def net(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit],
              band: Band, doubled: bool, clock: int) -> float:
         """Worth we expect to deal minus worth we expect to take at ``band``."""
         dealt = 0.0
@@ -621,7 +621,7 @@ class Judge:
         return dealt * self.urgency(battle, clock) - taken
 
     @staticmethod
-    def urgency(battle: Battle, clock: int) -> float:
+    def urgency(battle: SideView, clock: int) -> float:
         """How much damage dealt counts against damage taken: more when waiting loses, and
         the more so as the turns run out (on the last turn only damage dealt counts); less
         when waiting wins."""
