@@ -146,8 +146,10 @@ class Battle:
         # the decoy's id), the log events only one side may read (by position), and the
         # zones each side saw occupied at the end of each turn.
         self.token = object()  # stands for this battle in its views
-        self.views = {side: SideView(self, side) for side in SIDES}
+        self._views = (SideView(self, ATTACKER), SideView(self, DEFENDER))
+        self.views = dict(zip(SIDES, self._views, strict=True))
         self.covers: dict[str, Unit] = {}
+        self.secret = False  # whether a unit may be kept from the enemy (hidden, infantry)
         self.private: dict[int, Side] = {}
         self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
             side: [] for side in SIDES}
@@ -160,11 +162,13 @@ class Battle:
         """Log an event. One about a unit the other side cannot see (hidden, or infantry not
         detected), or marked ``private``, is for one side's eyes only (R8.1), and so are the
         dice rolled for it (the rolls logged just before it)."""
-        if unit is not None and (unit.hidden or (unit.kind is UnitKind.INFANTRY
-                                                 and not unit.detected)):
-            private = unit.side
-        elif target is not None and target.kind is UnitKind.INFANTRY and not target.detected:
-            private = target.side
+        if self.secret:
+            if unit is not None and (unit.hidden or (unit.kind is UnitKind.INFANTRY
+                                                     and not unit.detected)):
+                private = unit.side
+            elif target is not None and target.kind is UnitKind.INFANTRY and \
+                    not target.detected:
+                private = target.side
         if private is not None:
             log = self.log
             at = len(log)
@@ -313,6 +317,8 @@ class Battle:
 
     def faces(self, side: Side, units: Iterable[Unit]) -> list[Unit]:
         """``units`` as ``side`` sees them, leaving out any it cannot see (R8.1)."""
+        if not self.secret and not self.covers:
+            return list(units)
         out = []
         for u in units:
             if u.side is not side:
@@ -367,6 +373,7 @@ class Battle:
             while "Surprise" in self.assets[side]:  # each one is +3 on the first roll
                 self.assets[side].remove("Surprise")
                 self._surprise_pending[side] = self._surprise_pending.get(side, 0) + 1
+        self.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
         for side in Side:
             self.deploy(side)
         for side in Side:
@@ -381,7 +388,8 @@ class Battle:
             self.note(Kind.SETUP, f"{side.value.capitalize()}: {len(movers)} units wait to "
                       "arrive as reinforcements.")
             return
-        placement = self.controllers[side].deploy(self.views[side], side, list(movers))
+        view = self._views[side is DEFENDER]
+        placement = self.controllers[side].deploy(view, side, list(movers))
         zones = rules.setup.zones if rules.setup else tuple(range(1, 10))
         if not isinstance(placement, dict):
             raise self.refuse(side, "deploy", placement)
@@ -410,7 +418,7 @@ class Battle:
 
     def setup_assets(self, side: Side) -> None:
         controller = self.controllers[side]
-        view = self.views[side]
+        view = self._views[side is DEFENDER]
         for asset in list(self.assets[side]):
             if asset not in ("Battle Damage", "Minefield", "Hidden Mek", "Decoy"):
                 continue
@@ -426,7 +434,7 @@ class Battle:
             elif asset == "Decoy" and isinstance(choice, int):
                 self.lay_decoy(side, choice)
             elif asset == "Hidden Mek" and chosen is not None:
-                chosen.hidden = True
+                chosen.hidden = self.secret = True
                 # R8.1: the enemy never learns where it set up, nor that it did.
                 for i, event in enumerate(self.log):
                     if event.kind is Kind.SETUP and event.unit == chosen.id:
@@ -549,7 +557,8 @@ class Battle:
                 break
         winner, loser = (ATTACKER, DEFENDER) if a > d else (DEFENDER, ATTACKER)
         self.initiative_winner = winner
-        goes_first = self.controllers[winner].move_first(self.views[winner], winner)
+        view = self._views[winner is DEFENDER]
+        goes_first = self.controllers[winner].move_first(view, winner)
         if not isinstance(goes_first, bool):
             raise self.refuse(winner, "move_first", goes_first)
         self.decided(winner, "move first" if goes_first else "move second")
@@ -559,7 +568,7 @@ class Battle:
 
     def movement_phase(self, side: Side) -> None:
         self.arrivals(side)
-        orders = self.controllers[side].movement(self.views[side], side)
+        orders = self.controllers[side].movement(self._views[side is DEFENDER], side)
         units = self.side_units(side)  # moving adds no unit; only dismounting does
         if orders:
             self.check_orders(side, "movement", orders, units, second=False)
@@ -581,7 +590,7 @@ class Battle:
         ``move_options``); anything else is refused."""
         if not isinstance(orders, dict):
             raise self.refuse(side, decision, orders)
-        view = self.views[side]
+        view = self._views[side is DEFENDER]
         by_id = {u.id: u for u in units}
         for uid, where in orders.items():
             unit = by_id.get(uid)
@@ -680,7 +689,7 @@ class Battle:
                 zone = plan.zones[self.choose_index(len(plan.zones),
                                                     f"arrival zone of {unit.name}")]
             else:
-                zone = self.controllers[side].arrival_zone(self.views[side], unit,
+                zone = self.controllers[side].arrival_zone(self._views[side is DEFENDER], unit,
                                                            list(plan.zones))
                 if _among(zone, plan.zones) < 0:
                     raise self.refuse(side, "arrival_zone", zone)
@@ -691,7 +700,7 @@ class Battle:
     def second_movement(self, side: Side) -> None:
         """R5.2/R5.4: the initiative winner may move again, never into enemies; each Mek
         that does starts next turn with 2 heat."""
-        orders = self.controllers[side].second_move(self.views[side], side)
+        orders = self.controllers[side].second_move(self._views[side is DEFENDER], side)
         units = self.side_units(side)
         if orders:
             self.check_orders(side, "second_move", orders, units, second=True)
@@ -727,7 +736,7 @@ class Battle:
             hidden = [u for u in self.in_zone(zone, side) if u.hidden]
             if hidden and self.enemies_in(zone, side) and not self.visible_in(zone, side):
                 for unit in hidden:
-                    answer = self.controllers[side].reveal(self.views[side], unit)
+                    answer = self.controllers[side].reveal(self._views[side is DEFENDER], unit)
                     if not isinstance(answer, bool):
                         raise self.refuse(side, "reveal", answer)
                     if answer:
@@ -825,7 +834,7 @@ class Battle:
         return total
 
     def ask_jump(self, unit: Unit) -> bool:
-        answer = self.controllers[unit.side].jump(self.views[unit.side], unit)
+        answer = self.controllers[unit.side].jump(self._views[unit.side is DEFENDER], unit)
         if not isinstance(answer, bool):
             raise self.refuse(unit.side, "jump", answer)
         return answer
@@ -880,8 +889,8 @@ class Battle:
             if index < 1:
                 options.append(RangeChoice.OPEN_TWO)
             options.append(RangeChoice.DOUBLE)
-        choice = self.controllers[winner].range_choice(self.views[winner], eng.zone, winner,
-                                                       list(options))
+        view = self._views[winner is DEFENDER]
+        choice = self.controllers[winner].range_choice(view, eng.zone, winner, list(options))
         if _among(choice, options) < 0:
             raise self.refuse(winner, "range_choice", choice)
         self.decided(winner, f"{choice.value} in zone {eng.zone}")
@@ -1025,7 +1034,8 @@ class Battle:
             if not candidates:
                 continue
             faces = self.faces(unit.side, candidates)
-            answer = self.controllers[unit.side].hawkeye(self.views[unit.side], unit, faces)
+            view = self._views[unit.side is DEFENDER]
+            answer = self.controllers[unit.side].hawkeye(view, unit, faces)
             if answer is None:
                 continue
             index = _among(answer, faces)
@@ -1080,7 +1090,8 @@ class Battle:
         if not candidates:
             return []
         faces = self.faces(unit.side, candidates)
-        answer = self.controllers[unit.side].targets(self.views[unit.side], unit, faces, limit)
+        view = self._views[unit.side is DEFENDER]
+        answer = self.controllers[unit.side].targets(view, unit, faces, limit)
         if not isinstance(answer, list | tuple) or len(answer) > limit:
             raise self.refuse(unit.side, "targets", answer, f"at most {limit} of the "
                               "candidates")
@@ -1103,7 +1114,8 @@ class Battle:
         if not enemies:
             return
         faces = self.faces(unit.side, enemies)
-        action = self.controllers[unit.side].commando(self.views[unit.side], unit, faces)
+        view = self._views[unit.side is DEFENDER]
+        action = self.controllers[unit.side].commando(view, unit, faces)
         if action is None:
             return
         index = _among(action[1], faces) if isinstance(action, tuple) and len(action) == 2 \
@@ -1126,32 +1138,54 @@ class Battle:
     # ---- attacks ------------------------------------------------------------------------------
 
     def attack(self, unit: Unit, targets: list[Unit], band: Band) -> None:
-        """One unit's attacks this turn, weapon by weapon in the controller's order."""
+        """One unit's attacks this turn, weapon by weapon in the controller's order.
+
+        Each entry of the plan must be legal (R6.5, R6.11): a working weapon of the unit, at
+        one of its targets, able to fire at this band at that kind of target, each weapon
+        once (a Gunnery pilot's one cannon-family or CIWS weapon twice). Anything else is
+        refused. A weapon lost to an overheat earlier in the plan is passed over."""
         if unit.kind is UnitKind.INFANTRY:
             self.infantry_attack(unit, targets[0])
             return
-        faces = self.faces(unit.side, targets)
-        answer = self.controllers[unit.side].fire_plan(self.views[unit.side], unit, faces, band)
-        plan = self.check_plan(unit, answer, targets, faces, band)
+        side = unit.side
+        faces = self.faces(side, targets)
+        plan = self.controllers[side].fire_plan(self._views[side is DEFENDER], unit, faces,
+                                                band)
+        if not isinstance(plan, list | tuple):
+            raise self.refuse(side, "fire_plan", plan)
         single = len(targets) == 1
-        for slot, target in plan:
-            if slot.destroyed:  # lost to an overheat earlier in this plan
-                continue
+        lost: list[WeaponSlot] = []  # overheated in this plan
+        for entry in plan:
+            try:
+                slot, face = entry
+            except (TypeError, ValueError):
+                raise self.refuse(side, "fire_plan", entry) from None
+            index = _among(face, faces)
+            if index < 0 or not _holds(unit.weapons, slot):
+                raise self.refuse(side, "fire_plan", (getattr(slot, "name", slot), face),
+                                  "a weapon of the unit at one of its targets")
+            if slot.destroyed:
+                if _holds(lost, slot):
+                    continue
+                raise self.refuse(side, "fire_plan", (slot.name, face),
+                                  f"the {slot.name} is destroyed")
+            target = targets[index]
             weapon = slot.weapon
+            small = weapon.is_small
+            infantry = target.kind is UnitKind.INFANTRY
+            if (small and not (infantry and band is Band.SHORT)) or \
+                    (not small and self.need_at(weapon, band) is None):
+                raise self.refuse(side, "fire_plan", (slot.name, face),
+                                  f"the {slot.name} cannot fire at it at {band.value} range")
             extra = 0
             if slot.fired >= 1:
                 eligible = (unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills
                             and slot.fired == 1 and (weapon.family is Family.CANNON
                                                      or weapon.price_per == "pair"))
                 if not eligible:
-                    continue
+                    raise self.refuse(side, "fire_plan", (slot.name, face),
+                                      f"the {slot.name} has fired already")
                 extra = -2
-            small = weapon.is_small
-            if self.need_at(weapon, band) is None and not (small and band is Band.SHORT):
-                continue
-            infantry = target.kind is UnitKind.INFANTRY
-            if small and not infantry:
-                continue
             if not self.can_target(unit, target, band, weapon.family is Family.MISSILE):
                 continue
             slot.fired += 1
@@ -1161,6 +1195,7 @@ class Battle:
                 unit.hidden = False
                 self.note(Kind.NOTE, f"{unit.name} fires from hiding and is revealed.", unit)
             if not self.weapon_heat(unit, slot):
+                lost.append(slot)
                 continue
             if infantry:
                 # The Gunnery -2 falls on the kills roll, as the terrain to-hit modifier does.
@@ -1168,46 +1203,6 @@ class Battle:
             else:
                 self.shoot(Shot(unit, weapon, target, band, extra,
                                 ["Gunnery -2"] if extra else []), single=single)
-
-    def check_plan(self, unit: Unit, answer: object, targets: list[Unit], faces: list[Unit],
-                   band: Band) -> list[tuple[WeaponSlot, Unit]]:
-        """A fire plan's legal entries (R6.5, R6.11): a working weapon of the unit, at one of
-        its targets, able to fire at this band at that kind of target, each weapon once (a
-        Gunnery pilot's one cannon-family or CIWS weapon twice). Anything else is refused."""
-        side = unit.side
-        if not isinstance(answer, list | tuple):
-            raise self.refuse(side, "fire_plan", answer)
-        plan: list[tuple[WeaponSlot, Unit]] = []
-        second = False
-        for entry in answer:
-            if not isinstance(entry, tuple) or len(entry) != 2:
-                raise self.refuse(side, "fire_plan", entry)
-            slot, face = entry
-            index = _among(face, faces)
-            if not isinstance(slot, WeaponSlot) or not _holds(unit.weapons, slot) or \
-                    slot.destroyed or index < 0:
-                raise self.refuse(side, "fire_plan", (getattr(slot, "name", slot), face),
-                                  "a working weapon of the unit at one of its targets")
-            target = targets[index]
-            weapon = slot.weapon
-            if weapon.is_small:
-                reaches = band is Band.SHORT and target.kind is UnitKind.INFANTRY
-            else:
-                reaches = self.need_at(weapon, band) is not None
-            if not reaches:
-                raise self.refuse(side, "fire_plan", (slot.name, face),
-                                  f"the {slot.name} cannot fire at it at {band.value} range")
-            times = slot.fired + sum(1 for s, _ in plan if s is slot)
-            if times >= 1:
-                gunnery = (unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills
-                           and times == 1 and not second
-                           and (weapon.family is Family.CANNON or weapon.price_per == "pair"))
-                if not gunnery:
-                    raise self.refuse(side, "fire_plan", (slot.name, face),
-                                      f"the {slot.name} has fired already")
-                second = True
-            plan.append((slot, target))
-        return plan
 
     def weapon_heat(self, unit: Unit, slot: WeaponSlot) -> bool:
         """R6.10: add the weapon's heat; above the rating, the overheat roll. Returns
@@ -1351,7 +1346,7 @@ class Battle:
         self.damage(target, 1, unit, weapon)
 
     def ask_dodge(self, unit: Unit, weapon: Weapon) -> bool:
-        answer = self.controllers[unit.side].dodge(self.views[unit.side], unit, weapon)
+        answer = self.controllers[unit.side].dodge(self._views[unit.side is DEFENDER], unit, weapon)
         if not isinstance(answer, bool):
             raise self.refuse(unit.side, "dodge", answer)
         return answer
@@ -1540,12 +1535,13 @@ class Battle:
             if apc.carries_infantry and apc.can_act and self.ask_dismount(apc):
                 apc.carries_infantry = False
                 squad = strongpoint(f"{apc.id}i", side, zone)
+                self.secret = True
                 squad.name = f"{apc.name}'s squad"
                 self.units.append(squad)
                 self.note(Kind.SUPPORT, f"{squad.name} dismounts in zone {zone}.", squad)
 
     def ask_dismount(self, apc: Unit) -> bool:
-        answer = self.controllers[apc.side].dismount(self.views[apc.side], apc)
+        answer = self.controllers[apc.side].dismount(self._views[apc.side is DEFENDER], apc)
         if not isinstance(answer, bool):
             raise self.refuse(apc.side, "dismount", answer)
         return answer
@@ -1556,7 +1552,7 @@ class Battle:
         """R4.3: assets used once, when the side's controller decides."""
         if not self.assets[side]:
             return
-        view = self.views[side]
+        view = self._views[side is DEFENDER]
         answer = self.controllers[side].support(view, side, moment, zone)
         if not isinstance(answer, list | tuple):
             raise self.refuse(side, "support", answer)
@@ -1639,7 +1635,7 @@ class Battle:
         fire the weapons it held (say, once the range closes) at them."""
         if "Ambush" not in self.assets[side]:
             return
-        view = self.views[side]
+        view = self._views[side is DEFENDER]
         answer = self.controllers[side].ambush(view, side, zone)
         if _among(answer, view.ambush_options(zone)) < 0:
             raise self.refuse(side, "ambush", answer)
@@ -1695,12 +1691,7 @@ class Battle:
             if u.zone and not u.decoy and u.on_map:
                 (attacking if u.side is ATTACKER else defending).append(u.zone)
         self.history.append({ATTACKER: frozenset(attacking), DEFENDER: frozenset(defending)})
-        for side, seen in self.seen_history.items():  # R8.1: what each side saw
-            zones: dict[Side, set[int]] = {ATTACKER: set(), DEFENDER: set()}
-            for u in self.views[side].units:
-                if u.zone and not u.decoy and u.on_map:
-                    zones[u.side].add(u.zone)
-            seen.append({s: frozenset(z) for s, z in zones.items()})
+        self.see_history(attacking, defending)
         for unit in self.units:
             unit.heat = 0  # R6.10: heat fades at the end of every turn
         self.verdict = judge(self.scenario, self.view())
@@ -1708,6 +1699,29 @@ class Battle:
             self.verdict = Verdict(Outcome.DRAW, "the turn limit was reached")
         if self.verdict.decided:
             self.note(Kind.VICTORY, f"Battle over: {self.verdict}.")
+
+    def see_history(self, attacking: list[int], defending: list[int]) -> None:
+        """R8.1: the zones each side saw occupied at the end of this turn: its own, and the
+        enemy's that it can see (a Decoy as the Mek it passes for)."""
+        history = self.history[-1]
+        secret = False
+        for u in self.units:
+            if (u.hidden or u.decoy or (u.kind is UnitKind.INFANTRY and not u.detected)) \
+                    and u.destroyed_turn is None and u.exited_turn is None:
+                secret = True
+                break
+        for side in SIDES:
+            if not secret:
+                self.seen_history[side].append(history)
+                continue
+            theirs: list[int] = []
+            for u in self.units:
+                if u.side is not side and u.zone and u.on_map and not u.hidden and \
+                        (u.kind is not UnitKind.INFANTRY or u.detected):
+                    theirs.append(u.zone)
+            mine = history[side]
+            self.seen_history[side].append(
+                {side: mine, side.enemy: frozenset(theirs)})
 
     def view(self) -> BattleState:
         attacker: list[UnitState] = []

@@ -23,7 +23,7 @@ answer with a ``BattleError``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from meks.catalog import Band, Catalog, Weapon
@@ -52,6 +52,7 @@ class Source(Protocol):
     identified: dict[Side, set[str]]
     marked: dict[Side, set[str]]
     covers: dict[str, Unit]
+    secret: bool
     token: object
     private: dict[int, Side]
     seen_history: dict[Side, list[dict[Side, frozenset[int]]]]
@@ -162,8 +163,14 @@ class SideView:
 
     # ---- what the side knows of units ----------------------------------------------------
 
-    def _faces(self) -> Iterator[Unit]:
+    def _faces(self) -> Iterable[Unit]:
         """Every unit the side may see, contacts as their faces, in the battle's order."""
+        b = self._b
+        if not b.secret and not b.covers:  # nothing is kept from anyone
+            return b.units
+        return self._filtered()
+
+    def _filtered(self) -> Iterator[Unit]:
         side = self.side
         covers = self._b.covers
         for u in self._b.units:
