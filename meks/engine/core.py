@@ -318,7 +318,7 @@ class Battle:
     def faces(self, side: Side, units: Iterable[Unit]) -> list[Unit]:
         """``units`` as ``side`` sees them, leaving out any it cannot see (R8.1)."""
         if not self.secret and not self.covers:
-            return list(units)
+            return units if isinstance(units, list) else list(units)
         out = []
         for u in units:
             if u.side is not side:
@@ -596,6 +596,11 @@ class Battle:
             unit = by_id.get(uid)
             if unit is None:
                 raise self.refuse(side, decision, {uid: where}, f"{uid!r} is none of its units")
+            if where is None or (  # (the usual order, checked quickly: a step next door)
+                    not second and type(where) is int and unit.zone is not None
+                    and where in self._adjacent[unit.zone] and unit.mobile and unit.can_act
+                    and not unit.moved and unit.on_map and self.can_leave(unit)):
+                continue
             if _among(where, view.move_options(unit, second)) < 0:
                 raise self.refuse(side, decision, {uid: where},
                                   f"{unit.name} cannot make that move now")
@@ -1089,16 +1094,19 @@ class Battle:
             candidates = [e for e in candidates if e.kind is not UnitKind.INFANTRY]
         if not candidates:
             return []
-        faces = self.faces(unit.side, candidates)
-        view = self._views[unit.side is DEFENDER]
-        answer = self.controllers[unit.side].targets(view, unit, faces, limit)
-        if not isinstance(answer, list | tuple) or len(answer) > limit:
-            raise self.refuse(unit.side, "targets", answer, f"at most {limit} of the "
-                              "candidates")
-        picks = [_among(t, faces) for t in answer]
-        if any(i < 0 for i in picks) or len(set(picks)) != len(picks):
-            raise self.refuse(unit.side, "targets", answer, "each a different candidate")
-        chosen = [candidates[i] for i in picks]
+        side = unit.side
+        faces = self.faces(side, candidates)
+        answer = self.controllers[side].targets(self._views[side is DEFENDER], unit, faces,
+                                                limit)
+        if (not isinstance(answer, list) and not isinstance(answer, tuple)) or \
+                len(answer) > limit:
+            raise self.refuse(side, "targets", answer, f"at most {limit} of the candidates")
+        chosen: list[Unit] = []
+        for t in answer:
+            i = _among(t, faces)
+            if i < 0 or _among(candidates[i], chosen) >= 0:
+                raise self.refuse(side, "targets", answer, "each a different candidate")
+            chosen.append(candidates[i])
         if chosen:
             self.decided(unit.side, f"{unit.name} targets "
                          + ", ".join([t.name for t in chosen]))
@@ -1151,7 +1159,7 @@ class Battle:
         faces = self.faces(side, targets)
         plan = self.controllers[side].fire_plan(self._views[side is DEFENDER], unit, faces,
                                                 band)
-        if not isinstance(plan, list | tuple):
+        if not isinstance(plan, list) and not isinstance(plan, tuple):
             raise self.refuse(side, "fire_plan", plan)
         single = len(targets) == 1
         lost: list[WeaponSlot] = []  # overheated in this plan
@@ -1704,12 +1712,7 @@ class Battle:
         """R8.1: the zones each side saw occupied at the end of this turn: its own, and the
         enemy's that it can see (a Decoy as the Mek it passes for)."""
         history = self.history[-1]
-        secret = False
-        for u in self.units:
-            if (u.hidden or u.decoy or (u.kind is UnitKind.INFANTRY and not u.detected)) \
-                    and u.destroyed_turn is None and u.exited_turn is None:
-                secret = True
-                break
+        secret = self.secret or bool(self.covers)
         for side in SIDES:
             if not secret:
                 self.seen_history[side].append(history)

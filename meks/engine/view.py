@@ -58,6 +58,9 @@ class Source(Protocol):
     seen_history: dict[Side, list[dict[Side, frozenset[int]]]]
 
     def band_of(self, zone: int) -> Band: ...
+    def side_units(self, side: Side) -> list[Unit]: ...
+    def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]: ...
+    def visible_in(self, zone: int, side: Side) -> list[Unit]: ...
     def terrain_to_hit(self, zone: int) -> int: ...
     def terrain_name(self, zone: int) -> str: ...
     def terrain_heat(self, zone: int) -> bool: ...
@@ -73,29 +76,20 @@ class Source(Protocol):
 class SideView:
     """One side's view of a battle (see the module docstring)."""
 
-    __slots__ = ("_b", "enemy", "side")
+    __slots__ = ("_b", "catalog", "enemy", "house", "scenario", "side")
 
     def __init__(self, battle: Source, side: Side) -> None:
         self._b = battle
         self.side = side
         self.enemy = side.enemy
+        self.scenario: Scenario = battle.scenario
+        self.catalog: Catalog = battle.catalog
+        self.house: HouseRules = battle.house
 
     def __repr__(self) -> str:
         return f"SideView({self.side.value})"
 
     # ---- the battle's public facts -------------------------------------------------------
-
-    @property
-    def scenario(self) -> Scenario:
-        return self._b.scenario
-
-    @property
-    def catalog(self) -> Catalog:
-        return self._b.catalog
-
-    @property
-    def house(self) -> HouseRules:
-        return self._b.house
 
     @property
     def turn(self) -> int:
@@ -182,23 +176,36 @@ class SideView:
             elif not u.hidden and (u.kind is not INFANTRY or u.detected):
                 yield u
 
+    # While nothing is kept from anyone (no hidden unit, no infantry, no decoy), the side
+    # sees what the battle holds, and each question is the battle's own (the common case,
+    # and the cheap one).
+
     @property
     def units(self) -> list[Unit]:
         """Every unit the side may see: its own, and the enemy's it knows of."""
         return list(self._faces())
 
     def side_units(self, side: Side) -> list[Unit]:
-        return [u for u in self._faces() if u.side is side]
+        b = self._b
+        if not b.secret and not b.covers:
+            return b.side_units(side)
+        return [u for u in self._filtered() if u.side is side]
 
     def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
         """The units the side sees on the map in ``zone`` (of ``side`` only, if given)."""
+        b = self._b
+        if not b.secret and not b.covers:
+            return b.in_zone(zone, side)
         if zone is None:
             return []
-        return [u for u in self._faces() if u.zone == zone and u.destroyed_turn is None
+        return [u for u in self._filtered() if u.zone == zone and u.destroyed_turn is None
                 and u.exited_turn is None and u.arrived and (side is None or u.side is side)]
 
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
         """``side``'s units in ``zone`` that are not hidden."""
+        b = self._b
+        if not b.secret and not b.covers:
+            return b.visible_in(zone, side)
         return [u for u in self.in_zone(zone, side) if not u.hidden]
 
     def enemies_in(self, zone: int, side: Side) -> list[Unit]:
