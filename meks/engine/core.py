@@ -33,7 +33,7 @@ from meks.engine.units import (
     decoy,
     strongpoint,
 )
-from meks.engine.view import SideView
+from meks.engine.view import SideView, Sight
 from meks.errors import MeksError
 from meks.scenario import Edge, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
@@ -142,17 +142,16 @@ class Battle:
                          for z in range(1, 10)}
         # id(weapon) -> (the weapon, its to-hit number at each of BANDS); see ``need_at``
         self._needs: dict[int, tuple[Weapon, tuple[int | None, ...]]] = {}
-        # What each side may know (R8.1): its view, the faces its enemy's Decoys show (by
-        # the decoy's id), the log events only one side may read (by position), and the
-        # zones each side saw occupied at the end of each turn.
-        self.token = object()  # stands for this battle in its views
-        self._views = (SideView(self, ATTACKER), SideView(self, DEFENDER))
-        self.views = dict(zip(SIDES, self._views, strict=True))
-        self.covers: dict[str, Unit] = {}
-        self.secret = False  # whether a unit may be kept from the enemy (hidden, infantry)
-        self.private: dict[int, Side] = {}
-        self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
-            side: [] for side in SIDES}
+        # What each side may know (R8.1), kept in one record (see ``Sight``): a Battle has
+        # as few attributes as it can, so that reading one stays quick.
+        self.sight = Sight()
+        self.sight.views = (SideView(self, ATTACKER), SideView(self, DEFENDER))
+
+    @property
+    def views(self) -> dict[Side, SideView]:
+        """Each side's view of the battle (what its controller is given)."""
+        views = self.sight.views
+        return {ATTACKER: views[0], DEFENDER: views[1]}
 
     # ---- small helpers --------------------------------------------------------------------
 
@@ -162,23 +161,28 @@ class Battle:
         """Log an event. One about a unit the other side cannot see (hidden, or infantry not
         detected), or marked ``private``, is for one side's eyes only (R8.1), and so are the
         dice rolled for it (the rolls logged just before it)."""
-        if self.secret:
-            if unit is not None and (unit.hidden or (unit.kind is UnitKind.INFANTRY
-                                                     and not unit.detected)):
-                private = unit.side
-            elif target is not None and target.kind is UnitKind.INFANTRY and \
-                    not target.detected:
-                private = target.side
-        if private is not None:
-            log = self.log
-            at = len(log)
-            self.private[at] = private
-            while at and log[at - 1].kind is _ROLL:  # the dice rolled for it, too
-                at -= 1
-                self.private[at] = private
+        if self.sight.secret or private is not None:
+            self.keep_private(unit, target, private)
         self.log.append(_new_event(Event, (
             self.turn, kind, text, None if unit is None else unit.id,
             None if target is None else target.id, value)))
+
+    def keep_private(self, unit: Unit | None, target: Unit | None,
+                     private: Side | None) -> None:
+        """Mark the event about to be logged (and the dice just rolled for it) as for one
+        side only, when it is about a unit the other side cannot see or ``private`` says."""
+        if unit is not None and (unit.hidden or (unit.kind is UnitKind.INFANTRY
+                                                 and not unit.detected)):
+            private = unit.side
+        elif target is not None and target.kind is UnitKind.INFANTRY and not target.detected:
+            private = target.side
+        if private is not None:
+            log = self.log
+            at = len(log)
+            self.sight.private[at] = private
+            while at and log[at - 1].kind is _ROLL:
+                at -= 1
+                self.sight.private[at] = private
 
     def d6(self, purpose: str) -> int:
         value = self.dice.d6(purpose)
@@ -285,12 +289,6 @@ class Battle:
         """Whether the zone's terrain adds one to heat ratings (R6.10: Moors)."""
         return self._terrain[zone].heat > 0
 
-    def doubled_against(self, zone: int, side: Side) -> bool:
-        """Whether the terrain counts double against ``side``'s units in ``zone`` this turn
-        (a movement roll's winner chose it, R6.3)."""
-        eng = self.engagements.get(zone)
-        return eng is not None and eng.doubled is side and eng.doubled_turn == self.turn
-
     def combat_zones(self) -> list[int]:
         return sorted(self.engagements)
 
@@ -313,11 +311,11 @@ class Battle:
 
     def face(self, side: Side, unit: Unit) -> Unit:
         """``unit`` as ``side`` sees it: an enemy Decoy as its Mek contact (R8.1)."""
-        return self.covers[unit.id] if unit.decoy and unit.side is not side else unit
+        return self.sight.covers[unit.id] if unit.decoy and unit.side is not side else unit
 
     def faces(self, side: Side, units: Iterable[Unit]) -> list[Unit]:
         """``units`` as ``side`` sees them, leaving out any it cannot see (R8.1)."""
-        if not self.secret and not self.covers:
+        if not self.sight.secret and not self.sight.covers:
             return units if isinstance(units, list) else list(units)
         out = []
         for u in units:
@@ -325,7 +323,7 @@ class Battle:
                 if u.hidden or (u.kind is UnitKind.INFANTRY and not u.detected):
                     continue
                 if u.decoy:
-                    u = self.covers[u.id]
+                    u = self.sight.covers[u.id]
             out.append(u)
         return out
 
@@ -373,7 +371,7 @@ class Battle:
             while "Surprise" in self.assets[side]:  # each one is +3 on the first roll
                 self.assets[side].remove("Surprise")
                 self._surprise_pending[side] = self._surprise_pending.get(side, 0) + 1
-        self.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
+        self.sight.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
         for side in Side:
             self.deploy(side)
         for side in Side:
@@ -388,7 +386,7 @@ class Battle:
             self.note(Kind.SETUP, f"{side.value.capitalize()}: {len(movers)} units wait to "
                       "arrive as reinforcements.")
             return
-        view = self._views[side is DEFENDER]
+        view = self.sight.views[side is DEFENDER]
         placement = self.controllers[side].deploy(view, side, list(movers))
         zones = rules.setup.zones if rules.setup else tuple(range(1, 10))
         if not isinstance(placement, dict):
@@ -418,7 +416,7 @@ class Battle:
 
     def setup_assets(self, side: Side) -> None:
         controller = self.controllers[side]
-        view = self._views[side is DEFENDER]
+        view = self.sight.views[side is DEFENDER]
         for asset in list(self.assets[side]):
             if asset not in ("Battle Damage", "Minefield", "Hidden Mek", "Decoy"):
                 continue
@@ -434,11 +432,11 @@ class Battle:
             elif asset == "Decoy" and isinstance(choice, int):
                 self.lay_decoy(side, choice)
             elif asset == "Hidden Mek" and chosen is not None:
-                chosen.hidden = self.secret = True
+                chosen.hidden = self.sight.secret = True
                 # R8.1: the enemy never learns where it set up, nor that it did.
                 for i, event in enumerate(self.log):
                     if event.kind is Kind.SETUP and event.unit == chosen.id:
-                        self.private[i] = side
+                        self.sight.private[i] = side
                 self.note(Kind.DECISION, f"{_title(side)} decides: {chosen.name} sets up "
                           "hidden", private=side)
             elif asset == "Battle Damage" and chosen is not None and chosen.decoy:
@@ -465,7 +463,7 @@ class Battle:
             fake.name = model.name
             cover = copy_unit(model, uid, zone)
         cover.decoy = False
-        self.covers[uid] = cover
+        self.sight.covers[uid] = cover
         self.units.append(fake)
         self.note(Kind.SETUP, f"{cover.name} ({cover.design}) sets up in zone {zone}.", fake)
         self.note(Kind.DECISION, f"{_title(side)} decides: the decoy in zone {zone} shows as "
@@ -557,7 +555,7 @@ class Battle:
                 break
         winner, loser = (ATTACKER, DEFENDER) if a > d else (DEFENDER, ATTACKER)
         self.initiative_winner = winner
-        view = self._views[winner is DEFENDER]
+        view = self.sight.views[winner is DEFENDER]
         goes_first = self.controllers[winner].move_first(view, winner)
         if not isinstance(goes_first, bool):
             raise self.refuse(winner, "move_first", goes_first)
@@ -568,13 +566,10 @@ class Battle:
 
     def movement_phase(self, side: Side) -> None:
         self.arrivals(side)
-        orders = self.controllers[side].movement(self._views[side is DEFENDER], side)
+        orders = self.controllers[side].movement(self.sight.views[side is DEFENDER], side)
         units = self.side_units(side)  # moving adds no unit; only dismounting does
         if orders:
-            self.check_orders(side, "movement", orders, units, second=False)
-            for unit in units:
-                if unit.id in orders:
-                    self.order_move(unit, orders[unit.id], second=False)
+            self.give_orders(side, "movement", orders, units, second=False)
         for unit in units:
             # R5.4/R6.3: contact broken before this movement let units leave in it; that
             # was their next movement, so from now on they are held again.
@@ -584,26 +579,27 @@ class Battle:
                             if u.carries_infantry and u.on_map and u.zone is not None}):
             self.dismount(side, zone)
 
-    def check_orders(self, side: Side, decision: str, orders: object, units: list[Unit],
-                     second: bool) -> None:
-        """Every order names one of the side's units and one of its legal moves (the view's
-        ``move_options``); anything else is refused."""
+    def give_orders(self, side: Side, decision: str, orders: object, units: list[Unit],
+                    second: bool) -> None:
+        """Carry out a movement's orders. Each must name one of the side's units and one of
+        its legal moves (the view's ``move_options``); anything else is refused."""
         if not isinstance(orders, dict):
             raise self.refuse(side, decision, orders)
-        view = self._views[side is DEFENDER]
-        by_id = {u.id: u for u in units}
-        for uid, where in orders.items():
-            unit = by_id.get(uid)
-            if unit is None:
-                raise self.refuse(side, decision, {uid: where}, f"{uid!r} is none of its units")
-            if where is None or (  # (the usual order, checked quickly: a step next door)
-                    not second and type(where) is int and unit.zone is not None
-                    and where in self._adjacent[unit.zone] and unit.mobile and unit.can_act
-                    and not unit.moved and unit.on_map and self.can_leave(unit)):
-                continue
-            if _among(where, view.move_options(unit, second)) < 0:
-                raise self.refuse(side, decision, {uid: where},
-                                  f"{unit.name} cannot make that move now")
+        given = 0
+        for unit in units:
+            if unit.id in orders:
+                given += 1
+                where = orders[unit.id]
+                if second:
+                    unit.moved = False
+                if where is not None and not self.order_move(unit, where, second):
+                    raise self.refuse(side, decision, {unit.id: where},
+                                      f"{unit.name} cannot make that move now")
+        if given != len(orders):
+            ids = {u.id for u in units}
+            stray = next(uid for uid in orders if uid not in ids)
+            raise self.refuse(side, decision, {stray: orders[stray]},
+                              f"{stray!r} is none of its units")
 
     def can_leave(self, unit: Unit) -> bool:
         """R5.4: a unit may not leave a zone holding enemies unless its side broke contact
@@ -636,10 +632,10 @@ class Battle:
             self.note(Kind.EXIT, f"{unit.name} leaves the map across the {where.value} edge "
                       f"from zone {unit.zone}.", unit)
             return True
-        if not isinstance(where, int) or where not in self._adjacent[unit.zone]:
+        if type(where) is not int or where not in self._adjacent[unit.zone]:
             return False
-        if second and self.enemies_in(where, unit.side):
-            return False
+        if second and self.sight.views[unit.side is DEFENDER].enemies_in(where, unit.side):
+            return False  # (enemies its side can see: R8.1)
         origin = unit.zone
         unit.zone = where
         unit.moved = True
@@ -694,7 +690,7 @@ class Battle:
                 zone = plan.zones[self.choose_index(len(plan.zones),
                                                     f"arrival zone of {unit.name}")]
             else:
-                zone = self.controllers[side].arrival_zone(self._views[side is DEFENDER], unit,
+                zone = self.controllers[side].arrival_zone(self.sight.views[side is DEFENDER], unit,
                                                            list(plan.zones))
                 if _among(zone, plan.zones) < 0:
                     raise self.refuse(side, "arrival_zone", zone)
@@ -705,14 +701,9 @@ class Battle:
     def second_movement(self, side: Side) -> None:
         """R5.2/R5.4: the initiative winner may move again, never into enemies; each Mek
         that does starts next turn with 2 heat."""
-        orders = self.controllers[side].second_move(self._views[side is DEFENDER], side)
-        units = self.side_units(side)
+        orders = self.controllers[side].second_move(self.sight.views[side is DEFENDER], side)
         if orders:
-            self.check_orders(side, "second_move", orders, units, second=True)
-        for unit in units:
-            if unit.id in orders:
-                unit.moved = False
-                self.order_move(unit, orders[unit.id], second=True)
+            self.give_orders(side, "second_move", orders, self.side_units(side), second=True)
 
     # ---- zone combat ---------------------------------------------------------------------
 
@@ -741,7 +732,7 @@ class Battle:
             hidden = [u for u in self.in_zone(zone, side) if u.hidden]
             if hidden and self.enemies_in(zone, side) and not self.visible_in(zone, side):
                 for unit in hidden:
-                    answer = self.controllers[side].reveal(self._views[side is DEFENDER], unit)
+                    answer = self.controllers[side].reveal(self.sight.views[side is DEFENDER], unit)
                     if not isinstance(answer, bool):
                         raise self.refuse(side, "reveal", answer)
                     if answer:
@@ -839,7 +830,7 @@ class Battle:
         return total
 
     def ask_jump(self, unit: Unit) -> bool:
-        answer = self.controllers[unit.side].jump(self._views[unit.side is DEFENDER], unit)
+        answer = self.controllers[unit.side].jump(self.sight.views[unit.side is DEFENDER], unit)
         if not isinstance(answer, bool):
             raise self.refuse(unit.side, "jump", answer)
         return answer
@@ -894,7 +885,7 @@ class Battle:
             if index < 1:
                 options.append(RangeChoice.OPEN_TWO)
             options.append(RangeChoice.DOUBLE)
-        view = self._views[winner is DEFENDER]
+        view = self.sight.views[winner is DEFENDER]
         choice = self.controllers[winner].range_choice(view, eng.zone, winner, list(options))
         if _among(choice, options) < 0:
             raise self.refuse(winner, "range_choice", choice)
@@ -1039,7 +1030,7 @@ class Battle:
             if not candidates:
                 continue
             faces = self.faces(unit.side, candidates)
-            view = self._views[unit.side is DEFENDER]
+            view = self.sight.views[unit.side is DEFENDER]
             answer = self.controllers[unit.side].hawkeye(view, unit, faces)
             if answer is None:
                 continue
@@ -1095,18 +1086,20 @@ class Battle:
         if not candidates:
             return []
         side = unit.side
-        faces = self.faces(side, candidates)
-        answer = self.controllers[side].targets(self._views[side is DEFENDER], unit, faces,
+        plain = not self.sight.secret and not self.sight.covers  # the candidates are what it sees
+        faces = candidates if plain else self.faces(side, candidates)
+        answer = self.controllers[side].targets(self.sight.views[side is DEFENDER], unit, faces,
                                                 limit)
         if (not isinstance(answer, list) and not isinstance(answer, tuple)) or \
                 len(answer) > limit:
             raise self.refuse(side, "targets", answer, f"at most {limit} of the candidates")
-        chosen: list[Unit] = []
-        for t in answer:
-            i = _among(t, faces)
-            if i < 0 or _among(candidates[i], chosen) >= 0:
-                raise self.refuse(side, "targets", answer, "each a different candidate")
-            chosen.append(candidates[i])
+        # (Units compare by identity, so ``in`` and ``index`` find the very unit offered.)
+        chosen = [t for t in answer if t in faces]
+        if len(chosen) != len(answer) or (len(chosen) > 1 and
+                                          len({id(t) for t in chosen}) != len(chosen)):
+            raise self.refuse(side, "targets", answer, "each a different candidate")
+        if faces is not candidates:
+            chosen = [candidates[faces.index(t)] for t in chosen]
         if chosen:
             self.decided(unit.side, f"{unit.name} targets "
                          + ", ".join([t.name for t in chosen]))
@@ -1122,7 +1115,7 @@ class Battle:
         if not enemies:
             return
         faces = self.faces(unit.side, enemies)
-        view = self._views[unit.side is DEFENDER]
+        view = self.sight.views[unit.side is DEFENDER]
         action = self.controllers[unit.side].commando(view, unit, faces)
         if action is None:
             return
@@ -1156,8 +1149,9 @@ class Battle:
             self.infantry_attack(unit, targets[0])
             return
         side = unit.side
-        faces = self.faces(side, targets)
-        plan = self.controllers[side].fire_plan(self._views[side is DEFENDER], unit, faces,
+        sight = self.sight
+        faces = targets if not sight.secret and not sight.covers else self.faces(side, targets)
+        plan = self.controllers[side].fire_plan(sight.views[side is DEFENDER], unit, faces,
                                                 band)
         if not isinstance(plan, list) and not isinstance(plan, tuple):
             raise self.refuse(side, "fire_plan", plan)
@@ -1168,7 +1162,7 @@ class Battle:
                 slot, face = entry
             except (TypeError, ValueError):
                 raise self.refuse(side, "fire_plan", entry) from None
-            index = _among(face, faces)
+            index = faces.index(face) if face in faces else -1
             if index < 0 or not _holds(unit.weapons, slot):
                 raise self.refuse(side, "fire_plan", (getattr(slot, "name", slot), face),
                                   "a weapon of the unit at one of its targets")
@@ -1354,7 +1348,8 @@ class Battle:
         self.damage(target, 1, unit, weapon)
 
     def ask_dodge(self, unit: Unit, weapon: Weapon) -> bool:
-        answer = self.controllers[unit.side].dodge(self._views[unit.side is DEFENDER], unit, weapon)
+        view = self.sight.views[unit.side is DEFENDER]
+        answer = self.controllers[unit.side].dodge(view, unit, weapon)
         if not isinstance(answer, bool):
             raise self.refuse(unit.side, "dodge", answer)
         return answer
@@ -1543,13 +1538,13 @@ class Battle:
             if apc.carries_infantry and apc.can_act and self.ask_dismount(apc):
                 apc.carries_infantry = False
                 squad = strongpoint(f"{apc.id}i", side, zone)
-                self.secret = True
+                self.sight.secret = True
                 squad.name = f"{apc.name}'s squad"
                 self.units.append(squad)
                 self.note(Kind.SUPPORT, f"{squad.name} dismounts in zone {zone}.", squad)
 
     def ask_dismount(self, apc: Unit) -> bool:
-        answer = self.controllers[apc.side].dismount(self._views[apc.side is DEFENDER], apc)
+        answer = self.controllers[apc.side].dismount(self.sight.views[apc.side is DEFENDER], apc)
         if not isinstance(answer, bool):
             raise self.refuse(apc.side, "dismount", answer)
         return answer
@@ -1560,7 +1555,7 @@ class Battle:
         """R4.3: assets used once, when the side's controller decides."""
         if not self.assets[side]:
             return
-        view = self._views[side is DEFENDER]
+        view = self.sight.views[side is DEFENDER]
         answer = self.controllers[side].support(view, side, moment, zone)
         if not isinstance(answer, list | tuple):
             raise self.refuse(side, "support", answer)
@@ -1643,7 +1638,7 @@ class Battle:
         fire the weapons it held (say, once the range closes) at them."""
         if "Ambush" not in self.assets[side]:
             return
-        view = self._views[side is DEFENDER]
+        view = self.sight.views[side is DEFENDER]
         answer = self.controllers[side].ambush(view, side, zone)
         if _among(answer, view.ambush_options(zone)) < 0:
             raise self.refuse(side, "ambush", answer)
@@ -1699,7 +1694,11 @@ class Battle:
             if u.zone and not u.decoy and u.on_map:
                 (attacking if u.side is ATTACKER else defending).append(u.zone)
         self.history.append({ATTACKER: frozenset(attacking), DEFENDER: frozenset(defending)})
-        self.see_history(attacking, defending)
+        if self.sight.secret or self.sight.covers:
+            self.see_history()
+        else:
+            for seen in self.sight.seen_history.values():
+                seen.append(self.history[-1])
         for unit in self.units:
             unit.heat = 0  # R6.10: heat fades at the end of every turn
         self.verdict = judge(self.scenario, self.view())
@@ -1708,22 +1707,18 @@ class Battle:
         if self.verdict.decided:
             self.note(Kind.VICTORY, f"Battle over: {self.verdict}.")
 
-    def see_history(self, attacking: list[int], defending: list[int]) -> None:
+    def see_history(self) -> None:
         """R8.1: the zones each side saw occupied at the end of this turn: its own, and the
         enemy's that it can see (a Decoy as the Mek it passes for)."""
         history = self.history[-1]
-        secret = self.secret or bool(self.covers)
         for side in SIDES:
-            if not secret:
-                self.seen_history[side].append(history)
-                continue
             theirs: list[int] = []
             for u in self.units:
                 if u.side is not side and u.zone and u.on_map and not u.hidden and \
                         (u.kind is not UnitKind.INFANTRY or u.detected):
                     theirs.append(u.zone)
             mine = history[side]
-            self.seen_history[side].append(
+            self.sight.seen_history[side].append(
                 {side: mine, side.enemy: frozenset(theirs)})
 
     def view(self) -> BattleState:

@@ -23,6 +23,7 @@ answer with a ``BattleError``.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
@@ -51,11 +52,8 @@ class Source(Protocol):
     known: dict[Side, set[str]]
     identified: dict[Side, set[str]]
     marked: dict[Side, set[str]]
-    covers: dict[str, Unit]
-    secret: bool
-    token: object
-    private: dict[int, Side]
-    seen_history: dict[Side, list[dict[Side, frozenset[int]]]]
+    engagements: dict[int, Any]
+    sight: Sight
 
     def band_of(self, zone: int) -> Band: ...
     def side_units(self, side: Side) -> list[Unit]: ...
@@ -67,24 +65,59 @@ class Source(Protocol):
     def adjacent(self, zone: int) -> list[int]: ...
     def need_at(self, weapon: Weapon, band: Band) -> int | None: ...
     def can_leave(self, unit: Unit) -> bool: ...
-    def doubled_against(self, zone: int, side: Side) -> bool: ...
     def combat_zones(self) -> list[int]: ...
     def shot_modifiers(self, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
                        extra: int, single: bool) -> tuple[int, list[str]]: ...
 
 
+class Sight:
+    """What each side may know, as a battle keeps it (R8.1): the two sides' views (attacker,
+    defender), the faces its enemy's Decoys show a side (by the decoy's id), the log events
+    only one side may read (by position), the zones each side saw occupied at the end of
+    each turn, whether any unit may be kept from the enemy at all (hidden, infantry), and an
+    object that stands for the battle."""
+
+    __slots__ = ("covers", "private", "secret", "seen_history", "token", "views")
+
+    def __init__(self) -> None:
+        self.views: tuple[SideView, ...] = ()
+        self.covers: dict[str, Unit] = {}
+        self.private: dict[int, Side] = {}
+        self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
+            Side.ATTACKER: [], Side.DEFENDER: []}
+        self.secret = False
+        self.token = object()
+
+
 class SideView:
     """One side's view of a battle (see the module docstring)."""
 
-    __slots__ = ("_b", "catalog", "enemy", "house", "scenario", "side")
+    __slots__ = ("_b", "_map", "assets", "catalog", "enemy", "house", "identified", "known",
+                 "marked", "scenario", "side", "token")
 
     def __init__(self, battle: Source, side: Side) -> None:
-        self._b = battle
+        # A weak reference: the battle holds its views, and a cycle between them would keep
+        # every finished battle (its units, its log) alive until the cyclic collector runs.
+        self._b: Source = weakref.proxy(battle)
         self.side = side
         self.enemy = side.enemy
         self.scenario: Scenario = battle.scenario
         self.catalog: Catalog = battle.catalog
         self.house: HouseRules = battle.house
+        self.token: object = battle.sight.token
+        """An object that stands for the battle (the same in both sides' views), for telling
+        one battle from another."""
+        # The map does not change: each zone's neighbours and terrain, read when first asked.
+        self._map: tuple[tuple[Any, ...], ...] | None = None
+        # What the side knows of its own records (the enemy's read as empty).
+        self.assets: Mapping[Side, tuple[str, ...]] = _Own(self._b, side, "assets")
+        """The side's support assets not yet used (the enemy's are not known)."""
+        self.known: Mapping[Side, frozenset[str]] = _Own(self._b, side, "known")
+        """Enemy units the side has targeted, hit or ID'd (for Support Fire, Air Strike)."""
+        self.identified: Mapping[Side, frozenset[str]] = _Own(self._b, side, "identified")
+        """Enemy units the side has ID'd this turn."""
+        self.marked: Mapping[Side, frozenset[str]] = _Own(self._b, side, "marked")
+        """Enemy units the side's Commandos marked this turn (+1 to hit them)."""
 
     def __repr__(self) -> str:
         return f"SideView({self.side.value})"
@@ -94,12 +127,6 @@ class SideView:
     @property
     def turn(self) -> int:
         return self._b.turn
-
-    @property
-    def token(self) -> object:
-        """An object that stands for the battle (the same in both sides' views), for telling
-        one battle from another."""
-        return self._b.token
 
     @property
     def stamp(self) -> int:
@@ -124,18 +151,28 @@ class SideView:
     def band_of(self, zone: int) -> Band:
         return self._b.band_of(zone)
 
+    def _zones(self) -> tuple[tuple[Any, ...], ...]:
+        """Each zone's (0 to 9) neighbours, terrain to-hit modifier, terrain name, and whether
+        its terrain adds to heat ratings."""
+        if self._map is None:
+            b = self._b
+            self._map = tuple((tuple(b.adjacent(z)), b.terrain_to_hit(z), b.terrain_name(z),
+                               b.terrain_heat(z)) if z else ((), 0, "", False)
+                              for z in range(10))
+        return self._map
+
     def terrain_to_hit(self, zone: int) -> int:
-        return self._b.terrain_to_hit(zone)
+        return int(self._zones()[zone][1])
 
     def terrain_name(self, zone: int) -> str:
-        return self._b.terrain_name(zone)
+        return str(self._zones()[zone][2])
 
     def moors(self, zone: int) -> bool:
         """Whether the zone's terrain adds to heat ratings (R6.10: Moors)."""
-        return self._b.terrain_heat(zone)
+        return bool(self._zones()[zone][3])
 
     def adjacent(self, zone: int) -> list[int]:
-        return self._b.adjacent(zone)
+        return list(self._zones()[zone][0])
 
     def need_at(self, weapon: Weapon, band: Band) -> int | None:
         return self._b.need_at(weapon, band)
@@ -143,7 +180,8 @@ class SideView:
     def doubled_against(self, zone: int, side: Side) -> bool:
         """Whether a movement roll's winner doubled the terrain against ``side``'s units in
         ``zone`` this turn (R6.3)."""
-        return self._b.doubled_against(zone, side)
+        eng = self._b.engagements.get(zone)
+        return eng is not None and eng.doubled is side and eng.doubled_turn == self._b.turn
 
     def combat_zones(self) -> list[int]:
         """The zones with a zone combat going on."""
@@ -160,13 +198,13 @@ class SideView:
     def _faces(self) -> Iterable[Unit]:
         """Every unit the side may see, contacts as their faces, in the battle's order."""
         b = self._b
-        if not b.secret and not b.covers:  # nothing is kept from anyone
+        if not b.sight.secret and not b.sight.covers:  # nothing is kept from anyone
             return b.units
         return self._filtered()
 
     def _filtered(self) -> Iterator[Unit]:
         side = self.side
-        covers = self._b.covers
+        covers = self._b.sight.covers
         for u in self._b.units:
             if u.side is side:
                 yield u
@@ -187,14 +225,14 @@ class SideView:
 
     def side_units(self, side: Side) -> list[Unit]:
         b = self._b
-        if not b.secret and not b.covers:
+        if not b.sight.secret and not b.sight.covers:
             return b.side_units(side)
         return [u for u in self._filtered() if u.side is side]
 
     def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
         """The units the side sees on the map in ``zone`` (of ``side`` only, if given)."""
         b = self._b
-        if not b.secret and not b.covers:
+        if not b.sight.secret and not b.sight.covers:
             return b.in_zone(zone, side)
         if zone is None:
             return []
@@ -204,7 +242,7 @@ class SideView:
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
         """``side``'s units in ``zone`` that are not hidden."""
         b = self._b
-        if not b.secret and not b.covers:
+        if not b.sight.secret and not b.sight.covers:
             return b.visible_in(zone, side)
         return [u for u in self.in_zone(zone, side) if not u.hidden]
 
@@ -226,26 +264,6 @@ class SideView:
         return unit.side is self.side and unit.zone is not None and self._b.can_leave(unit)
 
     @property
-    def assets(self) -> Mapping[Side, tuple[str, ...]]:
-        """The side's support assets not yet used (the enemy's are not known)."""
-        return _Own(self._b, self.side, "assets")
-
-    @property
-    def known(self) -> Mapping[Side, frozenset[str]]:
-        """Enemy units the side has targeted, hit or ID'd (for Support Fire, Air Strike)."""
-        return _Own(self._b, self.side, "known")
-
-    @property
-    def identified(self) -> Mapping[Side, frozenset[str]]:
-        """Enemy units the side has ID'd this turn."""
-        return _Own(self._b, self.side, "identified")
-
-    @property
-    def marked(self) -> Mapping[Side, frozenset[str]]:
-        """Enemy units the side's Commandos marked this turn (+1 to hit them)."""
-        return _Own(self._b, self.side, "marked")
-
-    @property
     def mines(self) -> list[int]:
         """The zones of the side's own minefields."""
         return list(self._b.mines[self.side])
@@ -263,7 +281,7 @@ class SideView:
                 u.destroyed_turn, u.exited_turn, u.exit_edge, u.exit_zone))
         return BattleState(turn=self._b.turn, attacker=tuple(attacker),
                            defender=tuple(defender),
-                           history=tuple(self._b.seen_history[self.side]))
+                           history=tuple(self._b.sight.seen_history[self.side]))
 
     # ---- the log ---------------------------------------------------------------------------
 
@@ -271,7 +289,7 @@ class SideView:
         """The log's events from position ``start`` on that the side may read: those about
         what it cannot see (and the dice rolled for them) are left out."""
         log = self._b.log
-        private = self._b.private
+        private = self._b.sight.private
         side = self.side
         return [log[i] for i in range(start, len(log)) if private.get(i, side) is side]
 
@@ -361,4 +379,4 @@ class _Own(Mapping[Side, Any]):
         return 2
 
 
-__all__ = ["Choice", "SideView", "Source"]
+__all__ = ["Choice", "SideView", "Sight", "Source"]
