@@ -145,6 +145,7 @@ class Battle:
         # What each side may know (R8.1), kept in one record (see ``Sight``): a Battle has
         # as few attributes as it can, so that reading one stays quick.
         self.sight = Sight()
+        self.secret = False  # whether any unit may be kept from the enemy (hidden, infantry)
         self.sight.views = (SideView(self, ATTACKER), SideView(self, DEFENDER))
 
     @property
@@ -156,16 +157,21 @@ class Battle:
     # ---- small helpers --------------------------------------------------------------------
 
     def note(self, kind: Kind, text: str, unit: Unit | None = None,
-             target: Unit | None = None, value: int | None = None,
-             private: Side | None = None) -> None:
+             target: Unit | None = None, value: int | None = None) -> None:
         """Log an event. One about a unit the other side cannot see (hidden, or infantry not
-        detected), or marked ``private``, is for one side's eyes only (R8.1), and so are the
-        dice rolled for it (the rolls logged just before it)."""
-        if self.sight.secret or private is not None:
-            self.keep_private(unit, target, private)
+        detected) is for one side's eyes only (R8.1), and so are the dice rolled for it (the
+        rolls logged just before it)."""
+        if self.secret:
+            self.keep_private(unit, target, None)
         self.log.append(_new_event(Event, (
             self.turn, kind, text, None if unit is None else unit.id,
             None if target is None else target.id, value)))
+
+    def note_for(self, side: Side, kind: Kind, text: str, unit: Unit | None = None,
+                 target: Unit | None = None) -> None:
+        """Log an event for ``side``'s eyes only (R8.1), and the dice rolled for it."""
+        self.keep_private(unit, target, side)
+        self.note(kind, text, unit, target)
 
     def keep_private(self, unit: Unit | None, target: Unit | None,
                      private: Side | None) -> None:
@@ -315,7 +321,7 @@ class Battle:
 
     def faces(self, side: Side, units: Iterable[Unit]) -> list[Unit]:
         """``units`` as ``side`` sees them, leaving out any it cannot see (R8.1)."""
-        if not self.sight.secret and not self.sight.covers:
+        if not self.secret and not self.sight.covers:
             return units if isinstance(units, list) else list(units)
         out = []
         for u in units:
@@ -371,7 +377,7 @@ class Battle:
             while "Surprise" in self.assets[side]:  # each one is +3 on the first roll
                 self.assets[side].remove("Surprise")
                 self._surprise_pending[side] = self._surprise_pending.get(side, 0) + 1
-        self.sight.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
+        self.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
         for side in Side:
             self.deploy(side)
         for side in Side:
@@ -432,13 +438,13 @@ class Battle:
             elif asset == "Decoy" and isinstance(choice, int):
                 self.lay_decoy(side, choice)
             elif asset == "Hidden Mek" and chosen is not None:
-                chosen.hidden = self.sight.secret = True
+                chosen.hidden = self.secret = True
                 # R8.1: the enemy never learns where it set up, nor that it did.
                 for i, event in enumerate(self.log):
                     if event.kind is Kind.SETUP and event.unit == chosen.id:
                         self.sight.private[i] = side
-                self.note(Kind.DECISION, f"{_title(side)} decides: {chosen.name} sets up "
-                          "hidden", private=side)
+                self.note_for(side, Kind.DECISION, f"{_title(side)} decides: {chosen.name} "
+                              "sets up hidden")
             elif asset == "Battle Damage" and chosen is not None and chosen.decoy:
                 self.note(Kind.SUPPORT, f"Battle Damage on {chosen.name}: no damage shows.",
                           target=chosen)
@@ -466,8 +472,8 @@ class Battle:
         self.sight.covers[uid] = cover
         self.units.append(fake)
         self.note(Kind.SETUP, f"{cover.name} ({cover.design}) sets up in zone {zone}.", fake)
-        self.note(Kind.DECISION, f"{_title(side)} decides: the decoy in zone {zone} shows as "
-                  f"{cover.name}", private=side)
+        self.note_for(side, Kind.DECISION, f"{_title(side)} decides: the decoy in zone {zone} "
+                      f"shows as {cover.name}")
 
     # ---- the game -----------------------------------------------------------------------------
 
@@ -1086,7 +1092,7 @@ class Battle:
         if not candidates:
             return []
         side = unit.side
-        plain = not self.sight.secret and not self.sight.covers  # the candidates are what it sees
+        plain = not self.secret and not self.sight.covers  # the candidates are what it sees
         faces = candidates if plain else self.faces(side, candidates)
         answer = self.controllers[side].targets(self.sight.views[side is DEFENDER], unit, faces,
                                                 limit)
@@ -1150,7 +1156,7 @@ class Battle:
             return
         side = unit.side
         sight = self.sight
-        faces = targets if not sight.secret and not sight.covers else self.faces(side, targets)
+        faces = targets if not self.secret and not sight.covers else self.faces(side, targets)
         plan = self.controllers[side].fire_plan(sight.views[side is DEFENDER], unit, faces,
                                                 band)
         if not isinstance(plan, list) and not isinstance(plan, tuple):
@@ -1330,8 +1336,8 @@ class Battle:
         """A hit: Agility may dodge it, then the armor save (R6.8), then damage."""
         target, unit = shot.target, shot.unit
         if target.decoy:
-            self.note(Kind.NOTE, f"The shot passes through {target.name}: nothing is there.",
-                      unit, target, private=target.side)
+            self.note_for(target.side, Kind.NOTE, f"The shot passes through {target.name}: "
+                          "nothing is there.", unit, target)
             return
         if target.doomed:
             return
@@ -1378,8 +1384,8 @@ class Battle:
         """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends);
         otherwise a critical check after each Hit."""
         if target.decoy:  # R4.3: attacks at a decoy are wasted
-            self.note(Kind.NOTE, f"Nothing is at {target.name}: the attack is wasted.",
-                      by, target, private=target.side)
+            self.note_for(target.side, Kind.NOTE, f"Nothing is at {target.name}: the attack is "
+                          "wasted.", by, target)
             return
         for _ in range(hits):
             if target.doomed:
@@ -1538,7 +1544,7 @@ class Battle:
             if apc.carries_infantry and apc.can_act and self.ask_dismount(apc):
                 apc.carries_infantry = False
                 squad = strongpoint(f"{apc.id}i", side, zone)
-                self.sight.secret = True
+                self.secret = True
                 squad.name = f"{apc.name}'s squad"
                 self.units.append(squad)
                 self.note(Kind.SUPPORT, f"{squad.name} dismounts in zone {zone}.", squad)
@@ -1694,7 +1700,7 @@ class Battle:
             if u.zone and not u.decoy and u.on_map:
                 (attacking if u.side is ATTACKER else defending).append(u.zone)
         self.history.append({ATTACKER: frozenset(attacking), DEFENDER: frozenset(defending)})
-        if self.sight.secret or self.sight.covers:
+        if self.secret or self.sight.covers:
             self.see_history()
         else:
             for seen in self.sight.seen_history.values():

@@ -54,6 +54,7 @@ class Source(Protocol):
     marked: dict[Side, set[str]]
     engagements: dict[int, Any]
     sight: Sight
+    secret: bool
 
     def band_of(self, zone: int) -> Band: ...
     def side_units(self, side: Side) -> list[Unit]: ...
@@ -74,10 +75,9 @@ class Sight:
     """What each side may know, as a battle keeps it (R8.1): the two sides' views (attacker,
     defender), the faces its enemy's Decoys show a side (by the decoy's id), the log events
     only one side may read (by position), the zones each side saw occupied at the end of
-    each turn, whether any unit may be kept from the enemy at all (hidden, infantry), and an
-    object that stands for the battle."""
+    each turn, and an object that stands for the battle."""
 
-    __slots__ = ("covers", "private", "secret", "seen_history", "token", "views")
+    __slots__ = ("covers", "private", "seen_history", "token", "views")
 
     def __init__(self) -> None:
         self.views: tuple[SideView, ...] = ()
@@ -85,7 +85,6 @@ class Sight:
         self.private: dict[int, Side] = {}
         self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
             Side.ATTACKER: [], Side.DEFENDER: []}
-        self.secret = False
         self.token = object()
 
 
@@ -198,7 +197,7 @@ class SideView:
     def _faces(self) -> Iterable[Unit]:
         """Every unit the side may see, contacts as their faces, in the battle's order."""
         b = self._b
-        if not b.sight.secret and not b.sight.covers:  # nothing is kept from anyone
+        if not b.secret and not b.sight.covers:  # nothing is kept from anyone
             return b.units
         return self._filtered()
 
@@ -225,14 +224,14 @@ class SideView:
 
     def side_units(self, side: Side) -> list[Unit]:
         b = self._b
-        if not b.sight.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers:
             return b.side_units(side)
         return [u for u in self._filtered() if u.side is side]
 
     def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
         """The units the side sees on the map in ``zone`` (of ``side`` only, if given)."""
         b = self._b
-        if not b.sight.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers:
             return b.in_zone(zone, side)
         if zone is None:
             return []
@@ -242,7 +241,7 @@ class SideView:
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
         """``side``'s units in ``zone`` that are not hidden."""
         b = self._b
-        if not b.sight.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers:
             return b.visible_in(zone, side)
         return [u for u in self.in_zone(zone, side) if not u.hidden]
 
