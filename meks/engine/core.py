@@ -1092,18 +1092,18 @@ class Battle:
         if not candidates:
             return []
         side = unit.side
-        plain = not self.secret and not self.sight.covers  # the candidates are what it sees
-        faces = candidates if plain else self.faces(side, candidates)
-        answer = self.controllers[side].targets(self.sight.views[side is DEFENDER], unit, faces,
+        sight = self.sight
+        faces = candidates if not self.secret and not sight.covers else \
+            self.faces(side, candidates)
+        answer = self.controllers[side].targets(sight.views[side is DEFENDER], unit, faces,
                                                 limit)
-        if (not isinstance(answer, list) and not isinstance(answer, tuple)) or \
-                len(answer) > limit:
-            raise self.refuse(side, "targets", answer, f"at most {limit} of the candidates")
-        # (Units compare by identity, so ``in`` and ``index`` find the very unit offered.)
-        chosen = [t for t in answer if t in faces]
-        if len(chosen) != len(answer) or (len(chosen) > 1 and
-                                          len({id(t) for t in chosen}) != len(chosen)):
-            raise self.refuse(side, "targets", answer, "each a different candidate")
+        # Up to ``limit`` different candidates. (Units compare by identity: ``in`` and
+        # ``index`` find the very unit offered.)
+        chosen = [t for t in answer if t in faces] if type(answer) is list else None
+        if chosen is None or len(chosen) != len(answer) or len(chosen) > limit or (
+                len(chosen) > 1 and len({id(t) for t in chosen}) != len(chosen)):
+            raise self.refuse(side, "targets", answer, f"at most {limit} different "
+                              "candidates")
         if faces is not candidates:
             chosen = [candidates[faces.index(t)] for t in chosen]
         if chosen:

@@ -91,7 +91,7 @@ class Sight:
 class SideView:
     """One side's view of a battle (see the module docstring)."""
 
-    __slots__ = ("_b", "_map", "assets", "catalog", "enemy", "house", "identified", "known",
+    __slots__ = ("_b", "assets", "catalog", "enemy", "house", "identified", "known",
                  "marked", "scenario", "side", "token")
 
     def __init__(self, battle: Source, side: Side) -> None:
@@ -106,8 +106,6 @@ class SideView:
         self.token: object = battle.sight.token
         """An object that stands for the battle (the same in both sides' views), for telling
         one battle from another."""
-        # The map does not change: each zone's neighbours and terrain, read when first asked.
-        self._map: tuple[tuple[Any, ...], ...] | None = None
         # What the side knows of its own records (the enemy's read as empty).
         self.assets: Mapping[Side, tuple[str, ...]] = _Own(self._b, side, "assets")
         """The side's support assets not yet used (the enemy's are not known)."""
@@ -150,28 +148,18 @@ class SideView:
     def band_of(self, zone: int) -> Band:
         return self._b.band_of(zone)
 
-    def _zones(self) -> tuple[tuple[Any, ...], ...]:
-        """Each zone's (0 to 9) neighbours, terrain to-hit modifier, terrain name, and whether
-        its terrain adds to heat ratings."""
-        if self._map is None:
-            b = self._b
-            self._map = tuple((tuple(b.adjacent(z)), b.terrain_to_hit(z), b.terrain_name(z),
-                               b.terrain_heat(z)) if z else ((), 0, "", False)
-                              for z in range(10))
-        return self._map
-
     def terrain_to_hit(self, zone: int) -> int:
-        return int(self._zones()[zone][1])
+        return self._b.terrain_to_hit(zone)
 
     def terrain_name(self, zone: int) -> str:
-        return str(self._zones()[zone][2])
+        return self._b.terrain_name(zone)
 
     def moors(self, zone: int) -> bool:
         """Whether the zone's terrain adds to heat ratings (R6.10: Moors)."""
-        return bool(self._zones()[zone][3])
+        return self._b.terrain_heat(zone)
 
     def adjacent(self, zone: int) -> list[int]:
-        return list(self._zones()[zone][0])
+        return self._b.adjacent(zone)
 
     def need_at(self, weapon: Weapon, band: Band) -> int | None:
         return self._b.need_at(weapon, band)
@@ -354,6 +342,9 @@ class SideView:
                         and not u.decoy and u.can_act and not u.fought)]
 
 
+_NONE: frozenset[str] = frozenset()
+
+
 class _Own(Mapping[Side, Any]):
     """One of the battle's per-side records, read for the viewing side only: its own entry
     as a frozen copy, the enemy's as empty (the side does not know it)."""
@@ -366,10 +357,13 @@ class _Own(Mapping[Side, Any]):
         self._name = name
 
     def __getitem__(self, side: Side) -> Any:
+        assets = self._name == "assets"
         if side is not self._side:
-            return () if self._name == "assets" else frozenset()
+            return () if assets else _NONE
         held = getattr(self._b, self._name)[side]
-        return tuple(held) if self._name == "assets" else frozenset(held)
+        if not held:
+            return () if assets else _NONE
+        return tuple(held) if assets else frozenset(held)
 
     def __iter__(self) -> Iterator[Side]:
         return iter((self._side, self._side.enemy))
