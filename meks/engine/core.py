@@ -608,10 +608,14 @@ class Battle:
                               f"{stray!r} is none of its units")
 
     def can_leave(self, unit: Unit) -> bool:
-        """R5.4: a unit may not leave a zone holding enemies unless its side broke contact
-        there this turn."""
+        """R5.4: a unit may not leave a zone holding enemies (that its side can see, R8.1)
+        unless its side broke contact there this turn."""
         assert unit.zone is not None
-        return not self.enemies_in(unit.zone, unit.side) or unit.may_leave == unit.zone
+        if unit.may_leave == unit.zone:
+            return True
+        if self.secret:
+            return not self.sight.views[unit.side is DEFENDER].enemies_in(unit.zone, unit.side)
+        return not self.enemies_in(unit.zone, unit.side)
 
     def order_move(self, unit: Unit, where: int | Edge | str | None, second: bool) -> bool:
         if where is None or not unit.on_map or not unit.mobile or not unit.can_act \
