@@ -20,6 +20,7 @@ from tests.engine_helpers import (
     INIT,
     TIE,
     Scripted,
+    assert_all_dice_used,
     battle,
     duel_scenario,
     exchange,
@@ -62,6 +63,43 @@ def test_a_unit_destroyed_in_the_exchange_still_fires_R6_0() -> None:
     events = texts(b)
     assert events.index("Foe fires Cannon at Gun: 4+0 vs 4+ - hit.") < \
         events.index("Foe is destroyed; the pilot ejects.")
+
+
+def test_a_weapon_lost_to_a_critical_still_fires_in_the_exchange_R6_0() -> None:
+    """R6.0: the first side's Weapon Destroyed critical takes the weapon away when the
+    zone's combat ends, not before the other side's shot."""
+    b = exchange(gun("Cannon"), gun("Cannon", name="Foe"),
+                 [*INIT, *TIE, 4, 1, 6, 3,   # Gun hits Foe: a critical, Weapon Destroyed
+                  4, 1, 1])                  # Foe's only Cannon still fires and hits
+    foe = b.unit("D1")
+    assert texts(b, Kind.CRITICAL) == ["Critical on Foe: Weapon Destroyed (3) - Cannon "
+                                       "destroyed."]
+    assert "Foe fires Cannon at Gun: 4+0 vs 4+ - hit." in shot_texts(b)
+    assert b.unit("A1").hits == 1
+    assert foe.live_weapons() == [] and foe.pending == []
+
+
+def test_a_system_lost_in_the_exchange_works_until_the_combat_ends_R6_0() -> None:
+    """R6.0: a Jammer lost to the first hit still gives -1 to the second shot at it."""
+    b = exchange(gun("Cannon", "Cannon"), post(systems=["Jammer"]),
+                 [*INIT, *TIE, 5, 1, 6, 6,   # hit (5-1), failed save, critical: System Lost
+                  5, 6],                     # the second Cannon still shoots at -1
+                 defender_ctl=Scripted(fire=hold_fire))
+    assert shot_texts(b) == ["Gun fires Cannon at Post: 5-1 vs 4+ [Jammer -1] - hit.",
+                             "Gun fires Cannon at Post: 5-1 vs 4+ [Jammer -1] - hit."]
+    assert not b.unit("D1").has_system("Jammer")
+
+
+def test_critical_effects_outside_the_exchange_take_effect_at_once_R6_0() -> None:
+    """R6.0: damage dealt outside an exchange (here a minefield) takes effect at once,
+    critical effects included."""
+    b = start(battle(map_scenario((4,), (6,)), force(gun("Cannon")), force(post()),
+                     [6, 6, 3]))   # the mine (3+): a Hit, check 6, Weapon Destroyed
+    b.mines[Side.DEFENDER].append(5)
+    b.turn = 1
+    assert b.order_move(b.unit("A1"), 5, second=False)
+    assert b.unit("A1").live_weapons() == [] and b.unit("A1").pending == []
+    assert_all_dice_used(b, [6, 6, 3])
 
 
 # ---- R6.1 range bands ---------------------------------------------------------------------

@@ -1222,7 +1222,10 @@ class Battle:
             self.critical(target, by)
 
     def critical(self, target: Unit, by: Unit | None) -> None:
-        """R6.9: the critical table."""
+        """R6.9: the critical table. R6.0: the effect is rolled now (a lost weapon or system
+        chosen now too) but waits in ``pending`` for ``take_effect`` when the zone's combat
+        ends, so that it takes no shot away in the exchange; a Reactor Core that blows dooms
+        the unit at once, as a killing Hit does (a doomed unit still fires)."""
         target.crits_taken += 1
         if target.crits_taken == 1 and target.skill("Damage Control"):
             self.note(Kind.CRITICAL, f"{target.name}'s crew contains the damage (Damage "
@@ -1233,19 +1236,19 @@ class Battle:
         effect = ""
         if roll == 1:
             # R6.9: a support vehicle has no pilot; the wound falls on its crew, same effect.
-            target.wounded = True
-            if target.pilot is not None:
-                target.pilot.wounded = True
+            target.pending.append((1, 0))
             effect = "from now on it acts only on 5+ each turn"
         elif roll == 2:
-            target.legs += 1
-            effect = f"-{target.legs} to movement"
+            target.pending.append((2, 0))
+            effect = f"-{target.legs + sum(1 for r, _ in target.pending if r == 2)} to movement"
         elif roll == 3:
-            live = target.live_weapons()
+            lost_already = {i for r, i in target.pending if r == 3}
+            live = [i for i, w in enumerate(target.weapons)
+                    if not w.destroyed and i not in lost_already]
             if live:
-                lost = live[self.choose_index(len(live), f"which weapon of {target.name}")]
-                lost.destroyed = True
-                effect = f"{lost.name} destroyed"
+                index = live[self.choose_index(len(live), f"which weapon of {target.name}")]
+                target.pending.append((3, index))
+                effect = f"{target.weapons[index].name} destroyed"
             else:
                 effect = "no weapon left to lose"
         elif roll == 4:
@@ -1262,17 +1265,35 @@ class Battle:
             target.computers_turns.add(self.turn + 1)
             effect = "-1 to hit next turn"
         else:
-            live_systems = [s for s in target.systems if not s.destroyed
+            lost_already = {i for r, i in target.pending if r == 6}
+            live_systems = [i for i, s in enumerate(target.systems) if not s.destroyed
+                            and i not in lost_already
                             and s.system.category.value != "armor"]
             if live_systems:
-                lost_system = live_systems[self.choose_index(
+                index = live_systems[self.choose_index(
                     len(live_systems), f"which system of {target.name}")]
-                lost_system.destroyed = True
-                effect = f"{lost_system.system.name} destroyed"
+                target.pending.append((6, index))
+                effect = f"{target.systems[index].system.name} destroyed"
             else:
                 effect = "no system left to lose"
         self.note(Kind.CRITICAL, f"Critical on {target.name}: {name} ({roll}) - {effect}.",
                   target, by, roll)
+
+    def take_effect(self, unit: Unit) -> None:
+        """R6.0: the critical effects rolled against ``unit`` take effect (at the end of the
+        zone's combat, or at once for damage dealt outside an exchange)."""
+        for roll, index in unit.pending:
+            if roll == 1:
+                unit.wounded = True
+                if unit.pilot is not None:
+                    unit.pilot.wounded = True
+            elif roll == 2:
+                unit.legs += 1
+            elif roll == 3:
+                unit.weapons[index].destroyed = True
+            elif roll == 6:
+                unit.systems[index].destroyed = True
+        unit.pending.clear()
 
     # ---- infantry ---------------------------------------------------------------------------
 
@@ -1423,8 +1444,11 @@ class Battle:
     # ---- ends -------------------------------------------------------------------------------
 
     def settle(self, units: Iterable[Unit]) -> None:
-        """Doomed units are destroyed now (outside the simultaneous exchange)."""
+        """Damage dealt outside the simultaneous exchange takes effect now: critical effects,
+        and doomed units are destroyed (R6.0)."""
         for unit in units:
+            if unit.pending:
+                self.take_effect(unit)
             if unit.doomed and unit.destroyed_turn is None:
                 self.destroy(unit)
 
@@ -1438,9 +1462,12 @@ class Battle:
                   f"{fate}.", unit)
 
     def end_combat(self, zone: int) -> None:
-        """R6.0: destruction takes effect when the zone's combat ends; then infantry morale."""
+        """R6.0: critical effects and destruction take effect when the zone's combat ends;
+        then infantry morale."""
         for unit in self.units:
             if unit.zone == zone and unit.alive:
+                if unit.pending:
+                    self.take_effect(unit)
                 if unit.doomed:
                     self.destroy(unit)
                 elif unit.is_infantry and unit.losses_this_combat:
