@@ -56,7 +56,8 @@ def test_a_unit_destroyed_in_the_exchange_still_fires_R6_0() -> None:
 
     b = exchange(gun("Cannon"), gun("Cannon", name="Foe"),
                  [*INIT, *TIE, 4, 1,   # Gun hits Foe, Foe's save fails: its last Hit
-                  4, 1],               # Foe, doomed, still fires: Gun's save fails too
+                  1, 2,                # its critical check (R6.9): Leg Damaged
+                  4, 1, 1, 2],         # Foe, doomed, still fires: Gun's save fails too
                  prepare=last_hit)
     gun_unit, foe = b.unit("A1"), b.unit("D1")
     assert gun_unit.destroyed_turn == foe.destroyed_turn == 1
@@ -129,7 +130,7 @@ def test_a_unit_joining_a_running_engagement_joins_at_its_band_R6_1() -> None:
 
 
 def test_an_engagement_ends_when_one_side_is_gone_R6_1() -> None:
-    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1],
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, 1, 2],
                  prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
     assert 5 not in b.engagements
 
@@ -877,12 +878,42 @@ def test_a_critical_when_the_check_beats_the_hits_remaining_R6_9(check: int,
     assert b.unit("D1").legs == (1 if crit else 0)
 
 
-def test_a_unit_is_destroyed_at_its_hits_with_no_critical_check_R6_9() -> None:
-    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1],
+@pytest.mark.parametrize(("check", "table"), [(1, 2), (6, 5)])
+def test_the_killing_hit_gets_its_critical_check_R6_9(check: int, table: int) -> None:
+    """R6.9: the Hit that brings a unit to its Hits is checked too; with no Hits left, any
+    roll beats them."""
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, check, table],
                  prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
-    assert b.unit("D1").destroyed_turn == 1
-    assert rolls_for(b, "critical") == []
+    post_unit = b.unit("D1")
+    assert post_unit.destroyed_turn == 1
+    assert rolls_for(b, "critical check") == [check]
+    assert has_text(b, f"Critical check on Post: {check} vs 0 remaining - critical!")
+    assert len(texts(b, Kind.CRITICAL)) == 1
     assert b.unit("A1").mek_kills == 1
+    assert not post_unit.pilot.dead  # type: ignore[union-attr]  # it ejects
+    assert has_text(b, "Post is destroyed; the pilot ejects.", Kind.DESTROYED)
+
+
+def test_a_reactor_blown_by_the_killing_hit_kills_the_pilot_R6_9_R2_6() -> None:
+    """R6.9 and R2.6: a Reactor Core explosion rolled on the killing Hit's critical kills
+    the pilot (who would otherwise eject); the kill is counted once."""
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, 2, 4, 1],
+                 prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
+    post_unit = b.unit("D1")
+    assert has_text(b, "Critical on Post: Reactor Core (4) - the reactor explodes (1).")
+    assert post_unit.exploded and post_unit.pilot.dead  # type: ignore[union-attr]
+    assert has_text(b, "Post is destroyed and its pilot dies.", Kind.DESTROYED)
+    assert b.unit("A1").mek_kills == 1
+
+
+def test_pinpoint_attack_is_not_spent_on_a_killing_hit_R6_9() -> None:
+    """The killing Hit's check cannot fail, so Pinpoint Attack waits for a hit that needs
+    it."""
+    b = exchange(gun("Cannon", skills=["Pinpoint Attack"]), post(),
+                 [*INIT, *TIE, 4, 1, 3, 2],
+                 prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
+    assert rolls_for(b, "critical check") == [3]
+    assert "Pinpoint" not in b.unit("A1").turn_skills
 
 
 def crit_on_post(table: int, *more: int, target: Any = None, shooter: Any = None) -> Battle:

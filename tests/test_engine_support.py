@@ -72,7 +72,8 @@ def apart(a_units: Any, d_units: Any, dice: list[int], a_ctl: Any = None, d_ctl:
 def test_ambush_strikes_before_the_movement_rolls_and_lands_at_once_R4_3() -> None:
     b = exchange(force(gun("Missile", name="Ambusher"), support=("Ambush",)),
                  gun("Missile", name="Foe"),
-                 [*INIT, 4, 1],   # the Ambush Missile hits; Foe's save fails: destroyed
+                 [*INIT, 4, 1,    # the Ambush Missile hits; Foe's save fails: destroyed
+                  1, 2],          # the killing Hit's critical (R6.9): Leg Damaged
                  band=None, prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
     events = texts(b)
     assert events.index("Ambush! Ambusher strikes first.") < \
@@ -309,7 +310,7 @@ def test_a_decoy_shows_as_a_mek_contact_and_holds_the_enemy_R4_3() -> None:
 
 
 def test_a_decoy_is_no_unit_for_victory_R4_3() -> None:
-    b = exchange(gun("Missile"), force(post(), support=("Decoy",)), [*INIT, *TIE, 4, 1],
+    b = exchange(gun("Missile"), force(post(), support=("Decoy",)), [*INIT, *TIE, 4, 1, 1, 2],
                  band=Band.LONG, prepare=lambda b: setattr(b.unit("D1"), "hits", 4),
                  attacker_ctl=Scripted(targets=lambda b, u, c, n: [b.unit("D1")]))
     assert b.unit("DX2").on_map
@@ -398,7 +399,7 @@ def test_gun_sled_three_hits_ar_three_fast_with_a_rail_cannon_R4_4() -> None:
 
 
 def test_support_unit_kills_are_recorded_for_no_pilot_R4_4_R2_5() -> None:
-    b = exchange(support_unit("Gun Sled"), post(), [*INIT, 1, 3, 4, 1],
+    b = exchange(support_unit("Gun Sled"), post(), [*INIT, 1, 3, 4, 1, 1, 2],
                  prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
     sled = b.unit("A1")
     assert sled.mek_kills == 1 and sled.pilot is None

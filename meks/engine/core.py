@@ -1165,8 +1165,9 @@ class Battle:
 
     def damage(self, target: Unit, hits: int, by: Unit | None, weapon: Weapon | None,
                checks: bool = True) -> None:
-        """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends);
-        otherwise a critical check after each Hit."""
+        """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends); a
+        critical check after each Hit, the killing Hit included (with no Hits left it is
+        always a critical: a Reactor Core that blows then kills the pilot, R2.6)."""
         if target.decoy:  # R4.3: attacks at a decoy are wasted
             self.note(Kind.NOTE, f"Nothing is at {target.name}: the attack is wasted.",
                       by, target)
@@ -1179,7 +1180,7 @@ class Battle:
                       f"{target.max_hits}).", target, by, target.hits)
             if target.hits >= target.max_hits:
                 self.doom(target, by)
-            elif checks:
+            if checks:
                 self.critical_check(target, by, weapon)
 
     def doom(self, target: Unit, by: Unit | None) -> None:
@@ -1189,11 +1190,13 @@ class Battle:
 
     def critical_check(self, target: Unit, by: Unit | None, weapon: Weapon | None) -> None:
         """R6.9: a critical when a roll beats the remaining Hits. Pinpoint Attack skips the
-        check once a turn; Sharpshooter re-rolls one failed check a turn; a PPC at Long
-        re-rolls a check that fails; Spaul Liner makes the critical roll again to stick."""
+        check once a turn (not spent on a killing Hit, whose check cannot fail);
+        Sharpshooter re-rolls one failed check a turn; a PPC at Long re-rolls a check that
+        fails; Spaul Liner makes the critical roll again to stick."""
         remaining = target.remaining
         crit = False
-        if by is not None and by.skill("Pinpoint Attack") and "Pinpoint" not in by.turn_skills:
+        if by is not None and remaining > 0 and by.skill("Pinpoint Attack") and \
+                "Pinpoint" not in by.turn_skills:
             by.turn_skills.add("Pinpoint")
             crit = True
             self.note(Kind.NOTE, f"{by.name}'s pilot places the shot (Pinpoint Attack).", by)
