@@ -470,10 +470,12 @@ class Terminal:
                 options.append(Option(label, (slot, target)))
         return options
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
-        suggested = self.advisor.dodge(battle, unit, weapon)
-        return self.yes_no(battle, f"{unit_label(unit)} is hit by a {weapon.name}: dodge it "
-                           f"(Agility, +1 heat; {heat_line(battle, unit)})?", suggested)
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        suggested = self.advisor.dodge(battle, unit, weapon, hits)
+        what = f"{hits} hits from a {weapon.name}: dodge them" if hits > 1 else \
+            f"hit by a {weapon.name}: dodge it"
+        return self.yes_no(battle, f"{unit_label(unit)} is {what} (Agility, once a turn, +1 "
+                           f"heat; {heat_line(battle, unit)})?", suggested)
 
     def support(self, battle: Battle, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:

@@ -841,7 +841,7 @@ def test_space_lam_adds_one_against_the_cannon_family_R6_8(weapon: str, mod: int
 
 
 @pytest.mark.parametrize(("move", "dodges"), [([3, 3], True), ([2, 3], False)])
-def test_agility_dodges_one_hit_a_turn_after_a_move_roll_of_eight_R6_8(
+def test_agility_dodges_one_attack_a_turn_after_a_move_roll_of_eight_R6_8(
         move: list[int], dodges: bool) -> None:
     # The Light target's movement roll 3+3+2 = 8 (dodges) or 7 (does not).
     dice = [*INIT, 3, *move, 4, *([] if dodges else [5]), 4, 5]
@@ -851,6 +851,26 @@ def test_agility_dodges_one_hit_a_turn_after_a_move_roll_of_eight_R6_8(
     assert texts(b, Kind.DODGE) == (["Post dodges the Cannon (Agility)."] if dodges else [])
     assert len(texts(b, Kind.SAVE)) == (1 if dodges else 2)
     assert target.heat == 0  # the turn is over; heat fades (R6.10)
+
+
+@pytest.mark.parametrize("dodges", [True, False])
+def test_agility_dodges_a_whole_attack_both_dice_of_a_vulcan_R6_8(dodges: bool) -> None:
+    """R6.8: the dodge is decided once, after both to-hit dice of a Vulcan, knowing the two
+    hits at stake, and avoids both; declined, both hits go to their saves."""
+    asked: list[tuple[str, int]] = []
+
+    def dodge(b: Battle, unit: Unit, weapon: Any, hits: int) -> bool:
+        asked.append((weapon.name, hits))
+        return dodges
+    # The Light target's own movement roll 3+3+2 = 8; the Vulcan hits twice (6, 6).
+    dice = [*INIT, 3, 3, 3, 6, 6, *([] if dodges else [6, 6])]
+    b = exchange(gun("Vulcan Cannon"), post("Light", skills=["Agility"]), dice,
+                 defender_ctl=Scripted([RangeChoice.STAY], dodge=dodge))
+    assert asked == [("Vulcan Cannon", 2)]
+    assert len(texts(b, Kind.HIT)) == 2
+    assert texts(b, Kind.DODGE) == (["Post dodges the Vulcan Cannon, 2 hits (Agility)."]
+                                    if dodges else [])
+    assert len(texts(b, Kind.SAVE)) == (0 if dodges else 2)
 
 
 def test_agility_costs_one_heat_R6_8_R6_10() -> None:

@@ -83,8 +83,8 @@ class Controller(Protocol):
         """Which weapons fire at which target, in order (heat counts in this order)."""
         ...
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
-        """Agility: dodge this hit (+1 heat)."""
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        """Agility: dodge this attack, which hit ``hits`` times (+1 heat; once a turn)."""
         ...
 
     def support(self, battle: Battle, side: Side, moment: str,
@@ -418,7 +418,7 @@ class Baseline:
                 break
         return plan
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon, hits: int) -> bool:
         return True
 
     def support(self, battle: Battle, side: Side, moment: str,

@@ -1094,7 +1094,9 @@ class Battle:
 
     def shoot(self, shot: Shot, single: bool = True) -> int:
         """R6.6-R6.7: roll to hit (two dice for Vulcan and Swarm, a missed die re-rolled once
-        for Twin Laser and 6-Pack); each hit goes to its armor save. Returns the hits."""
+        for Twin Laser and 6-Pack); each hit goes to its armor save. R6.8: a target that may
+        dodge (Agility) is asked once, after all the attack's dice, whether to dodge the
+        whole attack. Returns the hits."""
         weapon, target = shot.weapon, shot.target
         need = self.need_at(weapon, shot.band)
         assert need is not None
@@ -1105,6 +1107,8 @@ class Battle:
         fires = f"{who} fires {weapon.name} at {target.name}: "
         listed = f" [{', '.join(notes)}]" if notes else ""
         hits = 0
+        at_stake = 0  # hits held back for the target's dodge decision
+        dodging = self.may_dodge(target)
         for _ in range(weapon.dice):
             roll = self.d6(to_hit)
             hit = roll + mod >= need or (six and roll == 6)  # as ``_hits``
@@ -1117,28 +1121,39 @@ class Battle:
             if hit:
                 hits += 1
                 self.known[DEFENDER if target.side is ATTACKER else ATTACKER].add(target.id)
-                self.land(shot, weapon)
+                if dodging:
+                    at_stake += 1
+                else:
+                    self.land(shot, weapon)
+        if at_stake:
+            if self.controllers[target.side].dodge(self, target, weapon, at_stake):
+                target.dodged = True
+                self.add_heat(target, 1, "agility")
+                self.note(Kind.DODGE, f"{target.name} dodges the {weapon.name}"
+                          + (f", {at_stake} hits" if at_stake > 1 else "") + " (Agility).",
+                          target, shot.unit)
+            else:
+                for _ in range(at_stake):
+                    self.land(shot, weapon)
         return hits
+
+    def may_dodge(self, target: Unit) -> bool:
+        """R6.8 Agility: once a turn, a unit that can act and whose own movement roll was 8+
+        may dodge one ranged attack that hit."""
+        return (target.skill("Agility") and target.can_act and not target.dodged
+                and target.move_roll >= 8 and not target.doomed and not target.decoy)
 
     def _hits(self, roll: int, mod: int, need: int) -> bool:
         return roll + mod >= need or (self.house.six_always_hits and roll == 6)
 
     def land(self, shot: Shot, weapon: Weapon) -> None:
-        """A hit: Agility may dodge it, then the armor save (R6.8), then damage."""
+        """A hit (not dodged): the armor save (R6.8), then damage."""
         target, unit = shot.target, shot.unit
         if target.decoy:
             self.note(Kind.NOTE, f"The shot passes through {target.name}: nothing is there.",
                       unit, target)
             return
         if target.doomed:
-            return
-        if (target.skill("Agility") and target.can_act and not target.dodged
-                and target.move_roll >= 8
-                and self.controllers[target.side].dodge(self, target, weapon)):
-            target.dodged = True
-            self.add_heat(target, 1, "agility")
-            self.note(Kind.DODGE, f"{target.name} dodges the {weapon.name} (Agility).",
-                      target, unit)
             return
         if self.armor_save(target, weapon):
             return

@@ -539,15 +539,15 @@ class Bot(Baseline):
         _, plan, _ = self.judge.plan(battle, unit, live, band, single=len(targets) == 1)
         return plan
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
-        """Dodge a hit that would likely get through the armor, or could finish the Mek,
-        when the extra heat does not cost a shot."""
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        """Dodge an attack (all its ``hits``, R6.8) when a Hit would likely get through the
+        armor, or the hits could finish the Mek, or the extra heat does not cost a shot."""
         self._know(battle)
-        fail = save_fails(unit, weapon)
-        if unit.remaining <= 1 or fail >= 0.5:
+        through = 1 - (1 - save_fails(unit, weapon)) ** hits  # at least one Hit gets in
+        if unit.remaining <= hits or through >= 0.5:
             return True
         room = self.judge.rating(battle, unit) - unit.heat
-        return fail >= 0.3 or room >= 1
+        return through >= 0.3 or room >= 1
 
     def stay_hidden(self, battle: Battle, unit: Unit) -> bool:
         """A hidden Mek stays hidden (unseen, and never a target) on a zone its side must
