@@ -508,7 +508,9 @@ class Terminal:
         if asset == "Recon Drone":
             return [Option(f"fly it over zone {z} ({battle.terrain_name(z)})", z)
                     for z in ([zone] if zone else range(1, 10)) if battle.enemies_in(z, side)]
-        known = battle.known[side] | battle.identified[side]
+        # R4.3: Support Fire at a unit targeted or ID'd, an Air Strike at a targeted one
+        known = battle.known[side] | battle.identified[side] if asset == "Support Fire" \
+            else battle.targeted[side]
         return [Option(f"strike {unit_label(u)} in zone {u.zone} ({u.hits}/{u.max_hits} "
                        "hits)", u.id)
                 for u in battle.side_units(side.enemy)

@@ -133,12 +133,13 @@ class Battle:
         self.assets: dict[Side, list[str]] = {Side.ATTACKER: [], Side.DEFENDER: []}
         self.mines: dict[Side, list[int]] = {side: [] for side in SIDES}  # zones, by layer
         self.known: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        # enemy units the side has chosen as targets so far (R4.3: what an Air Strike needs)
+        self.targeted: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.marked: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.history: list[dict[Side, frozenset[int]]] = []
         self.initiative_winner: Side | None = None
         self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
-        self.ambushed: dict[str, list[Unit]] = {}  # this turn's ambusher -> its targets
         self.verdict: Verdict | None = None
         self._surprise_pending: dict[Side, int] = {}  # Surprise assets for the first roll
         self._adjacent = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
@@ -377,7 +378,6 @@ class Battle:
         self.end_turn()
 
     def start_turn(self) -> None:
-        self.ambushed = {}
         self.marked = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         for unit in self.units:
@@ -627,12 +627,7 @@ class Battle:
             for unit in actors:
                 if unit.commando:
                     continue
-                if unit.id in self.ambushed:  # its targets were chosen for the Ambush
-                    targets = [t for t in self.ambushed.pop(unit.id)
-                               if t.on_map and t.zone == zone]
-                else:
-                    targets = self.choose_targets(unit, eng.band)
-                plans.append((unit, targets))
+                plans.append((unit, self.choose_targets(unit, eng.band)))
         for unit, targets in plans:
             if targets:
                 self.attack(unit, targets, eng.band)
@@ -932,6 +927,7 @@ class Battle:
             self.decided(unit.side, f"{unit.name} targets "
                          + ", ".join([t.name for t in chosen]))
             self.known[unit.side].update([t.id for t in chosen])
+            self.targeted[unit.side].update([t.id for t in chosen])
         return chosen
 
     def commando_action(self, unit: Unit) -> None:
@@ -1381,10 +1377,12 @@ class Battle:
         for asset, choice in self.controllers[side].support(self, side, moment, zone):
             if asset not in self.assets[side]:
                 continue
-            if self.support_asset(side, asset, choice):
+            if self.support_asset(side, asset, choice, moment):
                 self.assets[side].remove(asset)
 
-    def support_asset(self, side: Side, asset: str, choice: object) -> bool:
+    def support_asset(self, side: Side, asset: str, choice: object,
+                      moment: str = "combat") -> bool:
+        """One asset used now, if ``choice`` (and ``moment``) allow it; whether it was."""
         if asset == "Repair Truck":
             unit = self.find(choice)
             if unit is None or unit.side is not side or not unit.alive or unit.doomed or \
@@ -1415,9 +1413,13 @@ class Battle:
             target = self.find(choice)
             if target is None or target.side is side or not target.on_map or target.hidden:
                 return False
-            # R4.3: Support Fire needs a unit the side has targeted or ID'd; an Air Strike
-            # "a targeted enemy unit", which an ID'd one is too.
-            if target.id not in (self.known[side] | self.identified[side]):
+            if asset == "Support Fire":
+                # R4.3: during one of the side's zone combats, at a unit in any zone that
+                # the side has targeted or ID'd.
+                if moment != "combat" or \
+                        target.id not in (self.known[side] | self.identified[side]):
+                    return False
+            elif target.id not in self.targeted[side]:  # R4.3: "a targeted enemy unit"
                 return False
             weapon = self.catalog.weapon("Howitzer" if asset == "Support Fire" else "Missile")
             self.note(Kind.SUPPORT, f"{asset} against {target.name} in zone {target.zone}.",
@@ -1436,13 +1438,13 @@ class Battle:
         return False
 
     def ambush(self, side: Side, zone: int) -> None:
-        """R4.3 Ambush: one Mek attacks freely at the start of its first zone combat,
+        """R4.3 Ambush: one Mek makes a free attack at the start of its first zone combat,
         before the movement rolls; its damage takes effect at once.
 
-        The free attack is the Mek's fire made early, not a second one: R5.2 and R6.5 let
-        each weapon fire once a turn, so the weapons it fires stay spent (Gunnery aside) and
-        their heat counts. Its targets stay its targets for the turn: in the exchange it may
-        fire the weapons it held (say, once the range closes) at them."""
+        The attack is in addition to the Mek's own fire that turn: the weapons it fires may
+        fire again in the exchange, at targets chosen again then. It is the Mek's fire all
+        the same, so its heat counts for the turn (R6.10), and a once-a-turn skill it uses
+        is used."""
         if "Ambush" not in self.assets[side]:
             return
         unit = self.find(self.controllers[side].ambush(self, side, zone))
@@ -1456,7 +1458,8 @@ class Battle:
         self.assets[side].remove("Ambush")
         self.note(Kind.SUPPORT, f"Ambush! {unit.name} strikes first.", unit)
         self.attack(unit, targets, band)
-        self.ambushed[unit.id] = targets
+        for slot in unit.weapons:
+            slot.fired = 0  # a free attack: the weapons fire again in the exchange
         self.settle(targets)
 
     # ---- ends -------------------------------------------------------------------------------
