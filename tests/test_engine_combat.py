@@ -341,7 +341,6 @@ def infantry_scenario(terrain: str = "Plains") -> Any:
 
 @pytest.mark.parametrize(("sensors", "band", "roll", "found"), [
     (Sensors.BASIC, Band.SHORT, 5, False), (Sensors.BASIC, Band.SHORT, 6, True),
-    (Sensors.BASIC, Band.MEDIUM, 6, False),
     (Sensors.IMPROVED, Band.SHORT, 5, True), (Sensors.IMPROVED, Band.MEDIUM, 5, False),
     (Sensors.IMPROVED, Band.MEDIUM, 6, True),
     (Sensors.ADVANCED, Band.SHORT, 3, True), (Sensors.ADVANCED, Band.SHORT, 2, False),
@@ -360,6 +359,33 @@ def test_infantry_detection_by_sensor_class_and_band_R6_4(
     assert texts(b, Kind.DETECT) == [f"Gun {'finds' if found else 'does not find'} "
                                      f"Strongpoint D1 ({roll}{band_mod}, needs {need})."]
     assert len(texts(b, Kind.KILLS)) == (1 if found else 0)
+
+
+@pytest.mark.parametrize(("sensors", "band"), [
+    (Sensors.BASIC, Band.MEDIUM), (Sensors.BASIC, Band.LONG), (Sensors.IMPROVED, Band.LONG)])
+def test_no_infantry_detection_die_when_no_roll_could_succeed_R6_4(sensors: Sensors,
+                                                                   band: Band) -> None:
+    """R6.4: Basic sensors need a 6 (5 at best at Medium), Improved a 5 (4 at best at Long):
+    no die is rolled, and the infantry stays unfound."""
+    b = exchange(gun("Missile", systems=SENSOR[sensors]), force(), [*INIT, *TIE], band=band,
+                 scenario=infantry_scenario())
+    assert rolls_for(b, "looks for") == [] and texts(b, Kind.DETECT) == []
+    assert not b.unit("D1").detected and texts(b, Kind.KILLS) == []
+
+
+@pytest.mark.parametrize(("sensors", "band"), [
+    (Sensors.BASIC, Band.LONG), (Sensors.BASIC, Band.MEDIUM), (Sensors.IMPROVED, Band.LONG)])
+def test_no_masked_detection_or_id_die_when_no_roll_could_succeed_R6_4(sensors: Sensors,
+                                                                       band: Band) -> None:
+    """R6.4: a masked Mek is out of Basic sensors' targeting at Long, and out of their ID
+    reach beyond Short (Improved: beyond Medium): no die is rolled for it."""
+    b = start(battle(duel_scenario(), force(post(systems=SENSOR[sensors])),
+                     force(post(systems=MASKED)), []))
+    spotter, masked = b.unit("A1"), b.unit("D1")
+    assert not b.identifies(spotter, masked, band)
+    if band is Band.LONG and sensors is Sensors.BASIC:
+        assert not b.detect_masked(spotter, masked, band)
+    assert b.dice.log == []
 
 
 def test_infantry_that_attacks_is_detected_R6_4_R6_11() -> None:

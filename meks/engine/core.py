@@ -772,6 +772,8 @@ class Battle:
             return False
         unit.turn_skills.add(key)
         need = INFANTRY_DETECT[unit.sensors]
+        if 6 + BAND_DETECT_MOD[band] < need:
+            return False  # R6.4: no die is rolled when no result could succeed
         roll = self.d6(f"{unit.name} looks for {enemy.name}")
         total = roll + BAND_DETECT_MOD[band]
         found = total >= need
@@ -790,7 +792,7 @@ class Battle:
         unit.turn_skills.add(key)
         sensors = unit.sensors
         if sensors is Sensors.BASIC and band is Band.LONG:
-            return False
+            return False  # R6.4: no die is rolled when no result could succeed
         need = 2 if sensors is Sensors.ADVANCED else 4
         roll = self.d6(f"{unit.name} tries to detect masked {enemy.name}")
         found = roll >= need
@@ -806,7 +808,7 @@ class Battle:
         sensors = unit.sensors
         if adjacent and sensors is not Sensors.ADVANCED:
             return False
-        if enemy.masked:
+        if enemy.masked:  # R6.4: where no roll could succeed, none is made
             if sensors is Sensors.BASIC and band is not Band.SHORT:
                 return False
             if sensors is Sensors.IMPROVED and band is Band.LONG:
