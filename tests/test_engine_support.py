@@ -574,8 +574,9 @@ def test_commandos_mark_an_enemy_for_plus_one_to_hit_R4_4() -> None:
 
 
 def test_commandos_identify_an_enemy_unit_a_decoy_vanishes_R4_4() -> None:
+    # (at Long the defender's Basic sensors cannot find the Commandos: no die, R6.4)
     b = exchange(commando_side(post()), force(post(), support=("Decoy",)),
-                 [*INIT, 3, 3, 3, 1], band=Band.LONG,
+                 [*INIT, 3, 3, 3], band=Band.LONG,
                  attacker_ctl=Scripted(commando=lambda b, u, e: ("identify", e[-1])))
     assert texts(b, Kind.IDENTIFY) == ["Commandos find that Decoy DX3 is a decoy."]
     assert not b.unit("DX3").on_map
