@@ -525,7 +525,8 @@ class Terminal:
         options = [Option(f"{unit_label(u)} strikes first", u.id) for u in meks]
         options.append(Option("wait (keep the Ambush for later)", None))
         choice: str | None = self.choose(
-            battle, f"Ambush in zone {zone}: one Mek attacks before the movement rolls.",
+            battle, f"Ambush in zone {zone}: one Mek makes a free attack before the movement "
+            "rolls, on top of its own fire this turn.",
             options, _index(options, suggested, len(options) - 1))
         return choice
 

@@ -1382,8 +1382,7 @@ class Battle:
             if self.support_asset(side, asset, choice, moment):
                 self.assets[side].remove(asset)
 
-    def support_asset(self, side: Side, asset: str, choice: object,
-                      moment: str = "combat") -> bool:
+    def support_asset(self, side: Side, asset: str, choice: object, moment: str) -> bool:
         """One asset used now, if ``choice`` (and ``moment``) allow it; whether it was."""
         if asset == "Repair Truck":
             unit = self.find(choice)
