@@ -470,10 +470,12 @@ class Terminal:
                 options.append(Option(label, (slot, target)))
         return options
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
-        suggested = self.advisor.dodge(battle, unit, weapon)
-        return self.yes_no(battle, f"{unit_label(unit)} is hit by a {weapon.name}: dodge it "
-                           f"(Agility, +1 heat; {heat_line(battle, unit)})?", suggested)
+    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        suggested = self.advisor.dodge(battle, unit, weapon, hits)
+        what = f"{hits} hits from a {weapon.name}: dodge them" if hits > 1 else \
+            f"hit by a {weapon.name}: dodge it"
+        return self.yes_no(battle, f"{unit_label(unit)} is {what} (Agility, once a turn, +1 "
+                           f"heat; {heat_line(battle, unit)})?", suggested)
 
     def support(self, battle: Battle, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
@@ -506,7 +508,9 @@ class Terminal:
         if asset == "Recon Drone":
             return [Option(f"fly it over zone {z} ({battle.terrain_name(z)})", z)
                     for z in ([zone] if zone else range(1, 10)) if battle.enemies_in(z, side)]
-        known = battle.known[side] | battle.identified[side]
+        # R4.3: Support Fire at a unit targeted or ID'd, an Air Strike at a targeted one
+        known = battle.known[side] | battle.identified[side] if asset == "Support Fire" \
+            else battle.targeted[side]
         return [Option(f"strike {unit_label(u)} in zone {u.zone} ({u.hits}/{u.max_hits} "
                        "hits)", u.id)
                 for u in battle.side_units(side.enemy)
@@ -521,7 +525,8 @@ class Terminal:
         options = [Option(f"{unit_label(u)} strikes first", u.id) for u in meks]
         options.append(Option("wait (keep the Ambush for later)", None))
         choice: str | None = self.choose(
-            battle, f"Ambush in zone {zone}: one Mek attacks before the movement rolls.",
+            battle, f"Ambush in zone {zone}: one Mek makes a free attack before the movement "
+            "rolls, on top of its own fire this turn.",
             options, _index(options, suggested, len(options) - 1))
         return choice
 

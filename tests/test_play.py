@@ -188,7 +188,7 @@ def test_every_decision_type_survives_json() -> None:
         "move_first": (Side.ATTACKER,), "movement": (Side.ATTACKER,),
         "second_move": (Side.ATTACKER,), "arrival_zone": (a1, [8, 9]), "jump": (a1,),
         "range_choice": (5, Side.ATTACKER, list(RangeChoice)), "targets": (a1, [d1], 2),
-        "fire_plan": (a1, [d1], Band.SHORT), "dodge": (a1, answers.slot.weapon),
+        "fire_plan": (a1, [d1], Band.SHORT), "dodge": (a1, answers.slot.weapon, 2),
         "support": (Side.ATTACKER, "combat", 5), "ambush": (Side.ATTACKER, 5),
         "dismount": (a1,), "reveal": (a1,), "commando": (a1, [d1]), "hawkeye": (a1, [d1]),
     }
