@@ -598,10 +598,13 @@ def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]]
 def play_to_end(state: PlayState) -> None:
     """Fight a play until it ends (then store it and print the result) or the player
     quits (exit 0, with how to resume)."""
-    from campaigns.play import append_decision, finish
+    from campaigns.company import Refused
+    from campaigns.play import append_decision, finish, set_aside
     from campaigns.postbattle import outcome_bits
     from cli.output import print_lines, stdout
     from cli.state import session
+    from meks.engine import REVISION
+    from meks.engine.recorded import ReplayMismatch
     from meks.errors import MeksError
 
     def save(index: int, data: dict[str, Any]) -> None:
@@ -618,6 +621,12 @@ def play_to_end(state: PlayState) -> None:
         typer.echo(f"\nInterrupted. The battle is saved up to your last decision: "
                    f"{resume_hint}.", err=True)
         raise typer.Exit(130) from None
+    except ReplayMismatch:
+        if state.engine == REVISION:
+            raise
+        with session() as s:
+            message = set_aside(s, state.id)
+        raise Refused(message) from None
     except MeksError:
         raise
     except Exception:

@@ -973,7 +973,7 @@ def test_critical_1_pilot_wounded_acts_only_on_five_up_R6_9() -> None:
     b = crit_on_post(1)
     assert b.unit("D1").pilot.wounded  # type: ignore[union-attr]
     assert texts(b, Kind.CRITICAL) == [
-        "Critical on Post: Pilot Wounded (1) - from now on it acts only on 5+ each turn."]
+        "Critical on Post: Pilot Wounded (1) - from next turn on it acts only on 5+."]
 
 
 @pytest.mark.parametrize(("roll", "acts"), [(4, False), (5, True)])

@@ -1253,7 +1253,7 @@ class Battle:
         if roll == 1:
             # R6.9: a support vehicle has no pilot; the wound falls on its crew, same effect.
             target.pending.append((1, 0))
-            effect = "from now on it acts only on 5+ each turn"
+            effect = "from next turn on it acts only on 5+"
         elif roll == 2:
             target.pending.append((2, 0))
             effect = f"-{target.legs + sum(1 for r, _ in target.pending if r == 2)} to movement"
