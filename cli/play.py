@@ -464,10 +464,12 @@ class Terminal:
                 options.append(Option(label, (slot, target)))
         return options
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon) -> bool:
-        suggested = self.advisor.dodge(battle, unit, weapon)
-        return self.yes_no(battle, f"{unit_label(unit)} is hit by a {weapon.name}: dodge it "
-                           f"(Agility, +1 heat; {heat_line(battle, unit)})?", suggested)
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        suggested = self.advisor.dodge(battle, unit, weapon, hits)
+        what = f"{hits} hits from a {weapon.name}: dodge them" if hits > 1 else \
+            f"hit by a {weapon.name}: dodge it"
+        return self.yes_no(battle, f"{unit_label(unit)} is {what} (Agility, once a turn, +1 "
+                           f"heat; {heat_line(battle, unit)})?", suggested)
 
     def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
@@ -477,9 +479,9 @@ class Terminal:
             if asset not in battle.assets[side] or asset not in MOMENTS.get(moment, ()):
                 continue
             if suggested.get(asset) is not None and suggested[asset] not in \
-                    battle.support_options(asset):
+                    battle.support_options(asset, moment):
                 del suggested[asset]
-            options = self._support_options(battle, side, asset, zone)
+            options = self._support_options(battle, side, asset, zone, moment)
             if not options:
                 continue
             options.append(Option("not now", None))
@@ -492,8 +494,8 @@ class Terminal:
         return uses
 
     def _support_options(self, battle: SideView, side: Side, asset: str,
-                         zone: int | None) -> list[Option]:
-        legal = battle.support_options(asset)
+                         zone: int | None, moment: str = "combat") -> list[Option]:
+        legal = battle.support_options(asset, moment)
         if asset == "Repair Truck":
             return [Option(f"repair {unit_label(u)} ({u.hits}/{u.max_hits} hits)", u.id)
                     for u in battle.side_units(side)
@@ -517,7 +519,8 @@ class Terminal:
         options = [Option(f"{unit_label(u)} strikes first", u.id) for u in meks]
         options.append(Option("wait (keep the Ambush for later)", None))
         choice: str | None = self.choose(
-            battle, f"Ambush in zone {zone}: one Mek attacks before the movement rolls.",
+            battle, f"Ambush in zone {zone}: one Mek makes a free attack before the movement "
+            "rolls, on top of its own fire this turn.",
             options, _index(options, suggested, len(options) - 1))
         return choice
 
@@ -590,10 +593,13 @@ def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]]
 def play_to_end(state: PlayState) -> None:
     """Fight a play until it ends (then store it and print the result) or the player
     quits (exit 0, with how to resume)."""
-    from campaigns.play import append_decision, finish
+    from campaigns.company import Refused
+    from campaigns.play import append_decision, finish, set_aside
     from campaigns.postbattle import outcome_bits
     from cli.output import print_lines, stdout
     from cli.state import session
+    from meks.engine import REVISION
+    from meks.engine.recorded import ReplayMismatch
     from meks.errors import MeksError
 
     def save(index: int, data: dict[str, Any]) -> None:
@@ -610,6 +616,12 @@ def play_to_end(state: PlayState) -> None:
         typer.echo(f"\nInterrupted. The battle is saved up to your last decision: "
                    f"{resume_hint}.", err=True)
         raise typer.Exit(130) from None
+    except ReplayMismatch:
+        if state.engine == REVISION:
+            raise
+        with session() as s:
+            message = set_aside(s, state.id)
+        raise Refused(message) from None
     except MeksError:
         raise
     except Exception:

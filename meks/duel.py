@@ -14,16 +14,19 @@ the probability of every state from turn to turn, steps by steps in the engine's
 merging identical states:
 
 1. a wounded pilot acts on 5+ (rolled at the start of the turn);
-2. initiative (ties re-rolled, so each side wins half the time); the winner's Mek
-   resolves its attacks first, and its damage and criticals land at once;
+2. initiative: it only orders the dice, since nothing one Mek's attack does changes the
+   other's in the same exchange (R6.0), so the chain does not follow it;
 3. the movement rolls (chassis dice, terrain, pilot level, Servo Boosters, less Leg
    Damage; a Mek that cannot act counts 0) and the winner's range choice;
-4. the first Mek's attack, then the second's (a doomed Mek still fires; destruction
-   takes effect when the exchange ends): each weapon of the fire plan rolls its to-hit
-   dice, each hit its armor save, each lost save a Hit and its critical check, each
-   critical its effect (a destroyed weapon or system chosen uniformly among the live ones,
-   as the engine's re-rolled dice choose it);
-5. the end of the exchange: destroyed Meks leave; Computers damage moves to the next turn.
+4. both Meks' attacks, each as the Mek stood when the exchange began (R6.0: a doomed Mek
+   still fires, and a critical takes nothing away until the exchange ends): each weapon of
+   the fire plan rolls its to-hit dice, each hit its armor save against the target's
+   systems as they were at the start (Jammer, Point Defense, Phalanx, Spaul Liner), each
+   lost save a Hit and its critical check, each critical its effect (a destroyed weapon or
+   system chosen uniformly among those not yet lost, as the engine's re-rolled dice choose
+   it);
+5. the end of the exchange: critical effects apply, destroyed Meks leave; Computers damage
+   moves to the next turn.
 
 ``engine_duel`` fights the same duel with the engine itself (Monte Carlo), to compare.
 
@@ -270,22 +273,25 @@ class _Duel:
         if got is not None:
             return got
         dist: dict[MekState, Num] = {target: self.one}
+        guard = target[3]  # the target's systems as the exchange began (R6.0)
         for weapon in self.fire_plan(side, shooter, band):
             nxt: dict[MekState, Num] = {}
             for state, p in dist.items():
-                for after, q in self.shot(side, shooter, weapon, state, band).items():
+                for after, q in self.shot(side, shooter, weapon, state, band,
+                                          guard).items():
                     _add(nxt, after, p * q)
             dist = nxt
         self._attack[key] = dist
         return dist
 
-    def modifier(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
-                 band: int) -> int:
-        """``Battle.modifiers`` for a duel (one target, no skills)."""
+    def modifier(self, side: int, shooter: MekState, weapon: Weapon,
+                 guard: tuple[str, ...], band: int) -> int:
+        """``Battle.modifiers`` for a duel (one target, no skills); ``guard``: the target's
+        systems."""
         mod = 0
         if not weapon.ignores_terrain:
             mod += self.terrain_to_hit
-        if "Jammer" in target[3]:
+        if "Jammer" in guard:
             mod -= 1
         if "Targeting Array" in shooter[3]:
             mod += 1  # a single target, always, in a duel
@@ -293,8 +299,8 @@ class _Duel:
         if shooter[4]:
             mod -= 1
         if weapon.family is Family.MISSILE:
-            pd = "Point Defense" in target[3]
-            phalanx = "Phalanx" in target[3]
+            pd = "Point Defense" in guard
+            phalanx = "Phalanx" in guard
             if weapon.to_hit_vs_point_defense is not None and (pd or phalanx):
                 mod += weapon.to_hit_vs_point_defense
             else:
@@ -305,10 +311,12 @@ class _Duel:
         return mod
 
     def shot(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
-             band: int) -> dict[MekState, Num]:
-        """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing."""
-        mod = self.modifier(side, shooter, weapon, target, band)
-        key = (side, weapon.name, mod, band, target)
+             band: int, guard: tuple[str, ...]) -> dict[MekState, Num]:
+        """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing.
+        ``guard``: the target's systems as the exchange began."""
+        mod = self.modifier(side, shooter, weapon, guard, band)
+        spaul = "Spaul Liner" in guard
+        key = (side, weapon.name, mod, band, target, spaul)
         got = self._shot.get(key)
         if got is not None:
             return got
@@ -323,7 +331,7 @@ class _Duel:
             nxt: dict[MekState, Num] = {}
             for state, p in dist.items():
                 if p_hit:
-                    for after, q in self.land(model, weapon, state, band).items():
+                    for after, q in self.land(model, weapon, state, band, spaul).items():
                         _add(nxt, after, p * p_hit * q)
                 if p_hit != 1:
                     _add(nxt, state, p * (1 - p_hit))
@@ -332,8 +340,10 @@ class _Duel:
         return dist
 
     def land(self, model: MekModel, weapon: Weapon, target: MekState,
-             band: int) -> dict[MekState, Num]:
-        """``Battle.land``: the armor save, then a Hit and its critical check."""
+             band: int, spaul: bool) -> dict[MekState, Num]:
+        """``Battle.land``: the armor save, then a Hit and its critical check (``spaul``:
+        the target had a Spaul Liner as the exchange began). The killing Hit's critical
+        (R6.9) changes nothing the duel follows: the Mek is destroyed either way."""
         if target[0] >= model.max_hits:
             return {target: self.one}
         mod = weapon.save_modifier
@@ -359,7 +369,7 @@ class _Duel:
         p_crit = self.above(remaining)
         if weapon.long_range_crit_reroll and band == LONG:
             p_crit = 1 - (1 - p_crit) * (1 - p_crit)
-        if "Spaul Liner" in target[3]:
+        if spaul:
             p_crit = p_crit * self.above(remaining)
         if p_crit != 1:
             _add(out, hit, p_fail * (1 - p_crit))
@@ -420,29 +430,19 @@ class _Duel:
                                                                    double)
                         _add(bands, nb, pm)
                 for nb, pband in bands.items():
-                    for first in (0, 1):
-                        p = pa * pb * pband * self.half
-                        self.exchange(a, b, nb, first, (act_a, act_b), p, out)
+                    self.exchange(a, b, nb, (act_a, act_b), pa * pb * pband, out)
         self._turn[state] = out
         return out
 
-    def exchange(self, a: MekState, b: MekState, band: int, first: int,
-                 acts: tuple[bool, bool], p: Num, out: dict[Key, Num]) -> None:
-        """Both attacks in initiative order, then the end of the exchange."""
-        states = [a, b]
-        second = 1 - first
-        if acts[first]:
-            after_first = self.attack(first, states[first], states[second], band)
-        else:
-            after_first = {states[second]: self.one}
-        for hit_second, q in after_first.items():
-            if acts[second]:
-                after_second = self.attack(second, hit_second, states[first], band)
-            else:
-                after_second = {states[first]: self.one}
-            for hit_first, r in after_second.items():
-                pair = [hit_first, hit_second] if first == 0 else [hit_second, hit_first]
-                _add(out, self.settle(pair[0], pair[1], band), p * q * r)
+    def exchange(self, a: MekState, b: MekState, band: int, acts: tuple[bool, bool],
+                 p: Num, out: dict[Key, Num]) -> None:
+        """Both attacks, each Mek firing as it stood when the exchange began (R6.0), so
+        the order does not matter; then the end of the exchange."""
+        after_b = self.attack(0, a, b, band) if acts[0] else {b: self.one}
+        after_a = self.attack(1, b, a, band) if acts[1] else {a: self.one}
+        for hit_b, q in after_b.items():
+            for hit_a, r in after_a.items():
+                _add(out, self.settle(hit_a, hit_b, band), p * q * r)
 
     def settle(self, a: MekState, b: MekState, band: int) -> Key:
         dead_a = a[0] >= self.models[0].max_hits

@@ -412,6 +412,7 @@ def test_one_bot_can_fight_battle_after_battle() -> None:
 # ---- against the baseline (slow) ------------------------------------------------------------
 
 @pytest.mark.slow
+@pytest.mark.statistics
 def test_the_bot_beats_the_baseline() -> None:
     """300 battles per scenario, half with the bot attacking (the same seeds both ways),
     mirrored forces from the bot's normal muster: the bot wins at least 60% of the decided

@@ -20,6 +20,7 @@ from tests.engine_helpers import (
     INIT,
     TIE,
     Scripted,
+    assert_all_dice_used,
     battle,
     duel_scenario,
     exchange,
@@ -55,13 +56,51 @@ def test_a_unit_destroyed_in_the_exchange_still_fires_R6_0() -> None:
 
     b = exchange(gun("Cannon"), gun("Cannon", name="Foe"),
                  [*INIT, *TIE, 4, 1,   # Gun hits Foe, Foe's save fails: its last Hit
-                  4, 1],               # Foe, doomed, still fires: Gun's save fails too
+                  1, 2,                # its critical check (R6.9): Leg Damaged
+                  4, 1, 1, 2],         # Foe, doomed, still fires: Gun's save fails too
                  prepare=last_hit)
     gun_unit, foe = b.unit("A1"), b.unit("D1")
     assert gun_unit.destroyed_turn == foe.destroyed_turn == 1
     events = texts(b)
     assert events.index("Foe fires Cannon at Gun: 4+0 vs 4+ - hit.") < \
         events.index("Foe is destroyed; the pilot ejects.")
+
+
+def test_a_weapon_lost_to_a_critical_still_fires_in_the_exchange_R6_0() -> None:
+    """R6.0: the first side's Weapon Destroyed critical takes the weapon away when the
+    zone's combat ends, not before the other side's shot."""
+    b = exchange(gun("Cannon"), gun("Cannon", name="Foe"),
+                 [*INIT, *TIE, 4, 1, 6, 3,   # Gun hits Foe: a critical, Weapon Destroyed
+                  4, 1, 1])                  # Foe's only Cannon still fires and hits
+    foe = b.unit("D1")
+    assert texts(b, Kind.CRITICAL) == ["Critical on Foe: Weapon Destroyed (3) - Cannon "
+                                       "destroyed."]
+    assert "Foe fires Cannon at Gun: 4+0 vs 4+ - hit." in shot_texts(b)
+    assert b.unit("A1").hits == 1
+    assert foe.live_weapons() == [] and foe.pending == []
+
+
+def test_a_system_lost_in_the_exchange_works_until_the_combat_ends_R6_0() -> None:
+    """R6.0: a Jammer lost to the first hit still gives -1 to the second shot at it."""
+    b = exchange(gun("Cannon", "Cannon"), post(systems=["Jammer"]),
+                 [*INIT, *TIE, 5, 1, 6, 6,   # hit (5-1), failed save, critical: System Lost
+                  5, 6],                     # the second Cannon still shoots at -1
+                 defender_ctl=Scripted(fire=hold_fire))
+    assert shot_texts(b) == ["Gun fires Cannon at Post: 5-1 vs 4+ [Jammer -1] - hit.",
+                             "Gun fires Cannon at Post: 5-1 vs 4+ [Jammer -1] - hit."]
+    assert not b.unit("D1").has_system("Jammer")
+
+
+def test_critical_effects_outside_the_exchange_take_effect_at_once_R6_0() -> None:
+    """R6.0: damage dealt outside an exchange (here a minefield) takes effect at once,
+    critical effects included."""
+    b = start(battle(map_scenario((4,), (6,)), force(gun("Cannon")), force(post()),
+                     [6, 6, 3]))   # the mine (3+): a Hit, check 6, Weapon Destroyed
+    b.mines[Side.DEFENDER].append(5)
+    b.turn = 1
+    assert b.order_move(b.unit("A1"), 5, second=False)
+    assert b.unit("A1").live_weapons() == [] and b.unit("A1").pending == []
+    assert_all_dice_used(b, [6, 6, 3])
 
 
 # ---- R6.1 range bands ---------------------------------------------------------------------
@@ -91,7 +130,7 @@ def test_a_unit_joining_a_running_engagement_joins_at_its_band_R6_1() -> None:
 
 
 def test_an_engagement_ends_when_one_side_is_gone_R6_1() -> None:
-    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1],
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, 1, 2],
                  prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
     assert 5 not in b.engagements
 
@@ -308,7 +347,6 @@ def infantry_scenario(terrain: str = "Plains") -> Any:
 
 @pytest.mark.parametrize(("sensors", "band", "roll", "found"), [
     (Sensors.BASIC, Band.SHORT, 5, False), (Sensors.BASIC, Band.SHORT, 6, True),
-    (Sensors.BASIC, Band.MEDIUM, 6, False),
     (Sensors.IMPROVED, Band.SHORT, 5, True), (Sensors.IMPROVED, Band.MEDIUM, 5, False),
     (Sensors.IMPROVED, Band.MEDIUM, 6, True),
     (Sensors.ADVANCED, Band.SHORT, 3, True), (Sensors.ADVANCED, Band.SHORT, 2, False),
@@ -327,6 +365,33 @@ def test_infantry_detection_by_sensor_class_and_band_R6_4(
     assert texts(b, Kind.DETECT) == [f"Gun {'finds' if found else 'does not find'} "
                                      f"Strongpoint D1 ({roll}{band_mod}, needs {need})."]
     assert len(texts(b, Kind.KILLS)) == (1 if found else 0)
+
+
+@pytest.mark.parametrize(("sensors", "band"), [
+    (Sensors.BASIC, Band.MEDIUM), (Sensors.BASIC, Band.LONG), (Sensors.IMPROVED, Band.LONG)])
+def test_no_infantry_detection_die_when_no_roll_could_succeed_R6_4(sensors: Sensors,
+                                                                   band: Band) -> None:
+    """R6.4: Basic sensors need a 6 (5 at best at Medium), Improved a 5 (4 at best at Long):
+    no die is rolled, and the infantry stays unfound."""
+    b = exchange(gun("Missile", systems=SENSOR[sensors]), force(), [*INIT, *TIE], band=band,
+                 scenario=infantry_scenario())
+    assert rolls_for(b, "looks for") == [] and texts(b, Kind.DETECT) == []
+    assert not b.unit("D1").detected and texts(b, Kind.KILLS) == []
+
+
+@pytest.mark.parametrize(("sensors", "band"), [
+    (Sensors.BASIC, Band.LONG), (Sensors.BASIC, Band.MEDIUM), (Sensors.IMPROVED, Band.LONG)])
+def test_no_masked_detection_or_id_die_when_no_roll_could_succeed_R6_4(sensors: Sensors,
+                                                                       band: Band) -> None:
+    """R6.4: a masked Mek is out of Basic sensors' targeting at Long, and out of their ID
+    reach beyond Short (Improved: beyond Medium): no die is rolled for it."""
+    b = start(battle(duel_scenario(), force(post(systems=SENSOR[sensors])),
+                     force(post(systems=MASKED)), []))
+    spotter, masked = b.unit("A1"), b.unit("D1")
+    assert not b.identifies(spotter, masked, band)
+    if band is Band.LONG and sensors is Sensors.BASIC:
+        assert not b.detect_masked(spotter, masked, band)
+    assert b.dice.log == []
 
 
 def test_infantry_that_attacks_is_detected_R6_4_R6_11() -> None:
@@ -816,7 +881,7 @@ def test_space_lam_adds_one_against_the_cannon_family_R6_8(weapon: str, mod: int
 
 
 @pytest.mark.parametrize(("move", "dodges"), [([3, 3], True), ([2, 3], False)])
-def test_agility_dodges_one_hit_a_turn_after_a_move_roll_of_eight_R6_8(
+def test_agility_dodges_one_attack_a_turn_after_a_move_roll_of_eight_R6_8(
         move: list[int], dodges: bool) -> None:
     # The Light target's movement roll 3+3+2 = 8 (dodges) or 7 (does not).
     dice = [*INIT, 3, *move, 4, *([] if dodges else [5]), 4, 5]
@@ -826,6 +891,26 @@ def test_agility_dodges_one_hit_a_turn_after_a_move_roll_of_eight_R6_8(
     assert texts(b, Kind.DODGE) == (["Post dodges the Cannon (Agility)."] if dodges else [])
     assert len(texts(b, Kind.SAVE)) == (1 if dodges else 2)
     assert target.heat == 0  # the turn is over; heat fades (R6.10)
+
+
+@pytest.mark.parametrize("dodges", [True, False])
+def test_agility_dodges_a_whole_attack_both_dice_of_a_vulcan_R6_8(dodges: bool) -> None:
+    """R6.8: the dodge is decided once, after both to-hit dice of a Vulcan, knowing the two
+    hits at stake, and avoids both; declined, both hits go to their saves."""
+    asked: list[tuple[str, int]] = []
+
+    def dodge(b: Battle, unit: Unit, weapon: Any, hits: int) -> bool:
+        asked.append((weapon.name, hits))
+        return dodges
+    # The Light target's own movement roll 3+3+2 = 8; the Vulcan hits twice (6, 6).
+    dice = [*INIT, 3, 3, 3, 6, 6, *([] if dodges else [6, 6])]
+    b = exchange(gun("Vulcan Cannon"), post("Light", skills=["Agility"]), dice,
+                 defender_ctl=Scripted([RangeChoice.STAY], dodge=dodge))
+    assert asked == [("Vulcan Cannon", 2)]
+    assert len(texts(b, Kind.HIT)) == 2
+    assert texts(b, Kind.DODGE) == (["Post dodges the Vulcan Cannon, 2 hits (Agility)."]
+                                    if dodges else [])
+    assert len(texts(b, Kind.SAVE)) == (0 if dodges else 2)
 
 
 def test_agility_costs_one_heat_R6_8_R6_10() -> None:
@@ -853,12 +938,42 @@ def test_a_critical_when_the_check_beats_the_hits_remaining_R6_9(check: int,
     assert b.unit("D1").legs == (1 if crit else 0)
 
 
-def test_a_unit_is_destroyed_at_its_hits_with_no_critical_check_R6_9() -> None:
-    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1],
+@pytest.mark.parametrize(("check", "table"), [(1, 2), (6, 5)])
+def test_the_killing_hit_gets_its_critical_check_R6_9(check: int, table: int) -> None:
+    """R6.9: the Hit that brings a unit to its Hits is checked too; with no Hits left, any
+    roll beats them."""
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, check, table],
                  prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
-    assert b.unit("D1").destroyed_turn == 1
-    assert rolls_for(b, "critical") == []
+    post_unit = b.unit("D1")
+    assert post_unit.destroyed_turn == 1
+    assert rolls_for(b, "critical check") == [check]
+    assert has_text(b, f"Critical check on Post: {check} vs 0 remaining - critical!")
+    assert len(texts(b, Kind.CRITICAL)) == 1
     assert b.unit("A1").mek_kills == 1
+    assert not post_unit.pilot.dead  # type: ignore[union-attr]  # it ejects
+    assert has_text(b, "Post is destroyed; the pilot ejects.", Kind.DESTROYED)
+
+
+def test_a_reactor_blown_by_the_killing_hit_kills_the_pilot_R6_9_R2_6() -> None:
+    """R6.9 and R2.6: a Reactor Core explosion rolled on the killing Hit's critical kills
+    the pilot (who would otherwise eject); the kill is counted once."""
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, 2, 4, 1],
+                 prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
+    post_unit = b.unit("D1")
+    assert has_text(b, "Critical on Post: Reactor Core (4) - the reactor explodes (1).")
+    assert post_unit.exploded and post_unit.pilot.dead  # type: ignore[union-attr]
+    assert has_text(b, "Post is destroyed and its pilot dies.", Kind.DESTROYED)
+    assert b.unit("A1").mek_kills == 1
+
+
+def test_pinpoint_attack_is_not_spent_on_a_killing_hit_R6_9() -> None:
+    """The killing Hit's check cannot fail, so Pinpoint Attack waits for a hit that needs
+    it."""
+    b = exchange(gun("Cannon", skills=["Pinpoint Attack"]), post(),
+                 [*INIT, *TIE, 4, 1, 3, 2],
+                 prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
+    assert rolls_for(b, "critical check") == [3]
+    assert "Pinpoint" not in b.unit("A1").turn_skills
 
 
 def crit_on_post(table: int, *more: int, target: Any = None, shooter: Any = None) -> Battle:
@@ -872,7 +987,7 @@ def test_critical_1_pilot_wounded_acts_only_on_five_up_R6_9() -> None:
     b = crit_on_post(1)
     assert b.unit("D1").pilot.wounded  # type: ignore[union-attr]
     assert texts(b, Kind.CRITICAL) == [
-        "Critical on Post: Pilot Wounded (1) - from now on it acts only on 5+ each turn."]
+        "Critical on Post: Pilot Wounded (1) - from next turn on it acts only on 5+."]
 
 
 @pytest.mark.parametrize(("roll", "acts"), [(4, False), (5, True)])

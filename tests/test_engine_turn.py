@@ -171,7 +171,8 @@ def test_a_zone_cleared_and_entered_again_does_not_fight_twice_a_turn_R5_2() -> 
             3,      # D1 (Assault) movement 3
             3,      # A1 (Assault) movement 3: tie, the range stays Short
             4,      # A1's Cannon hits (4+)
-            1]      # D1 armor save 1 vs 2+: fails, and the hit is its last
+            1,      # D1 armor save 1 vs 2+: fails, and the hit is its last
+            1, 2]   # its critical check (R6.9, always a critical) and table: Leg Damaged
     b = start(battle(map_scenario((5,), (5, 6)), force(custom("Gun", "Assault", ["Cannon"])),
                      force(post(), custom("Late", "Assault")), dice, still(),
                      still(deploy=lambda b, side, units: {"D1": 5, "D2": 6},

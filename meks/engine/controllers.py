@@ -86,8 +86,8 @@ class Controller(Protocol):
         """Which weapons fire at which target, in order (heat counts in this order)."""
         ...
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon) -> bool:
-        """Agility: dodge this hit (+1 heat)."""
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        """Agility: dodge this attack, which hit ``hits`` times (+1 heat; once a turn)."""
         ...
 
     def support(self, battle: SideView, side: Side, moment: str,
@@ -422,7 +422,7 @@ class Baseline:
                 break
         return plan
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon) -> bool:
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
         return True
 
     def support(self, battle: SideView, side: Side, moment: str,
@@ -434,14 +434,14 @@ class Baseline:
             if hurt:
                 uses.append(("Repair Truck", max(hurt, key=lambda u: u.hits).id))
         if moment == "combat":
-            seen = [battle.find(uid) for uid in sorted(battle.known[side])]
-            known = [u for u in seen if u is not None and u.on_map and not u.hidden
-                     and not u.is_infantry]
-            if known:
-                if "Support Fire" in assets:
-                    uses.append(("Support Fire", min(known, key=lambda u: u.remaining).id))
-                if "Air Strike" in assets:
-                    uses.append(("Air Strike", min(known, key=lambda u: u.remaining).id))
+            # R4.3: Support Fire at a unit targeted or ID'd, an Air Strike at a targeted one
+            for asset, ids in (("Support Fire", battle.known[side]),
+                               ("Air Strike", battle.targeted[side])):
+                seen = [battle.find(uid) for uid in sorted(ids)]
+                known = [u for u in seen if u is not None and u.on_map and not u.hidden
+                         and not u.is_infantry]
+                if known and asset in assets:
+                    uses.append((asset, min(known, key=lambda u: u.remaining).id))
         return uses
 
     def ambush(self, battle: SideView, side: Side, zone: int) -> str | None:

@@ -129,12 +129,13 @@ class Battle:
         self.assets: dict[Side, list[str]] = {Side.ATTACKER: [], Side.DEFENDER: []}
         self.mines: dict[Side, list[int]] = {side: [] for side in SIDES}  # zones, by layer
         self.known: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        # enemy units the side has chosen as targets so far (R4.3: what an Air Strike needs)
+        self.targeted: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.marked: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.history: list[dict[Side, frozenset[int]]] = []
         self.initiative_winner: Side | None = None
         self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
-        self.ambushed: dict[str, list[Unit]] = {}  # this turn's ambusher -> its targets
         self.verdict: Verdict | None = None
         self._surprise_pending: dict[Side, int] = {}  # Surprise assets for the first roll
         self._adjacent = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
@@ -503,7 +504,6 @@ class Battle:
         self.end_turn()
 
     def start_turn(self) -> None:
-        self.ambushed = {}
         self.marked = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         for unit in self.units:
@@ -782,12 +782,7 @@ class Battle:
             for unit in actors:
                 if unit.commando:
                     continue
-                if unit.id in self.ambushed:  # its targets were chosen for the Ambush
-                    targets = [t for t in self.ambushed.pop(unit.id)
-                               if t.on_map and t.zone == zone]
-                else:
-                    targets = self.choose_targets(unit, eng.band)
-                plans.append((unit, targets))
+                plans.append((unit, self.choose_targets(unit, eng.band)))
         for unit, targets in plans:
             if targets:
                 self.attack(unit, targets, eng.band)
@@ -939,6 +934,8 @@ class Battle:
             return False
         unit.turn_skills.add(key)
         need = INFANTRY_DETECT[unit.sensors]
+        if 6 + BAND_DETECT_MOD[band] < need:
+            return False  # R6.4: no die is rolled when no result could succeed
         roll = self.d6(f"{unit.name} looks for {enemy.name}")
         total = roll + BAND_DETECT_MOD[band]
         found = total >= need
@@ -957,7 +954,7 @@ class Battle:
         unit.turn_skills.add(key)
         sensors = unit.sensors
         if sensors is Sensors.BASIC and band is Band.LONG:
-            return False
+            return False  # R6.4: no die is rolled when no result could succeed
         need = 2 if sensors is Sensors.ADVANCED else 4
         roll = self.d6(f"{unit.name} tries to detect masked {enemy.name}")
         found = roll >= need
@@ -973,7 +970,7 @@ class Battle:
         sensors = unit.sensors
         if adjacent and sensors is not Sensors.ADVANCED:
             return False
-        if enemy.masked:
+        if enemy.masked:  # R6.4: where no roll could succeed, none is made
             if sensors is Sensors.BASIC and band is not Band.SHORT:
                 return False
             if sensors is Sensors.IMPROVED and band is Band.LONG:
@@ -1114,6 +1111,7 @@ class Battle:
             self.decided(unit.side, f"{unit.name} targets "
                          + ", ".join([t.name for t in chosen]))
             self.known[unit.side].update([t.id for t in chosen])
+            self.targeted[unit.side].update([t.id for t in chosen])
         return chosen
 
     def commando_action(self, unit: Unit) -> None:
@@ -1307,7 +1305,9 @@ class Battle:
 
     def shoot(self, shot: Shot, single: bool = True) -> int:
         """R6.6-R6.7: roll to hit (two dice for Vulcan and Swarm, a missed die re-rolled once
-        for Twin Laser and 6-Pack); each hit goes to its armor save. Returns the hits."""
+        for Twin Laser and 6-Pack); each hit goes to its armor save. R6.8: a target that may
+        dodge (Agility) is asked once, after all the attack's dice, whether to dodge the
+        whole attack. Returns the hits."""
         weapon, target = shot.weapon, shot.target
         need = self.need_at(weapon, shot.band)
         assert need is not None
@@ -1318,6 +1318,8 @@ class Battle:
         fires = f"{who} fires {weapon.name} at {target.name}: "
         listed = f" [{', '.join(notes)}]" if notes else ""
         hits = 0
+        at_stake = 0  # hits held back for the target's dodge decision
+        dodging = self.may_dodge(target)
         for _ in range(weapon.dice):
             roll = self.d6(to_hit)
             hit = roll + mod >= need or (six and roll == 6)  # as ``_hits``
@@ -1330,14 +1332,33 @@ class Battle:
             if hit:
                 hits += 1
                 self.known[DEFENDER if target.side is ATTACKER else ATTACKER].add(target.id)
-                self.land(shot, weapon)
+                if dodging:
+                    at_stake += 1
+                else:
+                    self.land(shot, weapon)
+        if at_stake:
+            if self.ask_dodge(target, weapon, at_stake):
+                target.dodged = True
+                self.add_heat(target, 1, "agility")
+                self.note(Kind.DODGE, f"{target.name} dodges the {weapon.name}"
+                          + (f", {at_stake} hits" if at_stake > 1 else "") + " (Agility).",
+                          target, shot.unit)
+            else:
+                for _ in range(at_stake):
+                    self.land(shot, weapon)
         return hits
+
+    def may_dodge(self, target: Unit) -> bool:
+        """R6.8 Agility: once a turn, a unit that can act and whose own movement roll was 8+
+        may dodge one ranged attack that hit."""
+        return (target.skill("Agility") and target.can_act and not target.dodged
+                and target.move_roll >= 8 and not target.doomed and not target.decoy)
 
     def _hits(self, roll: int, mod: int, need: int) -> bool:
         return roll + mod >= need or (self.house.six_always_hits and roll == 6)
 
     def land(self, shot: Shot, weapon: Weapon) -> None:
-        """A hit: Agility may dodge it, then the armor save (R6.8), then damage."""
+        """A hit (not dodged): the armor save (R6.8), then damage."""
         target, unit = shot.target, shot.unit
         if target.decoy:
             self.note_for(target.side, Kind.NOTE, f"The shot passes through {target.name}: "
@@ -1345,21 +1366,13 @@ class Battle:
             return
         if target.doomed:
             return
-        if (target.skill("Agility") and target.can_act and not target.dodged
-                and target.move_roll >= 8
-                and self.ask_dodge(target, weapon)):
-            target.dodged = True
-            self.add_heat(target, 1, "agility")
-            self.note(Kind.DODGE, f"{target.name} dodges the {weapon.name} (Agility).",
-                      target, unit)
-            return
         if self.armor_save(target, weapon):
             return
         self.damage(target, 1, unit, weapon)
 
-    def ask_dodge(self, unit: Unit, weapon: Weapon) -> bool:
+    def ask_dodge(self, unit: Unit, weapon: Weapon, hits: int) -> bool:
         view = self.sight.views[unit.side is DEFENDER]
-        answer = self.controllers[unit.side].dodge(view, unit, weapon)
+        answer = self.controllers[unit.side].dodge(view, unit, weapon, hits)
         if not isinstance(answer, bool):
             raise self.refuse(unit.side, "dodge", answer)
         return answer
@@ -1385,8 +1398,9 @@ class Battle:
 
     def damage(self, target: Unit, hits: int, by: Unit | None, weapon: Weapon | None,
                checks: bool = True) -> None:
-        """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends);
-        otherwise a critical check after each Hit."""
+        """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends); a
+        critical check after each Hit, the killing Hit included (with no Hits left it is
+        always a critical: a Reactor Core that blows then kills the pilot, R2.6)."""
         if target.decoy:  # R4.3: attacks at a decoy are wasted
             self.note_for(target.side, Kind.NOTE, f"Nothing is at {target.name}: the attack is "
                           "wasted.", by, target)
@@ -1399,7 +1413,7 @@ class Battle:
                       f"{target.max_hits}).", target, by, target.hits)
             if target.hits >= target.max_hits:
                 self.doom(target, by)
-            elif checks:
+            if checks:
                 self.critical_check(target, by, weapon)
 
     def doom(self, target: Unit, by: Unit | None) -> None:
@@ -1409,11 +1423,13 @@ class Battle:
 
     def critical_check(self, target: Unit, by: Unit | None, weapon: Weapon | None) -> None:
         """R6.9: a critical when a roll beats the remaining Hits. Pinpoint Attack skips the
-        check once a turn; Sharpshooter re-rolls one failed check a turn; a PPC at Long
-        re-rolls a check that fails; Spaul Liner makes the critical roll again to stick."""
+        check once a turn (not spent on a killing Hit, whose check cannot fail);
+        Sharpshooter re-rolls one failed check a turn; a PPC at Long re-rolls a check that
+        fails; Spaul Liner makes the critical roll again to stick."""
         remaining = target.remaining
         crit = False
-        if by is not None and by.skill("Pinpoint Attack") and "Pinpoint" not in by.turn_skills:
+        if by is not None and remaining > 0 and by.skill("Pinpoint Attack") and \
+                "Pinpoint" not in by.turn_skills:
             by.turn_skills.add("Pinpoint")
             crit = True
             self.note(Kind.NOTE, f"{by.name}'s pilot places the shot (Pinpoint Attack).", by)
@@ -1442,7 +1458,10 @@ class Battle:
             self.critical(target, by)
 
     def critical(self, target: Unit, by: Unit | None) -> None:
-        """R6.9: the critical table."""
+        """R6.9: the critical table. R6.0: the effect is rolled now (a lost weapon or system
+        chosen now too) but waits in ``pending`` for ``take_effect`` when the zone's combat
+        ends, so that it takes no shot away in the exchange; a Reactor Core that blows dooms
+        the unit at once, as a killing Hit does (a doomed unit still fires)."""
         target.crits_taken += 1
         if target.crits_taken == 1 and target.skill("Damage Control"):
             self.note(Kind.CRITICAL, f"{target.name}'s crew contains the damage (Damage "
@@ -1453,19 +1472,19 @@ class Battle:
         effect = ""
         if roll == 1:
             # R6.9: a support vehicle has no pilot; the wound falls on its crew, same effect.
-            target.wounded = True
-            if target.pilot is not None:
-                target.pilot.wounded = True
-            effect = "from now on it acts only on 5+ each turn"
+            target.pending.append((1, 0))
+            effect = "from next turn on it acts only on 5+"
         elif roll == 2:
-            target.legs += 1
-            effect = f"-{target.legs} to movement"
+            target.pending.append((2, 0))
+            effect = f"-{target.legs + sum(1 for r, _ in target.pending if r == 2)} to movement"
         elif roll == 3:
-            live = target.live_weapons()
+            lost_already = {i for r, i in target.pending if r == 3}
+            live = [i for i, w in enumerate(target.weapons)
+                    if not w.destroyed and i not in lost_already]
             if live:
-                lost = live[self.choose_index(len(live), f"which weapon of {target.name}")]
-                lost.destroyed = True
-                effect = f"{lost.name} destroyed"
+                index = live[self.choose_index(len(live), f"which weapon of {target.name}")]
+                target.pending.append((3, index))
+                effect = f"{target.weapons[index].name} destroyed"
             else:
                 effect = "no weapon left to lose"
         elif roll == 4:
@@ -1482,17 +1501,35 @@ class Battle:
             target.computers_turns.add(self.turn + 1)
             effect = "-1 to hit next turn"
         else:
-            live_systems = [s for s in target.systems if not s.destroyed
+            lost_already = {i for r, i in target.pending if r == 6}
+            live_systems = [i for i, s in enumerate(target.systems) if not s.destroyed
+                            and i not in lost_already
                             and s.system.category.value != "armor"]
             if live_systems:
-                lost_system = live_systems[self.choose_index(
+                index = live_systems[self.choose_index(
                     len(live_systems), f"which system of {target.name}")]
-                lost_system.destroyed = True
-                effect = f"{lost_system.system.name} destroyed"
+                target.pending.append((6, index))
+                effect = f"{target.systems[index].system.name} destroyed"
             else:
                 effect = "no system left to lose"
         self.note(Kind.CRITICAL, f"Critical on {target.name}: {name} ({roll}) - {effect}.",
                   target, by, roll)
+
+    def take_effect(self, unit: Unit) -> None:
+        """R6.0: the critical effects rolled against ``unit`` take effect (at the end of the
+        zone's combat, or at once for damage dealt outside an exchange)."""
+        for roll, index in unit.pending:
+            if roll == 1:
+                unit.wounded = True
+                if unit.pilot is not None:
+                    unit.pilot.wounded = True
+            elif roll == 2:
+                unit.legs += 1
+            elif roll == 3:
+                unit.weapons[index].destroyed = True
+            elif roll == 6:
+                unit.systems[index].destroyed = True
+        unit.pending.clear()
 
     # ---- infantry ---------------------------------------------------------------------------
 
@@ -1567,27 +1604,26 @@ class Battle:
             return
         view = self.sight.views[side is DEFENDER]
         answer = self.controllers[side].support(view, side, moment, zone)
-        if not isinstance(answer, list | tuple):
-            raise self.refuse(side, "support", answer)
         if not isinstance(answer, list | tuple) or not all(
                 isinstance(use, tuple | list) and len(use) == 2 for use in answer):
             raise self.refuse(side, "support", answer)
         # Each use must be a legal choice when it was asked for, or once the uses before it
         # in the answer are made (a Recon Drone's ID opens Support Fire, R4.3).
-        asked = {str(asset): view.support_options(asset) for asset, _ in answer}
+        asked = {str(asset): view.support_options(asset, moment) for asset, _ in answer}
         used: list[object] = []
         for asset, choice in answer:
             if asset in used or (_among(choice, asked[asset]) < 0 and
-                                 _among(choice, view.support_options(asset)) < 0):
+                                 _among(choice, view.support_options(asset, moment)) < 0):
                 raise self.refuse(side, "support", (asset, choice),
                                   f"the side has no {asset} to use that way now"
                                   if asset not in self.assets[side] else
                                   f"not a choice for the {asset} now")
             used.append(asset)
-            if self.support_asset(side, asset, choice):
+            if self.support_asset(side, asset, choice, moment):
                 self.assets[side].remove(asset)
 
-    def support_asset(self, side: Side, asset: str, choice: object) -> bool:
+    def support_asset(self, side: Side, asset: str, choice: object, moment: str) -> bool:
+        """One asset used now, if ``choice`` (and ``moment``) allow it; whether it was."""
         if asset == "Repair Truck":
             unit = self.find(choice)
             if unit is None or unit.side is not side or not unit.alive or unit.doomed or \
@@ -1618,9 +1654,13 @@ class Battle:
             target = self.find(choice)
             if target is None or target.side is side or not target.on_map or target.hidden:
                 return False
-            # R4.3: Support Fire needs a unit the side has targeted or ID'd; an Air Strike
-            # "a targeted enemy unit", which an ID'd one is too.
-            if target.id not in (self.known[side] | self.identified[side]):
+            if asset == "Support Fire":
+                # R4.3: during one of the side's zone combats, at a unit in any zone that
+                # the side has targeted or ID'd.
+                if moment != "combat" or \
+                        target.id not in (self.known[side] | self.identified[side]):
+                    return False
+            elif target.id not in self.targeted[side]:  # R4.3: "a targeted enemy unit"
                 return False
             weapon = self.catalog.weapon("Howitzer" if asset == "Support Fire" else "Missile")
             self.note(Kind.SUPPORT, f"{asset} against {target.name} in zone {target.zone}.",
@@ -1639,13 +1679,13 @@ class Battle:
         return False
 
     def ambush(self, side: Side, zone: int) -> None:
-        """R4.3 Ambush: one Mek attacks freely at the start of its first zone combat,
+        """R4.3 Ambush: one Mek makes a free attack at the start of its first zone combat,
         before the movement rolls; its damage takes effect at once.
 
-        The free attack is the Mek's fire made early, not a second one: R5.2 and R6.5 let
-        each weapon fire once a turn, so the weapons it fires stay spent (Gunnery aside) and
-        their heat counts. Its targets stay its targets for the turn: in the exchange it may
-        fire the weapons it held (say, once the range closes) at them."""
+        The attack is in addition to the Mek's own fire that turn: the weapons it fires may
+        fire again in the exchange, at targets chosen again then. It is the Mek's fire all
+        the same, so its heat counts for the turn (R6.10), and a once-a-turn skill it uses
+        is used."""
         if "Ambush" not in self.assets[side]:
             return
         view = self.sight.views[side is DEFENDER]
@@ -1662,14 +1702,18 @@ class Battle:
         self.assets[side].remove("Ambush")
         self.note(Kind.SUPPORT, f"Ambush! {unit.name} strikes first.", unit)
         self.attack(unit, targets, band)
-        self.ambushed[unit.id] = targets
+        for slot in unit.weapons:
+            slot.fired = 0  # a free attack: the weapons fire again in the exchange
         self.settle(targets)
 
     # ---- ends -------------------------------------------------------------------------------
 
     def settle(self, units: Iterable[Unit]) -> None:
-        """Doomed units are destroyed now (outside the simultaneous exchange)."""
+        """Damage dealt outside the simultaneous exchange takes effect now: critical effects,
+        and doomed units are destroyed (R6.0)."""
         for unit in units:
+            if unit.pending:
+                self.take_effect(unit)
             if unit.doomed and unit.destroyed_turn is None:
                 self.destroy(unit)
 
@@ -1683,9 +1727,12 @@ class Battle:
                   f"{fate}.", unit)
 
     def end_combat(self, zone: int) -> None:
-        """R6.0: destruction takes effect when the zone's combat ends; then infantry morale."""
+        """R6.0: critical effects and destruction take effect when the zone's combat ends;
+        then infantry morale."""
         for unit in self.units:
             if unit.zone == zone and unit.alive:
+                if unit.pending:
+                    self.take_effect(unit)
                 if unit.doomed:
                     self.destroy(unit)
                 elif unit.is_infantry and unit.losses_this_combat:

@@ -169,9 +169,9 @@ class Recorded:
                             lambda: self.inner.fire_plan(battle, unit, targets, band),
                             encode, decode)
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon) -> bool:
-        return self._decide("dodge", battle, lambda: self.inner.dodge(battle, unit, weapon),
-                            bool, _bool)
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        return self._decide("dodge", battle,
+                            lambda: self.inner.dodge(battle, unit, weapon, hits), bool, _bool)
 
     def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:

@@ -130,6 +130,9 @@ class Unit:
     wounded: bool = False  # Pilot Wounded critical: acts only on 5+ (a vehicle's crew too)
     fought: bool = False  # has taken part in a zone combat (Ambush comes before the first)
     crits_taken: int = 0
+    # Critical effects rolled in a zone combat's exchange, waiting for its end (R6.0): the
+    # critical table's roll and, for a lost weapon or system, its index in weapons/systems.
+    pending: list[tuple[int, int]] = field(default_factory=list)
     infantry_kills: int = 0  # losses suffered by infantry
     losses_this_combat: bool = False
     detected: bool = False  # infantry / commandos, once found

@@ -50,6 +50,7 @@ class Source(Protocol):
     assets: dict[Side, list[str]]
     mines: dict[Side, list[int]]
     known: dict[Side, set[str]]
+    targeted: dict[Side, set[str]]
     identified: dict[Side, set[str]]
     marked: dict[Side, set[str]]
     engagements: dict[int, Any]
@@ -92,7 +93,7 @@ class SideView:
     """One side's view of a battle (see the module docstring)."""
 
     __slots__ = ("_b", "assets", "catalog", "enemy", "house", "identified", "known",
-                 "marked", "scenario", "side", "token")
+                 "marked", "scenario", "side", "targeted", "token")
 
     def __init__(self, battle: Source, side: Side) -> None:
         # A weak reference: the battle holds its views, and a cycle between them would keep
@@ -113,6 +114,8 @@ class SideView:
         """Enemy units the side has targeted, hit or ID'd (for Support Fire, Air Strike)."""
         self.identified: Mapping[Side, frozenset[str]] = _Own(self._b, side, "identified")
         """Enemy units the side has ID'd this turn."""
+        self.targeted: Mapping[Side, frozenset[str]] = _Own(self._b, side, "targeted")
+        """Enemy units the side has chosen as targets (for an Air Strike)."""
         self.marked: Mapping[Side, frozenset[str]] = _Own(self._b, side, "marked")
         """Enemy units the side's Commandos marked this turn (+1 to hit them)."""
 
@@ -317,10 +320,12 @@ class SideView:
             options += [u.id for u in self.side_units(self.enemy) if u.is_mek and u.alive]
         return options
 
-    def support_options(self, asset: str) -> list[object]:
-        """The legal choices for using one of the side's support assets now (R4.3): a Mek
-        of its own to repair, a zone for the Recon Drone, a known enemy unit to strike.
-        Empty when the side does not have the asset, or it is not one used this way."""
+    def support_options(self, asset: str, moment: str = "combat") -> list[object]:
+        """The legal choices for using one of the side's support assets at ``moment`` ("turn
+        start" or "combat", R4.3): a Mek of its own to repair, a zone for the Recon Drone, an
+        enemy unit the side has targeted or ID'd for Support Fire (in a combat only), one it
+        has targeted for an Air Strike. Empty when the side does not have the asset, or it is
+        not one used this way now."""
         if asset not in self._b.assets[self.side]:
             return []
         if asset == "Repair Truck":
@@ -328,10 +333,14 @@ class SideView:
                     and u.is_mek and not u.decoy]
         if asset == "Recon Drone":
             return list(range(1, 10))
-        if asset in ("Support Fire", "Air Strike"):
+        if asset == "Support Fire" and moment == "combat":
             known = self._b.known[self.side] | self._b.identified[self.side]
-            return [u.id for u in self.side_units(self.enemy) if u.id in known and u.on_map
-                    and not u.hidden]
+        elif asset == "Air Strike":
+            known = set(self._b.targeted[self.side])
+        else:
+            return []
+        return [u.id for u in self.side_units(self.enemy) if u.id in known and u.on_map
+                and not u.hidden]
         return []
 
     def ambush_options(self, zone: int) -> list[str | None]:

@@ -528,15 +528,15 @@ class Bot(Baseline):
         _, plan, _ = self.judge.plan(battle, unit, live, band, single=len(targets) == 1)
         return plan
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon) -> bool:
-        """Dodge a hit that would likely get through the armor, or could finish the Mek,
-        when the extra heat does not cost a shot."""
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        """Dodge an attack (all its ``hits``, R6.8) when a Hit would likely get through the
+        armor, or the hits could finish the Mek, or the extra heat does not cost a shot."""
         self._know(battle)
-        fail = save_fails(unit, weapon)
-        if unit.remaining <= 1 or fail >= 0.5:
+        through = 1 - (1 - save_fails(unit, weapon)) ** hits  # at least one Hit gets in
+        if unit.remaining <= hits or through >= 0.5:
             return True
         room = self.judge.rating(battle, unit) - unit.heat
-        return fail >= 0.3 or room >= 1
+        return through >= 0.3 or room >= 1
 
     def stay_hidden(self, battle: SideView, unit: Unit) -> bool:
         """A hidden Mek stays hidden (unseen, and never a target) on a zone its side must
@@ -578,14 +578,16 @@ class Bot(Baseline):
                 if gain(best) >= 0.3 * base_worth(best) or last or best.remaining == 1:
                     uses.append(("Repair Truck", best.id))
         if moment == "combat":
-            # Both strikes need a unit the side has targeted or identified (R4.3).
-            known_ids = battle.known[side] | battle.identified[side]
-            seen = [battle.find(uid) for uid in sorted(known_ids)]
-            known = [u for u in seen if u is not None and u.on_map and not u.hidden
-                     and u.side is not side and (not u.is_infantry or u.detected)]
-            for asset, weapon_name in (("Support Fire", "Howitzer"), ("Air Strike", "Missile")):
+            # R4.3: Support Fire needs a unit the side has targeted or identified, an Air
+            # Strike one it has targeted.
+            for asset, weapon_name, known_ids in (
+                    ("Support Fire", "Howitzer", battle.known[side] | battle.identified[side]),
+                    ("Air Strike", "Missile", battle.targeted[side])):
                 if asset not in assets:
                     continue
+                seen = [battle.find(uid) for uid in sorted(known_ids)]
+                known = [u for u in seen if u is not None and u.on_map and not u.hidden
+                         and u.side is not side and (not u.is_infantry or u.detected)]
                 weapon = battle.catalog.weapon(weapon_name)
                 best_t = None
                 best_v = 0.0
@@ -610,9 +612,9 @@ class Bot(Baseline):
         return uses
 
     def ambush(self, battle: SideView, side: Side, zone: int) -> str | None:
-        """Ambush at once, with the Mek that does the most here: the free attack is its fire
-        made before the enemy's (R4.3), and only a Mek's first fight allows it, so waiting
-        gains nothing."""
+        """Ambush at once, with the Mek that does the most here: the free attack comes on
+        top of its own fire and before the enemy's (R4.3), and only a Mek's first fight
+        allows it, so waiting gains nothing."""
         self._know(battle)
         band = battle.band_of(zone)
         meks = [u for u in battle.in_zone(zone, side) if u.is_mek and not u.decoy
