@@ -1100,11 +1100,15 @@ class Battle:
                                                 limit)
         # Up to ``limit`` different candidates. (Units compare by identity: ``in`` and
         # ``index`` find the very unit offered.)
-        chosen = [t for t in answer if t in faces] if type(answer) is list else None
-        if chosen is None or len(chosen) != len(answer) or len(chosen) > limit or (
-                len(chosen) > 1 and len({id(t) for t in chosen}) != len(chosen)):
-            raise self.refuse(side, "targets", answer, f"at most {limit} different "
-                              "candidates")
+        chosen: list[Unit] | None
+        if type(answer) is list and len(answer) == 1 and answer[0] in faces:
+            chosen = [answer[0]]  # (the usual answer)
+        else:
+            chosen = [t for t in answer if t in faces] if type(answer) is list else None
+            if chosen is None or len(chosen) != len(answer) or len(chosen) > limit or (
+                    len({id(t) for t in chosen}) != len(chosen)):
+                raise self.refuse(side, "targets", answer, f"at most {limit} different "
+                                  "candidates")
         if faces is not candidates:
             chosen = [candidates[faces.index(t)] for t in chosen]
         if chosen:
