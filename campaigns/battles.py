@@ -29,6 +29,7 @@ from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
 from meks.engine.log import Event, digest, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec
+from meks.errors import MeksError
 from meks.scenario import Scenario, Side
 
 CONTROLLERS: dict[str, type[Baseline]] = {"baseline": Baseline, "bot": Bot}
@@ -307,11 +308,22 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
         else:
             controllers[side] = controller(name)
     battle = Battle(scenario, forces, dice, controllers, catalog)
-    battle.run()
+    then = spec.get("engine", 1)
+    try:
+        battle.run()
+    except MeksError as error:
+        if then == REVISION:
+            raise
+        # An earlier revision's decisions may not be legal ones any more (revision 4, R8.1):
+        # the battle cannot be fought again as it was, which the result says.
+        return {"battle_id": battle_id, "identical": False, "stored_digest": log.digest,
+                "replayed_digest": "(stopped)", "events": len(battle.log),
+                "engine_revision": then, "current_engine_revision": REVISION,
+                "stopped": str(error)}
     now = digest(battle.log)
     return {"battle_id": battle_id, "identical": now == log.digest, "stored_digest": log.digest,
             "replayed_digest": now, "events": len(battle.log),
-            "engine_revision": spec.get("engine", 1), "current_engine_revision": REVISION}
+            "engine_revision": then, "current_engine_revision": REVISION}
 
 
 def battles_of(session: Session, company: Company) -> list[BattleRow]:

@@ -60,6 +60,7 @@ class PlayState:
     opponent: str
     decisions: list[Decision] = field(default_factory=list)
     status: str = "active"
+    engine: int = REVISION  # the engine revision the play was begun under
 
     def battle(self, player: Controller, catalog: Catalog | None = None) -> Battle:
         """A new battle from the start: the player's side answered by ``player``."""
@@ -148,7 +149,8 @@ def _state(row: Play) -> PlayState:
             forces={s: force_from_data(spec["forces"][s.value]) for s in Side},
             names={s: str(spec["sides"][s.value]["name"]) for s in Side},
             side=Side(row.side), seed=row.seed, opponent=row.opponent,
-            decisions=stored_json(row, "decisions"), status=row.status)
+            decisions=stored_json(row, "decisions"), status=row.status,
+            engine=int(spec.get("engine", 1)))
 
 
 def unfinished(session: Session) -> list[dict[str, Any]]:
@@ -173,6 +175,24 @@ def load(session: Session, play_id: int) -> PlayState:
         raise Refused(f"Play {play_id} is over: {row.result}{where}.")
     _participants(session, row)  # refuses if a company's muster was used meanwhile
     return _state(row)
+
+
+def set_aside(session: Session, play_id: int) -> str:
+    """A play begun under an earlier engine revision whose saved decisions no longer fit
+    this revision's rules: it ends with no battle stored (its record stays, marked "set
+    aside"), so its companies, musters and campaign step are free to fight the battle
+    afresh. Returns the sentence that tells the player so."""
+    row = _row(session, play_id, for_change=True)
+    state = _state(row)
+    if row.status == "active":
+        row.status = "finished"
+        row.result = "set aside"
+        row.updated_at = utcnow()
+        session.add(row)
+    return (f"Play {play_id} was begun under engine revision {state.engine}, and the decisions "
+            f"saved in it no longer fit the rules of revision {REVISION} (docs/rules.md lists "
+            "what changed), so it cannot go on where it stopped; it is set aside, and "
+            "'meks battle play' (or 'meks campaign next') fights the battle afresh.")
 
 
 def append_decision(session: Session, play_id: int, index: int, data: Decision) -> None:

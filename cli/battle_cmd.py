@@ -188,9 +188,11 @@ def replay(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
             why = (f" It was fought by engine revision {then} and this is revision {now}, "
                    "whose rules or wording changed since (docs/rules.md, 'Engine revisions')."
                    if then != now else "")
+            stopped = (f" The replay stopped: {data['stopped']}" if data.get("stopped")
+                       else "")
             typer.echo(f"Battle {battle_id} does NOT replay identically: stored digest "
                        f"{data['stored_digest'][:16]}, replayed {data['replayed_digest'][:16]}."
-                       + why, err=True)
+                       + stopped + why, err=True)
         raise typer.Exit(1)
 
 

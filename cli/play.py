@@ -2,9 +2,11 @@
 
 ``Terminal`` answers every decision the engine asks of the player's side with a numbered
 prompt. Each lists the legal choices with the odds that matter, and Enter takes the
-suggestion, which is what the baseline controller would do. Before each prompt the log
-events since the last one are printed with every die, and each turn starts with the map
-(``cli.play_views``). Typing ``q`` at any prompt raises ``Quit``.
+suggestion, which is what the baseline controller would do; only legal answers are
+offered. Everything shown comes from the side's ``SideView`` (R8.1): before each prompt the
+log events since the last one that the side may read are printed (the dice inside their
+sentences; every raw die is for ``battle show --rolls`` afterwards), and each turn starts
+with the map (``cli.play_views``). Typing ``q`` at any prompt raises ``Quit``.
 
 ``run`` fights a play's battle: the player's decisions go through
 ``meks.engine.recorded.Recorded``, which saves each one as it is made and, on resume, replays
@@ -29,17 +31,19 @@ from cli.play_views import (
 )
 from meks.catalog import Band, Weapon
 from meks.engine.controllers import Baseline, Order
+from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.units import Unit, WeaponSlot
 from meks.rules import GUNNERY_MODIFIER, may_fire_again, overheat
-from meks.scenario import Placed, Side
+from meks.scenario import Edge, Placed, Side
 
 if TYPE_CHECKING:
     from rich.console import Console
 
     from campaigns.play import PlayState
-    from meks.engine.core import Battle, RangeChoice
+    from meks.engine.core import Battle
     from meks.engine.recorded import Recorded
+    from meks.engine.view import SideView
 
 PROMPT = "Choice (q quits)"
 QUIT = ("q", "quit", "exit")
@@ -111,7 +115,7 @@ class Terminal:
                                  break_on_hyphens=False, break_long_words=False)
         self.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
 
-    def catch_up(self, battle: Battle) -> None:
+    def catch_up(self, battle: SideView) -> None:
         """On the first question: after a resume, skip what the replay went through (the
         events before the last recorded decision) and say so."""
         if self.started:
@@ -127,15 +131,15 @@ class Terminal:
                       + (f"turn {battle.turn}." if battle.turn else "set-up."))
             self.draw(battle)
 
-    def draw(self, battle: Battle, over: bool = False) -> None:
+    def draw(self, battle: SideView, over: bool = False) -> None:
         self.drawn = battle.turn
         self.console.print(battle_map(battle, self.side, over))
 
-    def flush(self, battle: Battle) -> None:
+    def flush(self, battle: SideView) -> None:
         """Print the events not shown yet (every die too); the map where a turn starts."""
         self.catch_up(battle)
-        events = battle.log[self.shown:]
-        self.shown = len(battle.log)
+        events = battle.events(self.shown)
+        self.shown = battle.stamp
         start = 0
         for i, event in enumerate(events):
             if event.kind is Kind.TURN and event.text == f"Turn {battle.turn}":
@@ -152,7 +156,7 @@ class Terminal:
 
     # ---- asking -----------------------------------------------------------------------------
 
-    def choose(self, battle: Battle, title: str, options: Sequence[Option],
+    def choose(self, battle: SideView, title: str, options: Sequence[Option],
                default: int = 0, notes: Sequence[Any] = ()) -> Any:
         """One numbered question; Enter takes ``default``."""
         self.flush(battle)
@@ -176,7 +180,7 @@ class Terminal:
             self.echo(f"Type a number from 1 to {len(options)}, Enter for the suggestion, "
                       "or q to quit.")
 
-    def choose_many(self, battle: Battle, title: str, options: Sequence[Option],
+    def choose_many(self, battle: SideView, title: str, options: Sequence[Option],
                     default: list[int], limit: int) -> list[Any]:
         """Up to ``limit`` of the options, as numbers separated by spaces; 0 for none."""
         self.flush(battle)
@@ -198,7 +202,7 @@ class Terminal:
             self.echo(f"Type up to {limit} different numbers from 1 to {len(options)} "
                       "(0 for none), Enter for the suggestion, or q to quit.")
 
-    def yes_no(self, battle: Battle, title: str, suggested: bool) -> bool:
+    def yes_no(self, battle: SideView, title: str, suggested: bool) -> bool:
         options = [Option("yes", True), Option("no", False)]
         return bool(self.choose(battle, title, options, 0 if suggested else 1))
 
@@ -210,7 +214,7 @@ class Terminal:
 
     # ---- set-up -----------------------------------------------------------------------------
 
-    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
         suggested = self.advisor.deploy(battle, side, units)
         rules = battle.scenario.side(side)
         zones = list(rules.setup.zones) if rules.setup else list(range(1, 10))
@@ -235,23 +239,20 @@ class Terminal:
             self.echo("That set-up breaks the scenario: " + "; ".join(problems)
                       + ". Place the units again.")
 
-    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
+    def setup_support(self, battle: SideView, side: Side, asset: str) -> int | str | None:
         suggested = self.advisor.setup_support(battle, side, asset)
         options: list[Option] = []
-        if asset in ("Minefield", "Decoy"):
-            what = "lay the minefield in" if asset == "Minefield" else "place the decoy in"
-            options = [Option(f"{what} zone {z} ({battle.terrain_name(z)})", z)
-                       for z in range(1, 10)]
-        elif asset == "Hidden Mek":
-            options = [Option(f"hide {unit_label(u)} (zone {u.zone})", u.id)
-                       for u in battle.side_units(side)
-                       if u.is_mek and not u.decoy and u.on_map]
-        elif asset == "Battle Damage":
-            options = [Option(f"damage {unit_label(u)}", u.id)
-                       for u in battle.side_units(side.enemy) if u.is_mek and not u.decoy
-                       and u.alive]
+        for legal in battle.setup_options(asset):
+            if isinstance(legal, int):
+                what = "lay the minefield in" if asset == "Minefield" else "place the decoy in"
+                options.append(Option(f"{what} zone {legal} ({battle.terrain_name(legal)})",
+                                      legal))
+            elif isinstance(legal, str):
+                u = battle.unit(legal)
+                options.append(Option(f"hide {unit_label(u)} (zone {u.zone})" if asset ==
+                                      "Hidden Mek" else f"damage {unit_label(u)}", legal))
         if not options:
-            return suggested
+            return None
         options.append(Option(f"keep the {asset} unused", None))
         choice: int | str | None = self.choose(
             battle, f"Support at set-up: {asset}.", options,
@@ -260,20 +261,20 @@ class Terminal:
 
     # ---- movement ---------------------------------------------------------------------------
 
-    def move_first(self, battle: Battle, side: Side) -> bool:
+    def move_first(self, battle: SideView, side: Side) -> bool:
         suggested = self.advisor.move_first(battle, side)
         options = [Option("move first", True),
                    Option("move second (and move again at the end of the turn)", False)]
         return bool(self.choose(battle, "You won the initiative.", options,
                                 _index(options, suggested)))
 
-    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
         return self._orders(battle, side, second=False)
 
-    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         return self._orders(battle, side, second=True)
 
-    def _orders(self, battle: Battle, side: Side, second: bool) -> dict[str, Order]:
+    def _orders(self, battle: SideView, side: Side, second: bool) -> dict[str, Order]:
         suggested = (self.advisor.second_move if second else self.advisor.movement)(
             battle, side)
         orders: dict[str, Order] = dict(suggested)
@@ -302,30 +303,25 @@ class Terminal:
                 orders[unit.id] = choice
         return orders
 
-    def _move_options(self, battle: Battle, unit: Unit, second: bool) -> list[Option]:
-        assert unit.zone is not None
-        options = [Option("stay", None)]
-        if not second and unit.is_mek and "Digging In" in battle.assets[unit.side]:
-            options.append(Option(f"dig in in zone {unit.zone} (Digging In: terrain counts "
-                                  "double against shots at it)", "dig"))
-        if not battle.can_leave(unit):
-            return options
-        for zone in battle.adjacent(unit.zone):
-            enemies = battle.enemies_in(zone, unit.side)
-            if second and enemies:
-                continue
-            where = f"to zone {zone} ({battle.terrain_name(zone)})"
-            if enemies:
-                where += f" - enemies there: {len(enemies)}"
-            options.append(Option(where, zone))
-        for rule in battle.scenario.side(unit.side).exits:
-            if unit.zone in rule.zones and not any(
-                    _same(o.value, rule.edge) for o in options):
-                options.append(Option(f"leave the map across the {rule.edge.value} edge",
-                                      rule.edge))
+    def _move_options(self, battle: SideView, unit: Unit, second: bool) -> list[Option]:
+        """The unit's legal orders (``SideView.move_options``), each with its label."""
+        options = []
+        for where in battle.move_options(unit, second):
+            if where is None:
+                options.append(Option("stay", None))
+            elif where == "dig":
+                options.append(Option(f"dig in in zone {unit.zone} (Digging In: terrain "
+                                      "counts double against shots at it)", "dig"))
+            elif isinstance(where, int):
+                enemies = battle.enemies_in(where, unit.side)
+                options.append(Option(f"to zone {where} ({battle.terrain_name(where)})"
+                                      + (f" - enemies there: {len(enemies)}" if enemies
+                                         else ""), where))
+            elif isinstance(where, Edge):
+                options.append(Option(f"leave the map across the {where.value} edge", where))
         return options
 
-    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
         suggested = self.advisor.arrival_zone(battle, unit, zones)
         options = [Option(f"zone {z} ({battle.terrain_name(z)})"
                           + (" - enemies there" if battle.enemies_in(z, unit.side) else ""), z)
@@ -335,7 +331,7 @@ class Terminal:
         return int(self.choose(battle, f"{unit_label(unit)} arrives: in which zone?", options,
                                _index(options, suggested)))
 
-    def jump(self, battle: Battle, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: Unit) -> bool:
         suggested = self.advisor.jump(battle, unit)
         return self.yes_no(
             battle, f"{unit_label(unit)}: fire the jump jets for this movement roll? "
@@ -343,10 +339,8 @@ class Terminal:
 
     # ---- combat -----------------------------------------------------------------------------
 
-    def range_choice(self, battle: Battle, zone: int, side: Side,
+    def range_choice(self, battle: SideView, zone: int, side: Side,
                      options: list[RangeChoice]) -> RangeChoice:
-        from meks.engine.core import BANDS, RangeChoice
-
         suggested = self.advisor.range_choice(battle, zone, side, options)
         band = battle.band_of(zone)
         index = BANDS.index(band)
@@ -371,7 +365,7 @@ class Terminal:
         assert isinstance(chosen, RangeChoice)
         return chosen
 
-    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
         band = battle.band_of(unit.zone or 0)
         if not any(_can_fire(slot.weapon, target, band)
@@ -393,7 +387,7 @@ class Terminal:
         picks = [_index(options, t, -1) for t in suggested]
         return self.choose_many(battle, title, options, [i for i in picks if i >= 0], limit)
 
-    def _target_label(self, battle: Battle, unit: Unit, target: Unit, band: Band,
+    def _target_label(self, battle: SideView, unit: Unit, target: Unit, band: Band,
                       single: bool) -> str:
         lines = [f"{unit_label(target)}: {target.hits}/{target.max_hits} hits, saves on "
                  f"{target.armor}+" + (", infantry" if target.is_infantry else "")]
@@ -405,7 +399,7 @@ class Terminal:
             lines.append("no weapon reaches it at this range")
         return "\n".join(lines)
 
-    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
                   band: Band) -> list[tuple[WeaponSlot, Unit]]:
         pending = list(self.advisor.fire_plan(battle, unit, targets, band))
         plan: list[tuple[WeaponSlot, Unit]] = []
@@ -438,7 +432,7 @@ class Terminal:
                 heat += choice[0].weapon.heat
         return plan
 
-    def _fire_options(self, battle: Battle, unit: Unit, targets: list[Unit], band: Band,
+    def _fire_options(self, battle: SideView, unit: Unit, targets: list[Unit], band: Band,
                       plan: list[tuple[WeaponSlot, Unit]], heat: int,
                       rating: int) -> list[Option]:
         options = []
@@ -471,19 +465,24 @@ class Terminal:
                 options.append(Option(label, (slot, target)))
         return options
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
-        suggested = self.advisor.dodge(battle, unit, weapon)
-        return self.yes_no(battle, f"{unit_label(unit)} is hit by a {weapon.name}: dodge it "
-                           f"(Agility, +1 heat; {heat_line(battle, unit)})?", suggested)
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        suggested = self.advisor.dodge(battle, unit, weapon, hits)
+        what = f"{hits} hits from a {weapon.name}: dodge them" if hits > 1 else \
+            f"hit by a {weapon.name}: dodge it"
+        return self.yes_no(battle, f"{unit_label(unit)} is {what} (Agility, once a turn, +1 "
+                           f"heat; {heat_line(battle, unit)})?", suggested)
 
-    def support(self, battle: Battle, side: Side, moment: str,
+    def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
         suggested = dict(self.advisor.support(battle, side, moment, zone))
         uses: list[tuple[str, object]] = []
         for asset in USABLE_SUPPORT:
             if asset not in battle.assets[side] or asset not in MOMENTS.get(moment, ()):
                 continue
-            options = self._support_options(battle, side, asset, zone)
+            if suggested.get(asset) is not None and suggested[asset] not in \
+                    battle.support_options(asset, moment):
+                del suggested[asset]
+            options = self._support_options(battle, side, asset, zone, moment)
             if not options:
                 continue
             options.append(Option("not now", None))
@@ -495,47 +494,47 @@ class Terminal:
                 uses.append((asset, choice))
         return uses
 
-    def _support_options(self, battle: Battle, side: Side, asset: str,
-                         zone: int | None) -> list[Option]:
+    def _support_options(self, battle: SideView, side: Side, asset: str,
+                         zone: int | None, moment: str = "combat") -> list[Option]:
+        legal = battle.support_options(asset, moment)
         if asset == "Repair Truck":
             return [Option(f"repair {unit_label(u)} ({u.hits}/{u.max_hits} hits)", u.id)
                     for u in battle.side_units(side)
-                    if u.on_map and u.is_mek and not u.decoy and not u.doomed and (
+                    if u.id in legal and u.on_map and (
                         u.hits or u.legs or u.computers_turns
                         or any(w.destroyed for w in u.weapons)
                         or any(s.destroyed for s in u.systems))]
         if asset == "Recon Drone":
             return [Option(f"fly it over zone {z} ({battle.terrain_name(z)})", z)
-                    for z in ([zone] if zone else range(1, 10)) if battle.enemies_in(z, side)]
-        known = battle.known[side] | battle.identified[side]
+                    for z in ([zone] if zone else range(1, 10))
+                    if z in legal and battle.enemies_in(z, side)]
         return [Option(f"strike {unit_label(u)} in zone {u.zone} ({u.hits}/{u.max_hits} "
                        "hits)", u.id)
-                for u in battle.side_units(side.enemy)
-                if u.id in known and u.on_map and not u.hidden]
+                for u in battle.side_units(side.enemy) if u.id in legal]
 
-    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
+    def ambush(self, battle: SideView, side: Side, zone: int) -> str | None:
         suggested = self.advisor.ambush(battle, side, zone)
-        meks = [u for u in battle.in_zone(zone, side) if u.is_mek and not u.decoy
-                and u.can_act and not u.fought]
+        meks = [battle.unit(uid) for uid in battle.ambush_options(zone) if uid is not None]
         if not meks:
-            return suggested
+            return None
         options = [Option(f"{unit_label(u)} strikes first", u.id) for u in meks]
         options.append(Option("wait (keep the Ambush for later)", None))
         choice: str | None = self.choose(
-            battle, f"Ambush in zone {zone}: one Mek attacks before the movement rolls.",
+            battle, f"Ambush in zone {zone}: one Mek makes a free attack before the movement "
+            "rolls, on top of its own fire this turn.",
             options, _index(options, suggested, len(options) - 1))
         return choice
 
-    def dismount(self, battle: Battle, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: Unit) -> bool:
         return self.yes_no(battle, f"Dismount {apc.name}'s infantry squad in zone {apc.zone}?",
                            self.advisor.dismount(battle, apc))
 
-    def reveal(self, battle: Battle, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: Unit) -> bool:
         return self.yes_no(battle, f"{unit_label(unit)} is hidden in zone {unit.zone} with "
                            "enemies and no friends in sight: come out and fight?",
                            self.advisor.reveal(battle, unit))
 
-    def commando(self, battle: Battle, unit: Unit,
+    def commando(self, battle: SideView, unit: Unit,
                  enemies: list[Unit]) -> tuple[str, Unit] | None:
         suggested = self.advisor.commando(battle, unit, enemies)
         options = []
@@ -549,7 +548,7 @@ class Terminal:
             _index(options, suggested, len(options) - 1))
         return choice
 
-    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
         suggested = self.advisor.hawkeye(battle, unit, candidates)
         options = [Option(f"{unit_label(e)} in zone {e.zone}", e) for e in candidates]
         options.append(Option("nobody", None))
@@ -581,19 +580,23 @@ def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]]
     terminal.replayed = len(state.decisions)
     battle = state.battle(recorder)
     battle.run()
-    terminal.flush(battle)
+    view = battle.views[state.side]
+    terminal.flush(view)
     terminal.echo("")
-    terminal.draw(battle, over=True)
+    terminal.draw(view, over=True)
     return battle
 
 
 def play_to_end(state: PlayState) -> None:
     """Fight a play until it ends (then store it and print the result) or the player
     quits (exit 0, with how to resume)."""
-    from campaigns.play import append_decision, finish
+    from campaigns.company import Refused
+    from campaigns.play import append_decision, finish, set_aside
     from campaigns.postbattle import outcome_bits
     from cli.output import print_lines, stdout
     from cli.state import session
+    from meks.engine import REVISION
+    from meks.engine.recorded import ReplayMismatch
     from meks.errors import MeksError
 
     def save(index: int, data: dict[str, Any]) -> None:
@@ -610,6 +613,12 @@ def play_to_end(state: PlayState) -> None:
         typer.echo(f"\nInterrupted. The battle is saved up to your last decision: "
                    f"{resume_hint}.", err=True)
         raise typer.Exit(130) from None
+    except ReplayMismatch:
+        if state.engine == REVISION:
+            raise
+        with session() as s:
+            message = set_aside(s, state.id)
+        raise Refused(message) from None
     except MeksError:
         raise
     except Exception:

@@ -1,5 +1,8 @@
 """What ``meks battle play`` shows: the 3x3 map, the weapons in range at each band, and the
-odds of a shot (chance to hit, expected hits after the save, overheat risk)."""
+odds of a shot (chance to hit, expected hits after the save, overheat risk).
+
+Everything here reads the player's side's ``SideView`` (R8.1): enemy units the side has not
+detected are not there, and an enemy Decoy shows as the Mek it passes for."""
 
 from __future__ import annotations
 
@@ -14,24 +17,25 @@ from meks.scenario import Side
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from meks.engine.core import Battle
+    from meks.engine.view import SideView
+
 
 def unit_label(unit: Unit) -> str:
-    """A unit as prompts name it: id, name and design (a decoy only as a contact)."""
+    """A unit as prompts name it: id, name and design (the side's own decoy as one)."""
     if unit.decoy:
-        return f"{unit.id} Mek contact"
+        return f"{unit.id} decoy"
     design = f" ({unit.design})" if unit.design and \
         unit.design.casefold() not in unit.name.casefold() else ""
     return f"{unit.id} {unit.name}{design}"
 
 
-def rating_of(battle: Battle, unit: Unit) -> int:
+def rating_of(battle: SideView, unit: Unit) -> int:
     """The unit's heat rating where it stands (R6.10: Moors add one)."""
     terrain = battle.catalog.terrain_named(battle.terrain_name(unit.zone or 5))
     return unit.heat_rating(terrain.heat > 0)
 
 
-def heat_line(battle: Battle, unit: Unit) -> str:
+def heat_line(battle: SideView, unit: Unit) -> str:
     if unit.vehicle or unit.pilot is None:
         return "no heat to worry about"
     return f"heat now {unit.heat}/{rating_of(battle, unit)}"
@@ -44,13 +48,11 @@ class Odds:
     text: str
 
 
-def shot_odds(battle: Battle, unit: Unit, slot: WeaponSlot, target: Unit, band: Band,
+def shot_odds(battle: SideView, unit: Unit, slot: WeaponSlot, target: Unit, band: Band,
               gunnery: bool = False, single: bool = True) -> Odds | None:
     """The odds of one firing of ``slot`` at ``target`` (``gunnery``: a Gunnery second
     shot), or None when it cannot fire at this band. The checks are the engine's own
-    (``Battle.to_hit``, the armor save, the kills roll); describing them uses up nothing."""
-    from meks.engine.core import Shot
-
+    (``SideView.to_hit``, the armor save, the kills roll); describing them uses up nothing."""
     weapon = slot.weapon
     if target.is_infantry:
         if weapon.to_hit_at(band) is None and not (weapon.is_small and band is Band.SHORT):
@@ -58,7 +60,7 @@ def shot_odds(battle: Battle, unit: Unit, slot: WeaponSlot, target: Unit, band: 
         return _kills_odds(battle, slot, target, gunnery)
     if weapon.is_small or weapon.to_hit_at(band) is None:
         return None
-    check = battle.to_hit(Shot(unit, weapon, target, band, gunnery), single)
+    check = battle.to_hit(unit, weapon, target, band, gunnery, single)
     chance = check.chance()
     expected = check.dice * chance * armor_save(target.armor, weapon,
                                                 target.has_system).chance()
@@ -69,7 +71,7 @@ def shot_odds(battle: Battle, unit: Unit, slot: WeaponSlot, target: Unit, band: 
     return Odds(chance, expected, text)
 
 
-def _kills_odds(battle: Battle, slot: WeaponSlot, target: Unit, gunnery: bool) -> Odds:
+def _kills_odds(battle: SideView, slot: WeaponSlot, target: Unit, gunnery: bool) -> Odds:
     """R6.11: no to-hit roll against infantry; the kills roll, terrain applying."""
     check = battle.describe_kills_roll(slot.weapon, target, gunnery)
     expected = float(check.expected(ONE_FLOAT))
@@ -78,7 +80,7 @@ def _kills_odds(battle: Battle, slot: WeaponSlot, target: Unit, gunnery: bool) -
                 f"{expected:.2f} kills expected")
 
 
-def _weapons_at(battle: Battle, units: list[Unit], band: Band) -> str:
+def _weapons_at(battle: SideView, units: list[Unit], band: Band) -> str:
     parts = []
     for unit in units:
         names = []
@@ -93,11 +95,11 @@ def _weapons_at(battle: Battle, units: list[Unit], band: Band) -> str:
     return "\n".join(parts) or "-"
 
 
-def band_table(battle: Battle, zone: int, side: Side) -> RenderableType:
+def band_table(battle: SideView, zone: int, side: Side) -> RenderableType:
     """Each band, and the weapons of each side in the zone that reach it (to-hit numbers)."""
     from rich.table import Table
 
-    from meks.engine.core import BANDS
+    from meks.engine.decisions import BANDS
 
     mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
     theirs = [u for u in battle.visible_in(zone, side.enemy) if not u.decoy]
@@ -112,10 +114,10 @@ def band_table(battle: Battle, zone: int, side: Side) -> RenderableType:
     return table
 
 
-def _unit_line(battle: Battle, unit: Unit, viewer: Side) -> str:
+def _unit_line(battle: SideView, unit: Unit, viewer: Side) -> str:
     mine = unit.side is viewer
-    if unit.decoy:
-        return f"{unit.id} {'decoy' if mine else 'Mek contact'}"
+    if unit.decoy and mine:
+        return f"{unit.id} decoy (shows as {unit.name})"
     text = f"{unit.id} {unit.name} {unit.hits}/{unit.max_hits}"
     flags = []
     lost = [s.name for s in unit.weapons if s.destroyed]
@@ -138,10 +140,10 @@ def _unit_line(battle: Battle, unit: Unit, viewer: Side) -> str:
     return text + (f" ({'; '.join(flags)})" if flags else "")
 
 
-def battle_map(battle: Battle, viewer: Side, over: bool = False) -> RenderableType:
+def battle_map(battle: SideView, viewer: Side, over: bool = False) -> RenderableType:
     """The 3x3 map, north at the top: each zone's number and terrain, any combat there and
-    its range band, and the units in it (id, name, hits taken/max, losses). Enemy units
-    hidden from the viewer are left out."""
+    its range band, and the units in it (id, name, hits taken/max, losses): what the
+    viewer's side knows (its view)."""
     from rich.console import Group
     from rich.table import Table
     from rich.text import Text
@@ -157,15 +159,12 @@ def battle_map(battle: Battle, viewer: Side, over: bool = False) -> RenderableTy
         cells = []
         for zone in range(row * 3 + 1, row * 3 + 4):
             lines = [f"{zone} {battle.terrain_name(zone)}"]
-            eng = battle.engagements.get(zone)
-            if eng is not None:
-                lines.append(f"combat at {eng.band.value} range")
-            laid = battle.mines[viewer].count(zone)
+            if zone in battle.combat_zones():
+                lines.append(f"combat at {battle.band_of(zone).value} range")
+            laid = battle.mines.count(zone)
             if laid:
                 lines.append("your minefield" if laid == 1 else f"your {laid} minefields")
             for unit in battle.in_zone(zone):
-                if unit.hidden and unit.side is not viewer:
-                    continue
                 lines.append(_unit_line(battle, unit, viewer))
             cells.append(Text("\n".join(lines)))
         table.add_row(*cells)

@@ -14,16 +14,19 @@ the probability of every state from turn to turn, steps by steps in the engine's
 merging identical states:
 
 1. a wounded pilot acts on 5+ (rolled at the start of the turn);
-2. initiative (ties re-rolled, so each side wins half the time); the winner's Mek
-   resolves its attacks first, and its damage and criticals land at once;
+2. initiative: it only orders the dice, since nothing one Mek's attack does changes the
+   other's in the same exchange (R6.0), so the chain does not follow it;
 3. the movement rolls (chassis dice, terrain, pilot level, Servo Boosters, less Leg
    Damage; a Mek that cannot act counts 0) and the winner's range choice;
-4. the first Mek's attack, then the second's (a doomed Mek still fires; destruction
-   takes effect when the exchange ends): each weapon of the fire plan rolls its to-hit
-   dice, each hit its armor save, each lost save a Hit and its critical check, each
-   critical its effect (a destroyed weapon or system chosen uniformly among the live ones,
-   as the engine's re-rolled dice choose it);
-5. the end of the exchange: destroyed Meks leave; Computers damage moves to the next turn.
+4. both Meks' attacks, each as the Mek stood when the exchange began (R6.0: a doomed Mek
+   still fires, and a critical takes nothing away until the exchange ends): each weapon of
+   the fire plan rolls its to-hit dice, each hit its armor save against the target's
+   systems as they were at the start (Jammer, Point Defense, Phalanx, Spaul Liner), each
+   lost save a Hit and its critical check, each critical its effect (a destroyed weapon or
+   system chosen uniformly among those not yet lost, as the engine's re-rolled dice choose
+   it);
+5. the end of the exchange: critical effects apply, destroyed Meks leave; Computers damage
+   moves to the next turn.
 
 ``engine_duel`` fights the same duel with the engine itself (Monte Carlo), to compare.
 
@@ -181,7 +184,6 @@ class _Duel:
                 self.weapon[w] = catalog.weapon(w)
         self.one: Num = ONE_EXACT if exact else ONE_FLOAT
         self.sixth = [self.frac(k, 6) for k in range(7)]
-        self.half: Num = self.frac(1, 2)
         self._turn: dict[DuelState, dict[Key, Num]] = {}
         self._attack: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
@@ -255,39 +257,43 @@ class _Duel:
         if got is not None:
             return got
         dist: dict[MekState, Num] = {target: self.one}
+        guard = target[3]  # the target's systems as the exchange began (R6.0)
         for weapon in self.fire_plan(side, shooter, band):
             nxt: dict[MekState, Num] = {}
             for state, p in dist.items():
-                for after, q in self.shot(side, shooter, weapon, state, band).items():
+                for after, q in self.shot(side, shooter, weapon, state, band,
+                                          guard).items():
                     _add(nxt, after, p * q)
             dist = nxt
         self._attack[key] = dist
         return dist
 
-    def modifier(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
-                 band: int) -> int:
-        """``Battle.to_hit``'s modifier for a duel (one target, no skills)."""
-        return self.to_hit(side, shooter, weapon, target, band)[1]
+    def modifier(self, side: int, shooter: MekState, weapon: Weapon,
+                 guard: tuple[str, ...], band: int) -> int:
+        """``Battle.to_hit``'s modifier for a duel (one target, no skills); ``guard``: the
+        target's systems."""
+        return self.to_hit(side, shooter, weapon, guard, band)[1]
 
-    def to_hit(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
+    def to_hit(self, side: int, shooter: MekState, weapon: Weapon, guard: tuple[str, ...],
                band: int) -> tuple[Num, int]:
         """The chance that one die of ``weapon`` hits (R6.6-R6.7: a single target, always,
-        in a duel; no skills), and its modifier."""
+        in a duel; no skills), and its modifier; ``guard``: the target's systems."""
         at = BAND_OF_RANK[band]
         need = weapon.to_hit_at(at)
         assert need is not None
         check = to_hit(weapon, need, at, terrain=self.terrain_to_hit,
-                       jammer="Jammer" in target[3], targeting_array="Targeting Array" in
+                       jammer="Jammer" in guard, targeting_array="Targeting Array" in
                        shooter[3], level=self.models[side].to_hit, computers=shooter[4],
-                       point_defense="Point Defense" in target[3],
-                       phalanx="Phalanx" in target[3])
+                       point_defense="Point Defense" in guard, phalanx="Phalanx" in guard)
         return check.odds(self.one), check.modifier
 
     def shot(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
-             band: int) -> dict[MekState, Num]:
-        """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing."""
-        p_hit, mod = self.to_hit(side, shooter, weapon, target, band)
-        key = (side, weapon.name, mod, band, target)
+             band: int, guard: tuple[str, ...]) -> dict[MekState, Num]:
+        """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing.
+        ``guard``: the target's systems as the exchange began."""
+        p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
+        spaul = "Spaul Liner" in guard
+        key = (side, weapon.name, mod, band, target, spaul)
         got = self._shot.get(key)
         if got is not None:
             return got
@@ -297,7 +303,7 @@ class _Duel:
             nxt: dict[MekState, Num] = {}
             for state, p in dist.items():
                 if p_hit:
-                    for after, q in self.land(model, weapon, state, band).items():
+                    for after, q in self.land(model, weapon, state, band, spaul).items():
                         _add(nxt, after, p * p_hit * q)
                 if p_hit != 1:
                     _add(nxt, state, p * (1 - p_hit))
@@ -306,8 +312,10 @@ class _Duel:
         return dist
 
     def land(self, model: MekModel, weapon: Weapon, target: MekState,
-             band: int) -> dict[MekState, Num]:
-        """``Battle.land``: the armor save (R6.8), then a Hit and its critical check (R6.9)."""
+             band: int, spaul: bool) -> dict[MekState, Num]:
+        """``Battle.land``: the armor save (R6.8), then a Hit and its critical check (R6.9;
+        ``spaul``: the target had a Spaul Liner as the exchange began). The killing Hit's
+        critical changes nothing the duel follows: the Mek is destroyed either way."""
         if target[0] >= model.max_hits:
             return {target: self.one}
         p_fail = armor_save(model.armor, weapon, model.armor_systems.__contains__).fails(
@@ -325,7 +333,7 @@ class _Duel:
             _add(out, hit, p_fail)
             return out
         p_crit = critical_check(model.max_hits - hits, weapon=weapon, band=BAND_OF_RANK[band],
-                                spaul="Spaul Liner" in target[3]).odds(self.one)
+                                spaul=spaul).odds(self.one)
         if p_crit != 1:
             _add(out, hit, p_fail * (1 - p_crit))
         if p_crit:
@@ -387,29 +395,19 @@ class _Duel:
                                                                    double)
                         _add(bands, nb, pm)
                 for nb, pband in bands.items():
-                    for first in (0, 1):
-                        p = pa * pb * pband * self.half
-                        self.exchange(a, b, nb, first, (act_a, act_b), p, out)
+                    self.exchange(a, b, nb, (act_a, act_b), pa * pb * pband, out)
         self._turn[state] = out
         return out
 
-    def exchange(self, a: MekState, b: MekState, band: int, first: int,
-                 acts: tuple[bool, bool], p: Num, out: dict[Key, Num]) -> None:
-        """Both attacks in initiative order, then the end of the exchange."""
-        states = [a, b]
-        second = 1 - first
-        if acts[first]:
-            after_first = self.attack(first, states[first], states[second], band)
-        else:
-            after_first = {states[second]: self.one}
-        for hit_second, q in after_first.items():
-            if acts[second]:
-                after_second = self.attack(second, hit_second, states[first], band)
-            else:
-                after_second = {states[first]: self.one}
-            for hit_first, r in after_second.items():
-                pair = [hit_first, hit_second] if first == 0 else [hit_second, hit_first]
-                _add(out, self.settle(pair[0], pair[1], band), p * q * r)
+    def exchange(self, a: MekState, b: MekState, band: int, acts: tuple[bool, bool],
+                 p: Num, out: dict[Key, Num]) -> None:
+        """Both attacks, each Mek firing as it stood when the exchange began (R6.0), so
+        the order does not matter; then the end of the exchange."""
+        after_b = self.attack(0, a, b, band) if acts[0] else {b: self.one}
+        after_a = self.attack(1, b, a, band) if acts[1] else {a: self.one}
+        for hit_b, q in after_b.items():
+            for hit_a, r in after_a.items():
+                _add(out, self.settle(hit_a, hit_b, band), p * q * r)
 
     def settle(self, a: MekState, b: MekState, band: int) -> Key:
         dead_a = a[0] >= self.models[0].max_hits

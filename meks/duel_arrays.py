@@ -13,13 +13,14 @@ The key facts that keep the arrays small:
   a turn is one dense matrix per band, first Mek's start states by the second Mek's.
 * An attack changes only the target's state, and depends on the shooter only through its
   *fire class*: its fire plan at the band, whether it has a Targeting Array, and whether
-  Computers damage hinders it this turn. So an attack is a sparse matrix (target's start
-  states to its mid states) for each fire class, applied to the rows or columns of the
-  shooters of that class.
+  Computers damage hinders it this turn. Each Mek fires as it stood when the exchange began
+  (R6.0), so the two attacks of an exchange are independent given the two start states. An
+  attack is a sparse matrix (target's start states to its mid states) for each fire class.
 * The end of the turn (Computers damage moving on, Leg Damage forgotten at Short range,
-  destroyed Meks leaving) maps each mid state to a start state or to "destroyed"; for the
-  Mek that fires second it is folded into its attack matrix, so the full mid-by-mid matrix is
-  never built.
+  destroyed Meks leaving) maps each mid state to a start state or to "destroyed"; it is
+  folded into the attack matrices, so no mid-by-mid matrix is ever built. An exchange is
+  then, for each pair of fire classes (one per Mek), a product of three matrices: the attack
+  on the first Mek, the block of the joint distribution, the attack on the second.
 """
 
 from __future__ import annotations
@@ -118,26 +119,25 @@ class ArrayChain:
     def _explore(self) -> None:
         """Number every state each Mek can reach: attacks take start states to mid states,
         the end of the turn takes live mid states to start states; repeat until nothing new
-        appears. Fire classes come from the shooter's start states (it fires first) and mid
-        states (it fires second, perhaps already hit)."""
+        appears. Fire classes come from the shooter's start states (R6.0: it fires as it
+        stood when the exchange began)."""
         classes: tuple[dict[tuple[FireClass, int], MekState], ...] = ({}, {})
-        seen = [[0, 0], [0, 0]]  # per side: start states, mid states whose classes are known
+        seen = [0, 0]  # per side: start states whose classes are known
         done: dict[tuple[int, FireClass, int], int] = {}
         nexted = [0, 0]  # per side: mid states whose end-of-turn states are added
         busy = True
         while busy:
             busy = False
             for side in (0, 1):
-                s = self.sides[side]
-                for kind, states in ((0, s.start), (1, s.mid)):
-                    while seen[side][kind] < len(states):
-                        state = states[seen[side][kind]]
-                        for band in BANDS:
-                            fire = self.fire_class(side, state, band)
-                            if fire is not None and (fire, band) not in classes[side]:
-                                classes[side][(fire, band)] = state
-                        seen[side][kind] += 1
-                        busy = True
+                states = self.sides[side].start
+                while seen[side] < len(states):
+                    state = states[seen[side]]
+                    for band in BANDS:
+                        fire = self.fire_class(side, state, band)
+                        if fire is not None and (fire, band) not in classes[side]:
+                            classes[side][(fire, band)] = state
+                    seen[side] += 1
+                    busy = True
             for target in (0, 1):
                 shooter = 1 - target
                 t = self.sides[target]
@@ -184,34 +184,30 @@ class ArrayChain:
         # a start state unhurt: its place among the mid states
         self.unhurt = tuple(np.array([sides[side].mid_index[st] for st in sides[side].start],
                                      dtype=np.int64) for side in (0, 1))
-        # attacks, transposed (mid by start) for ``T.T @ X``; and folded with the end of turn
-        self.attack_t: dict[tuple[int, FireClass, int], Matrix] = {}
-        self.attack_end_t: dict[tuple[int, FireClass, int, bool], Matrix] = {}
+        # attacks folded with the end of the turn: target's start states by its next turn's
+        # states (+ destroyed); None: not fired at
+        self.attack_end: dict[tuple[int, FireClass | None, int, bool], Matrix] = {}
         for (target, fire, band), (rows, cols, chances) in self._entries.items():
             m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
-            self.attack_t[(target, fire, band)] = m.T.tocsr()
             for settled in (False, True):
-                self.attack_end_t[(target, fire, band, settled)] = \
-                    (m @ self.end[(target, settled)]).T.tocsr()
-        self.unhurt_t = tuple(
-            _csr(self.unhurt[side], range(self.n_start[side]), [1.0] * self.n_start[side],
-                 (self.n_mid[side], self.n_start[side])) for side in (0, 1))
-        self.unhurt_end_t = {
-            (side, settled): self.end[(side, settled)][self.unhurt[side]].T.tocsr()
-            for side in (0, 1) for settled in (False, True)}
-        # shooters grouped by fire class, per band: as first (start) and second (mid) Mek
-        self.groups: dict[tuple[int, int, bool], list[tuple[FireClass | None, Array]]] = {}
+                self.attack_end[(target, fire, band, settled)] = m @ self.end[(target, settled)]
+        for side in (0, 1):
+            for settled in (False, True):
+                unhurt = self.end[(side, settled)][self.unhurt[side]]
+                for band in BANDS:
+                    self.attack_end[(side, None, band, settled)] = unhurt
+        # shooters grouped by fire class, per band (start states: R6.0)
+        self.groups: dict[tuple[int, int], list[tuple[FireClass | None, Array]]] = {}
         for side in (0, 1):
             for band in BANDS:
-                for second, states in ((False, sides[side].start), (True, sides[side].mid)):
-                    by: dict[FireClass | None, list[int]] = {}
-                    for i, st in enumerate(states):
-                        by.setdefault(self.fire_class(side, st, band), []).append(i)
-                    self.groups[(side, band, second)] = [
-                        (fire, np.array(idx, dtype=np.int64)) for fire, idx in by.items()]
+                by: dict[FireClass | None, list[int]] = {}
+                for i, st in enumerate(sides[side].start):
+                    by.setdefault(self.fire_class(side, st, band), []).append(i)
+                self.groups[(side, band)] = [
+                    (fire, np.array(idx, dtype=np.int64)) for fire, idx in by.items()]
         self.wounded = tuple(np.array([st[6] for st in sides[side].start], dtype=bool)
                              for side in (0, 1))
-        self._plans: dict[tuple[int, int, bool, bool], tuple[Any, ...]] = {}
+        self._plans: dict[tuple[int, bool, bool], tuple[Any, ...]] = {}
         self._band_weights: dict[tuple[int, bool, bool], tuple[dict[int, Array], Array,
                                                               Array]] = {}
 
@@ -249,65 +245,69 @@ class ArrayChain:
         self._band_weights[key] = got
         return got
 
-    def _plan(self, x: int, band: int, acts: tuple[bool, bool]) -> tuple[Any, ...]:
-        """The matrices of an exchange where ``x`` fires first at ``band``, with the
-        shooters' states reordered so that each fire class is one slice.
+    def _plan(self, band: int, acts: tuple[bool, bool]) -> tuple[Any, ...]:
+        """The matrices of an exchange at ``band``, with each Mek's start states reordered
+        so that each fire class is one slice (a Mek that does not act is one class).
 
-        Returns (order of x's start states, [(slice, first attack)], order of y's mid
-        states, [(slice, second attack and end of turn for x)], end of turn for y)."""
-        key = (x, band, *acts)
+        Returns (order of the first Mek's states, order of the second's, [(slice of the
+        first's, attack on the second folded with its end of turn (transposed, rows
+        reordered), the first's next states (+ destroyed) that slice can reach, [(slice of
+        the second's, attack on the first folded with its end of turn, transposed: rows
+        the reachable next states, columns the slice's states)])])."""
+        key = (band, *acts)
         got = self._plans.get(key)
         if got is not None:
             return got
-        y = 1 - x
         settled = band == SHORT
-
-        def ordered(groups: list[tuple[FireClass | None, Array]], fires: bool,
-                    ) -> tuple[Array, list[tuple[slice, FireClass | None]]]:
-            if not fires:  # a Mek that does not act this turn fires nothing
+        orders, parts = [], []
+        for side in (0, 1):
+            groups = self.groups[(side, band)]
+            if not acts[side]:  # a Mek that does not act this turn fires nothing
                 groups = [(None, np.concatenate([idx for _, idx in groups]))]
-            order, parts, at = [], [], 0
+            order, sliced, at = [], [], 0
             for fire, idx in groups:
                 order.append(idx)
-                parts.append((slice(at, at + len(idx)), fire))
+                sliced.append((slice(at, at + len(idx)), fire, idx))
                 at += len(idx)
-            return np.concatenate(order), parts
-
-        order_x, parts_x = ordered(self.groups[(x, band, False)], acts[x])
-        order_y, parts_y = ordered(self.groups[(y, band, True)], acts[y])
-        first = [(sl, _compact(self.unhurt_t[y] if fire is None else
-                               self.attack_t[(y, fire, band)]))
-                 for sl, fire in parts_x]
-        second = [(sl, _compact(self.unhurt_end_t[(x, settled)] if fire is None else
-                                self.attack_end_t[(x, fire, band, settled)]))
-                  for sl, fire in parts_y]
-        end_y = _compact(self.end[(y, settled)].T.tocsr())
-        got = (order_x, first, order_y, second, end_y)
+            orders.append(np.concatenate(order))
+            parts.append(sliced)
+        plan = []
+        for sl_a, fire_a, idx_a in parts[0]:
+            on_b = self.attack_end[(1, fire_a, band, settled)][orders[1]].T.tocsr()
+            on_a = [(sl_b, self.attack_end[(0, fire_b, band, settled)][idx_a].T.tocsr())
+                    for sl_b, fire_b, _ in parts[1]]
+            # the first Mek's next states these of its states can reach: only those rows
+            reach = np.unique(np.concatenate([attack.nonzero()[0] for _, attack in on_a]))
+            on_a = [(sl_b, attack[reach]) for sl_b, attack in on_a]
+            plan.append((sl_a, _compact(on_b), reach, on_a))
+        got = (orders[0], orders[1], plan)
         self._plans[key] = got
         return got
 
-    def _exchange(self, m: Array, band: int, first: int, acts: tuple[bool, bool]) -> Array:
-        """Both attacks at ``band`` with ``first`` firing first, and the end of the turn:
-        (first Mek's start states + destroyed) by (second Mek's start states + destroyed),
-        rows always the first Mek of the duel. Only the states that hold some chance take
-        part, which matters when one Mek's pilot is wounded and does not act."""
-        x, y = first, 1 - first  # x fires first, at y; then y (perhaps hit) fires at x
-        order_x, first_attacks, order_y, second_attacks, end_y = self._plan(x, band, acts)
-        q = m if first == 0 else m.T  # rows: x's start states; columns: y's
-        rows, first_attacks = _keep(q.any(axis=1), order_x, first_attacks)
-        cols = np.flatnonzero(q.any(axis=0))
-        every_col = len(cols) == q.shape[1]
-        q = q[rows] if every_col else q[np.ix_(rows, cols)]
-        hit = np.empty((len(rows), self.n_mid[y]))
-        for sl, attack in first_attacks:  # y's start states -> y's mid states
-            hit[sl] = ((attack if every_col else attack[:, cols]) @ q[sl].T).T
-        mids, second_attacks = _keep(hit.any(axis=0), order_y, second_attacks)
-        hit = hit[:, mids]  # columns: y's mid states, by fire class
-        out = np.empty((self.n_start[x] + 1, len(mids)))
-        for sl, attack in second_attacks:  # x's start states -> next turn's (+ destroyed)
-            out[:, sl] = attack[:, rows] @ hit[:, sl]
-        done = (end_y[:, mids] @ out.T).T  # y's mid states -> next turn's (+ destroyed)
-        return done if first == 0 else done.T
+    def _exchange(self, m: Array, band: int, acts: tuple[bool, bool]) -> Array:
+        """Both attacks at ``band`` and the end of the turn: (first Mek's start states +
+        destroyed) by (second Mek's start states + destroyed). Each Mek fires as it stood
+        when the exchange began (R6.0), so for each pair of fire classes the exchange is
+        (attack on the first) @ (that block of the distribution) @ (attack on the second).
+        Blocks that hold no chance are skipped, which matters when one Mek's pilot is
+        wounded and does not act."""
+        order_a, order_b, plan = self._plan(band, acts)
+        q = m[order_a][:, order_b]
+        n_a, n_b = self.n_start
+        out_t = np.zeros((n_b + 1, n_a + 1))  # transposed: the second Mek's states first
+        for sl_a, on_b, reach, on_a in plan:
+            rows = q[sl_a]
+            if not rows.any():
+                continue
+            a_next_t = np.empty((n_b, len(reach)))
+            for sl_b, attack in on_a:  # the first Mek's fate, for these of its states
+                block = rows[:, sl_b]
+                if block.any():
+                    a_next_t[sl_b] = (attack @ block).T
+                else:
+                    a_next_t[sl_b] = 0.0
+            out_t[:, reach] += on_b @ a_next_t  # the second's, given the first's class
+        return out_t.T
 
     def solve(self, turn_limit: int) -> tuple[float, float, float]:
         """(first Mek wins, second Mek wins, draw)."""
@@ -343,9 +343,7 @@ class ArrayChain:
                             moved[key] = moved[key] + p if key in moved else p
             ended: dict[int, Array] = {}
             for (act_a, act_b, nb), m in moved.items():
-                half = m * 0.5
-                both = (self._exchange(half, nb, 0, (act_a, act_b))
-                        + self._exchange(half, nb, 1, (act_a, act_b)))
+                both = self._exchange(m, nb, (act_a, act_b))
                 ended[nb] = ended[nb] + both if nb in ended else both
             dist = {}
             for nb, e in ended.items():
@@ -355,17 +353,6 @@ class ArrayChain:
                 dist[nb] = e[:-1, :-1]
         draw += float(sum(m.sum() for m in dist.values()))
         return wins_a, wins_b, draw
-
-
-def _keep(has: Array, order: Array, parts: list[tuple[slice, Any]],
-          ) -> tuple[Array, list[tuple[slice, Any]]]:
-    """The states of ``order`` (grouped in ``parts``' slices) for which ``has`` is true,
-    still grouped: (their indices, [(new slice, the part's value)]) without empty parts."""
-    kept = has[order]
-    at = np.concatenate(([0], np.cumsum(kept)))
-    out = [(slice(int(at[sl.start]), int(at[sl.stop])), value) for sl, value in parts
-           if at[sl.stop] > at[sl.start]]
-    return order[kept], out
 
 
 DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array

@@ -253,6 +253,11 @@ class ArmorSave:
         fail = _clamp6(self.armor - self.modifier - 1) * one / 6
         return fail * fail if self.reroll else fail
 
+    def fails_any(self, hits: int, one: Num) -> Num:
+        """The chance that at least one of ``hits`` hits gets through, each rolling its own
+        save (what an Agility dodge, decided once for a whole attack, avoids: R6.8)."""
+        return 1 - (1 - self.fails(one)) ** hits
+
     def chance(self) -> float:
         """The chance that the save fails, as a float."""
         return float(self.fails(ONE_FLOAT))
@@ -368,8 +373,11 @@ def critical_check(remaining: int, *, pinpoint: bool = False, sharpshooter: bool
                    weapon: Weapon | None = None, band: Band | None = None,
                    spaul: bool = False) -> CriticalCheck:
     """R6.9 (and R6.7's PPC at Long): the critical check after a Hit leaves ``remaining``
-    Hits. ``pinpoint``/``sharpshooter``: the attacker's skills there to use this turn."""
+    Hits (0 after the killing Hit, whose check is always a critical).
+    ``pinpoint``/``sharpshooter``: the attacker's skills there to use this turn; Pinpoint
+    Attack is not spent on a killing Hit."""
     ppc = weapon is not None and weapon.long_range_crit_reroll and band is _LONG
+    pinpoint = pinpoint and remaining > 0
     return CriticalCheck(remaining, pinpoint, sharpshooter and not pinpoint, ppc, spaul)
 
 

@@ -152,11 +152,15 @@ def assert_all_dice_used(b: Battle, dice: Sequence[int]) -> None:
 
 def fire(*names: str) -> Callable[[Battle, Unit, list[Unit], Band],
                                   list[tuple[WeaponSlot, Unit]]]:
-    """A fire plan: the named weapons (every live one when none are named) at the first
-    target, in order, for every unit that has them; weapons out of range still try."""
+    """A fire plan: the named weapons at the first target, in order, for every unit that has
+    them (named weapons out of range still try, and the plan is refused); with no names,
+    every live weapon that can fire at the first target at this band."""
     def plan(b: Battle, unit: Unit, targets: list[Unit],
              band: Band) -> list[tuple[WeaponSlot, Unit]]:
-        wanted = names or tuple(s.name for s in unit.live_weapons())
+        wanted = names or tuple(
+            s.name for s in unit.live_weapons() if not s.fired and (
+            (s.weapon.is_small and band is Band.SHORT and targets[0].is_infantry)
+            or (not s.weapon.is_small and s.weapon.to_hit_at(band) is not None)))
         have = [n for n in wanted if any(s.name == n for s in unit.live_weapons())]
         return [(slot, targets[0]) for slot in weapons_named(unit, *have)]
     return plan

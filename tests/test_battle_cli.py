@@ -145,6 +145,38 @@ def test_a_replay_that_differs_names_the_engine_revisions(
     assert f"engine revision 1 and this is revision {REVISION}" in err
 
 
+def test_a_replay_whose_old_decisions_are_no_longer_legal_says_so_issue_15(
+        runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    """A battle from an earlier engine revision whose recorded decisions are not legal
+    answers any more (revision 4 refuses them) is reported as not replaying, with the
+    revisions named, not as an unexpected problem."""
+    from sqlmodel import select
+
+    from cli.state import session
+    from db.models import BattleLog
+    from meks.engine import REVISION
+
+    _, blue = files
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
+                         "--seed", "11")["battle_id"]
+    with session() as s:  # as if played at the terminal under revision 3, set up nowhere
+        log = s.exec(select(BattleLog).where(BattleLog.battle_id == battle_id)).one()
+        spec = json.loads(log.spec)
+        spec["engine"] = 3
+        spec["decisions"] = {"attacker": [{"ask": "deploy", "turn": 0, "value": {"A1": 99}}]}
+        log.spec = json.dumps(spec)
+        s.add(log)
+        s.commit()
+    result = runner.invoke(app, ["battle", "replay", str(battle_id)])
+    assert result.exit_code == 1, result.output
+    err = " ".join(result.stderr.split())
+    assert "does NOT replay identically" in err and "The replay stopped:" in err
+    assert f"engine revision 3 and this is revision {REVISION}" in err
+    assert "unexpected" not in err
+
+
 def test_undoing_a_battle_takes_its_log_with_it(runner: CliRunner, wolves: str,
                                                 files: tuple[str, str]) -> None:
     from sqlmodel import select

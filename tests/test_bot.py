@@ -225,7 +225,8 @@ def test_the_bots_odds_are_the_engines() -> None:
                     for slot in unit.live_weapons():
                         if slot.weapon.is_small or slot.weapon.to_hit_at(band) is None:
                             continue
-                        ours = bot.judge.modifier(battle, unit, slot.weapon, enemy, band, True,
+                        view = battle.views[Side.ATTACKER]
+                        ours = bot.judge.modifier(view, unit, slot.weapon, enemy, band, True,
                                                  False)
                         theirs, _ = battle.modifiers(Shot(unit, slot.weapon, enemy, band), True)
                         assert ours == theirs, (shooter.name, target.name, band, slot.name)
@@ -235,18 +236,21 @@ def test_range_suits_the_bots_weapons_against_the_enemys() -> None:
     # A lone VIPER cannot win against a DRAKEN even at Short: it breaks contact (a draw is
     # better than a loss).
     battle, bot, _, _ = duel("VIPER", "DRAKEN")
-    assert bot.range_choice(battle, 5, Side.ATTACKER, [RangeChoice.STAY, RangeChoice.CLOSE,
-                                                       RangeChoice.BREAK]) is RangeChoice.BREAK
+    view = battle.views[Side.ATTACKER]
+    assert bot.range_choice(view, 5, Side.ATTACKER, [RangeChoice.STAY, RangeChoice.CLOSE,
+                                                     RangeChoice.BREAK]) is RangeChoice.BREAK
     every = [RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.BREAK, RangeChoice.CLOSE_TWO]
     # A DRAKEN's Rail Cannons reach Medium, a VIPER's guns only Short: the DRAKEN closes to
     # Medium, where all its weapons fire and the VIPER's do not, and no further.
     battle, bot, _, _ = duel("DRAKEN", "VIPER")
-    assert bot.range_choice(battle, 5, Side.ATTACKER, every) is RangeChoice.CLOSE
+    view = battle.views[Side.ATTACKER]
+    assert bot.range_choice(view, 5, Side.ATTACKER, every) is RangeChoice.CLOSE
     # Two VIPERs, stronger than a DRAKEN at Short and harmless further out, close in,
     # two bands when they can.
     battle, bot, _, _ = duel("VIPER+VIPER", "DRAKEN")
-    assert bot.range_choice(battle, 5, Side.ATTACKER, every) is RangeChoice.CLOSE_TWO
-    assert bot.range_choice(battle, 5, Side.ATTACKER, every[:3]) is RangeChoice.CLOSE
+    view = battle.views[Side.ATTACKER]
+    assert bot.range_choice(view, 5, Side.ATTACKER, every) is RangeChoice.CLOSE_TWO
+    assert bot.range_choice(view, 5, Side.ATTACKER, every[:3]) is RangeChoice.CLOSE
 
 
 def test_overheating_only_where_it_pays() -> None:
@@ -257,20 +261,20 @@ def test_overheating_only_where_it_pays() -> None:
     def heat(plan: list[tuple[WeaponSlot, Unit]]) -> int:
         return sum(slot.weapon.heat for slot, _ in plan)
 
-    healthy = bot.fire_plan(battle, thor, [target], Band.LONG)
+    healthy = bot.fire_plan(battle.views[Side.ATTACKER], thor, [target], Band.LONG)
     assert heat(healthy) > rating  # the second PPC is worth its 1-in-6 overheat risk
     thor.hits = thor.max_hits - 1  # one Hit left: an overheat would destroy the THOR
     battle.log.append(battle.log[-1])  # something happened: the bot looks again
-    careful = bot.fire_plan(battle, thor, [target], Band.LONG)
+    careful = bot.fire_plan(battle.views[Side.ATTACKER], thor, [target], Band.LONG)
     assert careful and heat(careful) <= rating
 
 
 def test_jump_jets_when_they_win_the_movement_roll() -> None:
     battle, bot, saber, _ = duel("SABER", "DRAKEN", terrain="Woods")
-    assert bot.jump(battle, saber)
+    assert bot.jump(battle.views[Side.ATTACKER], saber)
     alone, bot2, saber2, enemy = duel("SABER", "DRAKEN", terrain="Woods")
     enemy.zone = 1  # no enemy in its zone: no movement roll to win
-    assert not bot2.jump(alone, saber2)
+    assert not bot2.jump(alone.views[Side.ATTACKER], saber2)
 
 
 def test_a_free_unit_takes_an_empty_goal_zone_when_nothing_can_follow() -> None:
@@ -286,7 +290,8 @@ def test_a_free_unit_takes_an_empty_goal_zone_when_nothing_can_follow() -> None:
     attackers[-1].zone = 2  # one WASP next to the town
     for unit in battle.side_units(Side.DEFENDER):
         unit.zone = 1  # the defenders are all fighting in zone 1
-    orders = bot.second_move(battle, Side.ATTACKER)  # the second movement is the last
+    # the second movement is the last
+    orders = bot.second_move(battle.views[Side.ATTACKER], Side.ATTACKER)
     assert orders.get(attackers[-1].id) == 3
 
 
@@ -407,6 +412,7 @@ def test_one_bot_can_fight_battle_after_battle() -> None:
 # ---- against the baseline (slow) ------------------------------------------------------------
 
 @pytest.mark.slow
+@pytest.mark.statistics
 def test_the_bot_beats_the_baseline() -> None:
     """300 battles per scenario, half with the bot attacking (the same seeds both ways),
     mirrored forces from the bot's normal muster: the bot wins at least 60% of the decided

@@ -171,6 +171,7 @@ def buyers_and_undoer(db: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(bool(SERVER), reason="an SQLite file: the first pass of CI runs it")
 def test_issue14_no_change_lost_two_buyers_one_undoer_on_sqlite(tmp_path: Path) -> None:
     """Issue 14 item 1, on an SQLite file: 2 processes buying 60 Meks each into one company
     while a third runs 'company undo' on it 60 times lose nothing."""
@@ -215,6 +216,7 @@ def default_callsigns_and_names(db: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(bool(SERVER), reason="an SQLite file: the first pass of CI runs it")
 def test_issue14_default_callsign_race_on_sqlite(tmp_path: Path) -> None:
     """Issue 14 item 1, on an SQLite file: 3 processes buying Meks without a callsign into
     one company get distinct default callsigns (WASP-1, WASP-2, ...), and founding the same

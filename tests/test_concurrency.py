@@ -85,6 +85,7 @@ def check_every_change(db: str, results: list[dict[str, object]]) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(bool(SERVER), reason="an SQLite file: the first pass of CI runs it")
 def test_four_processes_on_one_sqlite_file(tmp_path: Path) -> None:
     db = str(tmp_path / "shared.db")
     check_every_change(db, run_workers(db))

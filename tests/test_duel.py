@@ -50,6 +50,7 @@ def test_fractions_and_floats_agree() -> None:
         assert math.isclose(exact[key], fast[key], abs_tol=1e-12)
 
 
+@pytest.mark.statistics
 @pytest.mark.parametrize(("a", "b", "terrain", "pilots"), [
     ("WASP", "VIPER", "Plains", ("Regular", "Regular")),
     ("DEMON", "SABER", "Plains", ("Regular", "Regular")),

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from meks.catalog import Band
-from meks.engine.core import Battle, RangeChoice
+from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind
 from meks.engine.units import Sensors, Unit
 from meks.scenario import Side
@@ -20,6 +20,7 @@ from tests.engine_helpers import (
     INIT,
     TIE,
     Scripted,
+    assert_all_dice_used,
     battle,
     duel_scenario,
     exchange,
@@ -55,13 +56,51 @@ def test_a_unit_destroyed_in_the_exchange_still_fires_R6_0() -> None:
 
     b = exchange(gun("Cannon"), gun("Cannon", name="Foe"),
                  [*INIT, *TIE, 4, 1,   # Gun hits Foe, Foe's save fails: its last Hit
-                  4, 1],               # Foe, doomed, still fires: Gun's save fails too
+                  1, 2,                # its critical check (R6.9): Leg Damaged
+                  4, 1, 1, 2],         # Foe, doomed, still fires: Gun's save fails too
                  prepare=last_hit)
     gun_unit, foe = b.unit("A1"), b.unit("D1")
     assert gun_unit.destroyed_turn == foe.destroyed_turn == 1
     events = texts(b)
     assert events.index("Foe fires Cannon at Gun: 4+0 vs 4+ - hit.") < \
         events.index("Foe is destroyed; the pilot ejects.")
+
+
+def test_a_weapon_lost_to_a_critical_still_fires_in_the_exchange_R6_0() -> None:
+    """R6.0: the first side's Weapon Destroyed critical takes the weapon away when the
+    zone's combat ends, not before the other side's shot."""
+    b = exchange(gun("Cannon"), gun("Cannon", name="Foe"),
+                 [*INIT, *TIE, 4, 1, 6, 3,   # Gun hits Foe: a critical, Weapon Destroyed
+                  4, 1, 1])                  # Foe's only Cannon still fires and hits
+    foe = b.unit("D1")
+    assert texts(b, Kind.CRITICAL) == ["Critical on Foe: Weapon Destroyed (3) - Cannon "
+                                       "destroyed."]
+    assert "Foe fires Cannon at Gun: 4+0 vs 4+ - hit." in shot_texts(b)
+    assert b.unit("A1").hits == 1
+    assert foe.live_weapons() == [] and foe.pending == []
+
+
+def test_a_system_lost_in_the_exchange_works_until_the_combat_ends_R6_0() -> None:
+    """R6.0: a Jammer lost to the first hit still gives -1 to the second shot at it."""
+    b = exchange(gun("Cannon", "Cannon"), post(systems=["Jammer"]),
+                 [*INIT, *TIE, 5, 1, 6, 6,   # hit (5-1), failed save, critical: System Lost
+                  5, 6],                     # the second Cannon still shoots at -1
+                 defender_ctl=Scripted(fire=hold_fire))
+    assert shot_texts(b) == ["Gun fires Cannon at Post: 5-1 vs 4+ [Jammer -1] - hit.",
+                             "Gun fires Cannon at Post: 5-1 vs 4+ [Jammer -1] - hit."]
+    assert not b.unit("D1").has_system("Jammer")
+
+
+def test_critical_effects_outside_the_exchange_take_effect_at_once_R6_0() -> None:
+    """R6.0: damage dealt outside an exchange (here a minefield) takes effect at once,
+    critical effects included."""
+    b = start(battle(map_scenario((4,), (6,)), force(gun("Cannon")), force(post()),
+                     [6, 6, 3]))   # the mine (3+): a Hit, check 6, Weapon Destroyed
+    b.mines[Side.DEFENDER].append(5)
+    b.turn = 1
+    assert b.order_move(b.unit("A1"), 5, second=False)
+    assert b.unit("A1").live_weapons() == [] and b.unit("A1").pending == []
+    assert_all_dice_used(b, [6, 6, 3])
 
 
 # ---- R6.1 range bands ---------------------------------------------------------------------
@@ -91,7 +130,7 @@ def test_a_unit_joining_a_running_engagement_joins_at_its_band_R6_1() -> None:
 
 
 def test_an_engagement_ends_when_one_side_is_gone_R6_1() -> None:
-    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1],
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, 1, 2],
                  prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
     assert 5 not in b.engagements
 
@@ -206,12 +245,18 @@ def test_the_winners_choices_by_band_and_margin_R6_3(band: Band, dice: list[int]
     (Band.LONG, RangeChoice.CLOSE, Band.MEDIUM), (Band.SHORT, RangeChoice.OPEN, Band.MEDIUM),
     (Band.MEDIUM, RangeChoice.STAY, Band.MEDIUM),
     (Band.LONG, RangeChoice.CLOSE_TWO, Band.SHORT), (Band.SHORT, RangeChoice.OPEN_TWO, Band.LONG),
-    (Band.MEDIUM, RangeChoice.BREAK, Band.MEDIUM),  # not offered away from Long: stays
 ])
 def test_the_winner_shifts_the_band_R6_3(band: Band, choice: RangeChoice, after: Band) -> None:
     b = exchange(post("Light"), post(), [*INIT, 2, 3, 3], band=band,
                  attacker_ctl=Scripted([choice]))
     assert b.engagements[5].band is after
+
+
+def test_breaking_contact_away_from_long_is_refused_R6_3_issue_15() -> None:
+    """Not offered away from Long: an answer that picks it is an error, never a stay."""
+    with pytest.raises(BattleError, match="'range_choice' on turn 1"):
+        exchange(post("Light"), post(), [*INIT, 2, 3, 3], band=Band.MEDIUM,
+                 attacker_ctl=Scripted([RangeChoice.BREAK]))
 
 
 def test_a_tie_changes_nothing_R6_3() -> None:
@@ -302,7 +347,6 @@ def infantry_scenario(terrain: str = "Plains") -> Any:
 
 @pytest.mark.parametrize(("sensors", "band", "roll", "found"), [
     (Sensors.BASIC, Band.SHORT, 5, False), (Sensors.BASIC, Band.SHORT, 6, True),
-    (Sensors.BASIC, Band.MEDIUM, 6, False),
     (Sensors.IMPROVED, Band.SHORT, 5, True), (Sensors.IMPROVED, Band.MEDIUM, 5, False),
     (Sensors.IMPROVED, Band.MEDIUM, 6, True),
     (Sensors.ADVANCED, Band.SHORT, 3, True), (Sensors.ADVANCED, Band.SHORT, 2, False),
@@ -323,6 +367,33 @@ def test_infantry_detection_by_sensor_class_and_band_R6_4(
     assert len(texts(b, Kind.KILLS)) == (1 if found else 0)
 
 
+@pytest.mark.parametrize(("sensors", "band"), [
+    (Sensors.BASIC, Band.MEDIUM), (Sensors.BASIC, Band.LONG), (Sensors.IMPROVED, Band.LONG)])
+def test_no_infantry_detection_die_when_no_roll_could_succeed_R6_4(sensors: Sensors,
+                                                                   band: Band) -> None:
+    """R6.4: Basic sensors need a 6 (5 at best at Medium), Improved a 5 (4 at best at Long):
+    no die is rolled, and the infantry stays unfound."""
+    b = exchange(gun("Missile", systems=SENSOR[sensors]), force(), [*INIT, *TIE], band=band,
+                 scenario=infantry_scenario())
+    assert rolls_for(b, "looks for") == [] and texts(b, Kind.DETECT) == []
+    assert not b.unit("D1").detected and texts(b, Kind.KILLS) == []
+
+
+@pytest.mark.parametrize(("sensors", "band"), [
+    (Sensors.BASIC, Band.LONG), (Sensors.BASIC, Band.MEDIUM), (Sensors.IMPROVED, Band.LONG)])
+def test_no_masked_detection_or_id_die_when_no_roll_could_succeed_R6_4(sensors: Sensors,
+                                                                       band: Band) -> None:
+    """R6.4: a masked Mek is out of Basic sensors' targeting at Long, and out of their ID
+    reach beyond Short (Improved: beyond Medium): no die is rolled for it."""
+    b = start(battle(duel_scenario(), force(post(systems=SENSOR[sensors])),
+                     force(post(systems=MASKED)), []))
+    spotter, masked = b.unit("A1"), b.unit("D1")
+    assert not b.identifies(spotter, masked, band)
+    if band is Band.LONG and sensors is Sensors.BASIC:
+        assert not b.detect_masked(spotter, masked, band)
+    assert b.dice.log == []
+
+
 def test_infantry_that_attacks_is_detected_R6_4_R6_11() -> None:
     b = exchange(gun("Missile"), force(), [
         *INIT, *TIE, 5,      # turn 1: Basic sensors need a 6: not found
@@ -339,11 +410,12 @@ def decoy_side(*units: Any) -> Any:
 
 def test_attacks_at_a_decoy_are_wasted_until_it_is_identified_R6_4() -> None:
     # Basic sensors identify at Medium or closer: at Long the contact stays a contact.
-    b = exchange(gun("Missile"), decoy_side(), [*INIT, *TIE, 4], band=Band.LONG)
-    fake = b.unit("DX2")
+    b = exchange(gun("Missile"), decoy_side(), [*INIT, *TIE, 4], band=Band.LONG,
+                 attacker_ctl=Scripted(targets=lambda b, u, c, n: [b.unit("D2")]))
+    fake = b.unit("D2")
     assert fake.on_map and b.unit("D1").hits == 0
-    assert texts(b, Kind.HIT) == ["Gun fires Missile at Decoy DX2: 4+0 vs 3+ - hit."]
-    assert has_text(b, "The shot passes through Decoy DX2: nothing is there.")
+    assert texts(b, Kind.HIT) == ["Gun fires Missile at Post: 4+0 vs 3+ - hit."]
+    assert has_text(b, "The shot passes through Post: nothing is there.")
 
 
 @pytest.mark.parametrize(("sensors", "band", "gone"), [
@@ -354,7 +426,7 @@ def test_sensors_identify_a_decoy_at_their_id_band_R6_4(sensors: Sensors, band: 
                                                         gone: bool) -> None:
     b = exchange(gun("Missile", systems=SENSOR[sensors]), decoy_side(), [*INIT, *TIE, 1],
                  band=band)
-    assert not b.unit("DX2").on_map
+    assert not b.unit("D2").on_map
     assert has_text(b, "Gun identifies the contact in zone 5: a decoy.", Kind.IDENTIFY)
     assert shots(b) == ["Gun fires Missile at Post: 1+0 vs 3+ - miss."]
 
@@ -382,9 +454,9 @@ def test_advanced_sensors_identify_units_in_adjacent_zones_R6_4() -> None:
     b.play_turn()
     assert texts(b, Kind.IDENTIFY) == [
         "Scout's sensors identify Post in zone 5.",
-        "Scout's sensors identify Decoy DX2 in zone 5. It is a decoy."]
+        "Scout's sensors identify Post in zone 5. It is a decoy."]
     assert "D1" in b.known[Side.ATTACKER]
-    assert not b.unit("DX2").on_map
+    assert not b.unit("D2").on_map
 
 
 def test_advanced_sensors_roll_two_up_for_masked_units_next_door_R6_4() -> None:
@@ -403,11 +475,11 @@ def test_basic_sensors_do_not_identify_next_door_R6_4() -> None:
                      [*INIT], Scripted(movement=lambda b, s: {}),
                      Scripted(movement=lambda b, s: {})))
     b.play_turn()
-    assert texts(b, Kind.IDENTIFY) == [] and b.unit("DX2").on_map
+    assert texts(b, Kind.IDENTIFY) == [] and b.unit("D2").on_map
 
 
 def hawkeye_at_decoy(b: Battle, unit: Unit, candidates: list[Unit]) -> Unit:
-    return next(c for c in candidates if c.decoy)
+    return next(c for c in candidates if c.id == "D2")  # the decoy, by its id
 
 
 @pytest.mark.parametrize(("roll", "gone"), [(5, True), (4, False)])
@@ -418,10 +490,10 @@ def test_hawkeye_identifies_one_unit_next_door_on_five_up_R6_4(roll: int, gone: 
                      Scripted(movement=lambda b, s: {}, hawkeye=hawkeye_at_decoy),
                      Scripted(movement=lambda b, s: {})))
     b.play_turn()  # tried once a turn: the second combat step rolls no die
-    assert b.unit("DX2").on_map is not gone
+    assert b.unit("D2").on_map is not gone
     assert texts(b, Kind.IDENTIFY) == [
-        "Eyes's pilot identifies Decoy DX2 in zone 5 (Hawkeye, 5). It is a decoy." if gone
-        else "Eyes's pilot cannot make out Decoy DX2 (Hawkeye, 4)."]
+        "Eyes's pilot identifies Post in zone 5 (Hawkeye, 5). It is a decoy." if gone
+        else "Eyes's pilot cannot make out Post (Hawkeye, 4)."]
 
 
 def test_data_link_lets_friends_fire_missiles_at_what_it_identified_R6_4() -> None:
@@ -464,13 +536,14 @@ def test_data_link_covers_missile_attacks_only_R6_4() -> None:
 # ---- R6.5 targets and weapons --------------------------------------------------------------
 
 def everyone(b: Battle, unit: Unit, candidates: list[Unit], limit: int) -> list[Unit]:
-    return candidates
+    """As many targets as the unit may have (asking for more is refused: see
+    tests/test_observation.py)."""
+    return candidates[:limit]
 
 
 def one_each(b: Battle, unit: Unit, targets: list[Unit], band: Band) -> list[Any]:
-    """Each weapon at a different enemy (D1, D2, D3 ...), as far as both go."""
-    enemies = [u for u in b.units if u.side is not unit.side and not u.decoy]
-    return list(zip(unit.live_weapons(), enemies, strict=False))
+    """Each weapon at a different target (D1, D2, D3 ...), as far as both go."""
+    return list(zip(unit.live_weapons(), targets, strict=False))
 
 
 def three_posts() -> Any:
@@ -491,18 +564,18 @@ def test_targets_a_turn_one_director_two_quick_draw_one_more_R6_5(
 
 
 def test_each_weapon_fires_once_a_turn_R6_5() -> None:
+    """A plan that fires a weapon twice is refused (issue 15: never silently cut down)."""
     def twice(b: Battle, unit: Unit, targets: list[Unit], band: Band) -> list[Any]:
         return [(unit.weapons[0], targets[0])] * 3
 
-    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 1], attacker_ctl=Scripted(fire=twice))
-    assert len(shots(b)) == 1
+    with pytest.raises(BattleError, match=r"'fire_plan'.*the Cannon has fired already"):
+        exchange(gun("Cannon"), post(), [*INIT, *TIE, 1], attacker_ctl=Scripted(fire=twice))
 
 
 def test_gunnery_fires_one_cannon_a_second_time_at_minus_two_R6_5() -> None:
     def again(b: Battle, unit: Unit, targets: list[Unit], band: Band) -> list[Any]:
         first, second = unit.weapons
-        return [(first, targets[0]), (first, targets[0]), (second, targets[0]),
-                (second, targets[0])]
+        return [(first, targets[0]), (first, targets[0]), (second, targets[0])]
 
     b = exchange(gun("Cannon", "Cannon", skills=["Gunnery"]), post(),
                  [*INIT, *TIE, 1, 5, 1], attacker_ctl=Scripted(fire=again))
@@ -517,9 +590,9 @@ def test_gunnery_is_for_cannon_family_and_ciws_only_R6_5() -> None:
     def again(b: Battle, unit: Unit, targets: list[Unit], band: Band) -> list[Any]:
         return [(unit.weapons[0], targets[0])] * 2
 
-    b = exchange(gun("Laser", skills=["Gunnery"]), post(), [*INIT, *TIE, 1],
+    with pytest.raises(BattleError, match="the Laser has fired already"):
+        exchange(gun("Laser", skills=["Gunnery"]), post(), [*INIT, *TIE, 1],
                  attacker_ctl=Scripted(fire=again))
-    assert len(shots(b)) == 1
     b = exchange(gun("Rail Cannon", skills=["Gunnery"]), post(), [*INIT, *TIE, 1, 1],
                  attacker_ctl=Scripted(fire=again))
     assert len(shots(b)) == 2
@@ -539,6 +612,12 @@ def test_a_weapon_fires_at_its_band_and_any_shorter_R6_5(weapon: str, band: Band
                                                          fires: bool) -> None:
     dice = [*INIT, *TIE, *([1, 1] if fires and weapon in ("Vulcan Cannon", "Swarm Missile")
                            else [1] if fires else [])]
+    if not fires:  # a plan that fires it out of its range is refused
+        with pytest.raises(BattleError, match=f"the {weapon} cannot fire at it at "
+                           f"{band.value} range"):
+            exchange(gun(weapon), post(), dice, band=band,
+                     attacker_ctl=Scripted(fire=fire(weapon)))
+        return
     b = exchange(gun(weapon), post(), dice, band=band, attacker_ctl=Scripted(fire=fire()))
     assert bool(shots(b)) is fires
 
@@ -745,8 +824,8 @@ def test_turbo_laser_reaches_long_range_and_hits_on_two_R6_7() -> None:
 
 @pytest.mark.parametrize("weapon", ["CIWS", "Minigun", "Grenade Launcher"])
 def test_small_weapons_attack_only_infantry_R6_7(weapon: str) -> None:
-    b = exchange(gun(weapon), post(), [*INIT, *TIE], attacker_ctl=Scripted(fire=fire(weapon)))
-    assert shots(b) == [] and texts(b, Kind.KILLS) == []
+    with pytest.raises(BattleError, match=f"the {weapon} cannot fire at it"):
+        exchange(gun(weapon), post(), [*INIT, *TIE], attacker_ctl=Scripted(fire=fire(weapon)))
 
 
 @pytest.mark.parametrize(("band", "rerolled"), [(Band.LONG, True), (Band.MEDIUM, False)])
@@ -802,7 +881,7 @@ def test_space_lam_adds_one_against_the_cannon_family_R6_8(weapon: str, mod: int
 
 
 @pytest.mark.parametrize(("move", "dodges"), [([3, 3], True), ([2, 3], False)])
-def test_agility_dodges_one_hit_a_turn_after_a_move_roll_of_eight_R6_8(
+def test_agility_dodges_one_attack_a_turn_after_a_move_roll_of_eight_R6_8(
         move: list[int], dodges: bool) -> None:
     # The Light target's movement roll 3+3+2 = 8 (dodges) or 7 (does not).
     dice = [*INIT, 3, *move, 4, *([] if dodges else [5]), 4, 5]
@@ -812,6 +891,26 @@ def test_agility_dodges_one_hit_a_turn_after_a_move_roll_of_eight_R6_8(
     assert texts(b, Kind.DODGE) == (["Post dodges the Cannon (Agility)."] if dodges else [])
     assert len(texts(b, Kind.SAVE)) == (1 if dodges else 2)
     assert target.heat == 0  # the turn is over; heat fades (R6.10)
+
+
+@pytest.mark.parametrize("dodges", [True, False])
+def test_agility_dodges_a_whole_attack_both_dice_of_a_vulcan_R6_8(dodges: bool) -> None:
+    """R6.8: the dodge is decided once, after both to-hit dice of a Vulcan, knowing the two
+    hits at stake, and avoids both; declined, both hits go to their saves."""
+    asked: list[tuple[str, int]] = []
+
+    def dodge(b: Battle, unit: Unit, weapon: Any, hits: int) -> bool:
+        asked.append((weapon.name, hits))
+        return dodges
+    # The Light target's own movement roll 3+3+2 = 8; the Vulcan hits twice (6, 6).
+    dice = [*INIT, 3, 3, 3, 6, 6, *([] if dodges else [6, 6])]
+    b = exchange(gun("Vulcan Cannon"), post("Light", skills=["Agility"]), dice,
+                 defender_ctl=Scripted([RangeChoice.STAY], dodge=dodge))
+    assert asked == [("Vulcan Cannon", 2)]
+    assert len(texts(b, Kind.HIT)) == 2
+    assert texts(b, Kind.DODGE) == (["Post dodges the Vulcan Cannon, 2 hits (Agility)."]
+                                    if dodges else [])
+    assert len(texts(b, Kind.SAVE)) == (0 if dodges else 2)
 
 
 def test_agility_costs_one_heat_R6_8_R6_10() -> None:
@@ -839,12 +938,42 @@ def test_a_critical_when_the_check_beats_the_hits_remaining_R6_9(check: int,
     assert b.unit("D1").legs == (1 if crit else 0)
 
 
-def test_a_unit_is_destroyed_at_its_hits_with_no_critical_check_R6_9() -> None:
-    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1],
+@pytest.mark.parametrize(("check", "table"), [(1, 2), (6, 5)])
+def test_the_killing_hit_gets_its_critical_check_R6_9(check: int, table: int) -> None:
+    """R6.9: the Hit that brings a unit to its Hits is checked too; with no Hits left, any
+    roll beats them."""
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, check, table],
                  prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
-    assert b.unit("D1").destroyed_turn == 1
-    assert rolls_for(b, "critical") == []
+    post_unit = b.unit("D1")
+    assert post_unit.destroyed_turn == 1
+    assert rolls_for(b, "critical check") == [check]
+    assert has_text(b, f"Critical check on Post: {check} vs 0 remaining - critical!")
+    assert len(texts(b, Kind.CRITICAL)) == 1
     assert b.unit("A1").mek_kills == 1
+    assert not post_unit.pilot.dead  # type: ignore[union-attr]  # it ejects
+    assert has_text(b, "Post is destroyed; the pilot ejects.", Kind.DESTROYED)
+
+
+def test_a_reactor_blown_by_the_killing_hit_kills_the_pilot_R6_9_R2_6() -> None:
+    """R6.9 and R2.6: a Reactor Core explosion rolled on the killing Hit's critical kills
+    the pilot (who would otherwise eject); the kill is counted once."""
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE, 4, 1, 2, 4, 1],
+                 prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
+    post_unit = b.unit("D1")
+    assert has_text(b, "Critical on Post: Reactor Core (4) - the reactor explodes (1).")
+    assert post_unit.exploded and post_unit.pilot.dead  # type: ignore[union-attr]
+    assert has_text(b, "Post is destroyed and its pilot dies.", Kind.DESTROYED)
+    assert b.unit("A1").mek_kills == 1
+
+
+def test_pinpoint_attack_is_not_spent_on_a_killing_hit_R6_9() -> None:
+    """The killing Hit's check cannot fail, so Pinpoint Attack waits for a hit that needs
+    it."""
+    b = exchange(gun("Cannon", skills=["Pinpoint Attack"]), post(),
+                 [*INIT, *TIE, 4, 1, 3, 2],
+                 prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
+    assert rolls_for(b, "critical check") == [3]
+    assert "Pinpoint" not in b.unit("A1").turn_skills
 
 
 def crit_on_post(table: int, *more: int, target: Any = None, shooter: Any = None) -> Battle:
@@ -858,7 +987,7 @@ def test_critical_1_pilot_wounded_acts_only_on_five_up_R6_9() -> None:
     b = crit_on_post(1)
     assert b.unit("D1").pilot.wounded  # type: ignore[union-attr]
     assert texts(b, Kind.CRITICAL) == [
-        "Critical on Post: Pilot Wounded (1) - from now on it acts only on 5+ each turn."]
+        "Critical on Post: Pilot Wounded (1) - from next turn on it acts only on 5+."]
 
 
 @pytest.mark.parametrize(("roll", "acts"), [(4, False), (5, True)])
@@ -1078,7 +1207,8 @@ def test_strongpoint_never_moves_R6_11() -> None:
     b = start(battle(scenario, force(post()), force(), [*INIT],
                      Scripted(movement=lambda b, s: {}),
                      Scripted(movement=lambda b, s: {"D1": 4})))
-    b.play_turn()
+    with pytest.raises(BattleError, match="Strongpoint D1 cannot make that move now"):
+        b.play_turn()
     assert b.unit("D1").zone == 5
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from meks.catalog import Band
-from meks.engine.core import Battle, RangeChoice
+from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, render
 from meks.scenario import Side
 from tests.engine_helpers import (
@@ -72,7 +72,8 @@ def apart(a_units: Any, d_units: Any, dice: list[int], a_ctl: Any = None, d_ctl:
 def test_ambush_strikes_before_the_movement_rolls_and_lands_at_once_R4_3() -> None:
     b = exchange(force(gun("Missile", name="Ambusher"), support=("Ambush",)),
                  gun("Missile", name="Foe"),
-                 [*INIT, 4, 1],   # the Ambush Missile hits; Foe's save fails: destroyed
+                 [*INIT, 4, 1,    # the Ambush Missile hits; Foe's save fails: destroyed
+                  1, 2],          # the killing Hit's critical (R6.9): Leg Damaged
                  band=None, prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
     events = texts(b)
     assert events.index("Ambush! Ambusher strikes first.") < \
@@ -83,26 +84,49 @@ def test_ambush_strikes_before_the_movement_rolls_and_lands_at_once_R4_3() -> No
     assert "Ambush" not in b.assets[Side.ATTACKER]
 
 
-def test_ambush_weapons_fire_once_a_turn_the_held_ones_later_R4_3_R6_5() -> None:
-    # At Long only the Missile reaches; the range then closes to Short and the Cannon fires
-    # at the same target; the Missile does not fire twice.
-    b = exchange(force(gun("Missile", "Cannon"), support=("Ambush",)), post(),
+def test_ambush_is_a_free_attack_in_addition_to_the_meks_own_fire_R4_3() -> None:
+    """R4.3: the Ambush is a free attack; the Mek's own fire that turn comes on top. At
+    Long only the Missile reaches; the range then closes to Short, and in the exchange the
+    Missile fires again (targets chosen again), with the Cannon. The Ambush's heat counts:
+    a Titan (rating 8) reaches 3 + 3 + 1 = 7."""
+    b = exchange(force(gun("Missile", "Cannon", size="Titan"), support=("Ambush",)), post(),
                  [*INIT, 1,       # the Ambush: Missile misses
                   6, 2,           # movement 6 to 2: close two bands
-                  1],             # the exchange: the Cannon misses
+                  1, 1],          # the exchange: the Missile and the Cannon miss
                  band=None, attacker_ctl=Scripted([RangeChoice.CLOSE_TWO], fire=fire()))
     assert shot_texts(b) == ["Gun fires Missile at Post: 1+0 vs 3+ - miss.",
+                             "Gun fires Missile at Post: 1+0 vs 3+ - miss.",
                              "Gun fires Cannon at Post: 1+0 vs 4+ - miss."]
     assert [t for t in texts(b, Kind.DECISION) if "targets" in t] == [
-        "Attacker decides: Gun targets Post", "Defender decides: Post targets Gun"]
+        "Attacker decides: Gun targets Post", "Attacker decides: Gun targets Post",
+        "Defender decides: Post targets Gun"]
+    assert texts(b, Kind.OVERHEAT) == []
+
+
+def test_the_ambush_heat_counts_for_the_turn_R4_3_R6_10() -> None:
+    """R4.3 and R6.10: the free attack's heat stays for the turn, so the same weapons fired
+    again in the exchange run hot: an Assault (rating 6) fires its Missile twice (3 + 3)
+    and then its Cannon at 7, one over: the overheat roll (2 > 1, it holds)."""
+    b = exchange(force(gun("Missile", "Cannon"), support=("Ambush",)), post(),
+                 [*INIT, 1, 6, 2, 1, 2, 1],
+                 band=None, attacker_ctl=Scripted([RangeChoice.CLOSE_TWO], fire=fire()))
+    assert texts(b, Kind.OVERHEAT) == ["Gun runs hot (7/6) but its Cannon holds (2 > 1)."]
 
 
 def test_ambush_comes_only_before_the_meks_first_zone_combat_R4_3() -> None:
-    ambush = Scripted(ambush=lambda b, side, zone: None if b.turn == 1 else "A1")
-    b = exchange(force(gun("Missile"), support=("Ambush",)), post(),
-                 [*INIT, *TIE, 1, *INIT, *TIE, 1], band=None, turns=2, attacker_ctl=ambush)
-    assert "Ambush" in b.assets[Side.ATTACKER]
-    assert texts(b, Kind.SUPPORT) == []
+    """After its first fight the Mek is no longer among the Ambush options: naming it is
+    refused (issue 15), and the asset stays."""
+    asked: list[list[str | None]] = []
+
+    def ambush(b: Any, side: Side, zone: int) -> str | None:
+        asked.append(b.ambush_options(zone))
+        return None if b.turn == 1 else "A1"
+
+    with pytest.raises(BattleError, match="'ambush' on turn 2"):
+        exchange(force(gun("Missile"), support=("Ambush",)), post(),
+                 [*INIT, *TIE, 1, *INIT, *TIE, 1], band=None, turns=2,
+                 attacker_ctl=Scripted(ambush=ambush))
+    assert asked == [[None, "A1"], [None]]
 
 
 def test_ambush_with_nothing_to_strike_is_kept_R4_3() -> None:
@@ -129,15 +153,29 @@ def test_battle_damage_reactor_blast_destroys_the_mek_at_set_up_R4_3() -> None:
     assert target.pilot.dead  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("choice", ["D1", "AX2", "nobody"])
-def test_battle_damage_must_hit_a_real_enemy_mek_R4_3(choice: str) -> None:
+@pytest.mark.parametrize("choice", ["D1", "nobody"])
+def test_battle_damage_must_hit_an_enemy_mek_R4_3(choice: str) -> None:
+    """An own unit or no unit at all is not among the options: refused (issue 15)."""
     def pick(b: Battle, side: Side, asset: str) -> Any:
         return {"Decoy": 5, "Battle Damage": choice}[asset]
 
+    with pytest.raises(BattleError, match=r"'setup_support \(Battle Damage\)'"):
+        start(battle(duel_scenario(), force(post(), support=("Decoy",)),
+                     force(post(), support=("Battle Damage",)), [],
+                     Scripted(setup_support=pick), Scripted(setup_support=pick)))
+
+
+def test_battle_damage_on_a_decoy_is_spent_for_nothing_R4_3_R8_1() -> None:
+    """The defender cannot tell the attacker's Decoy (A2) from a Mek: it may pick it, and
+    the asset is used up with no damage."""
+    def pick(b: Battle, side: Side, asset: str) -> Any:
+        return {"Decoy": 5, "Battle Damage": "A2"}[asset]
+
     b = start(battle(duel_scenario(), force(post(), support=("Decoy",)),
-                     force(post(), support=("Battle Damage",)), [], Scripted(setup_support=pick),
-                     Scripted(setup_support=pick)))
-    assert "Battle Damage" in b.assets[Side.DEFENDER]
+                     force(post(), support=("Battle Damage",)), [],
+                     Scripted(setup_support=pick), Scripted(setup_support=pick)))
+    assert "Battle Damage" not in b.assets[Side.DEFENDER]
+    assert texts(b, Kind.SUPPORT) == ["Battle Damage on Post: no damage shows."]
     assert texts(b, Kind.CRITICAL) == []
 
 
@@ -164,51 +202,141 @@ def known(*ids: str) -> Any:
     return lambda b: b.known[Side.ATTACKER].update(ids)
 
 
-def test_support_fire_is_a_howitzer_shot_ignoring_terrain_at_a_known_unit_R4_3() -> None:
-    b = apart(force(post(), support=("Support Fire",)), post(),
-              [4, 1, 1,     # to hit 4 (Urban ignored); the save fails; no critical
-               *INIT],
-              a_ctl=still(support=uses(("Support Fire", "D1"))), terrain={9: "Urban"},
-              prepare=known("D1"))
-    assert shot_texts(b) == ["Support fires Howitzer at Post: 4+0 vs 4+ - hit."]
-    assert b.unit("D1").hits == 1 and "Support Fire" not in b.assets[Side.ATTACKER]
+def found(uid: str) -> Any:
+    """Enemy infantry the attacker has detected (R6.4) and so knows of."""
+    def prepare(b: Battle) -> None:
+        b.unit(uid).detected = True
+        b.known[Side.ATTACKER].add(uid)
+    return prepare
+
+
+def targeted(*ids: str) -> Any:
+    """As if the attacker had chosen these units as targets earlier in the battle."""
+    def mark(b: Battle) -> None:
+        b.known[Side.ATTACKER].update(ids)
+        b.targeted[Side.ATTACKER].update(ids)
+    return mark
+
+
+def in_combat(support: tuple[str, ...], dice: list[int], plan: Any, prepare: Any = None,
+              terrain: dict[int, str] | None = None, far: Any = None, turns: int = 1,
+              **sides: Any) -> Battle:
+    """The attacker's Post and the defender's Near fight in zone 1 (unarmed Assault Meks:
+    a tie of 3 and 3 at each movement roll, no fire); the defender's Far (D2, unless
+    ``far`` is given) stands in zone 9. ``plan`` is the attacker's support policy."""
+    defender = force(post(name="Near"), *([] if far is False else [far or post(name="Far")]))
+    b = start(battle(map_scenario((1,), (1, 9), terrain, **sides),
+                     force(post(), support=support), defender, dice,
+                     still(support=plan),
+                     still(deploy=lambda b, side, units: {u.id: 1 if u.id == "D1" else 9
+                                                          for u in units})))
+    if prepare is not None:
+        prepare(b)
+    for _ in range(turns):
+        b.play_turn()
+    assert_all_dice_used(b, dice)
+    return b
+
+
+def test_support_fire_is_a_howitzer_shot_in_a_zone_combat_at_a_unit_in_any_zone_R4_3(
+        ) -> None:
+    """R4.3: Support Fire is used during one of the side's zone combats (here in zone 1),
+    at a unit in any zone (here zone 9), and ignores terrain."""
+    b = in_combat(("Support Fire",), [*INIT,
+                                      4, 1, 1,   # to hit 4 (Urban ignored); save fails; no crit
+                                      3, 3],     # the movement rolls in zone 1
+                  uses(("Support Fire", "D2"), moment="combat"), prepare=known("D2"),
+                  terrain={9: "Urban"})
+    events = texts(b)
+    assert events.index("Combat begins in zone 1 (Plains) at Long range.") < \
+        events.index("Support Fire against Far in zone 9.")
+    assert shot_texts(b) == ["Support fires Howitzer at Far: 4+0 vs 4+ - hit."]
+    assert b.unit("D2").hits == 1 and "Support Fire" not in b.assets[Side.ATTACKER]
+
+
+def test_support_fire_is_not_used_outside_a_zone_combat_R4_3() -> None:
+    """R4.3: at the start of a turn Support Fire is not among the options; asking for it
+    then is refused (issue 15)."""
+    with pytest.raises(BattleError, match="not a choice for the Support Fire now"):
+        apart(force(post(), support=("Support Fire",)), post(), [*INIT],
+              a_ctl=still(support=uses(("Support Fire", "D1"))), prepare=known("D1"))
 
 
 def test_air_strike_is_a_missile_shot_into_any_zone_R4_3() -> None:
     b = apart(force(post(), support=("Air Strike",)), post(), [5, 1, 1, *INIT],
               a_ctl=still(support=uses(("Air Strike", "D1"))), terrain={9: "Urban"},
-              prepare=known("D1"))
+              prepare=targeted("D1"))
     assert shot_texts(b) == ["Support fires Missile at Post: 5-2 vs 3+ [Urban -2] - hit."]
 
 
-@pytest.mark.parametrize("asset", ["Support Fire", "Air Strike"])
-def test_support_fire_and_air_strike_need_a_targeted_or_identified_unit_R4_3(
-        asset: str) -> None:
-    b = apart(force(post(), support=(asset,)), post(), [*INIT],
-              a_ctl=still(support=uses((asset, "D1"))))
-    assert shot_texts(b) == [] and asset in b.assets[Side.ATTACKER]
+@pytest.mark.parametrize(("how", "strikes"), [(None, False), ("identified", False),
+                                              ("targeted", True)])
+def test_air_strike_needs_a_targeted_unit_an_identified_one_is_not_enough_R4_3(
+        how: str | None, strikes: bool) -> None:
+    """R4.3: an Air Strike is made against a targeted enemy unit; one the side has only
+    identified (here by a Recon Drone) does not do."""
+    def prepare(b: Battle) -> None:
+        if how == "identified":
+            b.identified[Side.ATTACKER].add("D1")
+            b.known[Side.ATTACKER].add("D1")
+        elif how == "targeted":
+            targeted("D1")(b)
+    dice = [*([1] if strikes else []), *INIT]
+    if not strikes:  # not among the options: refused (issue 15)
+        with pytest.raises(BattleError, match="not a choice for the Air Strike now"):
+            apart(force(post(), support=("Air Strike",)), post(), dice,
+                  a_ctl=still(support=uses(("Air Strike", "D1"))), prepare=prepare)
+        return
+    b = apart(force(post(), support=("Air Strike",)), post(), dice,
+              a_ctl=still(support=uses(("Air Strike", "D1"))), prepare=prepare)
+    assert len(shot_texts(b)) == 1
+    assert "Air Strike" not in b.assets[Side.ATTACKER]
+
+
+def test_a_unit_chosen_as_a_target_counts_as_targeted_for_an_air_strike_R4_3() -> None:
+    """R4.3 and R6.5: choosing a unit as a target makes it targeted for the battle; the Air
+    Strike can then be called on it in the next zone combat."""
+    b = exchange(force(gun("Cannon"), support=("Air Strike",)), post(),
+                 [*INIT, *TIE, 1,      # turn 1: Gun targets Post; its Cannon misses
+                  *INIT, 1, *TIE, 1],  # turn 2: the Air Strike misses; the Cannon too
+                 turns=2, attacker_ctl=Scripted(
+                     support=lambda b, side, at, zone: [("Air Strike", "D1")]
+                     if at == "combat" and "D1" in b.targeted[side] else []))
+    assert "D1" in b.targeted[Side.ATTACKER]
+    assert shot_texts(b)[1] == "Support fires Missile at Post: 1+0 vs 3+ - miss."
+    assert "Air Strike" not in b.assets[Side.ATTACKER]
+
+
+def test_support_fire_needs_a_targeted_or_identified_unit_R4_3() -> None:
+    """Not among the options: refused (issue 15)."""
+    with pytest.raises(BattleError, match="not a choice for the Support Fire now"):
+        in_combat(("Support Fire",), [*INIT, 3, 3],
+                  uses(("Support Fire", "D2"), moment="combat"))
 
 
 def test_support_fire_is_used_once_R4_3() -> None:
-    b = apart(force(post(), support=("Support Fire",)), post(), [1, *INIT, *INIT], turns=2,
-              a_ctl=still(support=uses(("Support Fire", "D1"))), prepare=known("D1"))
+    b = in_combat(("Support Fire",), [*INIT, 1, 3, 3, *INIT, 3, 3],
+                  uses(("Support Fire", "D2"), moment="combat"), prepare=known("D2"),
+                  turns=2)
     assert len(shot_texts(b)) == 1
 
 
 def test_support_fire_against_infantry_rolls_kills_and_morale_R4_3_R6_11() -> None:
-    b = apart(force(post(), support=("Support Fire",)), force(),
-              [5, 3, *INIT],   # Howitzer kills 5 (terrain ignored): 2; morale 3 > 2 holds
-              a_ctl=still(support=uses(("Support Fire", "D1"))), terrain={9: "Woods"},
-              prepare=known("D1"), defender={"strongpoints": [{"zone": 9}]})
+    b = in_combat(("Support Fire",),
+                  [*INIT, 5, 3,   # Howitzer kills 5 (terrain ignored): 2; morale 3 > 2 holds
+                   3, 3],
+                  uses(("Support Fire", "D2"), moment="combat"), terrain={9: "Woods"},
+                  prepare=found("D2"), far=False, defender={"strongpoints": [{"zone": 9}]})
     assert texts(b, Kind.KILLS) == [
-        "Support's Howitzer against Strongpoint D1: 5+0 - 2 kills (2 in all)."]
-    assert texts(b, Kind.MORALE) == ["Strongpoint D1 morale 3 vs 2 kills: they hold."]
+        "Support's Howitzer against Strongpoint D2: 5+0 - 2 kills (2 in all)."]
+    assert texts(b, Kind.MORALE) == ["Strongpoint D2 morale 3 vs 2 kills: they hold."]
 
 
 def test_support_fire_at_a_unit_the_side_identified_R4_3() -> None:
-    b = apart(force(post(), support=("Recon Drone", "Support Fire")), post(), [1, *INIT],
-              a_ctl=still(support=uses(("Recon Drone", 9), ("Support Fire", "D1"))))
-    assert shot_texts(b) == ["Support fires Howitzer at Post: 1+0 vs 4+ - miss."]
+    def plan(b: Battle, side: Side, at: str, zone: Any) -> list[tuple[str, object]]:
+        return [("Recon Drone", 9)] if at == "turn start" else [("Support Fire", "D2")]
+    b = in_combat(("Recon Drone", "Support Fire"), [*INIT, 1, 3, 3], plan)
+    assert shot_texts(b) == ["Support fires Howitzer at Far: 1+0 vs 4+ - miss."]
 
 
 # ---- Minefield ----------------------------------------------------------------------------------
@@ -304,24 +432,24 @@ def test_a_decoy_shows_as_a_mek_contact_and_holds_the_enemy_R4_3() -> None:
     b = apart(post(), force(post(), support=("Decoy",)), [*INIT, 3],
               d_ctl=still(setup_support=mined(2)),
               a_ctl=still(movement=lambda b, s: {"A1": 2}, ranges=[RangeChoice.STAY]))
-    assert texts(b, Kind.SETUP)[-1] == "A Mek contact appears in zone 2."
+    assert texts(b, Kind.SETUP)[-1] == "Post (Post) sets up in zone 2."  # as a Mek would
     assert b.contested(2) and not b.can_leave(b.unit("A1"))
 
 
 def test_a_decoy_is_no_unit_for_victory_R4_3() -> None:
-    b = exchange(gun("Missile"), force(post(), support=("Decoy",)), [*INIT, *TIE, 4, 1],
+    b = exchange(gun("Missile"), force(post(), support=("Decoy",)), [*INIT, *TIE, 4, 1, 1, 2],
                  band=Band.LONG, prepare=lambda b: setattr(b.unit("D1"), "hits", 4),
                  attacker_ctl=Scripted(targets=lambda b, u, c, n: [b.unit("D1")]))
-    assert b.unit("DX2").on_map
+    assert b.unit("D2").on_map
     assert b.verdict is not None and b.verdict.outcome.value == "attacker wins"
 
 
 def test_an_air_strike_at_a_decoy_is_wasted_R4_3() -> None:
     b = apart(force(post(), support=("Air Strike",)), force(post(), support=("Decoy",)),
-              [6, *INIT], a_ctl=still(support=uses(("Air Strike", "DX2"))),
-              d_ctl=still(setup_support=mined(9)), prepare=known("DX2"))
-    assert has_text(b, "The shot passes through Decoy DX2: nothing is there.")
-    assert b.unit("DX2").hits == 0 and "Air Strike" not in b.assets[Side.ATTACKER]
+              [6, *INIT], a_ctl=still(support=uses(("Air Strike", "D2"))),
+              d_ctl=still(setup_support=mined(9)), prepare=targeted("D2"))
+    assert has_text(b, "The shot passes through Post: nothing is there.")
+    assert b.unit("D2").hits == 0 and "Air Strike" not in b.assets[Side.ATTACKER]
 
 
 # ---- Recon Drone ---------------------------------------------------------------------------------
@@ -331,7 +459,7 @@ def test_recon_drone_identifies_every_enemy_unit_in_one_zone_R4_3() -> None:
               [*INIT], a_ctl=still(support=uses(("Recon Drone", 9))),
               d_ctl=still(setup_support=mined(9)), defender={"strongpoints": [{"zone": 9}]})
     assert texts(b, Kind.SUPPORT) == ["Recon Drone over zone 9: Post, Strongpoint D2."]
-    assert not b.unit("DX3").on_map and b.unit("D2").detected
+    assert not b.unit("D3").on_map and b.unit("D2").detected
     assert {"D1", "D2"} <= b.known[Side.ATTACKER]
 
 
@@ -353,10 +481,10 @@ def test_repair_truck_fully_repairs_one_mek_once_R4_3() -> None:
 
 
 def test_repair_truck_repairs_meks_only_R4_3() -> None:
-    b = apart(force(post(), support=("Repair Truck", "Gun Sled")), post(), [*INIT],
+    with pytest.raises(BattleError, match="not a choice for the Repair Truck now"):
+        apart(force(post(), support=("Repair Truck", "Gun Sled")), post(), [*INIT],
               a_ctl=still(support=uses(("Repair Truck", "A2"))),
               prepare=lambda b: setattr(b.unit("A2"), "hits", 1))
-    assert b.unit("A2").hits == 1 and "Repair Truck" in b.assets[Side.ATTACKER]
 
 
 # ---- Digging In ----------------------------------------------------------------------------------
@@ -371,10 +499,17 @@ def test_digging_in_doubles_terrain_against_the_mek_while_it_stays_R4_3() -> Non
 
 def test_digging_in_ends_when_the_mek_moves_and_is_used_once_R4_3() -> None:
     moves = [{"D1": "dig"}, {"D1": 8}, {"D1": "dig"}]
+    options: list[list[Any]] = []
+
+    def movement(b: Any, side: Side) -> Any:
+        options.append(b.move_options(b.unit("D1")))
+        return moves[b.turn - 1] if b.turn < 3 else {}
+
     b = apart(post(), force(post(), support=("Digging In",)), [*INIT] * 3, turns=3,
-              d_ctl=still(movement=lambda b, s: moves[b.turn - 1]))
+              d_ctl=still(movement=movement))
     assert b.unit("D1").zone == 8 and b.unit("D1").dug_in_zone is None
     assert len(texts(b, Kind.SUPPORT)) == 1
+    assert "dig" in options[0] and "dig" not in options[2]  # used once: no longer offered
 
 
 # ---- Rich Uncle ----------------------------------------------------------------------------------
@@ -398,7 +533,7 @@ def test_gun_sled_three_hits_ar_three_fast_with_a_rail_cannon_R4_4() -> None:
 
 
 def test_support_unit_kills_are_recorded_for_no_pilot_R4_4_R2_5() -> None:
-    b = exchange(support_unit("Gun Sled"), post(), [*INIT, 1, 3, 4, 1],
+    b = exchange(support_unit("Gun Sled"), post(), [*INIT, 1, 3, 4, 1, 1, 2],
                  prepare=lambda b: setattr(b.unit("D1"), "hits", 4))
     sled = b.unit("A1")
     assert sled.mek_kills == 1 and sled.pilot is None
@@ -484,11 +619,12 @@ def test_commandos_mark_an_enemy_for_plus_one_to_hit_R4_4() -> None:
 
 
 def test_commandos_identify_an_enemy_unit_a_decoy_vanishes_R4_4() -> None:
+    # (at Long the defender's Basic sensors cannot find the Commandos: no die, R6.4)
     b = exchange(commando_side(post()), force(post(), support=("Decoy",)),
-                 [*INIT, 3, 3, 3, 1], band=Band.LONG,
+                 [*INIT, 3, 3, 3], band=Band.LONG,
                  attacker_ctl=Scripted(commando=lambda b, u, e: ("identify", e[-1])))
-    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Decoy DX3 is a decoy."]
-    assert not b.unit("DX3").on_map
+    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Post is a decoy."]
+    assert not b.unit("D2").on_map
 
 
 def test_commandos_cannot_be_attacked_until_detected_R4_4() -> None:
@@ -509,14 +645,19 @@ def test_commandos_once_found_suffer_kills_and_morale_as_infantry_R4_4() -> None
 
 @pytest.mark.parametrize(("to", "moved"), [(5, True), (6, False)])
 def test_commandos_move_one_zone_a_turn_R4_4(to: int, moved: bool) -> None:
+    if not moved:
+        with pytest.raises(BattleError, match="Commandos cannot make that move now"):
+            apart(commando_side(), post(), [*INIT], a_zone=4,
+                  a_ctl=still(movement=lambda b, s: {"A1": to}))
+        return
     b = apart(commando_side(), post(), [*INIT], a_zone=4,
               a_ctl=still(movement=lambda b, s: {"A1": to}))
-    assert b.unit("A1").zone == (to if moved else 4)
+    assert b.unit("A1").zone == to
 
 
 def test_support_fire_unit_rolls_are_named_for_the_support_R4_3() -> None:
-    b = apart(force(post(), support=("Support Fire",)), post(), [1, *INIT],
-              a_ctl=still(support=uses(("Support Fire", "D1"))), prepare=known("D1"))
+    b = in_combat(("Support Fire",), [*INIT, 1, 3, 3],
+                  uses(("Support Fire", "D2"), moment="combat"), prepare=known("D2"))
     assert rolls_for(b, "Support's Howitzer") == [1]
 
 

@@ -16,6 +16,7 @@ from tests.engine_helpers import (
     INIT,
     TIE,
     Scripted,
+    assert_all_dice_used,
     battle,
     duel_scenario,
     exchange,
@@ -45,7 +46,7 @@ def lose(uid: str, system: str) -> Any:
 
 
 def everyone(b: Battle, unit: Unit, candidates: list[Unit], limit: int) -> list[Unit]:
-    return candidates
+    return candidates[:limit]
 
 
 @pytest.mark.parametrize(("lost", "text"), [
@@ -82,7 +83,7 @@ def test_director_lost_leaves_one_target_R6_5() -> None:
     b = exchange(gun("Cannon", "Cannon", systems=["Director"]),
                  force(post(name="P1"), post(name="P2")), [*INIT, 3, 3, 3, 1],
                  attacker_ctl=Scripted(targets=everyone, fire=lambda b, u, t, band: list(
-                     zip(u.weapons, [b.unit("D1"), b.unit("D2")], strict=True))),
+                     zip(u.weapons, t, strict=False))),
                  prepare=lose("A1", "Director"))
     assert "Attacker decides: Gun targets P1" in texts(b, Kind.DECISION)
     assert len(shot_texts(b)) == 1
@@ -153,17 +154,24 @@ def test_improved_sensors_lost_fall_back_to_basic_R6_4() -> None:
 
 
 def test_advanced_sensors_next_door_id_opens_support_fire_R6_4_R4_3() -> None:
-    scenario = map_scenario((4,), (5,))
-    fire_at = Scripted(movement=lambda b, s: {}, support=lambda b, side, at, zone:
-                       [("Support Fire", "D1")] if at == "turn start" else [])
+    # Scout (zone 4) identifies the Post next door (zone 5) as the combat step begins;
+    # Brawler and Guard then fight in zone 6, and in that combat the Support Fire goes in at
+    # the Post, which nobody has targeted (R4.3).
+    scenario = map_scenario((4, 6), (5, 6))
+    fire_at = Scripted(movement=lambda b, s: {},
+                       deploy=lambda b, side, units: {"A1": 4, "A2": 6},
+                       support=lambda b, side, at, zone:
+                       [("Support Fire", "D1")] if at == "combat" else [])
+    dice = [*INIT, 1, *TIE]
     b = start(battle(scenario, force(post(systems=["Advanced Sensors"], name="Scout"),
-                                     support=("Support Fire",)),
-                     force(post()), [*INIT, 1, *INIT], fire_at,
-                     Scripted(movement=lambda b, s: {})))
-    b.play_turn()   # Scout's sensors ID the Post next door
-    assert "D1" in b.known[Side.ATTACKER]
-    b.play_turn()   # the Support Fire goes in at the start of turn 2
+                                     post(name="Brawler"), support=("Support Fire",)),
+                     force(post(), post(name="Guard")), dice, fire_at,
+                     Scripted(movement=lambda b, s: {},
+                              deploy=lambda b, side, units: {"D1": 5, "D2": 6})))
+    b.play_turn()
+    assert "D1" in b.known[Side.ATTACKER] and "D1" not in b.targeted[Side.ATTACKER]
     assert shot_texts(b) == ["Support fires Howitzer at Post: 1+0 vs 4+ - miss."]
+    assert_all_dice_used(b, dice)
 
 
 def test_masking_one_detection_roll_covers_all_weapons_for_the_turn_R6_4() -> None:

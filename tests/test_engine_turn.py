@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from meks.catalog import Band
-from meks.engine.core import Battle, Engagement, RangeChoice
+from meks.engine.core import Battle, BattleError, Engagement, RangeChoice
 from meks.engine.log import Kind
 from meks.scenario import Edge, Side
 from tests.engine_helpers import (
@@ -59,24 +59,31 @@ def test_a_move_to_a_corner_zone_needs_diagonal_moves_R5_1(diagonal: bool) -> No
     b = start(battle(map_scenario((1,), (9,), diagonal_moves=diagonal),
                      force(post()), force(post()), dice,
                      still(movement=orders(t1={"A1": 5})), still()))
+    if not diagonal:  # not adjacent: the order is refused (issue 15)
+        with pytest.raises(BattleError, match="Post cannot make that move now"):
+            b.play_turn()
+        assert b.unit("A1").zone == 1
+        return
     b.play_turn()
     assert_all_dice_used(b, dice)
-    assert b.unit("A1").zone == (5 if diagonal else 1)
-    assert texts(b, Kind.MOVE) == (["Post moves from zone 1 to zone 5."] if diagonal else [])
+    assert b.unit("A1").zone == 5
+    assert texts(b, Kind.MOVE) == ["Post moves from zone 1 to zone 5."]
 
 
 def test_units_exit_across_their_edge_from_the_allowed_zones_R5_1() -> None:
     scenario = map_scenario((2, 5), (9,), attacker={"exits": [{"edge": "north"}]})
     dice = [6, 1]
     b = start(battle(scenario, force(post(), custom("Other", "Assault")), force(post()), dice,
-                     still(movement=orders(t1={"A1": Edge.NORTH, "A2": Edge.NORTH}),
+                     still(movement=orders(t1={"A1": Edge.NORTH}),
                            deploy=lambda b, side, units: {"A1": 2, "A2": 5}), still()))
+    assert Edge.NORTH in b.views[Side.ATTACKER].move_options(b.unit("A1"))
+    assert Edge.NORTH not in b.views[Side.ATTACKER].move_options(b.unit("A2"))  # zone 5
     b.play_turn()
     assert_all_dice_used(b, dice)
     a1, a2 = b.unit("A1"), b.unit("A2")
     assert a1.exited_turn == 1 and a1.exit_edge is Edge.NORTH and a1.exit_zone == 2
     assert not a1.on_map
-    assert a2.exited_turn is None and a2.zone == 5  # zone 5 is not on the north edge
+    assert a2.exited_turn is None and a2.zone == 5
     assert texts(b, Kind.EXIT) == ["Post leaves the map across the north edge from zone 2."]
 
 
@@ -85,7 +92,8 @@ def test_no_exit_across_an_edge_the_scenario_does_not_open_R5_1() -> None:
     dice = [6, 1]
     b = start(battle(scenario, force(post()), force(post()), dice,
                      still(movement=orders(t1={"A1": Edge.NORTH})), still()))
-    b.play_turn()
+    with pytest.raises(BattleError, match="Post cannot make that move now"):
+        b.play_turn()
     assert b.unit("A1").zone == 2 and b.unit("A1").exited_turn is None
 
 
@@ -163,7 +171,8 @@ def test_a_zone_cleared_and_entered_again_does_not_fight_twice_a_turn_R5_2() -> 
             3,      # D1 (Assault) movement 3
             3,      # A1 (Assault) movement 3: tie, the range stays Short
             4,      # A1's Cannon hits (4+)
-            1]      # D1 armor save 1 vs 2+: fails, and the hit is its last
+            1,      # D1 armor save 1 vs 2+: fails, and the hit is its last
+            1, 2]   # its critical check (R6.9, always a critical) and table: Leg Damaged
     b = start(battle(map_scenario((5,), (5, 6)), force(custom("Gun", "Assault", ["Cannon"])),
                      force(post(), custom("Late", "Assault")), dice, still(),
                      still(deploy=lambda b, side, units: {"D1": 5, "D2": 6},
@@ -257,29 +266,37 @@ def test_units_may_enter_an_enemy_zone_but_not_leave_it_R5_4() -> None:
     b = start(battle(map_scenario((4,), (5,)), force(post()), force(post()), dice,
                      still(movement=orders(t1={"A1": 5}), move_first=lambda b, s: True),
                      still(movement=orders(t1={"D1": 6}))))
-    b.play_turn()
-    assert_all_dice_used(b, dice)
+    with pytest.raises(BattleError, match="Post cannot make that move now"):
+        b.play_turn()
     assert b.unit("A1").zone == 5
     assert b.unit("D1").zone == 5  # may not leave a zone holding enemies
     assert not b.can_leave(b.unit("D1"))
+    assert b.views[Side.DEFENDER].move_options(b.unit("D1")) == [None]
 
 
 def test_a_unit_may_move_one_zone_per_movement_phase_R5_4() -> None:
     b = start(battle(map_scenario((1,), (9,)), force(post()), force(post()), [6, 1],
                      still(movement=orders(t1={"A1": 3})), still()))
-    b.play_turn()
-    assert b.unit("A1").zone == 1  # zone 3 is two zones away
+    with pytest.raises(BattleError, match="Post cannot make that move now"):
+        b.play_turn()  # zone 3 is two zones away
+    assert b.unit("A1").zone == 1
 
 
 def test_second_movement_may_not_enter_enemies_R5_4() -> None:
     dice = [6, 1]
     b = start(battle(map_scenario((4,), (5,)), force(post(), custom("Other", "Assault")),
                      force(post()), dice,
-                     still(second_move=lambda b, side: {"A1": 5, "A2": 1}), still()))
+                     still(second_move=lambda b, side: {"A2": 1}), still()))
+    view = b.views[Side.ATTACKER]
     b.play_turn()
     assert_all_dice_used(b, dice)
-    assert b.unit("A1").zone == 4
+    assert 5 not in view.move_options(b.unit("A1"), second=True)
     assert b.unit("A2").zone == 1
+    b = start(battle(map_scenario((4,), (5,)), force(post()), force(post()), dice,
+                     still(second_move=lambda b, side: {"A1": 5}), still()))
+    with pytest.raises(BattleError, match=r"'second_move'.*Post cannot make that move now"):
+        b.play_turn()
+    assert b.unit("A1").zone == 4
 
 
 def test_second_movement_is_the_initiative_winners_only_R5_4() -> None:

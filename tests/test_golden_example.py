@@ -5,6 +5,9 @@ first exchange the Rail Cannon dice (2 and 6) are the rolls before the Jammer's 
 second exchange "3, 4 with -1" are the results after it (rolls 4 and 5), since only that
 gives the two hits the example counts. The DRAKEN holds its Hammer in the first exchange,
 as in the example. The critical check (3) is followed by a table roll of 2: Leg Damaged.
+The example leaves out the critical check of the killing Hit (R6.9), which cannot fail
+with no Hits left; we give it a check of 5 and a table roll of 2 (Leg Damaged again),
+which leaves the pilot to eject as the example has it.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ DICE = [
     5,           # WASP save vs Rail Cannon 5: saved
     6,           # Hammer Missile to hit: 5 vs 3, hit
     4,           # WASP save vs Hammer 4-1 = 3: fails; second hit destroys the WASP
+    5,           # the killing Hit's critical check (R6.9): 5 > 0 remaining, a critical
+    2,           # critical table: Leg Damaged (the reactor holds; the pilot will eject)
 ]
 
 
@@ -68,8 +73,9 @@ def test_worked_example_wasp_against_draken() -> None:
         "WASP armor save 5+0 vs 5+: saved.",
         "WASP armor save 4-1 vs 5+: failed.",
     ]
-    assert texts(b, Kind.CRITICAL) == ["Critical on WASP: Leg Damaged (2) - -1 to movement."]
-    assert wasp.legs == 1
+    assert texts(b, Kind.CRITICAL) == ["Critical on WASP: Leg Damaged (2) - -1 to movement.",
+                                       "Critical on WASP: Leg Damaged (2) - -2 to movement."]
+    assert wasp.legs == 2
     assert wasp.destroyed_turn == 2 and wasp.hits == 2
     assert draken.hits == 0 and draken.alive
     assert result.winner is Side.DEFENDER and result.turns == 2

@@ -53,7 +53,9 @@ SHOWING = [
 def test_every_view_fits_80_columns_and_has_json(runner: CliRunner, company: str,
                                                  args: list[str]) -> None:
     out = invoke(runner, *args)
-    assert max(len(line) for line in out.splitlines()) <= 80, out
+    # A path on a line of its own is printed whole, however long, for scripts to read.
+    database = os.environ["MEKS_DB"]
+    assert all(len(line) <= 80 for line in out.splitlines() if line != database), out
     json.loads(invoke(runner, *args, "--json"))
 
 

@@ -164,7 +164,7 @@ class Answers:
             "movement": {"A1": 4, "A2": Edge.NORTH, "A3": "dig", "A4": None},
             "second_move": {"A1": Edge.WEST}, "arrival_zone": 9, "jump": True,
             "range_choice": RangeChoice.CLOSE_TWO, "targets": [self.d1, b.unit("D2")],
-            "fire_plan": [(self.slot, self.d1), (self.a1.weapons[0], b.unit("D3"))],
+            "fire_plan": [(self.slot, self.d1), (self.a1.weapons[0], b.unit("D2"))],
             "dodge": False, "support": [("Recon Drone", 5), ("Support Fire", "D1"),
                                         ("Repair Truck", None)],
             "ambush": "A1", "dismount": True, "reveal": False,
@@ -188,17 +188,18 @@ def test_every_decision_type_survives_json() -> None:
         "move_first": (Side.ATTACKER,), "movement": (Side.ATTACKER,),
         "second_move": (Side.ATTACKER,), "arrival_zone": (a1, [8, 9]), "jump": (a1,),
         "range_choice": (5, Side.ATTACKER, list(RangeChoice)), "targets": (a1, [d1], 2),
-        "fire_plan": (a1, [d1], Band.SHORT), "dodge": (a1, answers.slot.weapon),
+        "fire_plan": (a1, [d1], Band.SHORT), "dodge": (a1, answers.slot.weapon, 2),
         "support": (Side.ATTACKER, "combat", 5), "ambush": (Side.ATTACKER, 5),
         "dismount": (a1,), "reveal": (a1,), "commando": (a1, [d1]), "hawkeye": (a1, [d1]),
     }
     assert set(args) == protocol_methods()
     record: list[dict[str, Any]] = []
     live = Recorded(answers, record)  # type: ignore[arg-type]
-    first = {name: getattr(live, name)(battle, *a) for name, a in args.items()}
+    view = battle.views[Side.ATTACKER]
+    first = {name: getattr(live, name)(view, *a) for name, a in args.items()}
     stored = json.loads(json.dumps(record))
     replay = Recorded(Refuse(), stored)  # type: ignore[arg-type]
-    second = {name: getattr(replay, name)(battle, *a) for name, a in args.items()}
+    second = {name: getattr(replay, name)(view, *a) for name, a in args.items()}
     assert not replay.replaying
     for name, value in answers.values.items():
         assert first[name] == value == second[name], name
@@ -207,7 +208,7 @@ def test_every_decision_type_survives_json() -> None:
         assert slot is slot2 and target is target2 and isinstance(slot, WeaponSlot)
     assert all(isinstance(u, Unit) for u in second["targets"])
     assert stored[[r["ask"] for r in stored].index("fire_plan")]["value"] == [
-        [len(a1.weapons) - 1, "D1"], [0, "D3"]]
+        [len(a1.weapons) - 1, "D1"], [0, "D2"]]
     assert stored[[r["ask"] for r in stored].index("range_choice")]["value"] == "CLOSE_TWO"
 
 
@@ -714,3 +715,45 @@ def test_the_play_screen_fits_80_columns(files: tuple[str, str], tmp_path: Path)
     seen.append(child.before)
     lines = "".join(seen).replace("\r", "").splitlines()
     assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+
+
+def test_a_play_begun_under_an_earlier_engine_revision_is_set_aside_when_it_no_longer_fits(
+        runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
+    """Issue 15 (stored battles replay or say which revision fought them): a play saved by an
+    earlier engine whose decisions no longer fit is refused in one sentence naming both
+    revisions, set aside (its record kept), and its company may start the battle afresh."""
+    from campaigns.company import Refused
+    from campaigns.play import load, start
+    from cli.play import Quit, play_to_end
+    from cli.play import run as play
+    from cli.state import session
+    from db.models import Play
+    from meks.engine import REVISION
+
+    _, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=11)
+    with pytest.raises(Quit):
+        play(state, console(), saver(state.id), StopAfter(3))
+    with session() as s:  # as an earlier engine would have left it: a decision it no longer asks
+        row = s.get(Play, state.id)
+        assert row is not None
+        spec = json.loads(row.spec)
+        spec["engine"] = REVISION - 1
+        row.spec = json.dumps(spec)
+        row.decisions = json.dumps([{"ask": "no_such_decision", "turn": 1, "value": None}])
+        s.add(row)
+    with session() as s:
+        state = load(s, state.id)
+    with pytest.raises(Refused) as refused:  # what 'meks battle resume' prints, exit 1
+        play_to_end(state)
+    message = str(refused.value)
+    assert f"revision {REVISION - 1}" in message and f"revision {REVISION}" in message
+    assert "set aside" in message
+    with session() as s:
+        row = s.get(Play, state.id)
+        assert row is not None and row.status == "finished" and row.result == "set aside"
+        assert json.loads(row.decisions)  # the record is kept
+    with session() as s:  # the company's muster is free again
+        again = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=11)
+    assert again.id != state.id

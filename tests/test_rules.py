@@ -186,6 +186,18 @@ def test_armor_save_of_two_or_less_always_holds_R6_8() -> None:
     assert ArmorSave(1).exact() == 0 and ArmorSave(7).exact() == 1
 
 
+def test_a_dodge_weighs_the_chance_that_any_hit_of_the_attack_gets_through_R6_8() -> None:
+    """R6.8: Agility dodges a whole attack, so what it avoids is at least one of its hits
+    failing its own save: exactly the share of the saves' face sequences with a failure."""
+    for check in (armor_save(4, CATALOG.weapon("Cannon"), _has()),
+                  armor_save(5, CATALOG.weapon("Missile"), _has("Reactive Armor"))):
+        assert check.fails_any(1, ONE_EXACT) == check.exact()
+        for hits in (2, 3):
+            def fails(d6: Roller, hits: int = hits, check: ArmorSave = check) -> bool:
+                return not all(check.roll(d6, "", "")[1] for _ in range(hits))
+            assert check.fails_any(hits, ONE_EXACT) == frequency(fails, 2 * hits)
+
+
 # ---- R6.9 critical check -------------------------------------------------------------------
 
 def test_critical_check_beats_the_remaining_hits_R6_9() -> None:
@@ -216,6 +228,14 @@ def test_pinpoint_crits_without_the_roll_and_spaul_must_confirm_R6_9() -> None:
     assert pin.exact() == count(lambda r: r > 3)
     spaul = critical_check(3, spaul=True)
     assert spaul.exact() == count(lambda r: r > 3) ** 2
+
+
+def test_the_killing_hit_check_is_always_a_critical_and_spends_no_pinpoint_R6_9() -> None:
+    """R6.9: with no Hits left the check cannot fail, so Pinpoint Attack is not used on it
+    (nor is a Sharpshooter re-roll ever needed)."""
+    check = critical_check(0, pinpoint=True, sharpshooter=True)
+    assert not check.pinpoint and check.exact() == 1
+    assert check.roll(dice(1), "Post") == (1, True, ())
 
 
 def test_reactor_blows_on_one_to_three_R6_9() -> None:
@@ -357,7 +377,7 @@ def test_play_odds_use_up_nothing() -> None:
 
     b = _duel(["Guidance"], ["Spoof"], "Missile")
     unit, target = _units(b)
-    odds = shot_odds(b, unit, unit.weapons[0], target, Band.SHORT)
+    odds = shot_odds(b.views[unit.side], unit, unit.weapons[0], target, Band.SHORT)
     assert odds is not None and "Guidance +1" in odds.text and "Spoof -1" in odds.text
     assert unit.turn_skills == set() and target.turn_skills == set()
 

@@ -4,4 +4,4 @@
 # could give a different battle log: a rule fixed, a message reworded. Every stored battle
 # records the revision it was fought under (battles from before there was one count as 1),
 # so a replay that differs can say why. docs/rules.md lists what each revision changed.
-REVISION = 3
+REVISION = 5

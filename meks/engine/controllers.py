@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Family, Weapon
+from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.units import Unit, WeaponSlot
+from meks.engine.view import SideView
 from meks.scenario import (
     AllOf,
     AnyOf,
@@ -30,86 +32,87 @@ from meks.scenario import (
     Side,
 )
 
-if TYPE_CHECKING:
-    from meks.engine.core import Battle, RangeChoice
-
 Order = int | Edge | str | None
 
 
 class Controller(Protocol):
-    """Every decision a side makes in battle."""
+    """Every decision a side makes in battle. Each is asked with the side's ``SideView``
+    (what it may know, R8.1) and answered with one of the decision's legal options: those
+    handed in (``options``, ``candidates``, ``targets``, ``zones``, ``enemies``), or those
+    the view lists (``move_options``, ``setup_options``, ``support_options``,
+    ``ambush_options``). The engine refuses any other answer with a ``BattleError``."""
 
-    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
         """Set-up zone for each unit (unit id -> zone)."""
         ...
 
-    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
+    def setup_support(self, battle: SideView, side: Side, asset: str) -> int | str | None:
         """Minefield or Decoy: a zone; Hidden Mek: own unit id; Battle Damage: an enemy
         Mek's id. None to leave it unused."""
         ...
 
-    def move_first(self, battle: Battle, side: Side) -> bool:
+    def move_first(self, battle: SideView, side: Side) -> bool:
         """Having won initiative: move first (True) or second."""
         ...
 
-    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
         """Zone moves: unit id -> adjacent zone, an Edge to leave by, or "dig" (Digging In)."""
         ...
 
-    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         """The initiative winner's optional second movement (no enemy zones, +2 heat)."""
         ...
 
-    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
         """Where a reinforcement arrives."""
         ...
 
-    def jump(self, battle: Battle, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: Unit) -> bool:
         """Use jump jets for this movement roll (+1 die, no terrain, +2 heat)."""
         ...
 
-    def range_choice(self, battle: Battle, zone: int, side: Side,
+    def range_choice(self, battle: SideView, zone: int, side: Side,
                      options: list[RangeChoice]) -> RangeChoice:
         """Having won the movement roll: what to do with the range."""
         ...
 
-    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
         """Up to ``limit`` targets for this turn."""
         ...
 
-    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
                   band: Band) -> list[tuple[WeaponSlot, Unit]]:
         """Which weapons fire at which target, in order (heat counts in this order)."""
         ...
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
-        """Agility: dodge this hit (+1 heat)."""
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        """Agility: dodge this attack, which hit ``hits`` times (+1 heat; once a turn)."""
         ...
 
-    def support(self, battle: Battle, side: Side, moment: str,
+    def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
         """Support assets to use now: (asset, unit id or zone)."""
         ...
 
-    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
+    def ambush(self, battle: SideView, side: Side, zone: int) -> str | None:
         """The Mek that makes the Ambush attack in this zone, or None to wait."""
         ...
 
-    def dismount(self, battle: Battle, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: Unit) -> bool:
         """Dismount the APC's infantry here."""
         ...
 
-    def reveal(self, battle: Battle, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: Unit) -> bool:
         """A hidden unit alone with enemies: come out and fight."""
         ...
 
-    def commando(self, battle: Battle, unit: Unit,
+    def commando(self, battle: SideView, unit: Unit,
                  enemies: list[Unit]) -> tuple[str, Unit] | None:
         """Commandos: ("identify", enemy) or ("mark", enemy)."""
         ...
 
-    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
         """Hawkeye: the enemy unit (in the zone or an adjacent one) the pilot tries to ID,
         or None."""
         ...
@@ -138,7 +141,7 @@ def _grid_distances(diagonal: bool) -> tuple[tuple[int, ...], ...]:
 _DISTANCES = (_grid_distances(False), _grid_distances(True))  # zones 0..9, by diagonal_moves
 
 
-def path_step(battle: Battle, start: int, goal: int) -> int | None:
+def path_step(battle: SideView, start: int, goal: int) -> int | None:
     """The next zone on a shortest path from ``start`` to ``goal``."""
     if start == goal:
         return None
@@ -151,7 +154,7 @@ def path_step(battle: Battle, start: int, goal: int) -> int | None:
     return step
 
 
-def _path_step(battle: Battle, start: int, goal: int) -> int | None:
+def _path_step(battle: SideView, start: int, goal: int) -> int | None:
     seen = {start: start}
     queue = deque([start])
     while queue:
@@ -168,7 +171,7 @@ def _path_step(battle: Battle, start: int, goal: int) -> int | None:
     return None
 
 
-def distance(battle: Battle, a: int, b: int) -> int:
+def distance(battle: SideView, a: int, b: int) -> int:
     diagonal = battle.house.diagonal_moves
     if 0 <= a <= 9 and 0 <= b <= 9:
         return _DISTANCES[1 if diagonal else 0][a][b]
@@ -279,7 +282,7 @@ class Baseline:
 
     # set-up
 
-    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
         rules = battle.scenario.side(side)
         zones = list(rules.setup.zones) if rules.setup else [
             1, 2, 3] if side is Side.DEFENDER else [7, 8, 9]
@@ -294,7 +297,7 @@ class Baseline:
                 return placement
         return candidates[0]
 
-    def _placements(self, battle: Battle, side: Side, units: Sequence[Unit],
+    def _placements(self, battle: SideView, side: Side, units: Sequence[Unit],
                     zones: list[int], goal_zones: list[int]) -> list[dict[str, int]]:
         rules = battle.scenario.side(side)
         out: list[dict[str, int]] = []
@@ -332,8 +335,8 @@ class Baseline:
             else len(units)
         return max(1, -(-int(total * percent) // 100))
 
-    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
-        mine = [u for u in battle.side_units(side) if u.on_map]
+    def setup_support(self, battle: SideView, side: Side, asset: str) -> int | str | None:
+        mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy]
         enemies = [u for u in battle.side_units(side.enemy) if u.is_mek and u.alive]
         if asset == "Battle Damage":
             return max(enemies, key=lambda u: u.points).id if enemies else None
@@ -351,10 +354,10 @@ class Baseline:
 
     # movement
 
-    def move_first(self, battle: Battle, side: Side) -> bool:
+    def move_first(self, battle: SideView, side: Side) -> bool:
         return False
 
-    def goal(self, battle: Battle, unit: Unit) -> Order:
+    def goal(self, battle: SideView, unit: Unit) -> Order:
         """Where this unit wants to go next: its objective, else the nearest enemy."""
         assert unit.zone is not None
         zones, exits = objectives(battle.scenario.victory.condition(unit.side), unit.side)
@@ -381,30 +384,29 @@ class Baseline:
             return None
         return path_step(battle, unit.zone, nearest.zone or 5)
 
-    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
         orders: dict[str, Order] = {}
         for unit in battle.side_units(side):
-            if unit.on_map and unit.mobile and battle.can_leave(unit):
+            if unit.on_map and unit.mobile and unit.can_act and not unit.moved and \
+                    battle.can_leave(unit):
                 where = self.goal(battle, unit)
                 if where is not None:
                     orders[unit.id] = where
         return orders
 
-    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         return {}
 
-    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
         return zones[0]
 
-    def jump(self, battle: Battle, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: Unit) -> bool:
         return False
 
     # combat
 
-    def range_choice(self, battle: Battle, zone: int, side: Side,
+    def range_choice(self, battle: SideView, zone: int, side: Side,
                      options: list[RangeChoice]) -> RangeChoice:
-        from meks.engine.core import BANDS, RangeChoice
-
         mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
         want = _shortest([best_band(u) for u in mine]) if mine else Band.SHORT
         band = battle.band_of(zone)
@@ -416,7 +418,7 @@ class Baseline:
             return RangeChoice.CLOSE
         return RangeChoice.STAY
 
-    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
         small = any(w.weapon.is_small for w in unit.weapons if not w.destroyed)
 
@@ -426,13 +428,15 @@ class Baseline:
             return candidates[:limit]
         return sorted(candidates, key=weakness)[:limit]
 
-    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
                   band: Band) -> list[tuple[WeaponSlot, Unit]]:
         plan: list[tuple[WeaponSlot, Unit]] = []
         heat = unit.heat
-        rating = unit.heat_rating(battle._terrain[unit.zone or 5].heat > 0)
+        rating = unit.heat_rating(battle.moors(unit.zone or 5))
         hot = not unit.vehicle
         for slot in unit.live_weapons():
+            if slot.fired:  # spent this turn (an Ambush fires early, R4.3)
+                continue
             weapon = slot.weapon
             small = weapon.is_small
             # Whether the weapon can fire at this band, and within the heat rating, does not
@@ -448,10 +452,10 @@ class Baseline:
                 break
         return plan
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
         return True
 
-    def support(self, battle: Battle, side: Side, moment: str,
+    def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
         uses: list[tuple[str, object]] = []
         assets = battle.assets[side]
@@ -460,34 +464,32 @@ class Baseline:
             if hurt:
                 uses.append(("Repair Truck", max(hurt, key=lambda u: u.hits).id))
         if moment == "combat":
-            known = [battle.unit(uid) for uid in sorted(battle.known[side])]
-            known = [u for u in known if u.on_map and not u.hidden and not u.is_infantry]
-            if known:
-                if "Support Fire" in assets:
-                    uses.append(("Support Fire", min(known, key=lambda u: u.remaining).id))
-                if "Air Strike" in assets:
-                    uses.append(("Air Strike", min(known, key=lambda u: u.remaining).id))
+            # R4.3: Support Fire at a unit targeted or ID'd, an Air Strike at a targeted one
+            for asset, ids in (("Support Fire", battle.known[side]),
+                               ("Air Strike", battle.targeted[side])):
+                seen = [battle.find(uid) for uid in sorted(ids)]
+                known = [u for u in seen if u is not None and u.on_map and not u.hidden
+                         and not u.is_infantry]
+                if known and asset in assets:
+                    uses.append((asset, min(known, key=lambda u: u.remaining).id))
         return uses
 
-    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
+    def ambush(self, battle: SideView, side: Side, zone: int) -> str | None:
         meks = [u for u in battle.in_zone(zone, side) if u.is_mek and not u.decoy
                 and u.can_act and not u.fought]
         return meks[0].id if meks else None
 
-    def dismount(self, battle: Battle, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: Unit) -> bool:
         return bool(apc.zone and battle.enemies_in(apc.zone, apc.side))
 
-    def reveal(self, battle: Battle, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: Unit) -> bool:
         return True
 
-    def commando(self, battle: Battle, unit: Unit,
+    def commando(self, battle: SideView, unit: Unit,
                  enemies: list[Unit]) -> tuple[str, Unit] | None:
-        decoys = [e for e in enemies if e.decoy]
-        if decoys:
-            return ("identify", decoys[0])
         return ("mark", min(enemies, key=lambda e: e.remaining))
 
-    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
         here = [e for e in candidates if e.zone == unit.zone]
         return (here or candidates)[0]
 

@@ -12,15 +12,15 @@ Each step of the rules is one method, named after it: ``initiative``, ``movement
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
 from meks.dice import Dice
+from meks.engine.decisions import BANDS, BattleError, RangeChoice
 from meks.engine.log import Event, Kind
 from meks.engine.units import (
     ForceSpec,
@@ -29,9 +29,11 @@ from meks.engine.units import (
     UnitSpec,
     WeaponSlot,
     build_unit,
+    copy_unit,
     decoy,
     strongpoint,
 )
+from meks.engine.view import SideView, Sight
 from meks.errors import MeksError
 from meks.rules import (
     GUNNERY_MODIFIER,
@@ -43,6 +45,7 @@ from meks.rules import (
     ToHit,
     armor_save,
     critical_check,
+    faces_at_least,
     infantry_hits,
     kills_roll,
     may_fire_again,
@@ -61,7 +64,6 @@ from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller
 
-BANDS = (Band.SHORT, Band.MEDIUM, Band.LONG)
 ID_BAND = {Sensors.BASIC: Band.MEDIUM, Sensors.IMPROVED: Band.LONG, Sensors.ADVANCED: Band.LONG}
 INFANTRY_DETECT = {Sensors.BASIC: 6, Sensors.IMPROVED: 5, Sensors.ADVANCED: 3}
 BAND_DETECT_MOD = {Band.SHORT: 0, Band.MEDIUM: -1, Band.LONG: -2}
@@ -90,20 +92,15 @@ def _holds(slots: list[WeaponSlot], slot: WeaponSlot) -> bool:
     return slot in slots
 
 
-class BattleError(MeksError):
-    """A battle that cannot be set up or played as asked."""
-
-
-class RangeChoice(enum.Enum):
-    """What the winner of a movement roll does with its margin (R6.3)."""
-
-    STAY = "stay"
-    CLOSE = "close one band"
-    OPEN = "open one band"
-    CLOSE_TWO = "close two bands"
-    OPEN_TWO = "open two bands"
-    BREAK = "break contact"
-    DOUBLE = "double terrain against us"
+def _among(answer: Any, options: Sequence[Any]) -> int:
+    """The position of ``answer`` among ``options`` (units by identity), or -1."""
+    for i, option in enumerate(options):
+        if option is answer:
+            return i
+    for i, option in enumerate(options):
+        if not isinstance(option, Unit) and type(option) is type(answer) and option == answer:
+            return i
+    return -1
 
 
 @dataclass
@@ -154,12 +151,13 @@ class Battle(Roller):
         self.assets: dict[Side, list[str]] = {Side.ATTACKER: [], Side.DEFENDER: []}
         self.mines: dict[Side, list[int]] = {side: [] for side in SIDES}  # zones, by layer
         self.known: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        # enemy units the side has chosen as targets so far (R4.3: what an Air Strike needs)
+        self.targeted: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.marked: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.history: list[dict[Side, frozenset[int]]] = []
         self.initiative_winner: Side | None = None
         self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
-        self.ambushed: dict[str, list[Unit]] = {}  # this turn's ambusher -> its targets
         self.verdict: Verdict | None = None
         self._surprise_pending: dict[Side, int] = {}  # Surprise assets for the first roll
         self._adjacent = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
@@ -167,14 +165,53 @@ class Battle(Roller):
                          for z in range(1, 10)}
         # id(weapon) -> (the weapon, its to-hit number at each of BANDS); see ``need_at``
         self._needs: dict[int, tuple[Weapon, tuple[int | None, ...]]] = {}
+        # What each side may know (R8.1), kept in one record (see ``Sight``): a Battle has
+        # as few attributes as it can, so that reading one stays quick.
+        self.sight = Sight()
+        self.secret = False  # whether any unit may be kept from the enemy (hidden, infantry)
+        self.sight.views = (SideView(self, ATTACKER), SideView(self, DEFENDER))
+
+    @property
+    def views(self) -> dict[Side, SideView]:
+        """Each side's view of the battle (what its controller is given)."""
+        views = self.sight.views
+        return {ATTACKER: views[0], DEFENDER: views[1]}
 
     # ---- small helpers --------------------------------------------------------------------
 
     def note(self, kind: Kind, text: str, unit: Unit | None = None,
              target: Unit | None = None, value: int | None = None) -> None:
+        """Log an event. One about a unit the other side cannot see (hidden, or infantry not
+        detected) is for one side's eyes only (R8.1), and so are the dice rolled for it (the
+        rolls logged just before it)."""
+        if self.secret:
+            self.keep_private(unit, target, None)
         self.log.append(_new_event(Event, (
             self.turn, kind, text, None if unit is None else unit.id,
             None if target is None else target.id, value)))
+
+    def note_for(self, side: Side, kind: Kind, text: str, unit: Unit | None = None,
+                 target: Unit | None = None) -> None:
+        """Log an event for ``side``'s eyes only (R8.1), and the dice rolled for it."""
+        self.keep_private(unit, target, side)
+        self.note(kind, text, unit, target)
+
+    def keep_private(self, unit: Unit | None, target: Unit | None,
+                     private: Side | None) -> None:
+        """Mark the event about to be logged (and the dice just rolled for it) as for one
+        side only, when it is about a unit the other side cannot see or ``private`` says."""
+        if unit is not None and (unit.hidden or (unit.kind is UnitKind.INFANTRY
+                                                 and not unit.detected)):
+            private = unit.side
+        elif target is not None and target.kind is UnitKind.INFANTRY and not target.detected:
+            private = target.side
+        if private is not None:
+            log = self.log
+            at = len(log)
+            self.sight.private[at] = private
+            while at and log[at - 1].kind is _ROLL:
+                at -= 1
+                self.sight.private[at] = private
 
     def d6(self, purpose: str) -> int:
         value = self.dice.d6(purpose)
@@ -277,6 +314,56 @@ class Battle(Roller):
     def enemies_in(self, zone: int, side: Side) -> list[Unit]:
         return self.visible_in(zone, DEFENDER if side is ATTACKER else ATTACKER)
 
+    def terrain_heat(self, zone: int) -> bool:
+        """Whether the zone's terrain adds one to heat ratings (R6.10: Moors)."""
+        return self._terrain[zone].heat > 0
+
+    def combat_zones(self) -> list[int]:
+        return sorted(self.engagements)
+
+    def shot_to_hit(self, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+                    gunnery: bool = False, single: bool = True) -> ToHit:
+        """``to_hit`` of one shot of ``unit``'s ``weapon`` at ``target`` (``gunnery``: a
+        Gunnery second shot): describing it uses up no once-a-turn skill."""
+        return self.to_hit(Shot(unit, weapon, target, band, gunnery), single)
+
+    # ---- asking the controllers --------------------------------------------------------------
+
+    def face(self, side: Side, unit: Unit) -> Unit:
+        """``unit`` as ``side`` sees it: an enemy Decoy as its Mek contact (R8.1)."""
+        return self.sight.covers[unit.id] if unit.decoy and unit.side is not side else unit
+
+    def faces(self, side: Side, units: Iterable[Unit]) -> list[Unit]:
+        """``units`` as ``side`` sees them, leaving out any it cannot see (R8.1)."""
+        if not self.secret and not self.sight.covers:
+            return units if isinstance(units, list) else list(units)
+        out = []
+        for u in units:
+            if u.side is not side:
+                if u.hidden or (u.kind is UnitKind.INFANTRY and not u.detected):
+                    continue
+                if u.decoy:
+                    u = self.sight.covers[u.id]
+            out.append(u)
+        return out
+
+    def refuse(self, side: Side, decision: str, answer: object, why: str = "") -> MeksError:
+        """The error for a controller's answer that is not one of the decision's options."""
+        controller = self.controllers[side]
+        replayed = getattr(controller, "last_replayed", None)
+        shown = getattr(answer, "id", answer)
+        if isinstance(answer, list | tuple):
+            shown = [getattr(a, "id", a) for a in answer]
+        text = (f"The {side.value}'s answer to '{decision}' on turn {self.turn} ({shown!r}) "
+                f"is not one of its legal options{': ' + why if why else ''}.")
+        if replayed is not None:
+            from meks.engine.recorded import ReplayMismatch
+
+            return ReplayMismatch(f"Recorded decision {replayed + 1} ('{decision}', turn "
+                                  f"{self.turn}) is not legal in this battle: {shown!r} is not "
+                                  "one of its options. The record does not fit this battle.")
+        return BattleError(text)
+
     # ---- set-up -----------------------------------------------------------------------------
 
     def setup(self) -> None:
@@ -304,6 +391,7 @@ class Battle(Roller):
             while "Surprise" in self.assets[side]:  # each one is +3 on the first roll
                 self.assets[side].remove("Surprise")
                 self._surprise_pending[side] = self._surprise_pending.get(side, 0) + 1
+        self.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
         for side in Side:
             self.deploy(side)
         for side in Side:
@@ -318,8 +406,14 @@ class Battle(Roller):
             self.note(Kind.SETUP, f"{side.value.capitalize()}: {len(movers)} units wait to "
                       "arrive as reinforcements.")
             return
-        placement = self.controllers[side].deploy(self, side, movers)
+        view = self.sight.views[side is DEFENDER]
+        placement = self.controllers[side].deploy(view, side, list(movers))
         zones = rules.setup.zones if rules.setup else tuple(range(1, 10))
+        if not isinstance(placement, dict):
+            raise self.refuse(side, "deploy", placement)
+        strays = sorted(set(placement) - {u.id for u in movers}, key=str)
+        if strays:
+            raise self.refuse(side, "deploy", strays, "it places units that are not set up now")
         for unit in movers:
             zone = placement.get(unit.id)
             if zone not in zones:
@@ -342,33 +436,58 @@ class Battle(Roller):
 
     def setup_assets(self, side: Side) -> None:
         controller = self.controllers[side]
+        view = self.sight.views[side is DEFENDER]
         for asset in list(self.assets[side]):
             if asset not in ("Battle Damage", "Minefield", "Hidden Mek", "Decoy"):
                 continue
-            choice = controller.setup_support(self, side, asset)
+            choice = controller.setup_support(view, side, asset)
+            if _among(choice, view.setup_options(asset)) < 0:
+                raise self.refuse(side, f"setup_support ({asset})", choice)
             if choice is None:
                 continue
             chosen = self.find(choice)
-            if asset == "Minefield" and isinstance(choice, int) and 1 <= choice <= 9:
+            if asset == "Minefield" and isinstance(choice, int):
                 self.mines[side].append(choice)
                 self.decided(side, "a minefield is laid (hidden) in one zone")
-            elif asset == "Decoy" and isinstance(choice, int) and 1 <= choice <= 9:
-                fake = decoy(f"{side.value[0].upper()}X{len(self.units)}", side, choice)
-                self.units.append(fake)
-                self.note(Kind.SETUP, f"A Mek contact appears in zone {choice}.", fake)
-            elif asset == "Hidden Mek" and chosen is not None and chosen.side is side \
-                    and chosen.is_mek and not chosen.decoy and chosen.on_map:
-                chosen.hidden = True
-                self.decided(side, f"{chosen.name} sets up hidden")
-            elif asset == "Battle Damage" and chosen is not None and \
-                    chosen.side is side.enemy and chosen.is_mek and not chosen.decoy:
+            elif asset == "Decoy" and isinstance(choice, int):
+                self.lay_decoy(side, choice)
+            elif asset == "Hidden Mek" and chosen is not None:
+                chosen.hidden = self.secret = True
+                # R8.1: the enemy never learns where it set up, nor that it did.
+                for i, event in enumerate(self.log):
+                    if event.kind is Kind.SETUP and event.unit == chosen.id:
+                        self.sight.private[i] = side
+                self.note_for(side, Kind.DECISION, f"{_title(side)} decides: {chosen.name} "
+                              "sets up hidden")
+            elif asset == "Battle Damage" and chosen is not None and chosen.decoy:
+                self.note(Kind.SUPPORT, f"Battle Damage on {chosen.name}: no damage shows.",
+                          target=chosen)
+            elif asset == "Battle Damage" and chosen is not None:
                 self.note(Kind.SUPPORT, f"Battle Damage: {chosen.name} starts damaged.",
                           target=chosen)
                 self.critical(chosen, None)
                 self.settle([chosen])  # a reactor that blows at set-up destroys the Mek
-            else:
-                continue  # not a usable choice: the asset is kept
             self.assets[side].remove(asset)
+
+    def lay_decoy(self, side: Side, zone: int) -> None:
+        """R4.3 Decoy: one false Mek contact. To the enemy it shows as a Mek of the side
+        (its most valuable), set up in ``zone`` with no damage, under a unit id like any
+        other; the enemy cannot tell it from a Mek until it is ID'd (R8.1)."""
+        prefix = "A" if side is ATTACKER else "D"
+        uid = f"{prefix}{len(self.side_units(side)) + 1}"
+        meks = [u for u in self.side_units(side) if u.is_mek and not u.decoy]
+        fake = decoy(uid, side, zone)
+        cover = decoy(uid, side, zone)
+        if meks:
+            model = max(meks, key=lambda u: u.points)  # the first of the most valuable
+            fake.name = model.name
+            cover = copy_unit(model, uid, zone)
+        cover.decoy = False
+        self.sight.covers[uid] = cover
+        self.units.append(fake)
+        self.note(Kind.SETUP, f"{cover.name} ({cover.design}) sets up in zone {zone}.", fake)
+        self.note_for(side, Kind.DECISION, f"{_title(side)} decides: the decoy in zone {zone} "
+                      f"shows as {cover.name}")
 
     # ---- the game -----------------------------------------------------------------------------
 
@@ -398,7 +517,6 @@ class Battle(Roller):
         self.end_turn()
 
     def start_turn(self) -> None:
-        self.ambushed = {}
         self.marked = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         self.identified = {Side.ATTACKER: set(), Side.DEFENDER: set()}
         for unit in self.units:
@@ -456,7 +574,10 @@ class Battle(Roller):
                 break
         winner, loser = (ATTACKER, DEFENDER) if a > d else (DEFENDER, ATTACKER)
         self.initiative_winner = winner
-        goes_first = self.controllers[winner].move_first(self, winner)
+        view = self.sight.views[winner is DEFENDER]
+        goes_first = self.controllers[winner].move_first(view, winner)
+        if not isinstance(goes_first, bool):
+            raise self.refuse(winner, "move_first", goes_first)
         self.decided(winner, "move first" if goes_first else "move second")
         return (winner, loser) if goes_first else (loser, winner)
 
@@ -464,12 +585,10 @@ class Battle(Roller):
 
     def movement_phase(self, side: Side) -> None:
         self.arrivals(side)
-        orders = self.controllers[side].movement(self, side)
+        orders = self.controllers[side].movement(self.sight.views[side is DEFENDER], side)
         units = self.side_units(side)  # moving adds no unit; only dismounting does
         if orders:
-            for unit in units:
-                if unit.id in orders:
-                    self.order_move(unit, orders[unit.id], second=False)
+            self.give_orders(side, "movement", orders, units, second=False)
         for unit in units:
             # R5.4/R6.3: contact broken before this movement let units leave in it; that
             # was their next movement, so from now on they are held again.
@@ -479,11 +598,37 @@ class Battle(Roller):
                             if u.carries_infantry and u.on_map and u.zone is not None}):
             self.dismount(side, zone)
 
+    def give_orders(self, side: Side, decision: str, orders: object, units: list[Unit],
+                    second: bool) -> None:
+        """Carry out a movement's orders. Each must name one of the side's units and one of
+        its legal moves (the view's ``move_options``); anything else is refused."""
+        if not isinstance(orders, dict):
+            raise self.refuse(side, decision, orders)
+        given = 0
+        for unit in units:
+            if unit.id in orders:
+                given += 1
+                where = orders[unit.id]
+                if second:
+                    unit.moved = False
+                if where is not None and not self.order_move(unit, where, second):
+                    raise self.refuse(side, decision, {unit.id: where},
+                                      f"{unit.name} cannot make that move now")
+        if given != len(orders):
+            ids = {u.id for u in units}
+            stray = next(uid for uid in orders if uid not in ids)
+            raise self.refuse(side, decision, {stray: orders[stray]},
+                              f"{stray!r} is none of its units")
+
     def can_leave(self, unit: Unit) -> bool:
-        """R5.4: a unit may not leave a zone holding enemies unless its side broke contact
-        there this turn."""
+        """R5.4: a unit may not leave a zone holding enemies (that its side can see, R8.1)
+        unless its side broke contact there this turn."""
         assert unit.zone is not None
-        return not self.enemies_in(unit.zone, unit.side) or unit.may_leave == unit.zone
+        if unit.may_leave == unit.zone:
+            return True
+        if self.secret:
+            return not self.sight.views[unit.side is DEFENDER].enemies_in(unit.zone, unit.side)
+        return not self.enemies_in(unit.zone, unit.side)
 
     def order_move(self, unit: Unit, where: int | Edge | str | None, second: bool) -> bool:
         if where is None or not unit.on_map or not unit.mobile or not unit.can_act \
@@ -510,10 +655,10 @@ class Battle(Roller):
             self.note(Kind.EXIT, f"{unit.name} leaves the map across the {where.value} edge "
                       f"from zone {unit.zone}.", unit)
             return True
-        if not isinstance(where, int) or where not in self._adjacent[unit.zone]:
+        if type(where) is not int or where not in self._adjacent[unit.zone]:
             return False
-        if second and self.enemies_in(where, unit.side):
-            return False
+        if second and self.sight.views[unit.side is DEFENDER].enemies_in(where, unit.side):
+            return False  # (enemies its side can see: R8.1)
         origin = unit.zone
         unit.zone = where
         unit.moved = True
@@ -568,9 +713,10 @@ class Battle(Roller):
                 zone = plan.zones[self.choose_index(len(plan.zones),
                                                     f"arrival zone of {unit.name}")]
             else:
-                zone = self.controllers[side].arrival_zone(self, unit, list(plan.zones))
-                if zone not in plan.zones:
-                    zone = plan.zones[0]
+                zone = self.controllers[side].arrival_zone(self.sight.views[side is DEFENDER], unit,
+                                                           list(plan.zones))
+                if _among(zone, plan.zones) < 0:
+                    raise self.refuse(side, "arrival_zone", zone)
             unit.arrived, unit.zone, unit.moved = True, zone, True
             self.note(Kind.ARRIVE, f"{unit.name} arrives in zone {zone}.", unit, value=zone)
             self.minefield(unit)
@@ -578,11 +724,9 @@ class Battle(Roller):
     def second_movement(self, side: Side) -> None:
         """R5.2/R5.4: the initiative winner may move again, never into enemies; each Mek
         that does starts next turn with 2 heat."""
-        orders = self.controllers[side].second_move(self, side)
-        for unit in self.side_units(side):
-            if unit.id in orders:
-                unit.moved = False
-                self.order_move(unit, orders[unit.id], second=True)
+        orders = self.controllers[side].second_move(self.sight.views[side is DEFENDER], side)
+        if orders:
+            self.give_orders(side, "second_move", orders, self.side_units(side), second=True)
 
     # ---- zone combat ---------------------------------------------------------------------
 
@@ -611,7 +755,10 @@ class Battle(Roller):
             hidden = [u for u in self.in_zone(zone, side) if u.hidden]
             if hidden and self.enemies_in(zone, side) and not self.visible_in(zone, side):
                 for unit in hidden:
-                    if self.controllers[side].reveal(self, unit):
+                    answer = self.controllers[side].reveal(self.sight.views[side is DEFENDER], unit)
+                    if not isinstance(answer, bool):
+                        raise self.refuse(side, "reveal", answer)
+                    if answer:
                         unit.hidden = False
                         self.decided(side, f"{unit.name} comes out of hiding")
 
@@ -648,12 +795,7 @@ class Battle(Roller):
             for unit in actors:
                 if unit.commando:
                     continue
-                if unit.id in self.ambushed:  # its targets were chosen for the Ambush
-                    targets = [t for t in self.ambushed.pop(unit.id)
-                               if t.on_map and t.zone == zone]
-                else:
-                    targets = self.choose_targets(unit, eng.band)
-                plans.append((unit, targets))
+                plans.append((unit, self.choose_targets(unit, eng.band)))
         for unit, targets in plans:
             if targets:
                 self.attack(unit, targets, eng.band)
@@ -682,7 +824,7 @@ class Battle(Roller):
         Servo Boosters and Jump Jets, less Leg Damage."""
         assert unit.zone is not None
         parts = []
-        jump = unit.has_system("Jump Jets") and self.controllers[unit.side].jump(self, unit)
+        jump = unit.has_system("Jump Jets") and self.ask_jump(unit)
         if jump:
             self.add_heat(unit, JUMP_HEAT, "jump jets")
             parts.append("jump jets")
@@ -718,6 +860,12 @@ class Battle(Roller):
             servo_boosters=unit.has_system("Servo Boosters") if has is None
             else has("Servo Boosters"), legs=unit.legs)
 
+    def ask_jump(self, unit: Unit) -> bool:
+        answer = self.controllers[unit.side].jump(self.sight.views[unit.side is DEFENDER], unit)
+        if not isinstance(answer, bool):
+            raise self.refuse(unit.side, "jump", answer)
+        return answer
+
     def movement_modifiers(self, unit: Unit, ignore_terrain: bool) -> list[tuple[int, str]]:
         """R6.2: what a movement roll adds to its dice, each named (those that add nothing
         left out)."""
@@ -747,9 +895,10 @@ class Battle(Roller):
             if index < 1:
                 options.append(RangeChoice.OPEN_TWO)
             options.append(RangeChoice.DOUBLE)
-        choice = self.controllers[winner].range_choice(self, eng.zone, winner, options)
-        if choice not in options:
-            choice = RangeChoice.STAY
+        view = self.sight.views[winner is DEFENDER]
+        choice = self.controllers[winner].range_choice(view, eng.zone, winner, list(options))
+        if _among(choice, options) < 0:
+            raise self.refuse(winner, "range_choice", choice)
         self.decided(winner, f"{choice.value} in zone {eng.zone}")
         step = (-1 if choice is RangeChoice.CLOSE else 1 if choice is RangeChoice.OPEN
                 else -2 if choice is RangeChoice.CLOSE_TWO else 2
@@ -790,6 +939,8 @@ class Battle(Roller):
             return False
         unit.turn_skills.add(key)
         need = INFANTRY_DETECT[unit.sensors]
+        if not faces_at_least(need - BAND_DETECT_MOD[band]):
+            return False  # R6.4: no die is rolled when no result could succeed
         roll = self.d6(f"{unit.name} looks for {enemy.name}")
         total = roll + BAND_DETECT_MOD[band]
         found = total >= need
@@ -808,7 +959,7 @@ class Battle(Roller):
         unit.turn_skills.add(key)
         sensors = unit.sensors
         if sensors is Sensors.BASIC and band is Band.LONG:
-            return False
+            return False  # R6.4: no die is rolled when no result could succeed
         need = 2 if sensors is Sensors.ADVANCED else 4
         roll = self.d6(f"{unit.name} tries to detect masked {enemy.name}")
         found = roll >= need
@@ -824,7 +975,7 @@ class Battle(Roller):
         sensors = unit.sensors
         if adjacent and sensors is not Sensors.ADVANCED:
             return False
-        if enemy.masked:
+        if enemy.masked:  # R6.4: where no roll could succeed, none is made
             if sensors is Sensors.BASIC and band is not Band.SHORT:
                 return False
             if sensors is Sensors.IMPROVED and band is Band.LONG:
@@ -886,12 +1037,19 @@ class Battle(Roller):
                 continue
             near = [unit.zone, *self.adjacent(unit.zone)]
             candidates = [e for z in near for e in self.enemies_in(z, unit.side)
-                          if e.id not in self.identified[unit.side]]
+                          if e.id not in self.identified[unit.side]
+                          and (e.kind is not UnitKind.INFANTRY or e.detected)]
             if not candidates:
                 continue
-            choice = self.controllers[unit.side].hawkeye(self, unit, candidates)
-            if choice is None or choice not in candidates:
+            faces = self.faces(unit.side, candidates)
+            view = self.sight.views[unit.side is DEFENDER]
+            answer = self.controllers[unit.side].hawkeye(view, unit, faces)
+            if answer is None:
                 continue
+            index = _among(answer, faces)
+            if index < 0:
+                raise self.refuse(unit.side, "hawkeye", answer)
+            choice = candidates[index]
             unit.turn_skills.add("Hawkeye")
             roll = self.d6(f"Hawkeye of {unit.name}")
             if roll >= 5:
@@ -939,27 +1097,50 @@ class Battle(Roller):
             candidates = [e for e in candidates if e.kind is not UnitKind.INFANTRY]
         if not candidates:
             return []
-        chosen = self.controllers[unit.side].targets(self, unit, candidates, limit)
-        chosen = [t for t in chosen if t in candidates][:limit]
+        side = unit.side
+        sight = self.sight
+        faces = candidates if not self.secret and not sight.covers else \
+            self.faces(side, candidates)
+        answer = self.controllers[side].targets(sight.views[side is DEFENDER], unit, faces,
+                                                limit)
+        # Up to ``limit`` different candidates. (Units compare by identity: ``in`` and
+        # ``index`` find the very unit offered.)
+        chosen: list[Unit] | None
+        if type(answer) is list and len(answer) == 1 and answer[0] in faces:
+            chosen = [answer[0]]  # (the usual answer)
+        else:
+            chosen = [t for t in answer if t in faces] if type(answer) is list else None
+            if chosen is None or len(chosen) != len(answer) or len(chosen) > limit or (
+                    len({id(t) for t in chosen}) != len(chosen)):
+                raise self.refuse(side, "targets", answer, f"at most {limit} different "
+                                  "candidates")
+        if faces is not candidates:
+            chosen = [candidates[faces.index(t)] for t in chosen]
         if chosen:
             self.decided(unit.side, f"{unit.name} targets "
                          + ", ".join([t.name for t in chosen]))
             self.known[unit.side].update([t.id for t in chosen])
+            self.targeted[unit.side].update([t.id for t in chosen])
         return chosen
 
     def commando_action(self, unit: Unit) -> None:
         """R4.4 Commandos: each turn ID one enemy unit in their zone, or +1 to hit it."""
         if not unit.commando or unit.zone is None:
             return
-        enemies = self.enemies_in(unit.zone, unit.side)
+        enemies = [e for e in self.enemies_in(unit.zone, unit.side)
+                   if e.kind is not UnitKind.INFANTRY or e.detected]
         if not enemies:
             return
-        action = self.controllers[unit.side].commando(self, unit, enemies)
+        faces = self.faces(unit.side, enemies)
+        view = self.sight.views[unit.side is DEFENDER]
+        action = self.controllers[unit.side].commando(view, unit, faces)
         if action is None:
             return
-        what, target = action
-        if target not in enemies:
-            return
+        index = _among(action[1], faces) if isinstance(action, tuple) and len(action) == 2 \
+            else -1
+        if index < 0 or action[0] not in ("identify", "mark"):
+            raise self.refuse(unit.side, "commando", action)
+        what, target = action[0], enemies[index]
         if what == "identify":
             self.identified[unit.side].add(target.id)
             self.known[unit.side].add(target.id)
@@ -975,27 +1156,52 @@ class Battle(Roller):
     # ---- attacks ------------------------------------------------------------------------------
 
     def attack(self, unit: Unit, targets: list[Unit], band: Band) -> None:
-        """One unit's attacks this turn, weapon by weapon in the controller's order."""
+        """One unit's attacks this turn, weapon by weapon in the controller's order.
+
+        Each entry of the plan must be legal (R6.5, R6.11): a working weapon of the unit, at
+        one of its targets, able to fire at this band at that kind of target, each weapon
+        once (a Gunnery pilot's one cannon-family or CIWS weapon twice). Anything else is
+        refused. A weapon lost to an overheat earlier in the plan is passed over."""
         if unit.kind is UnitKind.INFANTRY:
             self.infantry_attack(unit, targets[0])
             return
-        plan = self.controllers[unit.side].fire_plan(self, unit, targets, band)
+        side = unit.side
+        sight = self.sight
+        faces = targets if not self.secret and not sight.covers else self.faces(side, targets)
+        plan = self.controllers[side].fire_plan(sight.views[side is DEFENDER], unit, faces,
+                                                band)
+        if not isinstance(plan, list) and not isinstance(plan, tuple):
+            raise self.refuse(side, "fire_plan", plan)
         single = len(targets) == 1
-        for slot, target in plan:
-            if slot.destroyed or not _holds(unit.weapons, slot) or target not in targets:
-                continue
+        lost: list[WeaponSlot] = []  # overheated in this plan
+        for entry in plan:
+            try:
+                slot, face = entry
+            except (TypeError, ValueError):
+                raise self.refuse(side, "fire_plan", entry) from None
+            index = faces.index(face) if face in faces else -1
+            if index < 0 or not _holds(unit.weapons, slot):
+                raise self.refuse(side, "fire_plan", (getattr(slot, "name", slot), face),
+                                  "a weapon of the unit at one of its targets")
+            if slot.destroyed:
+                if _holds(lost, slot):
+                    continue
+                raise self.refuse(side, "fire_plan", (slot.name, face),
+                                  f"the {slot.name} is destroyed")
+            target = targets[index]
             weapon = slot.weapon
-            again = False
+            small = weapon.is_small
+            infantry = target.kind is UnitKind.INFANTRY
+            if (small and not (infantry and band is Band.SHORT)) or \
+                    (not small and self.need_at(weapon, band) is None):
+                raise self.refuse(side, "fire_plan", (slot.name, face),
+                                  f"the {slot.name} cannot fire at it at {band.value} range")
+            again = False  # a Gunnery second shot
             if slot.fired >= 1:
                 if not may_fire_again(weapon, slot.fired, self.gunnery_left(unit)):
-                    continue
+                    raise self.refuse(side, "fire_plan", (slot.name, face),
+                                      f"the {slot.name} has fired already")
                 again = True
-            small = weapon.is_small
-            if self.need_at(weapon, band) is None and not (small and band is Band.SHORT):
-                continue
-            infantry = target.kind is UnitKind.INFANTRY
-            if small and not infantry:
-                continue
             if not self.can_target(unit, target, band, weapon.family is Family.MISSILE):
                 continue
             slot.fired += 1
@@ -1005,6 +1211,7 @@ class Battle(Roller):
                 unit.hidden = False
                 self.note(Kind.NOTE, f"{unit.name} fires from hiding and is revealed.", unit)
             if not self.weapon_heat(unit, slot):
+                lost.append(slot)
                 continue
             if infantry:
                 # The Gunnery -2 falls on the kills roll, as the terrain to-hit modifier does.
@@ -1104,7 +1311,9 @@ class Battle(Roller):
 
     def shoot(self, shot: Shot, single: bool = True) -> int:
         """R6.6-R6.7: roll to hit (two dice for Vulcan and Swarm, a missed die re-rolled once
-        for Twin Laser and 6-Pack); each hit goes to its armor save. Returns the hits."""
+        for Twin Laser and 6-Pack); each hit goes to its armor save. R6.8: a target that may
+        dodge (Agility) is asked once, after all the attack's dice, whether to dodge the
+        whole attack. Returns the hits."""
         weapon, target = shot.weapon, shot.target
         check = self.to_hit(shot, single)
         if shot.unit is not None:
@@ -1117,6 +1326,8 @@ class Battle(Roller):
         fires = f"{who} fires {weapon.name} at {target.name}: "
         listed = f" [{', '.join(notes)}]" if notes else ""
         hits = 0
+        at_stake = 0  # hits held back for the target's dodge decision
+        dodging = self.may_dodge(target)
         for _ in range(check.dice):
             roll, hit = check.roll_die(self, purpose, reroll)
             self.note(Kind.HIT if hit else Kind.MISS,
@@ -1125,29 +1336,47 @@ class Battle(Roller):
             if hit:
                 hits += 1
                 self.known[DEFENDER if target.side is ATTACKER else ATTACKER].add(target.id)
-                self.land(shot, weapon)
+                if dodging:
+                    at_stake += 1
+                else:
+                    self.land(shot, weapon)
+        if at_stake:
+            if self.ask_dodge(target, weapon, at_stake):
+                target.dodged = True
+                self.add_heat(target, 1, "agility")
+                self.note(Kind.DODGE, f"{target.name} dodges the {weapon.name}"
+                          + (f", {at_stake} hits" if at_stake > 1 else "") + " (Agility).",
+                          target, shot.unit)
+            else:
+                for _ in range(at_stake):
+                    self.land(shot, weapon)
         return hits
 
+    def may_dodge(self, target: Unit) -> bool:
+        """R6.8 Agility: once a turn, a unit that can act and whose own movement roll was 8+
+        may dodge one ranged attack that hit."""
+        return (target.skill("Agility") and target.can_act and not target.dodged
+                and target.move_roll >= 8 and not target.doomed and not target.decoy)
+
     def land(self, shot: Shot, weapon: Weapon) -> None:
-        """A hit: Agility may dodge it, then the armor save (R6.8), then damage."""
+        """A hit (not dodged): the armor save (R6.8), then damage."""
         target, unit = shot.target, shot.unit
         if target.decoy:
-            self.note(Kind.NOTE, f"The shot passes through {target.name}: nothing is there.",
-                      unit, target)
+            self.note_for(target.side, Kind.NOTE, f"The shot passes through {target.name}: "
+                          "nothing is there.", unit, target)
             return
         if target.doomed:
-            return
-        if (target.skill("Agility") and target.can_act and not target.dodged
-                and target.move_roll >= 8
-                and self.controllers[target.side].dodge(self, target, weapon)):
-            target.dodged = True
-            self.add_heat(target, 1, "agility")
-            self.note(Kind.DODGE, f"{target.name} dodges the {weapon.name} (Agility).",
-                      target, unit)
             return
         if self.armor_save(target, weapon):
             return
         self.damage(target, 1, unit, weapon)
+
+    def ask_dodge(self, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        view = self.sight.views[unit.side is DEFENDER]
+        answer = self.controllers[unit.side].dodge(view, unit, weapon, hits)
+        if not isinstance(answer, bool):
+            raise self.refuse(unit.side, "dodge", answer)
+        return answer
 
     def armor_save(self, target: Unit, weapon: Weapon) -> bool:
         """R6.8: roll >= AR saves; Hammer -1, Space-Lam +1 against cannons; Reactive Armor
@@ -1163,11 +1392,12 @@ class Battle(Roller):
 
     def damage(self, target: Unit, hits: int, by: Unit | None, weapon: Weapon | None,
                checks: bool = True) -> None:
-        """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends);
-        otherwise a critical check after each Hit."""
+        """R6.9: each Hit; at Hits the unit is doomed (destroyed when its combat ends); a
+        critical check after each Hit, the killing Hit included (with no Hits left it is
+        always a critical: a Reactor Core that blows then kills the pilot, R2.6)."""
         if target.decoy:  # R4.3: attacks at a decoy are wasted
-            self.note(Kind.NOTE, f"Nothing is at {target.name}: the attack is wasted.",
-                      by, target)
+            self.note_for(target.side, Kind.NOTE, f"Nothing is at {target.name}: the attack is "
+                          "wasted.", by, target)
             return
         for _ in range(hits):
             if target.doomed:
@@ -1177,7 +1407,7 @@ class Battle(Roller):
                       f"{target.max_hits}).", target, by, target.hits)
             if target.hits >= target.max_hits:
                 self.doom(target, by)
-            elif checks:
+            if checks:
                 self.critical_check(target, by, weapon)
 
     def doom(self, target: Unit, by: Unit | None) -> None:
@@ -1187,8 +1417,9 @@ class Battle(Roller):
 
     def critical_check(self, target: Unit, by: Unit | None, weapon: Weapon | None) -> None:
         """R6.9: a critical when a roll beats the remaining Hits. Pinpoint Attack skips the
-        check once a turn; Sharpshooter re-rolls one failed check a turn; a PPC at Long
-        re-rolls a check that fails; Spaul Liner makes the critical roll again to stick."""
+        check once a turn (not spent on a killing Hit, whose check cannot fail);
+        Sharpshooter re-rolls one failed check a turn; a PPC at Long re-rolls a check that
+        fails; Spaul Liner makes the critical roll again to stick."""
         remaining = target.remaining
         check = self.describe_critical_check(target, by, weapon)
         roll, crit, spent = check.roll(self, target.name)
@@ -1221,7 +1452,10 @@ class Battle(Roller):
                               spaul=target.has_system("Spaul Liner"))
 
     def critical(self, target: Unit, by: Unit | None) -> None:
-        """R6.9: the critical table."""
+        """R6.9: the critical table. R6.0: the effect is rolled now (a lost weapon or system
+        chosen now too) but waits in ``pending`` for ``take_effect`` when the zone's combat
+        ends, so that it takes no shot away in the exchange; a Reactor Core that blows dooms
+        the unit at once, as a killing Hit does (a doomed unit still fires)."""
         target.crits_taken += 1
         if target.crits_taken == 1 and target.skill("Damage Control"):
             self.note(Kind.CRITICAL, f"{target.name}'s crew contains the damage (Damage "
@@ -1232,19 +1466,19 @@ class Battle(Roller):
         effect = ""
         if roll == 1:
             # R6.9: a support vehicle has no pilot; the wound falls on its crew, same effect.
-            target.wounded = True
-            if target.pilot is not None:
-                target.pilot.wounded = True
-            effect = "from now on it acts only on 5+ each turn"
+            target.pending.append((1, 0))
+            effect = "from next turn on it acts only on 5+"
         elif roll == 2:
-            target.legs += 1
-            effect = f"-{target.legs} to movement"
+            target.pending.append((2, 0))
+            effect = f"-{target.legs + sum(1 for r, _ in target.pending if r == 2)} to movement"
         elif roll == 3:
-            live = target.live_weapons()
+            lost_already = {i for r, i in target.pending if r == 3}
+            live = [i for i, w in enumerate(target.weapons)
+                    if not w.destroyed and i not in lost_already]
             if live:
-                lost = live[self.choose_index(len(live), f"which weapon of {target.name}")]
-                lost.destroyed = True
-                effect = f"{lost.name} destroyed"
+                index = live[self.choose_index(len(live), f"which weapon of {target.name}")]
+                target.pending.append((3, index))
+                effect = f"{target.weapons[index].name} destroyed"
             else:
                 effect = "no weapon left to lose"
         elif roll == 4:
@@ -1261,17 +1495,35 @@ class Battle(Roller):
             target.computers_turns.add(self.turn + 1)
             effect = "-1 to hit next turn"
         else:
-            live_systems = [s for s in target.systems if not s.destroyed
+            lost_already = {i for r, i in target.pending if r == 6}
+            live_systems = [i for i, s in enumerate(target.systems) if not s.destroyed
+                            and i not in lost_already
                             and s.system.category.value != "armor"]
             if live_systems:
-                lost_system = live_systems[self.choose_index(
+                index = live_systems[self.choose_index(
                     len(live_systems), f"which system of {target.name}")]
-                lost_system.destroyed = True
-                effect = f"{lost_system.system.name} destroyed"
+                target.pending.append((6, index))
+                effect = f"{target.systems[index].system.name} destroyed"
             else:
                 effect = "no system left to lose"
         self.note(Kind.CRITICAL, f"Critical on {target.name}: {name} ({roll}) - {effect}.",
                   target, by, roll)
+
+    def take_effect(self, unit: Unit) -> None:
+        """R6.0: the critical effects rolled against ``unit`` take effect (at the end of the
+        zone's combat, or at once for damage dealt outside an exchange)."""
+        for roll, index in unit.pending:
+            if roll == 1:
+                unit.wounded = True
+                if unit.pilot is not None:
+                    unit.pilot.wounded = True
+            elif roll == 2:
+                unit.legs += 1
+            elif roll == 3:
+                unit.weapons[index].destroyed = True
+            elif roll == 6:
+                unit.systems[index].destroyed = True
+        unit.pending.clear()
 
     # ---- infantry ---------------------------------------------------------------------------
 
@@ -1322,13 +1574,19 @@ class Battle(Roller):
     def dismount(self, side: Side, zone: int) -> None:
         """R4.4: an APC's squad may dismount as an Infantry Strongpoint in its zone."""
         for apc in self.in_zone(zone, side):
-            if apc.carries_infantry and apc.can_act and \
-                    self.controllers[side].dismount(self, apc):
+            if apc.carries_infantry and apc.can_act and self.ask_dismount(apc):
                 apc.carries_infantry = False
                 squad = strongpoint(f"{apc.id}i", side, zone)
+                self.secret = True
                 squad.name = f"{apc.name}'s squad"
                 self.units.append(squad)
                 self.note(Kind.SUPPORT, f"{squad.name} dismounts in zone {zone}.", squad)
+
+    def ask_dismount(self, apc: Unit) -> bool:
+        answer = self.controllers[apc.side].dismount(self.sight.views[apc.side is DEFENDER], apc)
+        if not isinstance(answer, bool):
+            raise self.refuse(apc.side, "dismount", answer)
+        return answer
 
     # ---- support ------------------------------------------------------------------------------
 
@@ -1336,13 +1594,28 @@ class Battle(Roller):
         """R4.3: assets used once, when the side's controller decides."""
         if not self.assets[side]:
             return
-        for asset, choice in self.controllers[side].support(self, side, moment, zone):
-            if asset not in self.assets[side]:
-                continue
-            if self.support_asset(side, asset, choice):
+        view = self.sight.views[side is DEFENDER]
+        answer = self.controllers[side].support(view, side, moment, zone)
+        if not isinstance(answer, list | tuple) or not all(
+                isinstance(use, tuple | list) and len(use) == 2 for use in answer):
+            raise self.refuse(side, "support", answer)
+        # Each use must be a legal choice when it was asked for, or once the uses before it
+        # in the answer are made (a Recon Drone's ID opens Support Fire, R4.3).
+        asked = {str(asset): view.support_options(asset, moment) for asset, _ in answer}
+        used: list[object] = []
+        for asset, choice in answer:
+            if asset in used or (_among(choice, asked[asset]) < 0 and
+                                 _among(choice, view.support_options(asset, moment)) < 0):
+                raise self.refuse(side, "support", (asset, choice),
+                                  f"the side has no {asset} to use that way now"
+                                  if asset not in self.assets[side] else
+                                  f"not a choice for the {asset} now")
+            used.append(asset)
+            if self.support_asset(side, asset, choice, moment):
                 self.assets[side].remove(asset)
 
-    def support_asset(self, side: Side, asset: str, choice: object) -> bool:
+    def support_asset(self, side: Side, asset: str, choice: object, moment: str) -> bool:
+        """One asset used now, if ``choice`` (and ``moment``) allow it; whether it was."""
         if asset == "Repair Truck":
             unit = self.find(choice)
             if unit is None or unit.side is not side or not unit.alive or unit.doomed or \
@@ -1373,9 +1646,13 @@ class Battle(Roller):
             target = self.find(choice)
             if target is None or target.side is side or not target.on_map or target.hidden:
                 return False
-            # R4.3: Support Fire needs a unit the side has targeted or ID'd; an Air Strike
-            # "a targeted enemy unit", which an ID'd one is too.
-            if target.id not in (self.known[side] | self.identified[side]):
+            if asset == "Support Fire":
+                # R4.3: during one of the side's zone combats, at a unit in any zone that
+                # the side has targeted or ID'd.
+                if moment != "combat" or \
+                        target.id not in (self.known[side] | self.identified[side]):
+                    return False
+            elif target.id not in self.targeted[side]:  # R4.3: "a targeted enemy unit"
                 return False
             weapon = self.catalog.weapon("Howitzer" if asset == "Support Fire" else "Missile")
             self.note(Kind.SUPPORT, f"{asset} against {target.name} in zone {target.zone}.",
@@ -1394,18 +1671,21 @@ class Battle(Roller):
         return False
 
     def ambush(self, side: Side, zone: int) -> None:
-        """R4.3 Ambush: one Mek attacks freely at the start of its first zone combat,
+        """R4.3 Ambush: one Mek makes a free attack at the start of its first zone combat,
         before the movement rolls; its damage takes effect at once.
 
-        The free attack is the Mek's fire made early, not a second one: R5.2 and R6.5 let
-        each weapon fire once a turn, so the weapons it fires stay spent (Gunnery aside) and
-        their heat counts. Its targets stay its targets for the turn: in the exchange it may
-        fire the weapons it held (say, once the range closes) at them."""
+        The attack is in addition to the Mek's own fire that turn: the weapons it fires may
+        fire again in the exchange, at targets chosen again then. It is the Mek's fire all
+        the same, so its heat counts for the turn (R6.10), and a once-a-turn skill it uses
+        is used."""
         if "Ambush" not in self.assets[side]:
             return
-        unit = self.find(self.controllers[side].ambush(self, side, zone))
-        if unit is None or unit.side is not side or unit.zone != zone or not unit.is_mek \
-                or unit.decoy or not unit.can_act or unit.fought:
+        view = self.sight.views[side is DEFENDER]
+        answer = self.controllers[side].ambush(view, side, zone)
+        if _among(answer, view.ambush_options(zone)) < 0:
+            raise self.refuse(side, "ambush", answer)
+        unit = self.find(answer)
+        if unit is None:
             return
         band = self.band_of(zone)
         targets = self.choose_targets(unit, band)
@@ -1414,14 +1694,18 @@ class Battle(Roller):
         self.assets[side].remove("Ambush")
         self.note(Kind.SUPPORT, f"Ambush! {unit.name} strikes first.", unit)
         self.attack(unit, targets, band)
-        self.ambushed[unit.id] = targets
+        for slot in unit.weapons:
+            slot.fired = 0  # a free attack: the weapons fire again in the exchange
         self.settle(targets)
 
     # ---- ends -------------------------------------------------------------------------------
 
     def settle(self, units: Iterable[Unit]) -> None:
-        """Doomed units are destroyed now (outside the simultaneous exchange)."""
+        """Damage dealt outside the simultaneous exchange takes effect now: critical effects,
+        and doomed units are destroyed (R6.0)."""
         for unit in units:
+            if unit.pending:
+                self.take_effect(unit)
             if unit.doomed and unit.destroyed_turn is None:
                 self.destroy(unit)
 
@@ -1435,9 +1719,12 @@ class Battle(Roller):
                   f"{fate}.", unit)
 
     def end_combat(self, zone: int) -> None:
-        """R6.0: destruction takes effect when the zone's combat ends; then infantry morale."""
+        """R6.0: critical effects and destruction take effect when the zone's combat ends;
+        then infantry morale."""
         for unit in self.units:
             if unit.zone == zone and unit.alive:
+                if unit.pending:
+                    self.take_effect(unit)
                 if unit.doomed:
                     self.destroy(unit)
                 elif unit.is_infantry and unit.losses_this_combat:
@@ -1456,6 +1743,11 @@ class Battle(Roller):
             if u.zone and not u.decoy and u.on_map:
                 (attacking if u.side is ATTACKER else defending).append(u.zone)
         self.history.append({ATTACKER: frozenset(attacking), DEFENDER: frozenset(defending)})
+        if self.secret or self.sight.covers:
+            self.see_history()
+        else:
+            for seen in self.sight.seen_history.values():
+                seen.append(self.history[-1])
         for unit in self.units:
             unit.heat = 0  # R6.10: heat fades at the end of every turn
         self.verdict = judge(self.scenario, self.view())
@@ -1463,6 +1755,20 @@ class Battle(Roller):
             self.verdict = Verdict(Outcome.DRAW, "the turn limit was reached")
         if self.verdict.decided:
             self.note(Kind.VICTORY, f"Battle over: {self.verdict}.")
+
+    def see_history(self) -> None:
+        """R8.1: the zones each side saw occupied at the end of this turn: its own, and the
+        enemy's that it can see (a Decoy as the Mek it passes for)."""
+        history = self.history[-1]
+        for side in SIDES:
+            theirs: list[int] = []
+            for u in self.units:
+                if u.side is not side and u.zone and u.on_map and not u.hidden and \
+                        (u.kind is not UnitKind.INFANTRY or u.detected):
+                    theirs.append(u.zone)
+            mine = history[side]
+            self.sight.seen_history[side].append(
+                {side: mine, side.enemy: frozenset(theirs)})
 
     def view(self) -> BattleState:
         attacker: list[UnitState] = []
@@ -1480,5 +1786,5 @@ def _support_spec(name: str) -> UnitSpec:
     return UnitSpec(name=name, support=name)
 
 
-__all__ = ["Battle", "BattleError", "Engagement", "RangeChoice", "Result", "Shot",
+__all__ = ["BANDS", "Battle", "BattleError", "Engagement", "RangeChoice", "Result", "Shot",
            "UnitKind"]

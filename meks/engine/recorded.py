@@ -25,7 +25,8 @@ from meks.scenario import Edge, Side
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller, Order
-    from meks.engine.core import Battle, RangeChoice
+    from meks.engine.decisions import RangeChoice
+    from meks.engine.view import SideView
 
 Decision = dict[str, Any]
 """One recorded answer: ``{"ask": method, "turn": n, "value": JSON-able data}``."""
@@ -53,13 +54,14 @@ class Recorded:
         self.position = 0
         self.log_mark = 0
         self.caught_up: int | None = None
+        self.last_replayed: int | None = None  # the index of the answer just replayed
 
     @property
     def replaying(self) -> bool:
         """Whether recorded answers remain to be replayed."""
         return self.position < len(self.decisions)
 
-    def _decide(self, ask: str, battle: Battle, live: Callable[[], T],
+    def _decide(self, ask: str, battle: SideView, live: Callable[[], T],
                 encode: Callable[[T], Any], decode: Callable[[Any], T]) -> T:
         index = self.position
         if index < len(self.decisions):
@@ -79,7 +81,9 @@ class Recorded:
                     f"Recorded decision {index + 1} ({ask}) cannot be used in this battle: "
                     f"{exc}.") from None
             self.position += 1
+            self.last_replayed = index
         else:
+            self.last_replayed = None
             if self.caught_up is None:
                 self.caught_up = self.log_mark
             value = live()
@@ -88,63 +92,63 @@ class Recorded:
             self.position += 1
             if self.on_decision is not None:
                 self.on_decision(index, data)
-        self.log_mark = len(battle.log)
+        self.log_mark = battle.stamp
         return value
 
     # ---- set-up ---------------------------------------------------------------------------
 
-    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
         return self._decide(
             "deploy", battle, lambda: self.inner.deploy(battle, side, units),
             lambda v: {str(k): int(z) for k, z in v.items()},
             lambda d: {str(k): _int(z) for k, z in _mapping(d).items()})
 
-    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
+    def setup_support(self, battle: SideView, side: Side, asset: str) -> int | str | None:
         return self._decide(
             "setup_support", battle, lambda: self.inner.setup_support(battle, side, asset),
             _plain, _plain)
 
     # ---- movement -------------------------------------------------------------------------
 
-    def move_first(self, battle: Battle, side: Side) -> bool:
+    def move_first(self, battle: SideView, side: Side) -> bool:
         return self._decide("move_first", battle,
                             lambda: self.inner.move_first(battle, side), bool, _bool)
 
-    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
         return self._decide("movement", battle, lambda: self.inner.movement(battle, side),
                             _encode_orders, _decode_orders)
 
-    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         return self._decide("second_move", battle,
                             lambda: self.inner.second_move(battle, side),
                             _encode_orders, _decode_orders)
 
-    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
         return self._decide("arrival_zone", battle,
                             lambda: self.inner.arrival_zone(battle, unit, zones), int, _int)
 
-    def jump(self, battle: Battle, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: Unit) -> bool:
         return self._decide("jump", battle, lambda: self.inner.jump(battle, unit), bool, _bool)
 
     # ---- combat ---------------------------------------------------------------------------
 
-    def range_choice(self, battle: Battle, zone: int, side: Side,
+    def range_choice(self, battle: SideView, zone: int, side: Side,
                      options: list[RangeChoice]) -> RangeChoice:
-        from meks.engine.core import RangeChoice
+        from meks.engine.decisions import RangeChoice
 
         return self._decide(
             "range_choice", battle,
             lambda: self.inner.range_choice(battle, zone, side, options),
             lambda c: c.name, lambda name: RangeChoice[str(name)])
 
-    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
         return self._decide(
             "targets", battle, lambda: self.inner.targets(battle, unit, candidates, limit),
             lambda chosen: [t.id for t in chosen],
             lambda ids: [_unit(battle, uid) for uid in _list(ids)])
 
-    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
                   band: Band) -> list[tuple[WeaponSlot, Unit]]:
         def encode(plan: list[tuple[WeaponSlot, Unit]]) -> list[list[Any]]:
             out: list[list[Any]] = []
@@ -165,30 +169,30 @@ class Recorded:
                             lambda: self.inner.fire_plan(battle, unit, targets, band),
                             encode, decode)
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
-        return self._decide("dodge", battle, lambda: self.inner.dodge(battle, unit, weapon),
-                            bool, _bool)
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        return self._decide("dodge", battle,
+                            lambda: self.inner.dodge(battle, unit, weapon, hits), bool, _bool)
 
-    def support(self, battle: Battle, side: Side, moment: str,
+    def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
         return self._decide(
             "support", battle, lambda: self.inner.support(battle, side, moment, zone),
             lambda uses: [[str(asset), _plain(choice)] for asset, choice in uses],
             lambda data: [(str(a), _plain(c)) for a, c in map(_list, _list(data))])
 
-    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
+    def ambush(self, battle: SideView, side: Side, zone: int) -> str | None:
         return self._decide("ambush", battle, lambda: self.inner.ambush(battle, side, zone),
                             _optional_str, _optional_str)
 
-    def dismount(self, battle: Battle, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: Unit) -> bool:
         return self._decide("dismount", battle, lambda: self.inner.dismount(battle, apc),
                             bool, _bool)
 
-    def reveal(self, battle: Battle, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: Unit) -> bool:
         return self._decide("reveal", battle, lambda: self.inner.reveal(battle, unit),
                             bool, _bool)
 
-    def commando(self, battle: Battle, unit: Unit,
+    def commando(self, battle: SideView, unit: Unit,
                  enemies: list[Unit]) -> tuple[str, Unit] | None:
         def decode(data: Any) -> tuple[str, Unit] | None:
             if data is None:
@@ -200,7 +204,7 @@ class Recorded:
             "commando", battle, lambda: self.inner.commando(battle, unit, enemies),
             lambda action: None if action is None else [action[0], action[1].id], decode)
 
-    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
         return self._decide(
             "hawkeye", battle, lambda: self.inner.hawkeye(battle, unit, candidates),
             lambda chosen: None if chosen is None else chosen.id,
@@ -209,11 +213,11 @@ class Recorded:
 
 # ---- encoding helpers -------------------------------------------------------------------------
 
-def _unit(battle: Battle, uid: object) -> Unit:
-    for unit in battle.units:
-        if unit.id == uid:
-            return unit
-    raise ValueError(f"no unit has the id {uid!r}")
+def _unit(battle: SideView, uid: object) -> Unit:
+    unit = battle.find(uid)
+    if unit is None:
+        raise ValueError(f"the side sees no unit with the id {uid!r}")
+    return unit
 
 
 def _int(value: object) -> int:

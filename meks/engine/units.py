@@ -130,6 +130,9 @@ class Unit:
     wounded: bool = False  # Pilot Wounded critical: acts only on 5+ (a vehicle's crew too)
     fought: bool = False  # has taken part in a zone combat (Ambush comes before the first)
     crits_taken: int = 0
+    # Critical effects rolled in a zone combat's exchange, waiting for its end (R6.0): the
+    # critical table's roll and, for a lost weapon or system, its index in weapons/systems.
+    pending: list[tuple[int, int]] = field(default_factory=list)
     infantry_kills: int = 0  # losses suffered by infantry
     losses_this_combat: bool = False
     detected: bool = False  # infantry / commandos, once found
@@ -288,3 +291,18 @@ def family_of(weapon: Weapon) -> Family:
 
 def armor_systems(unit: Unit) -> list[SystemSlot]:
     return [s for s in unit.systems if s.system.category is SystemKind.ARMOR]
+
+
+def copy_unit(model: Unit, uid: str, zone: int) -> Unit:
+    """A fresh unit with ``model``'s make (name, design, weapons, systems, pilot) set up in
+    ``zone``, undamaged: what a Decoy's contact shows the enemy (R4.3, R8.1)."""
+    pilot = model.pilot
+    return Unit(
+        id=uid, side=model.side, name=model.name, kind=model.kind, max_hits=model.max_hits,
+        armor=model.armor, move=model.move, base_heat=model.base_heat, size=model.size,
+        design=model.design, points=model.points, ref=model.ref,
+        weapons=[WeaponSlot(w.weapon) for w in model.weapons],
+        systems=[SystemSlot(s.system) for s in model.systems],
+        pilot=None if pilot is None else Pilot(pilot.name, pilot.level, pilot.skills,
+                                               pilot.familiarity),
+        zone=zone, setup_zone=zone, group=model.group)

@@ -14,7 +14,7 @@ from enum import Enum
 from meks.catalog import Band, Catalog, Design, Family, Size, load_catalog
 from meks.construction import Pricing, check_design
 from meks.engine.bot.evaluation import BAND_WEIGHT
-from meks.engine.core import BANDS
+from meks.engine.decisions import BANDS
 from meks.pilots import FAMILIARITY, auto_skill, available_skills
 from meks.rules import ONE_FLOAT, ArmorSave, Overheat, at_least, skill_of, to_hit
 

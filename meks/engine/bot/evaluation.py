@@ -18,7 +18,7 @@ from math import exp
 from typing import TYPE_CHECKING
 
 from meks.catalog import Band, Family, Weapon
-from meks.engine.core import BANDS
+from meks.engine.decisions import BANDS
 from meks.engine.units import Unit, WeaponSlot
 from meks.rules import (
     ONE_FLOAT,
@@ -39,7 +39,7 @@ from meks.rules import (
 from meks.rules import contest as compare_rolls
 
 if TYPE_CHECKING:
-    from meks.engine.core import Battle
+    from meks.engine.view import SideView
 
 CRIT_SHARE = 0.27  # a critical's average harm, as a share of the unit's worth
 BAND_WEIGHT = {Band.SHORT: 0.4, Band.MEDIUM: 0.35, Band.LONG: 0.25}
@@ -56,11 +56,6 @@ def need_at(weapon: Weapon, band: Band) -> int | None:
     if key not in _NEED:
         _NEED[key] = weapon.to_hit_at(band)
     return _NEED[key]
-
-
-def save_fails(target: Unit, weapon: Weapon) -> float:
-    """The chance that ``target`` fails its armor save against one hit of ``weapon`` (R6.8)."""
-    return armor_save(target.armor, weapon, target.has_system).chance()
 
 
 def base_worth(unit: Unit) -> float:
@@ -147,7 +142,7 @@ class Judge:
     another)."""
 
     def __init__(self) -> None:
-        self._battle: Battle | None = None
+        self._battle: object = None
         self._heat_of_zone: dict[int, int] = {}
         self._phalanx = False
         self._memo_key = -1
@@ -156,19 +151,19 @@ class Judge:
         self._worths: dict[str, float] = {}
         self._systems: dict[str, frozenset[str]] = {}
 
-    def fresh(self, battle: Battle) -> None:
+    def fresh(self, battle: SideView) -> None:
         """Forget remembered values once anything has happened in the battle (and
         everything when it is another battle)."""
-        if battle is not self._battle:
-            self._battle = battle
+        if battle.token is not self._battle:
+            self._battle = battle.token
             self._memo_key = -1
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
             self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
                                 for s in u.systems)
-        if len(battle.log) != self._memo_key:
-            self._memo_key = len(battle.log)
+        if battle.stamp != self._memo_key:
+            self._memo_key = battle.stamp
             self._memo.clear()
             self._fails.clear()
             self._worths.clear()
@@ -237,15 +232,15 @@ class Judge:
             crits *= 0.3
         return value * (tail + 0.5 * partial / left + CRIT_SHARE * crits)
 
-    def rating(self, battle: Battle, unit: Unit) -> int:
+    def rating(self, battle: SideView, unit: Unit) -> int:
         return unit.heat_rating(self._heat_of_zone.get(unit.zone or 5, 0) > 0)
 
     # ---- expected values ---------------------------------------------------------------
 
-    def to_hit(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit,
+    def to_hit(self, battle: SideView, unit: Unit | None, weapon: Weapon, target: Unit,
                band: Band, single: bool, skill: bool, doubled: bool | None = None,
                gunnery: bool = False) -> ToHit | None:
-        """The to-hit roll of one shot as ``Battle.to_hit`` describes it (R6.6), read from
+        """The to-hit roll of one shot as the engine describes it (R6.6), read from
         the values remembered here; ``skill``: whether the family skill counts (the bot
         plans which attack uses it). The bot does not count on an enemy's Spoof. None when
         the weapon cannot fire at ``band``."""
@@ -255,9 +250,7 @@ class Judge:
         zone = target.zone or 5
         terrain = 0 if weapon.ignores_terrain else battle.terrain_to_hit(zone)
         if terrain and doubled is None:
-            eng = battle.engagements.get(zone)
-            doubled = eng is not None and eng.doubled is target.side and \
-                eng.doubled_turn == battle.turn
+            doubled = battle.doubled_against(zone, target.side)
         target_systems = self.systems(target)
         level = 0
         targeting = computers = commandos = False
@@ -278,15 +271,15 @@ class Judge:
                 f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)),
             gunnery=gunnery, six_hits=battle.house.six_always_hits)
 
-    def modifier(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit,
+    def modifier(self, battle: SideView, unit: Unit | None, weapon: Weapon, target: Unit,
                  band: Band, single: bool, skill: bool,
                  doubled: bool | None = None) -> int:
-        """The to-hit modifier of one shot, as ``Battle.to_hit`` adds it up (R6.6),
+        """The to-hit modifier of one shot, as the engine adds it up (R6.6),
         without using up any once-a-turn skill."""
         check = self.to_hit(battle, unit, weapon, target, band, single, skill, doubled)
         return 0 if check is None else check.modifier
 
-    def shot(self, battle: Battle, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+    def shot(self, battle: SideView, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
              single: bool = True, skill: bool = False, extra: int = 0,
              doubled: bool | None = None) -> float:
         """Expected damaging hits (kills, against infantry) of one firing of ``weapon``
@@ -302,7 +295,8 @@ class Judge:
         return check.dice * check.chance() * self.save_fails(target, weapon)
 
     def save_fails(self, target: Unit, weapon: Weapon) -> float:
-        """``save_fails``, remembered until anything happens."""
+        """The chance that ``target`` fails its armor save against one hit of ``weapon``
+        (R6.8), remembered until anything happens."""
         key = (target.id, weapon.name)
         fail = self._fails.get(key)
         if fail is None:
@@ -310,7 +304,7 @@ class Judge:
                                                  self.systems(target).__contains__).chance()
         return fail
 
-    def kills(self, battle: Battle, weapon: Weapon, target: Unit, band: Band) -> float:
+    def kills(self, battle: SideView, weapon: Weapon, target: Unit, band: Band) -> float:
         """Expected kills against infantry (R6.11)."""
         if weapon.is_small:
             if band is not Band.SHORT:
@@ -320,7 +314,7 @@ class Judge:
         check = kills_roll(weapon, battle.terrain_to_hit(target.zone or 5))
         return float(check.expected(ONE_FLOAT))
 
-    def guns(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
+    def guns(self, battle: SideView, unit: Unit, targets: Sequence[Unit], band: Band,
              doubled: bool | None = None, single: bool | None = None) -> list[Gun]:
         """The weapons that can hurt one of ``targets`` at ``band``, with their odds
         (``single``: whether the unit attacks one target this turn, for a Targeting Array;
@@ -328,6 +322,8 @@ class Judge:
         single = len(targets) == 1 if single is None else single
         out: list[Gun] = []
         for slot in unit.live_weapons():
+            if slot.fired:  # spent this turn (an Ambush fires early, R4.3)
+                continue
             weapon = slot.weapon
             skill = skill_of(weapon.family)
             has_skill = bool(skill and unit.skill(skill) and skill not in unit.turn_skills)
@@ -365,7 +361,7 @@ class Judge:
         weapon_cost = value * 0.6 * gun.slot.weapon.price / total_price * 0.5
         return self_cost + weapon_cost
 
-    def plan(self, battle: Battle, unit: Unit, targets: Sequence[Unit], band: Band,
+    def plan(self, battle: SideView, unit: Unit, targets: Sequence[Unit], band: Band,
              assigned: dict[str, float] | None = None, doubled: bool | None = None,
              heat_extra: int = 0, single: bool | None = None
              ) -> tuple[float, list[tuple[WeaponSlot, Unit]], dict[str, float]]:
@@ -461,7 +457,7 @@ class Judge:
             chosen.append((gun.slot, pick))
         return value, chosen, hits
 
-    def quick(self, battle: Battle, unit: Unit, target: Unit, band: Band,
+    def quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
               doubled: bool | None = None) -> float:
         """Expected damaging hits of ``unit`` on ``target`` this turn, a fast estimate: the
         best weapons that fit the heat rating, and the rest at their overheat odds."""
@@ -474,7 +470,7 @@ class Judge:
         self._memo[key] = value
         return value
 
-    def _quick(self, battle: Battle, unit: Unit, target: Unit, band: Band,
+    def _quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
                doubled: bool | None) -> float:
         if not unit.can_act and battle.turn > 0:
             return 0.0
@@ -518,7 +514,7 @@ class Judge:
             total *= 0.4
         return total
 
-    def power(self, battle: Battle, shooters: Sequence[Unit], targets: Sequence[Unit],
+    def power(self, battle: SideView, shooters: Sequence[Unit], targets: Sequence[Unit],
               band: Band | None = None) -> float:
         """Expected damaging hits a group deals another in a turn, averaged over the
         targets (and over the bands unless one is given)."""
@@ -533,7 +529,7 @@ class Judge:
                     targets)
         return total
 
-    def ratio(self, battle: Battle, mine: Sequence[Unit], theirs: Sequence[Unit]) -> float:
+    def ratio(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit]) -> float:
         """How a fight between two groups goes: above 1 ours lasts longer than theirs."""
         theirs = [u for u in theirs if not u.is_infantry or u.detected]
         if not theirs:
@@ -548,7 +544,7 @@ class Judge:
 
     # ---- movement rolls and the exchange of fire ------------------------------------------
 
-    def roller(self, battle: Battle, unit: Unit,
+    def roller(self, battle: SideView, unit: Unit,
                jump: bool = True) -> tuple[int, int, float] | None:
         """A unit's movement roll (R6.2): dice, modifier, chance it acts (Jump Jets used
         when fitted, unless ``jump`` is false)."""
@@ -560,14 +556,14 @@ class Judge:
                                               systems.__contains__)
         return check.dice, check.modifier, acts
 
-    def roll_odds(self, battle: Battle, mine: Sequence[Unit],
+    def roll_odds(self, battle: SideView, mine: Sequence[Unit],
                   theirs: Sequence[Unit]) -> tuple[float, float]:
         """Our chance to win the next movement roll in a zone, and to tie it."""
         a = [r for r in (self.roller(battle, u) for u in mine) if r is not None]
         b = [r for r in (self.roller(battle, u) for u in theirs) if r is not None]
         return contest(a, b)
 
-    def net(self, battle: Battle, mine: Sequence[Unit], theirs: Sequence[Unit],
+    def net(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit],
              band: Band, doubled: bool, clock: int) -> float:
         """Worth we expect to deal minus worth we expect to take at ``band``."""
         dealt = 0.0
@@ -589,7 +585,7 @@ class Judge:
         return dealt * self.urgency(battle, clock) - taken
 
     @staticmethod
-    def urgency(battle: Battle, clock: int) -> float:
+    def urgency(battle: SideView, clock: int) -> float:
         """How much damage dealt counts against damage taken: more when waiting loses, and
         the more so as the turns run out (on the last turn only damage dealt counts); less
         when waiting wins."""

@@ -32,7 +32,7 @@ from meks.scenario import (
 from meks.victory import holds
 
 if TYPE_CHECKING:
-    from meks.engine.core import Battle
+    from meks.engine.view import SideView
 
 
 
@@ -132,7 +132,7 @@ def _add_deny(intent: Intent, c: Occupy | Hold) -> None:
         intent.deny_group = c.zone_of_group
 
 
-def group_zone(battle: Battle, name: str | None) -> int | None:
+def group_zone(battle: SideView, name: str | None) -> int | None:
     """The zone where the set-up group ``name`` started, if it is on the map."""
     if name is None:
         return None
@@ -142,16 +142,16 @@ def group_zone(battle: Battle, name: str | None) -> int | None:
     return None
 
 
-def group_gone(battle: Battle, group: str) -> bool:
+def group_gone(battle: SideView, group: str) -> bool:
     """Whether every unit of the set-up group ``group`` is destroyed."""
     members = [u for u in battle.units if u.group == group]
     return bool(members) and all(not u.alive for u in members)
 
 
-def standing_still(battle: Battle, side: Side) -> int:
+def standing_still(battle: SideView, side: Side) -> int:
     """+1 when standing still until the last turn wins for ``side``, -1 when it loses,
     0 when it draws: who has to act."""
-    view = battle.view()
+    view = battle.state()
     limit = battle.scenario.turn_limit
     met = {}
     for s in Side:

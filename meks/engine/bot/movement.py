@@ -18,10 +18,10 @@ from meks.scenario import Edge, Side
 
 if TYPE_CHECKING:
     from meks.engine.bot.policy import Bot
-    from meks.engine.core import Battle
+    from meks.engine.view import SideView
 
 
-def route(battle: Battle, start: int, goal: int, cost: dict[int, float] | None = None
+def route(battle: SideView, start: int, goal: int, cost: dict[int, float] | None = None
           ) -> list[int]:
     """The cheapest path of zones from ``start`` to ``goal`` (both included): each step
     costs 1 plus ``cost`` of the zone entered."""
@@ -55,7 +55,7 @@ def route(battle: Battle, start: int, goal: int, cost: dict[int, float] | None =
 class Planner:
     """One movement phase of one side: every free unit's order."""
 
-    def __init__(self, bot: Bot, battle: Battle, side: Side, second: bool) -> None:
+    def __init__(self, bot: Bot, battle: SideView, side: Side, second: bool) -> None:
         self.bot = bot
         self.battle = battle
         self.side = side
@@ -120,7 +120,7 @@ class Planner:
         """Whether no enemy movement can follow ours into a zone this turn."""
         if self.second:
             return True
-        first = self.bot.first_mover(self.battle)
+        first = self.battle.first_mover
         return first is not None and first is not self.side
 
     # ---- the phase

@@ -18,17 +18,18 @@ from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Catalog, Design, Size, Weapon, load_catalog
 from meks.engine.bot.choices import Difficulty, choose_skill, muster
-from meks.engine.bot.evaluation import Judge, base_worth, contest, firepower_share, save_fails
+from meks.engine.bot.evaluation import Judge, base_worth, contest, firepower_share
 from meks.engine.bot.intent import Intent, group_zone, read_intent, standing_still
 from meks.engine.bot.movement import Planner, route
 from meks.engine.bot.tasks import Task, Tasks
 from meks.engine.controllers import Baseline, Order, distance
-from meks.engine.core import BANDS, RangeChoice
+from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.units import Unit, WeaponSlot
+from meks.rules import ONE_FLOAT, armor_save
 from meks.scenario import Measure, Placed, Side, UnitKind
 
 if TYPE_CHECKING:
-    from meks.engine.core import Battle
+    from meks.engine.view import SideView
 
 RETREAT_BELOW = 0.45  # force ratio in a zone under which a side not pressed for time leaves
 LOOKAHEAD = 0.8  # weight of next turn's exchange in a range choice
@@ -51,7 +52,7 @@ class Bot(Baseline):
     def __init__(self, difficulty: Difficulty = Difficulty.NORMAL) -> None:
         self.difficulty = difficulty
         self.judge = Judge()
-        self._battle: Battle | None = None
+        self._battle: object = None
         self._intents: dict[Side, Intent] = {}
         self._assigned: dict[tuple[int, int, Side], dict[str, float]] = {}
         self._clock: dict[tuple[int, int, Side], int] = {}
@@ -72,18 +73,18 @@ class Bot(Baseline):
 
     # ---- per-battle state ----------------------------------------------------------------------
 
-    def _fresh(self, battle: Battle) -> None:
+    def _fresh(self, battle: SideView) -> None:
         """Forget remembered values once anything has happened in the battle (and
         everything when it is another battle)."""
-        if battle is not self._battle:
-            self._battle = battle
+        if battle.token is not self._battle:
+            self._battle = battle.token
             self._start(battle)
         self.judge.fresh(battle)
 
-    def _know(self, battle: Battle) -> None:
+    def _know(self, battle: SideView) -> None:
         self._fresh(battle)
 
-    def _start(self, battle: Battle) -> None:
+    def _start(self, battle: SideView) -> None:
         """A new battle: forget the last one, read the scenario."""
         self._assigned.clear()
         self._clock.clear()
@@ -93,11 +94,11 @@ class Bot(Baseline):
                                            battle.scenario.victory.condition(side.enemy), side)
                          for side in Side}
 
-    def intent(self, battle: Battle, side: Side) -> Intent:
+    def intent(self, battle: SideView, side: Side) -> Intent:
         self._know(battle)
         return self._intents[side]
 
-    def clock(self, battle: Battle, side: Side) -> int:
+    def clock(self, battle: SideView, side: Side) -> int:
         """+1 when standing still until the last turn wins for ``side``, -1 when it loses,
         0 when it draws: who has to act."""
         self._know(battle)
@@ -108,7 +109,7 @@ class Bot(Baseline):
         self._clock[key] = value
         return value
 
-    def deploy(self, battle: Battle, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
         self._know(battle)
         rules = battle.scenario.side(side)
         zones = list(rules.setup.zones) if rules.setup else list(range(1, 10))
@@ -122,7 +123,7 @@ class Bot(Baseline):
                 return placement
         return fallback
 
-    def _main_zone(self, battle: Battle, side: Side, zones: list[int]) -> list[int]:
+    def _main_zone(self, battle: SideView, side: Side, zones: list[int]) -> list[int]:
         """Set-up zones, best first, for the bulk of the force."""
         intent = self.intent(battle, side)
         enemies = [u.zone for u in battle.side_units(side.enemy) if u.zone is not None]
@@ -145,7 +146,7 @@ class Bot(Baseline):
             return (s, z)
         return sorted(zones, key=score)
 
-    def _placements_for(self, battle: Battle, side: Side, units: Sequence[Unit],
+    def _placements_for(self, battle: SideView, side: Side, units: Sequence[Unit],
                         zones: list[int]) -> list[dict[str, int]]:
         rules = battle.scenario.side(side)
         order = self._main_zone(battle, side, zones)
@@ -213,7 +214,7 @@ class Bot(Baseline):
                 out.append(placement)
         return out
 
-    def setup_support(self, battle: Battle, side: Side, asset: str) -> int | str | None:
+    def setup_support(self, battle: SideView, side: Side, asset: str) -> int | str | None:
         """Battle Damage on the enemy Mek worth most; the Hidden Mek on a zone to hold
         (else the toughest); the Minefield where the enemy must go; the Decoy where the bulk
         of the force stands."""
@@ -240,7 +241,7 @@ class Bot(Baseline):
             return max(set(zones), key=lambda z: (sum(1 for x in zones if x == z), -z))
         return None
 
-    def _mine_zone(self, battle: Battle, side: Side) -> int:
+    def _mine_zone(self, battle: SideView, side: Side) -> int:
         """Where the enemy will walk: its goal zones and exits, else the zone between."""
         theirs = self.intent(battle, side.enemy)
         mine_zones = [u.zone for u in battle.side_units(side) if u.on_map and u.zone]
@@ -272,11 +273,11 @@ class Bot(Baseline):
 
     # ---- tasks ---------------------------------------------------------------------------
 
-    def tasks(self, battle: Battle, side: Side) -> dict[str, Task]:
+    def tasks(self, battle: SideView, side: Side) -> dict[str, Task]:
         """Every unit's task this turn (see ``Task``), worked out from the victory
         conditions and the state of the map."""
         self._know(battle)
-        key = (battle.turn, len(battle.log), side)
+        key = (battle.turn, battle.stamp, side)
         cached = self._tasks.get(side)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -284,12 +285,12 @@ class Bot(Baseline):
         self._tasks[side] = (key, result)
         return result
 
-    def wants_out(self, battle: Battle, side: Side, zone: int) -> bool:
+    def wants_out(self, battle: SideView, side: Side, zone: int) -> bool:
         """Whether this side's units in ``zone`` have a reason to get out of the fight
         there (see ``leave_value``)."""
         return self.leave_value(battle, side, zone) > 0
 
-    def leave_value(self, battle: Battle, side: Side, zone: int) -> float:
+    def leave_value(self, battle: SideView, side: Side, zone: int) -> float:
         """What getting out of the fight in ``zone`` is worth to this side: leaving the map
         from its exit zone, a runner slipping off to an open goal, the unit kept out of
         harm's way, a unit on its way to the zone it must hold, or (when time is not against
@@ -334,7 +335,7 @@ class Bot(Baseline):
         worst = min(self.judge.net(battle, mine, theirs, b, False, clock) for b in BANDS)
         return max(0.5, -worst)
 
-    def _open_goal(self, battle: Battle, side: Side, goal: int) -> bool:
+    def _open_goal(self, battle: SideView, side: Side, goal: int) -> bool:
         """Whether no enemy unit is in ``goal`` or free to move into it."""
         for f in battle.side_units(side.enemy):
             if not f.on_map or f.hidden or not f.weapons:
@@ -346,7 +347,7 @@ class Bot(Baseline):
                 return False
         return True
 
-    def _quick_win(self, battle: Battle, mine: Sequence[Unit], theirs: Sequence[Unit]) -> bool:
+    def _quick_win(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit]) -> bool:
         """Whether the enemy here is likely gone within a turn or two."""
         real = [u for u in theirs if not u.is_infantry or u.detected]
         if len(real) < len(theirs):
@@ -357,7 +358,7 @@ class Bot(Baseline):
         left = sum(u.remaining for u in real)
         return dealt * 1.5 >= left and self.judge.ratio(battle, mine, real) >= 2.0
 
-    def enemy_wants_out(self, battle: Battle, side: Side, zone: int) -> bool:
+    def enemy_wants_out(self, battle: SideView, side: Side, zone: int) -> bool:
         """Whether the enemy in ``zone`` would gain by slipping away (it has an edge to
         leave by, or a goal elsewhere): then Long range, where it could break contact, is
         worth avoiding."""
@@ -368,7 +369,7 @@ class Bot(Baseline):
 
     # ---- movement ------------------------------------------------------------------------
 
-    def move_first(self, battle: Battle, side: Side) -> bool:
+    def move_first(self, battle: SideView, side: Side) -> bool:
         """Move second (to answer the enemy's moves), unless units that broke contact must
         get out of their zone before it fights again."""
         self._know(battle)
@@ -384,26 +385,15 @@ class Bot(Baseline):
                     return True
         return False
 
-    @staticmethod
-    def first_mover(battle: Battle) -> Side | None:
-        """The side that moves first this turn, read from the initiative decision."""
-        for event in reversed(battle.log):
-            if event.turn != battle.turn:
-                return None
-            if event.kind.value == "decision" and "decides: move " in event.text:
-                winner = Side.ATTACKER if event.text.startswith("Attacker") else Side.DEFENDER
-                return winner if event.text.endswith("move first") else winner.enemy
-        return None
-
-    def movement(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
         self._know(battle)
         return Planner(self, battle, side, second=False).orders()
 
-    def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
+    def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         self._know(battle)
         return Planner(self, battle, side, second=True).orders()
 
-    def arrival_zone(self, battle: Battle, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
         """Arrive where friends are, away from the enemy's strength, near the goal."""
         self._know(battle)
         friends = [u.zone for u in battle.side_units(unit.side) if u.on_map and u.zone]
@@ -419,7 +409,7 @@ class Bot(Baseline):
             return (s, z)
         return min(zones, key=score)
 
-    def jump(self, battle: Battle, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: Unit) -> bool:
         """Jump when the extra die (and no terrain penalty) raises the side's chance of
         winning the movement roll and the two heat it costs still leave the weapons room to
         fire; always when the side wants out at Long, where its weapons will not fire."""
@@ -446,7 +436,7 @@ class Bot(Baseline):
 
     # ---- combat ------------------------------------------------------------------------
 
-    def range_choice(self, battle: Battle, zone: int, side: Side,
+    def range_choice(self, battle: SideView, zone: int, side: Side,
                      options: list[RangeChoice]) -> RangeChoice:
         """The band with the best expected exchange, looking one step ahead (worth dealt
         minus worth taken, from every unit's best fire at that band), plus what getting out
@@ -495,7 +485,7 @@ class Bot(Baseline):
         return max(scores, key=lambda c: (scores[c], c is RangeChoice.STAY, c.value))
 
 
-    def targets(self, battle: Battle, unit: Unit, candidates: list[Unit],
+    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
         """Focus fire: the targets where this unit's best plan adds the most worth, given
         the hits the side's other units are already expected to land this turn."""
@@ -530,7 +520,7 @@ class Bot(Baseline):
             assigned[tid] = assigned.get(tid, 0.0) + h
         return chosen
 
-    def fire_plan(self, battle: Battle, unit: Unit, targets: list[Unit],
+    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
                   band: Band) -> list[tuple[WeaponSlot, Unit]]:
         self._know(battle)
         live = [t for t in targets if not t.doomed]
@@ -539,23 +529,24 @@ class Bot(Baseline):
         _, plan, _ = self.judge.plan(battle, unit, live, band, single=len(targets) == 1)
         return plan
 
-    def dodge(self, battle: Battle, unit: Unit, weapon: Weapon) -> bool:
-        """Dodge a hit that would likely get through the armor, or could finish the Mek,
-        when the extra heat does not cost a shot."""
+    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+        """Dodge an attack (all its ``hits``, R6.8) when a Hit would likely get through the
+        armor, or the hits could finish the Mek, or the extra heat does not cost a shot."""
         self._know(battle)
-        fail = save_fails(unit, weapon)
-        if unit.remaining <= 1 or fail >= 0.5:
+        # the chance that at least one Hit gets in
+        through = armor_save(unit.armor, weapon, unit.has_system).fails_any(hits, ONE_FLOAT)
+        if unit.remaining <= hits or through >= 0.5:
             return True
         room = self.judge.rating(battle, unit) - unit.heat
-        return fail >= 0.3 or room >= 1
+        return through >= 0.3 or room >= 1
 
-    def stay_hidden(self, battle: Battle, unit: Unit) -> bool:
+    def stay_hidden(self, battle: SideView, unit: Unit) -> bool:
         """A hidden Mek stays hidden (unseen, and never a target) on a zone its side must
         hold, deny or be in, or anywhere when the side must keep units."""
         return (unit.zone or 0) in self.held_zones(battle, unit.side) or bool(
             self.intent(battle, unit.side).keep)
 
-    def held_zones(self, battle: Battle, side: Side) -> list[int]:
+    def held_zones(self, battle: SideView, side: Side) -> list[int]:
         """Zones the side must hold, deny or be in (and the zone of a set-up group the enemy
         must take): there a hidden unit counts as present. (Not an exit zone: only units the
         enemy can see stop it leaving.)"""
@@ -566,13 +557,13 @@ class Bot(Baseline):
             held.append(group)
         return held
 
-    def reveal(self, battle: Battle, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: Unit) -> bool:
         self._know(battle)
         return not self.stay_hidden(battle, unit)
 
     # ---- support -------------------------------------------------------------------------
 
-    def support(self, battle: Battle, side: Side, moment: str,
+    def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
         self._know(battle)
         assets = battle.assets[side]
@@ -589,14 +580,16 @@ class Bot(Baseline):
                 if gain(best) >= 0.3 * base_worth(best) or last or best.remaining == 1:
                     uses.append(("Repair Truck", best.id))
         if moment == "combat":
-            # Both strikes need a unit the side has targeted or identified (R4.3).
-            known_ids = battle.known[side] | battle.identified[side]
-            known = [battle.unit(uid) for uid in sorted(known_ids)]
-            known = [u for u in known if u.on_map and not u.hidden and u.side is not side
-                     and (not u.is_infantry or u.detected)]
-            for asset, weapon_name in (("Support Fire", "Howitzer"), ("Air Strike", "Missile")):
+            # R4.3: Support Fire needs a unit the side has targeted or identified, an Air
+            # Strike one it has targeted.
+            for asset, weapon_name, known_ids in (
+                    ("Support Fire", "Howitzer", battle.known[side] | battle.identified[side]),
+                    ("Air Strike", "Missile", battle.targeted[side])):
                 if asset not in assets:
                     continue
+                seen = [battle.find(uid) for uid in sorted(known_ids)]
+                known = [u for u in seen if u is not None and u.on_map and not u.hidden
+                         and u.side is not side and (not u.is_infantry or u.detected)]
                 weapon = battle.catalog.weapon(weapon_name)
                 best_t = None
                 best_v = 0.0
@@ -612,19 +605,18 @@ class Bot(Baseline):
                 if finishing or best_v >= 2.5 or last or (battle.turn >= 3 and best_v >= 1.2):
                     uses.append((asset, best_t.id))
             if "Recon Drone" in assets and zone is not None:
-                hidden_inf = [u for u in battle.enemies_in(zone, side)
-                              if u.is_infantry and not u.detected]
+                # Any Mek contact there may be a decoy, and infantry may lie unseen: the
+                # drone IDs them all (R4.3).
                 unknown = [u for u in battle.enemies_in(zone, side)
-                           if u.id not in battle.identified[side] and u.is_mek and not
-                           u.points]
-                if hidden_inf or unknown:
+                           if u.id not in battle.identified[side] and u.is_mek]
+                if unknown:
                     uses.append(("Recon Drone", zone))
         return uses
 
-    def ambush(self, battle: Battle, side: Side, zone: int) -> str | None:
-        """Ambush at once, with the Mek that does the most here: the free attack is its fire
-        made before the enemy's (R4.3), and only a Mek's first fight allows it, so waiting
-        gains nothing."""
+    def ambush(self, battle: SideView, side: Side, zone: int) -> str | None:
+        """Ambush at once, with the Mek that does the most here: the free attack comes on
+        top of its own fire and before the enemy's (R4.3), and only a Mek's first fight
+        allows it, so waiting gains nothing."""
         self._know(battle)
         band = battle.band_of(zone)
         meks = [u for u in battle.in_zone(zone, side) if u.is_mek and not u.decoy
@@ -640,13 +632,13 @@ class Bot(Baseline):
                 best, best_v = m, here
         return best.id if best is not None else None
 
-    def dismount(self, battle: Battle, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: Unit) -> bool:
         self._know(battle)
         intent = self.intent(battle, apc.side)
         zone = apc.zone or 0
         return bool(battle.enemies_in(zone, apc.side)) or zone in intent.deny + intent.goto
 
-    def hawkeye(self, battle: Battle, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
         """Hawkeye: identify what is worth knowing: a contact in the pilot's zone that shows
         no weapons (it may be a decoy soaking up fire), a masked unit there (its ID lets Data
         Link missiles fire), else the enemy there worth most; then the same next door."""
@@ -659,7 +651,7 @@ class Bot(Baseline):
                     "Masking & Insulation" in self.judge.systems(e), self.judge.worth(e), e.id)
         return max(candidates, key=rank)
 
-    def commando(self, battle: Battle, unit: Unit,
+    def commando(self, battle: SideView, unit: Unit,
                  enemies: list[Unit]) -> tuple[str, Unit] | None:
         self._know(battle)
         real = [e for e in enemies if e.weapons]

@@ -19,14 +19,14 @@ from meks.scenario import Edge, ExitMap, Measure, Side
 
 if TYPE_CHECKING:
     from meks.engine.bot.policy import Bot
-    from meks.engine.core import Battle
+    from meks.engine.view import SideView
 
 EVADE_BELOW = 0.55  # force ratio under which a side that can only draw stays out of reach
 ENGAGE_AT = 1.15  # force ratio a side starts a fight at when neither side gains by waiting
 WAIT_TURNS = 4  # turns a side that gains nothing by waiting lets the enemy come to it
 
 
-def exit_zones(battle: Battle, side: Side, condition: ExitMap) -> list[int]:
+def exit_zones(battle: SideView, side: Side, condition: ExitMap) -> list[int]:
     """The zones ``side`` may leave from to meet ``condition`` (all its exits by that edge
     when the condition names none of them)."""
     allowed = {z for r in battle.scenario.side(side).exits if r.edge is condition.edge
@@ -54,7 +54,7 @@ def real(unit: Unit) -> bool:
 class Tasks:
     """Hands out the tasks of one side."""
 
-    def __init__(self, bot: Bot, battle: Battle, side: Side) -> None:
+    def __init__(self, bot: Bot, battle: SideView, side: Side) -> None:
         self.bot = bot
         self.battle = battle
         self.side = side

@@ -1,0 +1,35 @@
+"""The words the engine and the controllers share: the range bands in order, the choices of a
+movement roll's winner, and the error a battle raises when it cannot go on as asked.
+
+Controllers import these from here, never from ``meks.engine.core``: a controller sees a
+battle only through its side's ``meks.engine.view.SideView``.
+"""
+
+from __future__ import annotations
+
+import enum
+
+from meks.catalog import Band
+from meks.errors import MeksError
+
+BANDS = (Band.SHORT, Band.MEDIUM, Band.LONG)
+
+
+class BattleError(MeksError):
+    """A battle that cannot be set up or played as asked (a controller's answer that is not
+    one of the decision's legal options among them)."""
+
+
+class RangeChoice(enum.Enum):
+    """What the winner of a movement roll does with its margin (R6.3)."""
+
+    STAY = "stay"
+    CLOSE = "close one band"
+    OPEN = "open one band"
+    CLOSE_TWO = "close two bands"
+    OPEN_TWO = "open two bands"
+    BREAK = "break contact"
+    DOUBLE = "double terrain against us"
+
+
+__all__ = ["BANDS", "BattleError", "RangeChoice"]

@@ -1,0 +1,407 @@
+"""What one side may know of a battle (R8.1): the only thing a controller is given.
+
+A ``SideView`` shows its side's own units fully, the enemy units the side has detected, and
+contacts where the rules hide the rest:
+
+- a Decoy shows as a Mek contact: the face of one of its side's Meks (its design, weapons and
+  systems, no damage), never as a decoy, until it is ID'd; then it is gone;
+- a Hidden Mek is not there at all until it moves or fires;
+- a Minefield's zone is unknown until an enemy Mek sets it off (a side sees its own);
+- infantry (Commandos, strongpoints, squads) is not there until it is detected.
+
+The engine keeps one view per side for the whole battle; every question filters the battle's
+units as it is asked, so a view is always up to date and costs nothing to keep. A view holds
+no public path back to the battle or to a unit its side may not see: its units are its own
+side's, the enemy units it sees, and contact faces. (Units are the engine's own objects,
+read-only by contract: a controller answers questions, it never changes a unit.)
+
+The view also lists the legal answers of the decisions whose options are not handed to the
+controller with the question (``move_options``, ``setup_options``, ``support_options``,
+``ambush_options``): a controller answers with one of them, and the engine refuses any other
+answer with a ``BattleError``.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import Any, Protocol
+
+from meks.catalog import Band, Catalog, Weapon
+from meks.engine.log import Event, Kind
+from meks.engine.units import Unit
+from meks.rules import KillsRoll, MovementRoll, ToHit
+from meks.scenario import Edge, HouseRules, Scenario, Side, UnitKind
+from meks.victory import BattleState, UnitState
+
+INFANTRY = UnitKind.INFANTRY
+Choice = int | str | Edge | None
+"""A move order: an adjacent zone, an exit edge, "dig" (Digging In), or None (stay)."""
+
+
+class Source(Protocol):
+    """What a view reads from the battle (``meks.engine.core.Battle`` is one)."""
+
+    scenario: Scenario
+    catalog: Catalog
+    house: HouseRules
+    turn: int
+    log: list[Event]
+    units: list[Unit]
+    assets: dict[Side, list[str]]
+    mines: dict[Side, list[int]]
+    known: dict[Side, set[str]]
+    targeted: dict[Side, set[str]]
+    identified: dict[Side, set[str]]
+    marked: dict[Side, set[str]]
+    engagements: dict[int, Any]
+    sight: Sight
+    secret: bool
+
+    def band_of(self, zone: int) -> Band: ...
+    def side_units(self, side: Side) -> list[Unit]: ...
+    def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]: ...
+    def visible_in(self, zone: int, side: Side) -> list[Unit]: ...
+    def terrain_to_hit(self, zone: int) -> int: ...
+    def terrain_name(self, zone: int) -> str: ...
+    def terrain_heat(self, zone: int) -> bool: ...
+    def adjacent(self, zone: int) -> list[int]: ...
+    def need_at(self, weapon: Weapon, band: Band) -> int | None: ...
+    def can_leave(self, unit: Unit) -> bool: ...
+    def combat_zones(self) -> list[int]: ...
+    def shot_to_hit(self, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+                    gunnery: bool, single: bool) -> ToHit: ...
+    def describe_kills_roll(self, weapon: Weapon, target: Unit, gunnery: bool) -> KillsRoll: ...
+    def describe_movement_roll(self, unit: Unit, jump: bool,
+                               has: Callable[[str], bool] | None) -> MovementRoll: ...
+    def gunnery_left(self, unit: Unit) -> bool: ...
+
+
+class Sight:
+    """What each side may know, as a battle keeps it (R8.1): the two sides' views (attacker,
+    defender), the faces its enemy's Decoys show a side (by the decoy's id), the log events
+    only one side may read (by position), the zones each side saw occupied at the end of
+    each turn, and an object that stands for the battle."""
+
+    __slots__ = ("covers", "private", "seen_history", "token", "views")
+
+    def __init__(self) -> None:
+        self.views: tuple[SideView, ...] = ()
+        self.covers: dict[str, Unit] = {}
+        self.private: dict[int, Side] = {}
+        self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
+            Side.ATTACKER: [], Side.DEFENDER: []}
+        self.token = object()
+
+
+class SideView:
+    """One side's view of a battle (see the module docstring)."""
+
+    __slots__ = ("_b", "assets", "catalog", "enemy", "house", "identified", "known",
+                 "marked", "scenario", "side", "targeted", "token")
+
+    def __init__(self, battle: Source, side: Side) -> None:
+        # A weak reference: the battle holds its views, and a cycle between them would keep
+        # every finished battle (its units, its log) alive until the cyclic collector runs.
+        self._b: Source = weakref.proxy(battle)
+        self.side = side
+        self.enemy = side.enemy
+        self.scenario: Scenario = battle.scenario
+        self.catalog: Catalog = battle.catalog
+        self.house: HouseRules = battle.house
+        self.token: object = battle.sight.token
+        """An object that stands for the battle (the same in both sides' views), for telling
+        one battle from another."""
+        # What the side knows of its own records (the enemy's read as empty).
+        self.assets: Mapping[Side, tuple[str, ...]] = _Own(self._b, side, "assets")
+        """The side's support assets not yet used (the enemy's are not known)."""
+        self.known: Mapping[Side, frozenset[str]] = _Own(self._b, side, "known")
+        """Enemy units the side has targeted, hit or ID'd (for Support Fire, Air Strike)."""
+        self.identified: Mapping[Side, frozenset[str]] = _Own(self._b, side, "identified")
+        """Enemy units the side has ID'd this turn."""
+        self.targeted: Mapping[Side, frozenset[str]] = _Own(self._b, side, "targeted")
+        """Enemy units the side has chosen as targets (for an Air Strike)."""
+        self.marked: Mapping[Side, frozenset[str]] = _Own(self._b, side, "marked")
+        """Enemy units the side's Commandos marked this turn (+1 to hit them)."""
+
+    def __repr__(self) -> str:
+        return f"SideView({self.side.value})"
+
+    # ---- the battle's public facts -------------------------------------------------------
+
+    @property
+    def turn(self) -> int:
+        return self._b.turn
+
+    @property
+    def stamp(self) -> int:
+        """A number that changes whenever anything happens in the battle (for remembering
+        values while nothing does)."""
+        return len(self._b.log)
+
+    @property
+    def first_mover(self) -> Side | None:
+        """The side that moves first this turn, once the initiative winner has chosen."""
+        log = self._b.log
+        turn = self._b.turn
+        for i in range(len(log) - 1, -1, -1):
+            event = log[i]
+            if event.turn != turn:
+                return None
+            if event.kind is Kind.DECISION and "decides: move " in event.text:
+                winner = Side.ATTACKER if event.text.startswith("Attacker") else Side.DEFENDER
+                return winner if event.text.endswith("move first") else winner.enemy
+        return None
+
+    def band_of(self, zone: int) -> Band:
+        return self._b.band_of(zone)
+
+    def terrain_to_hit(self, zone: int) -> int:
+        return self._b.terrain_to_hit(zone)
+
+    def terrain_name(self, zone: int) -> str:
+        return self._b.terrain_name(zone)
+
+    def moors(self, zone: int) -> bool:
+        """Whether the zone's terrain adds to heat ratings (R6.10: Moors)."""
+        return self._b.terrain_heat(zone)
+
+    def adjacent(self, zone: int) -> list[int]:
+        return self._b.adjacent(zone)
+
+    def need_at(self, weapon: Weapon, band: Band) -> int | None:
+        return self._b.need_at(weapon, band)
+
+    def doubled_against(self, zone: int, side: Side) -> bool:
+        """Whether a movement roll's winner doubled the terrain against ``side``'s units in
+        ``zone`` this turn (R6.3)."""
+        eng = self._b.engagements.get(zone)
+        return eng is not None and eng.doubled is side and eng.doubled_turn == self._b.turn
+
+    def combat_zones(self) -> list[int]:
+        """The zones with a zone combat going on."""
+        return self._b.combat_zones()
+
+    # The checks as the engine rolls them (``meks.rules`` descriptions: their modifiers,
+    # each named, and their chances); describing one uses up no once-a-turn skill.
+
+    def to_hit(self, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+               gunnery: bool = False, single: bool = True) -> ToHit:
+        """The to-hit roll of one shot of ``unit``'s ``weapon`` at ``target`` (R6.6;
+        ``gunnery``: a Gunnery second shot; ``single``: the unit has one target)."""
+        return self._b.shot_to_hit(unit, weapon, target, band, gunnery, single)
+
+    def describe_kills_roll(self, weapon: Weapon, target: Unit,
+                            gunnery: bool = False) -> KillsRoll:
+        """The kills roll of ``weapon`` against infantry ``target`` (R6.11)."""
+        return self._b.describe_kills_roll(weapon, target, gunnery)
+
+    def describe_movement_roll(self, unit: Unit, jump: bool = False,
+                               has: Callable[[str], bool] | None = None) -> MovementRoll:
+        """A unit's movement roll (R6.2; ``jump``: with its Jump Jets; ``has``: whether it
+        has a working system of a name, by default the unit's own)."""
+        return self._b.describe_movement_roll(unit, jump, has)
+
+    def gunnery_left(self, unit: Unit) -> bool:
+        """R6.5: whether the unit's pilot has Gunnery, not yet used this turn."""
+        return self._b.gunnery_left(unit)
+
+    # ---- what the side knows of units ----------------------------------------------------
+
+    def _faces(self) -> Iterable[Unit]:
+        """Every unit the side may see, contacts as their faces, in the battle's order."""
+        b = self._b
+        if not b.secret and not b.sight.covers:  # nothing is kept from anyone
+            return b.units
+        return self._filtered()
+
+    def _filtered(self) -> Iterator[Unit]:
+        side = self.side
+        covers = self._b.sight.covers
+        for u in self._b.units:
+            if u.side is side:
+                yield u
+            elif u.decoy:
+                if u.destroyed_turn is None:
+                    yield covers[u.id]
+            elif not u.hidden and (u.kind is not INFANTRY or u.detected):
+                yield u
+
+    # While nothing is kept from anyone (no hidden unit, no infantry, no decoy), the side
+    # sees what the battle holds, and each question is the battle's own (the common case,
+    # and the cheap one).
+
+    @property
+    def units(self) -> list[Unit]:
+        """Every unit the side may see: its own, and the enemy's it knows of."""
+        return list(self._faces())
+
+    def side_units(self, side: Side) -> list[Unit]:
+        b = self._b
+        if not b.secret and not b.sight.covers:
+            return b.side_units(side)
+        return [u for u in self._filtered() if u.side is side]
+
+    def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
+        """The units the side sees on the map in ``zone`` (of ``side`` only, if given)."""
+        b = self._b
+        if not b.secret and not b.sight.covers:
+            return b.in_zone(zone, side)
+        if zone is None:
+            return []
+        return [u for u in self._filtered() if u.zone == zone and u.destroyed_turn is None
+                and u.exited_turn is None and u.arrived and (side is None or u.side is side)]
+
+    def visible_in(self, zone: int, side: Side) -> list[Unit]:
+        """``side``'s units in ``zone`` that are not hidden."""
+        b = self._b
+        if not b.secret and not b.sight.covers:
+            return b.visible_in(zone, side)
+        return [u for u in self.in_zone(zone, side) if not u.hidden]
+
+    def enemies_in(self, zone: int, side: Side) -> list[Unit]:
+        """The units in ``zone`` that are enemies of ``side`` and not hidden."""
+        return self.visible_in(zone, side.enemy)
+
+    def find(self, uid: object) -> Unit | None:
+        return next((u for u in self._faces() if u.id == uid), None)
+
+    def unit(self, uid: str) -> Unit:
+        found = self.find(uid)
+        if found is None:
+            raise KeyError(f"the {self.side.value} sees no unit with the id {uid!r}")
+        return found
+
+    def can_leave(self, unit: Unit) -> bool:
+        """R5.4: whether one of the side's units may leave its zone now."""
+        return unit.side is self.side and unit.zone is not None and self._b.can_leave(unit)
+
+    @property
+    def mines(self) -> list[int]:
+        """The zones of the side's own minefields."""
+        return list(self._b.mines[self.side])
+
+    def state(self) -> BattleState:
+        """The battle as the victory conditions read it, from what the side knows (a Mek
+        contact counts as a Mek)."""
+        attacker: list[UnitState] = []
+        defender: list[UnitState] = []
+        for u in self._faces():
+            if u.decoy:  # the side's own decoy: it knows it is not a unit
+                continue
+            (attacker if u.side is Side.ATTACKER else defender).append(UnitState(
+                u.id, u.kind, u.zone if u.on_map else None, u.points, u.group, u.setup_zone,
+                u.destroyed_turn, u.exited_turn, u.exit_edge, u.exit_zone))
+        return BattleState(turn=self._b.turn, attacker=tuple(attacker),
+                           defender=tuple(defender),
+                           history=tuple(self._b.sight.seen_history[self.side]))
+
+    # ---- the log ---------------------------------------------------------------------------
+
+    def events(self, start: int = 0) -> list[Event]:
+        """The log's events from position ``start`` on that the side may read: those about
+        what it cannot see (and the dice rolled for them) are left out."""
+        log = self._b.log
+        private = self._b.sight.private
+        side = self.side
+        return [log[i] for i in range(start, len(log)) if private.get(i, side) is side]
+
+    # ---- legal answers ---------------------------------------------------------------------
+
+    def move_options(self, unit: Unit, second: bool = False) -> list[Choice]:
+        """Every legal order for one of the side's units in a movement phase: None (stay),
+        "dig" (Digging In), an adjacent zone, an exit edge. Only None when it cannot move."""
+        options: list[Choice] = [None]
+        b = self._b
+        if unit.side is not self.side or not unit.on_map or not unit.mobile or \
+                not unit.can_act or unit.zone is None or (unit.moved and not second):
+            return options
+        if not second and unit.is_mek and "Digging In" in b.assets[self.side]:
+            options.append("dig")
+        if not b.can_leave(unit):
+            return options
+        for zone in b.adjacent(unit.zone):
+            if second and self.enemies_in(zone, self.side):
+                continue
+            options.append(zone)
+        for rule in b.scenario.side(self.side).exits:
+            if unit.zone in rule.zones and rule.edge not in options:
+                options.append(rule.edge)
+        return options
+
+    def setup_options(self, asset: str) -> list[int | str | None]:
+        """The legal answers for a support asset placed at set-up: a zone (Minefield, Decoy),
+        one of the side's Meks (Hidden Mek), an enemy Mek (Battle Damage); None leaves it
+        unused."""
+        options: list[int | str | None] = [None]
+        if asset in ("Minefield", "Decoy"):
+            options += list(range(1, 10))
+        elif asset == "Hidden Mek":
+            options += [u.id for u in self.side_units(self.side)
+                        if u.is_mek and not u.decoy and u.on_map]
+        elif asset == "Battle Damage":
+            options += [u.id for u in self.side_units(self.enemy) if u.is_mek and u.alive]
+        return options
+
+    def support_options(self, asset: str, moment: str = "combat") -> list[object]:
+        """The legal choices for using one of the side's support assets at ``moment`` ("turn
+        start" or "combat", R4.3): a Mek of its own to repair, a zone for the Recon Drone, an
+        enemy unit the side has targeted or ID'd for Support Fire (in a combat only), one it
+        has targeted for an Air Strike. Empty when the side does not have the asset, or it is
+        not one used this way now."""
+        if asset not in self._b.assets[self.side]:
+            return []
+        if asset == "Repair Truck":
+            return [u.id for u in self.side_units(self.side) if u.alive and not u.doomed
+                    and u.is_mek and not u.decoy]
+        if asset == "Recon Drone":
+            return list(range(1, 10))
+        if asset == "Support Fire" and moment == "combat":
+            known = self._b.known[self.side] | self._b.identified[self.side]
+        elif asset == "Air Strike":
+            known = set(self._b.targeted[self.side])
+        else:
+            return []
+        return [u.id for u in self.side_units(self.enemy) if u.id in known and u.on_map
+                and not u.hidden]
+        return []
+
+    def ambush_options(self, zone: int) -> list[str | None]:
+        """The Meks that may make the Ambush attack in ``zone`` (None: wait)."""
+        if "Ambush" not in self._b.assets[self.side]:
+            return [None]
+        return [None, *(u.id for u in self.in_zone(zone, self.side) if u.is_mek
+                        and not u.decoy and u.can_act and not u.fought)]
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+class _Own(Mapping[Side, Any]):
+    """One of the battle's per-side records, read for the viewing side only: its own entry
+    as a frozen copy, the enemy's as empty (the side does not know it)."""
+
+    __slots__ = ("_b", "_name", "_side")
+
+    def __init__(self, battle: Source, side: Side, name: str) -> None:
+        self._b = battle
+        self._side = side
+        self._name = name
+
+    def __getitem__(self, side: Side) -> Any:
+        assets = self._name == "assets"
+        if side is not self._side:
+            return () if assets else _NONE
+        held = getattr(self._b, self._name)[side]
+        if not held:
+            return () if assets else _NONE
+        return tuple(held) if assets else frozenset(held)
+
+    def __iter__(self) -> Iterator[Side]:
+        return iter((self._side, self._side.enemy))
+
+    def __len__(self) -> int:
+        return 2
+
+
+__all__ = ["Choice", "SideView", "Sight", "Source"]

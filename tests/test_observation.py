@@ -1,0 +1,299 @@
+"""Issue 15 item 2, an observation per side: each controller is given its side's view
+(``meks.engine.view.SideView``) of what the rules let it know (R8.1, R4.3), the play screen
+and its log show only that, and a controller's answer that is not one of the decision's legal
+options is an error, never silently replaced."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from campaigns.scenarios import get_scenario
+from meks.dice import Dice
+from meks.engine.controllers import Baseline
+from meks.engine.core import Battle, BattleError, RangeChoice
+from meks.engine.log import Kind, render
+from meks.engine.recorded import Recorded, ReplayMismatch
+from meks.engine.units import Unit
+from meks.engine.view import SideView
+from meks.scenario import Side
+from tests.engine_helpers import (
+    CATALOG,
+    INIT,
+    TIE,
+    Scripted,
+    battle,
+    force,
+    gun,
+    map_scenario,
+    post,
+    start,
+)
+
+A, D = Side.ATTACKER, Side.DEFENDER
+
+
+def still(**overrides: Any) -> Scripted:
+    """A side that makes no zone moves unless told."""
+    return Scripted(**{"movement": lambda b, side: {}, **overrides})
+
+
+def apart(a_units: Any, d_units: Any, dice: list[int], a_ctl: Any = None, d_ctl: Any = None,
+          a_zone: int = 1, d_zone: int = 9, **sides: Any) -> Battle:
+    """Both sides set up apart (zone 1 and zone 9), nothing played yet."""
+    a = a_units if hasattr(a_units, "units") else force(a_units)
+    d = d_units if hasattr(d_units, "units") else force(d_units)
+    return start(battle(map_scenario((a_zone,), (d_zone,), **sides), a, d, dice,
+                        a_ctl or still(), d_ctl or still()))
+
+
+def seen(view: SideView) -> list[object]:
+    """Everything a controller can get from a view by asking it (every public attribute,
+    every zone, both sides), and the public fields of every unit it returns."""
+    out: list[object] = [view.units, view.state(), view.events(), view.mines,
+                         dict(view.assets), dict(view.known), dict(view.identified),
+                         dict(view.marked)]
+    for side in Side:
+        out.append(view.side_units(side))
+        for zone in range(1, 10):
+            out += [view.in_zone(zone, side), view.enemies_in(zone, side)]
+    for name in dir(view):
+        if not name.startswith("_"):
+            out.append(getattr(view, name))
+    units = [u for group in out if isinstance(group, list) for u in group
+             if isinstance(u, Unit)]
+    for unit in units:
+        out += [getattr(unit, f) for f in vars(unit) if not f.startswith("_")]
+    return out + units
+
+
+def reaches(view: SideView, thing: object) -> bool:
+    return any(x is thing for x in seen(view))
+
+
+# ---- what a side may know (R8.1) ---------------------------------------------------------------
+
+def test_a_decoy_is_a_mek_contact_the_enemy_cannot_tell_from_a_mek_R8_1_R4_3() -> None:
+    """The attacker sees the defender's Decoy as a Mek like the defender's own: same make,
+    a unit id like any other, no decoy mark; the Decoy itself it never reaches."""
+    b = apart(post(), force(post(name="Real"), support=("Decoy",)), [],
+              d_ctl=still(setup_support=lambda b, side, asset: 9))
+    fake = next(u for u in b.units if u.decoy)
+    view = b.views[A]
+    contact, real = view.unit(fake.id), view.unit("D1")
+    assert fake.id == "D2" and contact is not fake and not contact.decoy
+    make = ("name", "kind", "design", "size", "max_hits", "armor", "move", "points", "zone")
+    assert [getattr(contact, f) for f in make] == [getattr(real, f) for f in make]
+    assert [w.weapon for w in contact.weapons] == [w.weapon for w in real.weapons]
+    assert [s.system for s in contact.systems] == [s.system for s in real.systems]
+    assert not any(u.decoy for u in view.units)
+    assert not reaches(view, fake) and not reaches(view, b)
+    assert "decoy" not in " ".join(e.text for e in view.events()).lower()
+    # Its own side knows it for what it is.
+    assert b.views[D].unit(fake.id) is fake
+
+
+def test_the_controller_is_asked_about_the_contact_not_the_decoy_R8_1_R4_3() -> None:
+    """Targets, fire plans and strikes offer the contact; answering with it aims at the Decoy
+    (and the shot passes through, R4.3)."""
+    offered: list[Unit] = []
+
+    def targets(b: SideView, unit: Unit, candidates: list[Unit], limit: int) -> list[Unit]:
+        offered.extend(candidates)
+        return [b.unit("D2")]
+
+    b = apart(gun("Missile"), force(post(), support=("Decoy",)), [*INIT, 3, 4],
+              a_ctl=still(targets=targets, ranges=[RangeChoice.STAY]),
+              d_ctl=still(setup_support=lambda b, side, asset: 2), a_zone=2, d_zone=9)
+    b.play_turn()
+    assert offered and not any(u.decoy for u in offered)
+    assert "Attacker decides: Gun targets Post" in [e.text for e in b.log]
+    assert any(e.text == "The shot passes through Post: nothing is there." for e in b.log)
+    # The defender is told; the attacker's log shows only the hit.
+    assert "The shot passes through Post: nothing is there." not in [
+        e.text for e in b.views[A].events()]
+
+
+def test_a_hidden_mek_is_not_there_until_it_moves_R8_1_R4_3() -> None:
+    b = apart(post(), force(post(name="Lurker"), support=("Hidden Mek",)), [*INIT],
+              d_ctl=still(setup_support=lambda b, side, asset: "D1",
+                          movement=lambda b, s: {"D1": 8} if b.turn == 1 else {}))
+    view = b.views[A]
+    lurker = b.unit("D1")
+    assert lurker.hidden and view.find("D1") is None and view.in_zone(9) == []
+    assert view.state().defender == () and not reaches(view, lurker)
+    assert b.views[D].unit("D1") is lurker  # its own side sees it
+    b.play_turn()  # it moves: no longer hidden
+    assert view.unit("D1") is lurker and view.in_zone(8) == [lurker]
+
+
+def test_a_hidden_mek_is_not_there_until_it_fires_R8_1_R4_3() -> None:
+    b = apart(post(), force(post(), support=("Hidden Mek",)), [*INIT, 1, 1, 1, 1],
+              a_zone=5, d_zone=5, d_ctl=still(setup_support=lambda b, side, asset: "D1"))
+    assert b.views[A].find("D1") is None
+    b.unit("D1").hidden = False  # (what firing does, R4.3)
+    assert b.views[A].find("D1") is b.unit("D1")
+
+
+def test_a_minefield_zone_is_unknown_until_it_triggers_R8_1_R4_3() -> None:
+    b = apart(post(), force(post(), support=("Minefield",)), [*INIT, 2],
+              a_ctl=still(movement=lambda b, s: {"A1": 2}),
+              d_ctl=still(setup_support=lambda b, side, asset: 2))
+    attacker, defender = b.views[A], b.views[D]
+    assert attacker.mines == [] and defender.mines == [2]
+    laid = [e.text for e in attacker.events() if "minefield" in e.text]
+    assert laid == ["Defender decides: a minefield is laid (hidden) in one zone"]
+    assert not any("zone 2" in e.text for e in attacker.events())
+    b.play_turn()  # the attacker's Mek walks into zone 2: the mines go off
+    assert [e.text for e in attacker.events() if e.kind is Kind.MINE] == [
+        "Post crosses the minefield unharmed (2)."]
+
+
+def test_undetected_infantry_is_not_there_R8_1() -> None:
+    b = apart(post(), force(post()), [*INIT], defender={"strongpoints": [{"zone": 9}]})
+    squad = b.unit("D2")
+    view = b.views[A]
+    assert squad.kind.value == "infantry" and not squad.detected
+    assert view.find("D2") is None and view.in_zone(9) == [b.unit("D1")]
+    assert not reaches(view, squad)
+    assert not any(e.unit == "D2" or "Strongpoint" in e.text for e in view.events())
+    squad.detected = True
+    assert view.unit("D2") is squad
+
+
+def test_the_recon_drone_shows_what_was_hidden_R8_1_R4_3() -> None:
+    b = apart(force(post(), support=("Recon Drone",)), force(post(), support=("Decoy",)),
+              [*INIT], a_ctl=still(support=lambda b, side, at, zone:
+                                   [("Recon Drone", 9)] if at == "turn start" else []),
+              d_ctl=still(setup_support=lambda b, side, asset: 9),
+              defender={"strongpoints": [{"zone": 9}]})
+    view = b.views[A]
+    assert {u.id for u in view.in_zone(9)} == {"D1", "D3"}  # the Post and the contact
+    b.play_turn()
+    assert {u.id for u in view.in_zone(9)} == {"D1", "D2"}  # the decoy gone, the squad found
+
+
+# ---- the play screen and its log -------------------------------------------------------------
+
+def terminal_text(b: Battle, side: Side) -> str:
+    from rich.console import Console
+
+    from cli.play import Terminal
+
+    out = Console(file=io.StringIO(), width=100, color_system=None)
+    terminal = Terminal(out, side)
+    terminal.flush(b.views[side])
+    return out.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+
+def test_the_play_log_never_names_a_hidden_units_zone_R8_1() -> None:
+    """The Hidden Mek's set-up line (its zone) and the decision to hide it stay out of the
+    enemy's play screen, in its log and on its map; the full log keeps them."""
+    b = apart(post(), force(post(), post(name="Lurker"), support=("Hidden Mek",)), [*INIT],
+              d_ctl=still(setup_support=lambda b, side, asset: "D2"))
+    b.play_turn()
+    full = "\n".join(render(b.log, rolls=True))
+    assert "Lurker (Lurker) sets up in zone 9." in full and "Lurker sets up hidden" in full
+    attacker = terminal_text(b, A)
+    assert "Lurker" not in attacker and "D2" not in attacker
+    assert "Post (Post) sets up in zone 9." in attacker  # the Mek it can see
+    defender = terminal_text(b, D)
+    assert "Lurker (Lurker) sets up in zone 9." in defender and "hidden" in defender
+
+
+def test_the_play_screen_shows_a_decoy_as_the_mek_it_passes_for_R8_1_R4_3() -> None:
+    b = apart(post(), force(post(name="Real"), support=("Decoy",)), [*INIT],
+              d_ctl=still(setup_support=lambda b, side, asset: 8))
+    b.play_turn()
+    attacker = terminal_text(b, A)
+    assert "Real (Real) sets up in zone 8." in attacker and "decoy" not in attacker.lower()
+    assert "D2 Real 0/5" in attacker
+    assert "the decoy in zone 8 shows as Real" in terminal_text(b, D)
+
+
+def test_the_play_screen_leaves_out_undetected_infantry_R8_1() -> None:
+    b = apart(post(), force(post()), [*INIT], defender={"strongpoints": [{"zone": 9}]})
+    b.play_turn()
+    assert "Strongpoint" not in terminal_text(b, A)
+    assert "Strongpoint D2" in terminal_text(b, D)
+
+
+# ---- legal answers (issue 15) -----------------------------------------------------------------
+
+ILLEGAL: dict[str, Any] = {
+    "deploy": {"Z9": 1}, "setup_support": "nowhere", "move_first": "first",
+    "movement": {"nobody": 1}, "second_move": {"nobody": 1}, "arrival_zone": 99,
+    "jump": "yes", "range_choice": "closer", "targets": ["nobody"],
+    "fire_plan": [("gun", "nobody")], "dodge": "yes", "support": [("Orbital Laser", 5)],
+    "ambush": "nobody", "dismount": "yes", "commando": ("bomb", None),
+    "hawkeye": "nobody", "reveal": "yes",
+}
+
+
+class Wrong(Baseline):
+    """The baseline, but the first time ``decision`` is asked it answers ``ILLEGAL``."""
+
+    def __init__(self, decision: str) -> None:
+        self.decision = decision
+
+    def __getattribute__(self, name: str) -> Any:
+        if name == object.__getattribute__(self, "decision"):
+            return lambda *args: ILLEGAL[name]
+        return object.__getattribute__(self, name)
+
+
+def busy_battle(controllers: dict[Side, Any]) -> Battle:
+    from tests.test_play import busy_forces
+
+    return Battle(get_scenario("citadel"), busy_forces(), Dice.from_seed(3), controllers,
+                  CATALOG)
+
+
+@pytest.mark.parametrize("decision", sorted(set(ILLEGAL) - {"reveal"}))
+def test_an_illegal_answer_to_each_decision_raises_issue_15(decision: str) -> None:
+    """Every kind of decision: an answer that is none of its legal options stops the battle
+    with a BattleError naming the decision and the answer."""
+    for side in Side:
+        controllers = {s: Baseline() for s in Side}
+        controllers[side] = Wrong(decision)
+        b = busy_battle(controllers)
+        try:
+            b.run()
+        except BattleError as error:
+            assert f"'{decision}" in str(error) and "not one of its legal options" in str(error)
+            return
+    pytest.fail(f"{decision} was never asked")
+
+
+def test_an_illegal_answer_to_reveal_raises_issue_15() -> None:
+    b = apart(post(), force(post(), support=("Hidden Mek",)), [*INIT, *TIE], a_zone=5,
+              d_zone=5, d_ctl=still(setup_support=lambda b, side, asset: "D1",
+                                    reveal=lambda b, unit: "yes"))
+    with pytest.raises(BattleError, match="'reveal' on turn 1 \\('yes'\\)"):
+        b.play_turn()
+
+
+def test_the_terminal_offers_only_legal_moves_issue_15() -> None:
+    b = apart(post(), force(post()), [], a_zone=5, d_zone=5)
+    view = b.views[A]
+    from rich.console import Console
+
+    from cli.play import Terminal
+
+    terminal = Terminal(Console(file=io.StringIO()), A)
+    offered = [o.value for o in terminal._move_options(view, b.unit("A1"), False)]
+    assert offered == view.move_options(b.unit("A1")) == [None]  # engaged: it may not leave
+
+
+def test_a_recorded_decision_not_legal_on_replay_is_a_clear_error_issue_15() -> None:
+    records: list[dict[str, Any]] = []
+    controllers: dict[Side, Any] = {A: Recorded(Baseline(), records), D: Baseline()}
+    busy_battle(controllers).run()
+    index = next(i for i, r in enumerate(records) if r["ask"] == "movement")
+    changed = [*records[:index], {**records[index], "value": {"A1": 99}}]  # no such zone
+    with pytest.raises(ReplayMismatch, match=f"Recorded decision {index + 1} "
+                       r"\('movement', turn \d+\) is not legal in this battle: "
+                       r"\{'A1': 99\} is not one of its options"):
+        busy_battle({A: Recorded(Baseline(), changed), D: Baseline()}).run()
