@@ -103,7 +103,12 @@ class SideView:
     def __init__(self, battle: Source, side: Side) -> None:
         # A weak reference: the battle holds its views, and a cycle between them would keep
         # every finished battle (its units, its log) alive until the cyclic collector runs.
-        self._b: Source = weakref.proxy(battle)
+        # A Battle compiled with mypyc takes no weak reference: then the view holds the
+        # battle itself, and the cycle is left to the collector.
+        try:
+            self._b: Source = weakref.proxy(battle)
+        except TypeError:
+            self._b = battle
         self.side = side
         self.enemy = side.enemy
         self.scenario: Scenario = battle.scenario
