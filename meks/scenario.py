@@ -577,6 +577,16 @@ def walk(condition: Condition, path: Path = ()) -> Iterator[tuple[Path, Conditio
         yield from walk(child, path + sub)
 
 
+def parts(condition: Condition | None) -> Iterator[Condition]:
+    """The conditions that ``condition`` joins with 'all' or 'any', however deeply (itself
+    when it joins nothing); a 'not' is one part, its inside left to the caller."""
+    if isinstance(condition, AllOf | AnyOf):
+        for child in condition.all if isinstance(condition, AllOf) else condition.any:
+            yield from parts(child)
+    elif condition is not None:
+        yield condition
+
+
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Victory:
     """Each side's victory condition, and the result when the turn limit is reached."""

@@ -19,17 +19,15 @@ from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.units import Unit, WeaponSlot
 from meks.engine.view import SideView
 from meks.scenario import (
-    AllOf,
-    AnyOf,
     Condition,
     Edge,
     ExitMap,
     Hold,
     InZone,
-    NotOf,
     Occupy,
     Placed,
     Side,
+    parts,
 )
 
 Order = int | Edge | str | None
@@ -202,22 +200,13 @@ def _objectives(condition: Condition | None, side: Side) -> tuple[list[int], lis
     zones: list[int] = []
     exits: list[ExitMap] = []
 
-    def walk(c: Condition | None) -> None:
-        if c is None:
-            return
-        if isinstance(c, AllOf | AnyOf):
-            for sub in c.all if isinstance(c, AllOf) else c.any:
-                walk(sub)
-        elif isinstance(c, NotOf):
-            return
-        elif isinstance(c, Occupy | Hold | InZone) and c.side is side:
+    for c in parts(condition):
+        if isinstance(c, Occupy | Hold | InZone) and c.side is side:
             zone = getattr(c, "zone", None)
             if isinstance(zone, int):
                 zones.append(zone)
         elif isinstance(c, ExitMap) and c.side is side:
             exits.append(c)
-
-    walk(condition)
     return zones, exits
 
 

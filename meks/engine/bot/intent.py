@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from meks.scenario import (
-    AllOf,
-    AnyOf,
     Condition,
     DestroyAll,
     ExitMap,
@@ -28,6 +26,7 @@ from meks.scenario import (
     Result,
     Side,
     UnitKind,
+    parts,
 )
 from meks.victory import holds
 
@@ -65,13 +64,8 @@ def read_intent(condition: Condition | None, enemy_condition: Condition | None,
     """The tasks a side's own conditions and the enemy's conditions give it."""
     intent = Intent()
 
-    def mine(c: Condition | None) -> None:
-        if c is None:
-            return
-        if isinstance(c, AllOf | AnyOf):
-            for sub in c.all if isinstance(c, AllOf) else c.any:
-                mine(sub)
-        elif isinstance(c, NotOf):
+    for c in parts(condition):
+        if isinstance(c, NotOf):
             neg = c.negated
             if isinstance(neg, ExitMap) and neg.side is not side:
                 intent.enemy_exits.append(neg)
@@ -105,21 +99,14 @@ def read_intent(condition: Condition | None, enemy_condition: Condition | None,
         elif isinstance(c, KeepUnits) and c.side is side:
             intent.keep = max(intent.keep, c.count)
 
-    def theirs(c: Condition | None) -> None:
-        if c is None:
-            return
-        if isinstance(c, AllOf | AnyOf):
-            for sub in c.all if isinstance(c, AllOf) else c.any:
-                theirs(sub)
-        elif isinstance(c, Occupy | Hold) and c.side is not side:
+    for c in parts(enemy_condition):
+        if isinstance(c, Occupy | Hold) and c.side is not side:
             _add_deny(intent, c)
         elif isinstance(c, InZone) and c.side is not side:
             intent.clear.append(c.zone)
         elif isinstance(c, ExitMap) and c.side is not side:
             intent.enemy_exits.append(c)
 
-    mine(condition)
-    theirs(enemy_condition)
     for name in ("occupy", "hold", "be_in", "deny", "clear"):
         setattr(intent, name, sorted(set(getattr(intent, name))))
     return intent
