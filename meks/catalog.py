@@ -22,6 +22,10 @@ from meks.yamlio import parse_yaml
 class Size(enum.Enum):
     """Chassis sizes, smallest first."""
 
+    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
+    # call, paid on every dictionary lookup the engine makes by this key.
+    __hash__ = object.__hash__
+
     LIGHT = "Light"
     MEDIUM = "Medium"
     HEAVY = "Heavy"
@@ -49,6 +53,10 @@ _SIZE_RANK = {size: i for i, size in enumerate(Size)}
 
 
 class Family(enum.Enum):
+    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
+    # call, paid on every dictionary lookup the engine makes by this key.
+    __hash__ = object.__hash__
+
     CANNON = "cannon"
     LASER = "laser"
     MISSILE = "missile"
@@ -63,6 +71,10 @@ class Mount(enum.Enum):
 
 class Band(enum.Enum):
     """Range bands, shortest first."""
+
+    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
+    # call, paid on every dictionary lookup the engine makes by this key.
+    __hash__ = object.__hash__
 
     SHORT = "short"
     MEDIUM = "medium"

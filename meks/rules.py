@@ -20,7 +20,7 @@ leans on (``spends``), and whoever rolls it marks them used.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -116,24 +116,31 @@ def _named(mods: list[tuple[int, str]]) -> list[str]:
 
 # ---- R6.6-R6.7 to hit ---------------------------------------------------------------------
 
-@dataclass
 class ToHit:
     """One firing's to-hit roll: each of ``dice`` dice hits when die + modifier >= ``need``
     (a 6 always hits with the house rule), a miss rolled again once when ``reroll_miss``.
     ``spends``: the shooter's once-a-turn skills it counts on; ``target_spends``: the
-    target's."""
+    target's. ``modifier`` is the modifiers' sum. (A plain class with slots: the engine
+    describes every shot, and a dataclass's generated methods cost more here.)"""
 
-    need: int
-    modifiers: list[tuple[int, str]]
-    dice: int = 1
-    reroll_miss: bool = False
-    six_hits: bool = False
-    spends: tuple[str, ...] = ()
-    target_spends: tuple[str, ...] = ()
-    modifier: int = field(init=False)  # the modifiers' sum
+    __slots__ = ("dice", "modifier", "modifiers", "need", "reroll_miss", "six_hits", "spends",
+                 "target_spends")
 
-    def __post_init__(self) -> None:
-        self.modifier = modifier_total(self.modifiers)
+    def __init__(self, need: int, modifiers: list[tuple[int, str]], dice: int = 1,
+                 reroll_miss: bool = False, six_hits: bool = False,
+                 spends: tuple[str, ...] = (), target_spends: tuple[str, ...] = ()) -> None:
+        self.need = need
+        self.modifiers = modifiers
+        self.dice = dice
+        self.reroll_miss = reroll_miss
+        self.six_hits = six_hits
+        self.spends = spends
+        self.target_spends = target_spends
+        self.modifier = modifier_total(modifiers)
+
+    def __repr__(self) -> str:
+        return (f"ToHit(need={self.need}, modifiers={self.modifiers!r}, dice={self.dice}, "
+                f"reroll_miss={self.reroll_miss}, six_hits={self.six_hits})")
 
     @property
     def notes(self) -> list[str]:
@@ -487,16 +494,19 @@ def wounded_acts_odds(one: Num) -> Num:
 
 # ---- R6.2 movement roll ----------------------------------------------------------------
 
-@dataclass
 class MovementRoll:
-    """A unit's movement roll: ``dice`` dice plus each of ``modifiers``."""
+    """A unit's movement roll: ``dice`` dice plus each of ``modifiers`` (``modifier``: their
+    sum)."""
 
-    dice: int
-    modifiers: list[tuple[int, str]]
-    modifier: int = field(init=False)  # the modifiers' sum
+    __slots__ = ("dice", "modifier", "modifiers")
 
-    def __post_init__(self) -> None:
-        self.modifier = modifier_total(self.modifiers)
+    def __init__(self, dice: int, modifiers: list[tuple[int, str]]) -> None:
+        self.dice = dice
+        self.modifiers = modifiers
+        self.modifier = modifier_total(modifiers)
+
+    def __repr__(self) -> str:
+        return f"MovementRoll(dice={self.dice}, modifiers={self.modifiers!r})"
 
     def distribution(self, one: Num) -> dict[int, Num]:
         """Each result (never below 0: a side that rolls nothing has 0) and its chance."""

@@ -45,6 +45,10 @@ Path = tuple[str | int, ...]
 # ---- small vocabularies ------------------------------------------------------------------
 
 class Side(enum.Enum):
+    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
+    # call, paid on every dictionary lookup the engine makes by this key.
+    __hash__ = object.__hash__
+
     ATTACKER = "attacker"
     DEFENDER = "defender"
 
@@ -63,6 +67,10 @@ class Side(enum.Enum):
 
 class Edge(enum.Enum):
     """Map edges; the top edge is north (R5.1)."""
+
+    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
+    # call, paid on every dictionary lookup the engine makes by this key.
+    __hash__ = object.__hash__
 
     NORTH = "north"
     SOUTH = "south"
@@ -84,6 +92,10 @@ _EDGE_ZONES = {
 
 
 class UnitKind(enum.Enum):
+    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
+    # call, paid on every dictionary lookup the engine makes by this key.
+    __hash__ = object.__hash__
+
     MEK = "mek"
     VEHICLE = "vehicle"
     INFANTRY = "infantry"

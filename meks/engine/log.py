@@ -14,6 +14,10 @@ from typing import NamedTuple
 
 
 class Kind(enum.Enum):
+    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
+    # call, paid on every dictionary lookup the engine makes by this key.
+    __hash__ = object.__hash__
+
     ROLL = "roll"
     DECISION = "decision"
     SETUP = "setup"
