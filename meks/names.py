@@ -51,6 +51,9 @@ class NameIndex(Generic[T]):
         self._exact: dict[str, _Entry[T]] = {}
         self._short: dict[str, list[_Entry[T]]] = {}
         self._names: list[str] = []
+        # Queries already answered, as given (the index never changes once built): a battle
+        # looks up the same few weapon and system names for every unit it builds.
+        self._answers: dict[str, T] = {}
         for name, aliases, item in entries:
             entry = _Entry(name, item)
             self._names.append(name)
@@ -72,6 +75,15 @@ class NameIndex(Generic[T]):
 
     def find(self, query: str) -> T | None:
         """The item ``query`` names, None if nothing; raises AmbiguousName if several."""
+        known = self._answers.get(query)
+        if known is not None:
+            return known
+        item = self._find(query)
+        if item is not None:
+            self._answers[query] = item
+        return item
+
+    def _find(self, query: str) -> T | None:
         key = normalize(query)
         if not key:
             return None

@@ -65,6 +65,11 @@ class Side(enum.Enum):
         return f"the {self.value}"
 
 
+
+# Side's members in order, as a tuple: iterating the Enum class itself is a Python-level
+# generator, and the engine and the victory check go over both sides many times a turn.
+SIDES: tuple[Side, Side] = (Side.ATTACKER, Side.DEFENDER)
+
 class Edge(enum.Enum):
     """Map edges; the top edge is north (R5.1)."""
 
@@ -612,7 +617,7 @@ class Victory:
 
     def conditions(self) -> Iterator[tuple[Path, Condition]]:
         """Every victory condition, nested ones included, with its path in the file."""
-        for side in Side:
+        for side in SIDES:
             top = self.condition(side)
             if top is not None:
                 yield from walk(top, ("victory", side.value))
@@ -724,7 +729,7 @@ def semantic_problems(scenario: Scenario) -> list[Problem]:
                                 f"{'has' if len(missing) == 1 else 'have'} no terrain; "
                                 "give all nine zones, or leave 'terrain' out for all "
                                 "Plains"))
-    for side in Side:
+    for side in SIDES:
         problems += _side_problems(scenario, side)
     for path, condition in scenario.conditions():
         problems += _condition_problems(scenario, path, condition)

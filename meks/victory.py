@@ -34,9 +34,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 from meks.scenario import (
+    SIDES,
     AllOf,
     AnyOf,
     Condition,
@@ -109,9 +110,9 @@ class BattleView(Protocol):
 # ---- a ready-made view, for tests and simple callers -------------------------------------
 
 
-@dataclass(frozen=True)
-class UnitState:
-    """A plain ``UnitView``."""
+class UnitState(NamedTuple):
+    """A plain ``UnitView``. (A named tuple: the engine makes one for every unit at the end
+    of every turn, and a tuple is the cheapest read-only record to make.)"""
 
     id: str
     kind: UnitKind = UnitKind.MEK
@@ -189,18 +190,26 @@ class Verdict:
 # ---- judging -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class _Judge:
     """Evaluates conditions against ``view``; ``now`` is the turn judged, which is later than
-    ``view.turn`` when the remaining turns are skipped (the units then stay where they are)."""
+    ``view.turn`` when the remaining turns are skipped (the units then stay where they are).
+    A judge is made for one judgement: the zones each side holds now are worked out once."""
 
-    view: BattleView
-    turn_limit: int
-    now: int
+    __slots__ = ("_now_zones", "now", "turn_limit", "view")
+
+    def __init__(self, view: BattleView, turn_limit: int, now: int) -> None:
+        self.view = view
+        self.turn_limit = turn_limit
+        self.now = now
+        self._now_zones: dict[Side, Set[int]] = {}
 
     def zones(self, side: Side, turn: int) -> Set[int]:
         if turn >= self.view.turn:
-            return {u.zone for u in self.view.units(side) if u.zone is not None}
+            known = self._now_zones.get(side)
+            if known is None:
+                known = self._now_zones[side] = {u.zone for u in self.view.units(side)
+                                                 if u.zone is not None}
+            return known
         return self.view.presence(side, turn)
 
     def occupied(self, side: Side, zone: int, turn: int) -> bool:
@@ -209,7 +218,7 @@ class _Judge:
         return zone in self.zones(side, turn) and zone not in self.zones(side.enemy, turn)
 
     def group_zone(self, name: str) -> int | None:
-        for side in Side:
+        for side in SIDES:
             for unit in self.view.units(side):
                 if unit.group == name and unit.setup_zone is not None:
                     return unit.setup_zone
@@ -217,10 +226,17 @@ class _Judge:
 
     def holds(self, condition: Condition, turn: int) -> bool:
         """Whether ``condition`` held at the end of ``turn``."""
-        if isinstance(condition, AllOf):
-            return all(self.holds(c, turn) for c in condition.all)
+        # (Loops rather than any()/all() over a generator: this runs every turn.)
         if isinstance(condition, AnyOf):
-            return any(self.holds(c, turn) for c in condition.any)
+            for c in condition.any:  # noqa: SIM110
+                if self.holds(c, turn):
+                    return True
+            return False
+        if isinstance(condition, AllOf):
+            for c in condition.all:  # noqa: SIM110
+                if not self.holds(c, turn):
+                    return False
+            return True
         if isinstance(condition, NotOf):
             return not self.holds(condition.negated, turn)
         if isinstance(condition, TurnLimit):
@@ -228,6 +244,15 @@ class _Judge:
         if isinstance(condition, Occupy):
             zone = self._zone_of(condition.zone, condition.zone_of_group)
             return zone is not None and self.occupied(condition.side, zone, turn)
+        if isinstance(condition, DestroyAll):
+            kind, group = condition.kind, condition.group
+            found = False
+            for u in self.view.units(condition.side.enemy):
+                if (kind is None or u.kind is kind) and (group is None or u.group == group):
+                    if not _gone(u.destroyed_turn, turn):
+                        return False
+                    found = True
+            return found
         if isinstance(condition, NeverOccupied):
             return not any(self.occupied(condition.side, condition.zone, t)
                            for t in range(1, turn + 1))
@@ -236,11 +261,6 @@ class _Judge:
         if isinstance(condition, InZone):
             return turn >= condition.at_turn and \
                 condition.zone in self.zones(condition.side, condition.at_turn)
-        if isinstance(condition, DestroyAll):
-            targets = [u for u in self.view.units(condition.side.enemy)
-                       if _kind_matches(u, condition.kind)
-                       and (condition.group is None or u.group == condition.group)]
-            return bool(targets) and all(_gone(u.destroyed_turn, turn) for u in targets)
         if isinstance(condition, ExitMap):
             return self._exit(condition, turn)
         if isinstance(condition, KeepUnits):
@@ -328,12 +348,12 @@ def judge(scenario: Scenario, view: BattleView) -> Verdict:
     if view.turn >= limit:
         return _at_limit(scenario, f"the last turn ({limit}) has ended and neither side met its "
                                    "conditions")
-    out = [side for side in Side if spent(view, side)]
+    out = [side for side in SIDES if spent(view, side)]
     if out:
         who = "both sides have" if len(out) == 2 else f"{out[0]} has"
         played_out = _check(scenario, _Judge(view, limit, limit)) or _at_limit(
             scenario, "neither side can meet its conditions")
-        fighting = [side for side in Side if side not in out]
+        fighting = [side for side in SIDES if side not in out]
         if not fighting or played_out.outcome is Outcome.win_for(fighting[0]):
             return Verdict(played_out.outcome, f"{who} nothing left in the fight after turn "
                                                f"{view.turn}; {played_out.reason}")
@@ -343,7 +363,7 @@ def judge(scenario: Scenario, view: BattleView) -> Verdict:
 
 def _check(scenario: Scenario, judge_: _Judge) -> Verdict | None:
     met: dict[Side, str] = {}
-    for side in Side:
+    for side in SIDES:
         condition = scenario.victory.condition(side)
         if condition is not None and judge_.holds(condition, judge_.now):
             met[side] = judge_.first_reason(condition, judge_.now)

@@ -58,7 +58,7 @@ from meks.rules import (
     to_hit,
     wounded_acts,
 )
-from meks.scenario import Edge, Placed, Scenario, Side, UnitKind
+from meks.scenario import SIDES, Edge, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
 
 if TYPE_CHECKING:
@@ -70,10 +70,9 @@ BAND_DETECT_MOD = {Band.SHORT: 0, Band.MEDIUM: -1, Band.LONG: -2}
 CRITICALS = {1: "Pilot Wounded", 2: "Leg Damaged", 3: "Weapon Destroyed", 4: "Reactor Core",
              5: "Computers", 6: "System Lost"}
 
-# Hot paths below compare enum members with ``is`` and keep them in locals and tuples
-# rather than hashing them: an Enum member's hash is a Python-level call.
+# Hot paths below compare enum members with ``is`` and keep them in module constants: an
+# Enum class attribute costs a lookup each time.
 ATTACKER, DEFENDER = Side.ATTACKER, Side.DEFENDER
-SIDES = (ATTACKER, DEFENDER)  # the order of ``Side``
 _ROLL = Kind.ROLL
 _new_event = tuple.__new__  # builds an Event from its fields without NamedTuple.__new__
 _SIDE_WORDS = tuple((side, side.value, side.value.capitalize()) for side in Side)
@@ -368,7 +367,7 @@ class Battle(Roller):
 
     def setup(self) -> None:
         self.note(Kind.TURN, f"Set-up: {self.scenario.name}")
-        for side in Side:
+        for side in SIDES:
             force = self.forces[side]
             prefix = "A" if side is Side.ATTACKER else "D"
             n = 0
@@ -392,9 +391,9 @@ class Battle(Roller):
                 self.assets[side].remove("Surprise")
                 self._surprise_pending[side] = self._surprise_pending.get(side, 0) + 1
         self.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
-        for side in Side:
+        for side in SIDES:
             self.deploy(side)
-        for side in Side:
+        for side in SIDES:
             self.setup_assets(side)
 
     def deploy(self, side: Side) -> None:
@@ -751,7 +750,7 @@ class Battle(Roller):
             self.zone_combat(zone)
 
     def reveal_hidden(self, zone: int) -> None:
-        for side in Side:
+        for side in SIDES:
             hidden = [u for u in self.in_zone(zone, side) if u.hidden]
             if hidden and self.enemies_in(zone, side) and not self.visible_in(zone, side):
                 for unit in hidden:
