@@ -157,6 +157,8 @@ class Weapon:
     to_hit_vs_point_defense: int | None = None
     special: str = ""
     aliases: tuple[str, ...] = ()
+    # A small weapon (mounted as one): worked out once, as the engine asks it for every shot.
+    is_small: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.mount is Mount.SMALL:
@@ -164,10 +166,7 @@ class Weapon:
                 raise ValueError(f"small weapon {self.name} needs a kills dice count")
         elif self.to_hit is None:
             raise ValueError(f"{self.name} needs a to_hit number")
-
-    @property
-    def is_small(self) -> bool:
-        return self.mount is Mount.SMALL
+        object.__setattr__(self, "is_small", self.mount is Mount.SMALL)
 
     def to_hit_at(self, band: Band) -> int | None:
         """The number a to-hit die must reach at ``band``; None when out of range."""
