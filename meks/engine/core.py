@@ -164,6 +164,10 @@ class Battle(Roller):
                          for z in range(1, 10)}
         # id(weapon) -> (the weapon, its to-hit number at each of BANDS); see ``need_at``
         self._needs: dict[int, tuple[Weapon, tuple[int | None, ...]]] = {}
+        # The units with a pilot skill, or carrying a system (working or not), by name; with
+        # the number of units when worked out (units only ever join a battle, and pilots'
+        # skills and units' systems never change in one).
+        self._with: dict[str, tuple[int, list[Unit]]] = {}
         # What each side may know (R8.1), kept in one record (see ``Sight``): a Battle has
         # as few attributes as it can, so that reading one stays quick.
         self.sight = Sight()
@@ -237,6 +241,19 @@ class Battle(Roller):
     def side_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units if u.side is side]
 
+    def carrying(self, name: str, skill: bool = False) -> list[Unit]:
+        """The units, in order, whose pilot has the skill ``name`` (``skill``) or that carry
+        a system of that name, working or not: the few the engine need look at for it."""
+        known = self._with.get(name)
+        count = len(self.units)
+        if known is None or known[0] != count:
+            if skill:
+                found = [u for u in self.units if u.skill(name)]
+            else:
+                found = [u for u in self.units if any(s.system.name == name for s in u.systems)]
+            known = self._with[name] = (count, found)
+        return known[1]
+
     # ``in_zone``, ``visible_in`` and ``contested`` spell ``Unit.on_map`` out (alive, arrived,
     # on a zone): they run for every unit many times a turn.
 
@@ -248,6 +265,20 @@ class Battle(Roller):
                     and u.exited_turn is None and u.arrived]
         return [u for u in self.units if u.zone == zone and u.side is side
                 and u.destroyed_turn is None and u.exited_turn is None and u.arrived]
+
+    def both_in(self, zone: int) -> bool:
+        """Whether both sides have a unit on the map in ``zone`` (hidden or not)."""
+        attacker = defender = False
+        for u in self.units:
+            if u.zone == zone and u.destroyed_turn is None and u.exited_turn is None \
+                    and u.arrived:
+                if u.side is ATTACKER:
+                    attacker = True
+                else:
+                    defender = True
+                if attacker and defender:
+                    return True
+        return False
 
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
         if zone is None:
@@ -555,7 +586,7 @@ class Battle(Roller):
             for side, name, title in _SIDE_WORDS:
                 roll = self.d6(f"{name} initiative")
                 bonus = 0
-                if any(u.side is side and u.skill("Tactics") and u.on_map for u in self.units):
+                if any(u.side is side and u.on_map for u in self.carrying("Tactics", skill=True)):
                     bonus += 2
                 if first_roll:
                     bonus += 3 * self._surprise_pending.get(side, 0)
@@ -741,8 +772,7 @@ class Battle(Roller):
             if hidden:
                 self.reveal_hidden(zone)
             if not self.contested(zone):
-                if zone in self.engagements and not (self.in_zone(zone, ATTACKER)
-                                                     and self.in_zone(zone, DEFENDER)):
+                if zone in self.engagements and not self.both_in(zone):
                     del self.engagements[zone]
                 continue
             if self.fought_in.get(zone) == self.turn:
@@ -805,7 +835,9 @@ class Battle(Roller):
         return [first, DEFENDER if first is ATTACKER else ATTACKER]
 
     def actors(self, zone: int, side: Side) -> list[Unit]:
-        return [u for u in self.in_zone(zone, side) if u.can_act and not u.decoy]
+        return [u for u in self.units if u.zone == zone and u.side is side and u.can_act
+                and not u.decoy and u.destroyed_turn is None and u.exited_turn is None
+                and u.arrived]
 
     def side_movement(self, side: Side, zone: int) -> int:
         """R6.2: the side's result is its best unit's movement roll."""
@@ -1013,7 +1045,7 @@ class Battle(Roller):
     def sensor_sweep(self) -> None:
         """R6.4: Advanced sensors ID enemy units in adjacent zones too (masked ones on 2+),
         each enemy once a turn."""
-        for unit in self.units:
+        for unit in self.carrying("Advanced Sensors"):
             if not (unit.can_act and unit.on_map and unit.sensors is Sensors.ADVANCED) or \
                     unit.zone is None:
                 continue
@@ -1030,8 +1062,8 @@ class Battle(Roller):
     def hawkeye(self) -> None:
         """R6.4 Hawkeye: once a turn, the pilot tries to ID one enemy unit of its choice in
         its zone or an adjacent zone, on 5+."""
-        for unit in self.units:
-            if not (unit.skill("Hawkeye") and unit.can_act and unit.on_map) or \
+        for unit in self.carrying("Hawkeye", skill=True):
+            if not (unit.can_act and unit.on_map) or \
                     "Hawkeye" in unit.turn_skills or unit.zone is None:
                 continue
             near = [unit.zone, *self.adjacent(unit.zone)]
@@ -1299,8 +1331,9 @@ class Battle(Roller):
             commandos=commandos,
             spoof=missile and target.skill("Spoof") and "Spoof" not in target.turn_skills,
             point_defense=missile and target.has_system("Point Defense"),
-            phalanx=missile and any(f.has_system("Phalanx")
-                                    for f in self.in_zone(zone, target.side)),
+            phalanx=missile and any(f.zone == zone and f.side is target.side and f.on_map
+                                    and f.has_system("Phalanx")
+                                    for f in self.carrying("Phalanx")),
             gunnery=shot.gunnery, six_hits=self.house.six_always_hits)
 
     def modifiers(self, shot: Shot, single: bool) -> tuple[int, list[str]]:
@@ -1572,8 +1605,10 @@ class Battle(Roller):
 
     def dismount(self, side: Side, zone: int) -> None:
         """R4.4: an APC's squad may dismount as an Infantry Strongpoint in its zone."""
-        for apc in self.in_zone(zone, side):
-            if apc.carries_infantry and apc.can_act and self.ask_dismount(apc):
+        for apc in self.units:  # (a squad that joins is looked at too, and carries nobody)
+            if apc.carries_infantry and apc.zone == zone and apc.side is side \
+                    and apc.destroyed_turn is None and apc.exited_turn is None and apc.arrived \
+                    and apc.can_act and self.ask_dismount(apc):
                 apc.carries_infantry = False
                 squad = strongpoint(f"{apc.id}i", side, zone)
                 self.secret = True
@@ -1728,13 +1763,12 @@ class Battle(Roller):
                     self.destroy(unit)
                 elif unit.is_infantry and unit.losses_this_combat:
                     self.morale(unit)
-        if not (self.in_zone(zone, Side.ATTACKER) and self.in_zone(zone, Side.DEFENDER)):
+        if not self.both_in(zone):
             self.engagements.pop(zone, None)
 
     def end_turn(self) -> None:
         for zone in list(self.engagements):
-            if not self.contested(zone) and not (self.in_zone(zone, ATTACKER)
-                                                 and self.in_zone(zone, DEFENDER)):
+            if not self.contested(zone) and not self.both_in(zone):
                 del self.engagements[zone]
         attacking: list[int] = []
         defending: list[int] = []
