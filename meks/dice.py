@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from meks.errors import DiceError
 
 SIDES = 6
 
 
-@dataclass(frozen=True)
-class Roll:
-    """One die: its value and what it was rolled for."""
+class Roll(NamedTuple):
+    """One die: its value and what it was rolled for. (A named tuple: every die makes one.)"""
 
     purpose: str
     value: int
+
+
+_new_roll = tuple.__new__  # builds a Roll from its fields without NamedTuple.__new__
 
 
 class Dice:
@@ -81,7 +83,7 @@ class Dice:
             if not isinstance(given, int) or isinstance(given, bool) or not 1 <= given <= SIDES:
                 raise DiceError(f"A die for {purpose} came up {given!r}; a die shows 1 to 6.")
             value = given
-        self.log.append(Roll(purpose, value))
+        self.log.append(_new_roll(Roll, (purpose, value)))
         return value
 
     def roll(self, count: int, purpose: str) -> tuple[int, ...]:
