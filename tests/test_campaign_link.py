@@ -82,13 +82,21 @@ def check(runner: CliRunner, code: int = 0) -> str:
 
 # ---- written and read ----------------------------------------------------------------------
 
-def test_a_campaign_play_stores_its_campaign_and_step_as_columns(runner: CliRunner) -> None:
+def test_a_campaign_play_stores_its_campaign_and_step_as_columns(runner: CliRunner,
+                                                                  tmp_path: Path) -> None:
     """The columns are written when the play starts, agree with the step the play records,
-    and are what finds the play again and completes the campaign step."""
+    are carried by a backup and its restore, and are what finds the play again and
+    completes the campaign step."""
     from cli.state import session
     from db.models import Play
 
     play_id, campaign_id = campaign_play(runner)
+    assert stored_link(play_id) == (campaign_id, 0)
+    backup = tmp_path / "backup.json"
+    run(runner, "db", "backup", str(backup))
+    assert [(p["campaign_id"], p["campaign_step"]) for p in json.loads(
+        backup.read_text())["tables"]["play"]] == [(campaign_id, 0)]
+    run(runner, "db", "restore", str(backup), "--yes")
     assert stored_link(play_id) == (campaign_id, 0)
     with session() as s:
         row = s.get(Play, play_id)
