@@ -32,7 +32,8 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from campaigns.battles import Fought, Participant, fight_sides, store
+from campaigns.battles import Participant, fight_sides, store
+from campaigns.campaign_step import Step, complete_step
 from campaigns.company import (
     Limits,
     NotFound,
@@ -44,7 +45,6 @@ from campaigns.company import (
     file_name,
     get_company,
     hire_pilot,
-    lock,
     muster,
     next_muster,
     shell_arg,
@@ -55,6 +55,7 @@ from campaigns.company import (
 from campaigns.files import PLAN, read_yaml_file
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
+from campaigns.play import PlayState, load, start_sides
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import (
     Origin,
@@ -65,7 +66,7 @@ from campaigns.scenarios import (
     user_scenarios_dir,
 )
 from campaigns.stored import DamagedRecord, stored_json
-from db.models import Campaign, Company, Mek, Pilot
+from db.models import Campaign, Company, Mek, Pilot, Play
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
@@ -304,62 +305,23 @@ def next_scenario(session: Session, company_name: str,
     return complete_step(session, _step_data(ready), fought, battle_id)
 
 
-def _step_data(ready: Prepared) -> dict[str, Any]:
-    return {"id": ready.row.id, "position": ready.row.position, "side": ready.side.value,
-            "support": ready.support, "bought": ready.bought}
-
-
-def complete_step(session: Session, step: dict[str, Any], fought: Fought,
-                  battle_id: int | None) -> dict[str, Any]:
-    """Record a fought campaign battle in the campaign and move it on (recorded as an
-    event)."""
-    row = session.get(Campaign, step["id"])
-    if row is None or row.position != step["position"] or row.status != "active":
-        raise Refused("The campaign has moved on since this battle began.")
-    company = session.get(Company, row.company_id)
-    assert company is not None
-    company = lock(session, company)  # held already by whoever fought the battle
-    side = Side(step["side"])
-    plan = stored_json(row, "plan", list)
-    scenario = fought.scenario
-    result = fought.battle.result()
-    outcome = "draw" if result.winner is None else ("win" if result.winner is side else "loss")
-    entry = {"scenario": scenario.id, "name": scenario.name, "side": side.value,
-             "result": outcome, "reason": result.reason, "turns": result.turns,
-             "battle_id": battle_id, "support": step["support"], "bought": step["bought"],
-             "pilots": fought.reports.get(side, [])}
-    with changing(session, company, "campaign next") as change:
-        results = stored_json(row, "results")
-        results.append(entry)
-        row.results = json.dumps(results)
-        row.position += 1
-        if row.position >= len(plan):
-            row.status = "finished"
-        session.add(row)
-        change.summary = (f"{scenario.name} ({side.value}): {outcome}."
-                          + (" The campaign is over." if row.status == "finished" else ""))
-    return {"company": company.name, "campaign": row.name, "position": row.position,
-            "of": len(plan), "finished": row.status == "finished", **entry}
+def _step_data(ready: Prepared) -> Step:
+    assert ready.row.id is not None
+    return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought)
 
 
 def playing_step(session: Session, row: Campaign) -> int | None:
     """The unfinished play of this campaign's next battle, if one is under way."""
-    from db.models import Play
-
-    for play in session.exec(select(Play).where(Play.status == "active")).all():
-        step = stored_json(play, "spec", dict).get("campaign")
-        if step and step.get("id") == row.id and step.get("position") == row.position:
-            return play.id
-    return None
+    return session.exec(select(Play.id).where(
+        Play.campaign_id == row.id, Play.campaign_step == row.position,
+        Play.status == "active").order_by(col(Play.id))).first()
 
 
 def play_step(session: Session, company_name: str, opponent: str = "bot",
-              catalog: Catalog | None = None) -> tuple[Any, bool]:
+              catalog: Catalog | None = None) -> tuple[PlayState, bool]:
     """The play of the campaign's next battle, the company commanded at the terminal: the
     one under way, or a new one after the support rolls and the muster. Returns the play's
     state and whether it is new."""
-    from campaigns.play import load, start_sides
-
     catalog = catalog or load_catalog()
     company = company_to_change(session, company_name)
     row = _active(session, company)

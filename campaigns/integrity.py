@@ -1,5 +1,5 @@
-"""``meks db check``: is the database sound, and does every company's state agree with its
-history?"""
+"""``meks db check``: is the database sound, does every company's state agree with its
+history, and does every play's campaign link agree with what the play records?"""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from campaigns.roster import snapshot
 from campaigns.stored import DamagedRecord
 from db.backup import json_problem, tables
 from db.engine import damaged, is_damage
-from db.models import Company, Event
+from db.models import Campaign, Company, Event, Play
 
 
 def check(session: Session) -> list[str]:
@@ -44,6 +44,7 @@ def _check(session: Session) -> list[str]:
         for row in conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall():
             problems.append(f"table {row[0]} row {row[1]} points at a missing {row[2]} row")
     problems += _stored_json_problems(session)
+    problems += _play_link_problems(session)
     for company in session.exec(select(Company).order_by(col(Company.id))).all():
         events = session.exec(select(Event).where(Event.company_id == company.id)
                               .order_by(col(Event.id))).all()
@@ -87,6 +88,56 @@ def _stored_json_problems(session: Session) -> list[str]:
                 if wrong:
                     problems.append(f"{table.name} {ident}: the stored {column.name} {wrong}")
     return problems
+
+
+def _play_link_problems(session: Session) -> list[str]:
+    """Every play whose campaign columns (``campaign_id``, ``campaign_step``) are not the
+    campaign step its ``spec`` records (see ``recorded_step``)."""
+    problems = []
+    owners = {c.id: c.company_id for c in session.exec(select(Campaign)).all()
+              if c.id is not None}
+    for row in session.exec(select(Play).order_by(col(Play.id))).all():
+        try:
+            spec = json.loads(row.spec)
+        except (ValueError, RecursionError):  # reported with the stored JSON
+            continue
+        link = (row.campaign_id, row.campaign_step)
+        wanted = recorded_step(spec, owners)
+        if link != wanted:
+            problems.append(f"play {row.id}: its campaign columns say {_link(link)}, but the "
+                            f"play's record says {_link(wanted)}")
+    return problems
+
+
+NO_STEP: tuple[None, None] = (None, None)
+
+
+def recorded_step(spec: object, owners: dict[int, int]) -> tuple[int | None, int | None]:
+    """The campaign and plan position a play's ``spec`` records (its ``campaign`` entry's
+    ``id`` and ``position``), which its columns must hold; ``owners``: each campaign's
+    company. None for both when it records none, or names a campaign that is gone or
+    belongs to none of the play's companies: a play stored before the columns were (schema
+    8), whose campaign was deleted, its id perhaps given to another since. Migration 8
+    fills the columns by the same rule."""
+    if not isinstance(spec, dict) or not isinstance(spec.get("campaign"), dict):
+        return NO_STEP
+    campaign, position = spec["campaign"].get("id"), spec["campaign"].get("position")
+    if not all(type(v) is int and 0 <= v < 2 ** 31 for v in (campaign, position)):
+        return NO_STEP
+    sides = spec.get("sides")
+    companies = {info["company"] for info in sides.values()
+                 if isinstance(info, dict) and type(info.get("company")) is int} \
+        if isinstance(sides, dict) else set()
+    if campaign not in owners or owners[campaign] not in companies:
+        return NO_STEP
+    return campaign, position
+
+
+def _link(link: tuple[object, object]) -> str:
+    campaign, step = link
+    if campaign is None and step is None:
+        return "no campaign"
+    return f"campaign {campaign} at plan position {step}"
 
 
 def restore(engine: Engine, data: object, source: str) -> dict[str, int]:

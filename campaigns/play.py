@@ -28,6 +28,7 @@ from campaigns.battles import (
     store,
     summary,
 )
+from campaigns.campaign_step import Step, complete_step
 from campaigns.company import NotFound, Refused, is_id, lock
 from campaigns.in_play import play_using
 from campaigns.scenario_model import scenario_data, stored_scenario
@@ -85,10 +86,11 @@ def start(session: Session, scenario_ref: str, side: Side, attacker: str, defend
 
 def start_sides(session: Session, scenario: Scenario, side: Side,
                 sides: dict[Side, Participant], *, seed: int | None = None,
-                opponent: str = "baseline", campaign: dict[str, Any] | None = None
+                opponent: str = "baseline", campaign: Step | None = None
                 ) -> PlayState:
     """Set up a new play between two prepared sides; ``campaign`` ties it to a campaign
-    step, which is completed when the play is finished."""
+    step (the play's columns ``campaign_id`` and ``campaign_step``, the step's details in
+    its ``spec``), which is completed when the play is finished."""
     controller(opponent)
     a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
     if a is not None and d is not None and a.id == d.id:
@@ -110,9 +112,10 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
         "sides": {s.value: _side_data(p) for s, p in sides.items()},
     }
     if campaign is not None:
-        spec["campaign"] = campaign
+        spec["campaign"] = campaign.data()
     row = Play(scenario=scenario.id, side=side.value, opponent=opponent, seed=seed,
-               spec=json.dumps(spec))
+               spec=json.dumps(spec), campaign_id=campaign.campaign if campaign else None,
+               campaign_step=campaign.position if campaign else None)
     session.add(row)
     session.flush()
     return _state(row)
@@ -174,6 +177,7 @@ def load(session: Session, play_id: int) -> PlayState:
         where = f" (stored as battle {row.battle_id})" if row.battle_id else ""
         raise Refused(f"Play {play_id} is over: {row.result}{where}.")
     _participants(session, row)  # refuses if a company's muster was used meanwhile
+    step_of(row)  # a damaged campaign step is said now, not when the battle is over
     return _state(row)
 
 
@@ -254,6 +258,7 @@ def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
     if battle.verdict is None or not battle.verdict.decided:
         raise Refused(f"Play {play_id}'s battle is not over yet.")
     state = _state(row)
+    step = step_of(row)  # read before anything is stored
     sides = _participants(session, row)
     spec = {
         "engine": REVISION,
@@ -278,12 +283,20 @@ def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
     data = summary(fought, battle_id)
     data["play_id"] = play_id
     data["reports"] = {s.value: r for s, r in fought.reports.items()}
-    step = stored_json(row, "spec", dict).get("campaign")
     if step is not None:  # a campaign's battle: the campaign moves on
-        from campaigns.campaign import complete_step
-
         data["campaign"] = complete_step(session, step, fought, battle_id)
     return data
 
 
-__all__ = ["PLAYER", "PlayState", "append_decision", "finish", "load", "start", "unfinished"]
+def step_of(row: Play) -> Step | None:
+    """The campaign step the play settles, if any: the campaign and its position from the
+    play's columns, the rest of the step from its ``spec``."""
+    if row.campaign_id is None or row.campaign_step is None:
+        return None
+    with reading(row, "spec"):
+        details = stored_json(row, "spec", dict)["campaign"]
+        return Step.from_data(row.campaign_id, row.campaign_step, details)
+
+
+__all__ = ["PLAYER", "PlayState", "append_decision", "finish", "load", "start",
+           "start_sides", "step_of", "unfinished"]

@@ -79,10 +79,13 @@ def snapshot(session: Session, company: Company) -> Document:
     }
 
 
-def clear(session: Session, company_id: int) -> None:
-    """Remove everything the company owns (not the company row, not its events)."""
+def clear(session: Session, company_id: int, *, keep_campaigns: bool = False) -> None:
+    """Remove everything the company owns (not the company row, not its events); its
+    campaigns too (and with them their plays) unless ``keep_campaigns``."""
+    kept = (Campaign,) if keep_campaigns else ()
     for table in (Campaign, Battle, SupportRoll, Pilot, Muster, Mek):
-        session.exec(delete(table).where(col(table.company_id) == company_id))
+        if table not in kept:
+            session.exec(delete(table).where(col(table.company_id) == company_id))
     session.flush()
 
 
@@ -149,14 +152,27 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
             assert row is not None
             row.muster_id = ids["muster"][b["muster"]]
             session.add(row)
+    # With ``keep_ids`` a campaign the company still has is written back into its own row,
+    # never deleted and made again: a play of the campaign (``Play.campaign_id``) goes with
+    # its campaign, and must stay when an undo changes something else.
+    kept = {row.id: row for row in session.exec(
+        select(Campaign).where(Campaign.company_id == company.id))} if keep_ids else {}
     for c in doc.get("campaigns", []):
         results = c["results"] if keep_ids else [_renumbered(r, ids["battle"])
                                                  for r in c["results"]]
-        session.add(Campaign(
-            id=c["id"] if keep_ids else None, company_id=company.id, name=c["name"],
-            plan=json.dumps(c["plan"]), position=c["position"], seed=c["seed"],
-            difficulty=c["difficulty"], status=c["status"], results=json.dumps(results),
-            created_at=c["created_at"]))
+        values = {"name": c["name"], "plan": json.dumps(c["plan"]), "position": c["position"],
+                  "seed": c["seed"], "difficulty": c["difficulty"], "status": c["status"],
+                  "results": json.dumps(results), "created_at": c["created_at"]}
+        campaign = kept.pop(c["id"], None)
+        if campaign is None:
+            campaign = Campaign(id=c["id"] if keep_ids else None, company_id=company.id,
+                                **values)
+        else:
+            for name, value in values.items():
+                setattr(campaign, name, value)
+        session.add(campaign)
+    for gone in kept.values():
+        session.delete(gone)
     for s in doc["support"]:
         session.add(SupportRoll(
             id=s["id"] if keep_ids else None, company_id=company.id,
@@ -176,7 +192,7 @@ def _renumbered(result: dict[str, Any], battles: dict[int, int]) -> dict[str, An
 def restore(session: Session, company: Company, doc: Document) -> None:
     """Put ``company`` back exactly as ``doc`` describes it."""
     assert company.id is not None
-    clear(session, company.id)
+    clear(session, company.id, keep_campaigns=True)
     write(session, company, doc, keep_ids=True)
 
 

@@ -31,8 +31,8 @@ def path(as_json: bool = JSON) -> None:
 def check(as_json: bool = JSON) -> None:
     """Check the database: storage integrity, foreign keys and every company's history.
 
-    Each company's state must be the one its history of events ends with. Exit 1 if
-    anything is wrong."""
+    Each company's state must be the one its history of events ends with, and each play's
+    campaign link the campaign step it records. Exit 1 if anything is wrong."""
     from campaigns.integrity import check as run_check
     from cli.state import session
     from db.engine import DamagedDatabase, damaged

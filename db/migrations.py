@@ -11,6 +11,7 @@ their version (frozen table definitions), never by importing the current models.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -227,6 +228,54 @@ def _v7(conn: Connection) -> None:
                          {"k": new, "i": row_id})
 
 
+def _v8(conn: Connection) -> None:
+    # A play's campaign step as columns of its own (until now only inside the play's JSON,
+    # which every lookup parsed for every unfinished play): the campaign, linked as the
+    # store's other rows are (indexed, going with the campaign), and its place in the plan.
+    conn.execute(text("ALTER TABLE play ADD COLUMN campaign_id INTEGER "
+                      "REFERENCES campaign (id) ON DELETE CASCADE"))
+    conn.execute(text("ALTER TABLE play ADD COLUMN campaign_step INTEGER"))
+    conn.execute(text("CREATE INDEX ix_play_campaign_id ON play (campaign_id)"))
+    _link_plays_v8(conn)
+
+
+def _link_plays_v8(conn: Connection) -> None:
+    # Fill the columns from what each play's JSON says (run again on rows restored from a
+    # backup made before version 8).
+    owners: dict[int, int] = {row[0]: row[1] for row in conn.execute(
+        text("SELECT id, company_id FROM campaign"))}
+    for play_id, spec, campaign_id, step in conn.execute(text(
+            "SELECT id, spec, campaign_id, campaign_step FROM play ORDER BY id")).all():
+        link = _step_named_v8(spec, owners)
+        if link != (campaign_id, step):
+            conn.execute(text("UPDATE play SET campaign_id = :c, campaign_step = :s "
+                              "WHERE id = :i"), {"c": link[0], "s": link[1], "i": play_id})
+
+
+def _step_named_v8(spec_text: object, owners: dict[int, int]) -> tuple[int | None, int | None]:
+    # The campaign and step a play's JSON names as of version 8 (``spec.campaign.id`` and
+    # ``.position``), frozen here: none when the JSON does not read, or names a campaign that
+    # is gone or belongs to no company of the play's sides (its id taken again since).
+    none = (None, None)
+    try:
+        spec: object = json.loads(spec_text) if isinstance(spec_text, str) else None
+    except (ValueError, RecursionError):
+        return none
+    if not isinstance(spec, dict) or not isinstance(spec.get("campaign"), dict):
+        return none
+    step = spec["campaign"]
+    campaign, position = step.get("id"), step.get("position")
+    if not all(type(v) is int and 0 <= v < 2 ** 31 for v in (campaign, position)):
+        return none
+    sides = spec.get("sides")
+    companies = {info["company"] for info in sides.values()
+                 if isinstance(info, dict) and type(info.get("company")) is int} \
+        if isinstance(sides, dict) else set()
+    if campaign not in owners or owners[campaign] not in companies:
+        return none
+    return campaign, position
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -235,6 +284,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "battles played at the terminal, saved decision by decision", _v5),
     Migration(6, "damage a Mek carries when repairs are off", _v6),
     Migration(7, "name keys refolded with Unicode normalisation", _v7, recompute=_v7),
+    Migration(8, "a play's campaign and step as columns", _v8, recompute=_link_plays_v8),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -172,7 +172,8 @@ class Campaign(SQLModel, table=True):
 class Play(SQLModel, table=True):
     """A battle fought at the terminal (``meks battle play``): what it takes to fight it
     again to where it stopped (``spec``: scenario, forces, the companies and musters they
-    came from) and the player's decisions so far, saved after each one."""
+    came from) and the player's decisions so far, saved after each one; and the campaign
+    step it settles, if any."""
 
     __tablename__ = "play"
     id: int | None = Field(default=None, primary_key=True)
@@ -188,3 +189,8 @@ class Play(SQLModel, table=True):
     battle_id: int | None = None  # the stored battle, when a company fought
     created_at: str = Field(default_factory=utcnow)
     updated_at: str = Field(default_factory=utcnow)
+    # The campaign step this play fights (``campaign next --play``): the campaign, and its
+    # place in the campaign's plan (from 0). Both empty for a play of no campaign; the play
+    # goes with its campaign. ``spec`` repeats them with the step's other details.
+    campaign_id: int | None = Field(default=None, sa_column=_fk("campaign.id", nullable=True))
+    campaign_step: int | None = None

@@ -1,0 +1,85 @@
+"""One step of a campaign and the battle that settles it.
+
+A campaign's step is fought either at once (``campaign next``, in ``campaigns.campaign``) or
+at the terminal (``campaign next --play``, a play in ``campaigns.play``, which may take many
+sittings). Both end here: ``complete_step`` records the battle in the campaign and moves it
+on. This module imports neither of the two, so that each of them can import it; a play
+never imports ``campaigns.campaign`` (an import-linter contract in pyproject.toml holds it).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session
+
+from campaigns.battles import Fought
+from campaigns.company import Refused, changing, lock
+from campaigns.stored import stored_json
+from db.models import Campaign, Company
+from meks.scenario import Side
+
+
+@dataclass(frozen=True)
+class Step:
+    """A campaign step made ready for its battle: which campaign and which place in its
+    plan (a play stores these two as its columns ``campaign_id`` and ``campaign_step``),
+    the side the company takes, and what was done getting ready (support rolled, Meks
+    bought), which the campaign's result records."""
+
+    campaign: int
+    position: int
+    side: Side
+    support: list[str] = field(default_factory=list)
+    bought: list[str] = field(default_factory=list)
+
+    def data(self) -> dict[str, Any]:
+        """The step as a play's ``spec`` keeps it (the shape every meks has stored)."""
+        return {"id": self.campaign, "position": self.position, "side": self.side.value,
+                "support": list(self.support), "bought": list(self.bought)}
+
+    @classmethod
+    def from_data(cls, campaign: int, position: int, details: dict[str, Any]) -> Step:
+        """The step of a play: its campaign and position (from the play's columns), the rest
+        from the details its ``spec`` keeps. Raises ``KeyError``, ``TypeError`` or
+        ``ValueError`` on details that do not read."""
+        return cls(campaign, position, Side(details["side"]),
+                   [str(s) for s in details["support"]], [str(b) for b in details["bought"]])
+
+
+def complete_step(session: Session, step: Step, fought: Fought,
+                  battle_id: int | None) -> dict[str, Any]:
+    """Record a fought campaign battle in the campaign and move it on (recorded as an
+    event)."""
+    row = session.get(Campaign, step.campaign)
+    if row is None or row.position != step.position or row.status != "active":
+        raise Refused("The campaign has moved on since this battle began.")
+    company = session.get(Company, row.company_id)
+    assert company is not None
+    company = lock(session, company)  # held already by whoever fought the battle
+    side = step.side
+    plan = stored_json(row, "plan", list)
+    scenario = fought.scenario
+    result = fought.battle.result()
+    outcome = "draw" if result.winner is None else ("win" if result.winner is side else "loss")
+    entry = {"scenario": scenario.id, "name": scenario.name, "side": side.value,
+             "result": outcome, "reason": result.reason, "turns": result.turns,
+             "battle_id": battle_id, "support": list(step.support),
+             "bought": list(step.bought), "pilots": fought.reports.get(side, [])}
+    with changing(session, company, "campaign next") as change:
+        results = stored_json(row, "results")
+        results.append(entry)
+        row.results = json.dumps(results)
+        row.position += 1
+        if row.position >= len(plan):
+            row.status = "finished"
+        session.add(row)
+        change.summary = (f"{scenario.name} ({side.value}): {outcome}."
+                          + (" The campaign is over." if row.status == "finished" else ""))
+    return {"company": company.name, "campaign": row.name, "position": row.position,
+            "of": len(plan), "finished": row.status == "finished", **entry}
+
+
+__all__ = ["Step", "complete_step"]
