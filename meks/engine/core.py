@@ -1354,7 +1354,7 @@ class Battle(Roller):
         need, mod, notes = check.need, check.modifier, check.notes
         who = shot.unit.name if shot.unit else "Support"
         purpose = f"{who}'s {weapon.name} to hit {target.name}"
-        reroll = f"{who}'s {weapon.name} re-roll"
+        reroll = f"{who}'s {weapon.name} re-roll" if check.reroll_miss else ""
         fires = f"{who} fires {weapon.name} at {target.name}: "
         listed = f" [{', '.join(notes)}]" if notes else ""
         hits = 0
