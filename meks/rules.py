@@ -144,14 +144,9 @@ class DieCheck:
         return self.faces() > 0
 
     def odds(self, one: Num) -> Num:
-        """The chance that the check succeeds."""
+        """The chance that the check succeeds (``one``: ``ONE_FLOAT`` for a float,
+        ``ONE_EXACT`` for an exact fraction)."""
         return self.faces() * one / 6
-
-    def chance(self) -> float:
-        return float(self.odds(ONE_FLOAT))
-
-    def exact(self) -> Fraction:
-        return Fraction(self.odds(ONE_EXACT))
 
     def roll(self, dice: Roller, purpose: str) -> tuple[int, bool]:
         """Roll it: the face, and whether the check succeeds."""

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meks.catalog import Band, SystemKind, Weapon
-from meks.duel import _Duel, mek_model
+from meks.duel import MekState, _Duel, mek_model
 from meks.engine.core import Battle, Shot
 from meks.engine.units import Sensors, Unit
 from meks.rules import (
@@ -273,7 +273,7 @@ def test_reactor_blows_on_one_to_three_R6_9() -> None:
 
 
 def test_a_wounded_pilot_acts_on_five_or_six_R6_9() -> None:
-    assert wounded_acts_odds(ONE_EXACT) == count(lambda r: r >= 5) == WOUNDED_ACTS.exact()
+    assert wounded_acts_odds(ONE_EXACT) == count(lambda r: r >= 5) == WOUNDED_ACTS.odds(ONE_EXACT)
 
 
 # ---- R6.9 critical table -------------------------------------------------------------------
@@ -354,7 +354,7 @@ def test_the_duel_reads_the_critical_table_R6_9() -> None:
     dead = (model.max_hits, 0, model.weapons, model.systems, False, False, False)
     assert after[dead] == sixth * CRITICAL_TABLE.explodes(ONE_EXACT)
     assert after[state] == sixth * (1 - CRITICAL_TABLE.explodes(ONE_EXACT))
-    lost: dict[tuple[object, ...], Fraction] = {}  # (two of the same weapon: one state)
+    lost: dict[MekState, Fraction] = {}  # (two of the same weapon: one state)
     share = sixth * pick_odds(len(model.weapons), ONE_EXACT)
     for i in range(len(model.weapons)):
         left = model.weapons[:i] + model.weapons[i + 1:]
@@ -408,26 +408,26 @@ def test_identification_by_sensors_and_band_R6_4() -> None:
 
 
 def test_hawkeye_identifies_on_five_up_R6_4() -> None:
-    assert HAWKEYE.exact() == count(lambda r: r >= 5)
+    assert HAWKEYE.odds(ONE_EXACT) == count(lambda r: r >= 5)
     assert HAWKEYE.roll(dice(5), "") == (5, True) and HAWKEYE.roll(dice(4), "") == (4, False)
 
 
 # ---- R4.3 minefield, R5.1 reinforcements, R6.11 morale ---------------------------------------
 
 def test_minefield_hits_on_three_up_for_one_hit_R4_3() -> None:
-    assert MINEFIELD.exact() == count(lambda r: r >= 3) and MINEFIELD_HITS == 1
+    assert MINEFIELD.odds(ONE_EXACT) == count(lambda r: r >= 3) and MINEFIELD_HITS == 1
     assert MINEFIELD.roll(dice(3), "") == (3, True) and MINEFIELD.roll(dice(2), "") == (2, False)
 
 
 def test_reinforcements_arrive_on_the_scenarios_number_or_more_R5_1() -> None:
     assert arrival(4).roll(dice(4), "") == (4, True) and arrival(4).roll(dice(3), "") == (3, False)
-    assert arrival(2).exact() == count(lambda r: r >= 2)
+    assert arrival(2).odds(ONE_EXACT) == count(lambda r: r >= 2)
 
 
 def test_morale_holds_on_a_roll_greater_than_the_kills_R6_11() -> None:
     assert morale(2).roll(dice(3), "") == (3, True) and morale(2).roll(dice(2), "") == (2, False)
-    assert morale(2).exact() == count(lambda r: r > 2)
-    assert morale(0).exact() == 1 and not morale(6).possible
+    assert morale(2).odds(ONE_EXACT) == count(lambda r: r > 2)
+    assert morale(0).odds(ONE_EXACT) == 1 and not morale(6).possible
 
 
 # ---- R5.3 initiative -----------------------------------------------------------------------
@@ -704,9 +704,9 @@ def test_one_die_check_chance_is_the_frequency_of_its_roll_R4_3_R5_1_R6_4_R6_11(
     reactor are one die against a number: the chance counted over the faces is the share
     of faces the roll passes, and a check no face passes is not possible."""
     check = DieCheck(need, modifier)
-    assert check.exact() == frequency(lambda d6: check.roll(d6, "")[1], 1)
-    assert check.possible == (check.exact() > 0)
-    assert abs(check.chance() - float(check.exact())) < 1e-15
+    assert check.odds(ONE_EXACT) == frequency(lambda d6: check.roll(d6, "")[1], 1)
+    assert check.possible == (check.odds(ONE_EXACT) > 0)
+    assert abs(check.odds(ONE_FLOAT) - float(check.odds(ONE_EXACT))) < 1e-15
 
 
 @settings(max_examples=60, deadline=None)
