@@ -34,7 +34,7 @@ from meks.engine.controllers import Baseline, Order
 from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.units import Unit, WeaponSlot
-from meks.rules import GUNNERY_MODIFIER, may_fire_again, overheat
+from meks.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
 from meks.scenario import Edge, Placed, Side
 
 if TYPE_CHECKING:
@@ -553,8 +553,8 @@ class Terminal:
         options = [Option(f"{unit_label(e)} in zone {e.zone}", e) for e in candidates]
         options.append(Option("nobody", None))
         choice: Unit | None = self.choose(
-            battle, f"{unit_label(unit)}'s pilot looks around (Hawkeye, ID on 5+):", options,
-            _index(options, suggested, len(options) - 1))
+            battle, f"{unit_label(unit)}'s pilot looks around (Hawkeye, ID on "
+            f"{HAWKEYE.need}+):", options, _index(options, suggested, len(options) - 1))
         return choice
 
 

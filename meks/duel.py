@@ -41,21 +41,26 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from meks.catalog import Band, Catalog, Weapon, load_catalog
 from meks.engine.controllers import baseline_closes, baseline_fires, reach
 from meks.errors import MeksError
 from meks.rules import (
+    COMPUTERS,
+    CRITICAL_TABLE,
+    LEG_DAMAGED,
     ONE_EXACT,
     ONE_FLOAT,
+    PILOT_WOUNDED,
+    REACTOR_CORE,
+    WEAPON_DESTROYED,
     MovementRoll,
     armor_save,
     contest,
     critical_check,
     movement_roll,
-    reactor_odds,
+    pick_odds,
     to_hit,
     wounded_acts_odds,
 )
@@ -161,7 +166,7 @@ def mek_model(design: str, level: str = "Regular", terrain: str = "Plains",
         level_move=pilot.move,
         base_heat=chassis.heat + (1 if ground.heat > 0 else 0), to_hit=pilot.to_hit,
         weapons=tuple(cat.weapon(w).name for w in d.weapons),
-        systems=tuple(s.name for s in systems if s.category.value != "armor"),
+        systems=tuple(s.name for s in systems if CRITICAL_TABLE.losable(s)),
         armor_systems=frozenset(s.name for s in systems if s.category.value == "armor"),
     )
 
@@ -183,14 +188,10 @@ class _Duel:
             for w in m.weapons:
                 self.weapon[w] = catalog.weapon(w)
         self.one: Num = ONE_EXACT if exact else ONE_FLOAT
-        self.sixth = [self.frac(k, 6) for k in range(7)]
         self._turn: dict[DuelState, dict[Key, Num]] = {}
         self._attack: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._moves: dict[tuple[Any, ...], dict[tuple[int, bool], Num]] = {}
-
-    def frac(self, k: int, n: int) -> Num:
-        return Fraction(k, n) if self.exact else k / n
 
     # ---- the policy -----------------------------------------------------------------------
 
@@ -342,32 +343,37 @@ class _Duel:
         return out
 
     def critical(self, s: MekState, model: MekModel) -> dict[MekState, Num]:
-        """``Battle.critical``: the six results, a sixth each."""
-        sixth = self.sixth[1]
+        """``Battle.critical``: each effect of the critical table (R6.9) at its chance, a
+        lost weapon or system each one of the live ones at its chance of being picked."""
         hits, legs, weapons, systems, comp, comp_next, wounded = s
         out: dict[MekState, Num] = {}
-        _add(out, (hits, legs, weapons, systems, comp, comp_next, True), sixth)
-        _add(out, (hits, legs + 1, weapons, systems, comp, comp_next, wounded), sixth)
-        if weapons:
-            share = sixth * self.frac(1, len(weapons))
-            for i in range(len(weapons)):
-                left = weapons[:i] + weapons[i + 1:]
-                _add(out, (hits, legs, left, systems, comp, comp_next, wounded), share)
-        else:
-            _add(out, s, sixth)
-        blows = reactor_odds(self.one)
-        _add(out, (model.max_hits, legs, weapons, systems, comp, comp_next, wounded),
-             sixth * blows)
-        _add(out, s, sixth * (1 - blows))
-        _add(out, (hits, legs, weapons, systems, comp, True, wounded), sixth)
-        if systems:
-            share = sixth * self.frac(1, len(systems))
-            for i in range(len(systems)):
-                left = systems[:i] + systems[i + 1:]
-                _add(out, (hits, legs, weapons, left, comp, comp_next, wounded), share)
-        else:
-            _add(out, s, sixth)
+        for effect, p in CRITICAL_TABLE.effects(self.one):
+            if effect == PILOT_WOUNDED:
+                _add(out, (hits, legs, weapons, systems, comp, comp_next, True), p)
+            elif effect == LEG_DAMAGED:
+                _add(out, (hits, legs + 1, weapons, systems, comp, comp_next, wounded), p)
+            elif effect == WEAPON_DESTROYED:
+                for left, q in self.lose(weapons, p):
+                    _add(out, (hits, legs, left, systems, comp, comp_next, wounded), q)
+            elif effect == REACTOR_CORE:
+                blows = CRITICAL_TABLE.explodes(self.one)
+                _add(out, (model.max_hits, legs, weapons, systems, comp, comp_next, wounded),
+                     p * blows)
+                _add(out, s, p * (1 - blows))
+            elif effect == COMPUTERS:
+                _add(out, (hits, legs, weapons, systems, comp, True, wounded), p)
+            else:  # SYSTEM_LOST
+                for left, q in self.lose(systems, p):
+                    _add(out, (hits, legs, weapons, left, comp, comp_next, wounded), q)
         return out
+
+    def lose(self, live: tuple[str, ...], p: Num) -> list[tuple[tuple[str, ...], Num]]:
+        """R6.9: one of ``live`` picked at random is lost: what is left after each pick,
+        and ``p`` times its chance; none left, nothing is lost."""
+        if not live:
+            return [(live, p)]
+        share = p * pick_odds(len(live), self.one)
+        return [(live[:i] + live[i + 1:], share) for i in range(len(live))]
 
     # ---- a turn ---------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-"""The arithmetic of each check of zone combat, written once (docs/rules.md R6.2, R6.6-R6.11).
+"""The arithmetic of each check of a battle, written once (docs/rules.md R4.3, R5.1, R5.3,
+R6.2, R6.4, R6.6-R6.11).
 
 Each function here *describes* a check as a value: what is rolled, how many dice, against
 what number, with which modifiers (each named), which re-rolls apply. A description is used
@@ -26,7 +27,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from meks.catalog import Band, Family, Weapon
+from meks.catalog import Band, Family, System, SystemKind, Weapon
 
 Num = Any  # float, or Fraction when a chance is exact
 
@@ -112,6 +113,200 @@ def modifier_total(mods: list[tuple[int, str]]) -> int:
 
 def _named(mods: list[tuple[int, str]]) -> list[str]:
     return [f"{name} {m:+d}" for m, name in mods]
+
+
+# ---- one die against a number ------------------------------------------------------------
+
+class DieCheck:
+    """One die plus ``modifier`` against ``need``: it succeeds when die + modifier >= need.
+    Detection and ID (R6.4), Hawkeye (R6.4), a minefield (R4.3), morale (R6.11), a wounded
+    pilot (R6.9), a Reactor Core (R6.9) and reinforcements (R5.1) are checks of this kind.
+    A check that no face can pass is not ``possible``: R6.4 rolls no die for it."""
+
+    __slots__ = ("modifier", "need")
+
+    def __init__(self, need: int, modifier: int = 0) -> None:
+        self.need = need
+        self.modifier = modifier
+
+    def __repr__(self) -> str:
+        return f"DieCheck(need={self.need}, modifier={self.modifier})"
+
+    def succeeds(self, roll: int) -> bool:
+        return roll + self.modifier >= self.need
+
+    def faces(self) -> int:
+        """How many faces of the die succeed."""
+        return faces_at_least(self.need - self.modifier)
+
+    @property
+    def possible(self) -> bool:
+        return self.faces() > 0
+
+    def odds(self, one: Num) -> Num:
+        """The chance that the check succeeds (``one``: ``ONE_FLOAT`` for a float,
+        ``ONE_EXACT`` for an exact fraction)."""
+        return self.faces() * one / 6
+
+    def roll(self, dice: Roller, purpose: str) -> tuple[int, bool]:
+        """Roll it: the face, and whether the check succeeds."""
+        roll = dice.d6(purpose)
+        return roll, self.succeeds(roll)
+
+
+def random_pick(dice: Roller, count: int, purpose: str) -> int:
+    """R6.9: a pick at random among ``count`` candidates (which weapon or system a critical
+    destroys, and a random arrival zone, R5.1): one die, rolled again until it names one of
+    them, or two dice (a number from 1 to 36) when there are more than six. The index
+    picked; no die when there is one candidate or none."""
+    if count <= 1:
+        return 0
+    if count <= 6:
+        while True:
+            v = dice.d6(purpose)
+            if v <= count:
+                return v - 1
+    while True:
+        v = (dice.d6(purpose) - 1) * 6 + dice.d6(purpose)
+        if v <= count:
+            return v - 1
+
+
+def pick_odds(count: int, one: Num) -> Num:
+    """The chance of each candidate in a ``random_pick`` among ``count``: the re-rolls
+    leave every candidate the same chance."""
+    return one / count
+
+
+# ---- R4.3 minefield ----------------------------------------------------------------------
+
+MINEFIELD = DieCheck(3)  # R4.3: an enemy Mek entering a mined zone is hit on 3+ ...
+MINEFIELD_HITS = 1  # ... and takes 1 Hit
+
+
+# ---- R5.1 reinforcements ---------------------------------------------------------------
+
+def arrival(need: int) -> DieCheck:
+    """R5.1: a waiting reinforcement arrives this turn on the scenario's number or more."""
+    return DieCheck(need)
+
+
+# ---- R5.3 initiative ---------------------------------------------------------------------
+
+TACTICS_INITIATIVE = 2
+SURPRISE_INITIATIVE = 3
+
+
+class InitiativeRoll:
+    """A side's initiative roll: one die plus each of ``modifiers`` (``modifier``: their
+    sum). The higher total wins; a tie is rolled again."""
+
+    __slots__ = ("modifier", "modifiers")
+
+    def __init__(self, modifiers: list[tuple[int, str]]) -> None:
+        self.modifiers = modifiers
+        self.modifier = modifier_total(modifiers)
+
+    def __repr__(self) -> str:
+        return f"InitiativeRoll(modifiers={self.modifiers!r})"
+
+    def distribution(self, one: Num) -> dict[int, Num]:
+        """Each total and its chance."""
+        return {face + self.modifier: one / 6 for face in range(1, 7)}
+
+    def roll(self, dice: Roller, purpose: str) -> tuple[int, int]:
+        """Roll it: the face and the total."""
+        roll = dice.d6(purpose)
+        return roll, roll + self.modifier
+
+
+def initiative(tactics: bool, surprise: int = 0) -> InitiativeRoll:
+    """R5.3: a side's initiative roll: +2 when a pilot of the side on the map has Tactics
+    (once, however many have it), +3 for each Surprise (R4.3) on the side's first roll of
+    the battle (``surprise``: how many; 0 on every later roll, a tie's re-roll included)."""
+    mods: list[tuple[int, str]] = []
+    if tactics:
+        mods.append((TACTICS_INITIATIVE, "Tactics"))
+    if surprise:
+        mods.append((SURPRISE_INITIATIVE * surprise, "Surprise"))
+    return InitiativeRoll(mods)
+
+
+def _win_tie(first: InitiativeRoll, second: InitiativeRoll, one: Num) -> tuple[Num, Num]:
+    """The chances that ``first`` rolls higher than ``second``, and that they tie."""
+    outcome = contest(first.distribution(one), second.distribution(one), one)
+    win = 0 * one
+    for (winner, _), p in outcome.items():
+        if winner == 0:
+            win += p
+    return win, outcome.get((-1, False), 0 * one)
+
+
+def initiative_odds(first: InitiativeRoll, second: InitiativeRoll, first_again: InitiativeRoll,
+                    second_again: InitiativeRoll, one: Num) -> Num:
+    """R5.3: the chance that the side rolling ``first`` wins initiative against ``second``,
+    a tie rolled again (as often as it takes) with ``first_again`` against
+    ``second_again`` (no Surprise on those)."""
+    win, tie = _win_tie(first, second, one)
+    win_again, tie_again = _win_tie(first_again, second_again, one)
+    return win + tie * win_again / (1 - tie_again)
+
+
+# ---- R6.4 detection and identification ----------------------------------------------------
+
+# Sensor classes are numbered as ``meks.engine.units.Sensors``: 0 Basic, 1 Improved,
+# 2 Advanced. Each table below has one entry for each, in that order.
+OUT_OF_REACH = 7  # a need no die reaches: the check cannot succeed, and no die is rolled
+
+INFANTRY_DETECT = (6, 5, 3)  # finding infantry: the need
+BAND_DETECT_MODIFIER = {Band.SHORT: 0, Band.MEDIUM: -1, Band.LONG: -2}  # ... on the die
+MASKED_DETECT = ((Band.MEDIUM, 4), (Band.LONG, 4), (Band.LONG, 2))  # (reach, need)
+ID_REACH = (Band.MEDIUM, Band.LONG, Band.LONG)  # identifying a unit in the zone
+MASKED_ID = ((Band.SHORT, 4), (Band.MEDIUM, 3), (Band.LONG, 2))  # (reach, need)
+HAWKEYE = DieCheck(5)  # a Hawkeye pilot identifies the unit it names on 5+
+
+
+def _within(reach: Band) -> dict[Band, bool]:
+    return {band: band.rank <= reach.rank for band in Band}
+
+
+def _in_reach(reach: Band, need: int) -> dict[Band, DieCheck]:
+    return {band: DieCheck(need if ok else OUT_OF_REACH) for band, ok in _within(reach).items()}
+
+
+# Built once: detection is checked every time a unit picks its targets.
+_INFANTRY_DETECTION = tuple({band: DieCheck(need, mod) for band, mod in
+                             BAND_DETECT_MODIFIER.items()} for need in INFANTRY_DETECT)
+_MASKED_DETECTION = tuple(_in_reach(reach, need) for reach, need in MASKED_DETECT)
+_MASKED_ID = tuple(_in_reach(reach, need) for reach, need in MASKED_ID)
+_ID = tuple(_within(reach) for reach in ID_REACH)
+
+
+def infantry_detection(sensors: int, band: Band) -> DieCheck:
+    """R6.4: a unit with ``sensors`` looking for infantry at ``band``: Basic 6, Improved 5+,
+    Advanced 3+, the die -1 at Medium and -2 at Long (so Basic finds infantry at Short only,
+    and Improved not at Long)."""
+    return _INFANTRY_DETECTION[sensors][band]
+
+
+def masked_detection(sensors: int, band: Band) -> DieCheck:
+    """R6.4: a unit with ``sensors`` trying to detect a Mek with Masking & Insulation at
+    ``band``: Basic at Medium or Short only, 4+; Improved at any band, 4+; Advanced at any
+    band, 2+."""
+    return _MASKED_DETECTION[sensors][band]
+
+
+def identifies_unmasked(sensors: int, band: Band) -> bool:
+    """R6.4: whether ``sensors`` identify an unmasked unit at ``band`` (no roll): Basic at
+    Medium or Short, Improved and Advanced at any band."""
+    return _ID[sensors][band]
+
+
+def masked_identification(sensors: int, band: Band) -> DieCheck:
+    """R6.4: a unit with ``sensors`` trying to identify a masked unit at ``band``: Basic at
+    Short only, 4+; Improved at Medium or Short, 3+; Advanced at any band, 2+ (in adjacent
+    zones too, as at Long)."""
+    return _MASKED_ID[sensors][band]
 
 
 # ---- R6.6-R6.7 to hit ---------------------------------------------------------------------
@@ -366,14 +561,6 @@ class CriticalCheck:
         return roll, self.crits(roll)
 
 
-def reactor_explodes(roll: int) -> bool:
-    """R6.9: a Reactor Core critical rolls at once; 1-3 the Mek explodes."""
-    return roll <= 3
-
-
-def reactor_odds(one: Num) -> Num:
-    """The chance that a Reactor Core critical blows the Mek up."""
-    return (6 - faces_above(3)) * one / 6
 
 
 def critical_check(remaining: int, *, pinpoint: bool = False, sharpshooter: bool = False,
@@ -386,6 +573,74 @@ def critical_check(remaining: int, *, pinpoint: bool = False, sharpshooter: bool
     ppc = weapon is not None and weapon.long_range_crit_reroll and band is _LONG
     pinpoint = pinpoint and remaining > 0
     return CriticalCheck(remaining, pinpoint, sharpshooter and not pinpoint, ppc, spaul)
+
+
+# ---- R6.9 critical table ------------------------------------------------------------------
+
+# The effects of the critical table, each numbered by the face that gives it.
+PILOT_WOUNDED = 1  # from next turn on, the unit acts only on a ``WOUNDED_ACTS`` roll
+LEG_DAMAGED = 2  # -1 on the unit's movement rolls, for each one
+WEAPON_DESTROYED = 3  # one working weapon, picked at random
+REACTOR_CORE = 4  # rolled at once (``CriticalTable.reactor``): 1-3 the unit is doomed
+COMPUTERS = 5  # -1 to hit in the next turn
+SYSTEM_LOST = 6  # one working system other than armor, picked at random
+
+
+class CriticalTable:
+    """R6.9: the table a critical hit rolls on. One die, each face one effect, a sixth each:
+    1 Pilot Wounded, 2 Leg Damaged, 3 Weapon Destroyed, 4 Reactor Core, 5 Computers,
+    6 System Lost. A Reactor Core rolls again at once (``reactor``): the reactor holds on 4+
+    and explodes on 1-3. A lost weapon or system is a ``random_pick`` among those that can
+    be lost (``losable``: a system other than armor). The engine rolls it; the exact duel
+    reads ``effects`` and ``explodes``."""
+
+    __slots__ = ("faces", "names", "reactor")
+
+    def __init__(self) -> None:
+        # (the effect, its name) for each face, 1 to 6
+        self.faces: tuple[tuple[int, str], ...] = (
+            (PILOT_WOUNDED, "Pilot Wounded"), (LEG_DAMAGED, "Leg Damaged"),
+            (WEAPON_DESTROYED, "Weapon Destroyed"), (REACTOR_CORE, "Reactor Core"),
+            (COMPUTERS, "Computers"), (SYSTEM_LOST, "System Lost"))
+        self.names = {effect: name for effect, name in self.faces}
+        self.reactor = DieCheck(4)  # the reactor holds
+
+    def roll(self, dice: Roller, name: str) -> tuple[int, int]:
+        """Roll on the table for the unit ``name``: the face and its effect."""
+        face = dice.d6(f"critical table for {name}")
+        return face, self.faces[face - 1][0]
+
+    def name(self, effect: int) -> str:
+        return self.names[effect]
+
+    def effects(self, one: Num) -> list[tuple[int, Num]]:
+        """Each effect, in the table's order, and its chance (the faces that give it, out
+        of six)."""
+        out: list[tuple[int, Num]] = []
+        for effect, _ in self.faces:
+            faces = 0
+            for other, _ in self.faces:
+                if other == effect:
+                    faces += 1
+            out.append((effect, faces * one / 6))
+        return out
+
+    def reactor_roll(self, dice: Roller, name: str) -> tuple[int, bool]:
+        """A Reactor Core's roll: the face, and whether the reactor explodes."""
+        roll, holds = self.reactor.roll(dice, f"reactor of {name}")
+        return roll, not holds
+
+    def explodes(self, one: Num) -> Num:
+        """The chance that a Reactor Core critical blows the unit up."""
+        return one - self.reactor.odds(one)
+
+    @staticmethod
+    def losable(system: System) -> bool:
+        """System Lost takes any working system but armor (Reactive, BPC, Space-Lam)."""
+        return system.category is not SystemKind.ARMOR
+
+
+CRITICAL_TABLE = CriticalTable()
 
 
 # ---- R6.11 infantry ------------------------------------------------------------------------
@@ -477,19 +732,23 @@ def infantry_hit_odds(armor: int, one: Num) -> Num:
     return _clamp6(armor - 1) * one / 6
 
 
-def morale_holds(roll: int, kills: int) -> bool:
-    """R6.11: a morale roll greater than the total kills keeps the infantry."""
-    return roll > kills
+def morale(kills: int) -> DieCheck:
+    """R6.11: infantry that suffered losses hold on a morale roll greater than their total
+    kills, and rout otherwise."""
+    return DieCheck(kills + 1)
+
+
+WOUNDED_ACTS = DieCheck(5)  # R6.9: a unit with a wounded pilot (or crew) acts on 5+
 
 
 def wounded_acts(roll: int) -> bool:
-    """R6.9: a unit with a wounded pilot (or crew) acts this turn on 5+."""
-    return roll >= 5
+    """R6.9: whether a unit with a wounded pilot (or crew) acts this turn."""
+    return WOUNDED_ACTS.succeeds(roll)
 
 
 def wounded_acts_odds(one: Num) -> Num:
     """The chance that a wounded pilot acts this turn."""
-    return at_least(5, one)
+    return WOUNDED_ACTS.odds(one)
 
 
 # ---- R6.2 movement roll ----------------------------------------------------------------
@@ -621,16 +880,39 @@ def overheat(heat: int, rating: int, weapon: Weapon) -> Overheat:
 
 
 __all__ = [
+    "BAND_DETECT_MODIFIER",
+    "COMPUTERS",
+    "CRITICAL_TABLE",
     "GUNNERY_MODIFIER",
+    "HAWKEYE",
+    "ID_REACH",
+    "INFANTRY_DETECT",
     "JUMP_HEAT",
+    "LEG_DAMAGED",
+    "MASKED_DETECT",
+    "MASKED_ID",
+    "MINEFIELD",
+    "MINEFIELD_HITS",
+    "OUT_OF_REACH",
+    "PILOT_WOUNDED",
+    "REACTOR_CORE",
+    "SURPRISE_INITIATIVE",
+    "SYSTEM_LOST",
+    "TACTICS_INITIATIVE",
+    "WEAPON_DESTROYED",
+    "WOUNDED_ACTS",
     "ArmorSave",
     "CriticalCheck",
+    "CriticalTable",
+    "DieCheck",
+    "InitiativeRoll",
     "KillsRoll",
     "MovementRoll",
     "Overheat",
     "Roller",
     "ToHit",
     "armor_save",
+    "arrival",
     "at_least",
     "contest",
     "critical_check",
@@ -638,16 +920,22 @@ __all__ = [
     "faces_above",
     "faces_at_least",
     "gunnery_weapon",
+    "identifies_unmasked",
+    "infantry_detection",
     "infantry_hit_odds",
     "infantry_hits",
+    "initiative",
+    "initiative_odds",
     "kills_roll",
+    "masked_detection",
+    "masked_identification",
     "may_fire_again",
-    "morale_holds",
+    "morale",
     "movement_roll",
     "overheat",
     "overheat_hits",
-    "reactor_explodes",
-    "reactor_odds",
+    "pick_odds",
+    "random_pick",
     "skill_of",
     "to_hit",
     "wounded_acts",

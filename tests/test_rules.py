@@ -12,21 +12,44 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meks.catalog import Band, Weapon
+from meks.catalog import Band, SystemKind, Weapon
+from meks.duel import MekState, _Duel, mek_model
 from meks.engine.core import Battle, Shot
-from meks.engine.units import Unit
+from meks.engine.units import Sensors, Unit
 from meks.rules import (
+    COMPUTERS,
+    CRITICAL_TABLE,
+    HAWKEYE,
+    LEG_DAMAGED,
+    MINEFIELD,
+    MINEFIELD_HITS,
     ONE_EXACT,
     ONE_FLOAT,
+    PILOT_WOUNDED,
+    REACTOR_CORE,
+    SYSTEM_LOST,
+    WEAPON_DESTROYED,
+    WOUNDED_ACTS,
     ArmorSave,
+    DieCheck,
+    InitiativeRoll,
     Roller,
     armor_save,
+    arrival,
     critical_check,
+    identifies_unmasked,
+    infantry_detection,
     infantry_hit_odds,
+    initiative,
+    initiative_odds,
     kills_roll,
+    masked_detection,
+    masked_identification,
+    morale,
     movement_roll,
     overheat,
-    reactor_odds,
+    pick_odds,
+    random_pick,
     to_hit,
     wounded_acts_odds,
 )
@@ -39,12 +62,15 @@ ARMOR_SYSTEMS = ("Space-Lam Armor", "Reactive Armor", "BPC Armor")
 
 
 class Faces(Roller):
-    """Dice that give ``faces`` in order (and fail the test if asked for more)."""
+    """Dice that give ``faces`` in order (and fail the test if asked for more); each die's
+    purpose is kept in ``purposes``."""
 
     def __init__(self, faces: tuple[int, ...]) -> None:
         self.faces = iter(faces)
+        self.purposes: list[str] = []
 
     def d6(self, purpose: str) -> int:
+        self.purposes.append(purpose)
         return next(self.faces)
 
 
@@ -239,11 +265,210 @@ def test_the_killing_hit_check_is_always_a_critical_and_spends_no_pinpoint_R6_9(
 
 
 def test_reactor_blows_on_one_to_three_R6_9() -> None:
-    assert reactor_odds(ONE_EXACT) == count(lambda r: r <= 3)
+    assert CRITICAL_TABLE.explodes(ONE_EXACT) == count(lambda r: r <= 3)
+    for face in FACES:
+        d6 = Faces((face,))
+        assert CRITICAL_TABLE.reactor_roll(d6, "Post") == (face, face <= 3)
+        assert d6.purposes == ["reactor of Post"]
 
 
 def test_a_wounded_pilot_acts_on_five_or_six_R6_9() -> None:
-    assert wounded_acts_odds(ONE_EXACT) == count(lambda r: r >= 5)
+    assert wounded_acts_odds(ONE_EXACT) == count(lambda r: r >= 5) == WOUNDED_ACTS.odds(ONE_EXACT)
+
+
+# ---- R6.9 critical table -------------------------------------------------------------------
+
+def test_critical_table_gives_each_face_its_effect_a_sixth_each_R6_9() -> None:
+    """R6.9: 1 Pilot Wounded, 2 Leg Damaged, 3 Weapon Destroyed, 4 Reactor Core,
+    5 Computers, 6 System Lost; the engine's roll and the duel's chances read this one
+    table."""
+    table = [(PILOT_WOUNDED, "Pilot Wounded"), (LEG_DAMAGED, "Leg Damaged"),
+             (WEAPON_DESTROYED, "Weapon Destroyed"), (REACTOR_CORE, "Reactor Core"),
+             (COMPUTERS, "Computers"), (SYSTEM_LOST, "System Lost")]
+    for face, (effect, name) in zip(FACES, table, strict=True):
+        d6 = Faces((face,))
+        assert CRITICAL_TABLE.roll(d6, "Post") == (face, effect)
+        assert d6.purposes == ["critical table for Post"]
+        assert CRITICAL_TABLE.name(effect) == name
+    effects = CRITICAL_TABLE.effects(ONE_EXACT)
+    assert [e for e, _ in effects] == [e for e, _ in table]
+    for effect, p in effects:
+        assert p == frequency(lambda d6, e=effect: CRITICAL_TABLE.roll(  # type: ignore[misc]
+            d6, "Post")[1] == e, 1)
+    assert sum(p for _, p in effects) == 1
+    assert [p for _, p in CRITICAL_TABLE.effects(ONE_FLOAT)] == [1 / 6] * 6
+
+
+def test_system_lost_spares_armor_R6_9() -> None:
+    for system in CATALOG.systems:
+        assert CRITICAL_TABLE.losable(system) == (system.category is not SystemKind.ARMOR)
+    assert not CRITICAL_TABLE.losable(CATALOG.system("Space-Lam Armor"))
+    assert CRITICAL_TABLE.losable(CATALOG.system("Heat Sink"))
+
+
+def test_random_pick_rolls_again_until_it_names_a_candidate_R6_9() -> None:
+    """R6.9: one die for up to six candidates, two (a number from 1 to 36) for more, rolled
+    again until it names one; none for a single candidate."""
+    assert random_pick(dice(), 1, "") == 0
+    assert random_pick(dice(5, 4, 2), 3, "") == 1
+    d6 = Faces((6, 6, 1, 3))  # 36: too many; then (1 - 1) * 6 + 3 = 3
+    assert random_pick(d6, 7, "which weapon of Post") == 2
+    assert d6.purposes == ["which weapon of Post"] * 4
+
+
+def _first_try(count: int) -> dict[int, int]:
+    """How many of the sequences of faces a ``random_pick`` among ``count`` can start with
+    end on the first try on each candidate (those that need another try left out)."""
+    depth = 1 if count <= 6 else 2
+    picked: dict[int, int] = {}
+    for faces in itertools.product(FACES, repeat=depth):
+        try:
+            index = random_pick(Faces(faces), count, "")
+        except StopIteration:  # rolled again
+            continue
+        picked[index] = picked.get(index, 0) + 1
+    return picked
+
+
+@settings(max_examples=40, deadline=None)
+@given(count=st.integers(2, 36))
+def test_random_pick_gives_every_candidate_the_same_chance_R6_9(count: int) -> None:
+    """Every try that names a candidate names each one on exactly one sequence of faces, so
+    the re-rolls leave each the same chance: ``pick_odds``."""
+    assert _first_try(count) == dict.fromkeys(range(count), 1)
+    assert pick_odds(count, ONE_EXACT) == Fraction(1, count)
+
+
+def test_the_duel_reads_the_critical_table_R6_9() -> None:
+    """The exact duel's critical: each effect at the table's chance, the Reactor Core's
+    explosion at its own, a lost weapon or system each at its chance of being picked."""
+    model = mek_model("DEMON")
+    duel = _Duel(model, mek_model("WASP"), 0, True, CATALOG)
+    state = (1, 0, model.weapons, model.systems, False, False, False)
+    after = duel.critical(state, model)
+    assert sum(after.values()) == 1
+    sixth = Fraction(1, 6)
+    assert after[(1, 0, model.weapons, model.systems, False, False, True)] == sixth
+    assert after[(1, 1, model.weapons, model.systems, False, False, False)] == sixth
+    assert after[(1, 0, model.weapons, model.systems, False, True, False)] == sixth
+    dead = (model.max_hits, 0, model.weapons, model.systems, False, False, False)
+    assert after[dead] == sixth * CRITICAL_TABLE.explodes(ONE_EXACT)
+    assert after[state] == sixth * (1 - CRITICAL_TABLE.explodes(ONE_EXACT))
+    lost: dict[MekState, Fraction] = {}  # (two of the same weapon: one state)
+    share = sixth * pick_odds(len(model.weapons), ONE_EXACT)
+    for i in range(len(model.weapons)):
+        left = model.weapons[:i] + model.weapons[i + 1:]
+        key = (1, 0, left, model.systems, False, False, False)
+        lost[key] = lost.get(key, Fraction(0)) + share
+    share = sixth * pick_odds(len(model.systems), ONE_EXACT)
+    for i in range(len(model.systems)):
+        left = model.systems[:i] + model.systems[i + 1:]
+        key = (1, 0, model.weapons, left, False, False, False)
+        lost[key] = lost.get(key, Fraction(0)) + share
+    assert all(after[key] == p for key, p in lost.items())
+    assert all(CRITICAL_TABLE.losable(CATALOG.system(s)) for s in model.systems)
+
+
+# ---- R6.4 detection and identification ------------------------------------------------------
+
+SENSORS = (Sensors.BASIC, Sensors.IMPROVED, Sensors.ADVANCED)
+BANDS = (Band.SHORT, Band.MEDIUM, Band.LONG)
+
+
+def _faces_by_band(check: Callable[[Sensors, Band], DieCheck]) -> list[list[int]]:
+    """For each sensor class, how many faces pass the check at Short, Medium and Long."""
+    return [[check(sensors, band).faces() for band in BANDS] for sensors in SENSORS]
+
+
+def test_infantry_detection_by_sensors_and_band_R6_4() -> None:
+    """R6.4's table: Basic 6 / - / -, Improved 5+ / 6 / -, Advanced 3+ / 4+ / 5+ (a need by
+    sensor class, the die -1 at Medium and -2 at Long)."""
+    assert _faces_by_band(infantry_detection) == [[1, 0, 0], [2, 1, 0], [4, 3, 2]]
+    check = infantry_detection(Sensors.ADVANCED, Band.LONG)
+    assert (check.need, check.modifier) == (3, -2)
+    assert check.roll(dice(5), "") == (5, True) and check.roll(dice(4), "") == (4, False)
+    assert not infantry_detection(Sensors.BASIC, Band.MEDIUM).possible
+
+
+def test_masked_detection_by_sensors_and_band_R6_4() -> None:
+    """R6.4: Basic at Medium or Short only, 4+; Improved at any band, 4+; Advanced at any
+    band, 2+. Where no face passes, the check is not possible (and no die is rolled)."""
+    assert _faces_by_band(masked_detection) == [[3, 3, 0], [3, 3, 3], [5, 5, 5]]
+    assert not masked_detection(Sensors.BASIC, Band.LONG).possible
+    assert masked_detection(Sensors.ADVANCED, Band.LONG).roll(dice(2), "") == (2, True)
+
+
+def test_identification_by_sensors_and_band_R6_4() -> None:
+    """R6.4: unmasked, Basic at Medium or Short and the others at any band (no roll);
+    masked, Basic at Short only 4+, Improved at Medium or Short 3+, Advanced anywhere 2+."""
+    assert [[identifies_unmasked(s, b) for b in BANDS] for s in SENSORS] == [
+        [True, True, False], [True, True, True], [True, True, True]]
+    assert _faces_by_band(masked_identification) == [[3, 0, 0], [4, 4, 0], [5, 5, 5]]
+    assert masked_identification(Sensors.IMPROVED, Band.MEDIUM).roll(dice(2), "") == (2, False)
+
+
+def test_hawkeye_identifies_on_five_up_R6_4() -> None:
+    assert HAWKEYE.odds(ONE_EXACT) == count(lambda r: r >= 5)
+    assert HAWKEYE.roll(dice(5), "") == (5, True) and HAWKEYE.roll(dice(4), "") == (4, False)
+
+
+# ---- R4.3 minefield, R5.1 reinforcements, R6.11 morale ---------------------------------------
+
+def test_minefield_hits_on_three_up_for_one_hit_R4_3() -> None:
+    assert MINEFIELD.odds(ONE_EXACT) == count(lambda r: r >= 3) and MINEFIELD_HITS == 1
+    assert MINEFIELD.roll(dice(3), "") == (3, True) and MINEFIELD.roll(dice(2), "") == (2, False)
+
+
+def test_reinforcements_arrive_on_the_scenarios_number_or_more_R5_1() -> None:
+    assert arrival(4).roll(dice(4), "") == (4, True) and arrival(4).roll(dice(3), "") == (3, False)
+    assert arrival(2).odds(ONE_EXACT) == count(lambda r: r >= 2)
+
+
+def test_morale_holds_on_a_roll_greater_than_the_kills_R6_11() -> None:
+    assert morale(2).roll(dice(3), "") == (3, True) and morale(2).roll(dice(2), "") == (2, False)
+    assert morale(2).odds(ONE_EXACT) == count(lambda r: r > 2)
+    assert morale(0).odds(ONE_EXACT) == 1 and not morale(6).possible
+
+
+# ---- R5.3 initiative -----------------------------------------------------------------------
+
+def test_initiative_tactics_two_surprise_three_each_R5_3() -> None:
+    """R5.3: +2 with Tactics, however many pilots have it; +3 for each Surprise (two add
+    up, R4.3) on the first roll only."""
+    check = initiative(True, 2)
+    assert check.modifiers == [(2, "Tactics"), (6, "Surprise")] and check.modifier == 8
+    assert check.roll(dice(4), "") == (4, 12)
+    assert initiative(False).modifiers == [] and initiative(False).roll(dice(3), "") == (3, 3)
+
+
+def _initiative(first: InitiativeRoll, second: InitiativeRoll, first_again: InitiativeRoll,
+                second_again: InitiativeRoll, d6: Roller) -> bool:
+    """The engine's initiative with the dice ``d6``: whether the first side wins (the dice
+    running out while the sides tie raises StopIteration)."""
+    a, b = first.roll(d6, "")[1], second.roll(d6, "")[1]
+    while a == b:
+        a, b = first_again.roll(d6, "")[1], second_again.roll(d6, "")[1]
+    return a > b
+
+
+@settings(max_examples=20, deadline=None)
+@given(tactics=st.tuples(st.booleans(), st.booleans()),
+       surprise=st.tuples(st.integers(0, 2), st.integers(0, 2)))
+def test_initiative_odds_are_the_frequency_of_its_rolls_R5_3(
+        tactics: tuple[bool, bool], surprise: tuple[int, int]) -> None:
+    """Over every sequence of faces for three rounds, the first side's wins within them
+    are at most its chance, and short of it by no more than the chance of three ties."""
+    rolls = (initiative(tactics[0], surprise[0]), initiative(tactics[1], surprise[1]),
+             initiative(tactics[0]), initiative(tactics[1]))
+    odds = initiative_odds(*rolls, ONE_EXACT)
+    wins = undecided = 0
+    for faces in itertools.product(FACES, repeat=6):
+        try:
+            wins += _initiative(*rolls, Faces(faces))
+        except StopIteration:
+            undecided += 1
+    assert Fraction(wins, 6 ** 6) <= odds <= Fraction(wins + undecided, 6 ** 6)
+    assert abs(float(odds) - initiative_odds(*rolls, ONE_FLOAT)) < 1e-15
 
 
 # ---- R6.10 overheat ------------------------------------------------------------------------
@@ -469,6 +694,19 @@ def test_movement_distribution_is_the_frequency_of_its_rolls_R6_2(
         assert p == frequency(
             lambda d6, v=value: max(0, check.roll(d6, "")[1]) == v,  # type: ignore[misc]
             check.dice)
+
+
+@settings(max_examples=100, deadline=None)
+@given(need=st.integers(-1, 9), modifier=st.integers(-3, 3))
+def test_one_die_check_chance_is_the_frequency_of_its_roll_R4_3_R5_1_R6_4_R6_11(
+        need: int, modifier: int) -> None:
+    """Detection, ID, Hawkeye, minefields, reinforcements, morale, a wounded pilot and the
+    reactor are one die against a number: the chance counted over the faces is the share
+    of faces the roll passes, and a check no face passes is not possible."""
+    check = DieCheck(need, modifier)
+    assert check.odds(ONE_EXACT) == frequency(lambda d6: check.roll(d6, "")[1], 1)
+    assert check.possible == (check.odds(ONE_EXACT) > 0)
+    assert abs(check.odds(ONE_FLOAT) - float(check.odds(ONE_EXACT))) < 1e-15
 
 
 @settings(max_examples=60, deadline=None)

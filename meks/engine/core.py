@@ -36,24 +36,40 @@ from meks.engine.units import (
 from meks.engine.view import SideView, Sight
 from meks.errors import MeksError
 from meks.rules import (
+    COMPUTERS,
+    CRITICAL_TABLE,
     GUNNERY_MODIFIER,
+    HAWKEYE,
     JUMP_HEAT,
+    LEG_DAMAGED,
+    MINEFIELD,
+    MINEFIELD_HITS,
+    PILOT_WOUNDED,
+    REACTOR_CORE,
+    SYSTEM_LOST,
+    WEAPON_DESTROYED,
+    WOUNDED_ACTS,
     CriticalCheck,
     KillsRoll,
     MovementRoll,
     Roller,
     ToHit,
     armor_save,
+    arrival,
     critical_check,
-    faces_at_least,
+    identifies_unmasked,
+    infantry_detection,
     infantry_hits,
+    initiative,
     kills_roll,
+    masked_detection,
+    masked_identification,
     may_fire_again,
-    morale_holds,
+    morale,
     movement_roll,
     overheat,
     overheat_hits,
-    reactor_explodes,
+    random_pick,
     skill_of,
     to_hit,
     wounded_acts,
@@ -64,11 +80,6 @@ from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller
 
-ID_BAND = {Sensors.BASIC: Band.MEDIUM, Sensors.IMPROVED: Band.LONG, Sensors.ADVANCED: Band.LONG}
-INFANTRY_DETECT = {Sensors.BASIC: 6, Sensors.IMPROVED: 5, Sensors.ADVANCED: 3}
-BAND_DETECT_MOD = {Band.SHORT: 0, Band.MEDIUM: -1, Band.LONG: -2}
-CRITICALS = {1: "Pilot Wounded", 2: "Leg Damaged", 3: "Weapon Destroyed", 4: "Reactor Core",
-             5: "Computers", 6: "System Lost"}
 
 # Hot paths below compare enum members with ``is`` and keep them in module constants: an
 # Enum class attribute costs a lookup each time.
@@ -225,18 +236,8 @@ class Battle(Roller):
         self.note(Kind.DECISION, f"{_title(side)} decides: {text}")
 
     def choose_index(self, count: int, purpose: str) -> int:
-        """A random pick among ``count`` things, with dice (re-rolled until in range)."""
-        if count <= 1:
-            return 0
-        if count <= 6:
-            while True:
-                v = self.d6(purpose)
-                if v <= count:
-                    return v - 1
-        while True:
-            v = (self.d6(purpose) - 1) * 6 + self.d6(purpose)
-            if v <= count:
-                return v - 1
+        """A random pick among ``count`` things, with dice (``rules.random_pick``)."""
+        return random_pick(self, count, purpose)
 
     def side_units(self, side: Side) -> list[Unit]:
         return [u for u in self.units if u.side is side]
@@ -584,13 +585,11 @@ class Battle(Roller):
         while True:
             a = d = 0
             for side, name, title in _SIDE_WORDS:
-                roll = self.d6(f"{name} initiative")
-                bonus = 0
-                if any(u.side is side and u.on_map for u in self.carrying("Tactics", skill=True)):
-                    bonus += 2
-                if first_roll:
-                    bonus += 3 * self._surprise_pending.get(side, 0)
-                total = roll + bonus
+                check = initiative(
+                    any(u.side is side and u.on_map for u in self.carrying("Tactics", skill=True)),
+                    self._surprise_pending.get(side, 0) if first_roll else 0)
+                roll, total = check.roll(self, f"{name} initiative")
+                bonus = check.modifier
                 if side is ATTACKER:
                     a = total
                 else:
@@ -713,10 +712,10 @@ class Battle(Roller):
         for zone in self.mines[unit.side.enemy]:
             if unit.zone != zone or not unit.alive:
                 continue
-            roll = self.d6(f"minefield against {unit.name}")
-            if roll >= 3:
+            roll, hit = MINEFIELD.roll(self, f"minefield against {unit.name}")
+            if hit:
                 self.note(Kind.MINE, f"{unit.name} hits a mine ({roll}).", unit, value=roll)
-                self.damage(unit, 1, None, None)
+                self.damage(unit, MINEFIELD_HITS, None, None)
                 self.settle([unit])
             else:
                 self.note(Kind.MINE, f"{unit.name} crosses the minefield unharmed ({roll}).",
@@ -734,8 +733,8 @@ class Battle(Roller):
             if unit.arrived or not unit.alive or not unit.mobile:
                 continue
             if need != "all":
-                roll = self.d6(f"arrival of {unit.name}")
-                if roll < int(need):
+                roll, arrives = arrival(int(need)).roll(self, f"arrival of {unit.name}")
+                if not arrives:
                     self.note(Kind.ARRIVE, f"{unit.name} does not arrive yet ({roll}, needs "
                               f"{need}+).", unit, value=roll)
                     continue
@@ -969,15 +968,13 @@ class Battle(Roller):
         if key in unit.turn_skills:
             return False
         unit.turn_skills.add(key)
-        need = INFANTRY_DETECT[unit.sensors]
-        if not faces_at_least(need - BAND_DETECT_MOD[band]):
+        check = infantry_detection(unit.sensors, band)
+        if not check.possible:
             return False  # R6.4: no die is rolled when no result could succeed
-        roll = self.d6(f"{unit.name} looks for {enemy.name}")
-        total = roll + BAND_DETECT_MOD[band]
-        found = total >= need
+        roll, found = check.roll(self, f"{unit.name} looks for {enemy.name}")
         enemy.detected = enemy.detected or found
         self.note(Kind.DETECT, f"{unit.name} {'finds' if found else 'does not find'} "
-                  f"{enemy.name} ({roll}{BAND_DETECT_MOD[band]:+d}, needs {need}).", unit,
+                  f"{enemy.name} ({roll}{check.modifier:+d}, needs {check.need}).", unit,
                   enemy, roll)
         return found
 
@@ -988,16 +985,14 @@ class Battle(Roller):
         if key in unit.turn_skills:
             return False
         unit.turn_skills.add(key)
-        sensors = unit.sensors
-        if sensors is Sensors.BASIC and band is Band.LONG:
+        check = masked_detection(unit.sensors, band)
+        if not check.possible:
             return False  # R6.4: no die is rolled when no result could succeed
-        need = 2 if sensors is Sensors.ADVANCED else 4
-        roll = self.d6(f"{unit.name} tries to detect masked {enemy.name}")
-        found = roll >= need
+        roll, found = check.roll(self, f"{unit.name} tries to detect masked {enemy.name}")
         if found:
             unit.turn_skills.add(key + ":yes")
         self.note(Kind.DETECT, f"{unit.name} {'detects' if found else 'cannot detect'} the "
-                  f"masked {enemy.name} ({roll}, needs {need}).", unit, enemy, roll)
+                  f"masked {enemy.name} ({roll}, needs {check.need}).", unit, enemy, roll)
         return found
 
     def identifies(self, unit: Unit, enemy: Unit, band: Band, adjacent: bool = False) -> bool:
@@ -1006,15 +1001,12 @@ class Battle(Roller):
         sensors = unit.sensors
         if adjacent and sensors is not Sensors.ADVANCED:
             return False
-        if enemy.masked:  # R6.4: where no roll could succeed, none is made
-            if sensors is Sensors.BASIC and band is not Band.SHORT:
-                return False
-            if sensors is Sensors.IMPROVED and band is Band.LONG:
-                return False
-            need = {Sensors.BASIC: 4, Sensors.IMPROVED: 3, Sensors.ADVANCED: 2}[sensors]
-            roll = self.d6(f"{unit.name} tries to identify masked {enemy.name}")
-            return roll >= need
-        return band.rank <= ID_BAND[sensors].rank
+        if enemy.masked:
+            check = masked_identification(sensors, band)
+            if not check.possible:
+                return False  # R6.4: where no roll could succeed, none is made
+            return check.roll(self, f"{unit.name} tries to identify masked {enemy.name}")[1]
+        return identifies_unmasked(sensors, band)
 
     def data_linked(self, unit: Unit, enemy: Unit) -> bool:
         """R6.4 Data Link: a friendly Data Link Mek in the zone that has itself ID'd the
@@ -1082,8 +1074,8 @@ class Battle(Roller):
                 raise self.refuse(unit.side, "hawkeye", answer)
             choice = candidates[index]
             unit.turn_skills.add("Hawkeye")
-            roll = self.d6(f"Hawkeye of {unit.name}")
-            if roll >= 5:
+            roll, seen = HAWKEYE.roll(self, f"Hawkeye of {unit.name}")
+            if seen:
                 self.identify(unit, choice, f"{unit.name}'s pilot identifies {choice.name} in "
                               f"zone {choice.zone} (Hawkeye, {roll}).")
             else:
@@ -1493,29 +1485,30 @@ class Battle(Roller):
             self.note(Kind.CRITICAL, f"{target.name}'s crew contains the damage (Damage "
                       "Control).", target)
             return
-        roll = self.d6(f"critical table for {target.name}")
-        name = CRITICALS[roll]
+        roll, result = CRITICAL_TABLE.roll(self, target.name)
+        name = CRITICAL_TABLE.name(result)
         effect = ""
-        if roll == 1:
+        if result == PILOT_WOUNDED:
             # R6.9: a support vehicle has no pilot; the wound falls on its crew, same effect.
-            target.pending.append((1, 0))
-            effect = "from next turn on it acts only on 5+"
-        elif roll == 2:
-            target.pending.append((2, 0))
-            effect = f"-{target.legs + sum(1 for r, _ in target.pending if r == 2)} to movement"
-        elif roll == 3:
-            lost_already = {i for r, i in target.pending if r == 3}
+            target.pending.append((PILOT_WOUNDED, 0))
+            effect = f"from next turn on it acts only on {WOUNDED_ACTS.need}+"
+        elif result == LEG_DAMAGED:
+            target.pending.append((LEG_DAMAGED, 0))
+            effect = (f"-{target.legs + sum(1 for r, _ in target.pending if r == LEG_DAMAGED)}"
+                      " to movement")
+        elif result == WEAPON_DESTROYED:
+            lost_already = {i for r, i in target.pending if r == WEAPON_DESTROYED}
             live = [i for i, w in enumerate(target.weapons)
                     if not w.destroyed and i not in lost_already]
             if live:
                 index = live[self.choose_index(len(live), f"which weapon of {target.name}")]
-                target.pending.append((3, index))
+                target.pending.append((WEAPON_DESTROYED, index))
                 effect = f"{target.weapons[index].name} destroyed"
             else:
                 effect = "no weapon left to lose"
-        elif roll == 4:
-            blast = self.d6(f"reactor of {target.name}")
-            if reactor_explodes(blast):
+        elif result == REACTOR_CORE:
+            blast, explodes = CRITICAL_TABLE.reactor_roll(self, target.name)
+            if explodes:
                 effect = f"the reactor explodes ({blast})"
                 target.exploded = True
                 if not target.doomed:
@@ -1523,18 +1516,17 @@ class Battle(Roller):
                     self.doom(target, by)
             else:
                 effect = f"the reactor holds ({blast})"
-        elif roll == 5:
+        elif result == COMPUTERS:
             target.computers_turns.add(self.turn + 1)
             effect = "-1 to hit next turn"
-        else:
-            lost_already = {i for r, i in target.pending if r == 6}
+        else:  # SYSTEM_LOST
+            lost_already = {i for r, i in target.pending if r == SYSTEM_LOST}
             live_systems = [i for i, s in enumerate(target.systems) if not s.destroyed
-                            and i not in lost_already
-                            and s.system.category.value != "armor"]
+                            and i not in lost_already and CRITICAL_TABLE.losable(s.system)]
             if live_systems:
                 index = live_systems[self.choose_index(
                     len(live_systems), f"which system of {target.name}")]
-                target.pending.append((6, index))
+                target.pending.append((SYSTEM_LOST, index))
                 effect = f"{target.systems[index].system.name} destroyed"
             else:
                 effect = "no system left to lose"
@@ -1544,16 +1536,16 @@ class Battle(Roller):
     def take_effect(self, unit: Unit) -> None:
         """R6.0: the critical effects rolled against ``unit`` take effect (at the end of the
         zone's combat, or at once for damage dealt outside an exchange)."""
-        for roll, index in unit.pending:
-            if roll == 1:
+        for result, index in unit.pending:
+            if result == PILOT_WOUNDED:
                 unit.wounded = True
                 if unit.pilot is not None:
                     unit.pilot.wounded = True
-            elif roll == 2:
+            elif result == LEG_DAMAGED:
                 unit.legs += 1
-            elif roll == 3:
+            elif result == WEAPON_DESTROYED:
                 unit.weapons[index].destroyed = True
-            elif roll == 6:
+            elif result == SYSTEM_LOST:
                 unit.systems[index].destroyed = True
         unit.pending.clear()
 
@@ -1595,8 +1587,7 @@ class Battle(Roller):
 
     def morale(self, unit: Unit) -> None:
         """R6.11: after losses, a roll greater than the total kills holds; else it routs."""
-        roll = self.d6(f"morale of {unit.name}")
-        holds = morale_holds(roll, unit.infantry_kills)
+        roll, holds = morale(unit.infantry_kills).roll(self, f"morale of {unit.name}")
         unit.losses_this_combat = False
         self.note(Kind.MORALE, f"{unit.name} morale {roll} vs {unit.infantry_kills} kills: "
                   + ("they hold." if holds else "they break and run."), unit, value=roll)
