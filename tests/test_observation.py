@@ -363,3 +363,22 @@ def test_the_bot_and_the_baseline_change_nothing_they_are_shown_issue_15(
         b.run()
         assert b.verdict is not None and b.verdict.decided
         assert all(guard.asked > 10 for guard in guards.values())
+
+
+def test_the_stamp_counts_only_what_the_side_may_read_R8_1() -> None:
+    """A side's ``stamp`` (what its controller may use to tell that something happened)
+    moves only with events it may read: the other side's undetected infantry rolling for
+    itself leaves it where it was, and ``events(stamp)`` gives exactly what came since."""
+    b = apart(post(), force(post()), [*INIT], defender={"strongpoints": [{"zone": 9}]})
+    squad = b.unit("D2")
+    view, own = b.views[A], b.views[D]
+    before, own_before = view.stamp, own.stamp
+    assert view.stamp == len(view.events()) and own.stamp == len(own.events())
+    b.d6(f"morale of {squad.name}")  # a die rolled for the hidden squad...
+    b.note(Kind.MORALE, f"{squad.name} hold.", squad)  # ...and what came of it
+    assert view.stamp == before and view.events(before) == []
+    assert own.stamp == own_before + 2
+    assert [e.text for e in own.events(own_before)][-1] == f"{squad.name} hold."
+    b.note(Kind.NOTE, "Something both sides see.")
+    assert view.stamp == before + 1
+    assert [e.text for e in view.events(before)] == ["Something both sides see."]

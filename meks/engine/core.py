@@ -222,10 +222,22 @@ class Battle(Roller):
         if private is not None:
             log = self.log
             at = len(log)
-            self.sight.private[at] = private
+            self.mark_private(at, private)
             while at and log[at - 1].kind is _ROLL:
                 at -= 1
-                self.sight.private[at] = private
+                self.mark_private(at, private)
+
+    def mark_private(self, at: int, side: Side) -> None:
+        """The log event at ``at`` is for ``side``'s eyes only (counted as one more its enemy
+        may not read)."""
+        sight = self.sight
+        before = sight.private.get(at)
+        if before is side:
+            return
+        if before is not None:
+            sight.hidden[before is ATTACKER] -= 1  # (its enemy could not read it)
+        sight.private[at] = side
+        sight.hidden[side is ATTACKER] += 1
 
     def d6(self, purpose: str) -> int:
         value = self.dice.d6(purpose)
@@ -487,7 +499,7 @@ class Battle(Roller):
                 # R8.1: the enemy never learns where it set up, nor that it did.
                 for i, event in enumerate(self.log):
                     if event.kind is Kind.SETUP and event.unit == chosen.id:
-                        self.sight.private[i] = side
+                        self.mark_private(i, side)
                 self.note_for(side, Kind.DECISION, f"{_title(side)} decides: {chosen.name} "
                               "sets up hidden")
             elif asset == "Battle Damage" and chosen is not None and chosen.decoy:

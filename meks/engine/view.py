@@ -83,12 +83,14 @@ class Sight:
     only one side may read (by position), the zones each side saw occupied at the end of
     each turn, and an object that stands for the battle."""
 
-    __slots__ = ("covers", "private", "seen_history", "token", "views")
+    __slots__ = ("covers", "hidden", "private", "seen_history", "token", "views")
 
     def __init__(self) -> None:
         self.views: tuple[SideView, ...] = ()
         self.covers: dict[str, Unit] = {}
         self.private: dict[int, Side] = {}
+        # How many log events each side (attacker, defender) may not read.
+        self.hidden = [0, 0]
         self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
             Side.ATTACKER: [], Side.DEFENDER: []}
         self.token = object()
@@ -140,9 +142,11 @@ class SideView:
 
     @property
     def stamp(self) -> int:
-        """A number that changes whenever anything happens in the battle (for remembering
-        values while nothing does)."""
-        return len(self._b.log)
+        """How many of the log's events the side may read: it changes whenever anything the
+        side may know of happens (for remembering values while nothing does), and says
+        nothing of what it may not. ``events(stamp)`` later gives what happened since."""
+        b = self._b
+        return len(b.log) - b.sight.hidden[self.side is Side.DEFENDER]
 
     @property
     def first_mover(self) -> Side | None:
@@ -304,12 +308,15 @@ class SideView:
     # ---- the log ---------------------------------------------------------------------------
 
     def events(self, start: int = 0) -> list[Event]:
-        """The log's events from position ``start`` on that the side may read: those about
-        what it cannot see (and the dice rolled for them) are left out."""
+        """The log's events the side may read, from the ``start``-th of them on (a ``stamp``):
+        those about what it cannot see (and the dice rolled for them) are left out."""
         log = self._b.log
         private = self._b.sight.private
         side = self.side
-        return [log[i] for i in range(start, len(log)) if private.get(i, side) is side]
+        if not private:
+            return log[start:]
+        readable = [log[i] for i in range(len(log)) if private.get(i, side) is side]
+        return readable[start:]
 
     # ---- legal answers ---------------------------------------------------------------------
 
