@@ -232,6 +232,33 @@ def test_the_bots_odds_are_the_engines() -> None:
                         assert ours == theirs, (shooter.name, target.name, band, slot.name)
 
 
+def test_a_hits_worth_counts_the_critical_it_may_cause_R6_9() -> None:
+    """Issue 15 item 1: the chance of the critical a hit causes is the rules core's
+    critical check after that hit (R6.9: a roll above the Hits left), confirmed a second
+    time on a Spaul Liner (SABER); a hit that destroys the unit is worth all of it."""
+    from meks.engine.bot.evaluation import CRIT_SHARE
+    from meks.rules import critical_check
+
+    for design, spaul in (("VIPER", False), ("SABER", True)):
+        battle, bot, _, target = duel("VIPER", design)
+        view = battle.views[Side.ATTACKER]
+        for hits in range(target.max_hits):
+            target.hits = hits
+            battle.log.append(battle.log[-1])  # something happened: the bot looks again
+            bot.judge.fresh(view)
+            worth = bot.judge.worth(target)
+            left = target.remaining
+            got = bot.judge.hit_worth(target)
+            if left == 1:
+                assert got == worth
+                continue
+            # Counted here from the die's faces: a roll above the Hits left after the hit.
+            faces = sum(1 for roll in range(1, 7) if roll > left - 1)
+            p = faces / 6 * (faces / 6 if spaul else 1.0)
+            assert critical_check(left - 1, spaul=spaul).chance() == pytest.approx(p)
+            assert got == pytest.approx(worth / left + p * CRIT_SHARE * worth)
+
+
 def test_range_suits_the_bots_weapons_against_the_enemys() -> None:
     # A lone VIPER cannot win against a DRAKEN even at Short: it breaks contact (a draw is
     # better than a loss).

@@ -183,20 +183,20 @@ class Judge:
             value = self._worths[unit.id] = worth(unit)
         return value
 
-    def hit_worth(self, target: Unit, already: float = 0.0) -> float:
-        """``hit_worth`` with the unit's worth remembered."""
+    def hit_worth(self, target: Unit) -> float:
+        """What one damaging hit on ``target`` is worth: its share of the unit's worth
+        (all of it when the hit destroys the unit), plus the chance of the critical the
+        hit may cause (R6.9, read from the critical check) times a critical's harm."""
         if target.is_infantry:
-            return self.worth(target) * 0.25 if already < 4 else 0.0
-        left = target.remaining - already
-        if left <= 0.05:
+            return self.worth(target) * 0.25
+        left = target.remaining
+        if left <= 0:
             return 0.0
         value = self.worth(target)
         if left <= 1:
             return value * left
-        p = (7 - left) / 6
-        p = 0.0 if p < 0 else 1.0 if p > 1 else p
-        if "Spaul Liner" in self.systems(target):
-            p *= p
+        # The check after this hit, which leaves ``left - 1`` Hits.
+        p = critical_check(left - 1, spaul="Spaul Liner" in self.systems(target)).chance()
         if target.crits_taken == 0 and target.skill("Damage Control"):
             p *= 0.3
         return value / left + p * CRIT_SHARE * value
