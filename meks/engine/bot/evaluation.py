@@ -37,6 +37,7 @@ from meks.rules import (
     wounded_acts_odds,
 )
 from meks.rules import contest as compare_rolls
+from meks.scenario import Side
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
@@ -138,18 +139,29 @@ class Gun:
 
 class Judge:
     """The bot's reading of fights in one battle, with the values it remembers until
-    anything happens (a unit's worth, its working systems, a unit's expected hits on
-    another)."""
+    anything happens (a unit's worth, its working systems, what of each unit a quick
+    estimate reads) and, for the whole battle, one unit's quick estimate of its hits on
+    another, keyed on everything that estimate reads (see ``quick``)."""
 
     def __init__(self) -> None:
         self._battle: object = None
         self._heat_of_zone: dict[int, int] = {}
         self._phalanx = False
+        # Remembered until anything happens (dropped when the battle's stamp changes):
         self._memo_key = -1
-        self._memo: dict[tuple[str, str, Band, bool | None], float] = {}
-        self._fails: dict[tuple[str, str], float] = {}  # (target, weapon) -> save fails
-        self._worths: dict[str, float] = {}
-        self._systems: dict[str, frozenset[str]] = {}
+        self._turn = -1  # the battle's turn
+        # (Units are keys themselves, not their ids: a bot that plays both sides sees an
+        # enemy Decoy's contact, a unit of its own, under the decoy's id.)
+        self._fails: dict[tuple[Unit, str], float] = {}  # (target, weapon) -> save fails
+        self._worths: dict[Unit, float] = {}
+        self._systems: dict[Unit, frozenset[str]] = {}
+        self._shooting: dict[Unit, tuple[object, ...]] = {}  # see ``_as_shooter``
+        self._shot_at: dict[Unit, tuple[object, ...]] = {}  # see ``_as_target``
+        self._marked: dict[Side, frozenset[str]] = {}
+        # Remembered for the battle (dropped when another battle starts, so it holds the
+        # last battle's units until then): ``quick``'s values, keyed on everything they
+        # read that may change during a battle.
+        self._quick: dict[tuple[object, ...], float] = {}
 
     def fresh(self, battle: SideView) -> None:
         """Forget remembered values once anything has happened in the battle (and
@@ -157,30 +169,35 @@ class Judge:
         if battle.token is not self._battle:
             self._battle = battle.token
             self._memo_key = -1
+            self._quick.clear()
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
             self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
                                 for s in u.systems)
-        if battle.stamp != self._memo_key:
-            self._memo_key = battle.stamp
-            self._memo.clear()
+        stamp = battle.stamp
+        if stamp != self._memo_key:
+            self._memo_key = stamp
+            self._turn = battle.turn
             self._fails.clear()
             self._worths.clear()
             self._systems.clear()
+            self._shooting.clear()
+            self._shot_at.clear()
+            self._marked.clear()
 
     def systems(self, unit: Unit) -> frozenset[str]:
         """The names of the unit's working systems (remembered until something happens)."""
-        names = self._systems.get(unit.id)
+        names = self._systems.get(unit)
         if names is None:
-            names = self._systems[unit.id] = frozenset(
+            names = self._systems[unit] = frozenset(
                 s.system.name for s in unit.systems if not s.destroyed)
         return names
 
     def worth(self, unit: Unit) -> float:
-        value = self._worths.get(unit.id)
+        value = self._worths.get(unit)
         if value is None:
-            value = self._worths[unit.id] = worth(unit)
+            value = self._worths[unit] = worth(unit)
         return value
 
     def hit_worth(self, target: Unit) -> float:
@@ -259,7 +276,7 @@ class Judge:
             if unit.pilot is not None:
                 level = unit.pilot.level.to_hit
             computers = battle.turn in unit.computers_turns
-            commandos = target.id in battle.marked[unit.side]
+            commandos = target.id in self.marked(battle, unit.side)
         missile = weapon.family is Family.MISSILE
         return to_hit(
             weapon, need, band, terrain=terrain,
@@ -297,7 +314,7 @@ class Judge:
     def save_fails(self, target: Unit, weapon: Weapon) -> float:
         """The chance that ``target`` fails its armor save against one hit of ``weapon``
         (R6.8), remembered until anything happens."""
-        key = (target.id, weapon.name)
+        key = (target, weapon.name)
         fail = self._fails.get(key)
         if fail is None:
             fail = self._fails[key] = armor_save(target.armor, weapon,
@@ -460,18 +477,62 @@ class Judge:
     def quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
               doubled: bool | None = None) -> float:
         """Expected damaging hits of ``unit`` on ``target`` this turn, a fast estimate: the
-        best weapons that fit the heat rating, and the rest at their overheat odds."""
-        self.fresh(battle)
-        key = (unit.id, target.id, band, doubled)
-        known = self._memo.get(key)
-        if known is not None:
-            return known
-        value = self._quick(battle, unit, target, band, doubled)
-        self._memo[key] = value
-        return value
+        best weapons that fit the heat rating, and the rest at their overheat odds.
 
-    def _quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
-               doubled: bool | None) -> float:
+        Remembered for the whole battle, keyed on everything the estimate reads that may
+        change during it: what of the shooter and of the target it reads (``_as_shooter``,
+        ``_as_target``) and whether ``unit``'s side marked ``target`` this turn. (A unit
+        that has not moved, fired or been hurt is worth the same estimate next turn.)"""
+        self.fresh(battle)
+        key = (unit, target, band, doubled, self._as_shooter(unit),
+               self._as_target(battle, target), target.id in self.marked(battle, unit.side))
+        known = self._quick.get(key)
+        if known is None:
+            known = self._quick[key] = self._quick_estimate(battle, unit, target, band,
+                                                            doubled)
+        return known
+
+    def _as_shooter(self, unit: Unit) -> tuple[object, ...]:
+        """What of a shooter ``quick`` reads that may change during a battle: its zone (the
+        heat rating's Moors), whether it acts (and whether the battle has begun), its
+        pilot's wound, its heat (now, and carried over), which weapons work and which have
+        fired, which systems work (Targeting Array, Heat Sink), whether its Computers are
+        damaged this turn. Remembered until anything happens."""
+        known = self._shooting.get(unit)
+        if known is None:
+            turn = self._turn
+            known = self._shooting[unit] = (
+                unit.zone, unit.can_act, turn > 0, unit.wounded, unit.heat, unit.carried_heat,
+                tuple([(w.destroyed, w.fired > 0) for w in unit.weapons]), self.systems(unit),
+                turn in unit.computers_turns)
+        return known
+
+    def _as_target(self, battle: SideView, target: Unit) -> tuple[object, ...]:
+        """What of a target ``quick`` reads that may change during a battle: its zone (the
+        terrain), the zone it dug in, which systems work (Jammer, Point Defense, armor),
+        whether a movement roll's winner doubled the terrain against its side there this
+        turn, and whether a Phalanx of its side stands there. Remembered until anything
+        happens."""
+        known = self._shot_at.get(target)
+        if known is None:
+            zone = target.zone or 5
+            known = self._shot_at[target] = (
+                target.zone, target.dug_in_zone, self.systems(target),
+                battle.doubled_against(zone, target.side), self._phalanx and any(
+                    f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)))
+        return known
+
+    def marked(self, battle: SideView, side: Side) -> frozenset[str]:
+        """The enemy units ``side``'s Commandos marked this turn (remembered until anything
+        happens)."""
+        known = self._marked.get(side)
+        if known is None:
+            known = self._marked[side] = battle.marked[side]
+        return known
+
+    def _quick_estimate(self, battle: SideView, unit: Unit, target: Unit, band: Band,
+                        doubled: bool | None) -> float:
+        """``quick``, worked out."""
         if not unit.can_act and battle.turn > 0:
             return 0.0
         if unit.is_infantry:
