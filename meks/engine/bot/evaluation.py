@@ -154,6 +154,7 @@ class Judge:
         # enemy Decoy's contact, a unit of its own, under the decoy's id.)
         self._fails: dict[tuple[Unit, str], float] = {}  # (target, weapon) -> save fails
         self._worths: dict[Unit, float] = {}
+        self._hit_worths: dict[Unit, float] = {}
         self._systems: dict[Unit, frozenset[str]] = {}
         self._shooting: dict[Unit, tuple[object, ...]] = {}  # see ``_as_shooter``
         self._shot_at: dict[Unit, tuple[object, ...]] = {}  # see ``_as_target``
@@ -181,6 +182,7 @@ class Judge:
             self._turn = battle.turn
             self._fails.clear()
             self._worths.clear()
+            self._hit_worths.clear()
             self._systems.clear()
             self._shooting.clear()
             self._shot_at.clear()
@@ -203,7 +205,14 @@ class Judge:
     def hit_worth(self, target: Unit) -> float:
         """What one damaging hit on ``target`` is worth: its share of the unit's worth
         (all of it when the hit destroys the unit), plus the chance of the critical the
-        hit may cause (R6.9, read from the critical check) times a critical's harm."""
+        hit may cause (R6.9, read from the critical check) times a critical's harm.
+        Remembered until anything happens."""
+        value = self._hit_worths.get(target)
+        if value is None:
+            value = self._hit_worths[target] = self._hit_worth(target)
+        return value
+
+    def _hit_worth(self, target: Unit) -> float:
         if target.is_infantry:
             return self.worth(target) * 0.25
         left = target.remaining
