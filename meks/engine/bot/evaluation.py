@@ -163,6 +163,9 @@ class Judge:
         # last battle's units until then): ``quick``'s values, keyed on everything they
         # read that may change during a battle.
         self._quick: dict[tuple[object, ...], float] = {}
+        # Remembered for the battle: ``contest``'s odds, keyed on the rolls compared.
+        self._contests: dict[tuple[tuple[tuple[int, int, float], ...], ...],
+                             tuple[float, float]] = {}
 
     def fresh(self, battle: SideView) -> None:
         """Forget remembered values once anything has happened in the battle (and
@@ -171,6 +174,7 @@ class Judge:
             self._battle = battle.token
             self._memo_key = -1
             self._quick.clear()
+            self._contests.clear()
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
@@ -631,7 +635,16 @@ class Judge:
         """Our chance to win the next movement roll in a zone, and to tie it."""
         a = [r for r in (self.roller(battle, u) for u in mine) if r is not None]
         b = [r for r in (self.roller(battle, u) for u in theirs) if r is not None]
-        return contest(a, b)
+        return self.contest(a, b)
+
+    def contest(self, mine: Sequence[tuple[int, int, float]],
+                theirs: Sequence[tuple[int, int, float]]) -> tuple[float, float]:
+        """``contest``, remembered for the battle."""
+        key = (tuple(mine), tuple(theirs))
+        known = self._contests.get(key)
+        if known is None:
+            known = self._contests[key] = contest(mine, theirs)
+        return known
 
     def net(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit],
              band: Band, doubled: bool, clock: int) -> float:
