@@ -497,6 +497,11 @@ class Judge:
         ``_as_target``) and whether ``unit``'s side marked ``target`` this turn. (A unit
         that has not moved, fired or been hurt is worth the same estimate next turn.)"""
         self.fresh(battle)
+        return self._recall(battle, unit, target, band, doubled)
+
+    def _recall(self, battle: SideView, unit: Unit, target: Unit, band: Band,
+                doubled: bool | None) -> float:
+        """``quick``, once ``fresh`` has seen the battle as it is now."""
         key = (unit, target, band, doubled, self._as_shooter(unit),
                self._as_target(battle, target), target.id in self.marked(battle, unit.side))
         known = self._quick.get(key)
@@ -594,13 +599,14 @@ class Judge:
         targets (and over the bands unless one is given)."""
         if not targets:
             return 0.0
+        self.fresh(battle)
         bands = [band] if band is not None else list(BANDS)
         total = 0.0
         for b in bands:
             weight = 1.0 if band is not None else BAND_WEIGHT[b]
             for s in shooters:
-                total += weight * sum(self.quick(battle, s, t, b) for t in targets) / len(
-                    targets)
+                total += weight * sum([self._recall(battle, s, t, b, None)
+                                       for t in targets]) / len(targets)
         return total
 
     def ratio(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit]) -> float:
@@ -649,13 +655,14 @@ class Judge:
     def net(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit],
              band: Band, doubled: bool, clock: int) -> float:
         """Worth we expect to deal minus worth we expect to take at ``band``."""
+        self.fresh(battle)
         dealt = 0.0
         for u in mine:
             best = 0.0
             for t in theirs:
                 if t.is_infantry and not t.detected:
                     continue
-                best = max(best, self.quick(battle, u, t, band) * self.hit_worth(t))
+                best = max(best, self._recall(battle, u, t, band, None) * self.hit_worth(t))
             dealt += best
         taken = 0.0
         for e in theirs:
@@ -663,7 +670,8 @@ class Judge:
             for u in mine:
                 if u.hidden:
                     continue
-                best = max(best, self.quick(battle, e, u, band, doubled) * self.hit_worth(u))
+                best = max(best, self._recall(battle, e, u, band, doubled)
+                           * self.hit_worth(u))
             taken += best
         return dealt * self.urgency(battle, clock) - taken
 
