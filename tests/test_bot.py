@@ -4,7 +4,8 @@ choices between games, determinism, and (slow) that it beats the baseline contro
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -21,6 +22,9 @@ from meks.engine.log import Kind, digest
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
 from meks.scenario import Edge, Scenario, Side
 from tests.engine_helpers import CATALOG, duel_scenario, mek
+
+if TYPE_CHECKING:
+    from meks.engine.view import SideView
 
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
              "head-to-head", "citadel")
@@ -230,6 +234,195 @@ def test_the_bots_odds_are_the_engines() -> None:
                                                  False)
                         theirs, _ = battle.modifiers(Shot(unit, slot.weapon, enemy, band), True)
                         assert ours == theirs, (shooter.name, target.name, band, slot.name)
+
+
+def test_a_hits_worth_counts_the_critical_it_may_cause_R6_9() -> None:
+    """Issue 15 item 1: the chance of the critical a hit causes is the rules core's
+    critical check after that hit (R6.9: a roll above the Hits left), confirmed a second
+    time on a Spaul Liner (SABER); a hit that destroys the unit is worth all of it."""
+    from meks.engine.bot.evaluation import CRIT_SHARE
+    from meks.rules import critical_check
+
+    for design, spaul in (("VIPER", False), ("SABER", True)):
+        battle, bot, _, target = duel("VIPER", design)
+        view = battle.views[Side.ATTACKER]
+        for hits in range(target.max_hits):
+            target.hits = hits
+            battle.log.append(battle.log[-1])  # something happened: the bot looks again
+            bot.judge.fresh(view)
+            worth = bot.judge.worth(target)
+            left = target.remaining
+            got = bot.judge.hit_worth(target)
+            if left == 1:
+                assert got == worth
+                continue
+            # Counted here from the die's faces: a roll above the Hits left after the hit.
+            faces = sum(1 for roll in range(1, 7) if roll > left - 1)
+            p = faces / 6 * (faces / 6 if spaul else 1.0)
+            assert critical_check(left - 1, spaul=spaul).chance() == pytest.approx(p)
+            assert got == pytest.approx(worth / left + p * CRIT_SHARE * worth)
+
+
+class Remembering(Bot):
+    """The bot, checking at each decision that every expected-hits estimate its judge
+    remembers (``Judge.quick``, kept for the whole battle) is the one a judge that
+    remembers nothing makes now."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.checked = 0
+
+    def _check(self, battle: SideView) -> None:
+        from meks.engine.bot.evaluation import Judge
+
+        self._know(battle)
+        units = [u for u in battle.units if u.on_map]
+        for unit in units:
+            for target in units:
+                if target.side is unit.side:
+                    continue
+                for band in Band:
+                    for doubled in (None, False, True):
+                        remembered = self.judge.quick(battle, unit, target, band, doubled)
+                        afresh = Judge().quick(battle, unit, target, band, doubled)
+                        assert remembered == afresh, (unit, target, band, doubled, battle.turn)
+                        self.checked += 1
+
+    def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
+        self._check(battle)
+        return super().movement(battle, side)
+
+    def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
+        self._check(battle)
+        return super().second_move(battle, side)
+
+    def range_choice(self, battle: SideView, zone: int, side: Side,
+                     options: list[RangeChoice]) -> RangeChoice:
+        self._check(battle)
+        return super().range_choice(battle, zone, side, options)
+
+    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
+                limit: int) -> list[Unit]:
+        self._check(battle)
+        return super().targets(battle, unit, candidates, limit)
+
+
+def test_the_bots_remembered_estimates_are_made_afresh_each_time() -> None:
+    """Issue 15 (engine speed): the bot remembers a unit's expected hits on another for the
+    whole battle, keyed on what the estimate reads (zones, heat, weapons fired and lost,
+    systems lost, wounds, Digging In, doubled terrain, Commandos' marks, a Phalanx): at every
+    decision of battles with every support asset and a Phalanx in a wooded zone, each
+    remembered value is the one worked out afresh."""
+    from tests.engine_helpers import custom, map_scenario
+
+    fights = [(get_scenario(sid), forces(get_scenario(sid), Difficulty.EASY,
+                                         {Side.ATTACKER: SUPPORT[:7],
+                                          Side.DEFENDER: SUPPORT[7:]}))
+              for sid in ("opening-shots", "head-to-head")]
+    phalanx = custom("Wall", "Heavy", ["Missile", "Cannon"], ["Phalanx", "Point Defense"])
+    woods = map_scenario((4,), (6,), terrain={5: "Woods", 4: "Woods", 6: "Woods"},
+                         turn_limit=6)
+    fights.append((woods, {
+        Side.ATTACKER: ForceSpec((mek("SAGITARII"), mek("VIPER", skills=("Guidance",)))),
+        Side.DEFENDER: ForceSpec((phalanx, mek("WASP")), ("Commandos", "Digging In"))}))
+    checked = 0
+    for seed, (scenario, sides) in enumerate(fights):
+        bots = {side: Remembering() for side in Side}
+        battle = fight(scenario, sides, seed, bots)
+        assert battle.verdict is not None
+        checked += sum(b.checked for b in bots.values())
+    assert checked > 1000
+
+
+def test_the_bots_remembered_estimate_follows_everything_it_reads() -> None:
+    """Issue 15 (engine speed): a unit's expected hits on another, remembered for the whole
+    battle, are worked out again whenever something they read changes: the shooter's heat,
+    its firing, a lost weapon or Heat Sink, a wound, not acting, damaged Computers, a zone
+    in Moors; the target's mark by Commandos, terrain doubled against it, Digging In, a
+    lost Jammer, a friend's Phalanx joining it, its zone. Undoing the change brings the
+    first value back."""
+    from meks.engine.bot.evaluation import Judge
+    from meks.engine.core import Engagement
+    from tests.engine_helpers import custom, map_scenario
+
+    scenario = map_scenario((5,), (5,), terrain={5: "Woods", 4: "Moors"})
+    sides = {Side.ATTACKER: ForceSpec((mek("THOR"), mek("SAGITARII"))),
+             Side.DEFENDER: ForceSpec((mek("DRAKEN"), mek("WASP"),
+                                       custom("Wall", "Heavy", ["Cannon"], ["Phalanx"])))}
+    bot = Bot()
+    battle = Battle(scenario, sides, Dice.from_seed(1), {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = 2
+    engagement = battle.engagements[5] = Engagement(5, Band.MEDIUM)
+    thor, sagitarii = battle.side_units(Side.ATTACKER)
+    draken, wasp, wall = battle.side_units(Side.DEFENDER)
+    wall.zone = 4
+    view = battle.views[Side.ATTACKER]
+
+    def something_happens() -> None:
+        battle.log.append(battle.log[-1])
+
+    def check(unit: Unit, target: Unit, band: Band, change: Callable[[], object],
+              undo: Callable[[], object]) -> None:
+        before = bot.judge.quick(view, unit, target, band)
+        change()
+        something_happens()
+        after = bot.judge.quick(view, unit, target, band)
+        assert after == Judge().quick(view, unit, target, band) != before, change
+        undo()
+        something_happens()
+        assert bot.judge.quick(view, unit, target, band) == before
+
+    ppc, _, _, _, ciws = thor.weapons
+    sink = next(s for s in thor.systems if s.system.name == "Heat Sink")
+    jammer = next(s for s in wasp.systems if s.system.name == "Jammer")
+    short, medium = Band.SHORT, Band.MEDIUM
+    cases: list[tuple[Unit, Unit, Band, Callable[[], object], Callable[[], object]]] = [
+        (thor, draken, medium, lambda: setattr(thor, "heat", 3),
+         lambda: setattr(thor, "heat", 0)),
+        (thor, draken, medium, lambda: setattr(ppc, "destroyed", True),
+         lambda: setattr(ppc, "destroyed", False)),
+        (thor, draken, medium, lambda: setattr(sink, "destroyed", True),
+         lambda: setattr(sink, "destroyed", False)),
+        (thor, draken, medium, lambda: setattr(thor, "wounded", True),
+         lambda: setattr(thor, "wounded", False)),
+        (thor, draken, medium, lambda: setattr(thor, "can_act", False),
+         lambda: setattr(thor, "can_act", True)),
+        (thor, draken, medium, lambda: thor.computers_turns.add(battle.turn),
+         thor.computers_turns.clear),
+        (thor, draken, medium, lambda: setattr(thor, "zone", 4),
+         lambda: setattr(thor, "zone", 5)),
+        (thor, draken, medium, lambda: battle.marked[Side.ATTACKER].add(draken.id),
+         battle.marked[Side.ATTACKER].clear),
+        (thor, draken, medium, lambda: (setattr(engagement, "doubled", Side.DEFENDER),
+                                        setattr(engagement, "doubled_turn", battle.turn)),
+         lambda: setattr(engagement, "doubled", None)),
+        (thor, draken, medium, lambda: setattr(draken, "dug_in_zone", 5),
+         lambda: setattr(draken, "dug_in_zone", None)),
+        (thor, draken, medium, lambda: setattr(draken, "zone", 6),
+         lambda: setattr(draken, "zone", 5)),
+        (thor, wasp, medium, lambda: setattr(jammer, "destroyed", True),
+         lambda: setattr(jammer, "destroyed", False)),
+        (sagitarii, draken, short, lambda: setattr(wall, "zone", 5),
+         lambda: setattr(wall, "zone", 4)),
+    ]
+    for unit, target, band, change, undo in cases:
+        check(unit, target, band, change, undo)
+    # Having fired (a CIWS, no heat), a Mek starts its next fight with only the heat carried
+    # over, not the 3 it has now.
+    thor.heat = 3
+    something_happens()
+    check(thor, draken, medium, lambda: setattr(ciws, "fired", 1),
+          lambda: setattr(ciws, "fired", 0))
+    ciws.fired = 1
+    something_happens()
+    check(thor, draken, medium, lambda: setattr(thor, "carried_heat", 3),
+          lambda: setattr(thor, "carried_heat", 0))
+    # Before the first turn a unit that has not been told to act still counts.
+    thor.can_act = False
+    something_happens()
+    check(thor, draken, medium, lambda: setattr(battle, "turn", 0),
+          lambda: setattr(battle, "turn", 2))
 
 
 def test_range_suits_the_bots_weapons_against_the_enemys() -> None:

@@ -37,6 +37,7 @@ from meks.rules import (
     wounded_acts_odds,
 )
 from meks.rules import contest as compare_rolls
+from meks.scenario import Side
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
@@ -138,18 +139,33 @@ class Gun:
 
 class Judge:
     """The bot's reading of fights in one battle, with the values it remembers until
-    anything happens (a unit's worth, its working systems, a unit's expected hits on
-    another)."""
+    anything happens (a unit's worth, its working systems, what of each unit a quick
+    estimate reads) and, for the whole battle, one unit's quick estimate of its hits on
+    another, keyed on everything that estimate reads (see ``quick``)."""
 
     def __init__(self) -> None:
         self._battle: object = None
         self._heat_of_zone: dict[int, int] = {}
         self._phalanx = False
+        # Remembered until anything happens (dropped when the battle's stamp changes):
         self._memo_key = -1
-        self._memo: dict[tuple[str, str, Band, bool | None], float] = {}
-        self._fails: dict[tuple[str, str], float] = {}  # (target, weapon) -> save fails
-        self._worths: dict[str, float] = {}
-        self._systems: dict[str, frozenset[str]] = {}
+        self._turn = -1  # the battle's turn
+        # (Units are keys themselves, not their ids: a bot that plays both sides sees an
+        # enemy Decoy's contact, a unit of its own, under the decoy's id.)
+        self._fails: dict[tuple[Unit, str], float] = {}  # (target, weapon) -> save fails
+        self._worths: dict[Unit, float] = {}
+        self._hit_worths: dict[Unit, float] = {}
+        self._systems: dict[Unit, frozenset[str]] = {}
+        self._shooting: dict[Unit, tuple[object, ...]] = {}  # see ``_as_shooter``
+        self._shot_at: dict[Unit, tuple[object, ...]] = {}  # see ``_as_target``
+        self._marked: dict[Side, frozenset[str]] = {}
+        # Remembered for the battle (dropped when another battle starts, so it holds the
+        # last battle's units until then): ``quick``'s values, keyed on everything they
+        # read that may change during a battle.
+        self._quick: dict[tuple[object, ...], float] = {}
+        # Remembered for the battle: ``contest``'s odds, keyed on the rolls compared.
+        self._contests: dict[tuple[tuple[tuple[int, int, float], ...], ...],
+                             tuple[float, float]] = {}
 
     def fresh(self, battle: SideView) -> None:
         """Forget remembered values once anything has happened in the battle (and
@@ -157,46 +173,60 @@ class Judge:
         if battle.token is not self._battle:
             self._battle = battle.token
             self._memo_key = -1
+            self._quick.clear()
+            self._contests.clear()
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
             self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
                                 for s in u.systems)
-        if battle.stamp != self._memo_key:
-            self._memo_key = battle.stamp
-            self._memo.clear()
+        stamp = battle.stamp
+        if stamp != self._memo_key:
+            self._memo_key = stamp
+            self._turn = battle.turn
             self._fails.clear()
             self._worths.clear()
+            self._hit_worths.clear()
             self._systems.clear()
+            self._shooting.clear()
+            self._shot_at.clear()
+            self._marked.clear()
 
     def systems(self, unit: Unit) -> frozenset[str]:
         """The names of the unit's working systems (remembered until something happens)."""
-        names = self._systems.get(unit.id)
+        names = self._systems.get(unit)
         if names is None:
-            names = self._systems[unit.id] = frozenset(
+            names = self._systems[unit] = frozenset(
                 s.system.name for s in unit.systems if not s.destroyed)
         return names
 
     def worth(self, unit: Unit) -> float:
-        value = self._worths.get(unit.id)
+        value = self._worths.get(unit)
         if value is None:
-            value = self._worths[unit.id] = worth(unit)
+            value = self._worths[unit] = worth(unit)
         return value
 
-    def hit_worth(self, target: Unit, already: float = 0.0) -> float:
-        """``hit_worth`` with the unit's worth remembered."""
+    def hit_worth(self, target: Unit) -> float:
+        """What one damaging hit on ``target`` is worth: its share of the unit's worth
+        (all of it when the hit destroys the unit), plus the chance of the critical the
+        hit may cause (R6.9, read from the critical check) times a critical's harm.
+        Remembered until anything happens."""
+        value = self._hit_worths.get(target)
+        if value is None:
+            value = self._hit_worths[target] = self._hit_worth(target)
+        return value
+
+    def _hit_worth(self, target: Unit) -> float:
         if target.is_infantry:
-            return self.worth(target) * 0.25 if already < 4 else 0.0
-        left = target.remaining - already
-        if left <= 0.05:
+            return self.worth(target) * 0.25
+        left = target.remaining
+        if left <= 0:
             return 0.0
         value = self.worth(target)
         if left <= 1:
             return value * left
-        p = (7 - left) / 6
-        p = 0.0 if p < 0 else 1.0 if p > 1 else p
-        if "Spaul Liner" in self.systems(target):
-            p *= p
+        # The check after this hit, which leaves ``left - 1`` Hits.
+        p = critical_check(left - 1, spaul="Spaul Liner" in self.systems(target)).chance()
         if target.crits_taken == 0 and target.skill("Damage Control"):
             p *= 0.3
         return value / left + p * CRIT_SHARE * value
@@ -259,7 +289,7 @@ class Judge:
             if unit.pilot is not None:
                 level = unit.pilot.level.to_hit
             computers = battle.turn in unit.computers_turns
-            commandos = target.id in battle.marked[unit.side]
+            commandos = target.id in self.marked(battle, unit.side)
         missile = weapon.family is Family.MISSILE
         return to_hit(
             weapon, need, band, terrain=terrain,
@@ -297,7 +327,7 @@ class Judge:
     def save_fails(self, target: Unit, weapon: Weapon) -> float:
         """The chance that ``target`` fails its armor save against one hit of ``weapon``
         (R6.8), remembered until anything happens."""
-        key = (target.id, weapon.name)
+        key = (target, weapon.name)
         fail = self._fails.get(key)
         if fail is None:
             fail = self._fails[key] = armor_save(target.armor, weapon,
@@ -460,18 +490,67 @@ class Judge:
     def quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
               doubled: bool | None = None) -> float:
         """Expected damaging hits of ``unit`` on ``target`` this turn, a fast estimate: the
-        best weapons that fit the heat rating, and the rest at their overheat odds."""
-        self.fresh(battle)
-        key = (unit.id, target.id, band, doubled)
-        known = self._memo.get(key)
-        if known is not None:
-            return known
-        value = self._quick(battle, unit, target, band, doubled)
-        self._memo[key] = value
-        return value
+        best weapons that fit the heat rating, and the rest at their overheat odds.
 
-    def _quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
-               doubled: bool | None) -> float:
+        Remembered for the whole battle, keyed on everything the estimate reads that may
+        change during it: what of the shooter and of the target it reads (``_as_shooter``,
+        ``_as_target``) and whether ``unit``'s side marked ``target`` this turn. (A unit
+        that has not moved, fired or been hurt is worth the same estimate next turn.)"""
+        self.fresh(battle)
+        return self._recall(battle, unit, target, band, doubled)
+
+    def _recall(self, battle: SideView, unit: Unit, target: Unit, band: Band,
+                doubled: bool | None) -> float:
+        """``quick``, once ``fresh`` has seen the battle as it is now."""
+        key = (unit, target, band, doubled, self._as_shooter(unit),
+               self._as_target(battle, target), target.id in self.marked(battle, unit.side))
+        known = self._quick.get(key)
+        if known is None:
+            known = self._quick[key] = self._quick_estimate(battle, unit, target, band,
+                                                            doubled)
+        return known
+
+    def _as_shooter(self, unit: Unit) -> tuple[object, ...]:
+        """What of a shooter ``quick`` reads that may change during a battle: its zone (the
+        heat rating's Moors), whether it acts (and whether the battle has begun), its
+        pilot's wound, its heat (now, and carried over), which weapons work and which have
+        fired, which systems work (Targeting Array, Heat Sink), whether its Computers are
+        damaged this turn. Remembered until anything happens."""
+        known = self._shooting.get(unit)
+        if known is None:
+            turn = self._turn
+            known = self._shooting[unit] = (
+                unit.zone, unit.can_act, turn > 0, unit.wounded, unit.heat, unit.carried_heat,
+                tuple([(w.destroyed, w.fired > 0) for w in unit.weapons]), self.systems(unit),
+                turn in unit.computers_turns)
+        return known
+
+    def _as_target(self, battle: SideView, target: Unit) -> tuple[object, ...]:
+        """What of a target ``quick`` reads that may change during a battle: its zone (the
+        terrain), the zone it dug in, which systems work (Jammer, Point Defense, armor),
+        whether a movement roll's winner doubled the terrain against its side there this
+        turn, and whether a Phalanx of its side stands there. Remembered until anything
+        happens."""
+        known = self._shot_at.get(target)
+        if known is None:
+            zone = target.zone or 5
+            known = self._shot_at[target] = (
+                target.zone, target.dug_in_zone, self.systems(target),
+                battle.doubled_against(zone, target.side), self._phalanx and any(
+                    f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)))
+        return known
+
+    def marked(self, battle: SideView, side: Side) -> frozenset[str]:
+        """The enemy units ``side``'s Commandos marked this turn (remembered until anything
+        happens)."""
+        known = self._marked.get(side)
+        if known is None:
+            known = self._marked[side] = battle.marked[side]
+        return known
+
+    def _quick_estimate(self, battle: SideView, unit: Unit, target: Unit, band: Band,
+                        doubled: bool | None) -> float:
+        """``quick``, worked out."""
         if not unit.can_act and battle.turn > 0:
             return 0.0
         if unit.is_infantry:
@@ -520,13 +599,14 @@ class Judge:
         targets (and over the bands unless one is given)."""
         if not targets:
             return 0.0
+        self.fresh(battle)
         bands = [band] if band is not None else list(BANDS)
         total = 0.0
         for b in bands:
             weight = 1.0 if band is not None else BAND_WEIGHT[b]
             for s in shooters:
-                total += weight * sum(self.quick(battle, s, t, b) for t in targets) / len(
-                    targets)
+                total += weight * sum([self._recall(battle, s, t, b, None)
+                                       for t in targets]) / len(targets)
         return total
 
     def ratio(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit]) -> float:
@@ -561,18 +641,28 @@ class Judge:
         """Our chance to win the next movement roll in a zone, and to tie it."""
         a = [r for r in (self.roller(battle, u) for u in mine) if r is not None]
         b = [r for r in (self.roller(battle, u) for u in theirs) if r is not None]
-        return contest(a, b)
+        return self.contest(a, b)
+
+    def contest(self, mine: Sequence[tuple[int, int, float]],
+                theirs: Sequence[tuple[int, int, float]]) -> tuple[float, float]:
+        """``contest``, remembered for the battle."""
+        key = (tuple(mine), tuple(theirs))
+        known = self._contests.get(key)
+        if known is None:
+            known = self._contests[key] = contest(mine, theirs)
+        return known
 
     def net(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit],
              band: Band, doubled: bool, clock: int) -> float:
         """Worth we expect to deal minus worth we expect to take at ``band``."""
+        self.fresh(battle)
         dealt = 0.0
         for u in mine:
             best = 0.0
             for t in theirs:
                 if t.is_infantry and not t.detected:
                     continue
-                best = max(best, self.quick(battle, u, t, band) * self.hit_worth(t))
+                best = max(best, self._recall(battle, u, t, band, None) * self.hit_worth(t))
             dealt += best
         taken = 0.0
         for e in theirs:
@@ -580,7 +670,8 @@ class Judge:
             for u in mine:
                 if u.hidden:
                     continue
-                best = max(best, self.quick(battle, e, u, band, doubled) * self.hit_worth(u))
+                best = max(best, self._recall(battle, e, u, band, doubled)
+                           * self.hit_worth(u))
             taken += best
         return dealt * self.urgency(battle, clock) - taken
 

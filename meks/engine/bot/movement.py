@@ -9,6 +9,7 @@ clock allows), Digging In, and on the second movement only the moves that serve 
 
 from __future__ import annotations
 
+from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
 from meks.engine.bot.tasks import ENGAGE_AT, Task
@@ -32,8 +33,7 @@ def route(battle: SideView, start: int, goal: int, cost: dict[int, float] | None
     prev: dict[int, int] = {}
     todo = [(0.0, start)]
     while todo:
-        todo.sort()
-        d, zone = todo.pop(0)
+        d, zone = heappop(todo)  # the nearest zone not yet left (the lowest zone on a tie)
         if zone == goal:
             break
         if d > best.get(zone, 1e9):
@@ -43,7 +43,7 @@ def route(battle: SideView, start: int, goal: int, cost: dict[int, float] | None
             if nd < best.get(nxt, 1e9) - 1e-9:
                 best[nxt] = nd
                 prev[nxt] = zone
-                todo.append((nd, nxt))
+                heappush(todo, (nd, nxt))
     if goal not in prev:
         return []
     path = [goal]

@@ -18,7 +18,7 @@ from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Catalog, Design, Size, Weapon, load_catalog
 from meks.engine.bot.choices import Difficulty, choose_skill, muster
-from meks.engine.bot.evaluation import Judge, base_worth, contest, firepower_share
+from meks.engine.bot.evaluation import Judge, base_worth, firepower_share
 from meks.engine.bot.intent import Intent, group_zone, read_intent, standing_still
 from meks.engine.bot.movement import Planner, route
 from meks.engine.bot.tasks import Task, Tasks
@@ -426,7 +426,7 @@ class Bot(Baseline):
         leaping = [r for r in (self.judge.roller(battle, u) for u in friends) if r is not None]
         walking = [r for r in (self.judge.roller(battle, u, jump=False) for u in friends)
                    if r is not None]
-        gain = contest(leaping, theirs)[0] - contest(walking, theirs)[0]
+        gain = self.judge.contest(leaping, theirs)[0] - self.judge.contest(walking, theirs)[0]
         if gain < 0.03:
             return False
         room = self.judge.rating(battle, unit) - unit.heat
