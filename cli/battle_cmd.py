@@ -112,9 +112,9 @@ BATTLE_SEED = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                            help="Seed for the dice (default: a new one, printed).")
 
 CONTROLLERS = ("bot", "baseline")  # as campaigns.battles.CONTROLLERS, default first
-CONTROLLER_HELP = ("Who commands the sides the tool fights: bot (plays to win; the opponent "
-                   "of battle auto, battle play, campaigns and the odds) or baseline (a "
-                   "simple fixed policy, about four times faster).")
+CONTROLLER_HELP = ("Who commands the tool's sides: bot (plays to win, as in every battle "
+                   "against you) or baseline (a simple fixed policy, about four times "
+                   "faster).")
 
 
 def controller_choice(value: str) -> str:
@@ -125,9 +125,9 @@ def controller_choice(value: str) -> str:
     return choice
 
 
-def controller_option(default: str = CONTROLLERS[0], *names: str) -> Any:
+def controller_option(default: str = CONTROLLERS[0]) -> Any:
     """The --controller option, the same on every command that fights battles."""
-    return typer.Option(default, "--controller", *names, metavar="|".join(CONTROLLERS),
+    return typer.Option(default, "--controller", metavar="|".join(CONTROLLERS),
                         callback=controller_choice, help=CONTROLLER_HELP)
 
 
@@ -230,8 +230,11 @@ def play(
     attacker: str = ATTACKER,
     defender: str = DEFENDER,
     seed: int | None = BATTLE_SEED,
-    opponent: str = controller_option(CONTROLLERS[0], "--opponent"),
+    controller_name: str = CONTROLLER,
     auto_skills: bool = AUTO_SKILLS,
+    opponent: str | None = typer.Option(None, "--opponent", hidden=True,
+                                        callback=lambda v: v and controller_choice(v),
+                                        help="The former name of --controller."),
 ) -> None:
     """Fight a battle at the terminal: you command one side, the tool the other.
 
@@ -253,7 +256,7 @@ def play(
                       "the tool fight both sides.")
     with session() as s:
         state = start(s, scenario, Side(chosen), attacker, defender, seed=seed,
-                      opponent=opponent)
+                      opponent=opponent or controller_name)
     print_lines([f"Play {state.id}: {state.scenario.name}. You command the "
                  f"{state.side.value} ({state.names[state.side]}); {state.opponent} commands "
                  f"the {state.side.enemy.value} ({state.names[state.side.enemy]}). Seed "

@@ -50,8 +50,8 @@ def battle(
     """Fight the battle many times and give the chances of each result.
 
     Win, draw and loss chances with 95% intervals, the expected number of turns, each unit's
-    survival rate and expected Mek kills. The bot commands both sides unless --controller
-    says otherwise: the opponent every battle you fight meets."""
+    survival rate and expected Mek kills. The bot commands both sides by default: the opponent
+    every battle you fight meets."""
     from campaigns.odds import default_runs, odds
     from cli.output import fight_progress
     from cli.state import session
@@ -115,9 +115,8 @@ def ladder(
 
     A duel is two Meks alone in one zone, Regular pilots, last Mek standing, 12 turns. Each
     Mek's win rate (draws count as half a win) overall and per terrain, and its win rate per
-    point of price. The baseline commands both Meks unless --controller says otherwise: its
-    duels are the ones 'meks odds duel' solves exactly, and the bot is about ten times slower
-    in a duel."""
+    point of price. The baseline commands both Meks by default: its duels are the ones 'meks
+    odds duel' solves exactly, and the bot is about ten times slower in a duel."""
     from campaigns.odds import ladder as fight_ladder
     from campaigns.odds import ladder_terrains
     from cli.odds_plot import ladder_picture
@@ -175,7 +174,7 @@ def skill(
 
     The side's win chance with the force as it is, then with each skill the pilot does not
     hold added, and the gain with its 95% interval (every variant fights on the same dice).
-    The bot commands both sides unless --controller says otherwise."""
+    The bot commands both sides by default."""
     from campaigns.odds import skill_gains
     from cli.state import session
     from meks.scenario import Side
