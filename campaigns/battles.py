@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from db.models import BattleLog, Company, Muster
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine import REVISION
+from meks.engine.bot.choices import Difficulty
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
@@ -32,15 +34,28 @@ from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec
 from meks.errors import MeksError
 from meks.scenario import Scenario, Side
 
-CONTROLLERS: dict[str, type[Baseline]] = {"baseline": Baseline, "bot": Bot}
+CONTROLLERS: dict[str, type[Baseline]] = {"bot": Bot, "baseline": Baseline}
+DEFAULT_CONTROLLER = "bot"
+"""The controller the tool commands its sides with unless told otherwise: the same in
+``battle auto``, ``battle play`` (the other side, and the play screen's suggestions),
+``meks odds`` and campaigns, so that the odds predict the battles a player fights."""
 
 
-def controller(name: str) -> Controller:
+def controller(name: str, difficulty: Difficulty | None = None) -> Controller:
+    """A new controller by name; the bot at ``difficulty`` when one is given (a campaign's)."""
     try:
-        return CONTROLLERS[name]()
+        kind = CONTROLLERS[name]
     except KeyError:
         raise Refused(f"No controller is called {name!r}; choose from "
                       f"{', '.join(CONTROLLERS)}.") from None
+    if kind is Bot and difficulty is not None:
+        return Bot(difficulty)
+    return kind()
+
+
+def both(name: str = DEFAULT_CONTROLLER) -> dict[Side, str]:
+    """The same controller on both sides."""
+    return {side: name for side in Side}
 
 
 @dataclass
@@ -95,8 +110,9 @@ def participant(session: Session | None, ref: str, side: Side, scenario: Scenari
 def fight(session: Session | None, scenario_ref: str, attacker: str, defender: str,
           dice: Dice, *, controllers: dict[Side, str] | None = None,
           catalog: Catalog | None = None) -> Fought:
-    """Fight a battle between companies (their musters) or force files. Nothing is stored
-    here; ``store`` does that."""
+    """Fight a battle between companies (their musters) or force files, each side commanded
+    by the controller ``controllers`` names (the bot by default). Nothing is stored here;
+    ``store`` does that."""
     catalog = catalog or load_catalog()
     scenario = get_scenario(scenario_ref)
     if session is not None:  # the battle is stored in the companies that fight it
@@ -114,9 +130,13 @@ def lock_companies(session: Session, *refs: str) -> None:
 
 def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, *,
                 controllers: dict[Side, str] | None = None,
-                catalog: Catalog | None = None) -> Fought:
+                catalog: Catalog | None = None,
+                difficulty: Difficulty | None = None) -> Fought:
+    """Fight a battle between two prepared sides, each commanded by the controller
+    ``controllers`` names (the bot by default; at ``difficulty``, a campaign's, when given:
+    the spec keeps it, so that a replay commands the battle the same way)."""
     catalog = catalog or load_catalog()
-    names = controllers or {Side.ATTACKER: "baseline", Side.DEFENDER: "baseline"}
+    names = controllers or both()
     a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
     if a is not None and d is not None and a.id == d.id:
         raise Refused("A company cannot fight itself; give the other side a force file or "
@@ -124,9 +144,9 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
     distinct_names(sides)
     skip = len(dice.log)  # dice already rolled before the battle (support rolls)
     battle = Battle(scenario, {s: p.force for s, p in sides.items()}, dice,
-                    {s: controller(names[s]) for s in Side}, catalog)
+                    {s: controller(names[s], difficulty) for s in Side}, catalog)
     battle.run()
-    spec = {
+    spec: dict[str, Any] = {
         "engine": REVISION,
         "scenario": scenario_data(scenario),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
@@ -134,6 +154,8 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
         "dice": {"seed": dice.seed, "skip": skip} if dice.seed is not None
         else {"values": [r.value for r in dice.log[skip:]]},
     }
+    if difficulty is not None:
+        spec["difficulty"] = difficulty.value
     return Fought(battle, scenario, spec, digest(battle.log), sides)
 
 
@@ -151,10 +173,16 @@ def distinct_names(sides: dict[Side, Participant]) -> None:
 
 
 def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = True,
-          mode: str = "auto") -> int | None:
+          mode: str = "auto", asked: Side | None = None,
+          choices: Mapping[int, str] | None = None) -> int | None:
     """Store a fought battle for each company in it, with its log, and run each company's
     post-battle sequence (its report lands in ``fought.reports``). Returns the battle's id
-    (the attacker company's, if both)."""
+    (the attacker company's, if both).
+
+    A new skill a pilot earns is the bot's pick (``auto_skills``), except on the side
+    ``asked`` (the side a player commanded), whose pilots take the skill ``choices`` names
+    (by pilot id); a pilot there with no choice raises ``ChoicesNeeded`` and nothing is
+    stored."""
     battle = fought.battle
     result = battle.result()
     first_id: int | None = None
@@ -176,7 +204,7 @@ def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = T
             _store_log(session, row.id, fought, events)
             fought.reports[side] = aftermath(
                 session, part.muster, row, _aftermath(part, battle, side, outcome), dice,
-                change, auto=auto_skills,
+                change, auto=auto_skills and side is not asked, choices=choices,
                 skill_choice=fought.scenario.house_rules.skill_choice.value,
                 repair=fought.scenario.house_rules.repair.value)
         first_id = first_id or row.id
@@ -232,6 +260,7 @@ def summary(fought: Fought, battle_id: int | None) -> dict[str, Any]:
         "turns": result.turns,
         "events": len(battle.log),
         "log_digest": fought.digest,
+        "controllers": dict(fought.spec.get("controllers", {})),
         "units": [unit_summary(u) for u in battle.units if not u.decoy],
     }
 
@@ -299,6 +328,8 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
         dice = Dice.from_sequence(dice_spec["values"])
     recorded = spec.get("decisions", {})
     controllers: dict[Side, Controller] = {}
+    with reading(log, "spec"):
+        level = Difficulty(spec["difficulty"]) if "difficulty" in spec else None
     for side in Side:
         name = spec["controllers"][side.value]
         if side.value in recorded:  # a side played at the terminal: its decisions, replayed
@@ -306,7 +337,7 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
 
             controllers[side] = Recorded(Baseline(), list(recorded[side.value]))
         else:
-            controllers[side] = controller(name)
+            controllers[side] = controller(name, level)
     battle = Battle(scenario, forces, dice, controllers, catalog)
     then = spec.get("engine", 1)
     try:

@@ -32,7 +32,14 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from campaigns.battles import Participant, fight_sides, store
+from campaigns.battles import (
+    DEFAULT_CONTROLLER,
+    Participant,
+    both,
+    controller,
+    fight_sides,
+    store,
+)
 from campaigns.campaign_step import Step, complete_step
 from campaigns.company import (
     Limits,
@@ -290,8 +297,12 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog)
 
 
 def next_scenario(session: Session, company_name: str,
-                  catalog: Catalog | None = None) -> dict[str, Any]:
-    """Play the campaign's next scenario, every step recorded; returns its summary."""
+                  catalog: Catalog | None = None,
+                  controller_name: str = DEFAULT_CONTROLLER) -> dict[str, Any]:
+    """Play the campaign's next scenario, every step recorded; returns its summary. Both
+    sides are commanded by ``controller_name`` (the bot, at the campaign's difficulty, by
+    default)."""
+    controller(controller_name)  # an unknown name is refused before anything changes
     catalog = catalog or load_catalog()
     company = company_to_change(session, company_name)
     row = _active(session, company)
@@ -300,9 +311,11 @@ def next_scenario(session: Session, company_name: str,
                       f"continue it with 'meks campaign next {shell_arg(company.name)} --play'.")
     ready = prepare(session, company, row, catalog)
     fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog,
-                         controllers={Side.ATTACKER: "bot", Side.DEFENDER: "bot"})
+                         controllers=both(controller_name),
+                         difficulty=Difficulty(row.difficulty))
     battle_id = store(session, fought, ready.dice)
-    return complete_step(session, _step_data(ready), fought, battle_id)
+    return {**complete_step(session, _step_data(ready), fought, battle_id),
+            "controllers": fought.spec["controllers"], "difficulty": row.difficulty}
 
 
 def _step_data(ready: Prepared) -> Step:
@@ -317,7 +330,7 @@ def playing_step(session: Session, row: Campaign) -> int | None:
         Play.status == "active").order_by(col(Play.id))).first()
 
 
-def play_step(session: Session, company_name: str, opponent: str = "bot",
+def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTROLLER,
               catalog: Catalog | None = None) -> tuple[PlayState, bool]:
     """The play of the campaign's next battle, the company commanded at the terminal: the
     one under way, or a new one after the support rolls and the muster. Returns the play's

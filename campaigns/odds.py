@@ -11,7 +11,7 @@ from typing import Any, TypeVar
 from sqlmodel import Session
 
 from campaigns.battles import (
-    CONTROLLERS,
+    DEFAULT_CONTROLLER,
     controller,
     force_from_data,
     force_to_data,
@@ -40,11 +40,22 @@ from meks.pilots import available_skills, skill_label
 from meks.scenario import Scenario, Side
 
 CHUNK = 50
+RUNS = {"bot": 400, "baseline": 1000}
+"""``meks odds``'s default number of battles by controller: the bot is about four times
+slower per battle than the baseline (``docs/odds.md``, 'How many battles')."""
+SKILL_RUNS = {"bot": 200, "baseline": 1000}
+"""``meks odds skill``'s default battles per variant (a pilot has up to 16 skills to try)."""
+
+
+def default_runs(controller_name: str, skill: bool = False) -> int:
+    """How many battles the odds fight by default with this controller."""
+    controller(controller_name)  # an unknown name is refused first
+    return (SKILL_RUNS if skill else RUNS)[controller_name]
 
 
 def _controllers(name: str) -> Callable[[], dict[Side, Controller]]:
     def make() -> dict[Side, Controller]:
-        return {side: CONTROLLERS[name]() for side in Side}
+        return {side: controller(name) for side in Side}
     return make
 
 
@@ -57,9 +68,12 @@ def _work(job: tuple[dict[str, Any], dict[str, Any], int, int, int, str]) -> Tal
 
 
 def odds(session: Session | None, scenario_ref: str, attacker: str, defender: str, *,
-         runs: int = 1000, jobs: int = 1, seed: int = 0, controller_name: str = "baseline",
+         runs: int | None = None, jobs: int = 1, seed: int = 0,
+         controller_name: str = DEFAULT_CONTROLLER,
          progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Fight the battle ``runs`` times and report the chances (see ``meks odds --help``)."""
+    """Fight the battle ``runs`` times (by default as many as ``RUNS`` gives the
+    controller) and report the chances (see ``meks odds --help``)."""
+    runs = default_runs(controller_name) if runs is None else runs
     controller(controller_name)  # an unknown name is refused before any work
     catalog = load_catalog()
     scenario = get_scenario(scenario_ref)
@@ -123,13 +137,14 @@ def _name(part: Any) -> str:
 
 # ---- the ladder: every stock Mek against every other, alone in one zone --------------------
 
-def _duel_work(job: tuple[str, str, str, int, int, int]) -> tuple[str, str, str, Tally]:
-    terrain, first, second, seed, start, stop = job
+def _duel_work(job: tuple[str, str, str, int, int, int, str]
+               ) -> tuple[str, str, str, Tally]:
+    terrain, first, second, seed, start, stop, name = job
     catalog = load_catalog()
     forces = {Side.ATTACKER: duel_force(catalog.design(first)),
               Side.DEFENDER: duel_force(catalog.design(second))}
     return terrain, first, second, simulate(duel_scenario(terrain), forces, seed,
-                                            range(start, stop), _controllers("baseline"),
+                                            range(start, stop), _controllers(name),
                                             catalog)
 
 
@@ -147,11 +162,19 @@ def ladder_terrains(names: Iterable[str] | None, catalog: Catalog | None = None)
     return out
 
 
+LADDER_CONTROLLER = "baseline"
+"""The ladder's default controller: the policy whose duels ``meks odds duel`` solves
+exactly, and about ten times faster than the bot in a duel (a ladder fights 43,200)."""
+
+
 def ladder(terrains: Iterable[str] | None = None, *, runs: int = 200, jobs: int = 1,
-           seed: int = 0, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+           seed: int = 0, progress: Callable[[int], None] | None = None,
+           controller_name: str = LADDER_CONTROLLER) -> dict[str, Any]:
     """A round-robin of the stock Meks in duels (see ``meks odds ladder --help``): each pair
     of Meks fights ``runs`` duels on each terrain, the first Mek (in catalog order) the
-    attacker in the first half (rounded up), the second in the rest."""
+    attacker in the first half (rounded up), the second in the rest, ``controller_name``
+    commanding both."""
+    controller(controller_name)
     if runs < 1:
         raise Refused("A ladder needs at least one duel per pairing (--runs 1 or more).")
     catalog = load_catalog()
@@ -163,8 +186,8 @@ def ladder(terrains: Iterable[str] | None = None, *, runs: int = 200, jobs: int 
             for b in designs[i + 1:]:
                 for first, second, count in ((a, b, (runs + 1) // 2), (b, a, runs // 2)):
                     part = sub_seed(seed, "ladder", terrain, first, second)
-                    chunks += [(terrain, first, second, part, start, min(start + CHUNK, count))
-                               for start in range(0, count, CHUNK)]
+                    chunks += [(terrain, first, second, part, start, min(start + CHUNK, count),
+                                controller_name) for start in range(0, count, CHUNK)]
     record = {(name, terrain): [0, 0, 0] for name in designs for terrain in grounds}
     for terrain, first, second, tally in _spread(_duel_work, chunks, jobs):
         record[first, terrain][0] += tally.attacker
@@ -185,7 +208,7 @@ def ladder(terrains: Iterable[str] | None = None, *, runs: int = 200, jobs: int 
                      "per_point": overall["win_rate"] / price if price else None,
                      "terrain": per_terrain})
     return {"runs_per_pairing": runs, "seed": seed, "terrains": grounds,
-            "controller": "baseline", "pilots": "Regular", "turn_limit": 12,
+            "controller": controller_name, "pilots": "Regular", "turn_limit": 12,
             "draws": "half a win", "duels": len(grounds) * runs * (len(designs) - 1)
             * len(designs) // 2, "meks": meks}
 
@@ -209,13 +232,16 @@ def _winners_work(job: tuple[int, dict[str, Any], dict[str, Any], int, int, int,
 
 
 def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side, *,
-                against: str | None = None, pilot: str | None = None, runs: int = 1000,
-                jobs: int = 1, seed: int = 0, controller_name: str = "baseline",
+                against: str | None = None, pilot: str | None = None,
+                runs: int | None = None,
+                jobs: int = 1, seed: int = 0, controller_name: str = DEFAULT_CONTROLLER,
                 progress: Callable[[int], None] | None = None,
                 total: Callable[[int], None] | None = None) -> dict[str, Any]:
     """The chance that ``side`` wins the scenario with its force as it is, and with each
     skill the chosen pilot could take added (see ``meks odds skill --help``). Every variant
-    fights with the same run seeds, so the differences are measured on the same luck."""
+    fights with the same run seeds, so the differences are measured on the same luck. By
+    default each variant fights as many battles as ``SKILL_RUNS`` gives the controller."""
+    runs = default_runs(controller_name, skill=True) if runs is None else runs
     controller(controller_name)
     if runs < 2:
         raise UsageError("Skill gains need at least two runs (--runs 2 or more).")

@@ -11,12 +11,14 @@ post-battle sequence) and marks the play finished.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from campaigns.battles import (
+    DEFAULT_CONTROLLER,
     Fought,
     Participant,
     controller,
@@ -71,7 +73,7 @@ class PlayState:
 
 
 def start(session: Session, scenario_ref: str, side: Side, attacker: str, defender: str,
-          *, seed: int | None = None, opponent: str = "baseline",
+          *, seed: int | None = None, opponent: str = DEFAULT_CONTROLLER,
           catalog: Catalog | None = None) -> PlayState:
     """Set up a new play between companies (their musters for the scenario) or force files,
     the player commanding ``side``."""
@@ -86,7 +88,7 @@ def start(session: Session, scenario_ref: str, side: Side, attacker: str, defend
 
 def start_sides(session: Session, scenario: Scenario, side: Side,
                 sides: dict[Side, Participant], *, seed: int | None = None,
-                opponent: str = "baseline", campaign: Step | None = None
+                opponent: str = DEFAULT_CONTROLLER, campaign: Step | None = None
                 ) -> PlayState:
     """Set up a new play between two prepared sides; ``campaign`` ties it to a campaign
     step (the play's columns ``campaign_id`` and ``campaign_step``, the step's details in
@@ -247,10 +249,17 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
     return sides
 
 
-def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
+def finish(session: Session, play_id: int, battle: Battle, *,
+           choices: Mapping[int, str] | None = None, auto_skills: bool = True
+           ) -> dict[str, Any]:
     """The play's battle is over: store it like ``battle auto`` (each company gets the
     battle and its post-battle sequence, with the battle's dice rolling on) and mark the
-    play finished. Returns the battle's summary (as ``battle auto --json``) and ``play_id``."""
+    play finished. Returns the battle's summary (as ``battle auto --json``) and ``play_id``.
+
+    A pilot on the player's side who earns a new skill takes the one ``choices`` names for
+    it (by pilot id), else with ``auto_skills`` the bot's pick; else ``ChoicesNeeded`` is
+    raised and nothing is stored. The post-battle dice roll on from a copy of the battle's,
+    so that asking again rolls the very same dice."""
     row = _row(session, play_id, for_change=True)
     _lock_sides(session, row)
     if row.status != "active":
@@ -272,7 +281,8 @@ def finish(session: Session, play_id: int, battle: Battle) -> dict[str, Any]:
     fought = Fought(battle, state.scenario, spec, digest(battle.log), sides)
     battle_id = None
     if any(p.company is not None for p in sides.values()):
-        battle_id = store(session, fought, battle.dice, mode="play")
+        battle_id = store(session, fought, _rolling_on(battle.dice), mode="play",
+                          asked=None if auto_skills else state.side, choices=choices)
     result = battle.result()
     row.status = "finished"
     row.result = result.winner.value if result.winner else "draw"
@@ -296,6 +306,18 @@ def step_of(row: Play) -> Step | None:
     with reading(row, "spec"):
         details = stored_json(row, "spec", dict)["campaign"]
         return Step.from_data(row.campaign_id, row.campaign_step, details)
+
+
+
+def _rolling_on(dice: Dice) -> Dice:
+    """Seeded dice at the point ``dice`` have reached (the same values to come, the same
+    log so far), leaving ``dice`` as they are."""
+    if dice.seed is None:
+        return dice
+    copy = Dice.from_seed(dice.seed)
+    copy.roll(len(dice.log), "the battle's dice")
+    copy.log[:] = dice.log
+    return copy
 
 
 __all__ = ["PLAYER", "PlayState", "append_decision", "finish", "load", "start",

@@ -45,6 +45,7 @@ class PendingChoice:
     mek: str
     options: tuple[str, ...]
     suggested: str
+    pilot_id: int = 0
 
 
 class ChoicesNeeded(MeksError):
@@ -239,7 +240,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
                     skill = suggested
                 else:
                     pending.append(PendingChoice(pilot.name, mek.callsign, tuple(options),
-                                                 suggested))
+                                                 suggested, pilot_id))
                     skill = ""
                 if skill:
                     size = Size(mek.size) if base_skill(skill) == FAMILIARITY else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -42,10 +42,9 @@ def record(
 
     Then run the post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
     credited, promotions, and a new-skill roll for each surviving pilot."""
-    from campaigns.postbattle import ChoicesNeeded, check_skill, record_battle
+    from campaigns.postbattle import ChoicesNeeded, record_battle
     from cli import store_views
     from meks.dice import Dice
-    from meks.errors import MeksError
 
     result = result.strip().lower()
     if result not in ("win", "loss", "draw"):
@@ -66,16 +65,14 @@ def record(
     except ChoicesNeeded as needed:
         if not interactive():
             raise
-        for p in needed.pending:
-            typer.echo(f"{p.pilot} ({p.mek}) earned a new skill. Options: "
-                       + ", ".join(p.options))
-            while True:  # a skill that cannot be taken is said, then asked again
-                try:
-                    choices[p.pilot] = check_skill(typer.prompt("Skill", default=p.suggested),
-                                                   p.options)
-                    break
-                except MeksError as exc:
-                    typer.echo(f"{exc.message} Choose one of the options above.", err=True)
+        from cli.play import Quit, choose_skills
+
+        try:
+            for p, skill in choose_skills(needed.pending):
+                choices[p.pilot] = skill
+        except Quit:
+            typer.echo("Stopped: nothing was recorded.", err=True)
+            raise typer.Exit(0) from None
         outcome = attempt()
     if as_json:
         print_json(outcome)
@@ -114,6 +111,32 @@ DEFENDER = typer.Option(..., "--defender", "-d", metavar="COMPANY|FORCE_FILE",
 BATTLE_SEED = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                            help="Seed for the dice (default: a new one, printed).")
 
+CONTROLLERS = ("bot", "baseline")  # as campaigns.battles.CONTROLLERS, default first
+CONTROLLER_HELP = ("Who commands the tool's sides: bot (plays to win, as in every battle "
+                   "against you) or baseline (a simple fixed policy, about four times "
+                   "faster).")
+
+
+def controller_choice(value: str) -> str:
+    """--controller in any case; anything but bot or baseline is a usage error."""
+    choice = value.strip().lower()
+    if choice not in CONTROLLERS:
+        raise typer.BadParameter(f"{value!r} is not a controller; give bot or baseline.")
+    return choice
+
+
+def controller_option(default: str = CONTROLLERS[0]) -> Any:
+    """The --controller option, the same on every command that fights battles."""
+    return typer.Option(default, "--controller", metavar="|".join(CONTROLLERS),
+                        callback=controller_choice, help=CONTROLLER_HELP)
+
+
+CONTROLLER = controller_option()
+AUTO_SKILLS = typer.Option(False, "--auto-skills",
+                           help="A pilot of yours who earns a new skill in the battle takes "
+                           "the bot's pick instead of asking you (always so without a "
+                           "terminal).")
+
 
 @app.command()
 def auto(
@@ -125,28 +148,31 @@ def auto(
                                     help="Dice from a file of values, or 'manual' to type "
                                     "each die rolled at the table."),
     rolls: bool = typer.Option(False, "--rolls", help="Show every die in the report."),
+    controller_name: str = CONTROLLER,
     as_json: bool = JSON,
 ) -> None:
     """Fight a battle with both sides commanded by the tool, and print the report.
 
     A battle fought for a company is stored and its post-battle sequence runs."""
-    from campaigns.battles import fight, is_force_file, store, summary
+    from campaigns.battles import both, fight, is_force_file, store, summary
     from meks.engine.log import render
 
     chosen = _dice(seed, dice)
+    sides = both(controller_name)
     if is_force_file(attacker) and is_force_file(defender):
-        fought = fight(None, scenario, attacker, defender, chosen)
+        fought = fight(None, scenario, attacker, defender, chosen, controllers=sides)
         battle_id = None
     else:
         with session() as s:
-            fought = fight(s, scenario, attacker, defender, chosen)
+            fought = fight(s, scenario, attacker, defender, chosen, controllers=sides)
             battle_id = store(s, fought, chosen)
     data = summary(fought, battle_id)
     if as_json:
         print_json(data)
         return
     print_lines([*render(fought.battle.log, rolls=rolls), "",
-                 f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns; "
+                 f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns, "
+                 f"the {controller_name} commanding both sides; "
                  f"{_dice_words(data['seed'])}; {data['events']} events; digest "
                  f"{data['log_digest'][:16]}"
                  + (f"; stored as battle {battle_id}" if battle_id else "") + "."])
@@ -204,13 +230,18 @@ def play(
     attacker: str = ATTACKER,
     defender: str = DEFENDER,
     seed: int | None = BATTLE_SEED,
-    opponent: str = typer.Option("bot", "--opponent", metavar="bot|baseline",
-                                 help="The controller commanding the other side."),
+    controller_name: str = CONTROLLER,
+    auto_skills: bool = AUTO_SKILLS,
+    opponent: str | None = typer.Option(None, "--opponent", hidden=True,
+                                        callback=lambda v: v and controller_choice(v),
+                                        help="The former name of --controller."),
 ) -> None:
     """Fight a battle at the terminal: you command one side, the tool the other.
 
-    Every decision is a numbered prompt with the odds; Enter takes the suggestion and q quits.
-    The battle is saved after every decision: 'meks battle resume ID' continues it."""
+    Every decision is a numbered prompt with the odds; Enter takes the suggestion (what the
+    bot would do for your side) and q quits. The battle is saved after every decision:
+    'meks battle resume ID' continues it. Your pilots who earn a new skill choose it when
+    the battle ends."""
     from campaigns.company import Refused
     from campaigns.play import start
     from cli.play import play_to_end
@@ -225,20 +256,20 @@ def play(
                       "the tool fight both sides.")
     with session() as s:
         state = start(s, scenario, Side(chosen), attacker, defender, seed=seed,
-                      opponent=opponent)
+                      opponent=opponent or controller_name)
     print_lines([f"Play {state.id}: {state.scenario.name}. You command the "
                  f"{state.side.value} ({state.names[state.side]}); {state.opponent} commands "
                  f"the {state.side.enemy.value} ({state.names[state.side.enemy]}). Seed "
                  f"{state.seed}.",
                  "The battle is saved after every decision: type q at any prompt to stop, "
                  f"and 'meks battle resume {state.id}' continues it."])
-    play_to_end(state)
+    play_to_end(state, auto_skills=auto_skills)
 
 
 @app.command()
 def resume(play_id: int | None = typer.Argument(
         None, metavar="ID", help="The play's id (without it: the only unfinished one).",
-        show_default=False)) -> None:
+        show_default=False), auto_skills: bool = AUTO_SKILLS) -> None:
     """Continue a battle stopped in 'meks battle play' exactly where it stopped."""
     from campaigns.company import Refused
     from campaigns.play import load, unfinished
@@ -261,7 +292,7 @@ def resume(play_id: int | None = typer.Argument(
                  f"{state.side.value} ({state.names[state.side]}); replaying "
                  f"{len(state.decisions)} recorded decision"
                  f"{'s' * (len(state.decisions) != 1)}."])
-    play_to_end(state)
+    play_to_end(state, auto_skills=auto_skills)
 
 
 def _dice_words(seed: int | None) -> str:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from cli.battle_cmd import AUTO_SKILLS, CONTROLLER
 from cli.output import print_json, quiet, say, show
 from cli.state import JSON, session
 
@@ -71,16 +72,20 @@ def next_(company: str = COMPANY,
           auto: bool = typer.Option(True, "--auto/--play",
                                     help="The tool commands the company too (--auto), or you "
                                     "do (--play)."),
+          controller_name: str = CONTROLLER,
+          auto_skills: bool = AUTO_SKILLS,
           as_json: bool = JSON) -> None:
-    """Play the next scenario: support rolls, muster, battle, post-battle sequence."""
+    """Play the next scenario: support rolls, muster, battle, post-battle sequence.
+
+    With --play, your pilots who earn a new skill choose it when the battle ends."""
     from campaigns.campaign import next_scenario
     from cli import campaign_views
 
     if not auto:
-        _play_next(company)
+        _play_next(company, controller_name, auto_skills)
         return
     with session() as s:
-        result = next_scenario(s, company)
+        result = next_scenario(s, company, controller_name=controller_name)
     if as_json:
         print_json(result)
     else:
@@ -90,6 +95,7 @@ def next_(company: str = COMPANY,
 @app.command()
 def run(company: str = COMPANY,
         auto: bool = typer.Option(True, "--auto", help="The tool commands both sides."),
+        controller_name: str = CONTROLLER,
         as_json: bool = JSON) -> None:
     """Play every remaining scenario of the campaign, then print the campaign summary."""
     from campaigns.campaign import next_scenario
@@ -103,7 +109,7 @@ def run(company: str = COMPANY,
         if view["status"] != "active":
             break
         with session() as s:
-            result = next_scenario(s, company)
+            result = next_scenario(s, company, controller_name=controller_name)
         results.append(result)
         if not as_json and not quiet():
             show(campaign_views.scenario_summary(result))
@@ -115,8 +121,9 @@ def run(company: str = COMPANY,
         show(campaign_views.campaign_summary(view))
 
 
-def _play_next(company: str) -> None:
-    """The next scenario with the company commanded at the terminal (resumed if under way)."""
+def _play_next(company: str, controller_name: str, auto_skills: bool) -> None:
+    """The next scenario with the company commanded at the terminal (resumed if under way,
+    against the controller it began with)."""
     from campaigns.campaign import play_step
     from campaigns.company import Refused, shell_arg
     from cli.play import play_to_end
@@ -126,9 +133,9 @@ def _play_next(company: str) -> None:
         raise Refused("'meks campaign next --play' asks you for every decision and needs a "
                       "terminal; use --auto to let the tool fight the battle.")
     with session() as s:
-        state, new = play_step(s, company)
+        state, new = play_step(s, company, opponent=controller_name)
     what = "Starting" if new else "Resuming"
     say(f"{what} play {state.id}: {state.scenario.name}, you command {state.names[state.side]}"
         f" as the {state.side.value}. Type q at any prompt to stop; 'meks campaign next "
         f"{shell_arg(state.names[state.side])} --play' continues.")
-    play_to_end(state)
+    play_to_end(state, auto_skills=auto_skills)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import typer
 
+from cli.battle_cmd import CONTROLLER
 from cli.campaign_cmd import difficulty_choice
 from cli.output import show, stdout
 from cli.state import session
@@ -16,6 +17,7 @@ def demo(
                                    metavar="easy|normal|hard",
                                    help="How strong the enemy is: easy, normal or hard."),
     name: str = typer.Option("Demo Company", "--name", help="The new company's name."),
+    controller_name: str = CONTROLLER,
 ) -> None:
     """Found a company and fight the six scenarios of the rules, the tool commanding both sides.
 
@@ -48,7 +50,7 @@ def demo(
             with session() as s:
                 if load(s, label)["status"] != "active":
                     break
-                result = next_scenario(s, label)
+                result = next_scenario(s, label, controller_name=controller_name)
             progress.console.print(campaign_views.scenario_summary(result))
             progress.advance(task)
     with session() as s:

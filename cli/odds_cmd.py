@@ -11,7 +11,7 @@ import typer
 from typer.core import TyperGroup
 
 from cli import odds_duel
-from cli.battle_cmd import ATTACKER, DEFENDER
+from cli.battle_cmd import ATTACKER, CONTROLLER, DEFENDER, controller_option
 from cli.output import print_json, say, show
 from cli.state import JSON
 
@@ -28,9 +28,6 @@ class ScenarioFirst(TyperGroup):
 JOBS = typer.Option(1, "--jobs", "-j", min=1, max=64,
                     help="Processes to fight them on (the answer does not change).")
 SEED = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs.")
-CONTROLLER = typer.Option("baseline", "--controller", metavar="baseline|bot",
-                          help="Who commands both sides: baseline (a simple fixed policy) "
-                          "or bot (the tool's full opponent, slower).")
 
 app = typer.Typer(cls=ScenarioFirst, no_args_is_help=True,
                   help="The chances before a battle: 'meks odds SCENARIO --attacker ... "
@@ -42,8 +39,9 @@ def battle(
     scenario: str = typer.Argument(..., help="Scenario id or file.", show_default=False),
     attacker: str = ATTACKER,
     defender: str = DEFENDER,
-    runs: int = typer.Option(1000, "--runs", "-n", min=1, max=10_000_000,
-                             help="How many battles to fight."),
+    runs: int | None = typer.Option(None, "--runs", "-n", min=1, max=10_000_000,
+                                    help="How many battles to fight (default: 400 with the "
+                                    "bot, 1000 with the baseline).", show_default=False),
     jobs: int = JOBS,
     seed: int = SEED,
     controller_name: str = CONTROLLER,
@@ -52,11 +50,13 @@ def battle(
     """Fight the battle many times and give the chances of each result.
 
     Win, draw and loss chances with 95% intervals, the expected number of turns, each unit's
-    survival rate and expected Mek kills."""
-    from campaigns.odds import odds
+    survival rate and expected Mek kills. The bot commands both sides by default: the opponent
+    every battle you fight meets."""
+    from campaigns.odds import default_runs, odds
     from cli.output import fight_progress
     from cli.state import session
 
+    runs = default_runs(controller_name) if runs is None else runs
     with fight_progress(as_json) as progress:
         task = progress.add_task("odds", total=runs)
         with session() as s:
@@ -108,13 +108,15 @@ def ladder(
                                      help="Also draw win rate per point as a bar chart in "
                                      "this file: SVG or PNG, by its ending.",
                                      show_default=False),
+    controller_name: str = controller_option("baseline"),
     as_json: bool = JSON,
 ) -> None:
     """A round-robin of the nine stock Meks in duels, on each terrain.
 
-    A duel is two Meks alone in one zone, Regular pilots, baseline controllers, last Mek
-    standing, 12 turns. Each Mek's win rate (draws count as half a win) overall and per
-    terrain, and its win rate per point of price."""
+    A duel is two Meks alone in one zone, Regular pilots, last Mek standing, 12 turns. Each
+    Mek's win rate (draws count as half a win) overall and per terrain, and its win rate per
+    point of price. The baseline commands both Meks by default: its duels are the ones 'meks
+    odds duel' solves exactly, and the bot is about ten times slower in a duel."""
     from campaigns.odds import ladder as fight_ladder
     from campaigns.odds import ladder_terrains
     from cli.odds_plot import ladder_picture
@@ -123,7 +125,8 @@ def ladder(
     grounds = ladder_terrains(terrain)
     total = len(grounds) * runs * 36
     with _progress(as_json, total) as advance:
-        data = fight_ladder(grounds, runs=runs, jobs=jobs, seed=seed, progress=advance)
+        data = fight_ladder(grounds, runs=runs, jobs=jobs, seed=seed, progress=advance,
+                            controller_name=controller_name)
     if plot is not None:
         written = write_atomically(plot, ladder_picture(data, plot.suffix))
     if as_json:
@@ -158,8 +161,10 @@ def skill(
     pilot: str | None = typer.Option(None, "--pilot", help="With a force file: the pilot (or "
                                      "Mek callsign) choosing a skill; the first by default.",
                                      show_default=False),
-    runs: int = typer.Option(1000, "--runs", "-n", min=2, max=10_000_000,
-                             help="Battles for each variant (the same seeds for every one)."),
+    runs: int | None = typer.Option(None, "--runs", "-n", min=2, max=10_000_000,
+                                    help="Battles for each variant, the same seeds for every "
+                                    "one (default: 200 with the bot, 1000 with the "
+                                    "baseline).", show_default=False),
     jobs: int = JOBS,
     seed: int = SEED,
     controller_name: str = CONTROLLER,
@@ -168,7 +173,8 @@ def skill(
     """How much each skill the pilot could take would change its side's win chance.
 
     The side's win chance with the force as it is, then with each skill the pilot does not
-    hold added, and the gain with its 95% interval (every variant fights on the same dice)."""
+    hold added, and the gain with its 95% interval (every variant fights on the same dice).
+    The bot commands both sides by default."""
     from campaigns.odds import skill_gains
     from cli.state import session
     from meks.scenario import Side
@@ -209,7 +215,8 @@ def _ladder_view(data: dict[str, Any]) -> list[Any]:
     from rich.text import Text
 
     head = Text(f"Ladder: {data['runs_per_pairing']} duels per pair of Meks on each terrain, "
-                f"seed {data['seed']}. Win rate counts a draw as half a win; per pt is win "
+                f"the {data['controller']} commanding both Meks, seed {data['seed']}. Win "
+                "rate counts a draw as half a win; per pt is win "
                 "rate (in %) per point of price.", style="bold")
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("Mek")
@@ -231,8 +238,7 @@ def _skill_view(data: dict[str, Any]) -> list[Any]:
     held = ", ".join(data["held"]) or "no skills"
     head = Text(f"{data['scenario']} as the {data['side']}: {data['pilot']} ({data['unit']}, "
                 f"{data['level']}, {held}) of {data['force']} against {data['opponent']}; "
-                f"{data['runs']} battles per variant, {data['controller']} commanding both "
-                f"sides, seed {data['seed']}.", style="bold")
+                f"{data['runs']} battles per variant, seed {data['seed']}.", style="bold")
     now = Text(f"Win chance as mustered: {base['p']:.1%} ({base['low']:.1%} - "
                f"{base['high']:.1%}).")
     table = Table(box=box.SIMPLE_HEAD)
@@ -242,9 +248,21 @@ def _skill_view(data: dict[str, Any]) -> list[Any]:
         interval = (f"{100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f}"
                     if r["better_runs"] or r["worse_runs"] else "no battle changed")
         table.add_row(r["skill"], f"{r['p']:.1%}", f"{100 * r['gain']:+.1f} pts", interval)
-    return [head, now, table,
+    return [head, _predicted_with(data["controller"]), now, table,
             Text("Gains are in percentage points of win chance, measured on the same dice "
                  "for every skill.")]
+
+
+def _predicted_with(name: str) -> Any:
+    """Which controller the odds were worked out with, and whether it is the one the
+    player's battles are fought against."""
+    from rich.text import Text
+
+    if name == "bot":
+        return Text("Predicted with the bot commanding both sides: the opponent of battle "
+                    "auto, battle play and campaigns.")
+    return Text(f"Predicted with the {name} commanding both sides; battle auto, battle play "
+                "and campaigns fight against the bot unless told otherwise.")
 
 
 def _view(data: dict[str, Any]) -> list[Any]:
@@ -254,6 +272,7 @@ def _view(data: dict[str, Any]) -> list[Any]:
 
     head = Text(f"{data['scenario']}: {data['runs']} battles, {data['controller']} commanding "
                 f"both sides, seed {data['seed']}", style="bold")
+    said = _predicted_with(data["controller"])
     outcomes = Table(box=box.SIMPLE_HEAD)
     for column in ("Outcome", "Chance", "95% interval"):
         outcomes.add_column(column)
@@ -268,8 +287,8 @@ def _view(data: dict[str, Any]) -> list[Any]:
     for u in data["units"]:
         units.add_row(Text(u["name"]), u["side"], f"{u['survival']:.1%}",
                       f"{u['expected_kills']:.2f}")
-    return [head, outcomes, Text(f"Expected length: {data['expected_turns']:.1f} turns."),
-            units]
+    return [head, said, outcomes,
+            Text(f"Expected length: {data['expected_turns']:.1f} turns."), units]
 
 
 app.command("duel")(odds_duel.duel)

@@ -2,22 +2,31 @@
 
 ``Terminal`` answers every decision the engine asks of the player's side with a numbered
 prompt. Each lists the legal choices with the odds that matter, and Enter takes the
-suggestion, which is what the baseline controller would do; only legal answers are
-offered. Everything shown comes from the side's ``SideView`` (R8.1): before each prompt the
-log events since the last one that the side may read are printed (the dice inside their
-sentences; every raw die is for ``battle show --rolls`` afterwards), and each turn starts
-with the map (``cli.play_views``). Typing ``q`` at any prompt raises ``Quit``.
+suggestion, which is the bot's own answer for the player's side (the bot asked through
+that side's view, as if it commanded the side; asking rolls no die and changes nothing, so
+Enter at every prompt fights the battle ``battle auto`` fights with the bot on that side);
+only legal answers are offered. Everything shown comes from the side's ``SideView``
+(R8.1): before each prompt the log events since the last one that the side may read are
+printed (the dice inside their sentences; every raw die is for ``battle show --rolls``
+afterwards), and each turn starts with the map (``cli.play_views``). Typing ``q`` at any
+prompt raises ``Quit``.
 
 ``run`` fights a play's battle: the player's decisions go through
 ``meks.engine.recorded.Recorded``, which saves each one as it is made and, on resume, replays
-the recorded ones silently until the battle reaches the first decision not yet made.
+the recorded ones silently until the battle reaches the first decision not yet made. The
+bot is asked each replayed decision too (its answer unused), so that what it remembers of
+the battle (where this turn's fire is going) is what it would be had the play never
+stopped.
+
+When the battle ends, the player's pilots who earned a new skill choose it
+(``choose_skills``), unless the player asked for the bot's picks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
@@ -30,7 +39,8 @@ from cli.play_views import (
     unit_label,
 )
 from meks.catalog import Band, Weapon
-from meks.engine.controllers import Baseline, Order
+from meks.engine.bot.policy import Bot
+from meks.engine.controllers import Order
 from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.units import Unit, WeaponSlot
@@ -41,6 +51,8 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from campaigns.play import PlayState
+    from campaigns.postbattle import PendingChoice
+    from meks.engine.controllers import Controller
     from meks.engine.core import Battle
     from meks.engine.recorded import Recorded
     from meks.engine.view import SideView
@@ -85,13 +97,16 @@ def _index(options: Sequence[Option], value: Any, fallback: int = 0) -> int:
 
 class Terminal:
     """The player's side: every decision of ``meks.engine.controllers.Controller`` asked at
-    the terminal, the baseline's answer as the default."""
+    the terminal, the bot's answer for the side as the default. Each decision asks the
+    ``advisor`` exactly once, with the side's view, as the engine would ask the bot
+    commanding the side."""
 
     def __init__(self, console: Console, side: Side,
-                 ask: Callable[[str, str], str] | None = None) -> None:
+                 ask: Callable[[str, str], str] | None = None,
+                 advisor: Controller | None = None) -> None:
         self.console = console
         self.side = side
-        self.advisor = Baseline()
+        self.advisor: Controller = advisor if advisor is not None else Bot()
         self.shown = 0  # log events printed so far
         self.drawn = -1  # the turn whose map was drawn last
         self.recorder: Recorded | None = None
@@ -368,13 +383,19 @@ class Terminal:
     def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
         band = battle.band_of(unit.zone or 0)
-        if not any(_can_fire(slot.weapon, target, band)
-                   for slot in unit.live_weapons() for target in candidates):
-            self.flush(battle)
-            self.echo(f"{unit_label(unit)} has no weapon that reaches a target at "
-                      f"{band.value} range: nothing to ask.")
-            return list(self.advisor.targets(battle, unit, candidates, limit))  # as recorded
         suggested = self.advisor.targets(battle, unit, candidates, limit)
+        hittable = [t for t in candidates if _best_chance(battle, unit, t, band) > 0]
+        if not hittable:
+            reach = any(_can_fire(slot.weapon, target, band)
+                        for slot in unit.live_weapons() for target in candidates)
+            self.flush(battle)
+            self.echo(f"{unit_label(unit)} has no " + (
+                "shot with any chance at a target" if reach else
+                "weapon that reaches a target") + f" at {band.value} range: nothing to ask.")
+            return list(suggested)  # the bot's answer stands (it may call in support there)
+        # Never a target it has no chance to hit or kill when another can be: the bot's
+        # picks among the ones it can, else holding fire.
+        suggested = [t for t in suggested if any(t is h for h in hittable)]
         options = [Option(self._target_label(battle, unit, target, band, limit == 1), target)
                    for target in candidates]
         title = (f"{unit_label(unit)} in zone {unit.zone} at {band.value} range: "
@@ -474,7 +495,8 @@ class Terminal:
 
     def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
-        suggested = dict(self.advisor.support(battle, side, moment, zone))
+        advice = list(self.advisor.support(battle, side, moment, zone))
+        suggested = dict(advice)
         uses: list[tuple[str, object]] = []
         for asset in USABLE_SUPPORT:
             if asset not in battle.assets[side] or asset not in MOMENTS.get(moment, ()):
@@ -492,6 +514,9 @@ class Terminal:
                                  _index(options, suggested.get(asset), len(options) - 1))
             if choice is not None:
                 uses.append((asset, choice))
+        # In the advisor's order (the engine uses them in the order given), then the rest.
+        order = [asset for asset, _ in advice]
+        uses.sort(key=lambda use: order.index(use[0]) if use[0] in order else len(order))
         return uses
 
     def _support_options(self, battle: SideView, side: Side, asset: str,
@@ -558,6 +583,53 @@ class Terminal:
         return choice
 
 
+DECISIONS = frozenset(("deploy", "setup_support", "move_first", "movement", "second_move",
+                       "arrival_zone", "jump", "range_choice", "targets", "fire_plan", "dodge",
+                       "support", "ambush", "dismount", "reveal", "commando", "hawkeye"))
+"""Every decision of ``meks.engine.controllers.Controller``."""
+
+
+class Shadowed:
+    """The player's side as the engine asks it: ``recorder``'s answers, with ``advisor``
+    asked each decision the recorder replays as well (its answer unused). A live decision
+    reaches the ``Terminal``, which asks the advisor itself; so the advisor is asked every
+    decision exactly once, resumed or not, and remembers what it would have remembered had
+    the play never stopped."""
+
+    def __init__(self, recorder: Recorded, advisor: Controller) -> None:
+        self.recorder = recorder
+        self.advisor = advisor
+
+    def __getattr__(self, name: str) -> Any:
+        answer = getattr(self.recorder, name)
+        if name not in DECISIONS:
+            return answer
+        recorder, advisor = self.recorder, self.advisor
+
+        def decide(*args: Any) -> Any:
+            if recorder.replaying:
+                getattr(advisor, name)(*args)
+            return answer(*args)
+        return decide
+
+
+def _best_chance(battle: SideView, unit: Unit, target: Unit, band: Band) -> float:
+    """The best chance one of the unit's weapons that may still fire this turn has of
+    hitting ``target`` (of killing, against infantry) at ``band``: 0 when none can."""
+    gunnery = battle.gunnery_left(unit)
+    best = 0.0
+    for slot in unit.live_weapons():
+        again = slot.fired >= 1
+        if again and not may_fire_again(slot.weapon, slot.fired, gunnery):
+            continue
+        if not _can_fire(slot.weapon, target, band):
+            continue
+        odds = shot_odds(battle, unit, slot, target, band, again, True)
+        if odds is not None and odds.chance > best:
+            best = odds.chance
+    return best
+
+
 def _can_fire(weapon: Weapon, target: Unit, band: Band) -> bool:
     """The engine's own limits on a weapon and target (R6.5, R6.11)."""
     if weapon.is_small:
@@ -568,17 +640,19 @@ def _can_fire(weapon: Weapon, target: Unit, band: Band) -> bool:
 # ---- the play loop -----------------------------------------------------------------------------
 
 def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]], None],
-        ask: Callable[[str, str], str] | None = None) -> Battle:
+        ask: Callable[[str, str], str] | None = None,
+        advisor: Controller | None = None) -> Battle:
     """Fight ``state``'s battle: recorded decisions replay silently, then the player is
-    asked, each new decision passed to ``save`` as it is made. Returns the battle once it is
-    over; raises ``Quit`` when the player quits."""
+    asked, each new decision passed to ``save`` as it is made, the ``advisor`` (a new bot
+    by default) suggesting each answer. Returns the battle once it is over; raises
+    ``Quit`` when the player quits."""
     from meks.engine.recorded import Recorded
 
-    terminal = Terminal(console, state.side, ask)
+    terminal = Terminal(console, state.side, ask, advisor)
     recorder = Recorded(terminal, state.decisions, save)
     terminal.recorder = recorder
     terminal.replayed = len(state.decisions)
-    battle = state.battle(recorder)
+    battle = state.battle(cast("Controller", Shadowed(recorder, terminal.advisor)))
     battle.run()
     view = battle.views[state.side]
     terminal.flush(view)
@@ -587,14 +661,44 @@ def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]]
     return battle
 
 
-def play_to_end(state: PlayState) -> None:
+def choose_skills(pending: Sequence[PendingChoice],
+                  ask: Callable[[str, str], str] | None = None
+                  ) -> list[tuple[PendingChoice, str]]:
+    """Ask for the new skill of each pilot in ``pending``: the skills it may take listed,
+    the bot's pick the default (Enter). A skill it cannot take is said (on standard error),
+    then asked again; q quits (``Quit``)."""
+    from campaigns.postbattle import check_skill
+    from meks.errors import MeksError
+
+    ask = ask or (lambda text, default: str(typer.prompt(text, default=default)))
+    chosen = []
+    for p in pending:
+        typer.echo(f"{p.pilot} ({p.mek}) earned a new skill. Options: " + ", ".join(p.options)
+                   + f". Enter takes {p.suggested}.")
+        while True:
+            answer = ask("Skill", p.suggested).strip() or p.suggested
+            if answer.lower() in QUIT:
+                raise Quit
+            try:
+                chosen.append((p, check_skill(answer, p.options)))
+                break
+            except MeksError as exc:
+                typer.echo(f"{exc.message} Choose one of the options above.", err=True)
+    return chosen
+
+
+def play_to_end(state: PlayState, *, auto_skills: bool = False,
+                ask: Callable[[str, str], str] | None = None) -> None:
     """Fight a play until it ends (then store it and print the result) or the player
-    quits (exit 0, with how to resume)."""
+    quits (exit 0, with how to resume). The player's pilots who earn a new skill choose it
+    (``choose_skills``) unless ``auto_skills``, or no one is at the terminal to ask: then
+    each takes the bot's pick. ``ask`` answers every question (the terminal's prompt by
+    default)."""
     from campaigns.company import Refused
     from campaigns.play import append_decision, finish, set_aside
-    from campaigns.postbattle import outcome_bits
+    from campaigns.postbattle import ChoicesNeeded, outcome_bits
     from cli.output import print_lines, stdout
-    from cli.state import session
+    from cli.state import interactive, session
     from meks.engine import REVISION
     from meks.engine.recorded import ReplayMismatch
     from meks.errors import MeksError
@@ -605,7 +709,7 @@ def play_to_end(state: PlayState) -> None:
 
     resume_hint = f"'meks battle resume {state.id}' continues it"
     try:
-        battle = run(state, stdout(), save)
+        battle = run(state, stdout(), save, ask)
     except Quit:
         print_lines(["", f"Stopped. The battle is saved: {resume_hint}."])
         raise typer.Exit(0) from None
@@ -625,8 +729,25 @@ def play_to_end(state: PlayState) -> None:
         typer.echo(f"The battle stopped on an error. It is saved up to your last decision: "
                    f"{resume_hint}.", err=True)
         raise
-    with session() as s:
-        data = finish(s, state.id, battle)
+    asking = not auto_skills and interactive()
+    try:
+        with session() as s:
+            data = finish(s, state.id, battle, auto_skills=not asking)
+    except ChoicesNeeded as needed:
+        typer.echo("")
+        try:
+            chosen = choose_skills(needed.pending, ask)
+        except Quit:
+            print_lines(["", f"Stopped before the new skills were chosen. The battle is "
+                         f"saved: {resume_hint} to its end and asks again."])
+            raise typer.Exit(0) from None
+        except (typer.Abort, KeyboardInterrupt, EOFError):
+            typer.echo(f"\nInterrupted before the new skills were chosen. The battle is "
+                       f"saved: {resume_hint} to its end and asks again.", err=True)
+            raise typer.Exit(130) from None
+        with session() as s:
+            data = finish(s, state.id, battle, auto_skills=False,
+                          choices={p.pilot_id: skill for p, skill in chosen})
     won = data["winner"] == state.side.value
     verdict = "Draw" if data["winner"] == "draw" else "You win" if won else "You lose"
     result = (f"{verdict}. Result: {data['winner']} ({data['reason']}) after "
@@ -641,4 +762,4 @@ def play_to_end(state: PlayState) -> None:
     print_lines(lines)
 
 
-__all__ = ["Quit", "Terminal", "play_to_end", "run"]
+__all__ = ["Quit", "Shadowed", "Terminal", "choose_skills", "play_to_end", "run"]

@@ -51,7 +51,12 @@ def test_every_help_at_80_columns_has_no_placeholder_issue18_item2(
 FIXED_SETS = [
     (("battle", "record"), "--result", ["win", "loss", "draw"]),
     (("battle", "play"), "--side", ["attacker", "defender"]),
-    (("battle", "play"), "--opponent", ["bot", "baseline"]),
+    (("battle", "play"), "--controller", ["bot", "baseline"]),
+    (("battle", "auto"), "--controller", ["bot", "baseline"]),
+    (("campaign", "next"), "--controller", ["bot", "baseline"]),
+    (("campaign", "run"), "--controller", ["bot", "baseline"]),
+    (("demo",), "--controller", ["bot", "baseline"]),
+    (("odds", "ladder"), "--controller", ["baseline", "bot"]),
     (("muster",), "--side", ["attacker", "defender"]),
     (("muster",), "--max-size", ["Light", "Medium", "Heavy", "Assault", "Titan"]),
     (("support", "roll"), "--side", ["attacker", "defender"]),

@@ -76,7 +76,7 @@ def test_odds_refuse_bad_input(runner: CliRunner, force: str) -> None:
     assert result.exit_code == 1 and "No scenario" in result.stderr
     result = runner.invoke(app, ["odds", "opening-shots", "-a", force, "-d", force,
                                  "--controller", "genius"])
-    assert result.exit_code == 1 and "genius" in result.stderr
+    assert result.exit_code == 2 and "'genius' is not a controller" in result.stderr
 
 
 @given(st.integers(min_value=1, max_value=100_000), st.data())

@@ -226,7 +226,7 @@ def test_skill_refuses_bad_input(runner: CliRunner, force: str) -> None:
                                  "attacker", "--runs", "4"])
     assert result.exit_code == 1 and "No scenario" in result.stderr
     result = runner.invoke(app, [*base, "--side", "attacker", "--controller", "genius"])
-    assert result.exit_code == 1 and "genius" in result.stderr
+    assert result.exit_code == 2 and "'genius' is not a controller" in result.stderr
 
 
 def test_bot_force_and_paired_difference(catalog: Catalog) -> None:

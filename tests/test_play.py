@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from cli.app import app
 from meks.catalog import Band, load_catalog
 from meks.dice import Dice
+from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle, RangeChoice
 from meks.engine.log import digest
@@ -256,8 +257,11 @@ def auto_digest(runner: CliRunner, red: str, blue: str, seed: int) -> str:
 
 
 @pytest.mark.parametrize("side", [Side.ATTACKER, Side.DEFENDER])
-def test_enter_everywhere_plays_the_baseline(runner: CliRunner, files: tuple[str, str],
-                                             side: Side) -> None:
+def test_enter_everywhere_plays_the_bot(runner: CliRunner, files: tuple[str, str],
+                                        side: Side) -> None:
+    """Issue 16 item 1: the play screen suggests the bot's own answers and asking changes
+    nothing, so Enter at every prompt fights the battle 'battle auto' fights (the bot on
+    both sides, by default), die for die."""
     from campaigns.play import finish, start
     from cli.play import run as play
     from cli.state import session
@@ -372,7 +376,7 @@ def test_play_quit_and_resume_through_a_terminal(runner: CliRunner, files: tuple
     red, blue = files
     db = tmp_path / "play.db"
     child = spawn(db, "play", "opening-shots", "--side", "attacker", "--attacker", red,
-                  "--defender", blue, "--seed", "5", "--opponent", "baseline")
+                  "--defender", blue, "--seed", "5", "--controller", "bot")
     child.expect(r"Play (\d+): Opening Shots")
     play_id = child.match.group(1)
     child.expect("You command the attacker")
@@ -403,7 +407,7 @@ def test_play_quit_and_resume_through_a_terminal(runner: CliRunner, files: tuple
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0 and prompts > 0
-    # Enter always takes the baseline's answer: the battle is the one 'battle auto' fights.
+    # Enter always takes the bot's answer: the battle is the one 'battle auto' fights.
     auto = json.loads(run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
                           "--seed", "5", "--json"))
     assert short == auto["log_digest"][:16] and winner == auto["winner"]
@@ -429,7 +433,7 @@ def test_map_and_odds_are_shown(files: tuple[str, str]) -> None:
 
     red, blue = files
     with session() as s:
-        state = start(s, "opening-shots", Side.ATTACKER, red, blue, seed=5)
+        state = start(s, "opening-shots", Side.ATTACKER, red, blue, seed=7)
     out = console()
     play(state, out, lambda i, d: None, enter_always)
     text = out.file.getvalue()
@@ -443,8 +447,8 @@ def test_map_and_odds_are_shown(files: tuple[str, str]) -> None:
 
 
 class FirstChoice:
-    """Always the first option (not what the baseline does), quitting at the n-th question
-    if asked to."""
+    """Always the first option (not what the bot does), quitting at the n-th question if
+    asked to."""
 
     def __init__(self, quit_at: int | None = None) -> None:
         self.quit_at, self.asked = quit_at, 0
@@ -469,7 +473,7 @@ def test_other_answers_resume_to_the_same_battle(files: tuple[str, str], quit_at
     from campaigns.battles import fight
 
     assert digest(one_go.log) != fight(None, "opening-shots", red, blue,
-                                       Dice.from_seed(21)).digest  # not the baseline's
+                                       Dice.from_seed(21)).digest  # not the bot's
     with pytest.raises(Quit):
         play(split, console(), saver(split.id), FirstChoice(quit_at))
     with session() as s:
@@ -480,24 +484,203 @@ def test_other_answers_resume_to_the_same_battle(files: tuple[str, str], quit_at
         assert load(s, split.id).decisions == load(s, whole.id).decisions
 
 
+def first_difference(mine: list[dict[str, Any]], theirs: list[dict[str, Any]]) -> int | None:
+    return next((i for i, (a, b) in enumerate(zip(mine, theirs, strict=False)) if a != b),
+                None if len(mine) == len(theirs) else min(len(mine), len(theirs)))
+
+
 @pytest.mark.parametrize("scenario_id", SCENARIOS)
-def test_enter_takes_the_baseline_answer_to_every_kind_of_question(scenario_id: str) -> None:
-    """Busy forces (support of every kind, skills, jump jets, infantry) in every scenario:
-    the terminal's suggestions are the baseline's answers, and asking changes nothing."""
+def test_enter_takes_the_bots_answer_to_every_kind_of_question(scenario_id: str) -> None:
+    """Issue 16 item 1: busy forces (support of every kind, skills, jump jets, infantry,
+    vehicles) in every scenario, against the bot and the baseline: each suggestion is the
+    answer the bot gives for the player's side, asked through that side's view, decision
+    by decision; and Enter everywhere fights the battle the bot fights on that side. The
+    one exception allowed: a target the bot picks that the unit has no chance to hit while
+    another can be hit is not suggested (then the rest of the battle may differ)."""
     from campaigns.play import PlayState
     from campaigns.scenarios import get_scenario
     from cli.play import run as play
 
     scenario = get_scenario(scenario_id)
-    for seed, side in ((1, Side.ATTACKER), (2, Side.DEFENDER)):
+    for seed, side, opponent in ((1, Side.ATTACKER, "bot"), (2, Side.DEFENDER, "baseline")):
         state = PlayState(1, scenario, busy_forces(), {s: s.value for s in Side}, side, seed,
-                          "baseline")
+                          opponent)
+        advised: list[dict[str, Any]] = []  # the bot's answers, recorded as the play's are
         out = console()
-        played = play(state, out, lambda i, d: None, enter_always)
-        plain = fight_with(scenario_id, seed, lambda s: Baseline())
-        assert digest(played.log) == digest(plain.log)
+        played = play(state, out, lambda i, d: None, enter_always,
+                      Recorded(Bot(), advised))  # type: ignore[arg-type]
+        assert len(advised) == len(state.decisions)  # asked once for every decision
+        differs = first_difference(state.decisions, advised)
+        if differs is None:
+            bots = {side} if opponent == "baseline" else set(Side)
+            plain = fight_with(scenario_id, seed,
+                               lambda s, bots=bots: Bot() if s in bots else Baseline())
+            assert digest(played.log) == digest(plain.log)
+        else:
+            mine, bots = state.decisions[differs], advised[differs]
+            assert mine["ask"] == bots["ask"] == "targets", (mine, bots)
+            assert set(mine["value"]) < set(bots["value"])
         assert "<- suggested" in out.file.getvalue()
         assert "The end, after turn" in out.file.getvalue()
+
+
+@pytest.mark.parametrize("scenario_id", SCENARIOS)
+def test_enter_everywhere_with_stock_forces_fights_battle_auto(scenario_id: str) -> None:
+    """Issue 16 item 1: with the bot's own musters on both sides (Meks and pilots, as a
+    campaign fields them), Enter at every prompt of either side fights exactly the battle
+    'battle auto' fights with the bot on both sides: asking for suggestions rolls no die
+    and changes nothing."""
+    from campaigns.battles import Participant, both, distinct_names, fight_sides
+    from campaigns.odds import bot_force
+    from campaigns.play import PlayState
+    from campaigns.scenarios import get_scenario
+    from cli.play import run as play
+
+    scenario = get_scenario(scenario_id)
+    sides = {s: Participant(bot_force(scenario, s, CATALOG)) for s in Side}
+    distinct_names(sides)  # as a play and 'battle auto' name them
+    forces = {s: p.force for s, p in sides.items()}
+    for seed, side in ((3, Side.ATTACKER), (4, Side.DEFENDER)):
+        state = PlayState(1, scenario, dict(forces), {s: s.value for s in Side}, side, seed,
+                          "bot")
+        played = play(state, console(), lambda i, d: None, enter_always)
+        auto = fight_sides(scenario, sides, Dice.from_seed(seed), controllers=both("bot"))
+        assert digest(played.log) == auto.digest
+
+
+class Watched:
+    """An advisor that checks that answering changes nothing in the battle: the same log,
+    the same dice rolled, the same units (hits, heat, zone, weapons fired)."""
+
+    def __init__(self, inner: Controller) -> None:
+        self.inner = inner
+        self.battle: Battle | None = None
+        self.asked = 0
+
+    def snapshot(self) -> Any:
+        assert self.battle is not None
+        b = self.battle
+        return (len(b.log), len(b.dice.log), [(u.id, u.zone, u.hits, u.heat, u.moved,
+                                               [w.fired for w in u.weapons]) for u in b.units])
+
+    def __getattr__(self, name: str) -> Any:
+        answer = getattr(self.inner, name)
+
+        def ask(*args: Any) -> Any:
+            before = self.snapshot()
+            value = answer(*args)
+            assert self.snapshot() == before, name
+            self.asked += 1
+            return value
+        return ask
+
+
+def test_asking_the_bot_for_a_suggestion_rolls_no_die_and_changes_nothing() -> None:
+    """Issue 16 item 1: every suggestion the play screen asks of the bot leaves the battle
+    exactly as it was (no die rolled, no event logged, no unit changed)."""
+    from campaigns.scenarios import get_scenario
+    from cli.play import Terminal
+
+    for scenario_id, side in (("opening-shots", Side.ATTACKER), ("citadel", Side.DEFENDER)):
+        watched = Watched(Bot())
+        terminal = Terminal(console(), side, enter_always, watched)  # type: ignore[arg-type]
+        battle = Battle(get_scenario(scenario_id), busy_forces(), Dice.from_seed(5),
+                        {side: terminal, side.enemy: Bot()}, CATALOG)
+        watched.battle = battle
+        battle.run()
+        assert watched.asked > 20
+
+
+class Checked(Bot):
+    """The bot as the play screen's advisor, checking each movement it suggests: no lone
+    Light Mek ordered into a zone holding three or more enemies (no friend there or
+    ordered there with it)."""
+
+    moves = 0
+
+    def movement(self, battle: Any, side: Side) -> dict[str, Any]:
+        return self.check(battle, side, super().movement(battle, side))
+
+    def second_move(self, battle: Any, side: Side) -> dict[str, Any]:
+        return self.check(battle, side, super().second_move(battle, side))
+
+    def check(self, battle: Any, side: Side, orders: dict[str, Any]) -> dict[str, Any]:
+        from meks.catalog import Size
+
+        for uid, where in orders.items():
+            if not isinstance(where, int):
+                continue
+            unit = battle.unit(uid)
+            friends = [u for u in battle.in_zone(where, side) if not u.decoy] + [
+                o for o, w in orders.items() if w == where and o != uid]
+            if unit.size is Size.LIGHT and not friends:
+                assert len(battle.enemies_in(where, side)) < 3, (unit, where)
+            Checked.moves += 1
+        return orders
+
+
+def test_no_suggested_target_it_cannot_hit_and_no_lone_light_mek_into_three_enemies() -> None:
+    """Issue 16 item 1: the play screen never suggests a target the unit has no chance to
+    hit (or kill), and never walks a lone Light Mek into a zone holding three or more
+    enemies: over busy and stock forces in every scenario, from either side."""
+    from campaigns.odds import bot_force
+    from campaigns.scenarios import get_scenario
+    from cli.play import Terminal, _best_chance
+
+    targets = 0
+    Checked.moves = 0
+    for scenario_id in SCENARIOS:
+        scenario = get_scenario(scenario_id)
+        stock = {s: bot_force(scenario, s, CATALOG) for s in Side}
+        for seed, side, forces in ((1, Side.ATTACKER, busy_forces()),
+                                   (2, Side.DEFENDER, busy_forces()),
+                                   (3, Side.ATTACKER, stock), (4, Side.DEFENDER, stock)):
+            terminal = Terminal(console(), side, enter_always, Checked())
+            choose = terminal.choose
+
+            def check(battle: Any, title: str, options: Any, default: int = 0,
+                      notes: Any = (), choose: Any = choose) -> Any:
+                nonlocal targets
+                value = options[default].value
+                if "pick its target" in title and value is not None:
+                    unit = battle.unit(title.split()[0])
+                    assert _best_chance(battle, unit, value, battle.band_of(unit.zone)) > 0
+                    targets += 1
+                return choose(battle, title, options, default, notes)
+            terminal.choose = check  # type: ignore[method-assign]
+            Battle(scenario, dict(forces), Dice.from_seed(seed),
+                   {side: terminal, side.enemy: Bot()}, CATALOG).run()
+    assert targets > 50 and Checked.moves > 50
+
+
+@pytest.mark.parametrize("quit_at", range(5, 93, 8))
+def test_a_resumed_play_suggests_what_it_would_have_without_the_stop(quit_at: int) -> None:
+    """Issue 16 item 1: the bot remembers where its side's fire is going this turn; on
+    resume it is asked every replayed decision too, so that Enter after a stop anywhere
+    fights the battle an unbroken play fights."""
+    from campaigns.play import PlayState
+    from campaigns.scenarios import get_scenario
+    from cli.play import Quit
+    from cli.play import run as play
+
+    scenario = get_scenario("opening-shots")
+
+    def fresh(decisions: list[dict[str, Any]] | None = None) -> PlayState:
+        return PlayState(1, scenario, busy_forces(), {s: s.value for s in Side},
+                         Side.DEFENDER, 1, "bot", decisions=decisions or [])
+
+    whole = digest(play(fresh(), console(), lambda i, d: None, enter_always).log)
+    stopped = fresh()
+    with pytest.raises(Quit):
+        play(stopped, console(), lambda i, d: None, StopAfter(quit_at))
+    resumed = play(fresh(list(stopped.decisions)), console(), lambda i, d: None, enter_always)
+    assert digest(resumed.log) == whole
+
+
+def test_the_terminal_shadows_every_decision_of_the_protocol() -> None:
+    from cli.play import DECISIONS
+
+    assert protocol_methods() == DECISIONS
 
 
 def test_a_played_battle_replays_identically(runner: CliRunner, wolves: str,
@@ -672,7 +855,7 @@ def test_campaign_play_hints_name_the_company(runner: CliRunner,
     err = run(runner, "campaign", "start", "Iron Hawks", code=1)
     assert "'meks campaign run \"Iron Hawks\"' first" in err
     monkeypatch.setattr(cli.state, "interactive", lambda: True)
-    monkeypatch.setattr(cli.play, "play_to_end", lambda state: None)
+    monkeypatch.setattr(cli.play, "play_to_end", lambda state, **options: None)
     out = run(runner, "campaign", "next", "Iron Hawks", "--play")
     assert "'meks campaign next \"Iron Hawks\" --play' continues" in out
     err = run(runner, "campaign", "next", "Iron Hawks", code=1)

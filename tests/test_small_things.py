@@ -70,7 +70,8 @@ def test_a_unit_with_no_weapon_that_can_reach_any_target_is_not_asked(
         tmp_path: Path) -> None:
     """A SABER and WASPs (short-range cannons, infantry-only CIWS) beyond Short range have
     nothing to fire: the play screen says so instead of asking for a target, and the
-    battle is still the baseline's (Enter everywhere)."""
+    battle is still the one the bot fights on the player's side (Enter everywhere; the
+    baseline on the other side keeps its distance)."""
     from rich.console import Console
 
     from campaigns.battles import fight
@@ -93,11 +94,12 @@ def test_a_unit_with_no_weapon_that_can_reach_any_target_is_not_asked(
     for seed in range(1, 6):
         with session() as s:
             state = start(s, "head-to-head", Side.ATTACKER, str(force), str(force),
-                          seed=seed)
+                          seed=seed, opponent="baseline")
         battle = play(state, out, lambda i, d: None, answer)
         said = out.file.getvalue()  # type: ignore[attr-defined]
-        assert digest(battle.log) == fight(None, "head-to-head", str(force), str(force),
-                                           Dice.from_seed(seed)).digest
+        assert digest(battle.log) == fight(
+            None, "head-to-head", str(force), str(force), Dice.from_seed(seed),
+            controllers={Side.ATTACKER: "bot", Side.DEFENDER: "baseline"}).digest
         if "no weapon that reaches a target" in said:
             break
     assert "no weapon that reaches a target at" in said
