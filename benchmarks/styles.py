@@ -21,14 +21,20 @@ with the share the bot itself wins in seat S against the bot (``p_bot``, from th
 battles). The margin is ``p_style - p_bot``; its standard error is
 ``sqrt(p_style (1 - p_style) / n + p_bot (1 - p_bot) / n)`` (two independent shares of ``n``
 battles each); X beats the bot when the margin is more than twice that. A draw counts as no
-win for either side. The style does better in that seat than the bot does there: the bot,
-in the style's place, would have done worse against the same opponent.
+win for either side. A style that beats the bot does better in that seat than the bot does
+there: the bot, in the style's place, wins less against the same opponent.
+
+Because a draw is no win, a style that risks more than the bot (more wins, more losses, fewer
+draws) can beat it by this measure in a scenario the bot plays for a draw. The last column,
+the score margin, is the same comparison with a draw counted as half a win (the score is
+wins + draws / 2, as a share of the battles); it decides nothing and is there to tell the two
+cases apart.
 
 The table gives, for each scenario and seat, the bot-vs-bot reference and then for each style
 its wins, the bot's wins, the draws (shares of the cell's battles), the margin, two standard
-errors and the verdict. Results do not depend on ``--jobs``. This is a benchmark, not a test:
-it exits 0 whether or not the goal is met, and also when it cannot run (the failure is
-reported instead of the figures).
+errors, the verdict and the score margin. Results do not depend on ``--jobs``. This is a
+benchmark, not a test: it exits 0 whether or not the goal is met, and also when it cannot run
+(the failure is reported instead of the figures).
 """
 
 from __future__ import annotations
@@ -143,7 +149,8 @@ def run(scenarios: list[str], styles: list[str], battles: int, jobs: int,
             p_bot = own / battles
             reference = {"battles": battles, "wins": own, "losses": battles - own
                          - mirror["draw"], "draws": mirror["draw"],
-                         "win_rate": round(p_bot, 4)}
+                         "win_rate": round(p_bot, 4),
+                         "score": round((own + mirror["draw"] / 2) / battles, 4)}
             entries = []
             for style in styles:
                 c = cells[(sid, style, seat.value)]
@@ -158,6 +165,9 @@ def run(scenarios: list[str], styles: list[str], battles: int, jobs: int,
                     "bot_win_rate": round(c["loss"] / battles, 4),
                     "draw_rate": round(c["draw"] / battles, 4),
                     "margin": round(margin, 4), "standard_error": round(se, 4),
+                    "score": round((c["win"] + c["draw"] / 2) / battles, 4),
+                    "score_margin": round((c["win"] + c["draw"] / 2) / battles
+                                          - reference["score"], 4),
                     "beats_bot": beats})
             seats.append({"seat": seat.value, "bot_vs_bot": reference, "styles": entries})
         rows.append({"scenario": sid, "seats": seats})
@@ -183,7 +193,7 @@ def table(report: dict[str, Any]) -> str:
              "errors above the bot's own win share in that seat against the bot (the "
              "reference line).", ""]
     head = (f"  {'in the seat':<18}{'its wins':>9}{'bot wins':>9}{'draws':>7}{'margin':>8}"
-            f"{'2 SE':>7}  beats the bot")
+            f"{'2 SE':>7}  {'beats the bot':<15}{'score margin':>12}")
     for row in report["scenarios"]:
         for seat in row["seats"]:
             ref = seat["bot_vs_bot"]
@@ -195,7 +205,8 @@ def table(report: dict[str, Any]) -> str:
                 lines.append(f"  {e['style']:<18}{e['style_win_rate']:>9.1%}"
                              f"{e['bot_win_rate']:>9.1%}{e['draw_rate']:>7.1%}"
                              f"{e['margin']:>+8.1%}{2 * e['standard_error']:>7.1%}  "
-                             + ("YES" if e["beats_bot"] else "no"))
+                             f"{'YES' if e['beats_bot'] else 'no':<15}"
+                             f"{e['score_margin']:>+12.1%}")
             lines.append("")
     if report["beaten"]:
         lines.append("Goal NOT met: " + "; ".join(

@@ -341,7 +341,8 @@ def test_the_objective_runner_breaks_contact_away_from_its_goal_and_fights_on_it
 def test_the_benchmark_prints_the_figures_as_json() -> None:
     """``benchmarks/styles.py --battles 2 --scenario opening-shots --json`` exits 0 and prints
     JSON: for each seat the bot-vs-bot reference and, for each style of the pool, its wins,
-    the bot's, the draws, the margin, its standard error and the verdict."""
+    the bot's, the draws, the margin, its standard error, the verdict and the score (a draw
+    as half a win)."""
     done = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "styles.py"), "--battles", "2",
          "--scenario", "opening-shots", "--json", "--jobs", "1"],
@@ -362,8 +363,9 @@ def test_the_benchmark_prints_the_figures_as_json() -> None:
         for e in seat["styles"]:
             assert e["style_wins"] + e["bot_wins"] + e["draws"] == e["battles"] == 2
             assert {"style_win_rate", "bot_win_rate", "draw_rate", "margin",
-                    "standard_error", "beats_bot"} <= set(e)
+                    "standard_error", "beats_bot", "score", "score_margin"} <= set(e)
             assert e["margin"] == pytest.approx(e["style_win_rate"] - ref["win_rate"])
+            assert e["score"] == pytest.approx(e["style_win_rate"] + e["draw_rate"] / 2)
     assert report["goal_met"] is (not report["beaten"])
 
 
