@@ -157,8 +157,10 @@ class Weapon:
     to_hit_vs_point_defense: int | None = None
     special: str = ""
     aliases: tuple[str, ...] = ()
-    # A small weapon (mounted as one): worked out once, as the engine asks it for every shot.
+    # Worked out once, as the engine asks them for every shot: whether it is a small weapon
+    # (mounted as one), and ``to_hit_at`` for each band.
     is_small: bool = field(init=False, repr=False, compare=False)
+    needs: dict[Band, int | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.mount is Mount.SMALL:
@@ -167,6 +169,7 @@ class Weapon:
         elif self.to_hit is None:
             raise ValueError(f"{self.name} needs a to_hit number")
         object.__setattr__(self, "is_small", self.mount is Mount.SMALL)
+        object.__setattr__(self, "needs", {band: self.to_hit_at(band) for band in Band})
 
     def to_hit_at(self, band: Band) -> int | None:
         """The number a to-hit die must reach at ``band``; None when out of range."""

@@ -430,7 +430,7 @@ class Baseline:
             small = weapon.is_small
             # Whether the weapon can fire at this band, and within the heat rating, does not
             # depend on the target.
-            if not baseline_fires(weapon, None if small else battle.need_at(weapon, band),
+            if not baseline_fires(weapon, None if small else weapon.needs[band],
                                   band, heat, rating, hot):
                 continue
             for target in targets:

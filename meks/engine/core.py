@@ -174,7 +174,6 @@ class Battle(Roller):
         self._terrain = {z: self.catalog.terrain_named(scenario.terrain_of(z))
                          for z in range(1, 10)}
         # id(weapon) -> (the weapon, its to-hit number at each of BANDS); see ``need_at``
-        self._needs: dict[int, tuple[Weapon, tuple[int | None, ...]]] = {}
         # The units with a pilot skill, or carrying a system (working or not), by name; with
         # the number of units when worked out (units only ever join a battle, and pilots'
         # skills and units' systems never change in one).
@@ -307,12 +306,8 @@ class Battle(Roller):
         return next((u for u in self.units if u.id == uid), None)
 
     def need_at(self, weapon: Weapon, band: Band) -> int | None:
-        """``weapon.to_hit_at(band)``, remembered for the battle (weapons are frozen)."""
-        known = self._needs.get(id(weapon))
-        if known is None or known[0] is not weapon:  # (an entry keeps its weapon, and id)
-            known = self._needs[id(weapon)] = (weapon, tuple(weapon.to_hit_at(b)
-                                                             for b in BANDS))
-        return known[1][BANDS.index(band)]
+        """``weapon.to_hit_at(band)`` (which the weapon keeps, as ``needs``)."""
+        return weapon.needs[band]
 
     def terrain_to_hit(self, zone: int) -> int:
         return self._terrain[zone].to_hit
@@ -1228,7 +1223,7 @@ class Battle(Roller):
             small = weapon.is_small
             infantry = target.kind is UnitKind.INFANTRY
             if (small and not (infantry and band is Band.SHORT)) or \
-                    (not small and self.need_at(weapon, band) is None):
+                    (not small and weapon.needs[band] is None):
                 raise self.refuse(side, "fire_plan", (slot.name, face),
                                   f"the {slot.name} cannot fire at it at {band.value} range")
             again = False  # a Gunnery second shot
@@ -1306,7 +1301,7 @@ class Battle(Roller):
         has one target this turn). Asking uses up no once-a-turn skill: ``shoot`` does."""
         unit, weapon, target, band = shot.unit, shot.weapon, shot.target, shot.band
         zone = target.zone or 5
-        need = self.need_at(weapon, band)
+        need = weapon.needs[band]
         assert need is not None
         terrain = self._terrain[zone]
         doubled = False

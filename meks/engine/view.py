@@ -179,7 +179,7 @@ class SideView:
         return self._b.adjacent(zone)
 
     def need_at(self, weapon: Weapon, band: Band) -> int | None:
-        return self._b.need_at(weapon, band)
+        return weapon.needs[band]
 
     def doubled_against(self, zone: int, side: Side) -> bool:
         """Whether a movement roll's winner doubled the terrain against ``side``'s units in
