@@ -1,7 +1,5 @@
 """``meks odds``: the chances before a battle."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
