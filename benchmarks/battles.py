@@ -5,7 +5,7 @@ pilot); battle ``i`` rolls ``Dice.from_seed(i)``. The main figures fight with th
 controller on both sides, in this one process, pinned to one CPU where the platform allows
 it. The same run also times the bot (``meks.engine.bot.Bot``) on both sides on that core, and
 the Baseline battles again split among ``--jobs`` worker processes (one CPU each where the
-platform allows it).
+platform allows it; by default as many as the CPUs this process may use).
 
 First an untimed pass fights every battle once: it warms up, counts the dice each battle
 used (``len(battle.dice.log)``), checks that ``Dice.from_seed(seed)`` rolled that many times
@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import meks
+from campaigns.processes import available_cpus
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
@@ -62,7 +63,7 @@ from meks.scenario import Scenario, Side
 HERE = Path(__file__).resolve()
 REPO_ROOT = HERE.parent.parent
 DEFAULT_BATTLES = 2000
-DEFAULT_JOBS = 2
+DEFAULT_JOBS = available_cpus()  # taken before this process pins itself to one CPU
 REPEATS = 3
 PROFILE_BATTLES = 300
 PROFILE_TOP = 15
@@ -585,8 +586,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="Bot battles in each timed repeat, seeds 0..M-1 (default a "
                         "quarter of --battles: a bot battle costs several Baseline ones)")
     parser.add_argument("--jobs", type=positive_int, default=DEFAULT_JOBS,
-                        help=f"worker processes for the parallel figure (default "
-                        f"{DEFAULT_JOBS})")
+                        help=f"worker processes for the parallel figure (default: one for "
+                        f"each CPU this process may use, {DEFAULT_JOBS} here)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     parser.add_argument("--profile", action="store_true",
                         help=f"also run cProfile over {PROFILE_BATTLES} Baseline battles and "

@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import os
 import sys
 import time
 import traceback
@@ -38,6 +37,7 @@ REPO_ROOT = HERE.parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from campaigns.processes import available_cpus  # noqa: E402
 from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.catalog import Catalog, load_catalog  # noqa: E402
 from meks.dice import Dice  # noqa: E402
@@ -198,8 +198,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--battles", type=int, default=DEFAULT_BATTLES,
                         help="battles per scenario (even; default %(default)s)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: the number of CPUs)")
+    parser.add_argument("--jobs", type=int, default=available_cpus(),
+                        help="worker processes (default: one for each CPU this process may "
+                        "use, %(default)s here)")
     parser.add_argument("--scenario", action="append", choices=SCENARIOS,
                         help="only this scenario (repeatable)")
     parser.add_argument("--muster", choices=("easy", "normal", "hard"), default="normal",

@@ -11,7 +11,12 @@ filled by the warm-up round, so every variant loads compiled modules as an insta
 would, even where PYTHONDONTWRITEBYTECODE is set; ``--no-pyc-cache`` leaves the
 environment's own bytecode settings alone instead.
 
-    python benchmarks/startup.py [--rounds N] [--json] [--no-pyc-cache]
+    python benchmarks/startup.py [--rounds N] [--json] [--no-pyc-cache] [--importtime]
+
+``--importtime`` runs every variant with ``python -X importtime`` instead of timing it, and
+prints each variant's total import time (the median over the rounds) with its ratio to the
+bare app's, and the modules only ``meks`` imports, heaviest first by their own import time.
+Import times are steadier than wall times on a busy machine, and say where the time goes.
 
 This is a benchmark, not a test: it exits 0 whether the goals are met or not, and also when
 a variant fails to run (the failure is reported instead of a time).
@@ -23,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import subprocess
 import sys
@@ -129,6 +135,113 @@ def _measure(rounds: int, env: dict[str, str]) -> list[Variant]:
     return todo
 
 
+IMPORT_LINE = re.compile(r"^import time:\s+(\d+) \|\s+(\d+) \| (\s*)(\S+)\s*$")
+
+
+@dataclass
+class Imports:
+    """What ``-X importtime`` printed for one variant over the rounds."""
+
+    totals: list[float] = field(default_factory=list)  # ms, the top-level imports summed
+    own: dict[str, list[float]] = field(default_factory=dict)  # module -> its own ms a round
+    failures: list[int] = field(default_factory=list)
+
+
+def parse_importtime(text: str) -> tuple[float, dict[str, float]]:
+    """The total import time (ms: the cumulative times of the top-level imports summed) and
+    each module's own import time (ms), from ``-X importtime`` output."""
+    total = 0.0
+    own: dict[str, float] = {}
+    for line in text.splitlines():
+        match = IMPORT_LINE.match(line)
+        if match is None:
+            continue
+        self_us, cumulative_us, indent, name = match.groups()
+        own[name] = own.get(name, 0.0) + int(self_us) / 1000
+        if not indent:
+            total += int(cumulative_us) / 1000
+    return total, own
+
+
+def measure_imports(rounds: int, pyc_cache: bool) -> dict[str, Imports]:
+    if not pyc_cache:
+        return _measure_imports(rounds, child_env(None))
+    with tempfile.TemporaryDirectory(prefix="meks-startup-pyc-") as pycache:
+        return _measure_imports(rounds, child_env(pycache))
+
+
+def _measure_imports(rounds: int, env: dict[str, str]) -> dict[str, Imports]:
+    todo = variants()
+    found = {v.key: Imports() for v in todo}
+    for variant in todo:
+        variant.argv[1:1] = ["-X", "importtime"]
+        run_once(variant, env)  # warm-up, as for the wall times
+    for r in range(rounds):
+        shift = r % len(todo)
+        for variant in todo[shift:] + todo[:shift]:
+            proc = subprocess.run(variant.argv, cwd=variant.cwd, env=env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.PIPE, text=True, errors="replace",
+                                  check=False)
+            if proc.returncode != 0:
+                found[variant.key].failures.append(proc.returncode)
+                continue
+            total, own = parse_importtime(proc.stderr)
+            found[variant.key].totals.append(total)
+            for name, ms in own.items():
+                found[variant.key].own.setdefault(name, []).append(ms)
+    return found
+
+
+def import_results(found: dict[str, Imports], rounds: int, pyc_cache: bool,
+                   top: int = 25) -> dict[str, object]:
+    def median(values: list[float]) -> float | None:
+        return statistics.median(values) if values else None
+
+    base = median(found["bare_help"].totals)
+    labels = {v.key: v.label for v in variants()}
+    out_variants = []
+    for key, imports in found.items():
+        total = median(imports.totals)
+        extra = sorted(
+            ((name, statistics.median(ms)) for name, ms in imports.own.items()
+             if name not in found["bare_help"].own),
+            key=lambda item: -item[1])
+        out_variants.append({
+            "key": key,
+            "label": labels[key],
+            "import_ms": None if total is None else round(total, 1),
+            "ratio": None if total is None or not base else round(total / base, 3),
+            "runs": len(imports.totals),
+            "failures": imports.failures,
+            "beyond_bare_app_ms": round(sum(ms for _, ms in extra), 1),
+            "heaviest_beyond_bare_app": [
+                {"module": name, "own_ms": round(ms, 2)} for name, ms in extra[:top]],
+        })
+    return {"rounds": rounds, "pyc_cache": pyc_cache, "python": sys.version.split()[0],
+            "platform": platform.platform(), "variants": out_variants}
+
+
+def import_report(data: dict[str, object]) -> str:
+    lines = [f"Import time (python -X importtime), median of {data['rounds']} rounds "
+             f"(Python {data['python']}, {data['platform']})", ""]
+    for v in data["variants"]:  # type: ignore[attr-defined]
+        if v["import_ms"] is None:
+            lines.append(f"  {v['label']:<24} {'failed':>11}")
+            continue
+        lines.append(f"  {v['label']:<24} {v['import_ms']:8.1f} ms  {v['ratio']:.2f}x of bare "
+                     f"app  ({v['beyond_bare_app_ms']:.1f} ms in modules the bare app does "
+                     "not import)")
+    for v in data["variants"]:  # type: ignore[attr-defined]
+        if v["key"] == "bare_help" or not v["heaviest_beyond_bare_app"]:
+            continue
+        lines += ["", f"  {v['label']}: heaviest modules the bare app does not import "
+                  "(own time, ms)"]
+        lines += [f"    {row['own_ms']:7.2f}  {row['module']}"
+                  for row in v["heaviest_beyond_bare_app"]]
+    return "\n".join(lines)
+
+
 def results(measured: list[Variant], rounds: int, pyc_cache: bool) -> dict[str, object]:
     by_key = {v.key: v for v in measured}
     base = by_key["bare_help"].median_ms
@@ -198,13 +311,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-pyc-cache", dest="pyc_cache", action="store_false",
                         help="keep the environment's bytecode settings instead of giving the "
                         "children a private bytecode cache")
+    parser.add_argument("--importtime", action="store_true",
+                        help="measure import time with python -X importtime instead of wall "
+                        "time, and list the modules only meks imports")
     args = parser.parse_args(argv)
     try:
-        data = results(measure(args.rounds, args.pyc_cache), args.rounds, args.pyc_cache)
+        if args.importtime:
+            data = import_results(measure_imports(args.rounds, args.pyc_cache), args.rounds,
+                                  args.pyc_cache)
+        else:
+            data = results(measure(args.rounds, args.pyc_cache), args.rounds, args.pyc_cache)
     except Exception as exc:  # a benchmark reports, it never fails the build
         print(f"startup benchmark could not run: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 0
-    print(json.dumps(data, indent=2) if args.json else report(data))
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print(import_report(data) if args.importtime else report(data))
     return 0
 
 

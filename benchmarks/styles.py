@@ -43,7 +43,6 @@ import argparse
 import json
 import math
 import multiprocessing
-import os
 import sys
 import time
 import traceback
@@ -63,6 +62,7 @@ from benchmarks.bot_vs_baseline import (  # noqa: E402
     forces_of,
     support_for,
 )
+from campaigns.processes import available_cpus  # noqa: E402
 from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.catalog import load_catalog  # noqa: E402
 from meks.dice import Dice  # noqa: E402
@@ -224,8 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--battles", type=int, default=DEFAULT_BATTLES,
                         help="battles a cell (default %(default)s)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
-                        help="worker processes (default: the number of CPUs)")
+    parser.add_argument("--jobs", type=int, default=available_cpus(),
+                        help="worker processes (default: one for each CPU this process may "
+                        "use, %(default)s here)")
     parser.add_argument("--scenario", action="append", choices=SCENARIOS,
                         help="only this scenario (repeatable)")
     parser.add_argument("--style", action="append", choices=list(STYLES),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from sqlmodel import Session
@@ -95,10 +95,12 @@ Job = TypeVar("Job")
 Result = TypeVar("Result")
 
 
-def _spread(work: Callable[[Job], Result], chunks: Iterable[Job], jobs: int
+def _spread(work: Callable[[Job], Result], chunks: Sequence[Job], jobs: int
             ) -> Iterator[Result]:
-    """Each chunk's result, worked on this process or on ``jobs`` processes, in whatever
+    """Each chunk's result, worked on this process or on ``jobs`` processes (no more than
+    there are chunks: a single chunk is worked here, without starting any), in whatever
     order they finish (callers add up whole numbers, so the order never matters)."""
+    jobs = min(jobs, len(chunks))
     if jobs <= 1:
         yield from map(work, chunks)
         return

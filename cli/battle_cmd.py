@@ -1,7 +1,5 @@
 """``meks battle``: battles fought at the table or by the tool."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -80,7 +78,7 @@ def record(
         show(store_views.battle_record(outcome))
 
 
-def _dice(seed: int | None, dice: str | None) -> Dice:
+def _dice(seed: int | None, dice: str | None) -> "Dice":
     """The dice for a battle: a seed (default), a file of values, or 'manual' prompts."""
     from meks.dice import Dice
 

@@ -1,8 +1,6 @@
 """``meks campaign``: a company plays a series of scenarios solo, the tool commanding the
 enemy (and, with --auto, the company too)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import typer

@@ -1,8 +1,6 @@
 """``meks catalog``: the chassis, weapons, systems, stock designs, skills and support
 tables, as tables for people or JSON for scripts."""
 
-from __future__ import annotations
-
 import typer
 
 from cli.output import print_json, show

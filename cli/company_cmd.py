@@ -1,7 +1,5 @@
 """``meks company``: found, list, show, delete companies; their history and undo."""
 
-from __future__ import annotations
-
 import typer
 
 from cli.output import print_json, say, show

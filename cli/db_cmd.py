@@ -1,7 +1,5 @@
 """``meks db``: where the data lives."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import typer

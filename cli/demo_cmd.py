@@ -1,7 +1,5 @@
 """``meks demo``: a whole solo campaign on a fresh machine, with nothing to set up."""
 
-from __future__ import annotations
-
 import typer
 
 from cli.battle_cmd import CONTROLLER

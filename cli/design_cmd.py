@@ -1,7 +1,5 @@
 """``meks design``: custom Mek designs described in YAML."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import typer

@@ -14,6 +14,8 @@ from typing import Any
 
 from typer.core import TyperArgument, TyperOption
 
+from cli.coercion import deferred_runtime_param
+
 LARGEST_SHOWN = 2**31  # an upper limit beyond this only guards the database: not shown
 
 
@@ -44,7 +46,10 @@ def limits_sentence(low: float | None, high: float | None) -> str | None:
 
 class MeksArgument(TyperArgument):
     """An argument named in capitals (``COMPANY``, ``MEK...``) with no type label;
-    the usage line writes an optional one in brackets, as most tools do."""
+    the usage line writes an optional one in brackets, as most tools do. Its value is
+    checked as Typer checks it, with pydantic loaded only when needed (``cli.coercion``)."""
+
+    get_runtime_param = deferred_runtime_param
 
     def _name(self) -> str:
         return (self.metavar or (self.name or "value").upper())
@@ -72,7 +77,10 @@ class MeksArgument(TyperArgument):
 
 class MeksOption(TyperOption):
     """A flag with no label; a value option labelled by its metavar, its choices, or its
-    name in capitals; limits said in the help text (see ``polish``)."""
+    name in capitals; limits said in the help text (see ``polish``). Its value is checked
+    as Typer checks it, with pydantic loaded only when needed (``cli.coercion``)."""
+
+    get_runtime_param = deferred_runtime_param
 
     def display_type_rich(self, ctx: Any) -> str | None:
         if self.metavar is not None:

@@ -1,7 +1,5 @@
 """``meks mek``: buy, list, rename and sell the Meks in a company's stable."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,7 +52,7 @@ def buy(
         say(f"Bought {mek['callsign']} ({mek['design']}, {mek['price']} points).")
 
 
-def _is_design_file(ref: str, catalog: Catalog) -> bool:
+def _is_design_file(ref: str, catalog: "Catalog") -> bool:
     """Whether ``ref`` names a design file rather than a stock design: it ends .yaml or .yml,
     or has a folder in it; a bare name is a stock design when there is one (a file or
     folder of that name in the current folder doesn't hide it), else a file if it exists."""

@@ -1,8 +1,6 @@
 """``meks muster``: choose the force for the next battle within a points budget, and print
 the play sheet of the force waiting for its battle (``meks muster sheet``)."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Any
 
 import typer
@@ -18,7 +16,7 @@ MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.scenari
 SIZES = "Light, Medium, Heavy, Assault or Titan"  # meks.catalog.Size, here to start quickly
 
 
-def scenario_side(scenario: str, side: str | None) -> tuple[Scenario, Side]:
+def scenario_side(scenario: str, side: str | None) -> "tuple[Scenario, Side]":
     """The scenario (id or file) and side named on the command line."""
     from campaigns.scenarios import get_scenario
     from meks.scenario import Side

@@ -1,7 +1,5 @@
 """``meks odds``: the chances before a battle."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -10,6 +8,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from campaigns.processes import available_cpus
 from cli import odds_duel
 from cli.battle_cmd import ATTACKER, CONTROLLER, DEFENDER, controller_option
 from cli.output import print_json, say, show
@@ -25,8 +24,10 @@ class ScenarioFirst(TyperGroup):
         return super().parse_args(ctx, args)
 
 
-JOBS = typer.Option(1, "--jobs", "-j", min=1, max=64,
-                    help="Processes to fight them on (the answer does not change).")
+MAX_JOBS = 64
+JOBS = typer.Option(min(available_cpus(), MAX_JOBS), "--jobs", "-j", min=1, max=MAX_JOBS,
+                    help="Processes to fight them on; by default one for each CPU this "
+                    "process may use (the answer does not change).")
 SEED = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs.")
 
 app = typer.Typer(cls=ScenarioFirst, no_args_is_help=True,

@@ -1,7 +1,5 @@
 """``meks odds duel A B``: exact odds of a single-zone duel, and the engine's Monte Carlo."""
 
-from __future__ import annotations
-
 import contextlib
 from typing import Any
 

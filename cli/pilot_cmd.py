@@ -1,7 +1,5 @@
 """``meks pilot``: hire, assign, list and show pilots."""
 
-from __future__ import annotations
-
 import typer
 
 from cli.output import print_json, say, show

@@ -1,8 +1,6 @@
 """``meks roster``: export a company's roster, import one as a new company, print the
 format's JSON Schema."""
 
-from __future__ import annotations
-
 import typer
 
 from cli.output import emit, print_json, say

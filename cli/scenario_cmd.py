@@ -1,7 +1,5 @@
 """``meks scenario``: list, show and check scenarios, and print their JSON Schema."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -95,7 +93,7 @@ def warn(message: str) -> None:
 
 # ---- views -------------------------------------------------------------------------------
 
-def _entry_json(entry: ScenarioEntry) -> dict[str, Any]:
+def _entry_json(entry: "ScenarioEntry") -> dict[str, Any]:
     s = entry.scenario
     assert s is not None
     return {"id": s.id, "name": s.name, "origin": entry.origin.value, "file": entry.file,
@@ -103,7 +101,7 @@ def _entry_json(entry: ScenarioEntry) -> dict[str, Any]:
             "defender_budget": s.defender.budget}
 
 
-def _scenario_json(scenario: Scenario, entry: ScenarioEntry) -> dict[str, Any]:
+def _scenario_json(scenario: "Scenario", entry: "ScenarioEntry") -> dict[str, Any]:
     from campaigns.scenario_model import scenario_data
 
     data: dict[str, Any] = scenario_data(scenario)
@@ -113,7 +111,7 @@ def _scenario_json(scenario: Scenario, entry: ScenarioEntry) -> dict[str, Any]:
     return data
 
 
-def _list_table(entries: list[ScenarioEntry]) -> RenderableType:
+def _list_table(entries: "list[ScenarioEntry]") -> "RenderableType":
     """One row a scenario; points are the attacker's / the defender's budget. A file of
     your own is named from your scenarios folder (printed below the table) and folded
     over lines rather than cut."""
@@ -147,7 +145,7 @@ def _from_folder(file: str, folder: Path) -> str:
         return file
 
 
-def _marks(scenario: Scenario, zone: int) -> list[str]:
+def _marks(scenario: "Scenario", zone: int) -> list[str]:
     from meks.scenario import Side
 
     marks = []
@@ -171,7 +169,7 @@ def _marks(scenario: Scenario, zone: int) -> list[str]:
     return marks
 
 
-def _rule_mark(rule: SetupRule) -> str:
+def _rule_mark(rule: "SetupRule") -> str:
     """A set-up rule in a few words for a map cell: '>= 50% of points', '>= 1 Mek'."""
     from meks.scenario import Measure
 
@@ -188,7 +186,7 @@ def _rule_mark(rule: SetupRule) -> str:
     return text
 
 
-def _map(scenario: Scenario) -> RenderableType:
+def _map(scenario: "Scenario") -> "RenderableType":
     from rich import box
     from rich.table import Table
 
@@ -206,7 +204,7 @@ def _map(scenario: Scenario) -> RenderableType:
     return table
 
 
-def _forces(scenario: Scenario) -> RenderableType:
+def _forces(scenario: "Scenario") -> "RenderableType":
     from rich import box
     from rich.table import Table
 
@@ -238,7 +236,7 @@ def _forces(scenario: Scenario) -> RenderableType:
     return table
 
 
-def _scenario_view(scenario: Scenario) -> list[RenderableType]:
+def _scenario_view(scenario: "Scenario") -> "list[RenderableType]":
     from rich.markup import escape
     from rich.panel import Panel
     from rich.text import Text

@@ -1,7 +1,5 @@
 """``meks support``: roll for battlefield support before a muster."""
 
-from __future__ import annotations
-
 import typer
 
 from cli.output import print_json, say, show
