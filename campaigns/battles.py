@@ -14,6 +14,14 @@ from typing import Any
 from sqlmodel import Session, select
 
 from campaigns.company import NotFound, Refused, changing, is_id, lock_all
+
+# (re-exported: callers import these from here too)
+from campaigns.fighters import CONTROLLERS as CONTROLLERS
+from campaigns.fighters import DEFAULT_CONTROLLER as DEFAULT_CONTROLLER
+from campaigns.fighters import both as both
+from campaigns.fighters import controller as controller
+from campaigns.fighters import force_from_data as force_from_data
+from campaigns.fighters import force_to_data as force_to_data
 from campaigns.forces import load_force_file, muster_force
 from campaigns.in_play import play_using
 from campaigns.postbattle import Aftermath, aftermath
@@ -22,40 +30,16 @@ from campaigns.scenarios import get_scenario
 from campaigns.stored import reading, stored_json
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Company, Muster
-from meks.catalog import Catalog, Design, Size, load_catalog
+from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
 from meks.engine import REVISION
 from meks.engine.bot.choices import Difficulty
-from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
 from meks.engine.log import Event, digest, render
-from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec
+from meks.engine.units import ForceSpec, Unit
 from meks.errors import MeksError
 from meks.scenario import Scenario, Side
-
-CONTROLLERS: dict[str, type[Baseline]] = {"bot": Bot, "baseline": Baseline}
-DEFAULT_CONTROLLER = "bot"
-"""The controller the tool commands its sides with unless told otherwise: the same in
-``battle auto``, ``battle play`` (the other side, and the play screen's suggestions),
-``meks odds`` and campaigns, so that the odds predict the battles a player fights."""
-
-
-def controller(name: str, difficulty: Difficulty | None = None) -> Controller:
-    """A new controller by name; the bot at ``difficulty`` when one is given (a campaign's)."""
-    try:
-        kind = CONTROLLERS[name]
-    except KeyError:
-        raise Refused(f"No controller is called {name!r}; choose from "
-                      f"{', '.join(CONTROLLERS)}.") from None
-    if kind is Bot and difficulty is not None:
-        return Bot(difficulty)
-    return kind()
-
-
-def both(name: str = DEFAULT_CONTROLLER) -> dict[Side, str]:
-    """The same controller on both sides."""
-    return {side: name for side in Side}
 
 
 @dataclass
@@ -361,29 +345,3 @@ def battles_of(session: Session, company: Company) -> list[BattleRow]:
     return list(session.exec(select(BattleRow).where(BattleRow.company_id == company.id)))
 
 
-# ---- forces as plain data ------------------------------------------------------------------
-
-def force_to_data(force: ForceSpec) -> dict[str, Any]:
-    return {"name": force.name, "support": list(force.support), "units": [
-        {"name": u.name, "points": u.points, "ref": u.ref, "support": u.support,
-         "damage": u.damage,
-         "design": None if u.design is None else {
-             "name": u.design.name, "size": u.design.size.value,
-             "weapons": list(u.design.weapons), "systems": list(u.design.systems),
-             "price": u.design.price},
-         "pilot": None if u.pilot is None else {
-             "name": u.pilot.name, "level": u.pilot.level, "skills": list(u.pilot.skills)}}
-        for u in force.units]}
-
-
-def force_from_data(data: dict[str, Any]) -> ForceSpec:
-    units = []
-    for u in data["units"]:
-        d = u["design"]
-        design = None if d is None else Design(d["name"], Size(d["size"]), tuple(d["weapons"]),
-                                               tuple(d["systems"]), d.get("price"))
-        p = u["pilot"]
-        pilot = None if p is None else PilotSpec(p["name"], p["level"], tuple(p["skills"]))
-        units.append(UnitSpec(u["name"], design, pilot, u.get("support"), u["points"],
-                              u.get("ref"), u.get("damage", 0)))
-    return ForceSpec(tuple(units), tuple(data["support"]), data.get("name", ""))

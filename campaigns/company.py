@@ -21,6 +21,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from campaigns import roster
+from campaigns.errors import NotFound as NotFound  # (re-exported)
+from campaigns.errors import Refused as Refused
 from campaigns.stored import stored_json
 from db.locks import lock_company, mark_locked
 from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
@@ -33,14 +35,6 @@ from meks.plain import plain
 from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
 from meks.text import TYPED_WHITESPACE, bad_character, describe, shown
-
-
-class NotFound(MeksError):
-    """A company, Mek or pilot that does not exist."""
-
-
-class Refused(MeksError):
-    """A change the rules or the company's state do not allow."""
 
 
 def shell_arg(text: str) -> str:

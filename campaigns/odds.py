@@ -13,28 +13,23 @@ from sqlmodel import Session
 from campaigns.battles import (
     DEFAULT_CONTROLLER,
     controller,
-    force_from_data,
     force_to_data,
     is_force_file,
     participant,
 )
 from campaigns.company import Refused
-from campaigns.scenario_model import scenario_data, stored_scenario
+from campaigns.odds_work import chunk_duels, chunk_odds, chunk_winners
+from campaigns.scenario_model import scenario_data
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog, load_catalog
 from meks.engine.bot.choices import Difficulty, muster
-from meks.engine.controllers import Controller
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.errors import UsageError
 from meks.odds import (
     Tally,
-    duel_force,
-    duel_scenario,
     paired_difference,
-    simulate,
     sub_seed,
     wilson,
-    winners,
 )
 from meks.pilots import available_skills, skill_label
 from meks.scenario import Scenario, Side
@@ -51,20 +46,6 @@ def default_runs(controller_name: str, skill: bool = False) -> int:
     """How many battles the odds fight by default with this controller."""
     controller(controller_name)  # an unknown name is refused first
     return (SKILL_RUNS if skill else RUNS)[controller_name]
-
-
-def _controllers(name: str) -> Callable[[], dict[Side, Controller]]:
-    def make() -> dict[Side, Controller]:
-        return {side: controller(name) for side in Side}
-    return make
-
-
-def _work(job: tuple[dict[str, Any], dict[str, Any], int, int, int, str]) -> Tally:
-    stored, forces_data, seed, start, stop, name = job
-    scenario = stored_scenario(stored)
-    forces = {side: force_from_data(forces_data[side.value]) for side in Side}
-    return simulate(scenario, forces, seed, range(start, stop), _controllers(name),
-                    load_catalog())
 
 
 def odds(session: Session | None, scenario_ref: str, attacker: str, defender: str, *,
@@ -84,7 +65,7 @@ def odds(session: Session | None, scenario_ref: str, attacker: str, defender: st
     chunks = [(stored, forces_data, seed, start, min(start + CHUNK, runs),
                controller_name) for start in range(0, runs, CHUNK)]
     total = Tally()
-    for tally in _spread(_work, chunks, jobs):
+    for tally in _spread(chunk_odds, chunks, jobs):
         total.add(tally)
         if progress:
             progress(tally.runs)
@@ -139,17 +120,6 @@ def _name(part: Any) -> str:
 
 # ---- the ladder: every stock Mek against every other, alone in one zone --------------------
 
-def _duel_work(job: tuple[str, str, str, int, int, int, str]
-               ) -> tuple[str, str, str, Tally]:
-    terrain, first, second, seed, start, stop, name = job
-    catalog = load_catalog()
-    forces = {Side.ATTACKER: duel_force(catalog.design(first)),
-              Side.DEFENDER: duel_force(catalog.design(second))}
-    return terrain, first, second, simulate(duel_scenario(terrain), forces, seed,
-                                            range(start, stop), _controllers(name),
-                                            catalog)
-
-
 def ladder_terrains(names: Iterable[str] | None, catalog: Catalog | None = None) -> list[str]:
     """The terrains a ladder is fought on: the ones named (catalog spelling, each once), or
     every terrain of the catalog."""
@@ -191,7 +161,7 @@ def ladder(terrains: Iterable[str] | None = None, *, runs: int = 200, jobs: int 
                     chunks += [(terrain, first, second, part, start, min(start + CHUNK, count),
                                 controller_name) for start in range(0, count, CHUNK)]
     record = {(name, terrain): [0, 0, 0] for name in designs for terrain in grounds}
-    for terrain, first, second, tally in _spread(_duel_work, chunks, jobs):
+    for terrain, first, second, tally in _spread(chunk_duels, chunks, jobs):
         record[first, terrain][0] += tally.attacker
         record[first, terrain][1] += tally.draws
         record[first, terrain][2] += tally.defender
@@ -222,16 +192,6 @@ def _score(wins: int, draws: int, losses: int) -> dict[str, Any]:
 
 
 # ---- skill gains: what each skill a pilot could take is worth in one battle ----------------
-
-def _winners_work(job: tuple[int, dict[str, Any], dict[str, Any], int, int, int, str]
-                  ) -> tuple[int, int, list[str | None]]:
-    variant, stored, forces_data, seed, start, stop, name = job
-    scenario = stored_scenario(stored)
-    forces = {side: force_from_data(forces_data[side.value]) for side in Side}
-    won = winners(scenario, forces, seed, range(start, stop), _controllers(name),
-                  load_catalog())
-    return variant, start, [None if w is None else w.value for w in won]
-
 
 def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side, *,
                 against: str | None = None, pilot: str | None = None,
@@ -290,7 +250,7 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
     won = [bytearray(runs) for _ in variants]
     if total:
         total(runs * len(variants))
-    for k, start, results in _spread(_winners_work, chunks, jobs):
+    for k, start, results in _spread(chunk_winners, chunks, jobs):
         won[k][start:start + len(results)] = bytes(r == side.value for r in results)
         if progress:
             progress(len(results))

@@ -1,0 +1,53 @@
+"""The work of the odds' worker processes: each fights a chunk of battles and returns what it
+counted. A module of its own that never imports the store (nor the command line), so that a
+worker process starts quickly: ``campaigns.odds`` hands these functions to its processes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from campaigns.fighters import controller, force_from_data
+from campaigns.scenario_model import stored_scenario
+from meks.catalog import load_catalog
+from meks.engine.controllers import Controller
+from meks.odds import Tally, duel_force, duel_scenario, simulate, winners
+from meks.scenario import Side
+
+
+def controllers(name: str) -> Callable[[], dict[Side, Controller]]:
+    def make() -> dict[Side, Controller]:
+        return {side: controller(name) for side in Side}
+    return make
+
+
+def chunk_odds(job: tuple[dict[str, Any], dict[str, Any], int, int, int, str]) -> Tally:
+    stored, forces_data, seed, start, stop, name = job
+    scenario = stored_scenario(stored)
+    forces = {side: force_from_data(forces_data[side.value]) for side in Side}
+    return simulate(scenario, forces, seed, range(start, stop), controllers(name),
+                    load_catalog())
+
+
+def chunk_duels(job: tuple[str, str, str, int, int, int, str]
+               ) -> tuple[str, str, str, Tally]:
+    terrain, first, second, seed, start, stop, name = job
+    catalog = load_catalog()
+    forces = {Side.ATTACKER: duel_force(catalog.design(first)),
+              Side.DEFENDER: duel_force(catalog.design(second))}
+    return terrain, first, second, simulate(duel_scenario(terrain), forces, seed,
+                                            range(start, stop), controllers(name),
+                                            catalog)
+
+
+def chunk_winners(job: tuple[int, dict[str, Any], dict[str, Any], int, int, int, str]
+                  ) -> tuple[int, int, list[str | None]]:
+    variant, stored, forces_data, seed, start, stop, name = job
+    scenario = stored_scenario(stored)
+    forces = {side: force_from_data(forces_data[side.value]) for side in Side}
+    won = winners(scenario, forces, seed, range(start, stop), controllers(name),
+                  load_catalog())
+    return variant, start, [None if w is None else w.value for w in won]
+
+
+__all__ = ["chunk_duels", "chunk_odds", "chunk_winners", "controllers"]
