@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from campaigns.scenario_model import parse_scenario
 from meks.catalog import Band, Design, Size, load_catalog
 from meks.dice import Dice
-from meks.engine.controllers import Baseline
+from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle, Engagement, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
@@ -215,3 +216,40 @@ def exchange(attacker: UnitSpec | ForceSpec, defender: UnitSpec | ForceSpec,
         b.play_turn()
     assert_all_dice_used(b, dice)
     return b
+
+
+# ---- controllers only read ------------------------------------------------------------------
+
+def state_of(b: Battle) -> tuple[object, ...]:
+    """What a controller could change through the units it is shown: every unit's fields,
+    the log and dice so far, and each side's records."""
+    units = tuple(tuple((name, repr(value)) for name, value in vars(u).items())
+                  for u in b.units)
+    return (units, len(b.log), len(b.dice.log), b.turn, repr(b.engagements), repr(b.assets),
+            repr(b.known), repr(b.identified), repr(b.marked), repr(b.targeted),
+            repr(b.mines))
+
+
+class Watched:
+    """Passes every question to ``inner``, counts the questions by decision and checks that
+    answering changed nothing in the battle."""
+
+    def __init__(self, inner: Controller) -> None:
+        self.inner = inner
+        self.battle: Battle | None = None
+        self.asked: Counter[str] = Counter()
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self.inner, name)
+        battle = self.battle
+        if not callable(attr) or battle is None:
+            return attr
+
+        def ask(*args: Any, **kwargs: Any) -> Any:
+            before = state_of(battle)
+            answer = attr(*args, **kwargs)
+            assert state_of(battle) == before, \
+                f"{type(self.inner).__name__}.{name} changed the battle"
+            self.asked[name] += 1
+            return answer
+        return ask

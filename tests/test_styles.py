@@ -13,7 +13,6 @@ import ast
 import json
 import subprocess
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -41,7 +40,7 @@ from meks.engine.styles import (
 )
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.scenario import Edge, Scenario, Side
-from tests.engine_helpers import CATALOG, duel_scenario, mek
+from tests.engine_helpers import CATALOG, Watched, duel_scenario, mek
 
 A, D = Side.ATTACKER, Side.DEFENDER
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
@@ -66,41 +65,6 @@ def side_force(scenario: Scenario, side: Side, support: Sequence[str] = ()) -> F
 def forces(scenario: Scenario, support: bool = True) -> dict[Side, ForceSpec]:
     return {side: side_force(scenario, side, SUPPORT[side] if support else ())
             for side in Side}
-
-
-def state_of(b: Battle) -> tuple[object, ...]:
-    """What a controller could change through the units it is shown: every unit's fields,
-    the log and dice so far, and each side's records."""
-    units = tuple(tuple((name, repr(value)) for name, value in vars(u).items())
-                  for u in b.units)
-    return (units, len(b.log), len(b.dice.log), b.turn, repr(b.engagements), repr(b.assets),
-            repr(b.known), repr(b.identified), repr(b.marked), repr(b.targeted),
-            repr(b.mines))
-
-
-class Watched:
-    """Passes every question to ``inner``, counts the questions by decision and checks that
-    answering changed nothing in the battle."""
-
-    def __init__(self, inner: Controller) -> None:
-        self.inner = inner
-        self.battle: Battle | None = None
-        self.asked: Counter[str] = Counter()
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self.inner, name)
-        battle = self.battle
-        if not callable(attr) or battle is None:
-            return attr
-
-        def ask(*args: Any, **kwargs: Any) -> Any:
-            before = state_of(battle)
-            answer = attr(*args, **kwargs)
-            assert state_of(battle) == before, \
-                f"{type(self.inner).__name__}.{name} changed the battle"
-            self.asked[name] += 1
-            return answer
-        return ask
 
 
 def fight(scenario: Scenario, sides: dict[Side, ForceSpec], seed: int | Sequence[int],

@@ -278,20 +278,6 @@ class Battle(Roller):
         return [u for u in self.units if u.zone == zone and u.side is side
                 and u.destroyed_turn is None and u.exited_turn is None and u.arrived]
 
-    def both_in(self, zone: int) -> bool:
-        """Whether both sides have a unit on the map in ``zone`` (hidden or not)."""
-        attacker = defender = False
-        for u in self.units:
-            if u.zone == zone and u.destroyed_turn is None and u.exited_turn is None \
-                    and u.arrived:
-                if u.side is ATTACKER:
-                    attacker = True
-                else:
-                    defender = True
-                if attacker and defender:
-                    return True
-        return False
-
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
         if zone is None:
             return []
@@ -334,12 +320,14 @@ class Battle(Roller):
         eng = self.engagements.get(zone)
         return eng.band if eng else Band.LONG
 
-    def contested(self, zone: int) -> bool:
+    def contested(self, zone: int, hidden: bool = False) -> bool:
+        """Whether both sides have a unit on the map in ``zone`` that the enemy can see (or
+        any unit at all, hidden ones too, with ``hidden``)."""
         if zone is None:
             return False
         attacker = defender = False
         for u in self.units:
-            if u.zone == zone and not u.hidden and u.destroyed_turn is None \
+            if u.zone == zone and (hidden or not u.hidden) and u.destroyed_turn is None \
                     and u.exited_turn is None and u.arrived:
                 if u.side is ATTACKER:
                     attacker = True
@@ -778,7 +766,7 @@ class Battle(Roller):
             if hidden:
                 self.reveal_hidden(zone)
             if not self.contested(zone):
-                if zone in self.engagements and not self.both_in(zone):
+                if zone in self.engagements and not self.contested(zone, hidden=True):
                     del self.engagements[zone]
                 continue
             if self.fought_in.get(zone) == self.turn:
@@ -1761,12 +1749,12 @@ class Battle(Roller):
                     self.destroy(unit)
                 elif unit.is_infantry and unit.losses_this_combat:
                     self.morale(unit)
-        if not self.both_in(zone):
+        if not self.contested(zone, hidden=True):
             self.engagements.pop(zone, None)
 
     def end_turn(self) -> None:
         for zone in list(self.engagements):
-            if not self.contested(zone) and not self.both_in(zone):
+            if not self.contested(zone) and not self.contested(zone, hidden=True):
                 del self.engagements[zone]
         attacking: list[int] = []
         defending: list[int] = []
