@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from meks.engine.bot.policy import Bot
     from meks.engine.view import SideView
 
+PRESS_FACTOR = 1.5  # the fight for a zone is expected to last this much longer than its estimate
+PRESS_MARGIN = 2.0  # turns added to that: the step in, and a turn to spare
+
 
 def route(battle: SideView, start: int, goal: int, cost: dict[int, float] | None = None
           ) -> list[int]:
@@ -108,13 +111,32 @@ class Planner:
             self.dest[unit.id] = where
         self.out[unit.id] = where
 
-    def threshold(self) -> float:
-        """The force ratio needed to start a fight: lower when time runs against us."""
+    def threshold(self, movers: list[Unit] | None = None,
+                  foes: list[Unit] | None = None) -> float:
+        """The force ratio needed to start a fight: lower when time runs against us, and
+        nothing at all once the turns left are no more than the fight needs (``pressed``)."""
         if self.clock < 0:
+            if movers and foes and self.pressed(movers, foes):
+                return 0.0
             return 0.9 if self.turns_left > 4 else 0.6 if self.turns_left > 2 else 0.0
         if self.clock > 0:
             return 1.6
         return ENGAGE_AT
+
+    def fight_turns(self, mine: list[Unit], foes: list[Unit]) -> float:
+        """The turns ``mine`` need to grind ``foes`` down: the enemy's remaining Hits over the
+        damaging hits we expect to land a turn."""
+        real = [f for f in foes if f.weapons or f.is_infantry]
+        if not real:
+            return 0.0
+        power = self.bot.judge.power(self.battle, mine, real)
+        return sum(f.remaining for f in real) / max(power, 1e-6)
+
+    def pressed(self, movers: list[Unit], foes: list[Unit]) -> bool:
+        """Whether waiting no longer pays: the turns left (this one included) are no more
+        than the fight for ``foes`` needs, plus a margin (the fight starts on the turn after
+        the step in, and units are lost on the way)."""
+        return self.turns_left + 1 <= self.fight_turns(movers, foes) * PRESS_FACTOR + PRESS_MARGIN
 
     def last_mover(self) -> bool:
         """Whether no enemy movement can follow ours into a zone this turn."""
@@ -251,7 +273,7 @@ class Planner:
                      if not u.decoy and u not in movers]
             together = movers + there
             ratio = self.bot.judge.ratio(battle, together, foes)
-            need = self.threshold()
+            need = self.threshold(together, foes)
             if through:
                 need *= 0.6
             if there:

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 RETREAT_BELOW = 0.45  # force ratio in a zone under which a side not pressed for time leaves
 LOOKAHEAD = 0.8  # weight of next turn's exchange in a range choice
+# The share of what could slip away that a band risks, when the enemy wants out of the zone.
+ESCAPE_RISK = {Band.SHORT: 0.0, Band.MEDIUM: 0.25, Band.LONG: 1.0}
 _STEP = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
          RangeChoice.OPEN_TWO: 2, RangeChoice.STAY: 0, RangeChoice.DOUBLE: 0,
          RangeChoice.BREAK: 0}
@@ -455,6 +457,11 @@ class Bot(Baseline):
         index = BANDS.index(band)
         toward_long = {Band.SHORT: 0.0, Band.MEDIUM: 0.2, Band.LONG: 0.5}
         win, tie = self.judge.roll_odds(battle, mine, theirs)
+        # What the enemy slipping away would cost: the worth of what could get away, times
+        # its chance of winning the next roll (at Long it breaks contact with one win, at
+        # Medium it needs two in a row, at Short three).
+        stake = sum(self.judge.worth(u) for u in theirs if u.mobile) if slippery else 0.0
+        escape = (1 - win - tie) * stake
 
         def future(b: Band) -> float:
             """Next turn: we pick the best band near ``b`` if we win the roll, the enemy
@@ -467,8 +474,10 @@ class Bot(Baseline):
             if choice is RangeChoice.BREAK:
                 # No fire this turn; worth it to get away, or to stop an exchange we lose
                 # while time is on our side.
+                # Never to let an enemy that wants out of the zone go free (every one of
+                # them may then leave).
                 if leave > 0 or (clock > 0 and not slippery):
-                    scores[choice] = leave
+                    scores[choice] = leave - (stake if slippery else 0.0)
                 continue
             if choice is RangeChoice.DOUBLE:
                 if doubled is not None:
@@ -477,8 +486,8 @@ class Bot(Baseline):
             new = BANDS[index + _STEP[choice]]
             value = nets[new] + LOOKAHEAD * future(new)
             value += leave * toward_long[new]
-            if slippery and new is Band.LONG:
-                value -= 2.0 + abs(value) * 0.5
+            if slippery:
+                value -= escape * ESCAPE_RISK[new]
             scores[choice] = value
         if not scores:
             return RangeChoice.STAY
