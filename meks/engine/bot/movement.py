@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 PRESS_FACTOR = 1.5  # the fight for a zone is expected to last this much longer than its estimate
 PRESS_MARGIN = 2.0  # turns added to that: the step in, and a turn to spare
+NET_AT = 1.5  # force ratio from which a main body spreads out to hunt down a free enemy
 
 
 def route(battle: SideView, start: int, goal: int, cost: dict[int, float] | None = None
@@ -174,6 +175,8 @@ class Planner:
                                                                          kv[0][1] or 0)):
             if zone is None:
                 continue
+            if role == "main" and self._net(units, zone):
+                continue
             self._advance(units, zone, through=role == "hold")
         self._dig()
         if self.second:
@@ -283,6 +286,40 @@ class Planner:
             if ratio >= need:
                 for unit in movers:
                     self.move(unit, zone)
+
+    def _net(self, units: list[Unit], goal: int) -> bool:
+        """Hunt down free enemy units that keep out of reach: a clearly stronger main body
+        spreads out so that every zone the quarry can reach in one move is next to one of
+        us, and whoever is next to it steps in (with the others a move behind). Moving as
+        one group, it would only ever follow a quarry that stays two zones ahead. Whether it
+        took the units' moves."""
+        battle = self.battle
+        foes = [f for f in self.foes_in.get(goal, []) if f.weapons or f.is_infantry]
+        if len(units) < 2 or not foes or not all(f.mobile for f in foes) or any(
+                u.zone == goal for u in self.mine):
+            return False
+        if self.bot.judge.ratio(battle, units, foes) < max(NET_AT, self.threshold(units, foes)):
+            return False
+        reach = {goal, *battle.adjacent(goal)}
+        catchers = [u for u in units if goal in battle.adjacent(u.zone or 5)]
+        if catchers and not self.second:
+            for unit in catchers:
+                self.move(unit, goal)
+        # A unit that steps in covers every zone the quarry may reach.
+        covered = set(reach) if any(u.id in self.out for u in catchers) else set()
+        for unit in sorted(units, key=lambda u: (distance(battle, u.zone or 5, goal), u.id)):
+            if unit.id in self.out:
+                continue
+            here = unit.zone or 5
+            scored = [(len(({z, *battle.adjacent(z)} & reach) - covered),
+                       -distance(battle, z, goal), z == here, -z)
+                      for z in (here, *battle.adjacent(here)) if not self.foes_in.get(z)]
+            if not scored:
+                continue
+            best = -max(scored)[3]
+            covered |= {best, *battle.adjacent(best)} & reach
+            self.move(unit, best)
+        return True
 
     def _safe_step(self, movers: list[Unit], zone: int) -> bool:
         """A step into an empty zone next to enemies: fine unless the enemy next to it could
