@@ -12,7 +12,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
-from meks.engine.bot.tasks import ENGAGE_AT, Task
+from meks.engine.bot.tasks import ENGAGE_AT, Task, pressed
 from meks.engine.controllers import Order, distance
 from meks.engine.units import Unit
 from meks.scenario import Edge, Side
@@ -21,8 +21,7 @@ if TYPE_CHECKING:
     from meks.engine.bot.policy import Bot
     from meks.engine.view import SideView
 
-PRESS_FACTOR = 1.5  # the fight for a zone is expected to last this much longer than its estimate
-PRESS_MARGIN = 2.0  # turns added to that: the step in, and a turn to spare
+EVEN_FIGHT = 1.0  # force ratio a side takes a fight at, late, when a draw is the alternative
 NET_AT = 1.5  # force ratio from which a main body spreads out to hunt down a free enemy
 
 
@@ -116,28 +115,17 @@ class Planner:
                   foes: list[Unit] | None = None) -> float:
         """The force ratio needed to start a fight: lower when time runs against us, and
         nothing at all once the turns left are no more than the fight needs (``pressed``)."""
+        late = bool(movers and foes) and pressed(self.bot, self.battle, self.turns_left + 1,
+                                                  movers or [], foes or [])
         if self.clock < 0:
-            if movers and foes and self.pressed(movers, foes):
+            if late:
                 return 0.0
             return 0.9 if self.turns_left > 4 else 0.6 if self.turns_left > 2 else 0.0
         if self.clock > 0:
             return 1.6
-        return ENGAGE_AT
-
-    def fight_turns(self, mine: list[Unit], foes: list[Unit]) -> float:
-        """The turns ``mine`` need to grind ``foes`` down: the enemy's remaining Hits over the
-        damaging hits we expect to land a turn."""
-        real = [f for f in foes if f.weapons or f.is_infantry]
-        if not real:
-            return 0.0
-        power = self.bot.judge.power(self.battle, mine, real)
-        return sum(f.remaining for f in real) / max(power, 1e-6)
-
-    def pressed(self, movers: list[Unit], foes: list[Unit]) -> bool:
-        """Whether waiting no longer pays: the turns left (this one included) are no more
-        than the fight for ``foes`` needs, plus a margin (the fight starts on the turn after
-        the step in, and units are lost on the way)."""
-        return self.turns_left + 1 <= self.fight_turns(movers, foes) * PRESS_FACTOR + PRESS_MARGIN
+        # Neither side gains by waiting: an even fight is worth taking once waiting longer
+        # would leave it no time to be won.
+        return EVEN_FIGHT if late else ENGAGE_AT
 
     def last_mover(self) -> bool:
         """Whether no enemy movement can follow ours into a zone this turn."""
