@@ -295,17 +295,21 @@ class Planner:
                 self.move(unit, goal)
         # A unit that steps in covers every zone the quarry may reach.
         covered = set(reach) if any(u.id in self.out for u in catchers) else set()
+        taken: set[int] = set()
         for unit in sorted(units, key=lambda u: (distance(battle, u.zone or 5, goal), u.id)):
             if unit.id in self.out:
                 continue
             here = unit.zone or 5
+            # Most new zones of the quarry's reach covered, then nearest the quarry, then
+            # a zone no other hunter has taken (closing in from several sides).
             scored = [(len(({z, *battle.adjacent(z)} & reach) - covered),
-                       -distance(battle, z, goal), z == here, -z)
+                       -distance(battle, z, goal), z not in taken, z == here, -z)
                       for z in (here, *battle.adjacent(here)) if not self.foes_in.get(z)]
             if not scored:
                 continue
-            best = -max(scored)[3]
+            best = -max(scored)[4]
             covered |= {best, *battle.adjacent(best)} & reach
+            taken.add(best)
             self.move(unit, best)
         return True
 
