@@ -58,35 +58,49 @@ def test_a_fight_needs_the_enemys_hits_over_our_damage_a_turn(lost: int) -> None
 
 def test_pressed_once_the_turns_left_are_no_more_than_the_fight_needs() -> None:
     """Issue 16 item 2: waiting stops paying when the turns left are no more than the
-    fight's estimate (times ``PRESS_FACTOR``) plus ``PRESS_MARGIN`` and the steps to it."""
+    fight's estimate (times ``PRESS_FACTOR``) plus ``PRESS_MARGIN`` and the steps to it; a
+    fight that needs more turns than are left at all does not press (it would only be lost
+    sooner)."""
     battle, bot, draken, enemy = duel("DRAKEN", "DRAKEN")
     view = view_of(battle, Side.ATTACKER)
-    need = bot.judge.fight_turns(view, [draken], [enemy]) * PRESS_FACTOR + PRESS_MARGIN
+    turns = bot.judge.fight_turns(view, [draken], [enemy])
+    need = turns * PRESS_FACTOR + PRESS_MARGIN
     assert pressed(bot, view, int(need), [draken], [enemy])
     assert not pressed(bot, view, int(need) + 1, [draken], [enemy])
     assert pressed(bot, view, int(need) + 1, [draken], [enemy], steps=1.0)
+    assert not pressed(bot, view, int(turns) - 1, [draken], [enemy])
 
 
 def test_a_side_that_must_act_commits_when_the_fight_needs_the_turns_left() -> None:
     """Issue 16 item 2 (Opening Shots: the attacker waited next to the town until turn 10):
     a side that loses by waiting steps into the fight whatever the force ratio once the
-    turns left are no more than the fight needs; with a fight that is quickly won it still
-    asks for the ratio the clock sets."""
+    turns left are no more than the fight needs, and not before; a fight that cannot be won
+    in the turns left does not make it hurry."""
     battle, bot = scenario_battle("opening-shots", turn=2)
-    view = view_of(battle, Side.ATTACKER)
-    planner = Planner(bot, view, Side.ATTACKER, second=False)
     mine = [u for u in battle.side_units(Side.ATTACKER)]
     foes = [u for u in battle.side_units(Side.DEFENDER)]
-    assert planner.clock < 0
-    # Three Meks dug into the town take the attacker far more than the ten turns left.
-    assert bot.judge.fight_turns(view, mine, foes) * PRESS_FACTOR + PRESS_MARGIN > 11
-    assert planner.threshold(mine, foes) == 0.0
-    # A single WASP with one Hit left is quickly destroyed: no need to hurry.
-    wasp = min(foes, key=lambda u: u.max_hits)
-    wasp.hits = wasp.max_hits - 1
-    battle.log.append(battle.log[-1])
-    planner = Planner(bot, view, Side.ATTACKER, second=False)
-    assert planner.threshold(mine, [wasp]) == 0.9
+    view = view_of(battle, Side.ATTACKER)
+    # Three whole Meks in the town take the attacker far more than the ten turns left.
+    assert bot.judge.fight_turns(view, mine, foes) > 12
+    assert Planner(bot, view, Side.ATTACKER, second=False).threshold(mine, foes) == 0.9
+    # A lone Mek worn down to one Hit can be destroyed in time: the attacker goes in as soon
+    # as the turns left are no more than that fight needs (with the margin), not earlier.
+    foes = foes[:1]
+    foes[0].hits = foes[0].max_hits - 1
+    battle.log.append(battle.log[-1])  # something happened: the bot looks again
+    turns = bot.judge.fight_turns(view, mine, foes)
+    need = turns * PRESS_FACTOR + PRESS_MARGIN
+    limit = battle.scenario.turn_limit
+    for turn in range(1, limit + 1):
+        battle.turn = turn
+        battle.log.append(battle.log[-1])
+        planner = Planner(bot, view, Side.ATTACKER, second=False)
+        left = limit - turn + 1  # this turn included
+        assert planner.clock < 0
+        if planner.turns_left > 4:
+            expected = 0.0 if turns <= left <= need else 0.9
+            assert planner.threshold(mine, foes) == expected, (turn, turns, need)
+    assert any(turns <= limit - t + 1 <= need for t in range(1, limit - 4)), (turns, need)
 
 
 def test_head_to_head_the_bot_does_not_wait_out_the_turns_its_fight_needs() -> None:

@@ -115,17 +115,16 @@ class Planner:
                   foes: list[Unit] | None = None) -> float:
         """The force ratio needed to start a fight: lower when time runs against us, and
         nothing at all once the turns left are no more than the fight needs (``pressed``)."""
-        late = bool(movers and foes) and pressed(self.bot, self.battle, self.turns_left + 1,
-                                                  movers or [], foes or [])
-        if self.clock < 0:
-            if late:
-                return 0.0
-            return 0.9 if self.turns_left > 4 else 0.6 if self.turns_left > 2 else 0.0
         if self.clock > 0:
             return 1.6
-        # Neither side gains by waiting: an even fight is worth taking once waiting longer
-        # would leave it no time to be won.
-        return EVEN_FIGHT if late else ENGAGE_AT
+        base = ENGAGE_AT if self.clock == 0 else \
+            0.9 if self.turns_left > 4 else 0.6 if self.turns_left > 2 else 0.0
+        if not (movers and foes and base) or not pressed(
+                self.bot, self.battle, self.turns_left + 1, movers, foes):
+            return base
+        # Pressed: when time is against us, waiting longer only leaves the fight fewer
+        # turns; when neither side gains by waiting, an even fight is worth taking.
+        return 0.0 if self.clock < 0 else min(base, EVEN_FIGHT)
 
     def last_mover(self) -> bool:
         """Whether no enemy movement can follow ours into a zone this turn."""
@@ -283,10 +282,11 @@ class Planner:
         took the units' moves."""
         battle = self.battle
         foes = [f for f in self.foes_in.get(goal, []) if f.weapons or f.is_infantry]
-        if len(units) < 2 or not foes or not all(f.mobile for f in foes) or any(
+        if not foes or len(units) <= len(foes) or not all(f.mobile for f in foes) or any(
                 u.zone == goal for u in self.mine):
             return False
-        if self.bot.judge.ratio(battle, units, foes) < max(NET_AT, self.threshold(units, foes)):
+        ratio = self.bot.judge.ratio(battle, units, foes)
+        if ratio < NET_AT or ratio < self.threshold(units, foes):
             return False
         reach = {goal, *battle.adjacent(goal)}
         catchers = [u for u in units if goal in battle.adjacent(u.zone or 5)]

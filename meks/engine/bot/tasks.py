@@ -34,9 +34,11 @@ def pressed(bot: Bot, battle: SideView, turns_left: int, mine: Sequence[Unit],
             foes: Sequence[Unit], steps: float = 0.0) -> bool:
     """Whether waiting no longer pays: the turns left (this one included) are no more than
     the fight of ``mine`` against ``foes`` needs (``Judge.fight_turns``, with a margin for
-    the turns the estimate misses), plus the ``steps`` it takes to get there."""
-    need = bot.judge.fight_turns(battle, mine, foes) * PRESS_FACTOR + PRESS_MARGIN + steps
-    return turns_left <= need
+    the turns the estimate misses), plus the ``steps`` it takes to get there. A fight that
+    needs more turns than are left at all does not press: started early it would only be
+    lost sooner (the clock's own thresholds still send the side in at the end)."""
+    turns = bot.judge.fight_turns(battle, mine, foes)
+    return turns + steps <= turns_left <= turns * PRESS_FACTOR + PRESS_MARGIN + steps
 
 
 def exit_zones(battle: SideView, side: Side, condition: ExitMap) -> list[int]:
