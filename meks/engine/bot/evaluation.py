@@ -622,6 +622,16 @@ class Judge:
         life_theirs = sum(u.remaining for u in theirs)
         return (ours * life_mine + 1e-6) / (foe * life_theirs + 1e-6)
 
+    def fight_turns(self, battle: SideView, mine: Sequence[Unit],
+                    theirs: Sequence[Unit]) -> float:
+        """The turns ``mine`` need to grind ``theirs`` down: the enemy's remaining Hits over
+        the damaging hits we expect to land on them a turn."""
+        real = [u for u in theirs if (u.weapons or u.is_infantry)
+                and (not u.is_infantry or u.detected)]
+        if not real:
+            return 0.0
+        return sum(u.remaining for u in real) / max(self.power(battle, mine, real), 1e-6)
+
     # ---- movement rolls and the exchange of fire ------------------------------------------
 
     def roller(self, battle: SideView, unit: Unit,

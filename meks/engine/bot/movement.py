@@ -12,7 +12,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
-from meks.engine.bot.tasks import ENGAGE_AT, Task
+from meks.engine.bot.tasks import ENGAGE_AT, Task, pressed
 from meks.engine.controllers import Order, distance
 from meks.engine.units import Unit
 from meks.scenario import Edge, Side
@@ -20,6 +20,9 @@ from meks.scenario import Edge, Side
 if TYPE_CHECKING:
     from meks.engine.bot.policy import Bot
     from meks.engine.view import SideView
+
+EVEN_FIGHT = 1.0  # force ratio a side takes a fight at, late, when a draw is the alternative
+NET_AT = 1.5  # force ratio from which a main body spreads out to hunt down a free enemy
 
 
 def route(battle: SideView, start: int, goal: int, cost: dict[int, float] | None = None
@@ -108,13 +111,20 @@ class Planner:
             self.dest[unit.id] = where
         self.out[unit.id] = where
 
-    def threshold(self) -> float:
-        """The force ratio needed to start a fight: lower when time runs against us."""
-        if self.clock < 0:
-            return 0.9 if self.turns_left > 4 else 0.6 if self.turns_left > 2 else 0.0
+    def threshold(self, movers: list[Unit] | None = None,
+                  foes: list[Unit] | None = None) -> float:
+        """The force ratio needed to start a fight: lower when time runs against us, and
+        nothing at all once the turns left are no more than the fight needs (``pressed``)."""
         if self.clock > 0:
             return 1.6
-        return ENGAGE_AT
+        base = ENGAGE_AT if self.clock == 0 else \
+            0.9 if self.turns_left > 4 else 0.6 if self.turns_left > 2 else 0.0
+        if not (movers and foes and base) or not pressed(
+                self.bot, self.battle, self.turns_left + 1, movers, foes):
+            return base
+        # Pressed: when time is against us, waiting longer only leaves the fight fewer
+        # turns; when neither side gains by waiting, an even fight is worth taking.
+        return 0.0 if self.clock < 0 else min(base, EVEN_FIGHT)
 
     def last_mover(self) -> bool:
         """Whether no enemy movement can follow ours into a zone this turn."""
@@ -151,6 +161,8 @@ class Planner:
         for (role, zone), units in sorted(groups.items(), key=lambda kv: (kv[0][0],
                                                                          kv[0][1] or 0)):
             if zone is None:
+                continue
+            if role == "main" and self._net(units, zone):
                 continue
             self._advance(units, zone, through=role == "hold")
         self._dig()
@@ -251,7 +263,7 @@ class Planner:
                      if not u.decoy and u not in movers]
             together = movers + there
             ratio = self.bot.judge.ratio(battle, together, foes)
-            need = self.threshold()
+            need = self.threshold(together, foes)
             if through:
                 need *= 0.6
             if there:
@@ -261,6 +273,45 @@ class Planner:
             if ratio >= need:
                 for unit in movers:
                     self.move(unit, zone)
+
+    def _net(self, units: list[Unit], goal: int) -> bool:
+        """Hunt down free enemy units that keep out of reach: a clearly stronger main body
+        spreads out so that every zone the quarry can reach in one move is next to one of
+        us, and whoever is next to it steps in (with the others a move behind). Moving as
+        one group, it would only ever follow a quarry that stays two zones ahead. Whether it
+        took the units' moves."""
+        battle = self.battle
+        foes = [f for f in self.foes_in.get(goal, []) if f.weapons or f.is_infantry]
+        if not foes or len(units) <= len(foes) or not all(f.mobile for f in foes) or any(
+                u.zone == goal for u in self.mine):
+            return False
+        ratio = self.bot.judge.ratio(battle, units, foes)
+        if ratio < NET_AT or ratio < self.threshold(units, foes):
+            return False
+        reach = {goal, *battle.adjacent(goal)}
+        catchers = [u for u in units if goal in battle.adjacent(u.zone or 5)]
+        if catchers and not self.second:
+            for unit in catchers:
+                self.move(unit, goal)
+        # A unit that steps in covers every zone the quarry may reach.
+        covered = set(reach) if any(u.id in self.out for u in catchers) else set()
+        taken: set[int] = set()
+        for unit in sorted(units, key=lambda u: (distance(battle, u.zone or 5, goal), u.id)):
+            if unit.id in self.out:
+                continue
+            here = unit.zone or 5
+            # Most new zones of the quarry's reach covered, then nearest the quarry, then
+            # a zone no other hunter has taken (closing in from several sides).
+            scored = [(len(({z, *battle.adjacent(z)} & reach) - covered),
+                       -distance(battle, z, goal), z not in taken, z == here, -z)
+                      for z in (here, *battle.adjacent(here)) if not self.foes_in.get(z)]
+            if not scored:
+                continue
+            best = -max(scored)[4]
+            covered |= {best, *battle.adjacent(best)} & reach
+            taken.add(best)
+            self.move(unit, best)
+        return True
 
     def _safe_step(self, movers: list[Unit], zone: int) -> bool:
         """A step into an empty zone next to enemies: fine unless the enemy next to it could

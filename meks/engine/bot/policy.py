@@ -32,7 +32,10 @@ if TYPE_CHECKING:
     from meks.engine.view import SideView
 
 RETREAT_BELOW = 0.45  # force ratio in a zone under which a side not pressed for time leaves
+AHEAD_AT = 1.3  # force ratio from which a side that would otherwise draw plays for the win
 LOOKAHEAD = 0.8  # weight of next turn's exchange in a range choice
+# The share of what could slip away that a band risks, when the enemy wants out of the zone.
+ESCAPE_RISK = {Band.SHORT: 0.0, Band.MEDIUM: 0.25, Band.LONG: 1.0}
 _STEP = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
          RangeChoice.OPEN_TWO: 2, RangeChoice.STAY: 0, RangeChoice.DOUBLE: 0,
          RangeChoice.BREAK: 0}
@@ -358,6 +361,14 @@ class Bot(Baseline):
         left = sum(u.remaining for u in real)
         return dealt * 1.5 >= left and self.judge.ratio(battle, mine, real) >= 2.0
 
+    def ahead(self, battle: SideView, side: Side) -> bool:
+        """Whether the side's whole force clearly outlasts the enemy's it can see (force
+        ratio at least ``AHEAD_AT``)."""
+        mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy]
+        theirs = [u for u in battle.side_units(side.enemy) if u.on_map and not u.hidden
+                  and (u.weapons or u.is_infantry)]
+        return bool(theirs) and self.judge.ratio(battle, mine, theirs) >= AHEAD_AT
+
     def enemy_wants_out(self, battle: SideView, side: Side, zone: int) -> bool:
         """Whether the enemy in ``zone`` would gain by slipping away (it has an edge to
         leave by, or a goal elsewhere): then Long range, where it could break contact, is
@@ -448,13 +459,21 @@ class Bot(Baseline):
         theirs = battle.enemies_in(zone, side)
         clock = self.clock(battle, side)
         leave = self.leave_value(battle, side, zone)
-        nets = {b: self.judge.net(battle, mine, theirs, b, False, clock) for b in BANDS}
-        doubled = self.judge.net(battle, mine, theirs, band, True, clock) if \
+        # Ahead when a draw is the alternative: play for the win, weighing the damage dealt
+        # as a side that must act does (more and more as the turns run out).
+        urgent = -1 if clock == 0 and self.ahead(battle, side) else clock
+        nets = {b: self.judge.net(battle, mine, theirs, b, False, urgent) for b in BANDS}
+        doubled = self.judge.net(battle, mine, theirs, band, True, urgent) if \
             battle.terrain_to_hit(zone) else None
         slippery = self.enemy_wants_out(battle, side, zone)
         index = BANDS.index(band)
         toward_long = {Band.SHORT: 0.0, Band.MEDIUM: 0.2, Band.LONG: 0.5}
         win, tie = self.judge.roll_odds(battle, mine, theirs)
+        # What the enemy slipping away would cost: the worth of what could get away, times
+        # its chance of winning the next roll (at Long it breaks contact with one win, at
+        # Medium it needs two in a row, at Short three).
+        stake = sum(self.judge.worth(u) for u in theirs if u.mobile) if slippery else 0.0
+        escape = (1 - win - tie) * stake
 
         def future(b: Band) -> float:
             """Next turn: we pick the best band near ``b`` if we win the roll, the enemy
@@ -467,8 +486,10 @@ class Bot(Baseline):
             if choice is RangeChoice.BREAK:
                 # No fire this turn; worth it to get away, or to stop an exchange we lose
                 # while time is on our side.
+                # Never to let an enemy that wants out of the zone go free (every one of
+                # them may then leave).
                 if leave > 0 or (clock > 0 and not slippery):
-                    scores[choice] = leave
+                    scores[choice] = leave - (stake if slippery else 0.0)
                 continue
             if choice is RangeChoice.DOUBLE:
                 if doubled is not None:
@@ -477,8 +498,8 @@ class Bot(Baseline):
             new = BANDS[index + _STEP[choice]]
             value = nets[new] + LOOKAHEAD * future(new)
             value += leave * toward_long[new]
-            if slippery and new is Band.LONG:
-                value -= 2.0 + abs(value) * 0.5
+            if slippery:
+                value -= escape * ESCAPE_RISK[new]
             scores[choice] = value
         if not scores:
             return RangeChoice.STAY

@@ -26,6 +26,21 @@ ENGAGE_AT = 1.15  # force ratio a side starts a fight at when neither side gains
 WAIT_TURNS = 4  # turns a side that gains nothing by waiting lets the enemy come to it
 
 
+PRESS_FACTOR = 1.5  # how much longer a fight is expected to last than its estimate
+PRESS_MARGIN = 2.0  # turns added to that: the step in, and a turn to spare
+
+
+def pressed(bot: Bot, battle: SideView, turns_left: int, mine: Sequence[Unit],
+            foes: Sequence[Unit], steps: float = 0.0) -> bool:
+    """Whether waiting no longer pays: the turns left (this one included) are no more than
+    the fight of ``mine`` against ``foes`` needs (``Judge.fight_turns``, with a margin for
+    the turns the estimate misses), plus the ``steps`` it takes to get there. A fight that
+    needs more turns than are left at all does not press: started early it would only be
+    lost sooner (the clock's own thresholds still send the side in at the end)."""
+    turns = bot.judge.fight_turns(battle, mine, foes)
+    return turns + steps <= turns_left <= turns * PRESS_FACTOR + PRESS_MARGIN + steps
+
+
 def exit_zones(battle: SideView, side: Side, condition: ExitMap) -> list[int]:
     """The zones ``side`` may leave from to meet ``condition`` (all its exits by that edge
     when the condition names none of them)."""
@@ -293,9 +308,12 @@ class Tasks:
             if candidates:
                 best_zone = min(candidates)[1]
                 if self.clock == 0 and battle.turn <= WAIT_TURNS and \
-                        self.bot.judge.ratio(battle, left, self.foes) < ENGAGE_AT:
+                        self.bot.judge.ratio(battle, left, self.foes) < ENGAGE_AT and \
+                        not pressed(self.bot, battle, self.turns_left, left, self.foes,
+                                    self._dist(left, best_zone)):
                     # Neither side gains by waiting and we are not the stronger: let the
-                    # enemy come to us (into our minefield, to our decoy and hidden Mek).
+                    # enemy come to us (into our minefield, to our decoy and hidden Mek),
+                    # unless the fight needs the turns we would wait.
                     return None
                 return best_zone
         return None

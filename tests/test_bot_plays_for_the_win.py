@@ -1,0 +1,198 @@
+"""Issue 16 item 2: a bot that plays for the win in every seat. It plans with the turns a
+fight needs rather than the turns left, hunts down an enemy that keeps out of reach, keeps an
+enemy that wants to leave from slipping away, and plays for the win when it is ahead in a
+battle that would otherwise be drawn."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from campaigns.scenarios import get_scenario
+from meks.catalog import Band
+from meks.dice import Dice
+from meks.engine.bot.movement import Planner
+from meks.engine.bot.policy import Bot
+from meks.engine.bot.tasks import PRESS_FACTOR, PRESS_MARGIN, Tasks, pressed
+from meks.engine.core import Battle, Engagement, RangeChoice
+from meks.engine.view import SideView
+from meks.scenario import Side
+from tests.engine_helpers import CATALOG
+from tests.test_bot import duel, forces
+
+
+def scenario_battle(scenario_id: str, turn: int, seed: int = 3) -> tuple[Battle, Bot]:
+    """A battle of a built-in scenario with the normal musters, set up, at ``turn``, the
+    bot on both sides."""
+    scenario = get_scenario(scenario_id)
+    bot = Bot()
+    battle = Battle(scenario, forces(scenario), Dice.from_seed(seed),
+                    {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = turn
+    return battle, bot
+
+
+def view_of(battle: Battle, side: Side) -> SideView:
+    return battle.views[side]
+
+
+# ---- the turns a fight needs ------------------------------------------------------------------
+
+@settings(max_examples=20, deadline=None)
+@given(lost=st.integers(min_value=0, max_value=3))
+def test_a_fight_needs_the_enemys_hits_over_our_damage_a_turn(lost: int) -> None:
+    """Issue 16 item 2 ("it plans with the turns it needs"): ``Judge.fight_turns`` is the
+    enemy's remaining Hits over the damaging hits we expect to land on it a turn, so an
+    enemy with fewer Hits left takes proportionally fewer turns."""
+    battle, bot, draken, enemy = duel("DRAKEN", "DRAKEN")
+    view = view_of(battle, Side.ATTACKER)
+    enemy.hits = min(lost, enemy.max_hits - 1)
+    battle.log.append(battle.log[-1])  # something happened: the bot looks again
+    power = bot.judge.power(view, [draken], [enemy])
+    assert power > 0
+    turns = bot.judge.fight_turns(view, [draken], [enemy])
+    assert abs(turns - enemy.remaining / power) < 1e-9
+    assert bot.judge.fight_turns(view, [draken], []) == 0.0
+
+
+def test_pressed_once_the_turns_left_are_no_more_than_the_fight_needs() -> None:
+    """Issue 16 item 2: waiting stops paying when the turns left are no more than the
+    fight's estimate (times ``PRESS_FACTOR``) plus ``PRESS_MARGIN`` and the steps to it; a
+    fight that needs more turns than are left at all does not press (it would only be lost
+    sooner)."""
+    battle, bot, draken, enemy = duel("DRAKEN", "DRAKEN")
+    view = view_of(battle, Side.ATTACKER)
+    turns = bot.judge.fight_turns(view, [draken], [enemy])
+    need = turns * PRESS_FACTOR + PRESS_MARGIN
+    assert pressed(bot, view, int(need), [draken], [enemy])
+    assert not pressed(bot, view, int(need) + 1, [draken], [enemy])
+    assert pressed(bot, view, int(need) + 1, [draken], [enemy], steps=1.0)
+    assert not pressed(bot, view, int(turns) - 1, [draken], [enemy])
+
+
+def test_a_side_that_must_act_commits_when_the_fight_needs_the_turns_left() -> None:
+    """Issue 16 item 2 (Opening Shots: the attacker waited next to the town until turn 10):
+    a side that loses by waiting steps into the fight whatever the force ratio once the
+    turns left are no more than the fight needs, and not before; a fight that cannot be won
+    in the turns left does not make it hurry."""
+    battle, bot = scenario_battle("opening-shots", turn=2)
+    mine = [u for u in battle.side_units(Side.ATTACKER)]
+    foes = [u for u in battle.side_units(Side.DEFENDER)]
+    view = view_of(battle, Side.ATTACKER)
+    # Three whole Meks in the town take the attacker far more than the ten turns left.
+    assert bot.judge.fight_turns(view, mine, foes) > 12
+    assert Planner(bot, view, Side.ATTACKER, second=False).threshold(mine, foes) == 0.9
+    # A lone Mek worn down to one Hit can be destroyed in time: the attacker goes in as soon
+    # as the turns left are no more than that fight needs (with the margin), not earlier.
+    foes = foes[:1]
+    foes[0].hits = foes[0].max_hits - 1
+    battle.log.append(battle.log[-1])  # something happened: the bot looks again
+    turns = bot.judge.fight_turns(view, mine, foes)
+    need = turns * PRESS_FACTOR + PRESS_MARGIN
+    limit = battle.scenario.turn_limit
+    for turn in range(1, limit + 1):
+        battle.turn = turn
+        battle.log.append(battle.log[-1])
+        planner = Planner(bot, view, Side.ATTACKER, second=False)
+        left = limit - turn + 1  # this turn included
+        assert planner.clock < 0
+        if planner.turns_left > 4:
+            expected = 0.0 if turns <= left <= need else 0.9
+            assert planner.threshold(mine, foes) == expected, (turn, turns, need)
+    assert any(turns <= limit - t + 1 <= need for t in range(1, limit - 4)), (turns, need)
+
+
+def test_head_to_head_the_bot_does_not_wait_out_the_turns_its_fight_needs() -> None:
+    """Issue 16 item 2 (Head to Head bot against bot was 87.5% drawn): with even forces and
+    nothing to gain by waiting, the bot used to wait four turns for the enemy to come; the
+    fight between the two mirrored forces needs more turns than that leaves, so its main
+    body now moves on the enemy from the first turn."""
+    battle, bot = scenario_battle("head-to-head", turn=1)
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.clock(view, Side.ATTACKER) == 0
+    tasks = Tasks(bot, view, Side.ATTACKER).assign()
+    assert tasks and all(t.role == "main" and t.zone is not None for t in tasks.values())
+
+
+# ---- hunting down an enemy that keeps out of reach --------------------------------------------
+
+def test_a_stronger_main_body_spreads_out_to_hunt_down_a_quarry() -> None:
+    """Issue 16 item 2 (Buying Us Some Time: the attacker drew 75% chasing a lone DRAKEN as
+    one group, always a step behind): a clearly stronger main body spreads out so that every
+    zone the quarry can reach in one move is next to one of its units."""
+    battle, bot = scenario_battle("buying-us-some-time", turn=3)
+    attackers = [u for u in battle.side_units(Side.ATTACKER) if u.is_mek]
+    defenders = [u for u in battle.side_units(Side.DEFENDER) if u.is_mek]
+    for unit in attackers:
+        unit.zone = 4
+    for unit in defenders:
+        unit.zone = 3  # three zones away
+    view = view_of(battle, Side.ATTACKER)
+    orders = bot.movement(view, Side.ATTACKER)
+    dest = {u.id: orders.get(u.id, u.zone) for u in attackers}
+    assert len(set(dest.values())) > 1  # no longer one group
+    reach = {3, *battle.adjacent(3)}
+    near = {z for d in dest.values() if isinstance(d, int) for z in (d, *battle.adjacent(d))}
+    assert reach <= {2, 3, 6} and {2, 6} <= near  # it closes in from both sides
+
+
+def test_the_hunters_next_to_the_quarry_step_in() -> None:
+    """Issue 16 item 2: a hunter next to the quarry's zone steps in (a unit may not leave a
+    zone holding enemies, so the quarry is caught); the others close the net."""
+    battle, bot = scenario_battle("buying-us-some-time", turn=3)
+    attackers = [u for u in battle.side_units(Side.ATTACKER) if u.is_mek]
+    defenders = [u for u in battle.side_units(Side.DEFENDER) if u.is_mek]
+    attackers[0].zone = 2
+    for unit in attackers[1:]:
+        unit.zone = 7
+    for unit in defenders:
+        unit.zone = 3
+    orders = bot.movement(view_of(battle, Side.ATTACKER), Side.ATTACKER)
+    assert orders.get(attackers[0].id) == 3
+
+
+# ---- an enemy that wants to leave --------------------------------------------------------------
+
+def hot_gates_fight(band: Band) -> tuple[Battle, Bot, SideView]:
+    """At the Hot Gates: the attacker's Meks have reached the exit zone (8), where the
+    defenders hold, and the fight there stands at ``band``."""
+    battle, bot = scenario_battle("at-the-hot-gates", turn=3)
+    for unit in battle.side_units(Side.ATTACKER):
+        unit.zone = 8
+    for unit in battle.side_units(Side.DEFENDER):
+        unit.zone = 8
+    battle.engagements[8] = Engagement(8, band)
+    return battle, bot, view_of(battle, Side.DEFENDER)
+
+
+def test_the_defender_of_an_exit_never_lets_the_enemy_break_contact() -> None:
+    """Issue 16 item 2 ("blocks every exit"): at At the Hot Gates the attacker wins by
+    leaving the map from zone 8, and at Long range one won movement roll lets it break
+    contact and leave. The defender, winning the roll, closes the range and never breaks
+    contact itself."""
+    _, bot, view = hot_gates_fight(Band.LONG)
+    choice = bot.range_choice(view, 8, Side.DEFENDER,
+                              [RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.BREAK])
+    assert choice is RangeChoice.CLOSE
+    assert bot.range_choice(view, 8, Side.DEFENDER,
+                            [RangeChoice.STAY, RangeChoice.BREAK]) is RangeChoice.STAY
+
+
+def test_the_defender_of_an_exit_does_not_open_the_range() -> None:
+    """Issue 16 item 2: at Medium the defender of the exit does not open to Long, where the
+    enemy needs a single won roll to break contact and leave."""
+    _, bot, view = hot_gates_fight(Band.MEDIUM)
+    choice = bot.range_choice(view, 8, Side.DEFENDER,
+                              [RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.OPEN])
+    assert choice is not RangeChoice.OPEN
+
+
+# ---- ahead in a battle that would be drawn -----------------------------------------------------
+
+def test_ahead_is_a_clearly_stronger_whole_force() -> None:
+    """Issue 16 item 2 ("in Head to Head play for the win when ahead"): ``Bot.ahead`` is a
+    force ratio of at least ``AHEAD_AT`` over everything the side can see."""
+    battle, bot, _, _ = duel("DRAKEN+DRAKEN", "VIPER")
+    assert bot.ahead(view_of(battle, Side.ATTACKER), Side.ATTACKER)
+    assert not bot.ahead(view_of(battle, Side.DEFENDER), Side.DEFENDER)
