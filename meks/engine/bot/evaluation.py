@@ -558,8 +558,8 @@ class Judge:
             # with no save; commandos never attack.
             if unit.commando or band is not Band.SHORT or target.is_infantry:
                 return 0.0
-            return (0.4 if unit.wounded else 1.0) * float(infantry_hit_odds(target.armor,
-                                                                            ONE_FLOAT))
+            acts = wounded_acts_odds(ONE_FLOAT) if unit.wounded else 1.0  # R6.9: on 5+
+            return acts * float(infantry_hit_odds(target.armor, ONE_FLOAT))
         single = True
         evs = []
         for slot in unit.live_weapons():
@@ -589,8 +589,8 @@ class Judge:
             if p_ok * ev > (1 - p_ok) * 0.6:
                 heat += h
                 total += p_ok * ev
-        if unit.wounded:
-            total *= 0.4
+        if unit.wounded:  # R6.9: a wounded pilot acts on 5+
+            total *= wounded_acts_odds(ONE_FLOAT)
         return total
 
     def power(self, battle: SideView, shooters: Sequence[Unit], targets: Sequence[Unit],
