@@ -25,6 +25,7 @@ from tests.engine_helpers import (
     gun,
     hold_fire,
     map_scenario,
+    mek,
     post,
     rolls_for,
     start,
@@ -200,3 +201,23 @@ def test_heat_sink_spares_an_overheat_roll_R6_10() -> None:
                  [*INIT, 1, 2, 3, 1, 4, 1], attacker_ctl=Scripted(fire=fire()),
                  defender_ctl=Scripted(fire=hold_fire))
     assert texts(b, Kind.OVERHEAT) == ["Gun runs hot (6/5) but its Missile holds (4 > 1)."]
+
+
+def test_the_units_carrying_a_skill_or_system_are_found_again_when_a_unit_joins() -> None:
+    """``Battle.carrying``: the units whose pilot has a skill, or that carry a system
+    (working or not), in order; worked out again when a unit joins the battle (an APC's
+    squad, a decoy), and a skill and a system of one name are told apart."""
+    from meks.engine.units import strongpoint
+
+    b = start(battle(duel_scenario(), force(gun("Vulcan", systems=["Phalanx"]), mek(
+        "VIPER", skills=["Hawkeye"])), force(gun("Vulcan", systems=["Phalanx"])), []))
+    a1, a2, d1 = b.unit("A1"), b.unit("A2"), b.unit("D1")
+    assert b.carrying("Phalanx") == [a1, d1]
+    assert b.carrying("Hawkeye", skill=True) == [a2]
+    assert b.carrying("Hawkeye") == [] and b.carrying("Phalanx", skill=True) == []
+    a1.systems[0].destroyed = True  # a lost system still counts: callers check it works
+    assert b.carrying("Phalanx") == [a1, d1]
+    squad = strongpoint("D2", Side.DEFENDER, 5)
+    b.units.append(squad)
+    assert b.carrying("Phalanx") == [a1, d1] and len(b._with[(False, "Phalanx")][1]) == 2
+    assert b._with[(False, "Phalanx")][0] == len(b.units)

@@ -173,11 +173,10 @@ class Battle(Roller):
         self._adjacent = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
         self._terrain = {z: self.catalog.terrain_named(scenario.terrain_of(z))
                          for z in range(1, 10)}
-        # id(weapon) -> (the weapon, its to-hit number at each of BANDS); see ``need_at``
         # The units with a pilot skill, or carrying a system (working or not), by name; with
         # the number of units when worked out (units only ever join a battle, and pilots'
         # skills and units' systems never change in one).
-        self._with: dict[str, tuple[int, list[Unit]]] = {}
+        self._with: dict[tuple[bool, str], tuple[int, list[Unit]]] = {}
         # What each side may know (R8.1), kept in one record (see ``Sight``): a Battle has
         # as few attributes as it can, so that reading one stays quick.
         self.sight = Sight()
@@ -258,14 +257,15 @@ class Battle(Roller):
     def carrying(self, name: str, skill: bool = False) -> list[Unit]:
         """The units, in order, whose pilot has the skill ``name`` (``skill``) or that carry
         a system of that name, working or not: the few the engine need look at for it."""
-        known = self._with.get(name)
+        key = (skill, name)
+        known = self._with.get(key)
         count = len(self.units)
         if known is None or known[0] != count:
             if skill:
                 found = [u for u in self.units if u.skill(name)]
             else:
                 found = [u for u in self.units if any(s.system.name == name for s in u.systems)]
-            known = self._with[name] = (count, found)
+            known = self._with[key] = (count, found)
         return known[1]
 
     # ``in_zone``, ``visible_in`` and ``contested`` spell ``Unit.on_map`` out (alive, arrived,
