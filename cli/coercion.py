@@ -20,14 +20,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from typer.core import _TyperParameter
+import typer.core
+
+# The Typer pieces this leans on are not public. A Typer without them keeps its own checking
+# (pydantic loaded at start-up, as before): ``SUPPORTED`` says whether ours is in use.
+_TyperParameter: Any = getattr(typer.core, "_TyperParameter", None)
+SUPPORTED = _TyperParameter is not None and hasattr(_TyperParameter, "get_runtime_param")
 
 
 def deferred_runtime_param(param: Any) -> Any:
     """``get_runtime_param`` for our parameter classes (``cli.help_format``): Typer's
     checker once it is built, else a stand-in that builds it when a value needs it."""
-    if param._runtime_param is not None:
-        return param._runtime_param
+    built = getattr(param, "_runtime_param", None)
+    if built is not None:
+        return built
     return _Unbuilt(param)
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from typer.core import TyperArgument, TyperOption
 
-from cli.coercion import deferred_runtime_param
+from cli.coercion import SUPPORTED, deferred_runtime_param
 
 LARGEST_SHOWN = 2**31  # an upper limit beyond this only guards the database: not shown
 
@@ -49,7 +49,8 @@ class MeksArgument(TyperArgument):
     the usage line writes an optional one in brackets, as most tools do. Its value is
     checked as Typer checks it, with pydantic loaded only when needed (``cli.coercion``)."""
 
-    get_runtime_param = deferred_runtime_param
+    if SUPPORTED:
+        get_runtime_param = deferred_runtime_param
 
     def _name(self) -> str:
         return (self.metavar or (self.name or "value").upper())
@@ -80,7 +81,8 @@ class MeksOption(TyperOption):
     name in capitals; limits said in the help text (see ``polish``). Its value is checked
     as Typer checks it, with pydantic loaded only when needed (``cli.coercion``)."""
 
-    get_runtime_param = deferred_runtime_param
+    if SUPPORTED:
+        get_runtime_param = deferred_runtime_param
 
     def display_type_rich(self, ctx: Any) -> str | None:
         if self.metavar is not None:

@@ -185,3 +185,15 @@ def test_command_annotations_are_not_strings_issue19() -> None:
         strings = {k: v for k, v in inspect.get_annotations(callback).items()
                    if isinstance(v, str)}
         assert strings == {}, f"{callback.__module__}.{callback.__qualname__}: {strings}"
+
+
+def test_the_installed_typer_has_what_the_deferred_checker_needs_issue19() -> None:
+    """``cli.coercion`` leans on two Typer names that are not public; with a Typer that lacks
+    them the commands keep Typer's own checking (slower to start, same answers). The Typer
+    this project installs has them, so the quick start is in use."""
+    from cli import coercion
+    from cli.help_format import MeksArgument, MeksOption
+
+    assert coercion.SUPPORTED
+    assert MeksOption.get_runtime_param is coercion.deferred_runtime_param
+    assert MeksArgument.get_runtime_param is coercion.deferred_runtime_param
