@@ -28,9 +28,10 @@ import sys
 import time
 import traceback
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 HERE = Path(__file__).resolve()
 REPO_ROOT = HERE.parent.parent
@@ -49,6 +50,8 @@ from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
 from meks.scenario import Scenario, Side  # noqa: E402
 from meks.support import RICH_UNCLE, roll_support  # noqa: E402
 
+T = TypeVar("T")
+R = TypeVar("R")
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
              "head-to-head", "citadel")
 DEFAULT_BATTLES = 2000
@@ -133,11 +136,7 @@ def run(scenarios: list[str], battles: int, jobs: int,
         difficulty: str = "normal") -> dict[str, Any]:
     tasks = [Task(s, i, difficulty) for s in scenarios for i in range(battles)]
     started = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            results = pool.map(fight, tasks, chunksize=max(1, len(tasks) // (jobs * 16)))
-    else:
-        results = [fight(t) for t in tasks]
+    results = fight_all(fight, tasks, jobs)
     elapsed = time.perf_counter() - started
     rows = []
     for sid in scenarios:
@@ -161,11 +160,24 @@ def run(scenarios: list[str], battles: int, jobs: int,
         })
     return {"battles_per_scenario": battles, "jobs": jobs, "seconds": round(elapsed, 2),
             "muster": difficulty,
-            "forces": {sid: {side.value: [u.design.name for u in units if u.design]
-                             for side, units in forces_of(sid, load_catalog(),
-                                                          difficulty).items()}
-                       for sid in scenarios},
+            "forces": forces_report(scenarios, difficulty),
             "scenarios": rows}
+
+
+def fight_all(fight: Callable[[T], R], tasks: list[T], jobs: int) -> list[R]:
+    """Each task's result, in order, fought here or on ``jobs`` spawned processes."""
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            return pool.map(fight, tasks, chunksize=max(1, len(tasks) // (jobs * 16)))
+    return [fight(t) for t in tasks]
+
+
+def forces_report(scenarios: list[str], difficulty: str) -> dict[str, dict[str, list[str]]]:
+    """The designs of each side's force in each scenario, for a report."""
+    catalog = load_catalog()
+    return {sid: {side.value: [u.design.name for u in units if u.design]
+                  for side, units in forces_of(sid, catalog, difficulty).items()}
+            for sid in scenarios}
 
 
 def table(report: dict[str, Any]) -> str:

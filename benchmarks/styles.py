@@ -42,7 +42,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
 import sys
 import time
 import traceback
@@ -59,7 +58,9 @@ if str(REPO_ROOT) not in sys.path:
 from benchmarks.bot_vs_baseline import (  # noqa: E402
     SCENARIOS,
     SEED_BASE,
+    fight_all,
     forces_of,
+    forces_report,
     support_for,
 )
 from campaigns.processes import available_cpus  # noqa: E402
@@ -129,11 +130,7 @@ def run(scenarios: list[str], styles: list[str], battles: int, jobs: int,
         difficulty: str = "normal") -> dict[str, Any]:
     tasks = tasks_for(scenarios, styles, battles, difficulty)
     started = time.perf_counter()
-    if jobs > 1:
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            results = pool.map(fight, tasks, chunksize=max(1, len(tasks) // (jobs * 16)))
-    else:
-        results = [fight(t) for t in tasks]
+    results = fight_all(fight, tasks, jobs)
     elapsed = time.perf_counter() - started
     cells: dict[tuple[str, str, str], Counter[str]] = {}
     for sid, challenger, seat, _, outcome in results:
@@ -171,16 +168,13 @@ def run(scenarios: list[str], styles: list[str], battles: int, jobs: int,
                     "beats_bot": beats})
             seats.append({"seat": seat.value, "bot_vs_bot": reference, "styles": entries})
         rows.append({"scenario": sid, "seats": seats})
-    catalog = load_catalog()
     return {"battles_per_cell": battles, "jobs": jobs, "seconds": round(elapsed, 2),
             "muster": difficulty, "styles": styles,
             "definition": "a style beats the bot in a seat when its win share there against "
                           "the bot exceeds the bot's own win share in that seat against the "
                           "bot by more than 2 standard errors",
             "goal_met": not beaten, "beaten": beaten,
-            "forces": {sid: {side.value: [u.design.name for u in units if u.design]
-                             for side, units in forces_of(sid, catalog, difficulty).items()}
-                       for sid in scenarios},
+            "forces": forces_report(scenarios, difficulty),
             "scenarios": rows}
 
 

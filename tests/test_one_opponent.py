@@ -14,20 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from cli.app import app
 from meks.scenario import Side
-from tests.test_battle_cli import BLUE, RED
-
-
-def run(runner: CliRunner, *args: str, code: int = 0) -> str:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result.stdout if code == 0 else result.stderr
-
-
-def run_json(runner: CliRunner, *args: str) -> Any:
-    return json.loads(run(runner, *args, "--json"))
+from tests.test_battle_cli import BLUE, RED, run, run_json
 
 
 @pytest.fixture
