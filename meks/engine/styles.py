@@ -29,7 +29,7 @@ same battle and dice give the same answers.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from meks.catalog import Band
 from meks.engine.bot.intent import Intent, group_zone, read_intent
@@ -116,6 +116,18 @@ def toward(battle: SideView, start: int, goals: Iterable[int]) -> Order:
     return path_step(battle, start, targets[0])
 
 
+def onward(battle: SideView, side: Side, goal: Callable[[Unit], Order]) -> dict[str, Order]:
+    """Second-movement orders: each unit that can move goes where ``goal`` sends it, when
+    that is one of its legal second moves."""
+    orders: dict[str, Order] = {}
+    for unit in battle.side_units(side):
+        if unit.on_map and unit.mobile and unit.can_act and unit.zone is not None:
+            where = goal(unit)
+            if where is not None and where in battle.move_options(unit, second=True):
+                orders[unit.id] = where
+    return orders
+
+
 def shift_toward(band: Band, want: Band, options: Sequence[RangeChoice]) -> RangeChoice:
     """The range choice among ``options`` that takes the band from ``band`` closest to
     ``want`` without passing it (STAY when none helps)."""
@@ -189,13 +201,7 @@ class Rush(Baseline):
         return True
 
     def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
-        orders: dict[str, Order] = {}
-        for unit in battle.side_units(side):
-            if unit.on_map and unit.mobile and unit.can_act and unit.zone is not None:
-                where = self.goal(battle, unit)
-                if where is not None and where in battle.move_options(unit, second=True):
-                    orders[unit.id] = where
-        return orders
+        return onward(battle, side, lambda unit: self.goal(battle, unit))
 
     def jump(self, battle: SideView, unit: Unit) -> bool:
         return battle.band_of(unit.zone or 5) is not Band.SHORT
@@ -325,14 +331,8 @@ class ObjectiveRunner(Baseline):
         return True
 
     def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
-        orders: dict[str, Order] = {}
-        for unit in battle.side_units(side):
-            if unit.on_map and unit.mobile and unit.can_act and unit.zone is not None and \
-                    self.has_objective(battle, unit):
-                where = self.goal(battle, unit)
-                if where is not None and where in battle.move_options(unit, second=True):
-                    orders[unit.id] = where
-        return orders
+        return onward(battle, side, lambda unit: self.goal(battle, unit)
+                      if self.has_objective(battle, unit) else None)
 
     def wants_out(self, battle: SideView, zone: int, side: Side) -> bool:
         """Whether the side's units in ``zone`` would rather be elsewhere than fight."""
