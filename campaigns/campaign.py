@@ -26,12 +26,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from sqlmodel import Session, col, select
 
+from campaigns.balance import ENEMY_LEVEL as ENEMY_LEVEL
+from campaigns.balance import (
+    ODDS_OFFSET,
+    ODDS_RUNS,
+    balance,
+    enemy_force,
+    enemy_support,
+)
 from campaigns.battles import (
     DEFAULT_CONTROLLER,
     Participant,
@@ -77,13 +86,10 @@ from db.models import Campaign, Company, Mek, Pilot, Play
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
-from meks.engine.bot.choices import muster as bot_muster
-from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.errors import InputError, MeksError
 from meks.forcepick import Option, pick_force
 from meks.scenario import Scenario, Side
 from meks.schema import build
-from meks.support import roll_support
 
 BUILT_IN_PLAN = (
     ("opening-shots", "attacker"),
@@ -99,8 +105,6 @@ PILOT_NAMES = (
     "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
     "Wren", "Yara", "Zane",
 )
-ENEMY_LEVEL = {Difficulty.EASY: "Green", Difficulty.NORMAL: "Regular",
-               Difficulty.HARD: "Veteran"}
 
 
 @dataclass(frozen=True)
@@ -262,6 +266,7 @@ class Prepared:
     sides: dict[Side, Participant]
     support: list[str]
     bought: list[str]
+    odds: dict[str, Any] | None = None
 
 
 def _active(session: Session, company: Company) -> Campaign:
@@ -272,8 +277,12 @@ def _active(session: Session, company: Company) -> Campaign:
     return row
 
 
-def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog) -> Prepared:
-    """Support rolls, the company's muster and the enemy's force for the next scenario."""
+def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog, *,
+            runs: int = ODDS_RUNS, controller_name: str = DEFAULT_CONTROLLER) -> Prepared:
+    """Support rolls, the company's muster and the enemy's force for the next scenario. With
+    ``runs`` above 0 the enemy's muster is balanced (``campaigns.balance``) and the company's
+    odds of the coming battle are worked out with ``runs`` battles fought by
+    ``controller_name``; with 0, the enemy musters its full budget and no odds are given."""
     waiting = waiting_muster(session, company)
     busy = play_using(session, waiting.id) if waiting is not None else None
     if busy is not None:
@@ -290,32 +299,59 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog)
     support = support_roll(session, company.name, dice, count, catalog) if count else []
     bought = auto_muster(session, company, scenario, side, catalog)
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
-    enemy = enemy_force(scenario, side.enemy, Difficulty(row.difficulty), catalog, dice)
+    difficulty = Difficulty(row.difficulty)
+    rolls = enemy_support(scenario, side.enemy, catalog, dice)
+    if runs > 0:
+        balanced = balance(scenario, side, force, difficulty, catalog, rolls,
+                           seed=derive_seed(row.seed, ODDS_OFFSET + row.position),
+                           runs=runs, controller_name=controller_name)
+        enemy, odds = balanced.enemy, balanced.view()
+    else:
+        enemy, odds = enemy_force(scenario, side.enemy, difficulty, catalog, rolls=rolls), None
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
     return Prepared(row, company, scenario, side, dice, sides,
-                    [s["result"] for s in support], bought)
+                    [s["result"] for s in support], bought, odds)
 
 
 def next_scenario(session: Session, company_name: str,
                   catalog: Catalog | None = None,
-                  controller_name: str = DEFAULT_CONTROLLER) -> dict[str, Any]:
-    """Play the campaign's next scenario, every step recorded; returns its summary. Both
-    sides are commanded by ``controller_name`` (the bot, at the campaign's difficulty, by
-    default)."""
+                  controller_name: str = DEFAULT_CONTROLLER, *,
+                  runs: int = ODDS_RUNS,
+                  timings: dict[str, float] | None = None) -> dict[str, Any]:
+    """Play the campaign's next scenario, every step recorded; returns its summary, with the
+    company's odds before the battle and what balancing did (``odds``; None with ``runs``
+    0). Both sides are commanded by ``controller_name`` (the bot, at the campaign's
+    difficulty, by default), and so are the battles the odds fight. ``timings``, when
+    given, receives the seconds spent preparing the battle (support, musters, odds and
+    balancing: ``prepare``) and fighting it (``fight``)."""
     controller(controller_name)  # an unknown name is refused before anything changes
+    check_runs(runs)
     catalog = catalog or load_catalog()
     company = company_to_change(session, company_name)
     row = _active(session, company)
     if playing_step(session, row) is not None:
         raise Refused(f"{company.name}'s next battle is being played at the terminal; "
                       f"continue it with 'meks campaign next {shell_arg(company.name)} --play'.")
-    ready = prepare(session, company, row, catalog)
+    started = time.perf_counter()
+    ready = prepare(session, company, row, catalog, runs=runs, controller_name=controller_name)
+    prepared = time.perf_counter()
     fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog,
                          controllers=both(controller_name),
                          difficulty=Difficulty(row.difficulty))
+    if timings is not None:
+        timings["prepare"] = prepared - started
+        timings["fight"] = time.perf_counter() - prepared
     battle_id = store(session, fought, ready.dice)
     return {**complete_step(session, _step_data(ready), fought, battle_id),
-            "controllers": fought.spec["controllers"], "difficulty": row.difficulty}
+            "controllers": fought.spec["controllers"], "difficulty": row.difficulty,
+            "odds": ready.odds}
+
+
+def check_runs(runs: int) -> None:
+    """The number of battles a campaign's odds fight: 0 (no odds, no balancing) or more."""
+    if runs < 0:
+        raise Refused("The odds before a campaign battle need 0 or more runs (--runs 0 "
+                      "skips the odds and the balancing).")
 
 
 def _step_data(ready: Prepared) -> Step:
@@ -417,31 +453,3 @@ def _new_pilot_name(session: Session, company: Company) -> str:
             if candidate.casefold() not in taken:
                 return candidate
     raise Refused("No name left for a new pilot.")  # pragma: no cover
-
-
-def enemy_force(scenario: Scenario, side: Side, difficulty: Difficulty, catalog: Catalog,
-                dice: Dice | None = None) -> ForceSpec:
-    """The force the tool musters against the company (R3.3 limits, by difficulty), with
-    the side's support rolls when ``dice`` are given, rolled before the muster so that a
-    Rich Uncle's points add to the budget (R4.2)."""
-    rules = scenario.side(side)
-    level = ENEMY_LEVEL[difficulty]
-    # support first, as a company rolls it (R4.2): a Rich Uncle's points join the budget
-    rolls = [roll_support(dice, catalog) for _ in range(rules.support_rolls)] \
-        if dice is not None else []
-    budget = rules.budget + sum(r.points for r in rolls)
-    try:
-        designs = bot_muster(budget, rules.max_size, rules.composition, catalog,
-                             difficulty, scenario.house_rules.pricing)
-    except ValueError:
-        raise Refused(f"No enemy force fits {scenario.name}'s limits for the "
-                      f"{side.value}.") from None
-    units = []
-    counts: dict[str, int] = {}
-    for design in designs:
-        counts[design.name] = counts.get(design.name, 0) + 1
-        name = f"Enemy {design.name}-{counts[design.name]}"
-        units.append(UnitSpec(name, design, PilotSpec(f"{name} pilot", level),
-                              points=design.price or 0))
-    support = tuple(r.entry.name for r in rolls)
-    return ForceSpec(tuple(units), support, f"Enemy ({difficulty.value})")

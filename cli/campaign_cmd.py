@@ -12,6 +12,9 @@ from cli.state import JSON, session
 app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a company.")
 
 COMPANY = typer.Argument(..., help="The company's name or id.", show_default=False)
+RUNS = typer.Option(24, "--runs", min=0, help="Battles fought for the company's odds before "
+                    "each battle, with the controller that fights it; they also balance the "
+                    "enemy's muster (0: no odds, the enemy musters its full budget).")
 
 
 def difficulty_choice(value: str | None) -> str | None:
@@ -72,6 +75,7 @@ def next_(company: str = COMPANY,
                                     "do (--play)."),
           controller_name: str = CONTROLLER,
           auto_skills: bool = AUTO_SKILLS,
+          runs: int = RUNS,
           as_json: bool = JSON) -> None:
     """Play the next scenario: support rolls, muster, battle, post-battle sequence.
 
@@ -83,7 +87,7 @@ def next_(company: str = COMPANY,
         _play_next(company, controller_name, auto_skills)
         return
     with session() as s:
-        result = next_scenario(s, company, controller_name=controller_name)
+        result = next_scenario(s, company, controller_name=controller_name, runs=runs)
     if as_json:
         print_json(result)
     else:
@@ -94,6 +98,7 @@ def next_(company: str = COMPANY,
 def run(company: str = COMPANY,
         auto: bool = typer.Option(True, "--auto", help="The tool commands both sides."),
         controller_name: str = CONTROLLER,
+        runs: int = RUNS,
         as_json: bool = JSON) -> None:
     """Play every remaining scenario of the campaign, then print the campaign summary."""
     from campaigns.campaign import next_scenario
@@ -107,7 +112,7 @@ def run(company: str = COMPANY,
         if view["status"] != "active":
             break
         with session() as s:
-            result = next_scenario(s, company, controller_name=controller_name)
+            result = next_scenario(s, company, controller_name=controller_name, runs=runs)
         results.append(result)
         if not as_json and not quiet():
             show(campaign_views.scenario_summary(result))

@@ -37,6 +37,8 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
                 f"({result['turns']} turns, battle {result['battle_id']})",
                 style="bold")
     lines: list[RenderableType] = [head]
+    if result.get("odds"):
+        lines += [Text("  " + line) for line in odds_lines(result["odds"])]
     if result["support"]:
         lines.append(Text("  Support: " + ", ".join(result["support"])))
     if result["bought"]:
@@ -45,6 +47,23 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
         bits = outcome_bits(p, all_kills=True)
         lines.append(Text(f"  {p['pilot']} ({p['mek']}): " + ", ".join(bits)))
     return Group(*lines)
+
+
+def odds_lines(odds: dict[str, Any]) -> list[str]:
+    """The company's odds before a battle and what balancing did, as lines of text."""
+    def pct(share: dict[str, float]) -> str:
+        return f"{share['p']:.0%} ({share['low']:.0%}-{share['high']:.0%})"
+
+    bal = odds["balance"]
+    enemy = ", ".join(bal["enemy"]) or "no Meks"
+    return [
+        f"Odds before the battle ({odds['runs']} battles, {odds['controller']}, 95% "
+        f"intervals): win {pct(odds['win'])}, draw {pct(odds['draw'])}, "
+        f"loss {pct(odds['loss'])}.",
+        f"Enemy balanced towards a {bal['target']:.0%} chance of winning: budget "
+        f"{bal['budget']} of the scenario's {bal['scenario_budget']} "
+        f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}.",
+    ]
 
 
 def campaign_summary(view: dict[str, Any]) -> RenderableType:

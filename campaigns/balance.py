@@ -1,0 +1,220 @@
+"""Balancing a campaign battle: the enemy's muster chosen so that the company's odds sit near
+the difficulty's target, and the odds the company is shown before the battle.
+
+The levers are the ones the rules leave to whoever musters a force: the budget (within a band
+around the scenario's, ``SCALES``) and the level of the enemy's pilots (one step either side of
+the difficulty's, only once the band is used up). The Meks are the bot's own muster for that
+budget at the campaign's difficulty. Candidates are ordered from the weakest to the strongest;
+the search starts at the scenario's own budget and walks towards the target, fighting
+``SEARCH_RUNS`` battles with each candidate (the same run seeds for each, so they meet the same
+luck), and stops once it has crossed the target or run out of candidates. The closest candidate
+wins (on a tie, the one nearer the scenario's budget). Its odds are then fought out to the full
+number of runs (the search's battles count towards them). Everything is seeded from the
+campaign's seed, so the same campaign always musters the same enemy.
+
+See docs/rules.md, "Balanced campaign battles", for the numbers and why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from campaigns.errors import Refused
+from campaigns.odds_work import controllers
+from meks.catalog import Catalog
+from meks.dice import Dice
+from meks.engine.bot.choices import Difficulty
+from meks.engine.bot.choices import muster as bot_muster
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.odds import Tally, simulate, wilson
+from meks.scenario import Scenario, Side
+from meks.support import SupportResult, roll_support
+
+ENEMY_LEVEL = {Difficulty.EASY: "Green", Difficulty.NORMAL: "Regular",
+               Difficulty.HARD: "Veteran"}
+"""The enemy pilots' level by difficulty, before balancing."""
+LEVELS = ("Green", "Regular", "Veteran", "Elite")
+TARGET = {Difficulty.EASY: 0.65, Difficulty.NORMAL: 0.50, Difficulty.HARD: 0.35}
+"""The company's chance of winning that balancing aims at, by difficulty."""
+SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
+"""The enemy's budget, as shares of the scenario's budget, that balancing may choose."""
+SEARCH_RUNS = 8
+"""Battles fought with each candidate muster during the search."""
+ODDS_RUNS = 24
+"""Battles fought for the odds shown before a campaign battle (``--runs``)."""
+ODDS_OFFSET = 1_000_000
+"""The odds of step N are seeded with the campaign's seed for position ODDS_OFFSET + N, a
+stream no battle of the campaign uses."""
+
+
+def enemy_support(scenario: Scenario, side: Side, catalog: Catalog,
+                  dice: Dice | None) -> list[SupportResult]:
+    """The enemy side's support rolls (none without ``dice``), rolled before its muster so
+    that a Rich Uncle's points add to the budget (R4.2)."""
+    count = scenario.side(side).support_rolls
+    return [roll_support(dice, catalog) for _ in range(count)] if dice is not None else []
+
+
+def enemy_force(scenario: Scenario, side: Side, difficulty: Difficulty, catalog: Catalog,
+                dice: Dice | None = None, *, rolls: list[SupportResult] | None = None,
+                budget: int | None = None, level: str | None = None) -> ForceSpec:
+    """The force the tool musters against the company (R3.3 limits, by difficulty), with
+    the side's support rolls when ``dice`` are given (or the ``rolls`` already made),
+    rolled before the muster so that a Rich Uncle's points add to the budget (R4.2).
+    ``budget`` replaces the scenario's budget (balancing) and ``level`` the pilots' level
+    the difficulty gives."""
+    rules = scenario.side(side)
+    level = level or ENEMY_LEVEL[difficulty]
+    if rolls is None:
+        rolls = enemy_support(scenario, side, catalog, dice)
+    budget = (rules.budget if budget is None else budget) + sum(r.points for r in rolls)
+    try:
+        designs = bot_muster(budget, rules.max_size, rules.composition, catalog,
+                             difficulty, scenario.house_rules.pricing)
+    except ValueError:
+        raise Refused(f"No enemy force fits {scenario.name}'s limits for the "
+                      f"{side.value}.") from None
+    units = []
+    counts: dict[str, int] = {}
+    for design in designs:
+        counts[design.name] = counts.get(design.name, 0) + 1
+        name = f"Enemy {design.name}-{counts[design.name]}"
+        units.append(UnitSpec(name, design, PilotSpec(f"{name} pilot", level),
+                              points=design.price or 0))
+    support = tuple(r.entry.name for r in rolls)
+    return ForceSpec(tuple(units), support, f"Enemy ({difficulty.value})")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One enemy muster balancing may choose: its budget and its pilots' level."""
+
+    scale: float
+    budget: int
+    level: str
+
+
+def candidates(scenario: Scenario, side: Side, difficulty: Difficulty) -> list[Candidate]:
+    """The enemy musters balancing chooses from, the weakest first: every budget of the band
+    at the difficulty's pilot level, then a level lower at the band's bottom and a level
+    higher at its top."""
+    budget = scenario.side(side).budget
+    usual = LEVELS.index(ENEMY_LEVEL[difficulty])
+    out = [Candidate(s, round(budget * s), LEVELS[usual]) for s in SCALES]
+    if usual > 0:
+        out.insert(0, Candidate(SCALES[0], round(budget * SCALES[0]), LEVELS[usual - 1]))
+    if usual + 1 < len(LEVELS):
+        out.append(Candidate(SCALES[-1], round(budget * SCALES[-1]), LEVELS[usual + 1]))
+    return out
+
+
+@dataclass
+class Balanced:
+    """The enemy balancing chose, and the company's odds against it."""
+
+    enemy: ForceSpec
+    chosen: Candidate
+    target: float
+    side: Side
+    tally: Tally
+    seed: int
+    controller: str
+    scenario_budget: int
+    tried: list[dict[str, Any]] = field(default_factory=list)
+
+    def company(self, tally: Tally) -> tuple[int, int, int]:
+        """The company's wins, draws and losses in ``tally``."""
+        mine = tally.attacker if self.side is Side.ATTACKER else tally.defender
+        theirs = tally.defender if self.side is Side.ATTACKER else tally.attacker
+        return mine, tally.draws, theirs
+
+    def view(self) -> dict[str, Any]:
+        runs = self.tally.runs
+        won, drawn, lost = self.company(self.tally)
+
+        def share(count: int) -> dict[str, float]:
+            low, high = wilson(count, runs)
+            return {"p": count / runs if runs else 0.0, "low": low, "high": high,
+                    "count": count}
+
+        return {"runs": runs, "seed": self.seed, "controller": self.controller,
+                "win": share(won), "draw": share(drawn), "loss": share(lost),
+                "balance": {"target": self.target,
+                            "scenario_budget": self.scenario_budget,
+                            "budget": self.chosen.budget, "scale": self.chosen.scale,
+                            "spent": sum(u.points for u in self.enemy.units),
+                            "level": self.chosen.level,
+                            "enemy": [u.design.name for u in self.enemy.units
+                                      if u.design is not None],
+                            "search_runs": min(SEARCH_RUNS, runs),
+                            "tried": self.tried}}
+
+
+def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Difficulty,
+            catalog: Catalog, rolls: list[SupportResult], *, seed: int, runs: int,
+            controller_name: str) -> Balanced:
+    """Choose the enemy's muster against the company's ``force`` (fighting as ``side``) so
+    that the company's chance of winning is near ``TARGET[difficulty]``, and fight its odds
+    ``runs`` times (at least once). See the module's docstring."""
+    runs = max(1, runs)
+    search = min(SEARCH_RUNS, runs)
+    target = TARGET[difficulty]
+    enemy_side = side.enemy
+    make = controllers(controller_name)
+    options = candidates(scenario, enemy_side, difficulty)
+    forces: dict[int, ForceSpec] = {}
+    for i, option in enumerate(options):
+        try:
+            forces[i] = enemy_force(scenario, enemy_side, difficulty, catalog, rolls=rolls,
+                                    budget=option.budget, level=option.level)
+        except Refused:
+            continue
+    if not forces:
+        raise Refused(f"No enemy force fits {scenario.name}'s limits for the "
+                      f"{enemy_side.value}.")
+    tallies: dict[int, Tally] = {}
+    seen: dict[tuple[tuple[str, str], ...], int] = {}
+    tried: list[dict[str, Any]] = []
+
+    def win_share(i: int) -> float:
+        if i not in tallies:
+            key = tuple((u.design.name if u.design else "", u.pilot.level if u.pilot else "")
+                        for u in forces[i].units)
+            if key in seen:  # the same Meks and pilots as a candidate already fought
+                tallies[i] = tallies[seen[key]]
+            else:
+                seen[key] = i
+                tallies[i] = simulate(scenario, {side: force, enemy_side: forces[i]}, seed,
+                                      range(search), make, catalog)
+            won = _won(tallies[i], side)
+            tried.append({"budget": options[i].budget, "level": options[i].level,
+                          "win": won / search, "runs": search})
+        return _won(tallies[i], side) / search
+
+    usual = next(i for i, o in enumerate(options)
+                 if o.scale == 1.0 and o.level == ENEMY_LEVEL[difficulty])
+    order = sorted(forces)
+    start = min(order, key=lambda i: (abs(i - usual), i))
+    at = order.index(start)
+    p = win_share(start)
+    step = 1 if p > target else -1  # the company too strong: a stronger enemy
+    while 0 <= at + step < len(order) and (p > target if step > 0 else p < target):
+        at += step
+        p = win_share(order[at])
+    best = min(tallies, key=lambda i: (abs(win_share(i) - target), abs(i - usual), i))
+    tally = Tally()
+    tally.add(tallies[best])
+    if runs > search:
+        tally.add(simulate(scenario, {side: force, enemy_side: forces[best]}, seed,
+                           range(search, runs), make, catalog))
+    return Balanced(forces[best], options[best], target, side, tally, seed, controller_name,
+                    scenario.side(enemy_side).budget, tried)
+
+
+def _won(tally: Tally, side: Side) -> int:
+    return tally.attacker if side is Side.ATTACKER else tally.defender
+
+
+__all__ = ["ENEMY_LEVEL", "ODDS_RUNS", "SCALES", "SEARCH_RUNS", "TARGET", "Balanced",
+           "Candidate", "balance", "candidates", "enemy_force", "enemy_support"]
