@@ -1,0 +1,233 @@
+"""Balanced campaigns (issue 16, item 3): the company's odds shown before each campaign battle,
+fought with the controller that fights the battle; the enemy's muster chosen so those odds
+sit near the difficulty's target, within the stated band; the same campaign seed always
+musters the same enemy; and the campaign benchmark (``benchmarks/campaigns.py``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from campaigns.balance import (
+    ENEMY_LEVEL,
+    LEVELS,
+    ODDS_RUNS,
+    SCALES,
+    TARGET,
+    Candidate,
+    balance,
+    candidates,
+)
+from cli.app import app
+from meks.catalog import Catalog
+from meks.engine.bot.choices import Difficulty
+from meks.odds import Tally
+from meks.scenario import Side
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def run(runner: CliRunner, *args: str, code: int = 0) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == code, (args, result.stdout, result.stderr)
+    assert "Traceback" not in result.stderr
+    return result.stdout if code == 0 else result.stderr
+
+
+def run_json(runner: CliRunner, *args: str) -> Any:
+    return json.loads(run(runner, *args, "--json"))
+
+
+# ---- the odds before a campaign battle -------------------------------------------------------
+
+def test_campaign_next_shows_the_companys_odds_and_what_balancing_did(
+        runner: CliRunner) -> None:
+    """Issue 16 item 3: before each campaign battle the company is shown its chance of
+    winning, drawing and losing, with 95% intervals, fought by the same controller as the
+    battle (``--runs`` of them), and the enemy's budget and pilots balancing chose."""
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "5")
+    result = run_json(runner, "campaign", "next", "Hawks", "--runs", "3")
+    odds = result["odds"]
+    assert odds["runs"] == 3 and odds["controller"] == result["controllers"]["attacker"]
+    assert sum(odds[k]["count"] for k in ("win", "draw", "loss")) == 3
+    for k in ("win", "draw", "loss"):
+        assert odds[k]["low"] <= odds[k]["p"] <= odds[k]["high"]
+    bal = odds["balance"]
+    assert bal["target"] == TARGET[Difficulty.NORMAL]
+    assert SCALES[0] <= bal["scale"] <= SCALES[-1]
+    assert bal["spent"] <= bal["budget"] + 0  # the enemy rolled no Rich Uncle here
+    assert bal["tried"] and all(t["runs"] == 3 for t in bal["tried"])
+    out = run(runner, "campaign", "next", "Hawks", "--runs", "2")
+    assert "Odds before the battle (2 battles, bot" in out
+    assert "Enemy balanced towards a 50% chance of winning: budget" in out
+
+
+def test_campaign_run_shows_odds_for_every_step(runner: CliRunner) -> None:
+    """``campaign run`` gives each step's odds in its --json."""
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "6")
+    played = run_json(runner, "campaign", "run", "Hawks", "--runs", "1")["played"]
+    assert len(played) == 6 and all(p["odds"]["runs"] == 1 for p in played)
+
+
+def test_runs_zero_skips_odds_and_balancing_and_negative_runs_are_refused(
+        runner: CliRunner) -> None:
+    """``--runs 0``: no odds, and the enemy musters the scenario's full budget as before
+    balancing; a negative number is a usage error."""
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "5")
+    err = run(runner, "campaign", "next", "Hawks", "--runs", "-1", code=2)
+    assert "--runs" in err
+    result = run_json(runner, "campaign", "next", "Hawks", "--runs", "0")
+    assert result["odds"] is None
+    assert "Odds before" not in run(runner, "campaign", "next", "Hawks", "--runs", "0")
+
+
+def test_the_library_refuses_negative_runs() -> None:
+    from campaigns.campaign import check_runs
+    from campaigns.errors import Refused
+
+    with pytest.raises(Refused, match="0 or more runs"):
+        check_runs(-1)
+    check_runs(0)
+
+
+def test_the_command_lines_default_runs_is_the_librarys() -> None:
+    """``campaign next`` and ``run`` fight ``ODDS_RUNS`` battles for the odds by default."""
+    from cli.campaign_cmd import RUNS
+
+    assert RUNS.default == ODDS_RUNS
+
+
+# ---- determinism ------------------------------------------------------------------------------
+
+def test_the_same_campaign_seed_gives_the_same_odds_and_enemy(runner: CliRunner,
+                                                              tmp_path: Path) -> None:
+    """Balancing and the odds are seeded from the campaign's seed: two campaigns with the
+    same seed show the same odds and muster the same enemy, battle for battle."""
+    seen = []
+    for n in (1, 2):
+        db = ["--db", str(tmp_path / f"c{n}.db")]
+        run(runner, *db, "company", "create", "Hawks")
+        run(runner, *db, "campaign", "start", "Hawks", "--seed", "41")
+        steps = [run_json(runner, *db, "campaign", "next", "Hawks", "--runs", "2")
+                 for _ in range(2)]
+        seen.append([(s["odds"], s["result"], s["turns"]) for s in steps])
+    assert seen[0] == seen[1]
+
+
+# ---- the search -------------------------------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(budget=st.integers(min_value=1, max_value=10_000),
+       difficulty=st.sampled_from(list(Difficulty)))
+def test_candidates_stay_in_the_stated_band(budget: int, difficulty: Difficulty) -> None:
+    """Our decision (docs/rules.md): the enemy's budget is 70%-130% of the scenario's, and its
+    pilots are the difficulty's level or one step either side, only at the band's ends."""
+    from meks.scenario import SideRules
+
+    class Fake:
+        def side(self, side: Side) -> SideRules:
+            return SideRules(budget=budget)
+
+    options = candidates(Fake(), Side.DEFENDER, difficulty)  # type: ignore[arg-type]
+    usual = LEVELS.index(ENEMY_LEVEL[difficulty])
+    for option in options:
+        assert round(budget * 0.70) <= option.budget <= round(budget * 1.30)
+        assert abs(LEVELS.index(option.level) - usual) <= 1
+        if option.level != LEVELS[usual]:
+            assert option.scale in (SCALES[0], SCALES[-1])
+    assert [o.budget for o in options] == sorted(o.budget for o in options)
+    assert Candidate(1.0, budget, LEVELS[usual]) in options
+
+
+def test_balancing_picks_the_candidate_nearest_the_target(monkeypatch: pytest.MonkeyPatch,
+                                                          catalog: Catalog) -> None:
+    """With a battle whose outcome falls as the enemy's budget rises, the search walks from
+    the scenario's budget towards the target and stops at the candidate nearest it; the
+    odds shown are those of the chosen enemy."""
+    import campaigns.balance as balance_module
+    from campaigns.odds import bot_force
+    from campaigns.scenarios import get_scenario
+
+    scenario = get_scenario("citadel")
+
+    def fake(scenario: Any, forces: dict[Side, Any], seed: int, runs: range, make: Any,
+             catalog: Any) -> Tally:
+        enemy = sum(u.points for u in forces[Side.ATTACKER].units)
+        share = max(0.0, min(1.0, (130 - enemy) / 60))  # the company defends
+        tally = Tally()
+        for run_number in runs:
+            tally.runs += 1
+            if (run_number % 8) / 8 < share:
+                tally.defender += 1
+            else:
+                tally.attacker += 1
+        return tally
+
+    monkeypatch.setattr(balance_module, "simulate", fake)
+    force = bot_force(scenario, Side.DEFENDER, catalog)
+    for difficulty in Difficulty:
+        chosen = balance(scenario, Side.DEFENDER, force, difficulty, catalog, [], seed=1,
+                         runs=16, controller_name="bot")
+        target = TARGET[difficulty]
+        tried = chosen.tried
+        distance = {(t["budget"], t["level"]): abs(t["win"] - target) for t in tried}
+        assert distance[chosen.chosen.budget, chosen.chosen.level] == min(distance.values())
+        assert tried[0]["budget"] == scenario.side(Side.ATTACKER).budget
+        view = chosen.view()
+        assert view["runs"] == 16 and view["balance"]["budget"] == chosen.chosen.budget
+
+
+def test_balancing_moves_real_odds_towards_the_target_on_a_fixed_seed(
+        catalog: Catalog) -> None:
+    """Fought by the bot, on a fixed seed: the enemy balancing chooses gives the company
+    odds at least as near the difficulty's target as the scenario's own muster, and the
+    same call gives the same enemy and odds (determinism)."""
+    from campaigns.odds import bot_force
+    from campaigns.scenarios import get_scenario
+
+    scenario = get_scenario("head-to-head")
+    force = bot_force(scenario, Side.ATTACKER, catalog)
+    first = balance(scenario, Side.ATTACKER, force, Difficulty.NORMAL, catalog, [], seed=1,
+                    runs=8, controller_name="bot")
+    usual = first.tried[0]
+    assert usual["budget"] == scenario.side(Side.DEFENDER).budget
+    chosen = next(t for t in first.tried if (t["budget"], t["level"]) ==
+                  (first.chosen.budget, first.chosen.level))
+    assert abs(chosen["win"] - 0.5) <= abs(usual["win"] - 0.5)
+    again = balance(scenario, Side.ATTACKER, force, Difficulty.NORMAL, catalog, [], seed=1,
+                    runs=8, controller_name="bot")
+    assert again.view() == first.view()
+    assert again.enemy == first.enemy
+
+
+# ---- the benchmark ----------------------------------------------------------------------------
+
+def test_the_campaign_benchmark_runs_and_prints_its_table() -> None:
+    """``benchmarks/campaigns.py --campaigns 1 --runs 1 --jobs 1 --json`` exits 0 and gives
+    every scenario of the built-in plan, the kills per campaign and the preparing and
+    fighting times."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "campaigns.py"), "--campaigns", "1",
+         "--runs", "1", "--jobs", "1", "--json"],
+        capture_output=True, text=True, timeout=300, cwd=REPO, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [s["scenario"] for s in report["scenarios"]] == [
+        "opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
+        "head-to-head", "citadel"]
+    for s in report["scenarios"]:
+        assert s["won"] + s["lost"] + s["drawn"] == 1
+    assert report["prepare_seconds"] > 0 and report["fight_seconds"] > 0
+    assert set(report["goals"]) == {"win_share_25_to_75", "draws_at_most_20",
+                                    "kills_at_least_6", "prepare_at_most_3x"}
