@@ -367,17 +367,23 @@ def playing_step(session: Session, row: Campaign) -> int | None:
 
 
 def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTROLLER,
-              catalog: Catalog | None = None) -> tuple[PlayState, bool]:
+              catalog: Catalog | None = None, *, runs: int = ODDS_RUNS,
+              shown: dict[str, Any] | None = None) -> tuple[PlayState, bool]:
     """The play of the campaign's next battle, the company commanded at the terminal: the
-    one under way, or a new one after the support rolls and the muster. Returns the play's
-    state and whether it is new."""
+    one under way, or a new one after the support rolls, the muster and the balancing
+    (``runs`` battles, ``opponent`` commanding both sides: the company's odds were the bot
+    to command it). Returns the play's state and whether it is new; a new play's odds go
+    into ``shown`` as ``shown["odds"]`` when ``shown`` is given."""
+    check_runs(runs)
     catalog = catalog or load_catalog()
     company = company_to_change(session, company_name)
     row = _active(session, company)
     waiting = playing_step(session, row)
     if waiting is not None:
         return load(session, waiting), False
-    ready = prepare(session, company, row, catalog)
+    ready = prepare(session, company, row, catalog, runs=runs, controller_name=opponent)
+    if shown is not None:
+        shown["odds"] = ready.odds
     state = start_sides(session, ready.scenario, ready.side, ready.sides,
                         seed=derive_seed(row.seed, -1 - row.position), opponent=opponent,
                         campaign=_step_data(ready))

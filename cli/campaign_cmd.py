@@ -2,6 +2,7 @@
 enemy (and, with --auto, the company too)."""
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -84,7 +85,7 @@ def next_(company: str = COMPANY,
     from cli import campaign_views
 
     if not auto:
-        _play_next(company, controller_name, auto_skills)
+        _play_next(company, controller_name, auto_skills, runs)
         return
     with session() as s:
         result = next_scenario(s, company, controller_name=controller_name, runs=runs)
@@ -124,7 +125,7 @@ def run(company: str = COMPANY,
         show(campaign_views.campaign_summary(view))
 
 
-def _play_next(company: str, controller_name: str, auto_skills: bool) -> None:
+def _play_next(company: str, controller_name: str, auto_skills: bool, runs: int) -> None:
     """The next scenario with the company commanded at the terminal (resumed if under way,
     against the controller it began with)."""
     from campaigns.campaign import play_step
@@ -135,8 +136,15 @@ def _play_next(company: str, controller_name: str, auto_skills: bool) -> None:
     if not interactive():
         raise Refused("'meks campaign next --play' asks you for every decision and needs a "
                       "terminal; use --auto to let the tool fight the battle.")
+    from cli.campaign_views import odds_lines
+
+    shown: dict[str, Any] = {}
     with session() as s:
-        state, new = play_step(s, company, opponent=controller_name)
+        state, new = play_step(s, company, opponent=controller_name, runs=runs, shown=shown)
+    if shown.get("odds"):
+        for line in odds_lines(shown["odds"]):
+            say(line)
+        say(f"These odds are the {controller_name}'s, were it to command your side too.")
     what = "Starting" if new else "Resuming"
     say(f"{what} play {state.id}: {state.scenario.name}, you command {state.names[state.side]}"
         f" as the {state.side.value}. Type q at any prompt to stop; 'meks campaign next "

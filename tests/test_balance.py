@@ -108,6 +108,28 @@ def test_the_command_lines_default_runs_is_the_librarys() -> None:
     assert RUNS.default == ODDS_RUNS
 
 
+def test_a_played_campaign_battle_is_balanced_and_its_odds_given_before_it_starts(
+        runner: CliRunner) -> None:
+    """``campaign next --play``: the new play's enemy is balanced and its odds handed back
+    (``shown``) for the terminal to print before the first decision; resuming the play
+    balances nothing again."""
+    from campaigns.campaign import play_step
+    from cli.state import session
+
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "21")
+    shown: dict[str, Any] = {}
+    with session() as s:
+        state, new = play_step(s, "Hawks", runs=2, shown=shown)
+    assert new and shown["odds"]["runs"] == 2
+    enemy = state.names[state.side.enemy]
+    assert enemy.startswith("Enemy")
+    again: dict[str, Any] = {}
+    with session() as s:
+        resumed, new = play_step(s, "Hawks", runs=2, shown=again)
+    assert not new and resumed.id == state.id and again == {}
+
+
 # ---- determinism ------------------------------------------------------------------------------
 
 def test_the_same_campaign_seed_gives_the_same_odds_and_enemy(runner: CliRunner,
