@@ -64,7 +64,6 @@ def test_campaign_next_shows_the_companys_odds_and_what_balancing_did(
     bal = odds["balance"]
     assert bal["target"] == TARGET[Difficulty.NORMAL]
     assert SCALES[0] <= bal["scale"] <= SCALES[-1]
-    assert bal["spent"] <= bal["budget"] + 0  # the enemy rolled no Rich Uncle here
     assert bal["tried"] and all(t["runs"] == 3 for t in bal["tried"])
     out = run(runner, "campaign", "next", "Hawks", "--runs", "2")
     assert "Odds before the battle (2 battles, bot" in out
