@@ -2,22 +2,29 @@
 the difficulty's target, and the odds the company is shown before the battle.
 
 The levers are the ones the rules leave to whoever musters a force: the budget (within a band
-around the scenario's, ``SCALES``) and the level of the enemy's pilots (one step either side of
-the difficulty's, only once the band is used up). The Meks are the bot's own muster for that
-budget at the campaign's difficulty. Candidates are ordered from the weakest to the strongest;
-the search starts at the scenario's own budget and walks towards the target, fighting
-``SEARCH_RUNS`` battles with each candidate (the same run seeds for each, so they meet the same
-luck), and stops once it has crossed the target or run out of candidates. The closest candidate
-wins (on a tie, the one nearer the scenario's budget). Its odds are then fought out to the full
-number of runs (the search's battles count towards them). Everything is seeded from the
-campaign's seed, so the same campaign always musters the same enemy.
+around the scenario's, ``SCALES``) and the level of the enemy's pilots. The Meks are the bot's
+own muster for that budget at the campaign's difficulty.
 
-See docs/rules.md, "Balanced campaign battles", for the numbers and why.
+Two ways to judge a candidate:
+
+- **Estimated** (the built-in scenarios, the bot commanding): ``meks.estimate`` gives every
+  candidate's odds from the two forces at once, with curves fitted to the bot's battles; the
+  candidate nearest the target wins (on a tie, the one nearest the scenario's budget and the
+  difficulty's pilots). Nothing is fought unless odds are asked for with ``runs``.
+- **Fought** (any other scenario or controller): candidates at the difficulty's pilot level
+  (one level either side only once the band is used up) are ordered from the weakest to the
+  strongest; the search starts at the scenario's own budget and walks towards the target,
+  fighting ``SEARCH_RUNS`` battles with each candidate (the same run seeds for each), and stops
+  once it has crossed the target or run out of candidates. Its odds are then fought out to the
+  full number of runs.
+
+Everything is seeded from the campaign's seed, so the same campaign always musters the same
+enemy. See docs/rules.md, "Balanced campaign battles", for the numbers and why.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from campaigns.errors import Refused
@@ -27,6 +34,7 @@ from meks.dice import Dice
 from meks.engine.bot.choices import Difficulty
 from meks.engine.bot.choices import muster as bot_muster
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.estimate import Estimate, estimate, model_for
 from meks.odds import Tally, simulate, wilson
 from meks.scenario import Scenario, Side
 from meks.support import SupportResult, roll_support
@@ -39,10 +47,13 @@ TARGET = {Difficulty.EASY: 0.65, Difficulty.NORMAL: 0.50, Difficulty.HARD: 0.35}
 """The company's chance of winning that balancing aims at, by difficulty."""
 SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
 """The enemy's budget, as shares of the scenario's budget, that balancing may choose."""
+ESTIMATED_CONTROLLER = "bot"
+"""The controller whose battles the estimate's curves were fitted to."""
 SEARCH_RUNS = 8
 """Battles fought with each candidate muster during the search."""
 ODDS_RUNS = 24
-"""Battles fought for the odds shown before a campaign battle (``--runs``)."""
+"""Battles fought for the odds shown before a campaign battle when they cannot be estimated
+(``--runs`` unset)."""
 ODDS_OFFSET = 1_000_000
 """The odds of step N are seeded with the campaign's seed for position ODDS_OFFSET + N, a
 stream no battle of the campaign uses."""
@@ -122,6 +133,7 @@ class Balanced:
     controller: str
     scenario_budget: int
     tried: list[dict[str, Any]] = field(default_factory=list)
+    estimate: Estimate | None = None  # the chosen muster's estimated odds, when estimated
 
     def company(self, tally: Tally) -> tuple[int, int, int]:
         """The company's wins, draws and losses in ``tally``."""
@@ -130,6 +142,8 @@ class Balanced:
         return mine, tally.draws, theirs
 
     def view(self) -> dict[str, Any]:
+        """The odds as the campaign's records and ``--json`` give them: fought (``runs``
+        above 0, each share with its 95% interval) or else estimated (``estimated``)."""
         runs = self.tally.runs
         won, drawn, lost = self.company(self.tally)
 
@@ -138,8 +152,17 @@ class Balanced:
             return {"p": count / runs if runs else 0.0, "low": low, "high": high,
                     "count": count}
 
+        est = self.estimate
+        guess = None if est is None else {
+            "win": est.win(self.side), "draw": est.draw, "loss": est.loss(self.side),
+            "edge": est.edge}
+        if runs:
+            shares = {"win": share(won), "draw": share(drawn), "loss": share(lost)}
+        else:
+            assert guess is not None
+            shares = {k: {"p": guess[k]} for k in ("win", "draw", "loss")}
         return {"runs": runs, "seed": self.seed, "controller": self.controller,
-                "win": share(won), "draw": share(drawn), "loss": share(lost),
+                "estimated": guess, **shares,
                 "balance": {"target": self.target,
                             "scenario_budget": self.scenario_budget,
                             "budget": self.chosen.budget, "scale": self.chosen.scale,
@@ -147,17 +170,23 @@ class Balanced:
                             "level": self.chosen.level,
                             "enemy": [u.design.name for u in self.enemy.units
                                       if u.design is not None],
-                            "search_runs": min(SEARCH_RUNS, runs),
+                            "by": "estimate" if est is not None else "battles",
+                            "search_runs": 0 if est is not None else min(SEARCH_RUNS, runs),
                             "tried": self.tried}}
 
 
 def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Difficulty,
-            catalog: Catalog, rolls: list[SupportResult], *, seed: int, runs: int,
+            catalog: Catalog, rolls: list[SupportResult], *, seed: int, runs: int | None,
             controller_name: str) -> Balanced:
     """Choose the enemy's muster against the company's ``force`` (fighting as ``side``) so
-    that the company's chance of winning is near ``TARGET[difficulty]``, and fight its odds
-    ``runs`` times (at least once). See the module's docstring."""
-    runs = max(1, runs)
+    that the company's chance of winning is near ``TARGET[difficulty]``, and give its odds:
+    estimated when the scenario has curves for the controller (``runs`` None: nothing is
+    fought; a number: that many battles fought as well), else fought ``runs`` times
+    (``ODDS_RUNS`` when None). See the module's docstring."""
+    if controller_name == ESTIMATED_CONTROLLER and model_for(scenario) is not None:
+        return _estimated(scenario, side, force, difficulty, catalog, rolls, seed=seed,
+                          runs=runs or 0, controller_name=controller_name)
+    runs = max(1, ODDS_RUNS if runs is None else runs)
     search = min(SEARCH_RUNS, runs)
     target = TARGET[difficulty]
     enemy_side = side.enemy
@@ -212,9 +241,68 @@ def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Diffic
                     scenario.side(enemy_side).budget, tried)
 
 
+def estimated_candidates(scenario: Scenario, side: Side,
+                         difficulty: Difficulty) -> list[Candidate]:
+    """Every budget of the band at every pilot level: what the estimate judges."""
+    budget = scenario.side(side).budget
+    return [Candidate(s, round(budget * s), level) for level in LEVELS for s in SCALES]
+
+
+def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Difficulty,
+               catalog: Catalog, rolls: list[SupportResult], *, seed: int, runs: int,
+               controller_name: str) -> Balanced:
+    """Balancing by the estimate: the candidate whose estimated chance for the company is
+    nearest the target (on a tie, the nearest the scenario's budget and the difficulty's
+    pilot level); its odds fought ``runs`` times as well when ``runs`` is above 0."""
+    target = TARGET[difficulty]
+    enemy_side = side.enemy
+    usual = LEVELS.index(ENEMY_LEVEL[difficulty])
+    mine = force.units
+    musters: dict[int, ForceSpec | None] = {}
+    judged: list[tuple[tuple[float, float, int], Candidate, ForceSpec, Estimate]] = []
+    tried: list[dict[str, Any]] = []
+    for option in estimated_candidates(scenario, enemy_side, difficulty):
+        if option.budget not in musters:
+            try:
+                musters[option.budget] = enemy_force(scenario, enemy_side, difficulty,
+                                                     catalog, rolls=rolls,
+                                                     budget=option.budget)
+            except Refused:
+                musters[option.budget] = None
+        base = musters[option.budget]
+        if base is None:
+            continue
+        enemy = _with_level(base, option.level)
+        odds = estimate(scenario, {side: mine, enemy_side: enemy.units}, catalog)
+        assert odds is not None  # model_for(scenario) was checked by the caller
+        win = odds.win(side)
+        tried.append({"budget": option.budget, "level": option.level, "win": round(win, 4)})
+        away = abs(option.scale - 1.0) / (SCALES[1] - SCALES[0]) + \
+            abs(LEVELS.index(option.level) - usual)
+        judged.append(((round(abs(win - target), 3), away, len(judged)), option, enemy, odds))
+    if not judged:
+        raise Refused(f"No enemy force fits {scenario.name}'s limits for the "
+                      f"{enemy_side.value}.")
+    _, chosen, enemy, odds = min(judged, key=lambda j: j[0])
+    tally = Tally()
+    if runs > 0:
+        tally.add(simulate(scenario, {side: force, enemy_side: enemy}, seed, range(runs),
+                           controllers(controller_name), catalog))
+    return Balanced(enemy, chosen, target, side, tally, seed, controller_name,
+                    scenario.side(enemy_side).budget, tried, odds)
+
+
+def _with_level(force: ForceSpec, level: str) -> ForceSpec:
+    """``force`` with every pilot at ``level``."""
+    units = tuple(u if u.pilot is None else replace(u, pilot=replace(u.pilot, level=level))
+                  for u in force.units)
+    return replace(force, units=units)
+
+
 def _won(tally: Tally, side: Side) -> int:
     return tally.attacker if side is Side.ATTACKER else tally.defender
 
 
 __all__ = ["ENEMY_LEVEL", "ODDS_RUNS", "SCALES", "SEARCH_RUNS", "TARGET", "Balanced",
-           "Candidate", "balance", "candidates", "enemy_force", "enemy_support"]
+           "Candidate", "balance", "candidates", "enemy_force", "enemy_support",
+           "estimated_candidates"]

@@ -36,7 +36,6 @@ from sqlmodel import Session, col, select
 from campaigns.balance import ENEMY_LEVEL as ENEMY_LEVEL
 from campaigns.balance import (
     ODDS_OFFSET,
-    ODDS_RUNS,
     balance,
     enemy_force,
     enemy_support,
@@ -278,11 +277,14 @@ def _active(session: Session, company: Company) -> Campaign:
 
 
 def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog, *,
-            runs: int = ODDS_RUNS, controller_name: str = DEFAULT_CONTROLLER) -> Prepared:
-    """Support rolls, the company's muster and the enemy's force for the next scenario. With
-    ``runs`` above 0 the enemy's muster is balanced (``campaigns.balance``) and the company's
-    odds of the coming battle are worked out with ``runs`` battles fought by
-    ``controller_name``; with 0, the enemy musters its full budget and no odds are given."""
+            runs: int | None = None, controller_name: str = DEFAULT_CONTROLLER,
+            timings: dict[str, float] | None = None) -> Prepared:
+    """Support rolls, the company's muster and the enemy's force for the next scenario. The
+    enemy's muster is balanced (``campaigns.balance``) and the company's odds of the coming
+    battle worked out: estimated where they can be (``runs`` None), or fought ``runs`` times
+    by ``controller_name`` as well; with ``runs`` 0, the enemy musters its full budget and
+    no odds are given. ``timings``, when given, receives the seconds the odds and the
+    balancing took (``balance``)."""
     waiting = waiting_muster(session, company)
     busy = play_using(session, waiting.id) if waiting is not None else None
     if busy is not None:
@@ -301,13 +303,16 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
     difficulty = Difficulty(row.difficulty)
     rolls = enemy_support(scenario, side.enemy, catalog, dice)
-    if runs > 0:
+    started = time.perf_counter()
+    if runs != 0:
         balanced = balance(scenario, side, force, difficulty, catalog, rolls,
                            seed=derive_seed(row.seed, ODDS_OFFSET + row.position),
                            runs=runs, controller_name=controller_name)
         enemy, odds = balanced.enemy, balanced.view()
     else:
         enemy, odds = enemy_force(scenario, side.enemy, difficulty, catalog, rolls=rolls), None
+    if timings is not None:
+        timings["balance"] = time.perf_counter() - started
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
     return Prepared(row, company, scenario, side, dice, sides,
                     [s["result"] for s in support], bought, odds)
@@ -316,14 +321,15 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
 def next_scenario(session: Session, company_name: str,
                   catalog: Catalog | None = None,
                   controller_name: str = DEFAULT_CONTROLLER, *,
-                  runs: int = ODDS_RUNS,
+                  runs: int | None = None,
                   timings: dict[str, float] | None = None) -> dict[str, Any]:
     """Play the campaign's next scenario, every step recorded; returns its summary, with the
     company's odds before the battle and what balancing did (``odds``; None with ``runs``
     0). Both sides are commanded by ``controller_name`` (the bot, at the campaign's
     difficulty, by default), and so are the battles the odds fight. ``timings``, when
     given, receives the seconds spent preparing the battle (support, musters, odds and
-    balancing: ``prepare``) and fighting it (``fight``)."""
+    balancing: ``prepare``), on the odds and balancing alone (``balance``) and fighting it
+    (``fight``)."""
     controller(controller_name)  # an unknown name is refused before anything changes
     check_runs(runs)
     catalog = catalog or load_catalog()
@@ -333,7 +339,8 @@ def next_scenario(session: Session, company_name: str,
         raise Refused(f"{company.name}'s next battle is being played at the terminal; "
                       f"continue it with 'meks campaign next {shell_arg(company.name)} --play'.")
     started = time.perf_counter()
-    ready = prepare(session, company, row, catalog, runs=runs, controller_name=controller_name)
+    ready = prepare(session, company, row, catalog, runs=runs, controller_name=controller_name,
+                    timings=timings)
     prepared = time.perf_counter()
     fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog,
                          controllers=both(controller_name),
@@ -347,9 +354,10 @@ def next_scenario(session: Session, company_name: str,
             "odds": ready.odds}
 
 
-def check_runs(runs: int) -> None:
-    """The number of battles a campaign's odds fight: 0 (no odds, no balancing) or more."""
-    if runs < 0:
+def check_runs(runs: int | None) -> None:
+    """The number of battles a campaign's odds fight: None (estimated where they can be),
+    0 (no odds, no balancing) or more."""
+    if runs is not None and runs < 0:
         raise Refused("The odds before a campaign battle need 0 or more runs (--runs 0 "
                       "skips the odds and the balancing).")
 
@@ -367,7 +375,7 @@ def playing_step(session: Session, row: Campaign) -> int | None:
 
 
 def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTROLLER,
-              catalog: Catalog | None = None, *, runs: int = ODDS_RUNS,
+              catalog: Catalog | None = None, *, runs: int | None = None,
               shown: dict[str, Any] | None = None) -> tuple[PlayState, bool]:
     """The play of the campaign's next battle, the company commanded at the terminal: the
     one under way, or a new one after the support rolls, the muster and the balancing

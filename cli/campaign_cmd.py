@@ -13,9 +13,12 @@ from cli.state import JSON, session
 app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a company.")
 
 COMPANY = typer.Argument(..., help="The company's name or id.", show_default=False)
-RUNS = typer.Option(24, "--runs", min=0, help="Battles fought for the company's odds before "
-                    "each battle, with the controller that fights it; they also balance the "
-                    "enemy's muster (0: no odds, the enemy musters its full budget).")
+RUNS = typer.Option(None, "--runs", min=0, show_default=False,
+                    help="Battles to fight for the company's odds before each battle, with "
+                    "the controller that fights it. Default: the built-in scenarios' odds "
+                    "against the bot are estimated from the two forces (nothing fought), "
+                    "others fight 24. The enemy's muster is balanced either way; 0: no odds, "
+                    "the enemy musters its full budget.")
 
 
 def difficulty_choice(value: str | None) -> str | None:
@@ -76,7 +79,7 @@ def next_(company: str = COMPANY,
                                     "do (--play)."),
           controller_name: str = CONTROLLER,
           auto_skills: bool = AUTO_SKILLS,
-          runs: int = RUNS,
+          runs: int | None = RUNS,
           as_json: bool = JSON) -> None:
     """Play the next scenario: support rolls, muster, battle, post-battle sequence.
 
@@ -99,7 +102,7 @@ def next_(company: str = COMPANY,
 def run(company: str = COMPANY,
         auto: bool = typer.Option(True, "--auto", help="The tool commands both sides."),
         controller_name: str = CONTROLLER,
-        runs: int = RUNS,
+        runs: int | None = RUNS,
         as_json: bool = JSON) -> None:
     """Play every remaining scenario of the campaign, then print the campaign summary."""
     from campaigns.campaign import next_scenario
@@ -125,7 +128,8 @@ def run(company: str = COMPANY,
         show(campaign_views.campaign_summary(view))
 
 
-def _play_next(company: str, controller_name: str, auto_skills: bool, runs: int) -> None:
+def _play_next(company: str, controller_name: str, auto_skills: bool,
+               runs: int | None) -> None:
     """The next scenario with the company commanded at the terminal (resumed if under way,
     against the controller it began with)."""
     from campaigns.campaign import play_step

@@ -56,10 +56,18 @@ def odds_lines(odds: dict[str, Any]) -> list[str]:
 
     bal = odds["balance"]
     enemy = ", ".join(bal["enemy"]) or "no Meks"
+    lines = []
+    if odds["runs"]:
+        lines.append(f"Odds before the battle ({odds['runs']} battles, {odds['controller']}, "
+                     f"95% intervals): win {pct(odds['win'])}, draw {pct(odds['draw'])}, "
+                     f"loss {pct(odds['loss'])}.")
+    guess = odds.get("estimated")
+    if guess:
+        lines.append(f"Estimated odds ({odds['controller']} on both sides, from the two "
+                     f"forces): win {guess['win']:.0%}, draw {guess['draw']:.0%}, loss "
+                     f"{guess['loss']:.0%}.")
     return [
-        f"Odds before the battle ({odds['runs']} battles, {odds['controller']}, 95% "
-        f"intervals): win {pct(odds['win'])}, draw {pct(odds['draw'])}, "
-        f"loss {pct(odds['loss'])}.",
+        *lines,
         f"Enemy balanced towards a {bal['target']:.0%} chance of winning: budget "
         f"{bal['budget']} of the scenario's {bal['scenario_budget']} "
         f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}.",

@@ -31,10 +31,11 @@ class Difficulty(Enum):
 DIFFICULTIES = tuple(level.value for level in Difficulty)  # the words, easiest first
 
 
-def design_profile(design: Design, catalog: Catalog) -> tuple[float, float]:
+def design_profile(design: Design, catalog: Catalog, level: int = 0) -> tuple[float, float]:
     """A design's offence (expected damaging hits a turn against an average target, over
     the range bands, within its heat rating) and toughness (Hits it can take, counting
-    armor saves, Jammer and armor systems)."""
+    armor saves, Jammer and armor systems). ``level`` is the pilot level's to-hit modifier
+    (R6.6), 0 for a Regular."""
     chassis = catalog.for_size(design.size)
     weapons = [catalog.weapon(w) for w in design.weapons]
     systems = [catalog.system(s).name for s in design.systems]
@@ -48,7 +49,7 @@ def design_profile(design: Design, catalog: Catalog) -> tuple[float, float]:
             need = w.to_hit_at(band)
             if need is None or w.is_small:
                 continue
-            p = to_hit(w, need, band, targeting_array=bonus == 1).chance()
+            p = to_hit(w, need, band, targeting_array=bonus == 1, level=level).chance()
             evs.append((w.heat, w.dice * p * fail * (1.15 if w.save_modifier else 1.0)))
         evs.sort(key=lambda he: -he[1] / max(he[0], 0.5))
         heat = 0

@@ -1,0 +1,275 @@
+"""Fit the odds curves of ``meks/estimate.py`` to battles the bot fights, and say how well they
+agree with battles fought afresh.
+
+For each built-in scenario, ``--pairs`` random match-ups are drawn: each side's budget is the
+scenario's times one of 0.70, 0.85, 1.00, 1.15, 1.30, its Meks are the bot's muster for that
+budget at a random difficulty (easy, normal or hard), and each Mek's pilot is Green, Regular,
+Veteran or Elite at random (30/35/25/10 in 100). Each match-up is fought ``--battles`` times,
+the bot commanding both sides, with the support results the scenario gives rolled from the
+battle's seed. The attacker's and the defender's wins are then fitted, each by its own
+logistic regression, against the attacker's edge (``meks.estimate.edge``).
+
+A second, independent draw of match-ups (other seeds, ``--check-pairs``) is fought in the same
+way and compared with what the fitted curves say: the table gives, by bands of the estimated
+chance, how many battles fell in the band, the mean estimate and the share really won, for the
+attacker and the defender, and the Brier score of the estimate against that of a constant
+(the scenario's overall share): below it means the curves tell match-ups apart.
+
+    python benchmarks/fit_odds.py [--pairs N] [--battles K] [--check-pairs M] [--jobs J]
+                                  [--scenario ID ...] [--write] [--json]
+
+With ``--write`` the fitted curves replace ``meks/data/odds_model.yaml`` (only for the
+scenarios fitted; the others are kept). The draws are seeded: the same arguments give the
+same curves. A benchmark, not a test: it exits 0, and reports a failure instead of figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+HERE = Path(__file__).resolve()
+REPO_ROOT = HERE.parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from benchmarks.bot_vs_baseline import SCENARIOS, fight_all  # noqa: E402
+from campaigns.processes import available_cpus  # noqa: E402
+from campaigns.scenarios import get_scenario  # noqa: E402
+from meks.catalog import load_catalog  # noqa: E402
+from meks.dice import Dice  # noqa: E402
+from meks.engine import REVISION  # noqa: E402
+from meks.engine.bot.choices import DIFFICULTIES, Difficulty, muster  # noqa: E402
+from meks.engine.bot.policy import Bot  # noqa: E402
+from meks.engine.core import Battle  # noqa: E402
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
+from meks.estimate import MODEL_FILE, Curve, Model, edge, from_edge  # noqa: E402
+from meks.scenario import Side  # noqa: E402
+from meks.support import RICH_UNCLE, roll_support  # noqa: E402
+
+SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
+LEVELS = (("Green", 30), ("Regular", 35), ("Veteran", 25), ("Elite", 10))
+FIT_SEED = 31_000
+CHECK_SEED = 77_000
+MODEL_PATH = REPO_ROOT / "meks" / "data" / MODEL_FILE
+
+
+@dataclass(frozen=True)
+class Task:
+    scenario: str
+    pair: int  # the match-up's number (its seed is base + pair)
+    base: int  # FIT_SEED or CHECK_SEED
+    battles: int
+
+
+def side_units(rng: random.Random, scenario_id: str, side: Side) -> tuple[UnitSpec, ...]:
+    """A random force for ``side`` (see the module's docstring); () when none fits."""
+    catalog = load_catalog()
+    rules = get_scenario(scenario_id).side(side)
+    scale = rng.choice(SCALES)
+    difficulty = Difficulty(rng.choice(DIFFICULTIES))
+    try:
+        designs = muster(round(rules.budget * scale), rules.max_size, rules.composition,
+                         catalog, difficulty)
+    except ValueError:
+        designs = muster(rules.budget, rules.max_size, rules.composition, catalog,
+                         difficulty)
+    names, weights = zip(*LEVELS, strict=True)
+    units = []
+    for i, design in enumerate(designs):
+        level = rng.choices(names, weights)[0]
+        units.append(UnitSpec(f"{side.value[0].upper()}{i + 1} {design.name}", design,
+                              PilotSpec(f"{side.value} pilot {i + 1}", level),
+                              points=design.price or 0))
+    return tuple(units)
+
+
+def fight(task: Task) -> tuple[str, float, list[str]]:
+    """One match-up: (scenario, the attacker's edge, each battle's winner or 'draw')."""
+    catalog = load_catalog()
+    scenario = get_scenario(task.scenario)
+    rng = random.Random(task.base * 1000 + task.pair)
+    units = {side: side_units(rng, task.scenario, side) for side in Side}
+    x = edge(units, catalog)
+    out = []
+    for b in range(task.battles):
+        seed = (task.base + task.pair) * 100 + b
+        dice = Dice.from_seed(seed)
+        support_dice = Dice.from_seed(seed * 7 + 3)
+        forces = {}
+        for side in Side:
+            rolled = [roll_support(support_dice, catalog)
+                      for _ in range(scenario.side(side).support_rolls)]
+            support = tuple(r.entry.name for r in rolled if r.entry.name != RICH_UNCLE)
+            forces[side] = ForceSpec(units[side], support, side.value)
+        result = Battle(scenario, forces, dice, {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()},
+                        catalog).run()
+        out.append(result.winner.value if result.winner else "draw")
+    return task.scenario, x, out
+
+
+def logistic_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Maximum-likelihood logistic regression of ``y`` (0/1) on ``x`` by Newton's method,
+    with a very light ridge so that a scenario one side always wins still gives finite
+    (steep) curves."""
+    design = np.column_stack([np.ones_like(x), x])
+    beta = np.zeros(2)
+    ridge = np.diag([1e-3, 1e-3])
+    for _ in range(100):
+        p = 1.0 / (1.0 + np.exp(-(design @ beta)))
+        w = p * (1 - p)
+        grad = design.T @ (y - p) - ridge @ beta
+        hess = design.T @ (design * w[:, None]) + ridge
+        step = np.linalg.solve(hess, grad)
+        beta = beta + step
+        if np.max(np.abs(step)) < 1e-9:
+            break
+    return float(beta[0]), float(beta[1])
+
+
+def rows(results: list[tuple[str, float, list[str]]], scenario: str) -> tuple[np.ndarray, ...]:
+    xs, att, dfd = [], [], []
+    for sid, x, outcomes in results:
+        if sid != scenario:
+            continue
+        for o in outcomes:
+            xs.append(x)
+            att.append(1.0 if o == "attacker" else 0.0)
+            dfd.append(1.0 if o == "defender" else 0.0)
+    return np.array(xs), np.array(att), np.array(dfd)
+
+
+BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0.9),
+         (0.9, 1.0001))
+
+
+def check(model: Model, xs: np.ndarray, won: np.ndarray, side: Side) -> dict[str, Any]:
+    """How the curve of ``side`` agrees with battles fought afresh."""
+    est = np.array([from_edge(model, float(x)).win(side) for x in xs])
+    base = float(won.mean()) if len(won) else 0.0
+    brier = float(np.mean((est - won) ** 2)) if len(won) else 0.0
+    brier0 = float(np.mean((base - won) ** 2)) if len(won) else 0.0
+    bands = []
+    for low, high in BANDS:
+        mask = (est >= low) & (est < high)
+        n = int(mask.sum())
+        if n:
+            bands.append({"band": f"{low:.2f}-{min(high, 1.0):.2f}", "battles": n,
+                          "estimate": float(est[mask].mean()),
+                          "won": float(won[mask].mean())})
+    return {"battles": len(won), "share": base, "mean_estimate": float(est.mean()),
+            "brier": brier, "brier_constant": brier0, "bands": bands}
+
+
+def run(scenarios: list[str], pairs: int, battles: int, check_pairs: int,
+        jobs: int) -> dict[str, Any]:
+    started = time.perf_counter()
+    tasks = [Task(s, p, FIT_SEED, battles) for s in scenarios for p in range(pairs)]
+    fitted = fight_all(fight, tasks, jobs)
+    checks = fight_all(fight, [Task(s, p, CHECK_SEED, battles) for s in scenarios
+                               for p in range(check_pairs)], jobs)
+    report: dict[str, Any] = {"pairs": pairs, "battles": battles,
+                              "check_pairs": check_pairs, "revision": REVISION,
+                              "controller": "bot", "scenarios": {}}
+    for sid in scenarios:
+        xs, att, dfd = rows(fitted, sid)
+        model = Model(sid, Curve(*logistic_fit(xs, att)), Curve(*logistic_fit(xs, dfd)),
+                      len(xs), "bot", REVISION, (float(xs.min()), float(xs.max())))
+        cx, catt, cdfd = rows(checks, sid)
+        report["scenarios"][sid] = {
+            "attacker": [model.attacker.intercept, model.attacker.slope],
+            "defender": [model.defender.intercept, model.defender.slope],
+            "fitted_battles": len(xs),
+            "edge_range": [float(xs.min()), float(xs.max())] if len(xs) else [0.0, 0.0],
+            "check": {"attacker": check(model, cx, catt, Side.ATTACKER),
+                      "defender": check(model, cx, cdfd, Side.DEFENDER)}}
+    report["seconds"] = time.perf_counter() - started
+    return report
+
+
+def write_model(report: dict[str, Any]) -> None:
+    from meks.yamlio import parse_yaml
+
+    old: dict[str, Any] = {}
+    if MODEL_PATH.exists():
+        loaded = parse_yaml(MODEL_PATH.read_text("utf-8"), MODEL_FILE)
+        if isinstance(loaded, dict):
+            old = dict(loaded.get("scenarios", {}))
+    for sid, entry in report["scenarios"].items():
+        old[sid] = {"attacker": [round(v, 4) for v in entry["attacker"]],
+                    "defender": [round(v, 4) for v in entry["defender"]],
+                    "battles": entry["fitted_battles"],
+                    "edges": [round(v, 3) for v in entry["edge_range"]]}
+    lines = [
+        "# Odds curves for meks/estimate.py: for each built-in scenario, the attacker's and the",
+        "# defender's chance of winning as 1 / (1 + exp(-(a + b * edge))), [a, b] below, where",
+        "# edge is the log of the attacker's strength over the defender's (edges: the range the",
+        "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
+        "# benchmarks/fit_odds.py to battles the bot fought on both sides; do not edit by hand.",
+        f"controller: {report['controller']}",
+        f"revision: {report['revision']}",
+        "scenarios:",
+    ]
+    for sid in sorted(old):
+        e = old[sid]
+        lines.append(f"  {sid}:")
+        lines.append(f"    attacker: [{e['attacker'][0]}, {e['attacker'][1]}]")
+        lines.append(f"    defender: [{e['defender'][0]}, {e['defender'][1]}]")
+        lines.append(f"    battles: {e['battles']}")
+        lines.append(f"    edges: [{e['edges'][0]}, {e['edges'][1]}]")
+    MODEL_PATH.write_text("\n".join(lines) + "\n", "utf-8")
+
+
+def table(report: dict[str, Any]) -> str:
+    out = [f"{report['pairs']} match-ups x {report['battles']} battles a scenario to fit, "
+           f"{report['check_pairs']} x {report['battles']} to check "
+           f"({report['seconds']:.0f} s)"]
+    for sid, entry in report["scenarios"].items():
+        a, d = entry["attacker"], entry["defender"]
+        lo, hi = entry["edge_range"]
+        out.append(f"\n{sid}: attacker [{a[0]:+.2f}, {a[1]:+.2f}]  defender "
+                   f"[{d[0]:+.2f}, {d[1]:+.2f}]  edges {lo:+.2f}..{hi:+.2f}")
+        for side in ("attacker", "defender"):
+            c = entry["check"][side]
+            out.append(f"  {side}: won {c['share']:.3f}, estimated {c['mean_estimate']:.3f}; "
+                       f"Brier {c['brier']:.4f} (constant {c['brier_constant']:.4f})")
+            for band in c["bands"]:
+                out.append(f"    estimate {band['band']}: {band['battles']:5d} battles, "
+                           f"mean estimate {band['estimate']:.3f}, won {band['won']:.3f}")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pairs", type=int, default=120)
+    parser.add_argument("--battles", type=int, default=4)
+    parser.add_argument("--check-pairs", type=int, default=60)
+    parser.add_argument("--jobs", type=int, default=available_cpus())
+    parser.add_argument("--scenario", action="append", choices=SCENARIOS)
+    parser.add_argument("--write", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    try:
+        report = run(args.scenario or list(SCENARIOS), args.pairs, args.battles,
+                     args.check_pairs, args.jobs)
+        if args.write:
+            write_model(report)
+    except Exception:  # a benchmark reports its failure and still exits 0
+        traceback.print_exc()
+        print("The fit could not run; see the error above.")
+        return 0
+    print(json.dumps(report, indent=2) if args.json else table(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,174 @@
+"""A battle's odds at a glance: an estimate from the two forces, without fighting.
+
+Fighting a few hundred battles (``meks.odds.simulate``) gives the odds of a match-up; that
+takes seconds with the bot. A campaign wants an answer for several candidate enemy musters
+before every battle, in well under the time of the battle itself, so it asks this module.
+
+The estimate has two parts:
+
+- **The edge** of the attacker over the defender: the natural log of the ratio of the two
+  forces' strengths. A force's strength is its total offence times its total toughness (the
+  square law of ``force_strength``), where each Mek's offence is worked out with its own
+  pilot's to-hit modifier and its toughness counts only the Hits it has left. Support units
+  and support results do not count.
+- **A curve for each built-in scenario** (``meks/data/odds_model.yaml``): the attacker's and
+  the defender's chance of winning as logistic functions of the edge,
+  ``1 / (1 + exp(-(a + b * edge)))`` for each side, fitted to battles the bot fought on both
+  sides with random forces (``benchmarks/fit_odds.py`` fits them and says how well they
+  agree with battles fought afresh). A draw is whatever the two leave. An edge beyond the
+  range the fitted battles spanned counts as the nearest end of it.
+
+It is a model of the bot's battles, not a rule: the odds a player asks for with ``meks
+odds`` are still fought. A scenario without a curve (one of the player's own files, or one
+with house rules switched on, which change how battles go) has no estimate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from meks.catalog import Catalog
+from meks.engine.bot.choices import design_profile
+from meks.engine.units import UnitSpec
+from meks.scenario import Scenario, Side
+from meks.yamlio import parse_yaml
+
+MODEL_FILE = "odds_model.yaml"
+BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits")
+"""The house rules that change how battles go, so that curves fitted without them do not
+hold (the others change what happens between battles)."""
+
+
+def strength(units: Sequence[UnitSpec], catalog: Catalog) -> float:
+    """A force's strength: the total offence of its Meks (each at its pilot's to-hit
+    modifier) times their total toughness (Hits left over the chance a hit gets through)."""
+    offence = toughness = 0.0
+    for unit in units:
+        if unit.design is None:
+            continue
+        level = catalog.level(unit.pilot.level).to_hit if unit.pilot is not None else 0
+        attack, tough = _profile(unit.design, catalog, level)
+        hits = catalog.for_size(unit.design.size).hits
+        offence += attack
+        toughness += tough * max(hits - unit.damage, 0) / hits
+    return offence * toughness
+
+
+def _profile(design: object, catalog: Catalog, level: int) -> tuple[float, float]:
+    key = (id(catalog), design, level)
+    known = _PROFILES.get(key)
+    if known is None:
+        known = _PROFILES[key] = design_profile(design, catalog, level)  # type: ignore[arg-type]
+    return known
+
+
+_PROFILES: dict[tuple[int, object, int], tuple[float, float]] = {}
+
+
+def edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog) -> float:
+    """The attacker's edge: log of its strength over the defender's (0 for equal forces;
+    clamped to +-6 when a side has no strength at all)."""
+    att = strength(forces[Side.ATTACKER], catalog)
+    dfd = strength(forces[Side.DEFENDER], catalog)
+    if att <= 0 or dfd <= 0:
+        return 0.0 if att == dfd else (6.0 if att > dfd else -6.0)
+    return max(-6.0, min(6.0, math.log(att / dfd)))
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One side's chance of winning a scenario as a logistic function of the edge (the
+    attacker's edge; the defender's curve has a negative slope)."""
+
+    intercept: float
+    slope: float
+
+    def chance(self, x: float) -> float:
+        z = self.intercept + self.slope * x
+        if z >= 0:
+            return 1.0 / (1.0 + math.exp(-z))
+        e = math.exp(z)
+        return e / (1.0 + e)
+
+
+@dataclass(frozen=True)
+class Model:
+    """A scenario's fitted curves, with what they were fitted to."""
+
+    scenario: str
+    attacker: Curve
+    defender: Curve
+    battles: int
+    controller: str
+    revision: int
+    edges: tuple[float, float] = (-6.0, 6.0)  # the edges the fitted battles spanned
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The estimated chances of a battle's three outcomes (they sum to 1)."""
+
+    attacker: float
+    defender: float
+    draw: float
+    edge: float
+
+    def win(self, side: Side) -> float:
+        return self.attacker if side is Side.ATTACKER else self.defender
+
+    def loss(self, side: Side) -> float:
+        return self.defender if side is Side.ATTACKER else self.attacker
+
+
+@cache
+def models() -> dict[str, Model]:
+    """The fitted curves of the built-in scenarios, by scenario id."""
+    text = resources.files("meks").joinpath("data", MODEL_FILE).read_text("utf-8")
+    raw = parse_yaml(text, MODEL_FILE)
+    assert isinstance(raw, dict)
+    out = {}
+    for sid, entry in raw["scenarios"].items():
+        low, high = entry["edges"]
+        out[sid] = Model(sid, Curve(*entry["attacker"]), Curve(*entry["defender"]),
+                         int(entry["battles"]), str(raw["controller"]), int(raw["revision"]),
+                         (float(low), float(high)))
+    return out
+
+
+def model_for(scenario: Scenario) -> Model | None:
+    """The curves for ``scenario``: only a built-in scenario without the house rules that
+    change how a battle goes (``BATTLE_HOUSE_RULES``) has them."""
+    if any(getattr(scenario.house_rules, name) for name in BATTLE_HOUSE_RULES):
+        return None
+    return models().get(scenario.id)
+
+
+def estimate(scenario: Scenario, forces: Mapping[Side, Sequence[UnitSpec]],
+             catalog: Catalog) -> Estimate | None:
+    """The estimated odds of a battle of ``scenario`` between ``forces`` (both sides
+    commanded by the bot), or None when the scenario has no fitted curves."""
+    model = model_for(scenario)
+    if model is None:
+        return None
+    return from_edge(model, edge(forces, catalog))
+
+
+def from_edge(model: Model, x: float) -> Estimate:
+    """The odds the curves of ``model`` give at the edge ``x`` (an edge beyond those the
+    curves were fitted on counts as the nearest one they were: the curves say nothing of
+    what was never fought)."""
+    x = max(model.edges[0], min(model.edges[1], x))
+    att = model.attacker.chance(x)
+    dfd = model.defender.chance(x)
+    total = att + dfd
+    if total > 1.0:  # two curves fitted apart may overlap a little at the extremes
+        att, dfd = att / total, dfd / total
+    return Estimate(att, dfd, max(0.0, 1.0 - att - dfd), x)
+
+
+__all__ = ["Curve", "Estimate", "Model", "edge", "estimate", "from_edge", "model_for",
+           "models", "strength"]

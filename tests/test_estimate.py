@@ -1,0 +1,136 @@
+"""The odds estimate (``meks/estimate.py``, issue 16 item 3): a battle's odds from the two
+forces' strengths through curves fitted to the bot's battles, so that a campaign can balance
+its enemy without fighting; and the script that fits the curves (``benchmarks/fit_odds.py``)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from campaigns.scenarios import get_scenario
+from meks.catalog import Catalog
+from meks.engine.units import PilotSpec, UnitSpec
+from meks.estimate import Curve, Model, edge, estimate, from_edge, model_for, models, strength
+from meks.scenario import HouseRules, Side
+
+REPO = Path(__file__).resolve().parent.parent
+BUILT_IN = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
+            "head-to-head", "citadel")
+
+
+def mek(catalog: Catalog, design: str, level: str = "Regular", damage: int = 0) -> UnitSpec:
+    d = catalog.design(design)
+    return UnitSpec(f"{design} {level}", d, PilotSpec("p", level), points=d.price or 0,
+                    damage=damage)
+
+
+def test_a_better_pilot_makes_a_stronger_force(catalog: Catalog) -> None:
+    """Each Mek's offence is worked out at its own pilot's to-hit modifier (R6.6): Elite
+    above Regular above Green (Veteran and Regular share the modifier)."""
+    by_level = {lv: strength([mek(catalog, "DRAKEN", lv)], catalog)
+                for lv in ("Green", "Regular", "Veteran", "Elite")}
+    assert by_level["Green"] < by_level["Regular"] == by_level["Veteran"] < by_level["Elite"]
+
+
+def test_damage_carried_weakens_a_force_and_support_counts_for_nothing(
+        catalog: Catalog) -> None:
+    """Hits carried from an earlier battle (house rule repair: none) take toughness away in
+    proportion; a support unit adds no strength."""
+    whole = strength([mek(catalog, "DRAKEN")], catalog)
+    hurt = strength([mek(catalog, "DRAKEN", damage=2)], catalog)
+    assert hurt == pytest.approx(whole / 2)
+    assert strength([mek(catalog, "DRAKEN"), UnitSpec("Panzer", support="Panzer")],
+                    catalog) == whole
+
+
+def test_the_edge_is_zero_for_equal_forces_and_changes_sign_with_the_sides(
+        catalog: Catalog) -> None:
+    a = (mek(catalog, "VIPER"), mek(catalog, "WASP", "Green"))
+    b = (mek(catalog, "DEMON", "Elite"),)
+    assert edge({Side.ATTACKER: a, Side.DEFENDER: a}, catalog) == 0.0
+    x = edge({Side.ATTACKER: a, Side.DEFENDER: b}, catalog)
+    assert x != 0 and edge({Side.ATTACKER: b, Side.DEFENDER: a}, catalog) == pytest.approx(-x)
+    assert edge({Side.ATTACKER: a, Side.DEFENDER: ()}, catalog) == 6.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.floats(min_value=-50, max_value=50),
+       a=st.tuples(st.floats(-20, 20), st.floats(-20, 20)),
+       d=st.tuples(st.floats(-20, 20), st.floats(-20, 20)))
+def test_estimated_odds_are_chances_that_sum_to_one(x: float, a: tuple[float, float],
+                                                    d: tuple[float, float]) -> None:
+    """Whatever the curves and the edge, the three outcomes are chances summing to 1."""
+    model = Model("s", Curve(*a), Curve(*d), 1, "bot", 6, (-3.0, 3.0))
+    odds = from_edge(model, x)
+    for p in (odds.attacker, odds.defender, odds.draw):
+        assert 0.0 <= p <= 1.0
+    assert odds.attacker + odds.defender + odds.draw == pytest.approx(1.0)
+
+
+def test_an_edge_beyond_the_fitted_battles_counts_as_their_nearest() -> None:
+    """The curves say nothing of match-ups never fought: beyond the edges the fitted battles
+    spanned, the estimate is the one at the nearest end."""
+    model = Model("s", Curve(0.0, 2.0), Curve(0.0, -2.0), 1, "bot", 6, (-0.5, 0.5))
+    assert from_edge(model, 4.0) == dataclasses.replace(from_edge(model, 0.5), edge=0.5)
+    assert from_edge(model, -4.0).attacker == from_edge(model, -0.5).attacker
+
+
+def test_every_built_in_scenario_has_curves_fitted_to_the_bot_of_this_revision() -> None:
+    from meks.engine import REVISION
+
+    fitted = models()
+    assert set(fitted) == set(BUILT_IN)
+    for model in fitted.values():
+        assert model.controller == "bot" and model.revision == REVISION
+        assert model.battles >= 200 and model.edges[0] < model.edges[1]
+
+
+def test_where_strength_decides_the_stronger_attacker_is_likelier_to_win() -> None:
+    """In the scenarios that are fights to the finish (Buying Us Some Time, Head to Head),
+    the fitted curves rise with the attacker's edge and fall for the defender."""
+    for sid in ("buying-us-some-time", "head-to-head"):
+        model = models()[sid]
+        assert model.attacker.slope > 0 > model.defender.slope
+        assert from_edge(model, 1.0).attacker > from_edge(model, -1.0).attacker
+
+
+def test_house_rules_that_change_battles_leave_a_scenario_without_an_estimate(
+        catalog: Catalog) -> None:
+    """Curves fitted without a house rule do not hold with it: Six Always Hits and diagonal
+    moves leave no estimate; house rules of the campaign between battles do not matter."""
+    from meks.scenario import Repair
+
+    scenario = get_scenario("head-to-head")
+    forces = {Side.ATTACKER: (mek(catalog, "DRAKEN"),), Side.DEFENDER: (mek(catalog, "THOR"),)}
+    assert estimate(scenario, forces, catalog) is not None
+    for rules in (HouseRules(six_always_hits=True), HouseRules(diagonal_moves=True)):
+        assert model_for(dataclasses.replace(scenario, house_rules=rules)) is None
+    kept = dataclasses.replace(scenario, house_rules=HouseRules(repair=Repair.NONE))
+    assert model_for(kept) is not None
+
+
+@pytest.mark.slow
+def test_the_fit_script_fits_checks_and_prints_json() -> None:
+    """``benchmarks/fit_odds.py`` on a tiny draw: exits 0 and prints both curves, the edges
+    they span and the check against battles fought afresh (it writes nothing without
+    ``--write``)."""
+    model_file = REPO / "meks" / "data" / "odds_model.yaml"
+    before = model_file.read_text("utf-8")
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "fit_odds.py"), "--pairs", "4",
+         "--battles", "1", "--check-pairs", "2", "--jobs", "1", "--scenario", "head-to-head",
+         "--json"], capture_output=True, text=True, timeout=300, cwd=REPO,
+        stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    entry = report["scenarios"]["head-to-head"]
+    assert len(entry["attacker"]) == 2 and len(entry["defender"]) == 2
+    assert entry["fitted_battles"] == 4 and entry["check"]["attacker"]["battles"] == 2
+    assert model_file.read_text("utf-8") == before
