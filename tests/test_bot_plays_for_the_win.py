@@ -188,6 +188,40 @@ def test_the_defender_of_an_exit_does_not_open_the_range() -> None:
     assert choice is not RangeChoice.OPEN
 
 
+def test_units_bound_for_a_held_exit_go_in_at_once_when_time_runs_against_them() -> None:
+    """Issue 16 item 2 (At the Hot Gates the bot's attackers waited next to the exit zone
+    until turn 10, and the objective-runner style beat it): Meks that must leave the map
+    from a zone the enemy holds step into it together as soon as they are next to it, though
+    the defenders there outnumber them; waiting only leaves fewer turns to break contact."""
+    battle, bot = scenario_battle("at-the-hot-gates", turn=2)
+    attackers = [u for u in battle.side_units(Side.ATTACKER) if u.is_mek]
+    for unit in attackers:
+        unit.zone = 5
+        unit.hits = unit.max_hits - 2  # worn down: clearly outmatched in the exit zone
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.clock(view, Side.ATTACKER) < 0
+    foes = battle.enemies_in(8, Side.ATTACKER)
+    planner = Planner(bot, view, Side.ATTACKER, second=False)
+    # below even the ratio a unit passing through would need
+    assert bot.judge.ratio(view, attackers, foes) < planner.threshold(attackers, foes) * 0.6
+    orders = bot.movement(view, Side.ATTACKER)
+    assert all(orders.get(u.id) == 8 for u in attackers), orders
+
+
+def test_in_the_exit_zone_the_bot_opens_the_range_to_get_away() -> None:
+    """Issue 16 item 2: in the exit zone, the attacker that wins the movement roll at
+    Medium opens the range toward Long (where one more won roll breaks contact and lets it
+    leave) rather than trade fire, and at Long breaks contact."""
+    battle, bot, _ = hot_gates_fight(Band.MEDIUM)
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.range_choice(view, 8, Side.ATTACKER, [
+        RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.OPEN]) is RangeChoice.OPEN
+    battle, bot, _ = hot_gates_fight(Band.LONG)
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.range_choice(view, 8, Side.ATTACKER, [
+        RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.BREAK]) is RangeChoice.BREAK
+
+
 # ---- ahead in a battle that would be drawn -----------------------------------------------------
 
 def test_ahead_is_a_clearly_stronger_whole_force() -> None:

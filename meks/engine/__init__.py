@@ -6,4 +6,4 @@
 # replayed). Every stored battle records the revision it was fought under (battles from
 # before there was one count as 1), so a replay that differs can say why. docs/rules.md
 # lists what each revision changed.
-REVISION = 6
+REVISION = 7

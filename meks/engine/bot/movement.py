@@ -148,7 +148,7 @@ class Planner:
                 self.out[unit.id] = task.edge
                 self.dest[unit.id] = 0
             elif task.role == "exit":
-                groups.setdefault(("hold", task.zone), []).append(unit)
+                groups.setdefault(("exit", task.zone), []).append(unit)
             elif task.role == "run":
                 self._run(unit, task)
             elif task.role in ("keep", "evade"):
@@ -164,7 +164,8 @@ class Planner:
                 continue
             if role == "main" and self._net(units, zone):
                 continue
-            self._advance(units, zone, through=role == "hold")
+            self._advance(units, zone, through=role in ("hold", "exit"),
+                          rush=role == "exit" and self.clock < 0)
         self._dig()
         if self.second:
             self._second_filter()
@@ -220,10 +221,14 @@ class Planner:
                 self.move(unit, goal)
                 return
 
-    def _advance(self, units: list[Unit], goal: int, through: bool) -> None:
+    def _advance(self, units: list[Unit], goal: int, through: bool,
+                 rush: bool = False) -> None:
         """Move ``units`` a step toward ``goal``: around enemy-held zones when that costs
         little time, through them when the force is strong enough; a step into an enemy
-        zone is taken together, and only with the ratio the clock allows."""
+        zone is taken together, and only with the ratio the clock allows. ``rush``: units
+        that must get past the enemy to an exit while time runs against their side go in
+        whatever the ratio (waiting outside only leaves fewer turns to break contact and
+        leave; the enemy holding the way gains by every turn they wait)."""
         battle = self.battle
         cost = self.danger()
         steps: dict[str, int] = {}
@@ -266,6 +271,8 @@ class Planner:
             need = self.threshold(together, foes)
             if through:
                 need *= 0.6
+            if rush:
+                need = 0.0
             if there:
                 # Friends are fighting there: reinforce when it clearly helps them.
                 alone = self.bot.judge.ratio(battle, there, foes)

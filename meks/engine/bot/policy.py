@@ -31,6 +31,7 @@ from meks.scenario import Measure, Placed, Side, UnitKind
 if TYPE_CHECKING:
     from meks.engine.view import SideView
 
+LEAVE_BY_EXIT = 60.0  # worth of leaving the map from the exit zone the side must leave by
 RETREAT_BELOW = 0.45  # force ratio in a zone under which a side not pressed for time leaves
 AHEAD_AT = 1.3  # force ratio from which a side that would otherwise draw plays for the win
 LOOKAHEAD = 0.8  # weight of next turn's exchange in a range choice
@@ -311,7 +312,7 @@ class Bot(Baseline):
                 continue
             if task.role == "exit":
                 if zone == task.zone:
-                    value = max(value, 30.0)
+                    value = max(value, LEAVE_BY_EXIT)
                 elif not quick_win:
                     # The more the clock presses, the more leaving is worth.
                     turns_left = battle.scenario.turn_limit - battle.turn + 1
