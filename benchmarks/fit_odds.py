@@ -2,12 +2,17 @@
 agree with battles fought afresh.
 
 For each built-in scenario, ``--pairs`` random match-ups are drawn: each side's budget is the
-scenario's times one of 0.70, 0.85, 1.00, 1.15, 1.30, its Meks are the bot's muster for that
-budget at a random difficulty (easy, normal or hard), and each Mek's pilot is Green, Regular,
-Veteran or Elite at random (30/35/25/10 in 100). Each match-up is fought ``--battles`` times,
-the bot commanding both sides, with the support results the scenario gives rolled from the
-battle's seed. The attacker's and the defender's wins are then fitted, each by its own
-logistic regression, against the attacker's edge (``meks.estimate.edge``).
+scenario's times one of 0.70, 0.85, 1.00, 1.15, 1.30; its Meks are, half the time, any force
+of stock designs within the scenario's limits that spends at least 75% of that budget (all
+such forces equally likely), else the bot's muster for that budget at a random difficulty
+(easy, normal or hard); and its pilots are Green, Regular,
+Veteran or Elite at random (30/35/25/10 in 100): half the time one level for the whole side
+(as the enemy of a campaign has), else a level for each Mek; each pilot has a random skill
+with a chance of 1 in 4, and another with the same chance, and so on. Each match-up is fought
+``--battles`` times, the bot commanding both sides, with the support results the scenario
+gives rolled from the battle's seed. The attacker's and the defender's wins are then fitted,
+each by its own logistic regression, against the attacker's edge in strength and in movement
+rolls and in numbers (``meks.estimate.edge``, ``speed`` and ``numbers``).
 
 A second, independent draw of match-ups (other seeds, ``--check-pairs``) is fought in the same
 way and compared with what the fitted curves say: the table gives, by bands of the estimated
@@ -45,19 +50,34 @@ if str(REPO_ROOT) not in sys.path:
 from benchmarks.bot_vs_baseline import SCENARIOS, fight_all  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 from campaigns.scenarios import get_scenario  # noqa: E402
-from meks.catalog import load_catalog  # noqa: E402
+from meks.catalog import Design, load_catalog  # noqa: E402
 from meks.dice import Dice  # noqa: E402
 from meks.engine import REVISION  # noqa: E402
-from meks.engine.bot.choices import DIFFICULTIES, Difficulty, muster  # noqa: E402
+from meks.engine.bot.choices import (  # noqa: E402
+    DIFFICULTIES,
+    Difficulty,
+    forces_within,
+    muster,
+)
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
-from meks.estimate import MODEL_FILE, Curve, Model, edge, from_edge  # noqa: E402
+from meks.estimate import (  # noqa: E402
+    MODEL_FILE,
+    Curve,
+    Model,
+    edge,
+    from_edge,
+    numbers,
+    speed,
+)
+from meks.pilots import available_skills  # noqa: E402
 from meks.scenario import Side  # noqa: E402
 from meks.support import RICH_UNCLE, roll_support  # noqa: E402
 
 SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
 LEVELS = (("Green", 30), ("Regular", 35), ("Veteran", 25), ("Elite", 10))
+SKILL_CHANCE = 0.25  # a pilot's chance of a skill, and of each further one
 FIT_SEED = 31_000
 CHECK_SEED = 77_000
 MODEL_PATH = REPO_ROOT / "meks" / "data" / MODEL_FILE
@@ -76,30 +96,43 @@ def side_units(rng: random.Random, scenario_id: str, side: Side) -> tuple[UnitSp
     catalog = load_catalog()
     rules = get_scenario(scenario_id).side(side)
     scale = rng.choice(SCALES)
-    difficulty = Difficulty(rng.choice(DIFFICULTIES))
-    try:
-        designs = muster(round(rules.budget * scale), rules.max_size, rules.composition,
-                         catalog, difficulty)
-    except ValueError:
-        designs = muster(rules.budget, rules.max_size, rules.composition, catalog,
-                         difficulty)
+    budget = round(rules.budget * scale)
+    designs: list[Design] | tuple[Design, ...] = ()
+    if rng.random() < 0.5:  # any force within the limits that spends most of the budget
+        options = forces_within(budget, rules.max_size, rules.composition, catalog,
+                                spend=0.75) or forces_within(
+            rules.budget, rules.max_size, rules.composition, catalog, spend=0.75)
+        if options:
+            designs = rng.choice(options)
+    if not designs:  # the bot's own muster at a random difficulty
+        difficulty = Difficulty(rng.choice(DIFFICULTIES))
+        try:
+            designs = muster(budget, rules.max_size, rules.composition, catalog, difficulty)
+        except ValueError:
+            designs = muster(rules.budget, rules.max_size, rules.composition, catalog,
+                             difficulty)
     names, weights = zip(*LEVELS, strict=True)
     units = []
+    whole = rng.choices(names, weights)[0] if rng.random() < 0.5 else None
     for i, design in enumerate(designs):
-        level = rng.choices(names, weights)[0]
+        level = whole or rng.choices(names, weights)[0]
+        skills: list[str] = []
+        while rng.random() < SKILL_CHANCE:  # a pilot who has learnt a skill or more
+            skills.append(rng.choice(available_skills(skills, catalog)))
         units.append(UnitSpec(f"{side.value[0].upper()}{i + 1} {design.name}", design,
-                              PilotSpec(f"{side.value} pilot {i + 1}", level),
+                              PilotSpec(f"{side.value} pilot {i + 1}", level, tuple(skills)),
                               points=design.price or 0))
     return tuple(units)
 
 
-def fight(task: Task) -> tuple[str, float, list[str]]:
-    """One match-up: (scenario, the attacker's edge, each battle's winner or 'draw')."""
+def fight(task: Task) -> tuple[str, tuple[float, float, float], list[str]]:
+    """One match-up: (scenario, the attacker's edge, speed and numbers, each battle's winner
+    or 'draw')."""
     catalog = load_catalog()
     scenario = get_scenario(task.scenario)
     rng = random.Random(task.base * 1000 + task.pair)
     units = {side: side_units(rng, task.scenario, side) for side in Side}
-    x = edge(units, catalog)
+    features = (edge(units, catalog), speed(units, catalog), numbers(units))
     out = []
     for b in range(task.battles):
         seed = (task.base + task.pair) * 100 + b
@@ -114,16 +147,16 @@ def fight(task: Task) -> tuple[str, float, list[str]]:
         result = Battle(scenario, forces, dice, {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()},
                         catalog).run()
         out.append(result.winner.value if result.winner else "draw")
-    return task.scenario, x, out
+    return task.scenario, features, out
 
 
-def logistic_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
-    """Maximum-likelihood logistic regression of ``y`` (0/1) on ``x`` by Newton's method,
-    with a very light ridge so that a scenario one side always wins still gives finite
-    (steep) curves."""
-    design = np.column_stack([np.ones_like(x), x])
-    beta = np.zeros(2)
-    ridge = np.diag([1e-3, 1e-3])
+def logistic_fit(features: np.ndarray, y: np.ndarray) -> tuple[float, ...]:
+    """Maximum-likelihood logistic regression of ``y`` (0/1) on the ``features`` (a row a
+    battle) by Newton's method, with a light ridge so that a scenario one side always wins
+    still gives finite curves."""
+    design = np.column_stack([np.ones(len(y)), features])
+    beta = np.zeros(design.shape[1])
+    ridge = np.eye(design.shape[1]) * 1e-2
     for _ in range(100):
         p = 1.0 / (1.0 + np.exp(-(design @ beta)))
         w = p * (1 - p)
@@ -133,19 +166,20 @@ def logistic_fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
         beta = beta + step
         if np.max(np.abs(step)) < 1e-9:
             break
-    return float(beta[0]), float(beta[1])
+    return tuple(float(b) for b in beta)
 
 
-def rows(results: list[tuple[str, float, list[str]]], scenario: str) -> tuple[np.ndarray, ...]:
+def rows(results: list[tuple[str, tuple[float, float, float], list[str]]],
+         scenario: str) -> tuple[np.ndarray, ...]:
     xs, att, dfd = [], [], []
-    for sid, x, outcomes in results:
+    for sid, features, outcomes in results:
         if sid != scenario:
             continue
         for o in outcomes:
-            xs.append(x)
+            xs.append(features)
             att.append(1.0 if o == "attacker" else 0.0)
             dfd.append(1.0 if o == "defender" else 0.0)
-    return np.array(xs), np.array(att), np.array(dfd)
+    return np.array(xs).reshape(-1, 3), np.array(att), np.array(dfd)
 
 
 BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0.9),
@@ -154,7 +188,7 @@ BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0
 
 def check(model: Model, xs: np.ndarray, won: np.ndarray, side: Side) -> dict[str, Any]:
     """How the curve of ``side`` agrees with battles fought afresh."""
-    est = np.array([from_edge(model, float(x)).win(side) for x in xs])
+    est = np.array([from_edge(model, *(float(f) for f in row)).win(side) for row in xs])
     base = float(won.mean()) if len(won) else 0.0
     brier = float(np.mean((est - won) ** 2)) if len(won) else 0.0
     brier0 = float(np.mean((base - won) ** 2)) if len(won) else 0.0
@@ -183,13 +217,15 @@ def run(scenarios: list[str], pairs: int, battles: int, check_pairs: int,
     for sid in scenarios:
         xs, att, dfd = rows(fitted, sid)
         model = Model(sid, Curve(*logistic_fit(xs, att)), Curve(*logistic_fit(xs, dfd)),
-                      len(xs), "bot", REVISION, (float(xs.min()), float(xs.max())))
+                      len(xs), "bot", REVISION, (float(xs[:, 0].min()), float(xs[:, 0].max())))
         cx, catt, cdfd = rows(checks, sid)
         report["scenarios"][sid] = {
-            "attacker": [model.attacker.intercept, model.attacker.slope],
-            "defender": [model.defender.intercept, model.defender.slope],
+            "attacker": [model.attacker.intercept, model.attacker.slope,
+                         model.attacker.speed, model.attacker.numbers],
+            "defender": [model.defender.intercept, model.defender.slope,
+                         model.defender.speed, model.defender.numbers],
             "fitted_battles": len(xs),
-            "edge_range": [float(xs.min()), float(xs.max())] if len(xs) else [0.0, 0.0],
+            "edge_range": list(model.edges),
             "check": {"attacker": check(model, cx, catt, Side.ATTACKER),
                       "defender": check(model, cx, cdfd, Side.DEFENDER)}}
     report["seconds"] = time.perf_counter() - started
@@ -211,8 +247,10 @@ def write_model(report: dict[str, Any]) -> None:
                     "edges": [round(v, 3) for v in entry["edge_range"]]}
     lines = [
         "# Odds curves for meks/estimate.py: for each built-in scenario, the attacker's and the",
-        "# defender's chance of winning as 1 / (1 + exp(-(a + b * edge))), [a, b] below, where",
-        "# edge is the log of the attacker's strength over the defender's (edges: the range the",
+        "# defender's chance of winning as 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers))),",
+        "# [a, b, c, d] below: edge is the log of the attacker's strength over the defender's,",
+        "# speed its chance of winning a movement roll less the defender's, numbers the log of",
+        "# its count of Meks over the defender's (edges: the range of edge the",
         "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
         "# benchmarks/fit_odds.py to battles the bot fought on both sides; do not edit by hand.",
         f"controller: {report['controller']}",
@@ -222,8 +260,8 @@ def write_model(report: dict[str, Any]) -> None:
     for sid in sorted(old):
         e = old[sid]
         lines.append(f"  {sid}:")
-        lines.append(f"    attacker: [{e['attacker'][0]}, {e['attacker'][1]}]")
-        lines.append(f"    defender: [{e['defender'][0]}, {e['defender'][1]}]")
+        lines.append(f"    attacker: [{', '.join(str(c) for c in e['attacker'])}]")
+        lines.append(f"    defender: [{', '.join(str(c) for c in e['defender'])}]")
         lines.append(f"    battles: {e['battles']}")
         lines.append(f"    edges: [{e['edges'][0]}, {e['edges'][1]}]")
     MODEL_PATH.write_text("\n".join(lines) + "\n", "utf-8")
@@ -236,8 +274,8 @@ def table(report: dict[str, Any]) -> str:
     for sid, entry in report["scenarios"].items():
         a, d = entry["attacker"], entry["defender"]
         lo, hi = entry["edge_range"]
-        out.append(f"\n{sid}: attacker [{a[0]:+.2f}, {a[1]:+.2f}]  defender "
-                   f"[{d[0]:+.2f}, {d[1]:+.2f}]  edges {lo:+.2f}..{hi:+.2f}")
+        out.append(f"\n{sid}: attacker [{', '.join(f'{c:+.2f}' for c in a)}]  defender "
+                   f"[{', '.join(f'{c:+.2f}' for c in d)}]  edges {lo:+.2f}..{hi:+.2f}")
         for side in ("attacker", "defender"):
             c = entry["check"][side]
             out.append(f"  {side}: won {c['share']:.3f}, estimated {c['mean_estimate']:.3f}; "

@@ -11,12 +11,17 @@ The estimate has two parts:
   square law of ``force_strength``), where each Mek's offence is worked out with its own
   pilot's to-hit modifier and its toughness counts only the Hits it has left. Support units
   and support results do not count.
+- **The speed** of the attacker over the defender: its chance of winning a movement roll
+  (its fastest Mek's against the defender's fastest, R6.2) less the defender's. Whoever wins
+  the movement rolls chooses the range, so the faster side fights when and where it likes.
+- **The numbers**: the log of the attacker's count of Meks over the defender's (a scenario
+  won by getting a share of the force off the map is easier with more Meks to send).
 - **A curve for each built-in scenario** (``meks/data/odds_model.yaml``): the attacker's and
-  the defender's chance of winning as logistic functions of the edge,
-  ``1 / (1 + exp(-(a + b * edge)))`` for each side, fitted to battles the bot fought on both
-  sides with random forces (``benchmarks/fit_odds.py`` fits them and says how well they
-  agree with battles fought afresh). A draw is whatever the two leave. An edge beyond the
-  range the fitted battles spanned counts as the nearest end of it.
+  the defender's chance of winning as logistic functions of the three,
+  ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers)))`` for each side, fitted to
+  battles the bot fought on both sides with random forces (``benchmarks/fit_odds.py`` fits
+  them and says how well they agree with battles fought afresh). A draw is whatever the two
+  leave. An edge beyond the range the fitted battles spanned counts as the nearest end of it.
 
 It is a model of the bot's battles, not a rule: the odds a player asks for with ``meks
 odds`` are still fought. A scenario without a curve (one of the player's own files, or one
@@ -33,7 +38,9 @@ from importlib import resources
 
 from meks.catalog import Catalog
 from meks.engine.bot.choices import design_profile
-from meks.engine.units import UnitSpec
+from meks.engine.bot.evaluation import contest
+from meks.engine.units import UnitSpec, build_unit
+from meks.rules import movement_roll
 from meks.scenario import Scenario, Side
 from meks.yamlio import parse_yaml
 
@@ -69,6 +76,45 @@ def _profile(design: object, catalog: Catalog, level: int) -> tuple[float, float
 _PROFILES: dict[tuple[int, object, int], tuple[float, float]] = {}
 
 
+def rollers(units: Sequence[UnitSpec], catalog: Catalog) -> list[tuple[int, int, float]]:
+    """Each Mek's movement roll (R6.2, ``meks.rules.movement_roll``) as (dice, modifier, 1):
+    its chassis dice and bonus, its pilot's level, Maneuver and Chassis Familiarity, Servo
+    Boosters, and Jump Jets' extra die (the zone's terrain is left out: it is the same for
+    both sides)."""
+    out = []
+    for spec in units:
+        if spec.design is None:
+            continue
+        unit = build_unit(spec, "estimate", Side.ATTACKER, catalog)
+        pilot = unit.pilot
+        systems = {slot.system.name for slot in unit.systems}
+        roll = movement_roll(
+            unit.move.dice, bonus=unit.move.bonus, jump="Jump Jets" in systems,
+            level=pilot.level.move if pilot else 0,
+            maneuver=pilot is not None and "Maneuver" in pilot.skills,
+            familiarity=pilot is not None and pilot.familiarity is unit.size,
+            servo_boosters="Servo Boosters" in systems)
+        out.append((roll.dice, roll.modifier, 1.0))
+    return out
+
+
+def speed(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog) -> float:
+    """The attacker's edge in movement rolls: its chance of winning one (its best Mek's
+    roll against the defender's best) less the defender's; -1 to 1."""
+    mine = rollers(forces[Side.ATTACKER], catalog)
+    theirs = rollers(forces[Side.DEFENDER], catalog)
+    win, tie = contest(mine, theirs)
+    return win - (1.0 - win - tie)
+
+
+def numbers(forces: Mapping[Side, Sequence[UnitSpec]]) -> float:
+    """The attacker's edge in numbers: the log of its count of Meks over the defender's
+    (each side counted as at least one)."""
+    def count(side: Side) -> int:
+        return max(1, sum(1 for u in forces[side] if u.design is not None))
+    return math.log(count(Side.ATTACKER) / count(Side.DEFENDER))
+
+
 def edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog) -> float:
     """The attacker's edge: log of its strength over the defender's (0 for equal forces;
     clamped to +-6 when a side has no strength at all)."""
@@ -81,14 +127,16 @@ def edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog) -> float:
 
 @dataclass(frozen=True)
 class Curve:
-    """One side's chance of winning a scenario as a logistic function of the edge (the
-    attacker's edge; the defender's curve has a negative slope)."""
+    """One side's chance of winning a scenario as a logistic function of the attacker's
+    edge in strength and in movement rolls (the defender's curve falls with both)."""
 
     intercept: float
     slope: float
+    speed: float = 0.0
+    numbers: float = 0.0
 
-    def chance(self, x: float) -> float:
-        z = self.intercept + self.slope * x
+    def chance(self, x: float, v: float = 0.0, n: float = 0.0) -> float:
+        z = self.intercept + self.slope * x + self.speed * v + self.numbers * n
         if z >= 0:
             return 1.0 / (1.0 + math.exp(-z))
         e = math.exp(z)
@@ -116,6 +164,8 @@ class Estimate:
     defender: float
     draw: float
     edge: float
+    speed: float = 0.0
+    numbers: float = 0.0
 
     def win(self, side: Side) -> float:
         return self.attacker if side is Side.ATTACKER else self.defender
@@ -154,21 +204,22 @@ def estimate(scenario: Scenario, forces: Mapping[Side, Sequence[UnitSpec]],
     model = model_for(scenario)
     if model is None:
         return None
-    return from_edge(model, edge(forces, catalog))
+    return from_edge(model, edge(forces, catalog), speed(forces, catalog), numbers(forces))
 
 
-def from_edge(model: Model, x: float) -> Estimate:
-    """The odds the curves of ``model`` give at the edge ``x`` (an edge beyond those the
-    curves were fitted on counts as the nearest one they were: the curves say nothing of
-    what was never fought)."""
+def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0) -> Estimate:
+    """The odds the curves of ``model`` give at the edge ``x`` in strength, ``v`` in
+    movement rolls and ``n`` in numbers (an edge in strength beyond those the curves were
+    fitted on counts as the nearest one they were: the curves say nothing of what was never
+    fought)."""
     x = max(model.edges[0], min(model.edges[1], x))
-    att = model.attacker.chance(x)
-    dfd = model.defender.chance(x)
+    att = model.attacker.chance(x, v, n)
+    dfd = model.defender.chance(x, v, n)
     total = att + dfd
     if total > 1.0:  # two curves fitted apart may overlap a little at the extremes
         att, dfd = att / total, dfd / total
-    return Estimate(att, dfd, max(0.0, 1.0 - att - dfd), x)
+    return Estimate(att, dfd, max(0.0, 1.0 - att - dfd), x, v, n)
 
 
 __all__ = ["Curve", "Estimate", "Model", "edge", "estimate", "from_edge", "model_for",
-           "models", "strength"]
+           "models", "numbers", "rollers", "speed", "strength"]

@@ -17,7 +17,19 @@ from hypothesis import strategies as st
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog
 from meks.engine.units import PilotSpec, UnitSpec
-from meks.estimate import Curve, Model, edge, estimate, from_edge, model_for, models, strength
+from meks.estimate import (
+    Curve,
+    Model,
+    edge,
+    estimate,
+    from_edge,
+    model_for,
+    models,
+    numbers,
+    rollers,
+    speed,
+    strength,
+)
 from meks.scenario import HouseRules, Side
 
 REPO = Path(__file__).resolve().parent.parent
@@ -25,10 +37,11 @@ BUILT_IN = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through
             "head-to-head", "citadel")
 
 
-def mek(catalog: Catalog, design: str, level: str = "Regular", damage: int = 0) -> UnitSpec:
+def mek(catalog: Catalog, design: str, level: str = "Regular", damage: int = 0,
+        skills: tuple[str, ...] = ()) -> UnitSpec:
     d = catalog.design(design)
-    return UnitSpec(f"{design} {level}", d, PilotSpec("p", level), points=d.price or 0,
-                    damage=damage)
+    return UnitSpec(f"{design} {level}", d, PilotSpec("p", level, skills),
+                    points=d.price or 0, damage=damage)
 
 
 def test_a_better_pilot_makes_a_stronger_force(catalog: Catalog) -> None:
@@ -60,15 +73,68 @@ def test_the_edge_is_zero_for_equal_forces_and_changes_sign_with_the_sides(
     assert edge({Side.ATTACKER: a, Side.DEFENDER: ()}, catalog) == 6.0
 
 
+def test_each_meks_movement_roll_is_the_rules_roll_without_the_terrain(
+        catalog: Catalog) -> None:
+    """R6.2: chassis dice and bonus, pilot level, Maneuver +2, Chassis Familiarity +1 in a
+    Mek of the pilot's size, Jump Jets' extra die (SABER); support units do not roll."""
+    assert rollers([mek(catalog, "WASP")], catalog) == [(2, 2, 1.0)]
+    assert rollers([mek(catalog, "WASP", "Elite")], catalog) == [(2, 4, 1.0)]
+    assert rollers([mek(catalog, "WASP", "Green", skills=("Maneuver",))], catalog) == \
+        [(2, 3, 1.0)]
+    assert rollers([mek(catalog, "VIPER", skills=("Chassis Familiarity (Medium)",))],
+                   catalog) == [(2, 1, 1.0)]
+    assert rollers([mek(catalog, "VIPER", skills=("Chassis Familiarity (Heavy)",))],
+                   catalog) == [(2, 0, 1.0)]
+    assert rollers([mek(catalog, "SABER")], catalog) == [(3, 0, 1.0)]
+    assert rollers([UnitSpec("Panzer", support="Panzer")], catalog) == []
+
+
+def test_speed_is_the_chance_of_winning_a_movement_roll_less_the_enemys(
+        catalog: Catalog) -> None:
+    """Equal Meks: 0; the fastest Mek of a side rolls for it, so a WASP with a VIPER beats a
+    lone VIPER more often than not, and the sides' figures are opposite."""
+    viper, wasp = mek(catalog, "VIPER"), mek(catalog, "WASP")
+    assert speed({Side.ATTACKER: (viper,), Side.DEFENDER: (viper,)}, catalog) == \
+        pytest.approx(0.0)
+    fast = speed({Side.ATTACKER: (viper, wasp), Side.DEFENDER: (viper,)}, catalog)
+    assert 0 < fast <= 1
+    assert speed({Side.ATTACKER: (viper,), Side.DEFENDER: (viper, wasp)}, catalog) == \
+        pytest.approx(-fast)
+
+
+def test_numbers_are_the_log_of_the_count_of_meks(catalog: Catalog) -> None:
+    import math
+
+    two = (mek(catalog, "WASP"), mek(catalog, "WASP"))
+    one = (mek(catalog, "ODIN"), UnitSpec("Panzer", support="Panzer"))
+    assert numbers({Side.ATTACKER: two, Side.DEFENDER: one}) == pytest.approx(math.log(2))
+    assert numbers({Side.ATTACKER: (), Side.DEFENDER: one}) == 0.0
+
+
+def test_forces_within_the_limits_spend_what_they_are_asked_to(catalog: Catalog) -> None:
+    """``forces_within``: every force of stock designs within the budget, size limit and
+    composition, spending at least the share asked (the fit draws from them)."""
+    from meks.catalog import Size
+    from meks.engine.bot.choices import forces_within
+
+    forces = forces_within(30, None, {Size.MEDIUM: 1, Size.LIGHT: 2}, catalog)
+    assert forces and all(sorted(d.size.value for d in f) == ["Light", "Light", "Medium"]
+                          and sum(d.price or 0 for d in f) <= 30 for f in forces)
+    spent = forces_within(60, Size.HEAVY, None, catalog, spend=0.75)
+    assert spent and all(45 <= sum(d.price or 0 for d in f) <= 60
+                         and all(d.size <= Size.HEAVY for d in f) for f in spent)
+    assert forces_within(5, None, None, catalog) == []
+
+
 @settings(max_examples=200, deadline=None)
-@given(x=st.floats(min_value=-50, max_value=50),
-       a=st.tuples(st.floats(-20, 20), st.floats(-20, 20)),
-       d=st.tuples(st.floats(-20, 20), st.floats(-20, 20)))
-def test_estimated_odds_are_chances_that_sum_to_one(x: float, a: tuple[float, float],
-                                                    d: tuple[float, float]) -> None:
-    """Whatever the curves and the edge, the three outcomes are chances summing to 1."""
+@given(x=st.floats(min_value=-50, max_value=50), v=st.floats(min_value=-1, max_value=1),
+       n=st.floats(min_value=-3, max_value=3),
+       a=st.tuples(*[st.floats(-20, 20)] * 4), d=st.tuples(*[st.floats(-20, 20)] * 4))
+def test_estimated_odds_are_chances_that_sum_to_one(
+        x: float, v: float, n: float, a: tuple[float, ...], d: tuple[float, ...]) -> None:
+    """Whatever the curves and the edges, the three outcomes are chances summing to 1."""
     model = Model("s", Curve(*a), Curve(*d), 1, "bot", 6, (-3.0, 3.0))
-    odds = from_edge(model, x)
+    odds = from_edge(model, x, v, n)
     for p in (odds.attacker, odds.defender, odds.draw):
         assert 0.0 <= p <= 1.0
     assert odds.attacker + odds.defender + odds.draw == pytest.approx(1.0)
@@ -94,11 +160,15 @@ def test_every_built_in_scenario_has_curves_fitted_to_the_bot_of_this_revision()
 
 def test_where_strength_decides_the_stronger_attacker_is_likelier_to_win() -> None:
     """In the scenarios that are fights to the finish (Buying Us Some Time, Head to Head),
-    the fitted curves rise with the attacker's edge and fall for the defender."""
+    the fitted curves rise with the attacker's edge in strength and in movement rolls, and
+    fall for the defender; at the Hot Gates, a race for the exit, speed counts most."""
     for sid in ("buying-us-some-time", "head-to-head"):
         model = models()[sid]
         assert model.attacker.slope > 0 > model.defender.slope
+        assert model.attacker.speed > 0 > model.defender.speed
         assert from_edge(model, 1.0).attacker > from_edge(model, -1.0).attacker
+    gates = models()["at-the-hot-gates"]
+    assert gates.attacker.speed > max(gates.attacker.slope, 0)
 
 
 def test_house_rules_that_change_battles_leave_a_scenario_without_an_estimate(
@@ -131,6 +201,6 @@ def test_the_fit_script_fits_checks_and_prints_json() -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     entry = report["scenarios"]["head-to-head"]
-    assert len(entry["attacker"]) == 2 and len(entry["defender"]) == 2
+    assert len(entry["attacker"]) == 4 and len(entry["defender"]) == 4
     assert entry["fitted_battles"] == 4 and entry["check"]["attacker"]["battles"] == 2
     assert model_file.read_text("utf-8") == before

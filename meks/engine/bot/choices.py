@@ -171,6 +171,21 @@ def muster(budget: int, max_size: Size | None, composition: dict[Size, int] | No
     return list(best)
 
 
+def forces_within(budget: int, max_size: Size | None, composition: dict[Size, int] | None,
+                  catalog: Catalog, pricing: Pricing = Pricing.PRINTED,
+                  spend: float = 0.0) -> list[tuple[Design, ...]]:
+    """Every force of stock designs within ``budget``, ``max_size`` and ``composition`` that
+    spends at least ``spend`` of the budget (a share), cheapest designs first."""
+    pool = [d for d in catalog.designs if (max_size is None or d.size <= max_size)
+            and (not composition or d.size in composition)]
+    prices = {d.name: _price(d, catalog, pricing) for d in pool}
+    pool = [d for d in pool if prices[d.name] <= budget]
+    if not pool:
+        return []
+    return [f for f in _forces(pool, prices, budget, composition)
+            if sum(prices[d.name] for d in f) >= spend * budget]
+
+
 def _forces(pool: Sequence[Design], prices: dict[str, int], budget: int,
             composition: dict[Size, int] | None) -> list[tuple[Design, ...]]:
     """Every multiset of designs from ``pool`` within ``budget`` (and of exactly the
