@@ -10,6 +10,7 @@ A plan file (YAML)::
 
     name: The Border War
     difficulty: normal            # easy, normal or hard (the enemy's musters)
+    house_rules: {salvage: winner}  # house rules for every scenario, over their own
     scenarios:
       - {scenario: opening-shots, side: attacker}
       - {scenario: head-to-head, side: defender}
@@ -24,12 +25,15 @@ pointing out of it is refused without the file being read.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import hashlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from sqlmodel import Session, col, select
 
 from campaigns.battles import (
@@ -63,6 +67,7 @@ from campaigns.files import PLAN, read_yaml_file
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
 from campaigns.play import PlayState, load, start_sides
+from campaigns.scenario_model import HouseRules as HouseRulesModel
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import (
     Origin,
@@ -81,7 +86,7 @@ from meks.engine.bot.choices import muster as bot_muster
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.errors import InputError, MeksError
 from meks.forcepick import Option, pick_force
-from meks.scenario import Scenario, Side
+from meks.scenario import Scenario, Side, house_rule_problems
 from meks.schema import build
 from meks.support import roll_support
 
@@ -114,6 +119,7 @@ class PlanFile:
     scenarios: tuple[PlanStep, ...]
     name: str = ""
     difficulty: str = "normal"
+    house_rules: dict[str, Any] = field(default_factory=dict)
 
 
 def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
@@ -128,6 +134,8 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     difficulty = data.difficulty.strip().lower()
     if difficulty not in DIFFICULTIES:
         problems.append(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+    house, wrong = plan_house_rules(data.house_rules)
+    problems += wrong
     for i, step in enumerate(data.scenarios):
         if step.side not in ("attacker", "defender"):
             problems.append(f"scenarios[{i}].side must be attacker or defender")
@@ -140,6 +148,11 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
                               "file": entry.file, "definition": scenario_data(scenario)})
             else:
                 steps.append({"scenario": scenario.id, "side": step.side})
+            if house:
+                steps[-1]["house_rules"] = house
+                problems += [f"scenarios[{i}] ({scenario.id}): with the plan's house rules, "
+                             f"{p.message}" for p in house_rule_problems(
+                                 with_house_rules(scenario, house).house_rules)]
         except InputError:
             raise
         except MeksError as exc:  # an unknown scenario: name it with the step
@@ -147,6 +160,32 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     if problems:
         raise InputError(str(path), problems)
     return file_name(data.name, "campaign name", path, "name") or path.stem, steps, difficulty
+
+
+def plan_house_rules(given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The house rules a plan sets for all its scenarios, as stored data (only those it
+    names), and what is wrong with them."""
+    if not given:
+        return {}, []
+    try:
+        model = HouseRulesModel.model_validate(given)
+    except ValidationError as exc:
+        return {}, [f"house_rules.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                    for e in exc.errors()]
+    return {name: _plain(getattr(model, name)) for name in given}, []
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def with_house_rules(scenario: Scenario, house: dict[str, Any]) -> Scenario:
+    """``scenario`` with the house rules a campaign plan sets over its own."""
+    if not house:
+        return scenario
+    model = HouseRulesModel.model_validate(house)
+    return dataclasses.replace(scenario, house_rules=dataclasses.replace(
+        scenario.house_rules, **{name: getattr(model, name) for name in house}))
 
 
 def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
@@ -169,8 +208,15 @@ def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
 
 
 def step_scenario(step: dict[str, Any]) -> Scenario:
-    """The scenario of a campaign step: its copy when the plan named a file, else the
-    scenario with its id now."""
+    """The scenario of a campaign step (its copy when the plan named a file, else the
+    scenario with its id now), under the house rules the plan sets."""
+    try:
+        return with_house_rules(_step_scenario(step), step.get("house_rules") or {})
+    except ValidationError:
+        raise DamagedRecord("the campaign plan's house rules") from None
+
+
+def _step_scenario(step: dict[str, Any]) -> Scenario:
     if "definition" in step:
         try:
             return stored_scenario(step["definition"])

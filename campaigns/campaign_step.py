@@ -68,6 +68,8 @@ def complete_step(session: Session, step: Step, fought: Fought,
              "result": outcome, "reason": result.reason, "turns": result.turns,
              "battle_id": battle_id, "support": list(step.support),
              "bought": list(step.bought), "pilots": fought.reports.get(side, [])}
+    if fought.salvage.get(side):
+        entry["salvage"] = fought.salvage[side]
     with changing(session, company, "campaign next") as change:
         results = stored_json(row, "results")
         results.append(entry)

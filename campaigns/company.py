@@ -322,6 +322,7 @@ def view_of(doc: roster.Document) -> dict[str, Any]:
             "meks": [callsigns.get(f["mek"]) for f in last["force"]]},
         "battles": [{"id": b["id"], "scenario": b["scenario"], "result": b["result"]}
                     for b in doc["battles"]],
+        "stockpile": [dict(p) for p in doc.get("stockpile", [])],
     }
 
 

@@ -21,6 +21,7 @@ from campaigns.company import (
     find_pilot,
 )
 from campaigns.in_play import play_using
+from campaigns.parts import Part, counted, named_part, salvages, store_parts
 from campaigns.stored import stored_json
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -35,6 +36,7 @@ from meks.pilots import (
     roll_for_skill,
     skill_label,
 )
+from meks.scenario import HouseRules, Salvage
 
 RESULTS = ("win", "loss", "draw")
 
@@ -90,11 +92,13 @@ def record_battle(
     dead: Sequence[str] = (),
     choices: Mapping[str, str] | None = None,
     auto: bool = False,
+    salvage: Sequence[str] = (),
     catalog: Catalog | None = None,
 ) -> dict[str, Any]:
     """Record a game played at the table for the force last mustered and run the post-battle
-    sequence. Raises ``ChoicesNeeded`` (and stores nothing) when a pilot earns a skill that
-    neither ``choices`` nor ``auto`` settles."""
+    sequence. ``salvage`` names the parts the company recovered (house rule salvage, R3.6).
+    Raises ``ChoicesNeeded`` (and stores nothing) when a pilot earns a skill that neither
+    ``choices`` nor ``auto`` settles."""
     catalog = catalog or load_catalog()
     if result not in RESULTS:
         raise Refused(f"The result must be win, loss or draw, not {result!r}.")
@@ -145,6 +149,10 @@ def record_battle(
         chooser = in_force_pilot(ref)
         assert chooser.id is not None
         chosen[chooser.id] = catalog.skill(skill).name  # a misspelt skill is caught now
+    house = house_rules_of(last.scenario)
+    recovered = tuple(named_part(name, catalog) for name in salvage)
+    if recovered and not salvages(house.salvage, result):
+        raise Refused(_no_salvage(house.salvage, last.scenario, result))
 
     with changing(session, company, "battle record") as change:
         battle = Battle(company_id=company.id, muster_id=last.id, scenario=last.scenario,
@@ -152,11 +160,35 @@ def record_battle(
                         sides=json.dumps({"company": company.name, "side": last.side}))
         session.add(battle)
         session.flush()
-        report = aftermath(session, last, battle, Aftermath(result, kill_counts, lost, died),
+        report = aftermath(session, last, battle,
+                           Aftermath(result, kill_counts, lost, died, salvage=recovered),
                            dice, change, choices=chosen, auto=auto, catalog=catalog)
         battle.log = json.dumps({"dice": change.dice, "report": report})
         session.add(battle)
-    return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report}
+    return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report,
+            "salvage": [p.name for p in recovered]}
+
+
+def house_rules_of(scenario_id: str | None) -> HouseRules:
+    """The house rules of the scenario a muster was made for; the rulings' defaults for a
+    muster made without one, or for a scenario that can no longer be found."""
+    if scenario_id is None:
+        return HouseRules()
+    from campaigns.scenarios import get_scenario
+
+    try:
+        return get_scenario(scenario_id).house_rules
+    except MeksError:
+        return HouseRules()
+
+
+def _no_salvage(rule: Salvage, scenario: str | None, result: str) -> str:
+    where = f"in {scenario}" if scenario else "without a scenario"
+    if rule is Salvage.NONE:
+        return (f"Nothing can be salvaged {where}: its house rule 'salvage' is off (R3.6). "
+                "Leave out --salvage.")
+    return (f"Only the winner salvages {where} (house rule 'salvage: winner', R3.6), and "
+            f"this battle was a {result}; leave out --salvage.")
 
 
 @dataclass(frozen=True)
@@ -169,6 +201,7 @@ class Aftermath:
     lost: set[int]
     died: set[int]
     damage: Mapping[int, int] = dataclasses.field(default_factory=dict)  # Mek id -> hits
+    salvage: Sequence[Part] = ()  # parts recovered into the stockpile (R3.6)
 
 
 def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath, dice: Dice,
@@ -254,10 +287,13 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
     change.rolled(dice, start)
     muster.battle_id = battle.id
     session.add(muster)
+    if what.salvage:
+        store_parts(session, muster.company_id, what.salvage)
     n = len(report)
     change.summary = (f"{'Fought' if battle.mode != 'table' else 'Recorded'} a "
                       f"{what.result} ({n} pilot{'s' if n != 1 else ''}): "
-                      + "; ".join(_line(e) for e in report) + ".")
+                      + "; ".join(_line(e) for e in report) + "."
+                      + (f" Salvaged {counted(what.salvage)}." if what.salvage else ""))
     return report
 
 

@@ -32,6 +32,10 @@ def record(
                                      help="The skill a pilot takes if it earns one."),
     auto: bool = typer.Option(False, "--auto",
                               help="Pick earned skills by the documented priority."),
+    salvage: list[str] = typer.Option(
+        [], "--salvage", "-s", metavar="PART",
+        help="A weapon or system recovered from a destroyed enemy Mek into the stockpile "
+        "(repeat for each part; needs the scenario's house rule salvage)."),
     seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                     help="Seed for reproducible dice."),
     as_json: bool = JSON,
@@ -39,7 +43,7 @@ def record(
     """Record a game played on a real table for the force last mustered.
 
     Then run the post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
-    credited, promotions, and a new-skill roll for each surviving pilot."""
+    credited, promotions, a new-skill roll for each surviving pilot, and the salvage named."""
     from campaigns.postbattle import ChoicesNeeded, record_battle
     from cli import store_views
     from meks.dice import Dice
@@ -56,7 +60,7 @@ def record(
         with session() as s:
             return record_battle(s, company, result, Dice.from_seed(dice_seed),
                                  kills=kill_counts, destroyed=destroyed, dead=dead,
-                                 choices=choices, auto=auto)
+                                 choices=choices, auto=auto, salvage=salvage)
 
     try:
         outcome = attempt()
@@ -153,7 +157,9 @@ def auto(
 
     A battle fought for a company is stored and its post-battle sequence runs."""
     from campaigns.battles import both, fight, is_force_file, store, summary
+    from cli.store_views import counted_names
     from meks.engine.log import render
+    from meks.scenario import Side
 
     chosen = _dice(seed, dice)
     sides = both(controller_name)
@@ -168,7 +174,9 @@ def auto(
     if as_json:
         print_json(data)
         return
-    print_lines([*render(fought.battle.log, rolls=rolls), "",
+    salvaged = [f"{fought.sides[Side(side)].force.name} salvaged {counted_names(parts)}."
+                for side, parts in data.get("salvage", {}).items()]
+    print_lines([*render(fought.battle.log, rolls=rolls), "", *salvaged,
                  f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns, "
                  f"the {controller_name} commanding both sides; "
                  f"{_dice_words(data['seed'])}; {data['events']} events; digest "

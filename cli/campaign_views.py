@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from campaigns.postbattle import outcome_bits
+from cli.store_views import counted_names
 
 
 def _row(table: Table, *cells: object) -> None:
@@ -41,6 +42,8 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
         lines.append(Text("  Support: " + ", ".join(result["support"])))
     if result["bought"]:
         lines.append(Text("  Bought: " + ", ".join(result["bought"])))
+    if result.get("salvage"):
+        lines.append(Text("  Salvaged: " + counted_names(result["salvage"])))
     for p in result["pilots"]:
         bits = outcome_bits(p, all_kills=True)
         lines.append(Text(f"  {p['pilot']} ({p['mek']}): " + ", ".join(bits)))
@@ -54,8 +57,10 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
     skills: list[str] = []
     lost: list[str] = []
     bought: list[str] = []
+    salvaged: list[str] = []
     for result in view["results"]:
         bought += result.get("bought", [])
+        salvaged += result.get("salvage", [])
         for p in result.get("pilots", []):
             kills[p["pilot"]] = kills.get(p["pilot"], 0) + p.get("kills", 0)
             if p.get("promoted"):
@@ -78,5 +83,7 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
         Text("Skills gained: " + (", ".join(skills) or "none")),
         Text("Meks lost: " + (", ".join(lost) or "none")),
         Text("Meks bought: " + (", ".join(bought) or "none")),
+        Text("Parts salvaged: " + (counted_names(salvaged) or "none")),
     ]
     return Group(*lines)
+

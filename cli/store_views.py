@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from rich import box
@@ -70,6 +71,10 @@ def company(view: dict[str, Any]) -> RenderableType:
     if view["support"]:
         parts.append(Text("Support waiting for the next muster: " + ", ".join(
             s["result"] for s in view["support"])))
+    if view.get("stockpile"):
+        parts.append(Text("Stockpile: " + ", ".join(
+            f"{p['count']} {p['part']}" if p["count"] > 1 else p["part"]
+            for p in view["stockpile"])))
     last = view["last_muster"]
     if last:
         state = "recorded" if last["recorded"] else "waiting for its battle"
@@ -145,4 +150,19 @@ def battle_record(result: dict[str, Any]) -> RenderableType:
             f"vs {roll['needed']}+ {'success' if roll['success'] else 'no'}")
         _row(table, e["pilot"], e["mek"], str(e["kills"]), fate, roll_text,
                       e.get("new_skill", "-"))
-    return table
+    extra = aftermath_lines(result)
+    return Group(table, *extra) if extra else table
+
+
+def aftermath_lines(result: dict[str, Any]) -> list[Text]:
+    """What a post-battle sequence did besides the pilots: the parts salvaged (R3.6)."""
+    lines = []
+    if result.get("salvage"):
+        lines.append(Text("Salvaged into the stockpile: " + counted_names(result["salvage"])))
+    return lines
+
+
+def counted_names(names: list[str]) -> str:
+    """Part names as '2 Laser, Heat Sink'."""
+    counts = Counter(names)
+    return ", ".join(f"{n} {name}" if n > 1 else name for name, n in sorted(counts.items()))
