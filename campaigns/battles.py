@@ -24,7 +24,7 @@ from campaigns.fighters import force_from_data as force_from_data
 from campaigns.fighters import force_to_data as force_to_data
 from campaigns.forces import load_force_file, muster_force
 from campaigns.in_play import play_using
-from campaigns.parts import Part, salvages, wreck_parts
+from campaigns.parts import SYSTEM, WEAPON, Part, salvages, wreck_parts
 from campaigns.postbattle import Aftermath, aftermath
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
@@ -198,7 +198,8 @@ def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = T
                 session, part.muster, row, what, dice,
                 change, auto=auto_skills and side is not asked, choices=choices,
                 skill_choice=fought.scenario.house_rules.skill_choice.value,
-                repair=fought.scenario.house_rules.repair.value)
+                repair=fought.scenario.house_rules.repair.value,
+                house=fought.scenario.house_rules)
         first_id = first_id or row.id
     return first_id
 
@@ -226,18 +227,23 @@ def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> A
     lost: set[int] = set()
     died: set[int] = set()
     damage: dict[int, int] = {}
+    broken: dict[int, list[Part]] = {}
     for unit in battle.side_units(side):
         if unit.ref is None:
             continue
         pilot_id = pilot_of[unit.ref]
         damage[int(unit.ref)] = unit.hits
+        gone = ([Part(WEAPON, w.name) for w in unit.weapons if w.destroyed]
+                + [Part(SYSTEM, s.system.name) for s in unit.systems if s.destroyed])
+        if gone:
+            broken[int(unit.ref)] = gone
         if unit.mek_kills:
             kills[pilot_id] = unit.mek_kills
         if unit.destroyed_turn is not None:
             lost.add(int(unit.ref))
             if unit.pilot is not None and unit.pilot.dead:
                 died.add(pilot_id)
-    return Aftermath(outcome, kills, lost, died, damage)
+    return Aftermath(outcome, kills, lost, died, damage, broken=broken)
 
 
 def salvage(battle: Battle, side: Side) -> list[Part]:

@@ -66,6 +66,7 @@ from campaigns.company import (
 from campaigns.files import PLAN, read_yaml_file
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
+from campaigns.parts import Part, counted, named_part, repair_mek
 from campaigns.play import PlayState, load, start_sides
 from campaigns.scenario_model import HouseRules as HouseRulesModel
 from campaigns.scenario_model import scenario_data, stored_scenario
@@ -308,6 +309,7 @@ class Prepared:
     sides: dict[Side, Participant]
     support: list[str]
     bought: list[str]
+    repairs: list[str] = field(default_factory=list)
 
 
 def _active(session: Session, company: Company) -> Campaign:
@@ -334,12 +336,13 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog)
     # support the player already rolled for the next muster counts towards the grant
     count = max(0, granted - next_muster(session, company).support)
     support = support_roll(session, company.name, dice, count, catalog) if count else []
+    repairs = auto_repair(session, company, catalog)
     bought = auto_muster(session, company, scenario, side, catalog)
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
     enemy = enemy_force(scenario, side.enemy, Difficulty(row.difficulty), catalog, dice)
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
     return Prepared(row, company, scenario, side, dice, sides,
-                    [s["result"] for s in support], bought)
+                    [s["result"] for s in support], bought, repairs)
 
 
 def next_scenario(session: Session, company_name: str,
@@ -366,7 +369,8 @@ def next_scenario(session: Session, company_name: str,
 
 def _step_data(ready: Prepared) -> Step:
     assert ready.row.id is not None
-    return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought)
+    return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought,
+                ready.repairs)
 
 
 def playing_step(session: Session, row: Campaign) -> int | None:
@@ -403,7 +407,8 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
     # the muster below first releases any muster waiting for its battle: its support and
     # the hire fees it paid count as they will be then
     coming = next_muster(session, company)
-    owned = [Option(_design(m, catalog), m.price, m.callsign) for m in session.exec(
+    # a Mek that owes points (parts bought, repairs, an overhaul) costs them at its muster
+    owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign) for m in session.exec(
         select(Mek).where(Mek.company_id == company.id, Mek.status == "active")
         .order_by(col(Mek.id))).all()]
     owed = sum(coming.owed.values())
@@ -440,6 +445,31 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
         assign_pilot(session, company.name, name, callsign)
     muster(session, company.name, Limits.for_scenario(scenario, side), callsigns)
     return bought
+
+
+def auto_repair(session: Session, company: Company, catalog: Catalog) -> list[str]:
+    """Before a campaign's muster every Mek that lost parts (house rule spare_parts, R3.7)
+    gets them back: from the stockpile where it holds them, else bought at their catalog
+    price, owed at the Mek's next muster. Returns what was done, Mek by Mek."""
+    done = []
+    for mek in session.exec(select(Mek).where(Mek.company_id == company.id,
+                                              Mek.status == "active")
+                            .order_by(col(Mek.id))).all():
+        if mek.lost and mek.lost != "[]":
+            result = repair_mek(session, company.name, str(mek.id), buy=True,
+                                catalog=catalog)
+            bits = [f"{counted(named_parts(result['from_stockpile']))} from the stockpile"
+                    ] if result["from_stockpile"] else []
+            if result["bought"]:
+                bits.append(f"{counted(named_parts(result['bought']))} bought for "
+                            f"{result['cost']} points")
+            done.append(f"{mek.callsign}: " + ", ".join(bits))
+    return done
+
+
+def named_parts(names: list[str]) -> list[Part]:
+    catalog = load_catalog()
+    return [named_part(n, catalog) for n in names]
 
 
 def _rank(level: str) -> int:

@@ -21,7 +21,19 @@ from campaigns.company import (
     find_pilot,
 )
 from campaigns.in_play import play_using
-from campaigns.parts import Part, counted, named_part, salvages, store_parts
+from campaigns.parts import (
+    REPAIR_PRICE,
+    Part,
+    counted,
+    design_parts,
+    fitted,
+    heat_loss,
+    lost_parts,
+    mek_design,
+    named_part,
+    salvages,
+    store_parts,
+)
 from campaigns.stored import stored_json
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -93,10 +105,12 @@ def record_battle(
     choices: Mapping[str, str] | None = None,
     auto: bool = False,
     salvage: Sequence[str] = (),
+    lost_parts_of: Sequence[tuple[str, str]] = (),
     catalog: Catalog | None = None,
 ) -> dict[str, Any]:
     """Record a game played at the table for the force last mustered and run the post-battle
-    sequence. ``salvage`` names the parts the company recovered (house rule salvage, R3.6).
+    sequence. ``salvage`` names the parts the company recovered (house rule salvage, R3.6),
+    ``lost_parts_of`` the parts surviving Meks lost, as (Mek, part) (spare_parts, R3.7).
     Raises ``ChoicesNeeded`` (and stores nothing) when a pilot earns a skill that neither
     ``choices`` nor ``auto`` settles."""
     catalog = catalog or load_catalog()
@@ -153,6 +167,8 @@ def record_battle(
     recovered = tuple(named_part(name, catalog) for name in salvage)
     if recovered and not salvages(house.salvage, result):
         raise Refused(_no_salvage(house.salvage, last.scenario, result))
+    broken = _broken_at_table(session, company, lost_parts_of, meks, lost, house,
+                              last.scenario, catalog)
 
     with changing(session, company, "battle record") as change:
         battle = Battle(company_id=company.id, muster_id=last.id, scenario=last.scenario,
@@ -161,12 +177,49 @@ def record_battle(
         session.add(battle)
         session.flush()
         report = aftermath(session, last, battle,
-                           Aftermath(result, kill_counts, lost, died, salvage=recovered),
-                           dice, change, choices=chosen, auto=auto, catalog=catalog)
+                           Aftermath(result, kill_counts, lost, died, salvage=recovered,
+                                     broken=broken),
+                           dice, change, choices=chosen, auto=auto,
+                           repair=house.repair.value, house=house, catalog=catalog)
         battle.log = json.dumps({"dice": change.dice, "report": report})
         session.add(battle)
     return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report,
             "salvage": [p.name for p in recovered]}
+
+
+def _broken_at_table(session: Session, company: Any, given: Sequence[tuple[str, str]],
+                     meks: Mapping[int, Mek | None], lost: set[int], house: HouseRules,
+                     scenario: str | None, catalog: Catalog) -> dict[int, list[Part]]:
+    """The parts each surviving Mek lost in a battle recorded at the table (R3.7), checked:
+    every problem is named at once."""
+    if not given:
+        return {}
+    if not house.spare_parts:
+        where = f"in {scenario}" if scenario else "without a scenario"
+        raise Refused(f"Lost parts are mended after a battle {where}: its house rule "
+                      "'spare_parts' is off (R3.7). Leave out --lost.")
+    broken: dict[int, list[Part]] = {}
+    problems = []
+    for ref, name in given:
+        mek = find_mek(session, company, ref, active=False)
+        part = named_part(name, catalog)
+        if mek.id not in meks:
+            problems.append(f"{mek.callsign} was not in the force mustered for this battle")
+            continue
+        assert mek.id is not None
+        if mek.id in lost:
+            problems.append(f"{mek.callsign} was destroyed, so it keeps no parts")
+            continue
+        carried = design_parts(fitted(mek_design(mek, catalog), lost_parts(mek)))
+        for gone in broken.get(mek.id, []):
+            carried.remove(gone)
+        if part not in carried:
+            problems.append(f"{mek.callsign} has no working {part.name} to lose")
+            continue
+        broken.setdefault(mek.id, []).append(part)
+    if problems:
+        raise Refused("The lost parts are refused [R3.7]: " + "; ".join(problems) + ".")
+    return broken
 
 
 def house_rules_of(scenario_id: str | None) -> HouseRules:
@@ -202,17 +255,22 @@ class Aftermath:
     died: set[int]
     damage: Mapping[int, int] = dataclasses.field(default_factory=dict)  # Mek id -> hits
     salvage: Sequence[Part] = ()  # parts recovered into the stockpile (R3.6)
+    # Mek id -> the parts the battle destroyed on it (kept lost under spare_parts, R3.7)
+    broken: Mapping[int, Sequence[Part]] = dataclasses.field(default_factory=dict)
 
 
 def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath, dice: Dice,
               change: Change, *, choices: Mapping[int, str] | None = None, auto: bool = False,
               skill_choice: str = "choose", repair: str = "free",
+              house: HouseRules | None = None,
               catalog: Catalog | None = None) -> list[dict[str, Any]]:
     """The post-battle sequence (R3.4) for the force of ``muster``, inside ``change``:
     destroyed Meks struck off, the rest repaired, kills and scenarios credited, promotions
     and the new-skill rolls. Raises ``ChoicesNeeded`` when a skill is earned that neither
     ``choices``, ``auto`` nor the ``skill_choice: random`` house rule settles."""
     catalog = catalog or load_catalog()
+    house = house or HouseRules()
+    keep_lost = house.spare_parts and repair != "free"
     chosen = dict(choices or {})
     force = stored_json(muster, "force", list)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
@@ -237,12 +295,31 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             for seated in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
                 seated.mek_id = None
                 session.add(seated)
-        elif repair == "none":  # house rule R3.4: the Mek keeps its damage
-            mek.damage = what.damage.get(mek.id or 0, mek.damage)
-            entry["damage"] = mek.damage
         else:
-            mek.damage = 0
-            entry["repaired"] = True
+            if repair == "none":  # house rule R3.4: the Mek keeps its damage
+                mek.damage = what.damage.get(mek.id or 0, mek.damage)
+                entry["damage"] = mek.damage
+            elif repair == "paid":  # house rule R3.7: every Hit is mended, for points
+                cost = what.damage.get(mek.id or 0, 0) * REPAIR_PRICE
+                mek.damage = 0
+                mek.owed += cost
+                entry["repaired"] = True
+                if cost:
+                    entry["repair_cost"] = cost
+            else:
+                mek.damage = 0
+                entry["repaired"] = True
+            broken = what.broken.get(mek.id or 0, ())
+            if keep_lost and broken:  # house rule spare_parts (R3.7)
+                mek.lost = json.dumps([p.data() for p in [*lost_parts(mek), *broken]])
+                entry["lost_parts"] = [p.name for p in broken]
+            if house.wear:  # house rule wear (R3.8): one more battle on the Mek
+                chassis = Size(mek.size)
+                was = heat_loss(mek.wear, chassis, catalog)
+                mek.wear += 1
+                entry["wear"] = mek.wear
+                if heat_loss(mek.wear, chassis, catalog) > was:
+                    entry["heat_lost"] = heat_loss(mek.wear, chassis, catalog)
         session.add(mek)
         if pilot_id in what.died:
             pilot.status, pilot.mek_id = "dead", None
@@ -320,6 +397,12 @@ def outcome_bits(entry: dict[str, Any], *, all_kills: bool = False) -> list[str]
         bits.append(f"promoted {entry['promoted']}")
     if entry.get("new_skill"):
         bits.append(f"learned {entry['new_skill']}")
+    if entry.get("lost_parts"):
+        bits.append(f"{entry['mek']} lost {', '.join(entry['lost_parts'])} until replaced")
+    if entry.get("repair_cost"):
+        bits.append(f"repairs {entry['repair_cost']} points")
+    if entry.get("heat_lost"):
+        bits.append(f"{entry['mek']} worn to -{entry['heat_lost']} heat")
     return bits
 
 

@@ -36,6 +36,10 @@ def record(
         [], "--salvage", "-s", metavar="PART",
         help="A weapon or system recovered from a destroyed enemy Mek into the stockpile "
         "(repeat for each part; needs the scenario's house rule salvage)."),
+    lost: list[str] = typer.Option(
+        [], "--lost", metavar="MEK=PART",
+        help="A weapon or system a surviving Mek lost, kept lost until replaced (repeat "
+        "for each; needs the scenario's house rule spare_parts)."),
     seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                     help="Seed for reproducible dice."),
     as_json: bool = JSON,
@@ -54,13 +58,20 @@ def record(
     kill_counts = {k: int(v) for k, v in pairs(kills, "PILOT=N", as_int=True,
                                                most=MAX_KILLS).items()}
     choices = pairs(choose, "PILOT=SKILL")
+    lost_parts = []
+    for item in lost:
+        mek, sep, part = item.partition("=")
+        if not sep or not mek.strip() or not part.strip():
+            raise typer.BadParameter(f"{item!r} is not MEK=PART", param_hint="--lost")
+        lost_parts.append((mek.strip(), part.strip()))
     dice_seed = Dice.from_seed(seed).seed
 
     def attempt() -> dict[str, object]:
         with session() as s:
             return record_battle(s, company, result, Dice.from_seed(dice_seed),
                                  kills=kill_counts, destroyed=destroyed, dead=dead,
-                                 choices=choices, auto=auto, salvage=salvage)
+                                 choices=choices, auto=auto, salvage=salvage,
+                                 lost_parts_of=lost_parts)
 
     try:
         outcome = attempt()

@@ -44,6 +44,8 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
         lines.append(Text("  Bought: " + ", ".join(result["bought"])))
     if result.get("salvage"):
         lines.append(Text("  Salvaged: " + counted_names(result["salvage"])))
+    for repair in result.get("repairs", []):
+        lines.append(Text("  Repaired " + repair))
     for p in result["pilots"]:
         bits = outcome_bits(p, all_kills=True)
         lines.append(Text(f"  {p['pilot']} ({p['mek']}): " + ", ".join(bits)))
@@ -58,9 +60,17 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
     lost: list[str] = []
     bought: list[str] = []
     salvaged: list[str] = []
+    repairs: list[str] = []
+    worn: dict[str, int] = {}
     for result in view["results"]:
         bought += result.get("bought", [])
         salvaged += result.get("salvage", [])
+        repairs += result.get("repairs", [])
+        for p in result.get("pilots", []):
+            if p.get("repair_cost"):
+                repairs.append(f"{p['mek']}: Hits mended for {p['repair_cost']} points")
+            if p.get("heat_lost"):
+                worn[p["mek"]] = p["heat_lost"]
         for p in result.get("pilots", []):
             kills[p["pilot"]] = kills.get(p["pilot"], 0) + p.get("kills", 0)
             if p.get("promoted"):
@@ -84,6 +94,9 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
         Text("Meks lost: " + (", ".join(lost) or "none")),
         Text("Meks bought: " + (", ".join(bought) or "none")),
         Text("Parts salvaged: " + (counted_names(salvaged) or "none")),
+        Text("Repairs: " + ("; ".join(repairs) or "none")),
+        Text("Wear: " + (", ".join(f"{mek} -{n} heat" for mek, n in sorted(worn.items()))
+                         or "none")),
     ]
     return Group(*lines)
 

@@ -37,12 +37,29 @@ def companies(rows: list[dict[str, Any]]) -> RenderableType:
 def meks(rows: list[dict[str, Any]], title: str) -> RenderableType:
     if not rows:
         return Text(f"{title}: none. Buy one with 'meks mek buy COMPANY DESIGN'.")
+    # the campaign house rules' marks on a Mek (R3.7, R3.8), in a column only when some
+    # Mek has one
+    marked = any(m.get("lost") or m.get("owed") or m.get("wear") for m in rows)
     table = _table(title, "Id", "Callsign", "Design", "Size", "Price", "Kills", "Pilot",
-                   "Status")
+                   "Status", *(("Condition",) if marked else ()))
     for m in rows:
         _row(table, str(m["id"]), m["callsign"], m["design"], m["size"], str(m["price"]),
-                      str(m["kills"]), m.get("pilot") or "-", m["status"])
+                      str(m["kills"]), m.get("pilot") or "-", m["status"],
+                      *((condition(m),) if marked else ()))
     return table
+
+
+def condition(m: dict[str, Any]) -> str:
+    """A Mek's lost parts, wear and points owed, in a few words ('-' for none)."""
+    bits = []
+    if m.get("lost"):
+        bits.append("lost " + counted_names(m["lost"]))
+    if m.get("wear"):
+        bits.append(f"wear {m['wear']}" + (f" (-{m['heat_loss']} heat)"
+                                           if m.get("heat_loss") else ""))
+    if m.get("owed"):
+        bits.append(f"owes {m['owed']}")
+    return "; ".join(bits) or "-"
 
 
 def pilots(rows: list[dict[str, Any]], title: str) -> RenderableType:

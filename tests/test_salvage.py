@@ -35,11 +35,15 @@ def run_json(runner: CliRunner, *args: str) -> Any:
     return json.loads(run(runner, *args, "--json"))
 
 
-def scenario_file(tmp_path: Path, scenario_id: str, **house: object) -> str:
-    """Opening Shots under another id with these house rules, saved among the player's own
-    scenarios (so that a muster for it is found again by its id)."""
+def scenario_file(tmp_path: Path, scenario_id: str, budget: int | None = None,
+                  **house: object) -> str:
+    """Opening Shots under another id with these house rules (and this budget for both
+    sides), saved among the player's own scenarios (so that a muster for it is found again
+    by its id)."""
     data = yaml.safe_load((SCENARIOS / "1-opening-shots.yaml").read_text())
     data.update(id=scenario_id, name=scenario_id.replace("-", " ").title(), house_rules=house)
+    if budget is not None:
+        data["attacker"]["budget"] = data["defender"]["budget"] = budget
     folder = tmp_path / "user-scenarios"
     folder.mkdir(exist_ok=True)
     path = folder / f"{scenario_id}.yaml"
@@ -345,3 +349,297 @@ def test_a_backup_made_at_schema_8_restores_R3_6(runner: CliRunner, wolves: str,
     assert "sound" in run(runner, "--db", other, "db", "check")
     meks = run_json(runner, "--db", other, "mek", "list", "Wolves")
     assert [m["callsign"] for m in meks] == ["VIPER-1", "WASP-1", "WASP-2"]
+
+
+# ---- R3.7 spare parts, paid repairs and refits -----------------------------------------------
+
+def lost_part_seed(scenario: str, blue: str, wolves: str) -> tuple[int, dict[int, list[str]]]:
+    """A seed whose battle (``blue`` attacking ``wolves``) leaves a company Mek standing
+    with a weapon or system destroyed, and the parts each such Mek lost (by Mek id)."""
+    from campaigns.battles import fight
+    from cli.state import session
+    from meks.dice import Dice
+    from meks.scenario import Side
+
+    with session() as s:
+        for seed in range(300):
+            battle = fight(s, scenario, blue, wolves, Dice.from_seed(seed)).battle
+            broken = {int(u.ref): [w.name for w in u.weapons if w.destroyed]
+                      + [sy.system.name for sy in u.systems if sy.destroyed]
+                      for u in battle.side_units(Side.DEFENDER)
+                      if u.ref is not None and u.destroyed_turn is None}
+            broken = {k: v for k, v in broken.items() if v}
+            if broken:
+                s.rollback()
+                return seed, broken
+    raise AssertionError("no such seed")  # pragma: no cover
+
+
+def test_spare_parts_needs_repair_none_or_paid_R3_7(runner: CliRunner,
+                                                    tmp_path: Path) -> None:
+    """spare_parts with free repairs is refused in a scenario file (exit 2) and in a
+    campaign plan whose house rules would make it so."""
+    data = yaml.safe_load((SCENARIOS / "1-opening-shots.yaml").read_text())
+    data.update(id="bad-parts", house_rules={"spare_parts": True})
+    bad = tmp_path / "bad-parts.yaml"
+    bad.write_text(yaml.safe_dump(data))
+    err = run(runner, "scenario", "check", str(bad), code=2)
+    assert "spare_parts needs 'repair: none' or 'repair: paid'" in err
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("house_rules: {spare_parts: true}\nscenarios:\n"
+                    "  - {scenario: opening-shots, side: attacker}\n")
+    run(runner, "company", "create", "Hawks")
+    err = run(runner, "campaign", "start", "Hawks", "--plan", str(plan), code=2)
+    assert "scenarios[0] (opening-shots)" in err and "spare_parts needs" in err
+
+
+def test_spare_parts_keeps_lost_parts_until_replaced_or_bought_R3_7(
+        runner: CliRunner, wolves: str, blue: str, tmp_path: Path) -> None:
+    """battle auto with 'repair: none' and spare_parts, fixed dice: a surviving Mek keeps
+    the parts the battle destroyed as lost, fights its next battle without them, and gets
+    them back only from the stockpile or bought (--buy) at their catalog price, owed at its
+    next muster; undo and db check hold throughout."""
+    from campaigns.forces import muster_force
+    from cli.state import session
+    from meks.catalog import load_catalog
+
+    catalog = load_catalog()
+    scenario = scenario_file(tmp_path, "hard-times", budget=60, repair="none",
+                             spare_parts=True)
+    run(runner, "muster", wolves, "--scenario", scenario, "--side", "defender",
+        "VIPER-1", "WASP-1", "WASP-2")
+    seed, broken = lost_part_seed(scenario, blue, wolves)
+    run(runner, "battle", "auto", scenario, "-a", blue, "-d", wolves, "--seed", str(seed))
+    meks = {m["id"]: m for m in run_json(runner, "mek", "list", wolves)}
+    for mek_id, parts in broken.items():
+        assert sorted(meks[mek_id]["lost"]) == sorted(parts)
+    assert "lost " in run(runner, "mek", "list", wolves)
+    mek_id, parts = next(iter(broken.items()))
+    callsign = meks[mek_id]["callsign"]
+    # the next battle: the Mek fights without its lost parts
+    run(runner, "muster", wolves, "--scenario", scenario, "--side", "defender",
+        "VIPER-1", "WASP-1", "WASP-2")
+    with session() as s:
+        _, _, force = muster_force(s, wolves, scenario, catalog)
+    unit = next(u for u in force.units if u.ref == str(mek_id))
+    assert unit.design is not None
+    fitted = [*unit.design.weapons, *unit.design.systems]
+    full = meks[mek_id]
+    design = catalog.design(full["design"])
+    assert len(fitted) == len(design.weapons) + len(design.systems) - len(parts)
+    # repair: refused without the parts, every one named; bought with --buy
+    before = snapshot(wolves)
+    err = run(runner, "mek", "repair", wolves, callsign, code=1)
+    assert "stockpile lacks" in err and all(p in err for p in parts) and "--buy" in err
+    assert snapshot(wolves) == before
+    result = run_json(runner, "mek", "repair", wolves, callsign, "--buy")
+    from campaigns.parts import named_part, part_price
+    from meks.catalog import Size
+
+    price = sum(part_price(named_part(p, catalog), Size(full["size"]), catalog)
+                for p in parts)
+    assert result["cost"] == price and result["owed"] == price
+    shown = {m["id"]: m for m in run_json(runner, "mek", "list", wolves)}
+    assert "lost" not in shown[mek_id] and shown[mek_id]["owed"] == price
+    # the points owed are charged at the Mek's next muster, and released with it
+    mustered = run_json(runner, "muster", wolves, "--scenario", scenario, "--side",
+                        "defender", "VIPER-1", "WASP-1", "WASP-2")
+    base = sum(f["price"] + f["hire"] for f in mustered["force"])
+    assert mustered["cost"] == base + price
+    assert "owed" not in {m["id"]: m for m in run_json(runner, "mek", "list", wolves)}[mek_id]
+    run(runner, "company", "undo", wolves)
+    assert {m["id"]: m for m in run_json(runner, "mek", "list", wolves)}[mek_id]["owed"] == \
+        price
+    run(runner, "company", "undo", wolves)  # the repair
+    assert snapshot(wolves) == before
+    assert "sound" in run(runner, "db", "check")
+
+
+def test_repair_from_the_stockpile_and_lost_parts_recorded_at_the_table_R3_7(
+        runner: CliRunner, wolves: str, tmp_path: Path) -> None:
+    """battle record --lost MEK=PART keeps the part lost (refused when spare_parts is off,
+    or when the Mek has no such working part, every problem named); a part salvaged later
+    repairs it from the stockpile, at no cost."""
+    plain = scenario_file(tmp_path, "plain-repairs", repair="none")
+    run(runner, "muster", wolves, "--scenario", plain, "--side", "attacker", "VIPER-1",
+        "WASP-1", "WASP-2")
+    err = run(runner, "battle", "record", wolves, "--result", "win", "--auto",
+              "--lost", "VIPER-1=Laser", code=1)
+    assert "'spare_parts' is off" in err
+    scenario = scenario_file(tmp_path, "hard-times", repair="paid", spare_parts=True,
+                             salvage="winner")
+    run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker", "VIPER-1",
+        "WASP-1", "WASP-2")
+    viper = run_json(runner, "mek", "list", wolves)[0]
+    from meks.catalog import load_catalog
+
+    design = load_catalog().design(viper["design"])
+    weapon = design.weapons[0]
+    err = run(runner, "battle", "record", wolves, "--result", "win", "--auto",
+              "--lost", f"VIPER-1={weapon}", "--lost", "WASP-1=PPC", "--lost",
+              "VIPER-1=Howitzer", code=1)
+    assert "WASP-1 has no working PPC" in err and "VIPER-1 has no working Howitzer" in err
+    run(runner, "battle", "record", wolves, "--result", "win", "--auto",
+        "--lost", f"VIPER-1={weapon}", "--seed", "2")
+    assert run_json(runner, "mek", "list", wolves)[0]["lost"] == [weapon]
+    run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker", "VIPER-1",
+        "WASP-1", "WASP-2")
+    run(runner, "battle", "record", wolves, "--result", "win", "--auto",
+        "--salvage", weapon, "--seed", "2")
+    result = run_json(runner, "mek", "repair", wolves, "VIPER-1")
+    assert result == {"mek": "VIPER-1", "from_stockpile": [weapon], "bought": [],
+                      "cost": 0, "owed": 0}
+    assert "stockpile" not in snapshot(wolves)
+    assert "sound" in run(runner, "db", "check")
+
+
+def test_paid_repair_charges_each_hit_at_the_next_muster_R3_7(
+        runner: CliRunner, wolves: str, blue: str, tmp_path: Path) -> None:
+    """battle auto with 'repair: paid', fixed dice: every Hit a surviving Mek took is
+    mended, for 1 point a Hit owed at its next muster."""
+    from campaigns.battles import fight
+    from cli.state import session
+    from meks.dice import Dice
+    from meks.scenario import Side
+
+    scenario = scenario_file(tmp_path, "paid", repair="paid")
+    run(runner, "muster", wolves, "--scenario", scenario, "--side", "defender",
+        "VIPER-1", "WASP-1", "WASP-2")
+    with session() as s:
+        seed, hurt = next(
+            (seed, hits) for seed in range(200)
+            for hits in [{int(u.ref or 0): u.hits for u in fight(
+                s, scenario, blue, wolves, Dice.from_seed(seed)).battle.units
+                if u.side is Side.DEFENDER and u.alive and u.hits}] if hits)
+        s.rollback()
+    data = run_json(runner, "battle", "auto", scenario, "-a", blue, "-d", wolves,
+                    "--seed", str(seed))
+    assert data["battle_id"]
+    meks = {m["id"]: m for m in run_json(runner, "mek", "list", wolves)}
+    for mek_id, hits in hurt.items():
+        assert meks[mek_id]["damage"] == 0 and meks[mek_id]["owed"] == hits
+    status = run_json(runner, "company", "history", wolves)[0]["summary"]
+    assert "repairs" in status
+
+
+def test_refit_changes_a_mek_to_another_legal_design_with_stockpiled_parts_R3_7(
+        runner: CliRunner, wolves: str, tmp_path: Path) -> None:
+    """mek refit lists every problem at once (size, design rules, parts lacking) and
+    changes nothing; with the parts in the stockpile it rebuilds the Mek (WASP: Cannon,
+    CIWS, Jammer) to a custom design (Cannon, Minigun, Heat Sink), takes those parts out
+    and puts the parts it no longer needs in; undo takes it back exactly."""
+    bad = tmp_path / "brick.yaml"
+    bad.write_text("name: Brick\nsize: Medium\nweapons: [Laser, Laser, Laser, Laser, Laser, "
+                   "Laser, Laser, Laser, Laser]\nsystems: []\n")
+    before = snapshot(wolves)
+    err = run(runner, "mek", "refit", wolves, "WASP-1", str(bad), code=1)
+    assert "a refit keeps the chassis" in err and "Huge" in err and "stockpile lacks" in err
+    hornet = tmp_path / "hornet.yaml"
+    hornet.write_text("name: Hornet\nsize: Light\nweapons: [Cannon, Minigun]\n"
+                      "systems: [Heat Sink]\n")
+    err = run(runner, "mek", "refit", wolves, "WASP-1", str(hornet), code=1)
+    assert "the stockpile lacks Heat Sink, Minigun" in err
+    assert snapshot(wolves) == before
+    scenario = scenario_file(tmp_path, "spoils", salvage="winner")
+    run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    run(runner, "battle", "record", wolves, "--result", "win", "--auto", "--seed", "1",
+        "--salvage", "Minigun", "--salvage", "Heat Sink", "--salvage", "Heat Sink")
+    before = snapshot(wolves)
+    result = run_json(runner, "mek", "refit", wolves, "WASP-1", str(hornet))
+    assert result["design"] == "Hornet" and result["used"] == ["Heat Sink", "Minigun"]
+    assert result["stored"] == ["CIWS", "Jammer"]
+    after = snapshot(wolves)
+    assert after["stockpile"] == [{"kind": "weapon", "part": "CIWS", "count": 1},
+                                  {"kind": "system", "part": "Heat Sink", "count": 1},
+                                  {"kind": "system", "part": "Jammer", "count": 1}]
+    wasp = next(m for m in after["meks"] if m["callsign"] == "WASP-1")
+    assert wasp["custom_design"]["weapons"] == ["Cannon", "Minigun"]
+    assert "sound" in run(runner, "db", "check")
+    run(runner, "company", "undo", wolves)
+    assert snapshot(wolves) == before
+
+
+# ---- R3.8 wear ------------------------------------------------------------------------------
+
+def test_wear_lowers_the_heat_rating_the_engine_sees_never_below_1_R3_8() -> None:
+    """A unit built with a heat_loss has that much less chassis Heat (R6.10), never below
+    1; heat sinks still add to it."""
+    import dataclasses
+
+    from meks.engine.units import build_unit
+    from meks.scenario import Side
+    from tests.engine_helpers import CATALOG, mek
+
+    spec = mek("VIPER")
+    full = build_unit(spec, "A1", Side.ATTACKER, CATALOG)
+    worn = build_unit(dataclasses.replace(spec, heat_loss=1), "A1", Side.ATTACKER, CATALOG)
+    assert worn.heat_rating(False) == full.heat_rating(False) - 1
+    spent = build_unit(dataclasses.replace(spec, heat_loss=99), "A1", Side.ATTACKER, CATALOG)
+    assert spent.base_heat == 1
+
+
+def test_wear_takes_heat_game_by_game_until_overhauled_R3_8(
+        runner: CliRunner, wolves: str, tmp_path: Path) -> None:
+    """With 'wear: true' every battle a Mek comes out of adds 1 wear (recorded at the
+    table here, fixed dice); after 3 its next battle sees 1 less heat; the roster shows
+    it; an overhaul clears it for half the Mek's price, owed at its next muster; export,
+    import, undo and db check keep it."""
+    from campaigns.forces import muster_force
+    from cli.state import session
+
+    scenario = scenario_file(tmp_path, "long-war", budget=60, wear=True)
+    for n in range(3):
+        run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker",
+            "VIPER-1", "WASP-1", "WASP-2")
+        data = run_json(runner, "battle", "record", wolves, "--result", "win", "--auto",
+                        "--seed", str(n))
+    assert next(p for p in data["pilots"] if p["mek"] == "VIPER-1")["heat_lost"] == 1
+    meks = {m["callsign"]: m for m in run_json(runner, "mek", "list", wolves)}
+    assert meks["VIPER-1"]["wear"] == 3 and meks["VIPER-1"]["heat_loss"] == 1
+    listed = run(runner, "mek", "list", wolves)
+    assert "Condition" in listed and "(-1 heat)" in listed
+    run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    with session() as s:
+        _, _, force = muster_force(s, wolves, scenario)
+    assert {u.name: u.heat_loss for u in force.units} == {"VIPER-1": 1, "WASP-1": 1,
+                                                          "WASP-2": 1}
+    out = tmp_path / "wolves.json"
+    run(runner, "roster", "export", wolves, "--format", "json", "-o", str(out))
+    run(runner, "roster", "import", str(out), "--name", "Copy")
+    assert [m.get("wear") for m in snapshot("Copy")["meks"]] == \
+        [m.get("wear") for m in snapshot(wolves)["meks"]]
+    before = snapshot(wolves)
+    result = run_json(runner, "mek", "overhaul", wolves, "VIPER-1")
+    assert result == {"mek": "VIPER-1", "cost": 6, "owed": 6}  # VIPER costs 12
+    viper = run_json(runner, "mek", "list", wolves)[0]
+    assert "wear" not in viper and viper["owed"] == 6
+    assert "no wear" in run(runner, "mek", "overhaul", wolves, "VIPER-1", code=1)
+    assert "sound" in run(runner, "db", "check")
+    run(runner, "company", "undo", wolves)
+    assert snapshot(wolves) == before
+
+
+def test_a_campaign_with_salvage_spare_parts_and_wear_runs_end_to_end_R3_6_R3_7_R3_8(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """'meks campaign run' of a plan that switches on salvage, spare_parts (with paid
+    repairs) and wear plays every scenario; its summary has lines for the parts salvaged,
+    the repairs and the wear; db check passes, and undo of the last step restores the
+    state before it exactly."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("name: Hard Campaign\nhouse_rules: {salvage: winner, repair: paid, "
+                    "spare_parts: true, wear: true}\nscenarios:\n"
+                    + "".join(f"  - {{scenario: {s}, side: {side}}}\n" for s, side in (
+                        ("opening-shots", "defender"), ("opening-shots", "defender"),
+                        ("head-to-head", "attacker"), ("opening-shots", "defender"))))
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "11")
+    out = run(runner, "campaign", "run", "Hawks")
+    for line in ("Parts salvaged:", "Repairs:", "Wear:"):
+        assert line in out
+    status = run_json(runner, "campaign", "status", "Hawks")
+    assert status["status"] == "finished"
+    worn = [p for r in status["results"] for p in r["pilots"] if p.get("wear")]
+    assert worn
+    assert "sound" in run(runner, "db", "check")
