@@ -400,7 +400,8 @@ def outcome_bits(entry: dict[str, Any], *, all_kills: bool = False) -> list[str]
     if entry.get("lost_parts"):
         bits.append(f"{entry['mek']} lost {', '.join(entry['lost_parts'])} until replaced")
     if entry.get("repair_cost"):
-        bits.append(f"repairs {entry['repair_cost']} points")
+        n = entry["repair_cost"]
+        bits.append(f"repairs {n} point{'s' * (n != 1)}")
     if entry.get("heat_lost"):
         bits.append(f"{entry['mek']} worn to -{entry['heat_lost']} heat")
     return bits

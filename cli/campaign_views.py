@@ -68,7 +68,8 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
         repairs += result.get("repairs", [])
         for p in result.get("pilots", []):
             if p.get("repair_cost"):
-                repairs.append(f"{p['mek']}: Hits mended for {p['repair_cost']} points")
+                n = p["repair_cost"]
+                repairs.append(f"{p['mek']}: Hits mended for {n} point{'s' * (n != 1)}")
             if p.get("heat_lost"):
                 worn[p["mek"]] = p["heat_lost"]
         for p in result.get("pilots", []):
