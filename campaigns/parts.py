@@ -226,7 +226,8 @@ def repair_summary(callsign: str, used: Sequence[Part], bought: Sequence[Part],
     if used:
         bits.append(f"{counted(used)} from the stockpile")
     if bought:
-        bits.append(f"{counted(bought)} bought for {cost} points, owed at its next muster")
+        bits.append(f"{counted(bought)} bought for {cost} point{'s' * (cost != 1)}, owed at "
+                    "its next muster")
     return f"Repaired {callsign}: " + "; ".join(bits) + "."
 
 

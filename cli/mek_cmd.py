@@ -132,8 +132,9 @@ def repair(company: str = COMPANY, mek: str = MEK,
     if result["from_stockpile"]:
         bits.append(f"{', '.join(result['from_stockpile'])} from the stockpile")
     if result["bought"]:
-        bits.append(f"{', '.join(result['bought'])} bought for {result['cost']} points, owed "
-                    "at its next muster")
+        n = result["cost"]
+        bits.append(f"{', '.join(result['bought'])} bought for {n} point{'s' * (n != 1)}, "
+                    "owed at its next muster")
     say(f"Repaired {result['mek']}: " + "; ".join(bits) + ".")
 
 
