@@ -24,6 +24,7 @@ from campaigns.fighters import force_from_data as force_from_data
 from campaigns.fighters import force_to_data as force_to_data
 from campaigns.forces import load_force_file, muster_force
 from campaigns.in_play import play_using
+from campaigns.parts import SYSTEM, WEAPON, Part, salvages, wreck_parts
 from campaigns.postbattle import Aftermath, aftermath
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
@@ -59,6 +60,9 @@ class Fought:
     digest: str
     sides: dict[Side, Participant] = field(default_factory=dict)
     reports: dict[Side, list[dict[str, Any]]] = field(default_factory=dict)
+    # What each company's post-battle sequence did besides its pilots' report: the parts it
+    # salvaged (R3.6), by name.
+    salvage: dict[Side, list[str]] = field(default_factory=dict)
 
 
 def is_force_file(ref: str) -> bool:
@@ -186,11 +190,16 @@ def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = T
             session.flush()
             assert row.id is not None
             _store_log(session, row.id, fought, events)
+            what = _aftermath(part, battle, side, outcome)
+            if salvages(fought.scenario.house_rules.salvage, outcome):
+                what = dataclasses.replace(what, salvage=salvage(battle, side.enemy))
+                fought.salvage[side] = [p.name for p in sorted(what.salvage)]
             fought.reports[side] = aftermath(
-                session, part.muster, row, _aftermath(part, battle, side, outcome), dice,
+                session, part.muster, row, what, dice,
                 change, auto=auto_skills and side is not asked, choices=choices,
                 skill_choice=fought.scenario.house_rules.skill_choice.value,
-                repair=fought.scenario.house_rules.repair.value)
+                repair=fought.scenario.house_rules.repair.value,
+                house=fought.scenario.house_rules)
         first_id = first_id or row.id
     return first_id
 
@@ -218,23 +227,42 @@ def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> A
     lost: set[int] = set()
     died: set[int] = set()
     damage: dict[int, int] = {}
+    broken: dict[int, list[Part]] = {}
     for unit in battle.side_units(side):
         if unit.ref is None:
             continue
         pilot_id = pilot_of[unit.ref]
         damage[int(unit.ref)] = unit.hits
+        gone = ([Part(WEAPON, w.name) for w in unit.weapons if w.destroyed]
+                + [Part(SYSTEM, s.system.name) for s in unit.systems if s.destroyed])
+        if gone:
+            broken[int(unit.ref)] = gone
         if unit.mek_kills:
             kills[pilot_id] = unit.mek_kills
         if unit.destroyed_turn is not None:
             lost.add(int(unit.ref))
             if unit.pilot is not None and unit.pilot.dead:
                 died.add(pilot_id)
-    return Aftermath(outcome, kills, lost, died, damage)
+    return Aftermath(outcome, kills, lost, died, damage, broken=broken)
+
+
+def salvage(battle: Battle, side: Side) -> list[Part]:
+    """What can be recovered from ``side``'s destroyed Meks (R3.6): their weapons and
+    systems that the battle did not destroy. Decoys and support units carry none."""
+    parts: list[Part] = []
+    for unit in battle.side_units(side):
+        if unit.is_mek and not unit.decoy and unit.destroyed_turn is not None:
+            parts += wreck_parts([(w.name, w.destroyed) for w in unit.weapons],
+                                 [(s.system.name, s.destroyed) for s in unit.systems])
+    return parts
 
 
 def summary(fought: Fought, battle_id: int | None) -> dict[str, Any]:
     battle = fought.battle
     result = battle.result()
+    extra: dict[str, Any] = {}
+    if fought.salvage:
+        extra["salvage"] = {s.value: parts for s, parts in fought.salvage.items()}
     return {
         "battle_id": battle_id,
         "scenario": fought.scenario.id,
@@ -246,6 +274,7 @@ def summary(fought: Fought, battle_id: int | None) -> dict[str, Any]:
         "log_digest": fought.digest,
         "controllers": dict(fought.spec.get("controllers", {})),
         "units": [unit_summary(u) for u in battle.units if not u.decoy],
+        **extra,
     }
 
 

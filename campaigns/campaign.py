@@ -10,6 +10,7 @@ A plan file (YAML)::
 
     name: The Border War
     difficulty: normal            # easy, normal or hard (the enemy's musters)
+    house_rules: {salvage: winner}  # house rules for every scenario, over their own
     scenarios:
       - {scenario: opening-shots, side: attacker}
       - {scenario: head-to-head, side: defender}
@@ -24,13 +25,16 @@ pointing out of it is refused without the file being read.
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import hashlib
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
 from sqlmodel import Session, col, select
 
 from campaigns.balance import ENEMY_LEVEL as ENEMY_LEVEL
@@ -70,7 +74,9 @@ from campaigns.company import (
 from campaigns.files import PLAN, read_yaml_file
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
+from campaigns.parts import Part, counted, named_part, repair_mek
 from campaigns.play import PlayState, load, start_sides
+from campaigns.scenario_model import HouseRules as HouseRulesModel
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import (
     Origin,
@@ -87,7 +93,7 @@ from meks.dice import Dice
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
 from meks.errors import InputError, MeksError
 from meks.forcepick import Option, pick_force
-from meks.scenario import Scenario, Side
+from meks.scenario import Scenario, Side, house_rule_problems
 from meks.schema import build
 
 BUILT_IN_PLAN = (
@@ -117,6 +123,7 @@ class PlanFile:
     scenarios: tuple[PlanStep, ...]
     name: str = ""
     difficulty: str = "normal"
+    house_rules: dict[str, Any] = field(default_factory=dict)
 
 
 def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
@@ -131,6 +138,8 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     difficulty = data.difficulty.strip().lower()
     if difficulty not in DIFFICULTIES:
         problems.append(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
+    house, wrong = plan_house_rules(data.house_rules)
+    problems += wrong
     for i, step in enumerate(data.scenarios):
         if step.side not in ("attacker", "defender"):
             problems.append(f"scenarios[{i}].side must be attacker or defender")
@@ -143,6 +152,11 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
                               "file": entry.file, "definition": scenario_data(scenario)})
             else:
                 steps.append({"scenario": scenario.id, "side": step.side})
+            if house:
+                steps[-1]["house_rules"] = house
+                problems += [f"scenarios[{i}] ({scenario.id}): with the plan's house rules, "
+                             f"{p.message}" for p in house_rule_problems(
+                                 with_house_rules(scenario, house).house_rules)]
         except InputError:
             raise
         except MeksError as exc:  # an unknown scenario: name it with the step
@@ -150,6 +164,32 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     if problems:
         raise InputError(str(path), problems)
     return file_name(data.name, "campaign name", path, "name") or path.stem, steps, difficulty
+
+
+def plan_house_rules(given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The house rules a plan sets for all its scenarios, as stored data (only those it
+    names), and what is wrong with them."""
+    if not given:
+        return {}, []
+    try:
+        model = HouseRulesModel.model_validate(given)
+    except ValidationError as exc:
+        return {}, [f"house_rules.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                    for e in exc.errors()]
+    return {name: _plain(getattr(model, name)) for name in given}, []
+
+
+def _plain(value: object) -> object:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+def with_house_rules(scenario: Scenario, house: dict[str, Any]) -> Scenario:
+    """``scenario`` with the house rules a campaign plan sets over its own."""
+    if not house:
+        return scenario
+    model = HouseRulesModel.model_validate(house)
+    return dataclasses.replace(scenario, house_rules=dataclasses.replace(
+        scenario.house_rules, **{name: getattr(model, name) for name in house}))
 
 
 def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
@@ -172,8 +212,15 @@ def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
 
 
 def step_scenario(step: dict[str, Any]) -> Scenario:
-    """The scenario of a campaign step: its copy when the plan named a file, else the
-    scenario with its id now."""
+    """The scenario of a campaign step (its copy when the plan named a file, else the
+    scenario with its id now), under the house rules the plan sets."""
+    try:
+        return with_house_rules(_step_scenario(step), step.get("house_rules") or {})
+    except ValidationError:
+        raise DamagedRecord("the campaign plan's house rules") from None
+
+
+def _step_scenario(step: dict[str, Any]) -> Scenario:
     if "definition" in step:
         try:
             return stored_scenario(step["definition"])
@@ -266,6 +313,7 @@ class Prepared:
     support: list[str]
     bought: list[str]
     odds: dict[str, Any] | None = None
+    repairs: list[str] = field(default_factory=list)
 
 
 def _active(session: Session, company: Company) -> Campaign:
@@ -299,6 +347,7 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
     # support the player already rolled for the next muster counts towards the grant
     count = max(0, granted - next_muster(session, company).support)
     support = support_roll(session, company.name, dice, count, catalog) if count else []
+    repairs = auto_repair(session, company, catalog)
     bought = auto_muster(session, company, scenario, side, catalog)
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
     difficulty = Difficulty(row.difficulty)
@@ -315,7 +364,7 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
         timings["balance"] = time.perf_counter() - started
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
     return Prepared(row, company, scenario, side, dice, sides,
-                    [s["result"] for s in support], bought, odds)
+                    [s["result"] for s in support], bought, odds, repairs)
 
 
 def next_scenario(session: Session, company_name: str,
@@ -364,7 +413,8 @@ def check_runs(runs: int | None) -> None:
 
 def _step_data(ready: Prepared) -> Step:
     assert ready.row.id is not None
-    return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought)
+    return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought,
+                ready.repairs)
 
 
 def playing_step(session: Session, row: Campaign) -> int | None:
@@ -407,7 +457,8 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
     # the muster below first releases any muster waiting for its battle: its support and
     # the hire fees it paid count as they will be then
     coming = next_muster(session, company)
-    owned = [Option(_design(m, catalog), m.price, m.callsign) for m in session.exec(
+    # a Mek that owes points (parts bought, repairs, an overhaul) costs them at its muster
+    owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign) for m in session.exec(
         select(Mek).where(Mek.company_id == company.id, Mek.status == "active")
         .order_by(col(Mek.id))).all()]
     owed = sum(coming.owed.values())
@@ -444,6 +495,31 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
         assign_pilot(session, company.name, name, callsign)
     muster(session, company.name, Limits.for_scenario(scenario, side), callsigns)
     return bought
+
+
+def auto_repair(session: Session, company: Company, catalog: Catalog) -> list[str]:
+    """Before a campaign's muster every Mek that lost parts (house rule spare_parts, R3.7)
+    gets them back: from the stockpile where it holds them, else bought at their catalog
+    price, owed at the Mek's next muster. Returns what was done, Mek by Mek."""
+    done = []
+    for mek in session.exec(select(Mek).where(Mek.company_id == company.id,
+                                              Mek.status == "active")
+                            .order_by(col(Mek.id))).all():
+        if mek.lost and mek.lost != "[]":
+            result = repair_mek(session, company.name, str(mek.id), buy=True,
+                                catalog=catalog)
+            bits = [f"{counted(named_parts(result['from_stockpile']))} from the stockpile"
+                    ] if result["from_stockpile"] else []
+            if result["bought"]:
+                bits.append(f"{counted(named_parts(result['bought']))} bought for "
+                            f"{result['cost']} points")
+            done.append(f"{mek.callsign}: " + ", ".join(bits))
+    return done
+
+
+def named_parts(names: list[str]) -> list[Part]:
+    catalog = load_catalog()
+    return [named_part(n, catalog) for n in names]
 
 
 def _rank(level: str) -> int:

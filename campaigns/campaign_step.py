@@ -34,11 +34,14 @@ class Step:
     side: Side
     support: list[str] = field(default_factory=list)
     bought: list[str] = field(default_factory=list)
+    repairs: list[str] = field(default_factory=list)  # lost parts put back (R3.7)
 
     def data(self) -> dict[str, Any]:
-        """The step as a play's ``spec`` keeps it (the shape every meks has stored)."""
+        """The step as a play's ``spec`` keeps it (the shape every meks has stored; the
+        repairs only when there were some)."""
         return {"id": self.campaign, "position": self.position, "side": self.side.value,
-                "support": list(self.support), "bought": list(self.bought)}
+                "support": list(self.support), "bought": list(self.bought),
+                **({"repairs": list(self.repairs)} if self.repairs else {})}
 
     @classmethod
     def from_data(cls, campaign: int, position: int, details: dict[str, Any]) -> Step:
@@ -46,7 +49,8 @@ class Step:
         from the details its ``spec`` keeps. Raises ``KeyError``, ``TypeError`` or
         ``ValueError`` on details that do not read."""
         return cls(campaign, position, Side(details["side"]),
-                   [str(s) for s in details["support"]], [str(b) for b in details["bought"]])
+                   [str(s) for s in details["support"]], [str(b) for b in details["bought"]],
+                   [str(r) for r in details.get("repairs", [])])
 
 
 def complete_step(session: Session, step: Step, fought: Fought,
@@ -68,6 +72,10 @@ def complete_step(session: Session, step: Step, fought: Fought,
              "result": outcome, "reason": result.reason, "turns": result.turns,
              "battle_id": battle_id, "support": list(step.support),
              "bought": list(step.bought), "pilots": fought.reports.get(side, [])}
+    if fought.salvage.get(side):
+        entry["salvage"] = fought.salvage[side]
+    if step.repairs:
+        entry["repairs"] = list(step.repairs)
     with changing(session, company, "campaign next") as change:
         results = stored_json(row, "results")
         results.append(entry)

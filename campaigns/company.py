@@ -308,7 +308,8 @@ def view_of(doc: roster.Document) -> dict[str, Any]:
         "id": doc["company"]["id"],
         "name": doc["company"]["name"],
         "meks": [{**{k: m[k] for k in ("id", "callsign", "design", "size", "price", "kills",
-                                       "status")}, "damage": m.get("damage", 0)}
+                                       "status")}, "damage": m.get("damage", 0),
+                  **_doc_extras(m)}
                  for m in doc["meks"]],
         "pilots": [{"id": p["id"], "name": p["name"], "level": p["level"], "kills": p["kills"],
                     "scenarios": p["scenarios"], "skills": p["skills"],
@@ -322,7 +323,23 @@ def view_of(doc: roster.Document) -> dict[str, Any]:
             "meks": [callsigns.get(f["mek"]) for f in last["force"]]},
         "battles": [{"id": b["id"], "scenario": b["scenario"], "result": b["result"]}
                     for b in doc["battles"]],
+        "stockpile": [dict(p) for p in doc.get("stockpile", [])],
     }
+
+
+def _doc_extras(m: dict[str, Any]) -> dict[str, Any]:
+    """``mek_extras`` from a Mek in a roster document."""
+    from campaigns.parts import heat_loss
+
+    out: dict[str, Any] = {}
+    if m.get("lost"):
+        out["lost"] = [p["part"] for p in m["lost"]]
+    if m.get("owed"):
+        out["owed"] = m["owed"]
+    if m.get("wear"):
+        out["wear"] = m["wear"]
+        out["heat_loss"] = heat_loss(m["wear"], Size(m["size"]))
+    return out
 
 
 def show_company(session: Session, name: str) -> dict[str, Any]:
@@ -481,7 +498,26 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
 
 def mek_view(mek: Mek) -> dict[str, Any]:
     return {"id": mek.id, "callsign": mek.callsign, "design": mek.design, "size": mek.size,
-            "price": mek.price, "kills": mek.kills, "status": mek.status, "damage": mek.damage}
+            "price": mek.price, "kills": mek.kills, "status": mek.status, "damage": mek.damage,
+            **mek_extras(mek)}
+
+
+def mek_extras(mek: Mek) -> dict[str, Any]:
+    """What the campaign house rules keep on a Mek (R3.7, R3.8), when it is not nothing:
+    the parts it lost, the points it owes at its next muster, its wear and the heat rating
+    that took."""
+    from campaigns.parts import heat_loss
+
+    out: dict[str, Any] = {}
+    lost = stored_json(mek, "lost", list)
+    if lost:
+        out["lost"] = [p["part"] for p in lost]
+    if mek.owed:
+        out["owed"] = mek.owed
+    if mek.wear:
+        out["wear"] = mek.wear
+        out["heat_loss"] = heat_loss(mek.wear, Size(mek.size))
+    return out
 
 
 def list_meks(session: Session, company_name: str, *, all_meks: bool = False
@@ -734,6 +770,10 @@ def _release(session: Session, muster_row: Muster) -> None:
         if pilot is not None and entry.get("paid"):
             pilot.hire_cost += entry["paid"]
             session.add(pilot)
+        mek = session.get(Mek, entry["mek"])
+        if mek is not None and entry.get("owed"):  # parts, repairs, overhaul (R3.7, R3.8)
+            mek.owed += entry["owed"]
+            session.add(mek)
     for roll in session.exec(select(SupportRoll).where(
             SupportRoll.muster_id == muster_row.id)).all():
         roll.muster_id = None
@@ -772,7 +812,8 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
                 problems.append(f"{mek.callsign} has no pilot (meks pilot assign)")
                 continue
             pilots.append(pilot)
-            force.append({"mek": mek.id, "pilot": pilot.id, "paid": pilot.hire_cost})
+            force.append({"mek": mek.id, "pilot": pilot.id, "paid": pilot.hire_cost,
+                          **({"owed": mek.owed} if mek.owed else {})})
         pending = session.exec(select(SupportRoll).where(
             SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
             col(SupportRoll.used).is_(False))).all()
@@ -795,12 +836,14 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         bonus = sum(s.points for s in pending)
         budget = limits.rules.budget + bonus
         prices = [_muster_price(m, limits.pricing) for m in meks]
-        cost = sum(prices) + sum(e["paid"] for e in force)
+        owed = {m.id: m.owed for m in meks if m.owed}  # parts, repairs, overhaul (R3.7)
+        cost = sum(prices) + sum(e["paid"] for e in force) + sum(owed.values())
         if cost > budget:
             extra = f" ({limits.rules.budget} + {bonus} from Rich Uncle)" if bonus else ""
             items = [f"{m.callsign} {price}" for m, price in zip(meks, prices, strict=True)]
             items += [f"{p.name}'s hire fee {e['paid']}"
                       for e, p in zip(force, pilots, strict=True) if e["paid"]]
+            items += [f"{m.callsign}'s parts and repairs {m.owed}" for m in meks if m.owed]
             problems.append(f"the force costs {cost} points ({', '.join(items)}) but the "
                             f"budget is {budget}{extra}")
         problems += limits.rules.size_problems([Size(m.size) for m in meks])
@@ -818,6 +861,10 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         for pilot in pilots:
             pilot.hire_cost = 0
             session.add(pilot)
+        for mek in meks:
+            if mek.owed:
+                mek.owed = 0
+                session.add(mek)
         change.summary = (f"Mustered {', '.join(m.callsign for m in meks)} for "
                           f"{cost}/{budget} points" + (f" ({limits.scenario})"
                                                        if limits.scenario else "")
@@ -826,6 +873,7 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
     return {"id": row.id, "cost": cost, "budget": budget, "scenario": limits.scenario,
             "side": limits.side, "replaced": replaced is not None,
             "force": [{"mek": m.callsign, "design": m.design, "price": price,
-                       "pilot": p.name, "level": p.level, "hire": e["paid"]}
+                       "pilot": p.name, "level": p.level, "hire": e["paid"],
+                       **({"owed": e["owed"]} if e.get("owed") else {})}
                       for m, p, price, e in zip(meks, pilots, prices, force, strict=True)],
             "support": [s.result for s in pending]}

@@ -43,7 +43,7 @@ def both(name: str = DEFAULT_CONTROLLER) -> dict[Side, str]:
 def force_to_data(force: ForceSpec) -> dict[str, Any]:
     return {"name": force.name, "support": list(force.support), "units": [
         {"name": u.name, "points": u.points, "ref": u.ref, "support": u.support,
-         "damage": u.damage,
+         "damage": u.damage, **({"heat_loss": u.heat_loss} if u.heat_loss else {}),
          "design": None if u.design is None else {
              "name": u.design.name, "size": u.design.size.value,
              "weapons": list(u.design.weapons), "systems": list(u.design.systems),
@@ -62,7 +62,7 @@ def force_from_data(data: dict[str, Any]) -> ForceSpec:
         p = u["pilot"]
         pilot = None if p is None else PilotSpec(p["name"], p["level"], tuple(p["skills"]))
         units.append(UnitSpec(u["name"], design, pilot, u.get("support"), u["points"],
-                              u.get("ref"), u.get("damage", 0)))
+                              u.get("ref"), u.get("damage", 0), u.get("heat_loss", 0)))
     return ForceSpec(tuple(units), tuple(data["support"]), data.get("name", ""))
 
 

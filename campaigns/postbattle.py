@@ -21,6 +21,19 @@ from campaigns.company import (
     find_pilot,
 )
 from campaigns.in_play import play_using
+from campaigns.parts import (
+    REPAIR_PRICE,
+    Part,
+    counted,
+    design_parts,
+    fitted,
+    heat_loss,
+    lost_parts,
+    mek_design,
+    named_part,
+    salvages,
+    store_parts,
+)
 from campaigns.stored import stored_json
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -35,6 +48,7 @@ from meks.pilots import (
     roll_for_skill,
     skill_label,
 )
+from meks.scenario import HouseRules, Salvage
 
 RESULTS = ("win", "loss", "draw")
 
@@ -90,11 +104,15 @@ def record_battle(
     dead: Sequence[str] = (),
     choices: Mapping[str, str] | None = None,
     auto: bool = False,
+    salvage: Sequence[str] = (),
+    lost_parts_of: Sequence[tuple[str, str]] = (),
     catalog: Catalog | None = None,
 ) -> dict[str, Any]:
     """Record a game played at the table for the force last mustered and run the post-battle
-    sequence. Raises ``ChoicesNeeded`` (and stores nothing) when a pilot earns a skill that
-    neither ``choices`` nor ``auto`` settles."""
+    sequence. ``salvage`` names the parts the company recovered (house rule salvage, R3.6),
+    ``lost_parts_of`` the parts surviving Meks lost, as (Mek, part) (spare_parts, R3.7).
+    Raises ``ChoicesNeeded`` (and stores nothing) when a pilot earns a skill that neither
+    ``choices`` nor ``auto`` settles."""
     catalog = catalog or load_catalog()
     if result not in RESULTS:
         raise Refused(f"The result must be win, loss or draw, not {result!r}.")
@@ -145,6 +163,12 @@ def record_battle(
         chooser = in_force_pilot(ref)
         assert chooser.id is not None
         chosen[chooser.id] = catalog.skill(skill).name  # a misspelt skill is caught now
+    house = house_rules_of(last.scenario)
+    recovered = tuple(named_part(name, catalog) for name in salvage)
+    if recovered and not salvages(house.salvage, result):
+        raise Refused(_no_salvage(house.salvage, last.scenario, result))
+    broken = _broken_at_table(session, company, lost_parts_of, meks, lost, house,
+                              last.scenario, catalog)
 
     with changing(session, company, "battle record") as change:
         battle = Battle(company_id=company.id, muster_id=last.id, scenario=last.scenario,
@@ -152,11 +176,72 @@ def record_battle(
                         sides=json.dumps({"company": company.name, "side": last.side}))
         session.add(battle)
         session.flush()
-        report = aftermath(session, last, battle, Aftermath(result, kill_counts, lost, died),
-                           dice, change, choices=chosen, auto=auto, catalog=catalog)
+        report = aftermath(session, last, battle,
+                           Aftermath(result, kill_counts, lost, died, salvage=recovered,
+                                     broken=broken),
+                           dice, change, choices=chosen, auto=auto,
+                           repair=house.repair.value, house=house, catalog=catalog)
         battle.log = json.dumps({"dice": change.dice, "report": report})
         session.add(battle)
-    return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report}
+    return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report,
+            "salvage": [p.name for p in recovered]}
+
+
+def _broken_at_table(session: Session, company: Any, given: Sequence[tuple[str, str]],
+                     meks: Mapping[int, Mek | None], lost: set[int], house: HouseRules,
+                     scenario: str | None, catalog: Catalog) -> dict[int, list[Part]]:
+    """The parts each surviving Mek lost in a battle recorded at the table (R3.7), checked:
+    every problem is named at once."""
+    if not given:
+        return {}
+    if not house.spare_parts:
+        where = f"in {scenario}" if scenario else "without a scenario"
+        raise Refused(f"Lost parts are mended after a battle {where}: its house rule "
+                      "'spare_parts' is off (R3.7). Leave out --lost.")
+    broken: dict[int, list[Part]] = {}
+    problems = []
+    for ref, name in given:
+        mek = find_mek(session, company, ref, active=False)
+        part = named_part(name, catalog)
+        if mek.id not in meks:
+            problems.append(f"{mek.callsign} was not in the force mustered for this battle")
+            continue
+        assert mek.id is not None
+        if mek.id in lost:
+            problems.append(f"{mek.callsign} was destroyed, so it keeps no parts")
+            continue
+        carried = design_parts(fitted(mek_design(mek, catalog), lost_parts(mek)))
+        for gone in broken.get(mek.id, []):
+            carried.remove(gone)
+        if part not in carried:
+            problems.append(f"{mek.callsign} has no working {part.name} to lose")
+            continue
+        broken.setdefault(mek.id, []).append(part)
+    if problems:
+        raise Refused("The lost parts are refused [R3.7]: " + "; ".join(problems) + ".")
+    return broken
+
+
+def house_rules_of(scenario_id: str | None) -> HouseRules:
+    """The house rules of the scenario a muster was made for; the rulings' defaults for a
+    muster made without one, or for a scenario that can no longer be found."""
+    if scenario_id is None:
+        return HouseRules()
+    from campaigns.scenarios import get_scenario
+
+    try:
+        return get_scenario(scenario_id).house_rules
+    except MeksError:
+        return HouseRules()
+
+
+def _no_salvage(rule: Salvage, scenario: str | None, result: str) -> str:
+    where = f"in {scenario}" if scenario else "without a scenario"
+    if rule is Salvage.NONE:
+        return (f"Nothing can be salvaged {where}: its house rule 'salvage' is off (R3.6). "
+                "Leave out --salvage.")
+    return (f"Only the winner salvages {where} (house rule 'salvage: winner', R3.6), and "
+            f"this battle was a {result}; leave out --salvage.")
 
 
 @dataclass(frozen=True)
@@ -169,17 +254,23 @@ class Aftermath:
     lost: set[int]
     died: set[int]
     damage: Mapping[int, int] = dataclasses.field(default_factory=dict)  # Mek id -> hits
+    salvage: Sequence[Part] = ()  # parts recovered into the stockpile (R3.6)
+    # Mek id -> the parts the battle destroyed on it (kept lost under spare_parts, R3.7)
+    broken: Mapping[int, Sequence[Part]] = dataclasses.field(default_factory=dict)
 
 
 def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath, dice: Dice,
               change: Change, *, choices: Mapping[int, str] | None = None, auto: bool = False,
               skill_choice: str = "choose", repair: str = "free",
+              house: HouseRules | None = None,
               catalog: Catalog | None = None) -> list[dict[str, Any]]:
     """The post-battle sequence (R3.4) for the force of ``muster``, inside ``change``:
     destroyed Meks struck off, the rest repaired, kills and scenarios credited, promotions
     and the new-skill rolls. Raises ``ChoicesNeeded`` when a skill is earned that neither
     ``choices``, ``auto`` nor the ``skill_choice: random`` house rule settles."""
     catalog = catalog or load_catalog()
+    house = house or HouseRules()
+    keep_lost = house.spare_parts and repair != "free"
     chosen = dict(choices or {})
     force = stored_json(muster, "force", list)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
@@ -204,12 +295,31 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             for seated in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
                 seated.mek_id = None
                 session.add(seated)
-        elif repair == "none":  # house rule R3.4: the Mek keeps its damage
-            mek.damage = what.damage.get(mek.id or 0, mek.damage)
-            entry["damage"] = mek.damage
         else:
-            mek.damage = 0
-            entry["repaired"] = True
+            if repair == "none":  # house rule R3.4: the Mek keeps its damage
+                mek.damage = what.damage.get(mek.id or 0, mek.damage)
+                entry["damage"] = mek.damage
+            elif repair == "paid":  # house rule R3.7: every Hit is mended, for points
+                cost = what.damage.get(mek.id or 0, 0) * REPAIR_PRICE
+                mek.damage = 0
+                mek.owed += cost
+                entry["repaired"] = True
+                if cost:
+                    entry["repair_cost"] = cost
+            else:
+                mek.damage = 0
+                entry["repaired"] = True
+            broken = what.broken.get(mek.id or 0, ())
+            if keep_lost and broken:  # house rule spare_parts (R3.7)
+                mek.lost = json.dumps([p.data() for p in [*lost_parts(mek), *broken]])
+                entry["lost_parts"] = [p.name for p in broken]
+            if house.wear:  # house rule wear (R3.8): one more battle on the Mek
+                chassis = Size(mek.size)
+                was = heat_loss(mek.wear, chassis, catalog)
+                mek.wear += 1
+                entry["wear"] = mek.wear
+                if heat_loss(mek.wear, chassis, catalog) > was:
+                    entry["heat_lost"] = heat_loss(mek.wear, chassis, catalog)
         session.add(mek)
         if pilot_id in what.died:
             pilot.status, pilot.mek_id = "dead", None
@@ -254,10 +364,13 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
     change.rolled(dice, start)
     muster.battle_id = battle.id
     session.add(muster)
+    if what.salvage:
+        store_parts(session, muster.company_id, what.salvage)
     n = len(report)
     change.summary = (f"{'Fought' if battle.mode != 'table' else 'Recorded'} a "
                       f"{what.result} ({n} pilot{'s' if n != 1 else ''}): "
-                      + "; ".join(_line(e) for e in report) + ".")
+                      + "; ".join(_line(e) for e in report) + "."
+                      + (f" Salvaged {counted(what.salvage)}." if what.salvage else ""))
     return report
 
 
@@ -284,6 +397,13 @@ def outcome_bits(entry: dict[str, Any], *, all_kills: bool = False) -> list[str]
         bits.append(f"promoted {entry['promoted']}")
     if entry.get("new_skill"):
         bits.append(f"learned {entry['new_skill']}")
+    if entry.get("lost_parts"):
+        bits.append(f"{entry['mek']} lost {', '.join(entry['lost_parts'])} until replaced")
+    if entry.get("repair_cost"):
+        n = entry["repair_cost"]
+        bits.append(f"repairs {n} point{'s' * (n != 1)}")
+    if entry.get("heat_lost"):
+        bits.append(f"{entry['mek']} worn to -{entry['heat_lost']} heat")
     return bits
 
 

@@ -14,7 +14,17 @@ from typing import Any
 from sqlmodel import Session, col, delete, select
 
 from campaigns.stored import stored_json
-from db.models import Battle, Campaign, Company, Mek, Muster, Pilot, SupportRoll, fold
+from db.models import (
+    Battle,
+    Campaign,
+    Company,
+    Mek,
+    Muster,
+    Pilot,
+    StockPart,
+    SupportRoll,
+    fold,
+)
 from meks.errors import InputError
 
 SCHEMA_NAME = "meks-roster"
@@ -37,16 +47,11 @@ def snapshot(session: Session, company: Company) -> Document:
                            .order_by(col(Battle.id))).all()
     campaigns = session.exec(select(Campaign).where(Campaign.company_id == cid)
                              .order_by(col(Campaign.id))).all()
-    return {
+    doc: Document = {
         "schema": SCHEMA_NAME,
         "version": SCHEMA_VERSION,
         "company": {"id": cid, "name": company.name, "created_at": company.created_at},
-        "meks": [
-            {"id": m.id, "callsign": m.callsign, "design": m.design, "size": m.size,
-             "price": m.price, "kills": m.kills, "status": m.status, "damage": m.damage,
-             "custom_design": stored_json(m, "custom_design") if m.custom_design else None}
-            for m in meks
-        ],
+        "meks": [_mek(m) for m in meks],
         "pilots": [
             {"id": p.id, "name": p.name, "level": p.level, "kills": p.kills,
              "scenarios": p.scenarios, "skills": stored_json(p, "skills", list), "status": p.status,
@@ -77,13 +82,42 @@ def snapshot(session: Session, company: Company) -> Document:
             for c in campaigns
         ],
     }
+    stock = stockpile(session, cid)
+    if stock:  # left out when empty, as in every document written before stockpiles
+        doc["stockpile"] = stock
+    return doc
+
+
+def _mek(m: Mek) -> dict[str, Any]:
+    """A Mek in the document. What the campaign house rules of R3.6 to R3.8 keep on it
+    (lost parts, points owed, wear) appears only when it is not nothing, so that documents
+    written before those rules read and compare as they did."""
+    item: dict[str, Any] = {
+        "id": m.id, "callsign": m.callsign, "design": m.design, "size": m.size,
+        "price": m.price, "kills": m.kills, "status": m.status, "damage": m.damage,
+        "custom_design": stored_json(m, "custom_design") if m.custom_design else None}
+    lost = stored_json(m, "lost", list)
+    if lost:
+        item["lost"] = lost
+    if m.owed:
+        item["owed"] = m.owed
+    if m.wear:
+        item["wear"] = m.wear
+    return item
+
+
+def stockpile(session: Session, company_id: int | None) -> list[dict[str, Any]]:
+    """The company's stockpile (R3.6): each part it holds, weapons first, by name."""
+    rows = session.exec(select(StockPart).where(StockPart.company_id == company_id)).all()
+    return [{"kind": r.kind, "part": r.part, "count": r.count}
+            for r in sorted(rows, key=lambda r: (r.kind != "weapon", r.part))]
 
 
 def clear(session: Session, company_id: int, *, keep_campaigns: bool = False) -> None:
     """Remove everything the company owns (not the company row, not its events); its
     campaigns too (and with them their plays) unless ``keep_campaigns``."""
     kept = (Campaign,) if keep_campaigns else ()
-    for table in (Campaign, Battle, SupportRoll, Pilot, Muster, Mek):
+    for table in (Campaign, Battle, SupportRoll, Pilot, Muster, Mek, StockPart):
         if table not in kept:
             session.exec(delete(table).where(col(table.company_id) == company_id))
     session.flush()
@@ -122,7 +156,8 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
                        callsign_key=keys["mek", m["id"]], design=m["design"],
                        size=m["size"],
                        price=m["price"], kills=m["kills"], status=m["status"],
-                       damage=m.get("damage", 0),
+                       damage=m.get("damage", 0), lost=json.dumps(m.get("lost", [])),
+                       owed=m.get("owed", 0), wear=m.get("wear", 0),
                        custom_design=json.dumps(m["custom_design"])
                        if m.get("custom_design") else None), m["id"])
     for p in doc["pilots"]:
@@ -179,6 +214,9 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
             muster_id=ids["muster"].get(s["muster"]) if s["muster"] is not None else None,
             table_die=s["table_die"], entry_die=s["entry_die"], result=s["result"],
             points=s["points"], used=s["used"]))
+    for part in doc.get("stockpile", []):
+        session.add(StockPart(company_id=company.id, kind=part["kind"], part=part["part"],
+                              count=part["count"]))
     session.flush()
 
 

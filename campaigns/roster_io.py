@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 from sqlmodel import Session
 
 from campaigns import roster, sheet
@@ -37,7 +38,7 @@ from campaigns.company import (
     shell_arg,
 )
 from campaigns.files import ROSTER, parse_json_or_yaml, read_text
-from campaigns.scenario_model import parse_scenario
+from campaigns.scenario_model import HouseRules, parse_scenario
 from campaigns.scenarios import discover
 from db.models import Company, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -163,7 +164,13 @@ def _ledger(doc: roster.Document) -> tuple[sheet.Table, ...]:
         [(m["callsign"], m["design"], m["size"], str(m["price"]), str(m["kills"]),
           m["status"]) for m in doc["meks"] if m["status"] != "active"],
         frozenset({"Price", "Kills"}), "None.")
-    return (pilots, gone)
+    if not doc.get("stockpile"):
+        return (pilots, gone)
+    stock = sheet.Table(
+        "Stockpile", ("Part", "Kind", "Count"),
+        [(p["part"], p["kind"], str(p["count"])) for p in doc["stockpile"]],
+        frozenset({"Count"}), "None.")
+    return (pilots, gone, stock)
 
 
 def play_sheet(doc: roster.Document) -> sheet.PlaySheet:
@@ -273,6 +280,33 @@ def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
                             f"{callsign.get(p['mek'], p['mek'])}; a Mek has one pilot.")
         flown.setdefault(p["mek"], p["name"])
     problems += _campaign_problems(doc.get("campaigns", []))
+    problems += _part_problems(doc, catalog)
+    return problems
+
+
+def _part_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
+    """Parts in the stockpile and lost by Meks (R3.6, R3.7) that the catalog holds, spelt
+    and kinded as it has them, each kept once in the stockpile."""
+    names = {"weapon": {w.name for w in catalog.weapons},
+             "system": {s.name for s in catalog.systems}}
+    problems: list[str] = []
+
+    def check(where: str, part: dict[str, Any]) -> None:
+        if part["part"] not in names[part["kind"]]:
+            problems.append(f"{where}: the catalog has no {part['kind']} called "
+                            f"{part['part']!r}; write it as 'meks catalog "
+                            f"{part['kind']}s' spells it.")
+
+    seen: set[tuple[str, str]] = set()
+    for i, part in enumerate(doc.get("stockpile", [])):
+        check(f"stockpile[{i}]", part)
+        if (part["kind"], part["part"]) in seen:
+            problems.append(f"stockpile[{i}]: {part['part']} is listed twice; give its "
+                            "count once.")
+        seen.add((part["kind"], part["part"]))
+    for i, m in enumerate(doc["meks"]):
+        for j, part in enumerate(m.get("lost", [])):
+            check(f"meks[{i}] ({m['callsign']}).lost[{j}]", part)
     return problems
 
 
@@ -311,6 +345,12 @@ def _campaign_problems(campaigns: Sequence[dict[str, Any]]) -> list[str]:
         for j, step in enumerate(c["plan"]):
             if c["status"] != "active" or j < c["position"]:
                 continue  # played already: the scenario is not needed again
+            try:
+                HouseRules.model_validate(step.get("house_rules") or {})
+            except ValidationError as exc:
+                problems += [f"{where}.plan[{j}].house_rules."
+                             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
+                             for e in exc.errors()]
             if "definition" in step:  # the campaign carries its own copy: check it whole
                 try:
                     parse_scenario(step["definition"], f"{where}.plan[{j}].definition")

@@ -36,10 +36,12 @@ from pydantic import (
     ConfigDict,
     Discriminator,
     Field,
+    SerializerFunctionWrapHandler,
     Tag,
     TypeAdapter,
     ValidationError,
     WithJsonSchema,
+    model_serializer,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
@@ -63,6 +65,7 @@ from meks.scenario import (
     Problem,
     Repair,
     Result,
+    Salvage,
     ScenarioInvalid,
     Side,
     SkillChoice,
@@ -216,6 +219,7 @@ ZoneChoiceName = Annotated[ZoneChoice, _loose_enum(ZoneChoice), _any_case_schema
 PricingName = Annotated[Pricing, _loose_enum(Pricing), _any_case_schema(Pricing)]
 SkillChoiceName = Annotated[SkillChoice, _loose_enum(SkillChoice), _any_case_schema(SkillChoice)]
 RepairName = Annotated[Repair, _loose_enum(Repair), _any_case_schema(Repair)]
+SalvageName = Annotated[Salvage, _loose_enum(Salvage), _any_case_schema(Salvage)]
 
 
 class _Model(BaseModel):
@@ -316,10 +320,29 @@ class HouseRules(_Model):
     skill_choice: SkillChoiceName = Field(
         SkillChoice.CHOOSE, description="R2.4: new skills are chosen, or rolled at random.")
     repair: RepairName = Field(Repair.FREE, description=(
-        "R3.4: surviving Meks are repaired for free after the scenario, or not at all."))
+        "R3.4: surviving Meks are repaired for free after the scenario, not at all, or "
+        "for points (paid, R3.7)."))
     diagonal_moves: bool = Field(False, description="R5.1: zones touching at a corner are "
                                  "adjacent too.")
     six_always_hits: bool = Field(False, description="R6.6: a to-hit roll of 6 always hits.")
+    salvage: SalvageName = Field(Salvage.NONE, description=(
+        "R3.6: after the scenario nobody, the winner, or both sides recover the working "
+        "parts of the enemy's destroyed Meks into their stockpile."))
+    spare_parts: bool = Field(False, description=(
+        "R3.7: a weapon or system lost in battle stays lost until an identical part from "
+        "the stockpile, or one bought, replaces it (needs repair: none or paid)."))
+    wear: bool = Field(False, description=(
+        "R3.8: Meks lose heat rating with the battles they fight, until overhauled."))
+
+    @model_serializer(mode="wrap")
+    def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # The campaign house rules are stored only when switched on, as the plain type
+        # stores them (meks.scenario.HouseRules.QUIET): older stored scenarios keep their form.
+        data: dict[str, Any] = handler(self)
+        for name in game.HouseRules.QUIET:
+            if getattr(self, name) == type(self).model_fields[name].default:
+                data.pop(name, None)
+        return data
 
 
 # ---- victory conditions ------------------------------------------------------------------
@@ -662,8 +685,10 @@ def _to_data(value: Any) -> Any:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         model = _file_model(type(value))
         tag = getattr(value, "tag", None)  # a condition's 'type' is its tag
+        quiet = getattr(value, "QUIET", ())  # stored only when not at their default
         return {(info.alias or name): tag if name == "type" else _to_data(getattr(value, name))
-                for name, info in model.model_fields.items()}
+                for name, info in model.model_fields.items()
+                if name not in quiet or getattr(value, name) != info.default}
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, tuple | list):

@@ -32,6 +32,14 @@ def record(
                                      help="The skill a pilot takes if it earns one."),
     auto: bool = typer.Option(False, "--auto",
                               help="Pick earned skills by the documented priority."),
+    salvage: list[str] = typer.Option(
+        [], "--salvage", "-s", metavar="PART",
+        help="A weapon or system recovered from a destroyed enemy Mek into the stockpile "
+        "(repeat for each part; needs the scenario's house rule salvage)."),
+    lost: list[str] = typer.Option(
+        [], "--lost", metavar="MEK=PART",
+        help="A weapon or system a surviving Mek lost, kept lost until replaced (repeat "
+        "for each; needs the scenario's house rule spare_parts)."),
     seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                     help="Seed for reproducible dice."),
     as_json: bool = JSON,
@@ -39,7 +47,7 @@ def record(
     """Record a game played on a real table for the force last mustered.
 
     Then run the post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
-    credited, promotions, and a new-skill roll for each surviving pilot."""
+    credited, promotions, a new-skill roll for each surviving pilot, and the salvage named."""
     from campaigns.postbattle import ChoicesNeeded, record_battle
     from cli import store_views
     from meks.dice import Dice
@@ -50,13 +58,20 @@ def record(
     kill_counts = {k: int(v) for k, v in pairs(kills, "PILOT=N", as_int=True,
                                                most=MAX_KILLS).items()}
     choices = pairs(choose, "PILOT=SKILL")
+    lost_parts = []
+    for item in lost:
+        mek, sep, part = item.partition("=")
+        if not sep or not mek.strip() or not part.strip():
+            raise typer.BadParameter(f"{item!r} is not MEK=PART", param_hint="--lost")
+        lost_parts.append((mek.strip(), part.strip()))
     dice_seed = Dice.from_seed(seed).seed
 
     def attempt() -> dict[str, object]:
         with session() as s:
             return record_battle(s, company, result, Dice.from_seed(dice_seed),
                                  kills=kill_counts, destroyed=destroyed, dead=dead,
-                                 choices=choices, auto=auto)
+                                 choices=choices, auto=auto, salvage=salvage,
+                                 lost_parts_of=lost_parts)
 
     try:
         outcome = attempt()
@@ -153,7 +168,9 @@ def auto(
 
     A battle fought for a company is stored and its post-battle sequence runs."""
     from campaigns.battles import both, fight, is_force_file, store, summary
+    from cli.store_views import counted_names
     from meks.engine.log import render
+    from meks.scenario import Side
 
     chosen = _dice(seed, dice)
     sides = both(controller_name)
@@ -168,7 +185,9 @@ def auto(
     if as_json:
         print_json(data)
         return
-    print_lines([*render(fought.battle.log, rolls=rolls), "",
+    salvaged = [f"{fought.sides[Side(side)].force.name} salvaged {counted_names(parts)}."
+                for side, parts in data.get("salvage", {}).items()]
+    print_lines([*render(fought.battle.log, rolls=rolls), "", *salvaged,
                  f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns, "
                  f"the {controller_name} commanding both sides; "
                  f"{_dice_words(data['seed'])}; {data['events']} events; digest "

@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from campaigns.postbattle import outcome_bits
+from cli.store_views import counted_names
 
 
 def _row(table: Table, *cells: object) -> None:
@@ -43,6 +44,10 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
         lines.append(Text("  Support: " + ", ".join(result["support"])))
     if result["bought"]:
         lines.append(Text("  Bought: " + ", ".join(result["bought"])))
+    if result.get("salvage"):
+        lines.append(Text("  Salvaged: " + counted_names(result["salvage"])))
+    for repair in result.get("repairs", []):
+        lines.append(Text("  Repaired " + repair))
     for p in result["pilots"]:
         bits = outcome_bits(p, all_kills=True)
         lines.append(Text(f"  {p['pilot']} ({p['mek']}): " + ", ".join(bits)))
@@ -81,8 +86,19 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
     skills: list[str] = []
     lost: list[str] = []
     bought: list[str] = []
+    salvaged: list[str] = []
+    repairs: list[str] = []
+    worn: dict[str, int] = {}
     for result in view["results"]:
         bought += result.get("bought", [])
+        salvaged += result.get("salvage", [])
+        repairs += result.get("repairs", [])
+        for p in result.get("pilots", []):
+            if p.get("repair_cost"):
+                n = p["repair_cost"]
+                repairs.append(f"{p['mek']}: Hits mended for {n} point{'s' * (n != 1)}")
+            if p.get("heat_lost"):
+                worn[p["mek"]] = p["heat_lost"]
         for p in result.get("pilots", []):
             kills[p["pilot"]] = kills.get(p["pilot"], 0) + p.get("kills", 0)
             if p.get("promoted"):
@@ -105,5 +121,10 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
         Text("Skills gained: " + (", ".join(skills) or "none")),
         Text("Meks lost: " + (", ".join(lost) or "none")),
         Text("Meks bought: " + (", ".join(bought) or "none")),
+        Text("Parts salvaged: " + (counted_names(salvaged) or "none")),
+        Text("Repairs: " + ("; ".join(repairs) or "none")),
+        Text("Wear: " + (", ".join(f"{mek} -{n} heat" for mek, n in sorted(worn.items()))
+                         or "none")),
     ]
     return Group(*lines)
+

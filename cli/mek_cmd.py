@@ -11,7 +11,8 @@ from cli.state import JSON, session
 if TYPE_CHECKING:
     from meks.catalog import Catalog
 
-app = typer.Typer(no_args_is_help=True, help="Buy, list, rename and sell Meks.")
+app = typer.Typer(no_args_is_help=True,
+                  help="Buy, list, rename, sell, repair, refit and overhaul Meks.")
 
 COMPANY = typer.Argument(..., help="The company's name or id.", show_default=False)
 MEK = typer.Argument(..., help="The Mek's callsign or id.", show_default=False)
@@ -109,3 +110,74 @@ def sell(company: str = COMPANY, mek: str = MEK, as_json: bool = JSON) -> None:
         print_json(result)
     else:
         say(f"Sold {result['callsign']}.")
+
+
+@app.command()
+def repair(company: str = COMPANY, mek: str = MEK,
+           buy: bool = typer.Option(False, "--buy", help="Buy the parts the stockpile lacks, "
+                                    "at their catalog price, owed at the Mek's next muster."),
+           as_json: bool = JSON) -> None:
+    """Replace the parts a Mek lost in battle with identical parts from the stockpile.
+
+    Lost parts stay lost after a battle under the house rule spare_parts. Without --buy
+    the repair is refused, naming every part missing, if the stockpile lacks any."""
+    from campaigns.parts import repair_mek
+
+    with session() as s:
+        result = repair_mek(s, company, mek, buy=buy)
+    if as_json:
+        print_json(result)
+        return
+    bits = []
+    if result["from_stockpile"]:
+        bits.append(f"{', '.join(result['from_stockpile'])} from the stockpile")
+    if result["bought"]:
+        n = result["cost"]
+        bits.append(f"{', '.join(result['bought'])} bought for {n} point{'s' * (n != 1)}, "
+                    "owed at its next muster")
+    say(f"Repaired {result['mek']}: " + "; ".join(bits) + ".")
+
+
+@app.command()
+def refit(company: str = COMPANY, mek: str = MEK,
+          design: str = typer.Argument(..., show_default=False,
+                                       help="The design to rebuild it to: a stock design or "
+                                       "a design YAML file, of the Mek's size."),
+          as_json: bool = JSON) -> None:
+    """Rebuild a Mek to another legal design with parts from the stockpile.
+
+    The parts the new design needs beyond those the Mek carries come out of the stockpile;
+    those it no longer needs go into it. The design rules apply as in 'meks design check',
+    and every problem is listed at once."""
+    from campaigns.designs import load_design_file
+    from campaigns.parts import refit_mek
+    from meks.catalog import load_catalog
+
+    catalog = load_catalog()
+    custom = _is_design_file(design, catalog)
+    chosen = load_design_file(Path(design)) if custom else catalog.design(design)
+    with session() as s:
+        result = refit_mek(s, company, mek, chosen, custom=custom, catalog=catalog)
+    if as_json:
+        print_json(result)
+        return
+    say(f"Refitted {result['mek']} as {result['design']} ({result['price']} points)"
+        + (f"; used from the stockpile: {', '.join(result['used'])}" if result["used"] else "")
+        + (f"; put into the stockpile: {', '.join(result['stored'])}"
+           if result["stored"] else "") + ".")
+
+
+@app.command()
+def overhaul(company: str = COMPANY, mek: str = MEK, as_json: bool = JSON) -> None:
+    """Overhaul a worn Mek: its full heat rating comes back (house rule wear).
+
+    It costs half the Mek's price, rounded up, owed at its next muster."""
+    from campaigns.parts import overhaul_mek
+
+    with session() as s:
+        result = overhaul_mek(s, company, mek)
+    if as_json:
+        print_json(result)
+    else:
+        say(f"Overhauled {result['mek']} for {result['cost']} points, owed at its next "
+            "muster.")

@@ -699,6 +699,7 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
     from campaigns.postbattle import ChoicesNeeded, outcome_bits
     from cli.output import print_lines, stdout
     from cli.state import interactive, session
+    from cli.store_views import counted_names
     from meks.engine import REVISION
     from meks.engine.recorded import ReplayMismatch
     from meks.errors import MeksError
@@ -759,6 +760,8 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
         for entry in report:
             bits = [f"{entry['pilot']} ({entry['mek']})", *outcome_bits(entry)]
             lines.append(f"  {side_name}: " + ", ".join(bits))
+    for side_name, parts in data.get("salvage", {}).items():
+        lines.append(f"  {side_name}: salvaged {counted_names(parts)}")
     print_lines(lines)
 
 

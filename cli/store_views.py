@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from rich import box
@@ -36,12 +37,29 @@ def companies(rows: list[dict[str, Any]]) -> RenderableType:
 def meks(rows: list[dict[str, Any]], title: str) -> RenderableType:
     if not rows:
         return Text(f"{title}: none. Buy one with 'meks mek buy COMPANY DESIGN'.")
+    # the campaign house rules' marks on a Mek (R3.7, R3.8), in a column only when some
+    # Mek has one
+    marked = any(m.get("lost") or m.get("owed") or m.get("wear") for m in rows)
     table = _table(title, "Id", "Callsign", "Design", "Size", "Price", "Kills", "Pilot",
-                   "Status")
+                   "Status", *(("Condition",) if marked else ()))
     for m in rows:
         _row(table, str(m["id"]), m["callsign"], m["design"], m["size"], str(m["price"]),
-                      str(m["kills"]), m.get("pilot") or "-", m["status"])
+                      str(m["kills"]), m.get("pilot") or "-", m["status"],
+                      *((condition(m),) if marked else ()))
     return table
+
+
+def condition(m: dict[str, Any]) -> str:
+    """A Mek's lost parts, wear and points owed, in a few words ('-' for none)."""
+    bits = []
+    if m.get("lost"):
+        bits.append("lost " + counted_names(m["lost"]))
+    if m.get("wear"):
+        bits.append(f"wear {m['wear']}" + (f" (-{m['heat_loss']} heat)"
+                                           if m.get("heat_loss") else ""))
+    if m.get("owed"):
+        bits.append(f"owes {m['owed']}")
+    return "; ".join(bits) or "-"
 
 
 def pilots(rows: list[dict[str, Any]], title: str) -> RenderableType:
@@ -70,6 +88,10 @@ def company(view: dict[str, Any]) -> RenderableType:
     if view["support"]:
         parts.append(Text("Support waiting for the next muster: " + ", ".join(
             s["result"] for s in view["support"])))
+    if view.get("stockpile"):
+        parts.append(Text("Stockpile: " + ", ".join(
+            f"{p['count']} {p['part']}" if p["count"] > 1 else p["part"]
+            for p in view["stockpile"])))
     last = view["last_muster"]
     if last:
         state = "recorded" if last["recorded"] else "waiting for its battle"
@@ -145,4 +167,19 @@ def battle_record(result: dict[str, Any]) -> RenderableType:
             f"vs {roll['needed']}+ {'success' if roll['success'] else 'no'}")
         _row(table, e["pilot"], e["mek"], str(e["kills"]), fate, roll_text,
                       e.get("new_skill", "-"))
-    return table
+    extra = aftermath_lines(result)
+    return Group(table, *extra) if extra else table
+
+
+def aftermath_lines(result: dict[str, Any]) -> list[Text]:
+    """What a post-battle sequence did besides the pilots: the parts salvaged (R3.6)."""
+    lines = []
+    if result.get("salvage"):
+        lines.append(Text("Salvaged into the stockpile: " + counted_names(result["salvage"])))
+    return lines
+
+
+def counted_names(names: list[str]) -> str:
+    """Part names as '2 Laser, Heat Sink'."""
+    counts = Counter(names)
+    return ", ".join(f"{n} {name}" if n > 1 else name for name, n in sorted(counts.items()))

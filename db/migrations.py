@@ -276,6 +276,26 @@ def _step_named_v8(spec_text: object, owners: dict[int, int]) -> tuple[int | Non
     return campaign, position
 
 
+def _v9(conn: Connection) -> None:
+    # The campaign house rules salvage, spare_parts and wear (R3.6 to R3.8): a company's
+    # stockpile of parts, and on each Mek its lost parts, the points it owes at its next
+    # muster and the battles it has fought since new or overhauled.
+    md = MetaData()
+    Table("company", md, Column("id", Integer, primary_key=True))
+    Table("stockpile", md,
+          Column("id", Integer, primary_key=True),
+          Column("company_id", Integer, ForeignKey("company.id", ondelete="CASCADE"),
+                 nullable=False, index=True),
+          Column("kind", String, nullable=False),
+          Column("part", String, nullable=False),
+          Column("count", Integer, nullable=False),
+          UniqueConstraint("company_id", "kind", "part"))
+    md.tables["stockpile"].create(conn)
+    conn.execute(text("ALTER TABLE mek ADD COLUMN lost TEXT NOT NULL DEFAULT '[]'"))
+    conn.execute(text("ALTER TABLE mek ADD COLUMN owed INTEGER NOT NULL DEFAULT 0"))
+    conn.execute(text("ALTER TABLE mek ADD COLUMN wear INTEGER NOT NULL DEFAULT 0"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -285,6 +305,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "damage a Mek carries when repairs are off", _v6),
     Migration(7, "name keys refolded with Unicode normalisation", _v7, recompute=_v7),
     Migration(8, "a play's campaign and step as columns", _v8, recompute=_link_plays_v8),
+    Migration(9, "stockpiles, lost parts, points owed and wear (salvage, spare parts, wear)",
+              _v9),
 )
 
 LATEST = MIGRATIONS[-1].version

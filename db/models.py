@@ -60,6 +60,24 @@ class Mek(SQLModel, table=True):
     kills: int = 0
     status: str = "active"  # active | destroyed | sold
     damage: int = 0  # hits carried into the next battle (house rule repair: none)
+    # JSON list of the weapons and systems lost in battle and not replaced yet (house rule
+    # spare_parts, R3.7), each as {"kind": "weapon" | "system", "part": catalog name}
+    lost: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
+    owed: int = 0  # points owed at the Mek's next muster: parts bought, repairs, overhaul
+    wear: int = 0  # battles fought since new or overhauled (house rule wear, R3.8)
+
+
+class StockPart(SQLModel, table=True):
+    """How many of one part (a weapon or a system, by its catalog name) a company holds in
+    its stockpile (house rule salvage, R3.6)."""
+
+    __tablename__ = "stockpile"
+    __table_args__ = (UniqueConstraint("company_id", "kind", "part"),)
+    id: int | None = Field(default=None, primary_key=True)
+    company_id: int = Field(sa_column=_fk("company.id"))
+    kind: str  # weapon | system
+    part: str
+    count: int
 
 
 class Pilot(SQLModel, table=True):

@@ -129,10 +129,20 @@ class SkillChoice(enum.Enum):
 
 
 class Repair(enum.Enum):
-    """House rule R3.4."""
+    """House rule R3.4: free repairs, none (Hits carry over), or paid (Hits mended at a
+    price, R3.7)."""
 
     FREE = "free"
     NONE = "none"
+    PAID = "paid"
+
+
+class Salvage(enum.Enum):
+    """House rule R3.6: who recovers the parts of the enemy's destroyed Meks."""
+
+    NONE = "none"
+    WINNER = "winner"
+    BOTH = "both"
 
 
 class ZoneChoice(enum.Enum):
@@ -349,6 +359,14 @@ class HouseRules:
     repair: Repair = Repair.FREE
     diagonal_moves: bool = False
     six_always_hits: bool = False
+    # The campaign house rules from the wider family (R3.6 to R3.8). A scenario stores them
+    # only when they are switched on (``QUIET``), so that scenarios stored before they
+    # existed keep their stored form.
+    salvage: Salvage = Salvage.NONE
+    spare_parts: bool = False
+    wear: bool = False
+
+    QUIET: ClassVar[tuple[str, ...]] = ("salvage", "spare_parts", "wear")
 
     def changed(self) -> list[str]:
         """The house rules that differ from the rulings' defaults, as 'key: value'."""
@@ -734,7 +752,18 @@ def semantic_problems(scenario: Scenario) -> list[Problem]:
     for path, condition in scenario.conditions():
         problems += _condition_problems(scenario, path, condition)
     problems += _assumed_problems(scenario)
+    problems += house_rule_problems(scenario.house_rules)
     return problems
+
+
+def house_rule_problems(house: HouseRules) -> list[Problem]:
+    """House rules that do not go together: lost parts that must be replaced (R3.7) need
+    repairs that are not free."""
+    if house.spare_parts and house.repair is Repair.FREE:
+        return [Problem(("house_rules", "spare_parts"),
+                        "spare_parts needs 'repair: none' or 'repair: paid' (with free "
+                        "repairs every lost part is mended anyway)")]
+    return []
 
 
 @functools.cache
@@ -1027,6 +1056,7 @@ __all__ = [
     "Reinforcements",
     "Repair",
     "Result",
+    "Salvage",
     "Scenario",
     "ScenarioInvalid",
     "Setup",
@@ -1040,6 +1070,7 @@ __all__ = [
     "Victory",
     "ZoneChoice",
     "duel",
+    "house_rule_problems",
     "semantic_problems",
     "walk",
 ]

@@ -212,6 +212,9 @@ def as_old_backup(data: dict[str, Any]) -> dict[str, Any]:
     old["schema_version"] = OLD
     for row in old["tables"]["play"]:
         del row["campaign_id"], row["campaign_step"]
+    del old["tables"]["stockpile"]  # and what migration 9 added
+    for row in old["tables"]["mek"]:
+        del row["lost"], row["owed"], row["wear"]
     return old
 
 
@@ -229,7 +232,7 @@ def write_old_database(location: str, backup: dict[str, Any]) -> None:
             from db.backup import tables as in_order
 
             for table in in_order():
-                rows = backup["tables"][table.name]
+                rows = backup["tables"].get(table.name, [])
                 if rows:
                     conn.execute(tables.tables[table.name].insert(), rows)
                 if conn.dialect.name == "postgresql" and "id" in table.c and rows:

@@ -46,6 +46,7 @@ class UnitSpec:
     points: int = 0
     ref: str | None = None  # the company's Mek id, to report back after the battle
     damage: int = 0  # hits carried from an earlier battle (house rule repair: none)
+    heat_loss: int = 0  # heat rating lost to wear (house rule wear, R3.8)
 
 
 @dataclass(frozen=True)
@@ -243,7 +244,9 @@ def build_unit(spec: UnitSpec, uid: str, side: Side, catalog: Catalog) -> Unit:
             pilot.familiarity = design.size
         return Unit(
             id=uid, side=side, name=spec.name, kind=UnitKind.MEK, max_hits=chassis.hits,
-            armor=chassis.armor, move=chassis.move, base_heat=chassis.heat, size=design.size,
+            armor=chassis.armor, move=chassis.move,
+            base_heat=max(1, chassis.heat - spec.heat_loss) if spec.heat_loss else chassis.heat,
+            size=design.size,
             design=design.name, points=spec.points, ref=spec.ref,
             weapons=[WeaponSlot(catalog.weapon(w)) for w in design.weapons],
             systems=[SystemSlot(catalog.system(s)) for s in design.systems],
