@@ -288,14 +288,25 @@ def table(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=120)
-    parser.add_argument("--battles", type=int, default=4)
-    parser.add_argument("--check-pairs", type=int, default=60)
-    parser.add_argument("--jobs", type=int, default=available_cpus())
-    parser.add_argument("--scenario", action="append", choices=SCENARIOS)
-    parser.add_argument("--write", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    parser.add_argument("--pairs", type=int, default=120,
+                        help="random match-ups a scenario to fit on (default %(default)s)")
+    parser.add_argument("--battles", type=int, default=4,
+                        help="battles fought for each match-up (default %(default)s)")
+    parser.add_argument("--check-pairs", type=int, default=60,
+                        help="match-ups a scenario fought afresh to check the curves "
+                        "(default %(default)s)")
+    parser.add_argument("--jobs", type=int, default=available_cpus(),
+                        help="worker processes (default: one for each CPU this process may "
+                        "use, %(default)s here)")
+    parser.add_argument("--scenario", action="append", choices=SCENARIOS,
+                        help="fit only this scenario (again for more; default: all six)")
+    parser.add_argument("--write", action="store_true",
+                        help="store the fitted curves in meks/data/odds_model.yaml")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit:  # usage errors and --help are argparse's; a benchmark still exits 0
+        return 0
     try:
         report = run(args.scenario or list(SCENARIOS), args.pairs, args.battles,
                      args.check_pairs, args.jobs)

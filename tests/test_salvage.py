@@ -291,7 +291,8 @@ def test_campaign_plan_switches_salvage_on_and_its_summary_shows_it_R3_6(
     run(runner, "company", "create", "Hawks")
     err = run(runner, "campaign", "start", "Hawks", "--plan", str(bad), code=2)
     assert "house_rules.salvage" in err
-    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "5")
+    # (seed 1: an enemy Mek is destroyed in Head to Head, so there are parts to salvage)
+    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "1")
     out = run(runner, "campaign", "run", "Hawks")
     assert "Parts salvaged:" in out
     status = run_json(runner, "campaign", "status", "Hawks")
@@ -447,6 +448,17 @@ def test_spare_parts_keeps_lost_parts_until_replaced_or_bought_R3_7(
     base = sum(f["price"] + f["hire"] for f in mustered["force"])
     assert mustered["cost"] == base + price
     assert "owed" not in {m["id"]: m for m in run_json(runner, "mek", "list", wolves)}[mek_id]
+    # a roster whose muster paid what a Mek owed exports and imports whole
+    exported = tmp_path / "owed.json"
+    run(runner, "roster", "export", wolves, "-o", str(exported))
+    assert any(f.get("owed") == price for m in json.loads(exported.read_text())["musters"]
+               for f in m["force"])
+    run(runner, "roster", "import", str(exported), "--name", "Owed Copy")
+    copied = tmp_path / "copy.json"
+    run(runner, "roster", "export", "Owed Copy", "-o", str(copied))
+    assert [f.get("owed") for m in json.loads(copied.read_text())["musters"]
+            for f in m["force"]] == [f.get("owed") for m in json.loads(
+                exported.read_text())["musters"] for f in m["force"]]
     run(runner, "company", "undo", wolves)
     assert {m["id"]: m for m in run_json(runner, "mek", "list", wolves)}[mek_id]["owed"] == \
         price
