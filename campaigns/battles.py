@@ -37,6 +37,7 @@ from meks.engine import REVISION
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
+from meks.engine.decisions import Retreat
 from meks.engine.log import Event, digest, render
 from meks.engine.units import ForceSpec, Unit
 from meks.errors import MeksError
@@ -228,6 +229,7 @@ def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> A
     died: set[int] = set()
     damage: dict[int, int] = {}
     broken: dict[int, list[Part]] = {}
+    bailed: set[int] = set()
     for unit in battle.side_units(side):
         if unit.ref is None:
             continue
@@ -243,7 +245,22 @@ def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> A
             lost.add(int(unit.ref))
             if unit.pilot is not None and unit.pilot.dead:
                 died.add(pilot_id)
-    return Aftermath(outcome, kills, lost, died, damage, broken=broken)
+            if unit.bailed:
+                bailed.add(int(unit.ref))
+    return Aftermath(outcome, kills, lost, died, damage, broken=broken, bailed=bailed,
+                     withdrawal=withdrawal_of(battle, side))
+
+
+def withdrawal_of(battle: Battle, side: Side) -> str | None:
+    """How a battle ended early for ``side`` (house rule withdrawal, R6.13): "withdrew",
+    "overran", "enemy withdrew" or "overrun"; None when it did not."""
+    early = battle.early
+    if early is None:
+        return None
+    who, how = early
+    if how is Retreat.WITHDRAW:
+        return "withdrew" if who is side else "enemy withdrew"
+    return "overran" if who is side else "overrun"
 
 
 def salvage(battle: Battle, side: Side) -> list[Part]:
@@ -263,6 +280,8 @@ def summary(fought: Fought, battle_id: int | None) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if fought.salvage:
         extra["salvage"] = {s.value: parts for s, parts in fought.salvage.items()}
+    if result.early is not None:
+        extra["withdrawal"] = {"side": result.early[0].value, "by": result.early[1].name.lower()}
     return {
         "battle_id": battle_id,
         "scenario": fought.scenario.id,
@@ -284,7 +303,7 @@ def unit_summary(unit: Unit) -> dict[str, Any]:
              "waiting" if not unit.arrived else "standing")
     return {"id": unit.id, "side": unit.side.value, "name": unit.name, "design": unit.design,
             "hits": unit.hits, "max_hits": unit.max_hits, "state": state,
-            "kills": unit.mek_kills,
+            "kills": unit.mek_kills, **({"bailed_out": True} if unit.bailed else {}),
             "pilot": None if unit.pilot is None else {
                 "name": unit.pilot.name, "level": unit.pilot.level.level,
                 "dead": unit.pilot.dead}}

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from campaigns.battles import Fought
+from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
 from campaigns.stored import stored_json
 from db.models import Campaign, Company
@@ -74,6 +74,9 @@ def complete_step(session: Session, step: Step, fought: Fought,
              "bought": list(step.bought), "pilots": fought.reports.get(side, [])}
     if fought.salvage.get(side):
         entry["salvage"] = fought.salvage[side]
+    early = withdrawal_of(fought.battle, side)
+    if early is not None:  # house rule withdrawal (R6.13)
+        entry["withdrawal"] = early
     if step.repairs:
         entry["repairs"] = list(step.repairs)
     with changing(session, company, "campaign next") as change:

@@ -51,6 +51,9 @@ from meks.pilots import (
 from meks.scenario import HouseRules, Salvage
 
 RESULTS = ("win", "loss", "draw")
+# How a battle ended early for a company (house rule withdrawal, R6.13), as reports say it.
+WITHDRAWAL_WORDS = {"withdrew": "withdrew", "overran": "overran the enemy",
+                    "enemy withdrew": "the enemy withdrew", "overrun": "overrun by the enemy"}
 
 
 @dataclass(frozen=True)
@@ -106,11 +109,16 @@ def record_battle(
     auto: bool = False,
     salvage: Sequence[str] = (),
     lost_parts_of: Sequence[tuple[str, str]] = (),
+    bailed: Sequence[str] = (),
+    withdrawal: str | None = None,
     catalog: Catalog | None = None,
 ) -> dict[str, Any]:
     """Record a game played at the table for the force last mustered and run the post-battle
     sequence. ``salvage`` names the parts the company recovered (house rule salvage, R3.6),
     ``lost_parts_of`` the parts surviving Meks lost, as (Mek, part) (spare_parts, R3.7).
+    ``bailed`` names the Meks whose pilots bailed out (bail_out, R6.12): lost, their pilots
+    safe; ``withdrawal`` is "withdrew" or "overran" when the company ended the battle so
+    (withdrawal, R6.13).
     Raises ``ChoicesNeeded`` (and stores nothing) when a pilot earns a skill that neither
     ``choices`` nor ``auto`` settles."""
     catalog = catalog or load_catalog()
@@ -169,6 +177,34 @@ def record_battle(
         raise Refused(_no_salvage(house.salvage, last.scenario, result))
     broken = _broken_at_table(session, company, lost_parts_of, meks, lost, house,
                               last.scenario, catalog)
+    where = f"in {last.scenario}" if last.scenario else "without a scenario"
+    abandoned: set[int] = set()
+    if bailed and not house.bail_out:
+        raise Refused(f"Nobody bails out {where}: its house rule 'bail_out' is off (R6.12). "
+                      "Leave out --bailed.")
+    for ref in bailed:
+        wreck = find_mek(session, company, ref, active=False)
+        if wreck.id not in meks:
+            raise Refused(f"{wreck.callsign} was not in the force mustered for this battle.")
+        assert wreck.id is not None
+        pilot_id = next(p for p, m in flown.items() if m == wreck.id)
+        if pilot_id in died:
+            raise Refused(f"The pilot who bails out of {wreck.callsign} survives (R6.12): "
+                          "leave out --dead for them, or --bailed for the Mek.")
+        abandoned.add(wreck.id)
+        lost.add(wreck.id)
+    if withdrawal is not None:
+        needed = {"withdrew": "loss", "overran": "win"}
+        if withdrawal not in needed:
+            raise Refused(f"The withdrawal must be 'withdrew' or 'overran', not "
+                          f"{withdrawal!r}.")
+        if not house.withdrawal:
+            raise Refused(f"No side withdraws or overruns {where}: its house rule "
+                          "'withdrawal' is off (R6.13). Leave out --withdrew and --overran.")
+        if result != needed[withdrawal]:
+            does = "withdraws loses" if withdrawal == "withdrew" else "overruns wins"
+            raise Refused(f"A company that {does} (R6.13): record it with --result "
+                          f"{needed[withdrawal]}, not {result}.")
 
     with changing(session, company, "battle record") as change:
         battle = Battle(company_id=company.id, muster_id=last.id, scenario=last.scenario,
@@ -178,13 +214,15 @@ def record_battle(
         session.flush()
         report = aftermath(session, last, battle,
                            Aftermath(result, kill_counts, lost, died, salvage=recovered,
-                                     broken=broken),
+                                     broken=broken, bailed=abandoned, withdrawal=withdrawal),
                            dice, change, choices=chosen, auto=auto,
                            repair=house.repair.value, house=house, catalog=catalog)
-        battle.log = json.dumps({"dice": change.dice, "report": report})
+        battle.log = json.dumps({"dice": change.dice, "report": report,
+                                 **({"withdrawal": withdrawal} if withdrawal else {})})
         session.add(battle)
     return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report,
-            "salvage": [p.name for p in recovered]}
+            "salvage": [p.name for p in recovered],
+            **({"withdrawal": withdrawal} if withdrawal else {})}
 
 
 def _broken_at_table(session: Session, company: Any, given: Sequence[tuple[str, str]],
@@ -257,6 +295,10 @@ class Aftermath:
     salvage: Sequence[Part] = ()  # parts recovered into the stockpile (R3.6)
     # Mek id -> the parts the battle destroyed on it (kept lost under spare_parts, R3.7)
     broken: Mapping[int, Sequence[Part]] = dataclasses.field(default_factory=dict)
+    bailed: set[int] = dataclasses.field(default_factory=set)  # Meks bailed out of (R6.12)
+    # how the battle ended early for the company (R6.13): "withdrew", "overran", "enemy
+    # withdrew" or "overrun"
+    withdrawal: str | None = None
 
 
 def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath, dice: Dice,
@@ -290,6 +332,8 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             mek.status = "destroyed"
             mek.damage = 0
             entry["mek_destroyed"] = True
+            if mek.id in what.bailed:  # house rule bail_out (R6.12): the pilot ejected
+                entry["bailed_out"] = True
             # Whoever sits in the wreck now steps out, even a pilot assigned to it after
             # the muster; a pilot moved to another Mek since keeps that one (R2.6).
             for seated in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
@@ -367,8 +411,9 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
     if what.salvage:
         store_parts(session, muster.company_id, what.salvage)
     n = len(report)
+    early = f", {WITHDRAWAL_WORDS[what.withdrawal]}" if what.withdrawal else ""
     change.summary = (f"{'Fought' if battle.mode != 'table' else 'Recorded'} a "
-                      f"{what.result} ({n} pilot{'s' if n != 1 else ''}): "
+                      f"{what.result}{early} ({n} pilot{'s' if n != 1 else ''}): "
                       + "; ".join(_line(e) for e in report) + "."
                       + (f" Salvaged {counted(what.salvage)}." if what.salvage else ""))
     return report
@@ -389,7 +434,9 @@ def outcome_bits(entry: dict[str, Any], *, all_kills: bool = False) -> list[str]
     bits = []
     if entry.get("kills") or all_kills:
         bits.append(f"{entry['kills']} kill{'s' if entry['kills'] != 1 else ''}")
-    if entry.get("mek_destroyed"):
+    if entry.get("bailed_out"):
+        bits.append(f"bailed out of {entry['mek']} (lost)")
+    elif entry.get("mek_destroyed"):
         bits.append(f"lost {entry['mek']}")
     if entry.get("dead"):
         bits.append("killed")

@@ -333,6 +333,12 @@ class HouseRules(_Model):
         "the stockpile, or one bought, replaces it (needs repair: none or paid)."))
     wear: bool = Field(False, description=(
         "R3.8: Meks lose heat rating with the battles they fight, until overhauled."))
+    bail_out: bool = Field(False, description=(
+        "R6.12: at the end of a zone combat a pilot whose Mek is one Hit from destruction, "
+        "or whose reactor took a critical, may eject: the Mek is lost, the pilot survives."))
+    withdrawal: bool = Field(False, description=(
+        "R6.13: at the end of a turn a side may withdraw (it loses), or overrun when it "
+        "clearly wins (it wins); its units take up to 3 Hits that never destroy them."))
 
     @model_serializer(mode="wrap")
     def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

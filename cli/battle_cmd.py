@@ -40,6 +40,16 @@ def record(
         [], "--lost", metavar="MEK=PART",
         help="A weapon or system a surviving Mek lost, kept lost until replaced (repeat "
         "for each; needs the scenario's house rule spare_parts)."),
+    bailed: list[str] = typer.Option(
+        [], "--bailed", metavar="MEK",
+        help="A Mek whose pilot bailed out: the Mek is lost, the pilot survives (repeat for "
+        "each; needs the scenario's house rule bail_out)."),
+    withdrew: bool = typer.Option(
+        False, "--withdrew", help="The company withdrew from the battle (with --result loss; "
+        "needs the scenario's house rule withdrawal)."),
+    overran: bool = typer.Option(
+        False, "--overran", help="The company overran the enemy (with --result win; needs "
+        "the scenario's house rule withdrawal)."),
     seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                     help="Seed for reproducible dice."),
     as_json: bool = JSON,
@@ -64,6 +74,10 @@ def record(
         if not sep or not mek.strip() or not part.strip():
             raise typer.BadParameter(f"{item!r} is not MEK=PART", param_hint="--lost")
         lost_parts.append((mek.strip(), part.strip()))
+    if withdrew and overran:
+        raise typer.BadParameter("a company either withdrew or overran, not both",
+                                 param_hint="--withdrew/--overran")
+    withdrawal = "withdrew" if withdrew else "overran" if overran else None
     dice_seed = Dice.from_seed(seed).seed
 
     def attempt() -> dict[str, object]:
@@ -71,7 +85,8 @@ def record(
             return record_battle(s, company, result, Dice.from_seed(dice_seed),
                                  kills=kill_counts, destroyed=destroyed, dead=dead,
                                  choices=choices, auto=auto, salvage=salvage,
-                                 lost_parts_of=lost_parts)
+                                 lost_parts_of=lost_parts, bailed=bailed,
+                                 withdrawal=withdrawal)
 
     try:
         outcome = attempt()

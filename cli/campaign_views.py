@@ -9,7 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from campaigns.postbattle import outcome_bits
+from campaigns.postbattle import WITHDRAWAL_WORDS, outcome_bits
 from cli.store_views import counted_names
 
 
@@ -46,6 +46,8 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
         lines.append(Text("  Bought: " + ", ".join(result["bought"])))
     if result.get("salvage"):
         lines.append(Text("  Salvaged: " + counted_names(result["salvage"])))
+    if result.get("withdrawal"):
+        lines.append(Text("  Ended early: " + WITHDRAWAL_WORDS[result["withdrawal"]]))
     for repair in result.get("repairs", []):
         lines.append(Text("  Repaired " + repair))
     for p in result["pilots"]:
@@ -89,7 +91,10 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
     salvaged: list[str] = []
     repairs: list[str] = []
     worn: dict[str, int] = {}
+    withdrawals: list[str] = []
     for result in view["results"]:
+        if result.get("withdrawal"):
+            withdrawals.append(f"{result['name']}: {WITHDRAWAL_WORDS[result['withdrawal']]}")
         bought += result.get("bought", [])
         salvaged += result.get("salvage", [])
         repairs += result.get("repairs", [])
@@ -125,6 +130,7 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
         Text("Repairs: " + ("; ".join(repairs) or "none")),
         Text("Wear: " + (", ".join(f"{mek} -{n} heat" for mek, n in sorted(worn.items()))
                          or "none")),
+        Text("Withdrawals and overruns: " + ("; ".join(withdrawals) or "none")),
     ]
     return Group(*lines)
 

@@ -35,13 +35,14 @@ from cli.play_views import (
     battle_map,
     heat_line,
     rating_of,
+    retreat_line,
     shot_odds,
     unit_label,
 )
 from meks.catalog import Band, Weapon
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Order
-from meks.engine.decisions import BANDS, RangeChoice
+from meks.engine.decisions import BANDS, RETREAT_HITS, RangeChoice, Retreat
 from meks.engine.log import Kind, render
 from meks.engine.units import Unit, WeaponSlot
 from meks.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
@@ -582,10 +583,34 @@ class Terminal:
             f"{HAWKEYE.need}+):", options, _index(options, suggested, len(options) - 1))
         return choice
 
+    # ---- house rules bail_out and withdrawal (R6.12, R6.13) ---------------------------------
+
+    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+        suggested = self.advisor.bail_out(battle, unit)
+        why = (f"one Hit from destruction ({unit.hits}/{unit.max_hits} Hits)"
+               if unit.remaining <= 1 else
+               f"its reactor took a critical ({unit.hits}/{unit.max_hits} Hits)")
+        return self.yes_no(battle, f"{unit_label(unit)} is {why}. Bail out? The Mek is lost, "
+                           "the pilot surely survives.", suggested)
+
+    def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
+        suggested = self.advisor.withdrawal(battle, side, options)
+        labels = {Retreat.FIGHT: "fight on",
+                  Retreat.WITHDRAW: f"withdraw: you lose now; each of your units on the map "
+                  f"takes {RETREAT_HITS} Hits, never its last",
+                  Retreat.OVERRUN: f"overrun: you win now; each of your units on the map takes "
+                  f"{RETREAT_HITS} Hits, never its last"}
+        choices = [Option(labels[o], o) for o in options]
+        chosen = self.choose(battle, f"Turn {battle.turn} is over. Fight on, or end the battle?",
+                             choices, _index(choices, suggested), [retreat_line(battle, side)])
+        assert isinstance(chosen, Retreat)
+        return chosen
+
 
 DECISIONS = frozenset(("deploy", "setup_support", "move_first", "movement", "second_move",
                        "arrival_zone", "jump", "range_choice", "targets", "fire_plan", "dodge",
-                       "support", "ambush", "dismount", "reveal", "commando", "hawkeye"))
+                       "support", "ambush", "dismount", "reveal", "commando", "hawkeye",
+                       "bail_out", "withdrawal"))
 """Every decision of ``meks.engine.controllers.Controller``."""
 
 

@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from meks.catalog import Band
+from meks.engine.decisions import OVERRUN_RATIO
 from meks.engine.units import Unit, WeaponSlot
+from meks.engine.view import strength
 from meks.rules import ONE_FLOAT, armor_save
 from meks.scenario import Side
 
@@ -27,6 +29,14 @@ def unit_label(unit: Unit) -> str:
     design = f" ({unit.design})" if unit.design and \
         unit.design.casefold() not in unit.name.casefold() else ""
     return f"{unit.id} {unit.name}{design}"
+
+
+def retreat_line(battle: SideView, side: Side) -> str:
+    """The strengths an overrun compares (R6.13), as the side sees them."""
+    ours = strength(battle.side_units(side))
+    theirs = strength(battle.side_units(side.enemy))
+    return (f"Hits left to your Meks and vehicles: {ours}; to the enemy's you know of: "
+            f"{theirs} (an overrun needs {OVERRUN_RATIO} times theirs).")
 
 
 def rating_of(battle: SideView, unit: Unit) -> int:

@@ -157,8 +157,8 @@ def battle_record(result: dict[str, Any]) -> RenderableType:
     table = _table(f"Battle {result['battle_id']}: {result['result']}", "Pilot", "Mek",
                    "Kills", "Fate", "Skill roll", "New skill")
     for e in result["pilots"]:
-        fate = "killed" if e.get("dead") else (
-            "ejected, Mek lost" if e.get("mek_destroyed") else "Mek repaired")
+        fate = "killed" if e.get("dead") else "bailed out, Mek lost" if e.get(
+            "bailed_out") else "ejected, Mek lost" if e.get("mek_destroyed") else "Mek repaired"
         if e.get("promoted"):
             fate += f"; promoted {e['promoted']}"
         roll = e.get("skill_roll")
@@ -172,8 +172,13 @@ def battle_record(result: dict[str, Any]) -> RenderableType:
 
 
 def aftermath_lines(result: dict[str, Any]) -> list[Text]:
-    """What a post-battle sequence did besides the pilots: the parts salvaged (R3.6)."""
+    """What a post-battle sequence did besides the pilots: how the battle ended early
+    (R6.13) and the parts salvaged (R3.6)."""
     lines = []
+    if result.get("withdrawal"):
+        lines.append(Text("Ended early: the company " + ("withdrew" if result["withdrawal"]
+                                                         == "withdrew" else
+                                                         "overran the enemy") + "."))
     if result.get("salvage"):
         lines.append(Text("Salvaged into the stockpile: " + counted_names(result["salvage"])))
     return lines

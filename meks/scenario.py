@@ -365,8 +365,11 @@ class HouseRules:
     salvage: Salvage = Salvage.NONE
     spare_parts: bool = False
     wear: bool = False
+    bail_out: bool = False  # R6.12: a pilot in danger may eject
+    withdrawal: bool = False  # R6.13: graceful withdrawal and overrun
 
-    QUIET: ClassVar[tuple[str, ...]] = ("salvage", "spare_parts", "wear")
+    QUIET: ClassVar[tuple[str, ...]] = ("salvage", "spare_parts", "wear", "bail_out",
+                                        "withdrawal")
 
     def changed(self) -> list[str]:
         """The house rules that differ from the rulings' defaults, as 'key: value'."""

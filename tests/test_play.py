@@ -21,6 +21,7 @@ from meks.dice import Dice
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle, RangeChoice
+from meks.engine.decisions import Retreat
 from meks.engine.log import digest
 from meks.engine.recorded import Recorded, ReplayMismatch
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
@@ -170,6 +171,7 @@ class Answers:
                                         ("Repair Truck", None)],
             "ambush": "A1", "dismount": True, "reveal": False,
             "commando": ("mark", self.d1), "hawkeye": self.d1,
+            "bail_out": True, "withdrawal": Retreat.OVERRUN,
         }
 
     def __getattr__(self, name: str) -> Any:
@@ -192,6 +194,7 @@ def test_every_decision_type_survives_json() -> None:
         "fire_plan": (a1, [d1], Band.SHORT), "dodge": (a1, answers.slot.weapon, 2),
         "support": (Side.ATTACKER, "combat", 5), "ambush": (Side.ATTACKER, 5),
         "dismount": (a1,), "reveal": (a1,), "commando": (a1, [d1]), "hawkeye": (a1, [d1]),
+        "bail_out": (a1,), "withdrawal": (Side.ATTACKER, list(Retreat)),
     }
     assert set(args) == protocol_methods()
     record: list[dict[str, Any]] = []

@@ -15,7 +15,7 @@ from typing import Protocol
 from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Family, Weapon
-from meks.engine.decisions import BANDS, RangeChoice
+from meks.engine.decisions import BANDS, RangeChoice, Retreat
 from meks.engine.units import Unit, WeaponSlot
 from meks.engine.view import SideView
 from meks.scenario import (
@@ -113,6 +113,16 @@ class Controller(Protocol):
     def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
         """Hawkeye: the enemy unit (in the zone or an adjacent one) the pilot tries to ID,
         or None."""
+        ...
+
+    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+        """House rule bail_out (R6.12): as its zone's combat ends, the pilot of ``unit``
+        (one of the view's ``bail_out_options``) ejects: the Mek is lost, the pilot lives."""
+        ...
+
+    def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
+        """House rule withdrawal (R6.13): as a turn ends, fight on, withdraw (and lose) or,
+        when it is among ``options``, overrun (and win)."""
         ...
 
 
@@ -481,6 +491,12 @@ class Baseline:
     def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
         here = [e for e in candidates if e.zone == unit.zone]
         return (here or candidates)[0]
+
+    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+        return False  # the baseline never bails out
+
+    def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
+        return Retreat.FIGHT  # nor withdraws or overruns
 
 
 def family_count(unit: Unit, family: Family) -> int:

@@ -20,7 +20,7 @@ from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
 from meks.dice import Dice
-from meks.engine.decisions import BANDS, BattleError, RangeChoice
+from meks.engine.decisions import BANDS, RETREAT_HITS, BattleError, RangeChoice, Retreat
 from meks.engine.log import Event, Kind
 from meks.engine.units import (
     ForceSpec,
@@ -140,6 +140,8 @@ class Result:
     reason: str
     turns: int
     units: list[Unit]
+    # The side that ended the battle by withdrawing or overrunning, and which (R6.13).
+    early: tuple[Side, Retreat] | None = None
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
@@ -169,6 +171,7 @@ class Battle(Roller):
         self.initiative_winner: Side | None = None
         self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
         self.verdict: Verdict | None = None
+        self.early: tuple[Side, Retreat] | None = None  # a withdrawal or overrun (R6.13)
         self._surprise_pending: dict[Side, int] = {}  # Surprise assets for the first roll
         self._adjacent = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
         self._terrain = {z: self.catalog.terrain_named(scenario.terrain_of(z))
@@ -535,7 +538,8 @@ class Battle(Roller):
         assert verdict is not None
         winner = {Outcome.ATTACKER_WINS: Side.ATTACKER,
                   Outcome.DEFENDER_WINS: Side.DEFENDER}.get(verdict.outcome)
-        return Result(winner, verdict.outcome, verdict.reason, self.turn, self.units)
+        return Result(winner, verdict.outcome, verdict.reason, self.turn, self.units,
+                      self.early)
 
     def play_turn(self) -> None:
         self.turn += 1
@@ -1518,6 +1522,7 @@ class Battle(Roller):
                     self.doom(target, by)
             else:
                 effect = f"the reactor holds ({blast})"
+                target.reactor_scare = True
         elif result == COMPUTERS:
             target.computers_turns.add(self.turn + 1)
             effect = "-1 to hit next turn"
@@ -1756,8 +1761,33 @@ class Battle(Roller):
                     self.destroy(unit)
                 elif unit.is_infantry and unit.losses_this_combat:
                     self.morale(unit)
+        if self.house.bail_out:
+            self.bail_outs(zone)
         if not self.contested(zone, hidden=True):
             self.engagements.pop(zone, None)
+
+    def bail_outs(self, zone: int) -> None:
+        """House rule bail_out (R6.12): as a zone's combat ends, each side (the initiative
+        winner's first) may have the pilot of each of its Meks there in danger (one Hit from
+        destruction, or a reactor that took a critical) eject. The Mek is lost; the pilot
+        surely survives, and no one is credited with a kill."""
+        for side in self.acting_order():
+            view = self.sight.views[side is DEFENDER]
+            for uid in view.bail_out_options(zone):
+                unit = self.unit(uid)
+                answer = self.controllers[side].bail_out(view, unit)
+                if not isinstance(answer, bool):
+                    raise self.refuse(side, "bail_out", answer)
+                if answer:
+                    self.bail_out(unit)
+
+    def bail_out(self, unit: Unit) -> None:
+        """R6.12: ``unit``'s pilot ejects: the Mek is lost, the pilot lives."""
+        unit.bailed = True
+        unit.destroyed_turn = self.turn
+        self.decided(unit.side, f"{unit.name}'s pilot bails out")
+        self.note(Kind.DESTROYED, f"{unit.name} is abandoned: its pilot bails out and "
+                  "survives; the Mek is lost.", unit)
 
     def end_turn(self) -> None:
         for zone in list(self.engagements):
@@ -1779,8 +1809,43 @@ class Battle(Roller):
         self.verdict = judge(self.scenario, self.view())
         if self.turn >= self.scenario.turn_limit and not self.verdict.decided:
             self.verdict = Verdict(Outcome.DRAW, "the turn limit was reached")
+        if self.house.withdrawal and not self.verdict.decided:
+            self.withdrawals()
         if self.verdict.decided:
             self.note(Kind.VICTORY, f"Battle over: {self.verdict}.")
+
+    def withdrawals(self) -> None:
+        """House rule withdrawal (R6.13): at the end of a turn that does not end the battle,
+        the attacker and then the defender may withdraw (and lose) or, when it clearly wins,
+        overrun (and win). Either ends the battle at once; each of the side's units still
+        on the map takes ``RETREAT_HITS`` Hits, never its last one (no die, no critical)."""
+        for side in SIDES:
+            view = self.sight.views[side is DEFENDER]
+            options = view.withdrawal_options()
+            answer = self.controllers[side].withdrawal(view, side, list(options))
+            if _among(answer, options) < 0:
+                raise self.refuse(side, "withdrawal", answer)
+            if answer is Retreat.FIGHT:
+                continue
+            self.decided(side, answer.value)
+            self.early = (side, answer)
+            for unit in self.side_units(side):
+                if unit.on_map and not unit.decoy and not unit.is_infantry:
+                    hits = min(RETREAT_HITS, unit.remaining - 1)
+                    if hits > 0:
+                        unit.hits += hits
+                        self.note(Kind.DAMAGE, f"{unit.name} takes {hits} Hit"
+                                  f"{'s' * (hits != 1)} as its side "
+                                  f"{'withdraws' if answer is Retreat.WITHDRAW else 'overruns'}"
+                                  f" ({unit.hits}/{unit.max_hits}).", unit, value=unit.hits)
+            if answer is Retreat.WITHDRAW:
+                self.verdict = Verdict(Outcome.win_for(side.enemy),
+                                       f"the {side.value} withdrew after turn {self.turn}")
+            else:
+                self.verdict = Verdict(Outcome.win_for(side),
+                                       f"the {side.value} overran the {side.enemy.value} "
+                                       f"after turn {self.turn}")
+            return
 
     def see_history(self) -> None:
         """R8.1: the zones each side saw occupied at the end of this turn: its own, and the

@@ -1,5 +1,6 @@
 """The words the engine and the controllers share: the range bands in order, the choices of a
-movement roll's winner, and the error a battle raises when it cannot go on as asked.
+movement roll's winner, a side's choices at the end of a turn (withdrawal), and the error a
+battle raises when it cannot go on as asked.
 
 Controllers import these from here, never from ``meks.engine.core``: a controller sees a
 battle only through its side's ``meks.engine.view.SideView``.
@@ -32,4 +33,18 @@ class RangeChoice(enum.Enum):
     DOUBLE = "double terrain against us"
 
 
-__all__ = ["BANDS", "BattleError", "RangeChoice"]
+class Retreat(enum.Enum):
+    """What a side may do at the end of a turn under the house rule withdrawal (R6.13)."""
+
+    FIGHT = "fight on"
+    WITHDRAW = "withdraw"
+    OVERRUN = "overrun"
+
+
+# R6.13, our decisions: the Hits each unit of a side that withdraws or overruns takes (never
+# its last one), and how many times the enemy's Hits left a side's must be to overrun.
+RETREAT_HITS = 3
+OVERRUN_RATIO = 3
+
+
+__all__ = ["BANDS", "OVERRUN_RATIO", "RETREAT_HITS", "BattleError", "RangeChoice", "Retreat"]

@@ -25,7 +25,7 @@ from meks.scenario import Edge, Side
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller, Order
-    from meks.engine.decisions import RangeChoice
+    from meks.engine.decisions import RangeChoice, Retreat
     from meks.engine.view import SideView
 
 Decision = dict[str, Any]
@@ -209,6 +209,19 @@ class Recorded:
             "hawkeye", battle, lambda: self.inner.hawkeye(battle, unit, candidates),
             lambda chosen: None if chosen is None else chosen.id,
             lambda uid: None if uid is None else _unit(battle, uid))
+
+    # ---- house rules bail_out and withdrawal (R6.12, R6.13) --------------------------------
+
+    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+        return self._decide("bail_out", battle, lambda: self.inner.bail_out(battle, unit),
+                            bool, _bool)
+
+    def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
+        from meks.engine.decisions import Retreat
+
+        return self._decide(
+            "withdrawal", battle, lambda: self.inner.withdrawal(battle, side, options),
+            lambda c: c.name, lambda name: Retreat[str(name)])
 
 
 # ---- encoding helpers -------------------------------------------------------------------------

@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from meks.catalog import Band, Catalog, Weapon
+from meks.engine.decisions import OVERRUN_RATIO, Retreat
 from meks.engine.log import Event, Kind
 from meks.engine.units import Unit
 from meks.rules import KillsRoll, MovementRoll, ToHit
@@ -385,6 +386,44 @@ class SideView:
         return [None, *(u.id for u in self.in_zone(zone, self.side) if u.is_mek
                         and not u.decoy and u.can_act and not u.fought)]
 
+    def bail_out_options(self, zone: int) -> list[str]:
+        """The side's Meks in ``zone`` whose pilots may bail out as its combat ends (house
+        rule bail_out, R6.12): a Mek still in the battle, not doomed, with a pilot, one Hit
+        from destruction or with a reactor that took a critical. Empty when the rule is
+        off."""
+        if not self.house.bail_out:
+            return []
+        return [u.id for u in self._b.in_zone(zone, self.side) if in_danger(u)]
+
+    def withdrawal_options(self) -> list[Retreat]:
+        """What the side may do as a turn ends (house rule withdrawal, R6.13): fight on,
+        withdraw, and overrun when it clearly wins (the Hits its units have left, Meks and
+        vehicles still in the battle, at least ``OVERRUN_RATIO`` times the enemy's that it
+        can see). Only fighting on when the rule is off."""
+        if not self.house.withdrawal:
+            return [Retreat.FIGHT]
+        options = [Retreat.FIGHT, Retreat.WITHDRAW]
+        ours = strength(self.side_units(self.side))
+        theirs = strength(self.side_units(self.enemy))
+        if ours and ours >= OVERRUN_RATIO * theirs:
+            options.append(Retreat.OVERRUN)
+        return options
+
+
+def in_danger(unit: Unit) -> bool:
+    """R6.12: a Mek whose pilot may bail out: still in the battle and not doomed, with a
+    living pilot, and one Hit from destruction or with a reactor that took a critical."""
+    return (unit.is_mek and not unit.decoy and unit.pilot is not None and not unit.pilot.dead
+            and unit.on_map and not unit.doomed
+            and (unit.remaining <= 1 or unit.reactor_scare))
+
+
+def strength(units: Iterable[Unit]) -> int:
+    """R6.13: the Hits left to the units among ``units`` that count for an overrun: Meks and
+    vehicles still in the battle (on the map or still to arrive), decoys left out."""
+    return sum(u.remaining for u in units if u.alive and not u.decoy and not u.is_infantry
+               and (u.is_mek or u.vehicle))
+
 
 _NONE: frozenset[str] = frozenset()
 
@@ -416,4 +455,4 @@ class _Own(Mapping[Side, Any]):
         return 2
 
 
-__all__ = ["Choice", "SideView", "Sight", "Source"]
+__all__ = ["Choice", "SideView", "Sight", "Source", "in_danger", "strength"]

@@ -23,7 +23,7 @@ from meks.engine.bot.intent import Intent, group_zone, read_intent, standing_sti
 from meks.engine.bot.movement import Planner, route
 from meks.engine.bot.tasks import Task, Tasks
 from meks.engine.controllers import Baseline, Order, distance
-from meks.engine.decisions import BANDS, RangeChoice
+from meks.engine.decisions import BANDS, RangeChoice, Retreat
 from meks.engine.units import Unit, WeaponSlot
 from meks.rules import ONE_FLOAT, armor_save
 from meks.scenario import Measure, Placed, Side, UnitKind
@@ -35,6 +35,10 @@ LEAVE_BY_EXIT = 60.0  # worth of leaving the map from the exit zone the side mus
 RETREAT_BELOW = 0.45  # force ratio in a zone under which a side not pressed for time leaves
 AHEAD_AT = 1.3  # force ratio from which a side that would otherwise draw plays for the win
 LOOKAHEAD = 0.8  # weight of next turn's exchange in a range choice
+# House rule withdrawal (R6.13): the whole-force ratio under which a side that cannot win by
+# waiting withdraws, and the one from which it overruns when it may.
+WITHDRAW_BELOW = 0.25
+OVERRUN_AT = 2.0
 # The share of what could slip away that a band risks, when the enemy wants out of the zone.
 ESCAPE_RISK = {Band.SHORT: 0.0, Band.MEDIUM: 0.25, Band.LONG: 1.0}
 _STEP = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
@@ -672,6 +676,39 @@ class Bot(Baseline):
             return (e.zone == unit.zone, not e.weapons and not e.is_infantry,
                     "Masking & Insulation" in self.judge.systems(e), self.judge.worth(e), e.id)
         return max(candidates, key=rank)
+
+    # ---- house rules bail_out and withdrawal (R6.12, R6.13) ---------------------------------
+
+    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+        """Bail out when enemies that can fire stand in the Mek's zone and either it is one
+        Hit from destruction with a pilot worth keeping (above Green, or with a skill), or
+        its reactor took a critical and it has no more than half its Hits left."""
+        self._know(battle)
+        pilot = unit.pilot
+        if pilot is None or unit.zone is None:
+            return False
+        if not any(e.weapons or e.is_infantry for e in battle.enemies_in(unit.zone, unit.side)):
+            return False
+        if unit.remaining <= 1 and (pilot.level.level != "Green" or bool(pilot.skills)):
+            return True
+        return unit.reactor_scare and 2 * unit.remaining <= unit.max_hits
+
+    def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
+        """Overrun when offered and the whole force's ratio (the judge's) is at least
+        ``OVERRUN_AT``; withdraw when it is under ``WITHDRAW_BELOW``, no unit of the side is
+        still to arrive, and standing still would not win; else fight on."""
+        self._know(battle)
+        mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy]
+        theirs = [u for u in battle.side_units(side.enemy) if u.on_map and not u.hidden
+                  and (u.weapons or u.is_infantry)]
+        ratio = self.judge.ratio(battle, mine, theirs)
+        if Retreat.OVERRUN in options and ratio >= OVERRUN_AT:
+            return Retreat.OVERRUN
+        waiting = any(u.alive and not u.arrived for u in battle.side_units(side))
+        if Retreat.WITHDRAW in options and ratio < WITHDRAW_BELOW and not waiting and \
+                self.clock(battle, side) <= 0:
+            return Retreat.WITHDRAW
+        return Retreat.FIGHT
 
     def commando(self, battle: SideView, unit: Unit,
                  enemies: list[Unit]) -> tuple[str, Unit] | None:

@@ -1,0 +1,167 @@
+"""House rule withdrawal (issue 17 item 5, docs/rules.md R6.13), with fixed dice: as a turn
+ends a side may withdraw (it loses) or, with at least three times the enemy's Hits left,
+overrun (it wins); each of its units on the map takes 3 Hits, never its last."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from rich.console import Console
+
+from meks.engine.bot.policy import Bot
+from meks.engine.controllers import Baseline
+from meks.engine.core import Battle, BattleError
+from meks.engine.decisions import Retreat
+from meks.engine.log import Kind, digest
+from meks.engine.recorded import Recorded
+from meks.scenario import Side
+from meks.victory import Outcome
+from tests.engine_helpers import (
+    INIT,
+    TIE,
+    Scripted,
+    Watched,
+    exchange,
+    gun,
+    hold_fire,
+    post,
+    texts,
+)
+
+QUIET_TURN = [*INIT, *TIE]  # initiative and a tied movement roll; nobody fires
+
+
+def answer(choice: Retreat) -> Scripted:
+    return Scripted(fire=hold_fire, withdrawal=lambda view, side, options: choice)
+
+
+def test_withdrawal_the_side_loses_and_its_units_take_3_hits_never_the_last_R6_13() -> None:
+    b = exchange(gun("Cannon"), post(), QUIET_TURN, attacker_ctl=Scripted(fire=hold_fire),
+                 defender_ctl=answer(Retreat.WITHDRAW), withdrawal=True)
+    assert b.verdict is not None and b.verdict.outcome is Outcome.ATTACKER_WINS
+    assert b.verdict.reason == "the defender withdrew after turn 1"
+    assert b.result().early == (Side.DEFENDER, Retreat.WITHDRAW)
+    target = b.unit("D1")
+    assert target.hits == 3 and target.destroyed_turn is None
+    assert b.unit("A1").hits == 0  # the side that stays takes nothing
+    assert "Defender decides: withdraw" in texts(b, Kind.DECISION)
+    assert f"Post takes 3 Hits as its side withdraws (3/{target.max_hits})." in \
+        texts(b, Kind.DAMAGE)
+
+
+def test_withdrawal_hits_never_take_a_units_last_hit_R6_13() -> None:
+    def worn(b: Battle) -> None:
+        b.unit("D1").hits = b.unit("D1").max_hits - 2  # two Hits left: it takes only one
+
+    b = exchange(gun("Cannon"), post(), QUIET_TURN, attacker_ctl=Scripted(fire=hold_fire),
+                 defender_ctl=answer(Retreat.WITHDRAW), prepare=worn, withdrawal=True)
+    assert b.unit("D1").remaining == 1 and b.unit("D1").destroyed_turn is None
+
+
+@pytest.mark.parametrize("left", [1, 2, 3, 4])
+def test_withdrawal_overrun_is_offered_only_with_three_times_the_enemys_hits_R6_13(
+        left: int) -> None:
+    b = exchange(gun("Cannon"), post(), QUIET_TURN, attacker_ctl=Scripted(fire=hold_fire),
+                 defender_ctl=Scripted(fire=hold_fire), withdrawal=True)
+    big, small = b.unit("A1"), b.unit("D1")
+    small.hits = small.max_hits - left
+    options = b.views[Side.ATTACKER].withdrawal_options()
+    assert options[:2] == [Retreat.FIGHT, Retreat.WITHDRAW]
+    assert (Retreat.OVERRUN in options) is (big.remaining >= 3 * left)
+    assert Retreat.OVERRUN not in b.views[Side.DEFENDER].withdrawal_options()
+
+
+def test_withdrawal_overrun_wins_and_the_overrunning_side_takes_the_hits_R6_13() -> None:
+    def nearly_gone(b: Battle) -> None:
+        b.unit("D1").hits = b.unit("D1").max_hits - 1
+
+    b = exchange(gun("Cannon", name="Big"), post(), QUIET_TURN,
+                 attacker_ctl=answer(Retreat.OVERRUN), defender_ctl=Scripted(fire=hold_fire),
+                 prepare=nearly_gone, withdrawal=True)
+    assert b.verdict is not None and b.verdict.outcome is Outcome.ATTACKER_WINS
+    assert b.verdict.reason == "the attacker overran the defender after turn 1"
+    assert b.unit("A1").hits == 3 and b.unit("D1").remaining == 1
+
+
+def test_withdrawal_an_overrun_not_offered_is_refused_R6_13() -> None:
+    with pytest.raises(BattleError, match="withdrawal"):
+        exchange(gun("Cannon"), post(), QUIET_TURN, attacker_ctl=answer(Retreat.OVERRUN),
+                 defender_ctl=Scripted(fire=hold_fire), withdrawal=True)
+
+
+def test_withdrawal_off_by_default_is_never_asked_R6_13() -> None:
+    watched = Watched(answer(Retreat.WITHDRAW))
+    b = exchange(gun("Cannon"), post(), QUIET_TURN, defender_ctl=watched,
+                 attacker_ctl=Scripted(fire=hold_fire),
+                 prepare=lambda b: setattr(watched, "battle", b))
+    assert watched.asked["withdrawal"] == 0 and b.verdict is not None
+    assert not b.verdict.decided and b.early is None
+    assert b.views[Side.DEFENDER].withdrawal_options() == [Retreat.FIGHT]
+
+
+def test_withdrawal_the_baseline_fights_on_R6_13() -> None:
+    b = exchange(gun("Cannon"), post(), QUIET_TURN, attacker_ctl=Scripted(fire=hold_fire),
+                 defender_ctl=Scripted(fire=hold_fire), withdrawal=True)
+    assert b.early is None
+
+
+def test_withdrawal_the_bot_withdraws_when_hopeless_and_overruns_when_clearly_winning_R6_13(
+        ) -> None:
+    """The bot's judge: an unarmed Mek facing a gun has a force ratio near 0 (it withdraws);
+    the gun facing a last-Hit enemy overruns."""
+    def nearly_gone(b: Battle) -> None:
+        b.unit("D1").hits = b.unit("D1").max_hits - 1
+
+    b = exchange(gun("Cannon", "Cannon"), post(), QUIET_TURN,
+                 attacker_ctl=Scripted(fire=hold_fire), defender_ctl=Bot(), withdrawal=True)
+    assert b.early == (Side.DEFENDER, Retreat.WITHDRAW)
+    b = exchange(gun("Cannon", "Cannon", name="Big"), post(weapons=["Laser"]), QUIET_TURN,
+                 attacker_ctl=Scripted(fire=hold_fire), defender_ctl=Scripted(fire=hold_fire),
+                 withdrawal=True)
+    nearly_gone(b)
+    view = b.views[Side.ATTACKER]
+    assert Bot().withdrawal(view, Side.ATTACKER, view.withdrawal_options()) is \
+        Retreat.OVERRUN
+    # an even fight: on it goes
+    b.unit("D1").hits = 0
+    assert Bot().withdrawal(view, Side.ATTACKER, view.withdrawal_options()) is Retreat.FIGHT
+
+
+def test_withdrawal_a_recorded_decision_replays_the_same_battle_R6_13() -> None:
+    decisions: list[dict[str, Any]] = []
+    first = exchange(gun("Cannon"), post(), QUIET_TURN,
+                     attacker_ctl=Scripted(fire=hold_fire),
+                     defender_ctl=Recorded(answer(Retreat.WITHDRAW), decisions),
+                     withdrawal=True)
+    assert {"ask": "withdrawal", "turn": 1, "value": "WITHDRAW"} in decisions
+    again = exchange(gun("Cannon"), post(), QUIET_TURN, attacker_ctl=Scripted(fire=hold_fire),
+                     defender_ctl=Recorded(Baseline(), list(decisions)), withdrawal=True)
+    assert digest(again.log) == digest(first.log)
+
+
+def test_withdrawal_and_bail_out_are_asked_at_the_terminal_R6_12_R6_13() -> None:
+    """The play screen offers both, the advisor's answer suggested (Enter takes it)."""
+    from cli.play import Terminal
+
+    asked: list[str] = []
+
+    def ask(text: str, default: str) -> str:
+        asked.append(default)
+        return "2"
+
+    b = exchange(gun("Cannon"), post(), QUIET_TURN, attacker_ctl=Scripted(fire=hold_fire),
+                 defender_ctl=Scripted(fire=hold_fire), bail_out=True, withdrawal=True)
+    b.unit("D1").hits = b.unit("D1").max_hits - 1
+    out = io.StringIO()
+    terminal = Terminal(Console(file=out, width=100, no_color=True), Side.DEFENDER, ask,
+                        Baseline())
+    view = b.views[Side.DEFENDER]
+    assert terminal.bail_out(view, b.unit("D1")) is False  # "2" is no
+    assert terminal.withdrawal(view, Side.DEFENDER, view.withdrawal_options()) \
+        is Retreat.WITHDRAW
+    shown = " ".join(out.getvalue().split())
+    assert "Bail out? The Mek is lost, the pilot surely survives." in shown
+    assert "Fight on, or end the battle?" in shown and "withdraw: you lose now" in shown
+    assert asked == ["2", "1"]  # the baseline's answers suggested: no, and fight on
