@@ -4,6 +4,7 @@ export/import and db check."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +116,25 @@ def test_a_campaign_with_every_house_rule_runs_end_to_end_R3_6_R3_7_R3_8_R6_12_R
     out = run(runner, "campaign", "run", "Hawks")
     for line in ("Parts salvaged:", "Repairs:", "Wear:", "Withdrawals and overruns:"):
         assert line in out
+    flat = " ".join(out.split())
+    # seed 11: the company overruns the enemy in Head to Head, and salvages
+    assert "Withdrawals and overruns: Head to Head: overran the enemy" in flat
+    assert "Parts salvaged: none" not in flat
     status = run_json(runner, "campaign", "status", "Hawks")
     assert status["status"] == "finished"
     assert all(step["house_rules"]["withdrawal"] is True for step in status["plan"])
     assert "sound" in run(runner, "db", "check")
+    # the whole company, stockpile, wear and points owed included, exports and imports
+    exported = tmp_path / "hawks.json"
+    run(runner, "roster", "export", "Hawks", "-o", str(exported))
+    run(runner, "roster", "import", str(exported), "--name", "Hawks Copy")
+    copied = tmp_path / "copy.json"
+    run(runner, "roster", "export", "Hawks Copy", "-o", str(copied))
+
+    def kept(path: Path) -> tuple[object, ...]:
+        doc = json.loads(path.read_text())
+        return (doc.get("stockpile"), [(m.get("wear"), m.get("owed"), m.get("lost"))
+                                       for m in doc["meks"]],
+                [r.get("withdrawal") for c in doc["campaigns"] for r in c["results"]])
+    assert kept(copied) == kept(exported)
+    assert "overran" in kept(exported)[2]
