@@ -45,7 +45,7 @@ from meks.scenario import Scenario, Side
 from meks.yamlio import parse_yaml
 
 MODEL_FILE = "odds_model.yaml"
-BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits")
+BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits", "bail_out", "withdrawal")
 """The house rules that change how battles go, so that curves fitted without them do not
 hold (the others change what happens between battles)."""
 
