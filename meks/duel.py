@@ -192,6 +192,8 @@ class _Duel:
         self._attack: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._moves: dict[tuple[Any, ...], dict[tuple[int, bool], Num]] = {}
+        self._to_hit: dict[tuple[Any, ...], tuple[Num, int]] = {}
+        self._plans: dict[tuple[Any, ...], tuple[Weapon, ...]] = {}
 
     # ---- the policy -----------------------------------------------------------------------
 
@@ -201,8 +203,12 @@ class _Duel:
 
     def fire_plan(self, side: int, state: MekState, band: int) -> tuple[Weapon, ...]:
         """``Baseline.fire_plan``: with no infantry to shoot at, small weapons stay silent."""
+        key = (side, state[2], state[3].count("Heat Sink"), band)
+        got = self._plans.get(key)
+        if got is not None:
+            return got
         model = self.models[side]
-        rating = model.base_heat + state[3].count("Heat Sink")
+        rating = model.base_heat + key[2]
         at = BAND_OF_RANK[band]
         heat = 0
         plan = []
@@ -212,7 +218,8 @@ class _Duel:
                 continue
             heat += w.heat
             plan.append(w)
-        return tuple(plan)
+        got = self._plans[key] = tuple(plan)
+        return got
 
     # ---- movement -------------------------------------------------------------------------
 
@@ -261,10 +268,11 @@ class _Duel:
         guard = target[3]  # the target's systems as the exchange began (R6.0)
         for weapon in self.fire_plan(side, shooter, band):
             nxt: dict[MekState, Num] = {}
+            get = nxt.get
             for state, p in dist.items():
                 for after, q in self.shot(side, shooter, weapon, state, band,
                                           guard).items():
-                    _add(nxt, after, p * q)
+                    nxt[after] = get(after, 0) + p * q  # _add, inlined: the hot loop
             dist = nxt
         self._attack[key] = dist
         return dist
@@ -279,14 +287,22 @@ class _Duel:
                band: int) -> tuple[Num, int]:
         """The chance that one die of ``weapon`` hits (R6.6-R6.7: a single target, always,
         in a duel; no skills), and its modifier; ``guard``: the target's systems."""
+        jammer, point_defense, phalanx = ("Jammer" in guard, "Point Defense" in guard,
+                                          "Phalanx" in guard)
+        targeting_array = "Targeting Array" in shooter[3]
+        key = (side, weapon.name, band, targeting_array, shooter[4], jammer, point_defense,
+               phalanx)
+        got = self._to_hit.get(key)
+        if got is not None:
+            return got
         at = BAND_OF_RANK[band]
         need = weapon.to_hit_at(at)
         assert need is not None
-        check = to_hit(weapon, need, at, terrain=self.terrain_to_hit,
-                       jammer="Jammer" in guard, targeting_array="Targeting Array" in
-                       shooter[3], level=self.models[side].to_hit, computers=shooter[4],
-                       point_defense="Point Defense" in guard, phalanx="Phalanx" in guard)
-        return check.odds(self.one), check.modifier
+        check = to_hit(weapon, need, at, terrain=self.terrain_to_hit, jammer=jammer,
+                       targeting_array=targeting_array, level=self.models[side].to_hit,
+                       computers=shooter[4], point_defense=point_defense, phalanx=phalanx)
+        got = self._to_hit[key] = (check.odds(self.one), check.modifier)
+        return got
 
     def shot(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
              band: int, guard: tuple[str, ...]) -> dict[MekState, Num]:

@@ -86,7 +86,7 @@ class ArrayChain:
         self._entries: dict[tuple[int, FireClass, int], tuple[list[int], list[int],
                                                               list[float]]] = {}
         self._kernels: dict[tuple[int, FireClass, int, tuple[Any, ...]],
-                            list[tuple[Any, ...]]] = {}
+                            tuple[list[tuple[Any, ...]], list[float]]] = {}
         self._explore()
         self._build()
 
@@ -99,22 +99,22 @@ class ArrayChain:
         return (tuple(w.name for w in plan), "Targeting Array" in state[3], state[4])
 
     def _kernel(self, shooter: int, rep: MekState, fire: FireClass, band: int,
-                target: MekState) -> list[tuple[MekState, float]]:
-        """The target's states after a shooter of class ``fire`` attacks it. An attack
-        reads only the target's Hits, weapons and systems; Leg Damage, Computers damage and
-        a wound are only added to, so the attack is worked out once per (Hits, weapons,
-        systems) and the rest carried over."""
+                target: MekState) -> tuple[list[tuple[Any, ...]], list[float]]:
+        """What a shooter of class ``fire`` can do to ``target``: each outcome as (Hits,
+        Leg Damage taken, weapons, systems, Computers damaged, pilot wounded), and its
+        chance. An attack reads only the target's Hits, weapons and systems; Leg Damage,
+        Computers damage and a wound are only added to, so the attack is worked out once
+        per (Hits, weapons, systems) and the rest carried over by the caller."""
         core = (target[0], target[2], target[3])
         key = (shooter, fire, band, core)
-        outs = self._kernels.get(key)
-        if outs is None:
+        got = self._kernels.get(key)
+        if got is None:
             bare: MekState = (target[0], 0, target[2], target[3], False, False, False)
-            outs = [(o[0], o[1], o[2], o[3], o[5], o[6], float(q))
-                    for o, q in self.duel.attack(shooter, rep, bare, band).items()]
-            self._kernels[key] = outs
-        _h, legs, _w, _s, comp, comp_next, wounded = target
-        return [((h, legs + dl, w, s, comp, comp_next or c, wounded or wd), q)
-                for h, dl, w, s, c, wd, q in outs]
+            attack = self.duel.attack(shooter, rep, bare, band)
+            got = ([(o[0], o[1], o[2], o[3], o[5], o[6]) for o in attack],
+                   [float(q) for q in attack.values()])
+            self._kernels[key] = got
+        return got
 
     def _explore(self) -> None:
         """Number every state each Mek can reach: attacks take start states to mid states,
@@ -147,11 +147,20 @@ class ArrayChain:
                     if first >= len(t.start):
                         continue
                     rows, cols, chances = self._entries.setdefault(key, ([], [], []))
+                    mid, mid_index, add = t.mid, t.mid_index, cols.append
                     for i in range(first, len(t.start)):
-                        for after, q in self._kernel(shooter, rep, fire, band, t.start[i]):
-                            rows.append(i)
-                            cols.append(t.add_mid(after))
-                            chances.append(q)
+                        state = t.start[i]
+                        outs, qs = self._kernel(shooter, rep, fire, band, state)
+                        _h, legs, _w, _s, comp, comp_next, wounded = state
+                        for h, dl, w, s, c, wd in outs:  # t.add_mid, inlined: the hot loop
+                            after = (h, legs + dl, w, s, comp, comp_next or c, wounded or wd)
+                            j = mid_index.get(after)
+                            if j is None:
+                                j = mid_index[after] = len(mid)
+                                mid.append(after)
+                            add(j)
+                        rows.extend([i] * len(qs))
+                        chances.extend(qs)
                     done[key] = len(t.start)
                     busy = True
                 # an unhurt Mek's start state is also a mid state (not fired at, or missed)
