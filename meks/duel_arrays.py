@@ -205,6 +205,10 @@ class ArrayChain:
                 unhurt = self.end[(side, settled)][self.unhurt[side]]
                 for band in BANDS:
                     self.attack_end[(side, None, band, settled)] = unhurt
+        # the same as plain arrays, for a small chain (see _dense_plan)
+        self.dense: dict[tuple[int, FireClass | None, int, bool], Array] | None = None
+        if max(self.n_start) <= DENSE_STATES:
+            self.dense = {k: m.toarray() for k, m in self.attack_end.items()}
         # shooters grouped by fire class, per band (start states: R6.0)
         self.groups: dict[tuple[int, int], list[tuple[FireClass | None, Array]]] = {}
         for side in (0, 1):
@@ -280,6 +284,11 @@ class ArrayChain:
                 at += len(idx)
             orders.append(np.concatenate(order))
             parts.append(sliced)
+        if self.dense is not None:
+            plan = self._dense_plan(band, parts, orders[1])
+            got = (orders[0], orders[1], plan)
+            self._plans[key] = got
+            return got
         plan = []
         for sl_a, fire_a, idx_a in parts[0]:
             on_b = self.attack_end[(1, fire_a, band, settled)][orders[1]].T.tocsr()
@@ -292,6 +301,33 @@ class ArrayChain:
         got = (orders[0], orders[1], plan)
         self._plans[key] = got
         return got
+
+    def _dense_plan(self, band: int, parts: list[Any], order_b: Array) -> list[Any]:
+        """``_plan``'s matrices for a small chain, cut from plain arrays (``self.dense``),
+        which is many times quicker than cutting sparse matrices. The products come out
+        the same to the last bit: the attack on the second Mek is the same plain array
+        (laid out the same way, for the same library call), and the attack on the first,
+        when its slice is small, is kept as its columns, for ``_exchange`` to add up one
+        column at a time in the order the sparse product adds them; a larger slice is made
+        a sparse matrix, as in ``_plan``."""
+        settled = band == SHORT
+        dense = self.dense
+        assert dense is not None
+        plan = []
+        for sl_a, fire_a, idx_a in parts[0]:
+            on_b = dense[(1, fire_a, band, settled)][order_b].T
+            on_b = np.ascontiguousarray(on_b) if on_b.size <= DENSE_CELLS else \
+                sparse.csr_array(on_b)
+            whole = [(sl_b, dense[(0, fire_b, band, settled)][idx_a].T)
+                     for sl_b, fire_b, _ in parts[1]]
+            reach = np.flatnonzero(np.logical_or.reduce([w.any(axis=1) for _, w in whole]))
+            on_a: list[tuple[slice, Any]] = []
+            for sl_b, w in whole:
+                w = w[reach]
+                on_a.append((sl_b, [w[:, [k]] for k in range(w.shape[1])]
+                             if w.shape[1] <= COLUMNS else sparse.csr_array(w)))
+            plan.append((sl_a, on_b, reach, on_a))
+        return plan
 
     def _exchange(self, m: Array, band: int, acts: tuple[bool, bool]) -> Array:
         """Both attacks at ``band`` and the end of the turn: (first Mek's start states +
@@ -311,15 +347,35 @@ class ArrayChain:
             a_next_t = np.empty((n_b, len(reach)))
             for sl_b, attack in on_a:  # the first Mek's fate, for these of its states
                 block = rows[:, sl_b]
-                if block.any():
-                    a_next_t[sl_b] = (attack @ block).T
-                else:
+                if not block.any():
                     a_next_t[sl_b] = 0.0
+                elif isinstance(attack, list):  # its columns: the sparse product's order
+                    got = attack[0] * block[0]
+                    for k in range(1, len(attack)):
+                        got += attack[k] * block[k]
+                    a_next_t[sl_b] = got.T
+                else:
+                    a_next_t[sl_b] = (attack @ block).T
             out_t[:, reach] += on_b @ a_next_t  # the second's, given the first's class
         return out_t.T
 
     def solve(self, turn_limit: int) -> tuple[float, float, float]:
-        """(first Mek wins, second Mek wins, draw)."""
+        """(first Mek wins, second Mek wins, draw).
+
+        The matrix library's own threads are held to one while it runs: the products are
+        small, and on a busy machine its threads wait on each other for longer than the
+        arithmetic takes (DRAKEN against DRAKEN took five times as long on two busy
+        cores). A product's figures are the same on any number of threads."""
+        n_a, n_b = self.n_start
+        cells = n_b * (n_b + 1)  # the attack on the second Mek, a plain array when small
+        if cells > DENSE_CELLS or cells * (n_a + 1) <= SHARED_PRODUCT:
+            return self._solve(turn_limit)  # no product the library would share out
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1, user_api="blas"):
+            return self._solve(turn_limit)
+
+    def _solve(self, turn_limit: int) -> tuple[float, float, float]:
         n = self.n_start
         dist: dict[int, Array] = {LONG: np.zeros(n)}
         dist[LONG][0, 0] = 1.0
@@ -365,6 +421,11 @@ class ArrayChain:
 
 
 DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array
+DENSE_STATES = 200  # a chain with this few start states per Mek cuts its plans from arrays
+# OpenBLAS shares a product of M x N x K multiplications among its threads past this many;
+# only the attacks on the second Mek are such products here
+SHARED_PRODUCT = 65_536 * 4
+COLUMNS = 16  # a slice of this few states is added up column by column (``_dense_plan``)
 
 
 def _compact(m: Matrix) -> Matrix:
