@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from meks.catalog import Band, Catalog, Weapon, load_catalog
@@ -193,6 +194,8 @@ class _Duel:
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._moves: dict[tuple[Any, ...], dict[tuple[int, bool], Num]] = {}
         self._to_hit: dict[tuple[Any, ...], tuple[Num, int]] = {}
+        self._scaled_turn: dict[DuelState, tuple[dict[DuelState, int], list[int], int]] = {}
+        self._scaled_attack: dict[tuple[Any, ...], tuple[list[tuple[MekState, int]], int]] = {}
         self._plans: dict[tuple[Any, ...], tuple[Weapon, ...]] = {}
 
     # ---- the policy -----------------------------------------------------------------------
@@ -444,7 +447,118 @@ class _Duel:
             return (_next_turn(a, True), _next_turn(b, True), band)
         return (_next_turn(a, False), _next_turn(b, False), band)
 
+    # ---- exact fractions, as whole numbers ---------------------------------------------------
+
+    def scaled_attack(self, side: int, shooter: MekState, target: MekState,
+                      band: int) -> tuple[list[tuple[MekState, int]], int]:
+        """``attack`` (exact) as whole numbers over one denominator."""
+        key = (side, shooter[2], shooter[3], shooter[4], target, band)
+        got = self._scaled_attack.get(key)
+        if got is None:
+            got = self._scaled_attack[key] = _scaled(self.attack(side, shooter, target, band))
+        return got
+
+    def scaled_turn(self, state: DuelState) -> tuple[dict[DuelState, int], list[int], int]:
+        """``turn`` (exact) as whole numbers over one denominator: the next turn's states,
+        the chances of (first Mek wins, second wins, draw) this turn, and the denominator.
+        The same chances, but no fraction is reduced at every step, which is what makes
+        fractions slow."""
+        got = self._scaled_turn.get(state)
+        if got is not None:
+            return got
+        a, b, band = state
+        acts = wounded_acts_odds(self.one)
+        act = [[(True, self.one)] if not m[6] else
+               [(True, acts), (False, 1 - acts)] for m in (a, b)]
+        wants = (self.want(a[2]), self.want(b[2]))
+        parts: list[tuple[Fraction, dict[DuelState, int], list[int], int]] = []
+        for act_a, pa in act[0]:
+            for act_b, pb in act[1]:
+                bands: dict[int, Num] = {}
+                if band == SHORT:  # the baseline never opens the range
+                    bands[SHORT] = self.one
+                else:
+                    moves = self.moves(self.move_dist(0, a, act_a),
+                                       self.move_dist(1, b, act_b))
+                    for (winner, double), pm in moves.items():
+                        nb = band if winner < 0 else self.new_band(band, wants[winner],
+                                                                   double)
+                        _add(bands, nb, pm)
+                for nb, pband in bands.items():
+                    after_b, den_b = (self.scaled_attack(0, a, b, nb) if act_a else
+                                      ([(b, 1)], 1))
+                    after_a, den_a = (self.scaled_attack(1, b, a, nb) if act_b else
+                                      ([(a, 1)], 1))
+                    # settle, worked out for each Mek once rather than for each pair
+                    live_a, dead_a = self._ends(0, after_a, nb)
+                    live_b, dead_b = self._ends(1, after_b, nb)
+                    out: dict[DuelState, int] = {}
+                    get = out.get
+                    for next_b, q in live_b:
+                        for next_a, r in live_a:
+                            key = (next_a, next_b, nb)
+                            out[key] = get(key, 0) + q * r
+                    left_a = den_a - dead_a  # the chance that the first Mek stands, scaled
+                    left_b = den_b - dead_b
+                    parts.append((Fraction(pa * pb * pband), out,
+                                  [dead_b * left_a, dead_a * left_b, dead_a * dead_b],
+                                  den_a * den_b))
+        den = math.lcm(*(w.denominator * d for w, _, _, d in parts))
+        total: dict[DuelState, int] = {}
+        get = total.get
+        won = [0, 0, 0]
+        for w, out, ends, d in parts:
+            f = w.numerator * (den // (w.denominator * d))
+            for key, n in out.items():
+                total[key] = get(key, 0) + f * n
+            for i in range(3):
+                won[i] += f * ends[i]
+        common = math.gcd(den, *won, *total.values())
+        if common > 1:
+            den //= common
+            total = {key: n // common for key, n in total.items()}
+            won = [n // common for n in won]
+        got = self._scaled_turn[state] = (total, won, den)
+        return got
+
+    def _ends(self, side: int, states: list[tuple[MekState, int]],
+              band: int) -> tuple[list[tuple[MekState, int]], int]:
+        """``settle`` for one Mek: its next turn's states, and its (scaled) chance of
+        being destroyed."""
+        limit = self.models[side].max_hits
+        settled = band == SHORT
+        live = [(_next_turn(s, settled), n) for s, n in states if s[0] < limit]
+        return live, sum(n for s, n in states if s[0] >= limit)
+
+    def solve_exact(self, turn_limit: int) -> DuelOdds:
+        """``solve`` in exact fractions: each turn's chances are whole numbers over the
+        product of the turns' denominators, so no fraction is reduced until the end."""
+        dist: dict[DuelState, int] = {
+            (self.models[0].start(), self.models[1].start(), LONG): 1}
+        scale = 1
+        ends = [Fraction(0), Fraction(0), Fraction(0)]
+        for _ in range(turn_limit):
+            turns = [(p, self.scaled_turn(state)) for state, p in dist.items()]
+            den = math.lcm(*(d for _, (_, _, d) in turns))
+            nxt: dict[DuelState, int] = {}
+            get = nxt.get
+            won = [0, 0, 0]
+            for p, (outs, over, d) in turns:
+                f = p * (den // d)
+                for key, q in outs.items():
+                    nxt[key] = get(key, 0) + f * q
+                for i in range(3):
+                    won[i] += f * over[i]
+            scale *= den
+            for i in range(3):
+                ends[i] += Fraction(won[i], scale)
+            dist = nxt
+        ends[2] += Fraction(sum(dist.values()), scale)
+        return DuelOdds(*ends)
+
     def solve(self, turn_limit: int) -> DuelOdds:
+        if self.exact:
+            return self.solve_exact(turn_limit)
         dist: dict[DuelState, Num] = {
             (self.models[0].start(), self.models[1].start(), LONG): self.one}
         ends: dict[str, Num] = {"a": 0 * self.one, "b": 0 * self.one, "draw": 0 * self.one}
@@ -459,6 +573,12 @@ class _Duel:
             dist = nxt
         ends["draw"] += sum(dist.values(), 0 * self.one)
         return DuelOdds(ends["a"], ends["b"], ends["draw"])
+
+
+def _scaled(dist: dict[Any, Fraction]) -> tuple[list[tuple[Any, int]], int]:
+    """``dist``'s chances as whole numbers over their least common denominator."""
+    den = math.lcm(*(q.denominator for q in dist.values()))
+    return [(key, q.numerator * (den // q.denominator)) for key, q in dist.items()], den
 
 
 def _next_turn(s: MekState, settled: bool) -> MekState:
