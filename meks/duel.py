@@ -31,8 +31,11 @@ merging identical states:
 ``engine_duel`` fights the same duel with the engine itself (Monte Carlo), to compare.
 
 Probabilities are floats by default, or exact ``Fraction`` values with ``exact=True``. The
-fractions come from ``_Duel.solve``, which walks the chain state by state in dictionaries;
-it is the reference, and slow for the larger Meks. The floats come from
+fractions come from ``_Duel.solve_exact``, which walks the chain state by state in
+dictionaries, each turn's chances as whole numbers over one denominator (no fraction is
+reduced until the end); it grows with the number of pairs of states, so it is refused for the
+larger Meks. ``_Duel.walk`` walks the same chain one ``Fraction`` (or float) at a time: the
+plainest way, kept as the reference the tests compare with. The floats come from
 ``meks.duel_arrays``, which solves the same chain with matrices, many times faster.
 """
 
@@ -71,9 +74,10 @@ Num = Any  # float, or Fraction when the odds are computed exactly
 SHORT, MEDIUM, LONG = 0, 1, 2  # band ranks, as ``Band.rank``
 BAND_OF_RANK = {b.rank: b for b in Band}
 TURN_LIMIT = 12
-# Fractions are worked out state by state (about a millisecond for each pair of start states);
-# past this many pairs they would take more than several seconds, so they are refused.
-FRACTION_STATES = 6_000
+# Fractions are worked out state by state, in whole numbers: about 0.1 to 0.2 ms for each pair of
+# start states on a 2-core machine. Past this many pairs they would take several seconds (DEMON
+# v THOR, 10,750 pairs, about 5 s), so they are refused.
+FRACTION_STATES = 8_000
 
 # What the exact model does not cover (stock Meks carry none of them).
 UNSUPPORTED_SYSTEMS = ("Masking & Insulation", "Data Link")
@@ -557,8 +561,13 @@ class _Duel:
         return DuelOdds(*ends)
 
     def solve(self, turn_limit: int) -> DuelOdds:
-        if self.exact:
-            return self.solve_exact(turn_limit)
+        """The chances after ``turn_limit`` turns: ``solve_exact`` for fractions, ``walk``
+        for floats."""
+        return self.solve_exact(turn_limit) if self.exact else self.walk(turn_limit)
+
+    def walk(self, turn_limit: int) -> DuelOdds:
+        """The chain walked state by state in the kind of number asked for, one ``turn`` at a
+        time: the plainest way, and the reference the others are tested against."""
         dist: dict[DuelState, Num] = {
             (self.models[0].start(), self.models[1].start(), LONG): self.one}
         ends: dict[str, Num] = {"a": 0 * self.one, "b": 0 * self.one, "draw": 0 * self.one}
