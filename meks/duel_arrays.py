@@ -273,10 +273,16 @@ class ArrayChain:
             return got
         settled = band == SHORT
         orders, parts = [], []
+        # Only a wounded pilot can fail to act, so when one does not, its Mek's other states
+        # hold no chance: they are left out, which changes no sum (see _exchange) as long as
+        # no plain-array product changes its shape (the attacks on the second Mek are plain
+        # arrays only for the smaller Meks, which are fast anyway).
+        wounded_only = self.n_start[1] * (self.n_start[1] + 1) > DENSE_CELLS
         for side in (0, 1):
             groups = self.groups[(side, band)]
             if not acts[side]:  # a Mek that does not act this turn fires nothing
-                groups = [(None, np.concatenate([idx for _, idx in groups]))]
+                every = np.concatenate([idx for _, idx in groups])  # in the same order
+                groups = [(None, every[self.wounded[side][every]] if wounded_only else every)]
             order, sliced, at = [], [], 0
             for fire, idx in groups:
                 order.append(idx)
@@ -335,7 +341,12 @@ class ArrayChain:
         when the exchange began (R6.0), so for each pair of fire classes the exchange is
         (attack on the first) @ (that block of the distribution) @ (attack on the second).
         Blocks that hold no chance are skipped, which matters when one Mek's pilot is
-        wounded and does not act."""
+        wounded and does not act.
+
+        Leaving out a state that holds no chance changes no figure, not even its last bit:
+        a sparse product adds its terms one by one in the order of the states, and x + 0 is
+        x; only a plain-array product, which its library may add up in another order when
+        its shapes change, must keep its shapes (see ``_plan``)."""
         order_a, order_b, plan = self._plan(band, acts)
         q = m[order_a][:, order_b]
         n_a, n_b = self.n_start
@@ -344,7 +355,7 @@ class ArrayChain:
             rows = q[sl_a]
             if not rows.any():
                 continue
-            a_next_t = np.empty((n_b, len(reach)))
+            a_next_t = np.empty((len(order_b), len(reach)))
             for sl_b, attack in on_a:  # the first Mek's fate, for these of its states
                 block = rows[:, sl_b]
                 if not block.any():
