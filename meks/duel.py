@@ -273,12 +273,14 @@ class _Duel:
             return got
         dist: dict[MekState, Num] = {target: self.one}
         guard = target[3]  # the target's systems as the exchange began (R6.0)
+        spaul = "Spaul Liner" in guard
+        shot = self._shot_at
         for weapon in self.fire_plan(side, shooter, band):
+            p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
             nxt: dict[MekState, Num] = {}
             get = nxt.get
-            for state, p in dist.items():
-                for after, q in self.shot(side, shooter, weapon, state, band,
-                                          guard).items():
+            for state, p in dist.items():  # self.shot, its to-hit worked out once
+                for after, q in shot(side, weapon, p_hit, mod, state, band, spaul).items():
                     nxt[after] = get(after, 0) + p * q  # _add, inlined: the hot loop
             dist = nxt
         self._attack[key] = dist
@@ -316,7 +318,11 @@ class _Duel:
         """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing.
         ``guard``: the target's systems as the exchange began."""
         p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
-        spaul = "Spaul Liner" in guard
+        return self._shot_at(side, weapon, p_hit, mod, target, band, "Spaul Liner" in guard)
+
+    def _shot_at(self, side: int, weapon: Weapon, p_hit: Num, mod: int, target: MekState,
+                 band: int, spaul: bool) -> dict[MekState, Num]:
+        """``shot``, once its to-hit chance (``p_hit``, with modifier ``mod``) is known."""
         key = (side, weapon.name, mod, band, target, spaul)
         got = self._shot.get(key)
         if got is not None:
