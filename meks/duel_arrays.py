@@ -21,6 +21,13 @@ The key facts that keep the arrays small:
   folded into the attack matrices, so no mid-by-mid matrix is ever built. An exchange is
   then, for each pair of fire classes (one per Mek), a product of three matrices: the attack
   on the first Mek, the block of the joint distribution, the attack on the second.
+
+Speed work keeps every figure to the last bit (tests/fixtures/duel_fingerprint.json holds
+all 45 stock pairs): a float sum depends on the order of its terms, so a faster way must add
+the same terms in the same order. What it may do: leave out terms that are exactly zero
+(x + 0 is x), copy and reorder tables without arithmetic, cut the plans of a small chain from
+plain arrays and add a product up column by column in the order the sparse product does,
+and run the matrix library on one thread (its results do not depend on the count).
 """
 
 from __future__ import annotations
