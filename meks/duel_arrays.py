@@ -188,21 +188,30 @@ class ArrayChain:
         self.n_start = (len(sides[0].start), len(sides[1].start))
         self.n_mid = (len(sides[0].mid), len(sides[1].mid))
         # end of turn: mid -> start, or the last column ("destroyed")
+        ends: dict[tuple[int, bool], Array] = {}
         self.end: dict[tuple[int, bool], Matrix] = {}
         for side in (0, 1):
             s = sides[side]
             for settled in (False, True):
                 destroyed = len(s.start)  # the last column
-                cols = [destroyed if s.dead(m) else s.start_index[self._next_turn(m, settled)]
-                        for m in s.mid]
-                self.end[(side, settled)] = _csr(range(len(s.mid)), cols, [1.0] * len(s.mid),
+                ends[(side, settled)] = np.array(
+                    [destroyed if s.dead(m) else s.start_index[self._next_turn(m, settled)]
+                     for m in s.mid], dtype=np.int64)
+                self.end[(side, settled)] = _csr(range(len(s.mid)), ends[(side, settled)],
+                                                 [1.0] * len(s.mid),
                                                  (len(s.mid), len(s.start) + 1))
         # a start state unhurt: its place among the mid states
         self.unhurt = tuple(np.array([sides[side].mid_index[st] for st in sides[side].start],
                                      dtype=np.int64) for side in (0, 1))
         # attacks folded with the end of the turn: target's start states by its next turn's
-        # states (+ destroyed); None: not fired at
+        # states (+ destroyed); None: not fired at. A small chain has them as plain arrays
+        # only (``dense``, see _dense_plan), a larger one as sparse matrices only.
         self.attack_end: dict[tuple[int, FireClass | None, int, bool], Matrix] = {}
+        self.dense: dict[tuple[int, FireClass | None, int, bool], Array] | None = None
+        if max(self.n_start) <= DENSE_STATES:
+            self.dense = self._dense_attacks(ends)
+            self._group()
+            return
         for (target, fire, band), (rows, cols, chances) in self._entries.items():
             m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
             for settled in (False, True):
@@ -212,10 +221,34 @@ class ArrayChain:
                 unhurt = self.end[(side, settled)][self.unhurt[side]]
                 for band in BANDS:
                     self.attack_end[(side, None, band, settled)] = unhurt
-        # the same as plain arrays, for a small chain (see _dense_plan)
-        self.dense: dict[tuple[int, FireClass | None, int, bool], Array] | None = None
-        if max(self.n_start) <= DENSE_STATES:
-            self.dense = {k: m.toarray() for k, m in self.attack_end.items()}
+        self._group()
+
+    def _dense_attacks(self, ends: dict[tuple[int, bool], Array]) -> dict[Any, Array]:
+        """``attack_end`` as plain arrays, worked out as the sparse product ``m @ end``
+        does (``end`` maps each mid state to one start state): each entry of ``m``, row by
+        row in the order it is stored, added into its row's cell for the state its mid
+        state ends as, so every sum is the same to the last bit."""
+        out: dict[Any, Array] = {}
+        for (target, fire, band), (rows, cols, chances) in self._entries.items():
+            m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
+            at = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+            for settled in (False, True):
+                table = np.zeros((self.n_start[target], self.n_start[target] + 1))
+                np.add.at(table, (at, ends[(target, settled)][m.indices]), m.data)
+                out[(target, fire, band, settled)] = table
+        for side in (0, 1):
+            n = self.n_start[side]
+            for settled in (False, True):
+                table = np.zeros((n, n + 1))
+                table[np.arange(n), ends[(side, settled)][self.unhurt[side]]] = 1.0
+                for band in BANDS:
+                    out[(side, None, band, settled)] = table
+        return out
+
+    def _group(self) -> None:
+        """Each Mek's start states grouped by how they fire at each band, and which of them
+        have a wounded pilot."""
+        sides = self.sides
         # shooters grouped by fire class, per band (start states: R6.0)
         self.groups: dict[tuple[int, int], list[tuple[FireClass | None, Array]]] = {}
         for side in (0, 1):
