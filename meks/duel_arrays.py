@@ -260,6 +260,13 @@ class ArrayChain:
                     (fire, np.array(idx, dtype=np.int64)) for fire, idx in by.items()]
         self.wounded = tuple(np.array([st[6] for st in sides[side].start], dtype=bool)
                              for side in (0, 1))
+        # Only a wounded pilot can fail to act, so when one does not, its Mek's other states
+        # hold no chance. The larger chains then leave them out of the tables (``_solve``)
+        # and of the exchange (``_plan``), which changes no sum (see ``_exchange``) as long
+        # as no plain-array product changes its shape: the attacks on the second Mek are
+        # plain arrays only for the smaller Meks, which are fast anyway.
+        self.wounded_only = self.n_start[1] * (self.n_start[1] + 1) > DENSE_CELLS
+        self.wounded_states = tuple(np.flatnonzero(w) for w in self.wounded)
         self._plans: dict[tuple[int, bool, bool], tuple[Any, ...]] = {}
         self._flat: dict[tuple[int, bool, bool], Array] = {}
         self._band_weights: dict[tuple[int, bool, bool], tuple[dict[int, Array], Array,
@@ -314,11 +321,7 @@ class ArrayChain:
             return got
         settled = band == SHORT
         orders, parts = [], []
-        # Only a wounded pilot can fail to act, so when one does not, its Mek's other states
-        # hold no chance: they are left out, which changes no sum (see _exchange) as long as
-        # no plain-array product changes its shape (the attacks on the second Mek are plain
-        # arrays only for the smaller Meks, which are fast anyway).
-        wounded_only = self.n_start[1] * (self.n_start[1] + 1) > DENSE_CELLS
+        wounded_only = self.wounded_only  # see _group
         for side in (0, 1):
             groups = self.groups[(side, band)]
             if not acts[side]:  # a Mek that does not act this turn fires nothing
@@ -394,7 +397,11 @@ class ArrayChain:
         key = (band, *acts)
         flat = self._flat.get(key)
         if flat is None:
-            flat = self._flat[key] = order_a[:, None] * n_b + order_b[None, :]
+            at = [order for order in (order_a, order_b)]
+            for side in (0, 1):
+                if not acts[side] and self.wounded_only:  # the table holds these rows only
+                    at[side] = np.searchsorted(self.wounded_states[side], at[side])
+            flat = self._flat[key] = at[0][:, None] * m.shape[1] + at[1][None, :]
         q = np.ascontiguousarray(m).ravel().take(flat)
         out = np.zeros((n_a + 1, n_b + 1))
         for sl_a, on_b, reach, on_a in plan:
@@ -434,8 +441,31 @@ class ArrayChain:
         with threadpool_limits(1, user_api="blas"):
             return self._solve(turn_limit)
 
+    def _kept_weights(self, band: int, acts: tuple[bool, bool]) -> dict[int, Array]:
+        """``_moves``'s weights, cut to the rows and columns the tables keep (see _group)."""
+        key = (band, *acts)
+        got = self._cut_weights.get(key)
+        if got is None:
+            rows, cols = self._kept[acts]
+            got = {}
+            for nb, w in self._moves(band, acts)[0].items():
+                if rows is not None:
+                    w = w[rows]
+                if cols is not None:
+                    w = w[:, cols]
+                got[nb] = w
+            self._cut_weights[key] = got
+        return got
+
     def _solve(self, turn_limit: int) -> tuple[float, float, float]:
         n = self.n_start
+        # the rows (first Mek's states) and columns (second's) each table keeps, by who
+        # acts: all (None), or the wounded only when the larger chains leave the rest out
+        self._kept = {(act_a, act_b): tuple(
+            None if acted or not self.wounded_only else self.wounded_states[side]
+            for side, acted in ((0, act_a), (1, act_b)))
+            for act_a in (True, False) for act_b in (True, False)}
+        self._cut_weights: dict[tuple[int, bool, bool], dict[int, Array]] = {}
         dist: dict[int, Array] = {LONG: np.zeros(n)}
         dist[LONG][0, 0] = 1.0
         wins_a = wins_b = draw = 0.0
@@ -451,16 +481,21 @@ class ArrayChain:
                 for act_a, fa in act[0]:
                     for act_b, fb in act[1]:
                         part = m
+                        rows, cols = self._kept[(act_a, act_b)]
                         if fa is not None:
-                            part = part * fa[:, None]
+                            if rows is not None:
+                                part = part[rows]
+                            part = part * fa[rows if rows is not None else slice(None), None]
                         if fb is not None:
-                            part = part * fb[None, :]
+                            if cols is not None:
+                                part = part[:, cols]
+                            part = part * fb[None, cols if cols is not None else slice(None)]
                         if not part.any():
                             continue
                         if band == SHORT:  # the baseline never opens the range
                             bands = {SHORT: part}
                         else:
-                            weights, _, _ = self._moves(band, (act_a, act_b))
+                            weights = self._kept_weights(band, (act_a, act_b))
                             bands = {nb: part * w for nb, w in weights.items()}
                         for nb, p in bands.items():
                             key = (act_a, act_b, nb)
