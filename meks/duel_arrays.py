@@ -277,7 +277,7 @@ class ArrayChain:
     def _moves(self, band: int, acts: tuple[bool, bool]) -> tuple[dict[int, Array], Array,
                                                                  Array]:
         """For each new band, its chance for each pair of (movement roll, wanted band)
-        groups, and each start state's group, per side."""
+        groups (rows: the first Mek's groups), and each start state's group, per side."""
         key = (band, *acts)
         got = self._band_weights.get(key)
         if got is not None:
@@ -302,7 +302,7 @@ class ArrayChain:
                     if nb not in weights:
                         weights[nb] = np.zeros((len(groups[0]), len(groups[1])))
                     weights[nb][i, j] += p
-        got = ({nb: w[ids[0]][:, ids[1]] for nb, w in weights.items()}, ids[0], ids[1])
+        got = (weights, ids[0], ids[1])
         self._band_weights[key] = got
         return got
 
@@ -442,19 +442,19 @@ class ArrayChain:
             return self._solve(turn_limit)
 
     def _kept_weights(self, band: int, acts: tuple[bool, bool]) -> dict[int, Array]:
-        """``_moves``'s weights, cut to the rows and columns the tables keep (see _group)."""
+        """For each new band, its chance for each pair of start states (``_moves``'s
+        weights spread over the states), for the rows and columns the tables keep (see
+        _group)."""
         key = (band, *acts)
         got = self._cut_weights.get(key)
         if got is None:
             rows, cols = self._kept[acts]
-            got = {}
-            for nb, w in self._moves(band, acts)[0].items():
-                if rows is not None:
-                    w = w[rows]
-                if cols is not None:
-                    w = w[:, cols]
-                got[nb] = w
-            self._cut_weights[key] = got
+            weights, ids_a, ids_b = self._moves(band, acts)
+            if rows is not None:
+                ids_a = ids_a[rows]
+            if cols is not None:
+                ids_b = ids_b[cols]
+            got = self._cut_weights[key] = {nb: w[ids_a][:, ids_b] for nb, w in weights.items()}
         return got
 
     def _solve(self, turn_limit: int) -> tuple[float, float, float]:
