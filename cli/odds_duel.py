@@ -34,7 +34,7 @@ def duel(
                                    help="Print the exact chances as fractions too "
                                    "(offered for the smaller half of the pairs: the Light "
                                    "and Medium Meks, those against a DRAKEN, and the WASP "
-                                   "against a THOR or a WARTHOG)."),
+                                   "against a THOR, a WARTHOG or an ODIN)."),
     as_json: bool = JSON,
 ) -> None:
     """Exact chances of a duel of two stock Meks, beside the same duel fought by the engine.

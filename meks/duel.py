@@ -31,8 +31,11 @@ merging identical states:
 ``engine_duel`` fights the same duel with the engine itself (Monte Carlo), to compare.
 
 Probabilities are floats by default, or exact ``Fraction`` values with ``exact=True``. The
-fractions come from ``_Duel.solve``, which walks the chain state by state in dictionaries;
-it is the reference, and slow for the larger Meks. The floats come from
+fractions come from ``_Duel.solve_exact``, which walks the chain state by state in
+dictionaries, each turn's chances as whole numbers over one denominator (no fraction is
+reduced until the end); it grows with the number of pairs of states, so it is refused for the
+larger Meks. ``_Duel.walk`` walks the same chain one ``Fraction`` (or float) at a time: the
+plainest way, kept as the reference the tests compare with. The floats come from
 ``meks.duel_arrays``, which solves the same chain with matrices, many times faster.
 """
 
@@ -41,6 +44,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from meks.catalog import Band, Catalog, Weapon, load_catalog
@@ -70,9 +74,10 @@ Num = Any  # float, or Fraction when the odds are computed exactly
 SHORT, MEDIUM, LONG = 0, 1, 2  # band ranks, as ``Band.rank``
 BAND_OF_RANK = {b.rank: b for b in Band}
 TURN_LIMIT = 12
-# Fractions are worked out state by state (about a millisecond for each pair of start states);
-# past this many pairs they would take more than several seconds, so they are refused.
-FRACTION_STATES = 6_000
+# Fractions are worked out state by state, in whole numbers: about 0.1 to 0.2 ms for each pair of
+# start states on a 2-core machine. Past this many pairs they would take several seconds (DEMON
+# v THOR, 10,750 pairs, about 5 s), so they are refused.
+FRACTION_STATES = 8_000
 
 # What the exact model does not cover (stock Meks carry none of them).
 UNSUPPORTED_SYSTEMS = ("Masking & Insulation", "Data Link")
@@ -192,6 +197,10 @@ class _Duel:
         self._attack: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._moves: dict[tuple[Any, ...], dict[tuple[int, bool], Num]] = {}
+        self._to_hit: dict[tuple[Any, ...], tuple[Num, int]] = {}
+        self._scaled_turn: dict[DuelState, tuple[dict[DuelState, int], list[int], int]] = {}
+        self._scaled_attack: dict[tuple[Any, ...], tuple[list[tuple[MekState, int]], int]] = {}
+        self._plans: dict[tuple[Any, ...], tuple[Weapon, ...]] = {}
 
     # ---- the policy -----------------------------------------------------------------------
 
@@ -201,8 +210,12 @@ class _Duel:
 
     def fire_plan(self, side: int, state: MekState, band: int) -> tuple[Weapon, ...]:
         """``Baseline.fire_plan``: with no infantry to shoot at, small weapons stay silent."""
+        key = (side, state[2], state[3].count("Heat Sink"), band)
+        got = self._plans.get(key)
+        if got is not None:
+            return got
         model = self.models[side]
-        rating = model.base_heat + state[3].count("Heat Sink")
+        rating = model.base_heat + key[2]
         at = BAND_OF_RANK[band]
         heat = 0
         plan = []
@@ -212,7 +225,8 @@ class _Duel:
                 continue
             heat += w.heat
             plan.append(w)
-        return tuple(plan)
+        got = self._plans[key] = tuple(plan)
+        return got
 
     # ---- movement -------------------------------------------------------------------------
 
@@ -259,12 +273,15 @@ class _Duel:
             return got
         dist: dict[MekState, Num] = {target: self.one}
         guard = target[3]  # the target's systems as the exchange began (R6.0)
+        spaul = "Spaul Liner" in guard
+        shot = self._shot_at
         for weapon in self.fire_plan(side, shooter, band):
+            p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
             nxt: dict[MekState, Num] = {}
-            for state, p in dist.items():
-                for after, q in self.shot(side, shooter, weapon, state, band,
-                                          guard).items():
-                    _add(nxt, after, p * q)
+            get = nxt.get
+            for state, p in dist.items():  # self.shot, its to-hit worked out once
+                for after, q in shot(side, weapon, p_hit, mod, state, band, spaul).items():
+                    nxt[after] = get(after, 0) + p * q  # _add, inlined: the hot loop
             dist = nxt
         self._attack[key] = dist
         return dist
@@ -279,21 +296,33 @@ class _Duel:
                band: int) -> tuple[Num, int]:
         """The chance that one die of ``weapon`` hits (R6.6-R6.7: a single target, always,
         in a duel; no skills), and its modifier; ``guard``: the target's systems."""
+        jammer, point_defense, phalanx = ("Jammer" in guard, "Point Defense" in guard,
+                                          "Phalanx" in guard)
+        targeting_array = "Targeting Array" in shooter[3]
+        key = (side, weapon.name, band, targeting_array, shooter[4], jammer, point_defense,
+               phalanx)
+        got = self._to_hit.get(key)
+        if got is not None:
+            return got
         at = BAND_OF_RANK[band]
         need = weapon.to_hit_at(at)
         assert need is not None
-        check = to_hit(weapon, need, at, terrain=self.terrain_to_hit,
-                       jammer="Jammer" in guard, targeting_array="Targeting Array" in
-                       shooter[3], level=self.models[side].to_hit, computers=shooter[4],
-                       point_defense="Point Defense" in guard, phalanx="Phalanx" in guard)
-        return check.odds(self.one), check.modifier
+        check = to_hit(weapon, need, at, terrain=self.terrain_to_hit, jammer=jammer,
+                       targeting_array=targeting_array, level=self.models[side].to_hit,
+                       computers=shooter[4], point_defense=point_defense, phalanx=phalanx)
+        got = self._to_hit[key] = (check.odds(self.one), check.modifier)
+        return got
 
     def shot(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
              band: int, guard: tuple[str, ...]) -> dict[MekState, Num]:
         """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing.
         ``guard``: the target's systems as the exchange began."""
         p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
-        spaul = "Spaul Liner" in guard
+        return self._shot_at(side, weapon, p_hit, mod, target, band, "Spaul Liner" in guard)
+
+    def _shot_at(self, side: int, weapon: Weapon, p_hit: Num, mod: int, target: MekState,
+                 band: int, spaul: bool) -> dict[MekState, Num]:
+        """``shot``, once its to-hit chance (``p_hit``, with modifier ``mod``) is known."""
         key = (side, weapon.name, mod, band, target, spaul)
         got = self._shot.get(key)
         if got is not None:
@@ -428,7 +457,123 @@ class _Duel:
             return (_next_turn(a, True), _next_turn(b, True), band)
         return (_next_turn(a, False), _next_turn(b, False), band)
 
+    # ---- exact fractions, as whole numbers ---------------------------------------------------
+
+    def scaled_attack(self, side: int, shooter: MekState, target: MekState,
+                      band: int) -> tuple[list[tuple[MekState, int]], int]:
+        """``attack`` (exact) as whole numbers over one denominator."""
+        key = (side, shooter[2], shooter[3], shooter[4], target, band)
+        got = self._scaled_attack.get(key)
+        if got is None:
+            got = self._scaled_attack[key] = _scaled(self.attack(side, shooter, target, band))
+        return got
+
+    def scaled_turn(self, state: DuelState) -> tuple[dict[DuelState, int], list[int], int]:
+        """``turn`` (exact) as whole numbers over one denominator: the next turn's states,
+        the chances of (first Mek wins, second wins, draw) this turn, and the denominator.
+        The same chances, but no fraction is reduced at every step, which is what makes
+        fractions slow."""
+        got = self._scaled_turn.get(state)
+        if got is not None:
+            return got
+        a, b, band = state
+        acts = wounded_acts_odds(self.one)
+        act = [[(True, self.one)] if not m[6] else
+               [(True, acts), (False, 1 - acts)] for m in (a, b)]
+        wants = (self.want(a[2]), self.want(b[2]))
+        parts: list[tuple[Fraction, dict[DuelState, int], list[int], int]] = []
+        for act_a, pa in act[0]:
+            for act_b, pb in act[1]:
+                bands: dict[int, Num] = {}
+                if band == SHORT:  # the baseline never opens the range
+                    bands[SHORT] = self.one
+                else:
+                    moves = self.moves(self.move_dist(0, a, act_a),
+                                       self.move_dist(1, b, act_b))
+                    for (winner, double), pm in moves.items():
+                        nb = band if winner < 0 else self.new_band(band, wants[winner],
+                                                                   double)
+                        _add(bands, nb, pm)
+                for nb, pband in bands.items():
+                    after_b, den_b = (self.scaled_attack(0, a, b, nb) if act_a else
+                                      ([(b, 1)], 1))
+                    after_a, den_a = (self.scaled_attack(1, b, a, nb) if act_b else
+                                      ([(a, 1)], 1))
+                    # settle, worked out for each Mek once rather than for each pair
+                    live_a, dead_a = self._ends(0, after_a, nb)
+                    live_b, dead_b = self._ends(1, after_b, nb)
+                    out: dict[DuelState, int] = {}
+                    get = out.get
+                    for next_b, q in live_b:
+                        for next_a, r in live_a:
+                            key = (next_a, next_b, nb)
+                            out[key] = get(key, 0) + q * r
+                    left_a = den_a - dead_a  # the chance that the first Mek stands, scaled
+                    left_b = den_b - dead_b
+                    parts.append((Fraction(pa * pb * pband), out,
+                                  [dead_b * left_a, dead_a * left_b, dead_a * dead_b],
+                                  den_a * den_b))
+        den = math.lcm(*(w.denominator * d for w, _, _, d in parts))
+        total: dict[DuelState, int] = {}
+        get = total.get
+        won = [0, 0, 0]
+        for w, out, ends, d in parts:
+            f = w.numerator * (den // (w.denominator * d))
+            for key, n in out.items():
+                total[key] = get(key, 0) + f * n
+            for i in range(3):
+                won[i] += f * ends[i]
+        common = math.gcd(den, *won, *total.values())
+        if common > 1:
+            den //= common
+            total = {key: n // common for key, n in total.items()}
+            won = [n // common for n in won]
+        got = self._scaled_turn[state] = (total, won, den)
+        return got
+
+    def _ends(self, side: int, states: list[tuple[MekState, int]],
+              band: int) -> tuple[list[tuple[MekState, int]], int]:
+        """``settle`` for one Mek: its next turn's states, and its (scaled) chance of
+        being destroyed."""
+        limit = self.models[side].max_hits
+        settled = band == SHORT
+        live = [(_next_turn(s, settled), n) for s, n in states if s[0] < limit]
+        return live, sum(n for s, n in states if s[0] >= limit)
+
+    def solve_exact(self, turn_limit: int) -> DuelOdds:
+        """``solve`` in exact fractions: each turn's chances are whole numbers over the
+        product of the turns' denominators, so no fraction is reduced until the end."""
+        dist: dict[DuelState, int] = {
+            (self.models[0].start(), self.models[1].start(), LONG): 1}
+        scale = 1
+        ends = [Fraction(0), Fraction(0), Fraction(0)]
+        for _ in range(turn_limit):
+            turns = [(p, self.scaled_turn(state)) for state, p in dist.items()]
+            den = math.lcm(*(d for _, (_, _, d) in turns))
+            nxt: dict[DuelState, int] = {}
+            get = nxt.get
+            won = [0, 0, 0]
+            for p, (outs, over, d) in turns:
+                f = p * (den // d)
+                for key, q in outs.items():
+                    nxt[key] = get(key, 0) + f * q
+                for i in range(3):
+                    won[i] += f * over[i]
+            scale *= den
+            for i in range(3):
+                ends[i] += Fraction(won[i], scale)
+            dist = nxt
+        ends[2] += Fraction(sum(dist.values()), scale)
+        return DuelOdds(*ends)
+
     def solve(self, turn_limit: int) -> DuelOdds:
+        """The chances after ``turn_limit`` turns: ``solve_exact`` for fractions, ``walk``
+        for floats."""
+        return self.solve_exact(turn_limit) if self.exact else self.walk(turn_limit)
+
+    def walk(self, turn_limit: int) -> DuelOdds:
+        """The chain walked state by state in the kind of number asked for, one ``turn`` at a
+        time: the plainest way, and the reference the others are tested against."""
         dist: dict[DuelState, Num] = {
             (self.models[0].start(), self.models[1].start(), LONG): self.one}
         ends: dict[str, Num] = {"a": 0 * self.one, "b": 0 * self.one, "draw": 0 * self.one}
@@ -443,6 +588,12 @@ class _Duel:
             dist = nxt
         ends["draw"] += sum(dist.values(), 0 * self.one)
         return DuelOdds(ends["a"], ends["b"], ends["draw"])
+
+
+def _scaled(dist: dict[Any, Fraction]) -> tuple[list[tuple[Any, int]], int]:
+    """``dist``'s chances as whole numbers over their least common denominator."""
+    den = math.lcm(*(q.denominator for q in dist.values()))
+    return [(key, q.numerator * (den // q.denominator)) for key, q in dist.items()], den
 
 
 def _next_turn(s: MekState, settled: bool) -> MekState:

@@ -4,13 +4,27 @@ in agreement with the engine's own duels (Monte Carlo with the baseline on both 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import multiprocessing as mp
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from meks.duel import DuelError, DuelOdds, MonteCarlo, engine_duel, exact_duel, stock_designs
+from meks.catalog import load_catalog
+from meks.duel import (
+    DuelError,
+    DuelOdds,
+    MonteCarlo,
+    _Duel,
+    engine_duel,
+    exact_duel,
+    mek_model,
+    stock_designs,
+)
 
 
 def _worst_z(exact: DuelOdds, mc: MonteCarlo) -> float:
@@ -66,6 +80,73 @@ def test_exact_agrees_with_the_engine(a: str, b: str, terrain: str,
 def test_fractions_are_refused_when_they_would_take_too_long() -> None:
     with pytest.raises(DuelError, match="decimals"):
         exact_duel("DRAKEN", "THOR", exact=True)
+    with pytest.raises(DuelError, match="decimals"):
+        exact_duel("DEMON", "THOR", exact=True)  # 10,750 pairs of start states
+
+
+# ---- the fast ways give the same figures as before (issue 19) ----------------------------
+
+FINGERPRINT = Path(__file__).parent / "fixtures" / "duel_fingerprint.json"
+
+@pytest.mark.parametrize(("a", "b"), [("WASP", "WASP"), ("WASP", "SABER"),
+                                      ("DEMON", "SAGITARII")])
+def test_fractions_are_the_golden_ones(a: str, b: str) -> None:
+    """Issue 19: the whole-number solver gives the very fractions the Fraction walk gave
+    before it (recorded in tests/fixtures/duel_fingerprint.json)."""
+    golden = json.loads(FINGERPRINT.read_text())["fractions"][f"{a}|{b}"]
+    odds = exact_duel(a, b, exact=True)
+    assert [str(odds.a), str(odds.b), str(odds.draw)] == golden
+
+
+SMALL_MEKS = ("WASP", "VIPER", "DEMON", "SABER", "SAGITARII")
+
+
+@settings(max_examples=12, deadline=None)
+@given(a=st.sampled_from(SMALL_MEKS), b=st.sampled_from(SMALL_MEKS),
+       terrain=st.sampled_from(("Plains", "Woods", "Urban", "Desert", "Highlands", "Moors")),
+       pilots=st.tuples(*[st.sampled_from(("Green", "Regular", "Veteran", "Elite"))] * 2),
+       turns=st.integers(min_value=1, max_value=4))
+def test_whole_number_solver_equals_the_fraction_walk(a: str, b: str, terrain: str,
+                                                     pilots: tuple[str, str],
+                                                     turns: int) -> None:
+    """Issue 19: ``solve_exact`` (whole numbers over one denominator a turn) and ``walk``
+    (one Fraction at a time, the plainest way) give equal fractions for any small pair,
+    terrain, pilots and turn limit."""
+    cat = load_catalog()
+    ground = cat.terrain_named(terrain)
+    models = (mek_model(a, pilots[0], terrain, cat), mek_model(b, pilots[1], terrain, cat))
+    fast = _Duel(*models, ground.to_hit, True, cat).solve_exact(turns)
+    plain = _Duel(*models, ground.to_hit, True, cat).walk(turns)
+    assert (fast.a, fast.b, fast.draw) == (plain.a, plain.b, plain.draw)
+    assert fast.a + fast.b + fast.draw == 1
+
+
+def _fingerprint() -> dict[str, dict[str, list[str]]]:
+    """Every stock pair on Plains with Regular pilots: the decimals as exact hexadecimal
+    floats, and the fractions of every pair they are offered for."""
+    floats, fractions = {}, {}
+    for a, b in itertools.combinations_with_replacement(stock_designs(), 2):
+        odds = exact_duel(a, b)
+        floats[f"{a}|{b}"] = [odds.a.hex(), odds.b.hex(), odds.draw.hex()]
+        try:
+            exact = exact_duel(a, b, exact=True)
+        except DuelError:
+            continue
+        fractions[f"{a}|{b}"] = [str(exact.a), str(exact.b), str(exact.draw)]
+    return {"floats": floats, "fractions": fractions}
+
+
+@pytest.mark.slow
+@pytest.mark.statistics
+def test_every_stock_pair_keeps_its_fingerprint() -> None:
+    """Issue 19 ("results unchanged: fingerprints equal before and after each speed
+    change"): all 45 pairs' decimals equal to the last bit, and the fractions exactly, to
+    tests/fixtures/duel_fingerprint.json, recorded before the speed work (the WASP v ODIN
+    fractions, first offered then, from the Fraction walk, ``_Duel.walk``). The decimals are
+    those of the matrix library installed here (NumPy's OpenBLAS); should a new version of it
+    move a last bit, renew the file knowingly with ``python -m tests.test_duel``."""
+    recorded = json.loads(FINGERPRINT.read_text())
+    assert _fingerprint() == recorded
 
 
 @pytest.mark.parametrize(("a", "b", "terrain", "pilots"), [
@@ -156,3 +237,7 @@ def test_every_pair_of_stock_meks_agrees_with_the_engine() -> None:
     alone = [r for r in report if r[4] < ALPHA / len(pairs)]
     assert not alone, (alone, report)
     assert chi2.sf(total, freedom) >= ALPHA, (total, freedom, report)
+
+
+if __name__ == "__main__":  # renew the fingerprint: see the test above
+    FINGERPRINT.write_text(json.dumps(_fingerprint(), indent=1) + "\n")
