@@ -115,6 +115,42 @@ def test_head_to_head_the_bot_does_not_wait_out_the_turns_its_fight_needs() -> N
     assert tasks and all(t.role == "main" and t.zone is not None for t in tasks.values())
 
 
+def test_with_nothing_to_gain_by_waiting_the_bot_takes_an_even_fight() -> None:
+    """Issue 16 item 2 (Head to Head drew most campaign battles: two nearly even forces
+    waited next to each other until the end): when a draw is what waiting gives both sides,
+    a force with the better ratio, however slight, steps in (``ENGAGE_AT`` is 1.0)."""
+    from meks.engine.bot.tasks import ENGAGE_AT
+    from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+
+    def mek(name: str, design: str, level: str, *skills: str) -> UnitSpec:
+        d = CATALOG.design(design)
+        return UnitSpec(name, d, PilotSpec(f"{name} pilot", level, skills),
+                        points=d.price or 0)
+
+    company = (mek("A1", "DRAKEN", "Regular"), mek("A2", "DEMON", "Regular"),
+               mek("A3", "WASP", "Regular", "Maneuver", "Accuracy"),
+               mek("A4", "VIPER", "Regular"))
+    enemy = (mek("D1", "DRAKEN", "Veteran"), mek("D2", "DRAKEN", "Veteran"))
+    bot = Bot()
+    battle = Battle(get_scenario("head-to-head"),
+                    {Side.ATTACKER: ForceSpec(company, (), "a"),
+                     Side.DEFENDER: ForceSpec(enemy, (), "d")},
+                    Dice.from_seed(1), {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = 6
+    for unit in battle.side_units(Side.ATTACKER):
+        unit.zone = 4
+    for unit in battle.side_units(Side.DEFENDER):
+        unit.zone = 5
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.clock(view, Side.ATTACKER) == 0
+    ratio = bot.judge.ratio(view, battle.side_units(Side.ATTACKER),
+                            battle.side_units(Side.DEFENDER))
+    assert ENGAGE_AT == 1.0 and 1.0 <= ratio < 1.15  # better, but not clearly
+    orders = bot.movement(view, Side.ATTACKER)
+    assert all(orders.get(u.id) == 5 for u in battle.side_units(Side.ATTACKER)), orders
+
+
 # ---- hunting down an enemy that keeps out of reach --------------------------------------------
 
 def test_a_stronger_main_body_spreads_out_to_hunt_down_a_quarry() -> None:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from meks.engine.view import SideView
 
 EVADE_BELOW = 0.55  # force ratio under which a side that can only draw stays out of reach
-ENGAGE_AT = 1.15  # force ratio a side starts a fight at when neither side gains by waiting
+ENGAGE_AT = 1.0  # force ratio a side starts a fight at when neither side gains by waiting
 WAIT_TURNS = 4  # turns a side that gains nothing by waiting lets the enemy come to it
 
 
