@@ -42,7 +42,7 @@ plainest way, kept as the reference the tests compare with. The floats come from
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -411,8 +411,18 @@ class _Duel:
         got = self._turn.get(state)
         if got is not None:
             return got
-        a, b, band = state
+        a, b, _ = state
         out: dict[Key, Num] = {}
+        for act_a, act_b, pa, pb, nb, pband in self.openings(state):
+            self.exchange(a, b, nb, (act_a, act_b), pa * pb * pband, out)
+        self._turn[state] = out
+        return out
+
+    def openings(self, state: DuelState) -> Iterator[tuple[bool, bool, Num, Num, int, Num]]:
+        """How a turn from ``state`` opens: whether each Mek acts (a wounded pilot acts on
+        5+, R6.9) and the band the movement roll leaves (R6.3), each with its chance:
+        (first acts, second acts, chance of that, chance of that, band, chance of it)."""
+        a, b, band = state
         acts = wounded_acts_odds(self.one)
         act = [[(True, self.one)] if not m[6] else
                [(True, acts), (False, 1 - acts)] for m in (a, b)]
@@ -430,9 +440,7 @@ class _Duel:
                                                                    double)
                         _add(bands, nb, pm)
                 for nb, pband in bands.items():
-                    self.exchange(a, b, nb, (act_a, act_b), pa * pb * pband, out)
-        self._turn[state] = out
-        return out
+                    yield act_a, act_b, pa, pb, nb, pband
 
     def exchange(self, a: MekState, b: MekState, band: int, acts: tuple[bool, bool],
                  p: Num, out: dict[Key, Num]) -> None:
@@ -476,43 +484,25 @@ class _Duel:
         got = self._scaled_turn.get(state)
         if got is not None:
             return got
-        a, b, band = state
-        acts = wounded_acts_odds(self.one)
-        act = [[(True, self.one)] if not m[6] else
-               [(True, acts), (False, 1 - acts)] for m in (a, b)]
-        wants = (self.want(a[2]), self.want(b[2]))
+        a, b, _ = state
         parts: list[tuple[Fraction, dict[DuelState, int], list[int], int]] = []
-        for act_a, pa in act[0]:
-            for act_b, pb in act[1]:
-                bands: dict[int, Num] = {}
-                if band == SHORT:  # the baseline never opens the range
-                    bands[SHORT] = self.one
-                else:
-                    moves = self.moves(self.move_dist(0, a, act_a),
-                                       self.move_dist(1, b, act_b))
-                    for (winner, double), pm in moves.items():
-                        nb = band if winner < 0 else self.new_band(band, wants[winner],
-                                                                   double)
-                        _add(bands, nb, pm)
-                for nb, pband in bands.items():
-                    after_b, den_b = (self.scaled_attack(0, a, b, nb) if act_a else
-                                      ([(b, 1)], 1))
-                    after_a, den_a = (self.scaled_attack(1, b, a, nb) if act_b else
-                                      ([(a, 1)], 1))
-                    # settle, worked out for each Mek once rather than for each pair
-                    live_a, dead_a = self._ends(0, after_a, nb)
-                    live_b, dead_b = self._ends(1, after_b, nb)
-                    out: dict[DuelState, int] = {}
-                    get = out.get
-                    for next_b, q in live_b:
-                        for next_a, r in live_a:
-                            key = (next_a, next_b, nb)
-                            out[key] = get(key, 0) + q * r
-                    left_a = den_a - dead_a  # the chance that the first Mek stands, scaled
-                    left_b = den_b - dead_b
-                    parts.append((Fraction(pa * pb * pband), out,
-                                  [dead_b * left_a, dead_a * left_b, dead_a * dead_b],
-                                  den_a * den_b))
+        for act_a, act_b, pa, pb, nb, pband in self.openings(state):
+            after_b, den_b = (self.scaled_attack(0, a, b, nb) if act_a else ([(b, 1)], 1))
+            after_a, den_a = (self.scaled_attack(1, b, a, nb) if act_b else ([(a, 1)], 1))
+            # settle, worked out for each Mek once rather than for each pair
+            live_a, dead_a = self._ends(0, after_a, nb)
+            live_b, dead_b = self._ends(1, after_b, nb)
+            out: dict[DuelState, int] = {}
+            get = out.get
+            for next_b, q in live_b:
+                for next_a, r in live_a:
+                    key = (next_a, next_b, nb)
+                    out[key] = get(key, 0) + q * r
+            left_a = den_a - dead_a  # the chance that the first Mek stands, scaled
+            left_b = den_b - dead_b
+            parts.append((Fraction(pa * pb * pband), out,
+                          [dead_b * left_a, dead_a * left_b, dead_a * dead_b],
+                          den_a * den_b))
         den = math.lcm(*(w.denominator * d for w, _, _, d in parts))
         total: dict[DuelState, int] = {}
         get = total.get
