@@ -26,24 +26,13 @@ from campaigns.balance import (
     balance,
     candidates,
 )
-from cli.app import app
 from meks.catalog import Catalog
 from meks.engine.bot.choices import Difficulty
 from meks.odds import Tally
 from meks.scenario import Side
+from tests.test_campaign import run, run_json
 
 REPO = Path(__file__).resolve().parent.parent
-
-
-def run(runner: CliRunner, *args: str, code: int = 0) -> str:
-    result = runner.invoke(app, list(args))
-    assert result.exit_code == code, (args, result.stdout, result.stderr)
-    assert "Traceback" not in result.stderr
-    return result.stdout if code == 0 else result.stderr
-
-
-def run_json(runner: CliRunner, *args: str) -> Any:
-    return json.loads(run(runner, *args, "--json"))
 
 
 # ---- the odds before a campaign battle -------------------------------------------------------
