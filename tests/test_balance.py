@@ -1,7 +1,7 @@
 """Balanced campaigns (issue 16, item 3): the company's odds shown before each campaign battle,
 fought with the controller that fights the battle; the enemy's muster chosen so those odds
 sit near the difficulty's target, within the stated band; the same campaign seed always
-musters the same enemy; and the campaign benchmark (``benchmarks/campaigns.py``)."""
+musters the same enemy; and the campaign benchmark (``benchmarks/campaign_runs.py``)."""
 
 from __future__ import annotations
 
@@ -312,11 +312,11 @@ def test_on_a_tie_the_estimate_keeps_the_scenarios_budget_and_the_usual_pilots(
 # ---- the benchmark ----------------------------------------------------------------------------
 
 def test_the_campaign_benchmark_runs_and_prints_its_table() -> None:
-    """``benchmarks/campaigns.py --campaigns 1 --runs 1 --jobs 1 --json`` exits 0 and gives
+    """``benchmarks/campaign_runs.py --campaigns 1 --runs 1 --jobs 1 --json`` exits 0 and gives
     every scenario of the built-in plan, the kills per campaign and the preparing and
     fighting times."""
     done = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "campaigns.py"), "--campaigns", "1",
+        [sys.executable, str(REPO / "benchmarks" / "campaign_runs.py"), "--campaigns", "1",
          "--runs", "1", "--jobs", "1", "--json"],
         capture_output=True, text=True, timeout=300, cwd=REPO, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr

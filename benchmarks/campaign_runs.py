@@ -7,7 +7,7 @@ a throwaway SQLite database of its own. The campaigns are driven through the pro
 functions (``campaigns.campaign.start_campaign`` and ``next_scenario``), not the command line,
 so that no start-up time is counted.
 
-    python benchmarks/campaigns.py [--campaigns N] [--difficulty easy|normal|hard]
+    python benchmarks/campaign_runs.py [--campaigns N] [--difficulty easy|normal|hard]
                                    [--runs R] [--jobs J] [--json]
 
 It prints, for each scenario of the plan (the company's side in brackets): how many campaigns
