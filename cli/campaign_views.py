@@ -126,11 +126,21 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
         Text("Skills gained: " + (", ".join(skills) or "none")),
         Text("Meks lost: " + (", ".join(lost) or "none")),
         Text("Meks bought: " + (", ".join(bought) or "none")),
-        Text("Parts salvaged: " + (counted_names(salvaged) or "none")),
-        Text("Repairs: " + ("; ".join(repairs) or "none")),
-        Text("Wear: " + (", ".join(f"{mek} -{n} heat" for mek, n in sorted(worn.items()))
-                         or "none")),
-        Text("Withdrawals and overruns: " + ("; ".join(withdrawals) or "none")),
     ]
+    # The lines of the campaign house rules (R3.6-R3.8, R6.13): shown when the plan switches
+    # the rule on, or when something happened under it (a scenario of the plan may have).
+    switched = {key: value for step in view.get("plan", [])
+                for key, value in (step.get("house_rules") or {}).items()}
+    wear_text = ", ".join(f"{mek} -{n} heat" for mek, n in sorted(worn.items()))
+    for label, text, on in (
+            ("Parts salvaged", counted_names(salvaged), switched.get("salvage", "none")
+             != "none"),
+            ("Repairs", "; ".join(repairs), switched.get("repair", "free") != "free"
+             or bool(switched.get("spare_parts"))),
+            ("Wear", wear_text, bool(switched.get("wear"))),
+            ("Withdrawals and overruns", "; ".join(withdrawals),
+             bool(switched.get("withdrawal")))):
+        if text or on:
+            lines.append(Text(f"{label}: {text or 'none'}"))
     return Group(*lines)
 

@@ -277,6 +277,21 @@ def test_db_check_finds_a_stockpile_changed_behind_the_history_R3_6(
     assert "Wolves" in err and "differs" in err
 
 
+def test_a_campaign_without_the_house_rules_has_no_lines_for_them(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """The summary's lines for salvage, repairs, wear and withdrawals come only with the
+    house rules that make them (or when something happened under them): a plain campaign
+    shows none of them."""
+    plan = tmp_path / "plain.yaml"
+    plan.write_text("name: Plain\nscenarios:\n  - {scenario: head-to-head, side: attacker}\n")
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "1")
+    out = run(runner, "campaign", "run", "Hawks")
+    assert "Campaign summary" in out
+    for line in ("Parts salvaged", "Repairs:", "Wear:", "Withdrawals and overruns"):
+        assert line not in out
+
+
 def test_campaign_plan_switches_salvage_on_and_its_summary_shows_it_R3_6(
         runner: CliRunner, tmp_path: Path) -> None:
     """A campaign plan's house_rules apply to every scenario in it; a bad value is refused
