@@ -444,7 +444,7 @@ def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTR
         shown["odds"] = ready.odds
     state = start_sides(session, ready.scenario, ready.side, ready.sides,
                         seed=derive_seed(row.seed, -1 - row.position), opponent=opponent,
-                        campaign=_step_data(ready))
+                        campaign=_step_data(ready), difficulty=Difficulty(row.difficulty))
     return state, True
 
 

@@ -36,10 +36,11 @@ from campaigns.in_play import play_using
 from campaigns.scenario_model import scenario_data, stored_scenario
 from campaigns.scenarios import get_scenario
 from campaigns.stored import reading, stored_json
-from db.models import Company, Muster, Play, utcnow
+from db.models import Campaign, Company, Muster, Play, utcnow
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
 from meks.engine import REVISION
+from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Controller
 from meks.engine.core import Battle
 from meks.engine.log import digest
@@ -64,10 +65,13 @@ class PlayState:
     decisions: list[Decision] = field(default_factory=list)
     status: str = "active"
     engine: int = REVISION  # the engine revision the play was begun under
+    difficulty: Difficulty | None = None  # a campaign's battle: the campaign's difficulty
 
     def battle(self, player: Controller, catalog: Catalog | None = None) -> Battle:
-        """A new battle from the start: the player's side answered by ``player``."""
-        controllers = {self.side: player, self.side.enemy: controller(self.opponent)}
+        """A new battle from the start: the player's side answered by ``player``, the other
+        by the play's opponent (the bot at the campaign's difficulty in a campaign's battle)."""
+        controllers = {self.side: player,
+                       self.side.enemy: controller(self.opponent, self.difficulty)}
         return Battle(self.scenario, dict(self.forces), Dice.from_seed(self.seed),
                       controllers, catalog or load_catalog())
 
@@ -88,11 +92,12 @@ def start(session: Session, scenario_ref: str, side: Side, attacker: str, defend
 
 def start_sides(session: Session, scenario: Scenario, side: Side,
                 sides: dict[Side, Participant], *, seed: int | None = None,
-                opponent: str = DEFAULT_CONTROLLER, campaign: Step | None = None
-                ) -> PlayState:
+                opponent: str = DEFAULT_CONTROLLER, campaign: Step | None = None,
+                difficulty: Difficulty | None = None) -> PlayState:
     """Set up a new play between two prepared sides; ``campaign`` ties it to a campaign
     step (the play's columns ``campaign_id`` and ``campaign_step``, the step's details in
-    its ``spec``), which is completed when the play is finished."""
+    its ``spec``), which is completed when the play is finished. ``difficulty`` (a
+    campaign's) is the level the opponent plays at, kept in the ``spec``."""
     controller(opponent)
     a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
     if a is not None and d is not None and a.id == d.id:
@@ -108,19 +113,21 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
     distinct_names(sides)
     seed = Dice.from_seed(seed).seed
     assert seed is not None
-    spec = {
+    spec: dict[str, Any] = {
         "scenario": scenario_data(scenario),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "sides": {s.value: _side_data(p) for s, p in sides.items()},
     }
     if campaign is not None:
         spec["campaign"] = campaign.data()
+    if difficulty is not None:
+        spec["difficulty"] = difficulty.value
     row = Play(scenario=scenario.id, side=side.value, opponent=opponent, seed=seed,
                spec=json.dumps(spec), campaign_id=campaign.campaign if campaign else None,
                campaign_step=campaign.position if campaign else None)
     session.add(row)
     session.flush()
-    return _state(row)
+    return _state(row, session)
 
 
 def _side_data(part: Participant) -> dict[str, Any]:
@@ -144,9 +151,14 @@ def _row(session: Session, play_id: int, *, for_change: bool = False) -> Play:
     return row
 
 
-def _state(row: Play) -> PlayState:
+def _state(row: Play, session: Session) -> PlayState:
     assert row.id is not None
     spec = stored_json(row, "spec", dict)
+    if "difficulty" not in spec and row.campaign_id is not None:
+        # a campaign's play stored before plays kept the difficulty: the campaign's own
+        campaign = session.get(Campaign, row.campaign_id)
+        if campaign is not None:
+            spec["difficulty"] = campaign.difficulty
     with reading(row, "spec"):
         return PlayState(
             id=row.id,
@@ -155,7 +167,8 @@ def _state(row: Play) -> PlayState:
             names={s: str(spec["sides"][s.value]["name"]) for s in Side},
             side=Side(row.side), seed=row.seed, opponent=row.opponent,
             decisions=stored_json(row, "decisions"), status=row.status,
-            engine=int(spec.get("engine", 1)))
+            engine=int(spec.get("engine", 1)),
+            difficulty=Difficulty(spec["difficulty"]) if "difficulty" in spec else None)
 
 
 def unfinished(session: Session) -> list[dict[str, Any]]:
@@ -163,7 +176,7 @@ def unfinished(session: Session) -> list[dict[str, Any]]:
     out = []
     for row in session.exec(select(Play).where(Play.status == "active")
                             .order_by(col(Play.id))).all():
-        state = _state(row)
+        state = _state(row, session)
         out.append({"id": row.id, "scenario": row.scenario, "side": row.side,
                     "attacker": state.names[Side.ATTACKER],
                     "defender": state.names[Side.DEFENDER],
@@ -180,7 +193,7 @@ def load(session: Session, play_id: int) -> PlayState:
         raise Refused(f"Play {play_id} is over: {row.result}{where}.")
     _participants(session, row)  # refuses if a company's muster was used meanwhile
     step_of(row)  # a damaged campaign step is said now, not when the battle is over
-    return _state(row)
+    return _state(row, session)
 
 
 def set_aside(session: Session, play_id: int) -> str:
@@ -189,7 +202,7 @@ def set_aside(session: Session, play_id: int) -> str:
     aside"), so its companies, musters and campaign step are free to fight the battle
     afresh. Returns the sentence that tells the player so."""
     row = _row(session, play_id, for_change=True)
-    state = _state(row)
+    state = _state(row, session)
     if row.status == "active":
         row.status = "finished"
         row.result = "set aside"
@@ -266,7 +279,7 @@ def finish(session: Session, play_id: int, battle: Battle, *,
         raise Refused(f"Play {play_id} is already finished.")
     if battle.verdict is None or not battle.verdict.decided:
         raise Refused(f"Play {play_id}'s battle is not over yet.")
-    state = _state(row)
+    state = _state(row, session)
     step = step_of(row)  # read before anything is stored
     sides = _participants(session, row)
     spec = {
@@ -278,6 +291,8 @@ def finish(session: Session, play_id: int, battle: Battle, *,
         "decisions": {state.side.value: state.decisions},
         "play": play_id,
     }
+    if state.difficulty is not None:  # a replay's opponent plays at the same level
+        spec["difficulty"] = state.difficulty.value
     fought = Fought(battle, state.scenario, spec, digest(battle.log), sides)
     battle_id = None
     if any(p.company is not None for p in sides.values()):

@@ -380,3 +380,53 @@ def test_deleting_a_company_takes_its_campaign_plays_with_it(runner: CliRunner) 
         assert unfinished(s) == []
     assert "sound" in check(runner)
 
+
+
+# ---- the opponent's difficulty ---------------------------------------------------------------
+
+def test_a_campaign_play_faces_the_bot_at_the_campaigns_difficulty(runner: CliRunner) -> None:
+    """'campaign next --play' on a hard campaign: the opponent is the bot at hard, kept in the
+    play's record, given to the battle that resumes it and to the stored battle (so a replay's
+    opponent plays at the same level). A play stored before plays kept it takes the
+    campaign's."""
+    import pytest
+
+    from campaigns.campaign import play_step
+    from campaigns.play import finish
+    from cli.play import Quit
+    from cli.play import run as play
+    from cli.state import session
+    from db.models import BattleLog, Play
+    from meks.engine.bot import Bot
+    from meks.engine.bot.choices import Difficulty
+
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "21", "--difficulty", "hard")
+    with session() as s:
+        state, _ = play_step(s, "Hawks")
+    assert state.difficulty is Difficulty.HARD
+    with pytest.raises(Quit):
+        play(state, console(), saver(state.id), StopAfter(3))
+    enemy = state.battle(Bot()).controllers[state.side.enemy]
+    assert isinstance(enemy, Bot) and enemy.difficulty is Difficulty.HARD
+    with session() as s:  # as stored before plays kept the difficulty
+        row = s.get(Play, state.id)
+        assert row is not None
+        spec = json.loads(row.spec)
+        assert spec["difficulty"] == "hard"
+        del spec["difficulty"]
+        row.spec = json.dumps(spec)
+        s.add(row)
+    with session() as s:
+        again, new = play_step(s, "Hawks")
+    assert not new and again.difficulty is Difficulty.HARD
+    battle = play(again, console(), saver(again.id), enter_always)
+    with session() as s:
+        data = finish(s, again.id, battle)
+    with session() as s:
+        log = s.get(BattleLog, data["battle_id"])
+        assert log is not None
+        assert json.loads(log.spec)["difficulty"] == "hard"
+    replayed = json.loads(run(runner, "battle", "replay", str(data["battle_id"]), "--json"))
+    assert replayed["identical"]
+    assert "sound" in check(runner)
