@@ -172,6 +172,20 @@ def fight_all(fight: Callable[[T], R], tasks: list[T], jobs: int) -> list[R]:
     return [fight(t) for t in tasks]
 
 
+def print_report(name: str, make: Callable[[], dict[str, Any]], as_json: bool,
+                 table: Callable[[dict[str, Any]], str]) -> int:
+    """Print the report ``make`` gives, as JSON or as ``table`` draws it; a benchmark that
+    fails says why (with the traceback) and, like one that succeeds, exits 0."""
+    try:
+        report = make()
+    except Exception as exc:
+        print(f"{name} could not run: {exc!r}")
+        traceback.print_exc()
+        return 0
+    print(json.dumps(report, indent=2) if as_json else table(report))
+    return 0
+
+
 def forces_report(scenarios: list[str], difficulty: str) -> dict[str, dict[str, list[str]]]:
     """The designs of each side's force in each scenario, for a report."""
     catalog = load_catalog()
@@ -223,14 +237,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit:  # usage errors are reported by argparse; a benchmark still exits 0
         return 0
     battles = max(2, args.battles + args.battles % 2)
-    try:
-        report = run(args.scenario or list(SCENARIOS), battles, max(1, args.jobs), args.muster)
-    except Exception as exc:  # a benchmark reports its failure and still exits 0
-        print(f"bot_vs_baseline could not run: {exc!r}")
-        traceback.print_exc()
-        return 0
-    print(json.dumps(report, indent=2) if args.json else table(report))
-    return 0
+    return print_report("bot_vs_baseline", lambda: run(
+        args.scenario or list(SCENARIOS), battles, max(1, args.jobs), args.muster),
+        args.json, table)
 
 
 if __name__ == "__main__":

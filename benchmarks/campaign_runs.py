@@ -32,11 +32,9 @@ do not depend on ``--jobs``; the times do, a little, on how busy the machine is.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import sys
 import tempfile
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +43,7 @@ REPO_ROOT = HERE.parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks.bot_vs_baseline import print_report  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 
 SEED_BASE = 16_000
@@ -209,16 +208,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit:  # usage errors are reported by argparse; a benchmark still exits 0
         return 0
-    try:
-        report = run(max(1, args.campaigns), args.difficulty,
-                     None if args.runs is None else max(0, args.runs),
-                     max(1, args.jobs))
-    except Exception as exc:  # a benchmark reports its failure and still exits 0
-        print(f"campaigns could not run: {exc!r}")
-        traceback.print_exc()
-        return 0
-    print(json.dumps(report, indent=2) if args.json else table(report))
-    return 0
+    return print_report("campaigns", lambda: run(
+        max(1, args.campaigns), args.difficulty, None if args.runs is None else max(0, args.runs),
+        max(1, args.jobs)), args.json, table)
 
 
 if __name__ == "__main__":

@@ -40,11 +40,9 @@ benchmark, not a test: it exits 0 whether or not the goal is met, and also when 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
-import traceback
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,6 +59,7 @@ from benchmarks.bot_vs_baseline import (  # noqa: E402
     fight_all,
     forces_of,
     forces_report,
+    print_report,
     support_for,
 )
 from campaigns.processes import available_cpus  # noqa: E402
@@ -232,16 +231,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit:  # usage errors are reported by argparse; a benchmark still exits 0
         return 0
-    try:
-        report = run(list(dict.fromkeys(args.scenario or SCENARIOS)),
-                     list(dict.fromkeys(args.style or STYLES)),
-                     max(1, args.battles), max(1, args.jobs), args.muster)
-    except Exception as exc:  # a benchmark reports its failure and still exits 0
-        print(f"styles could not run: {exc!r}")
-        traceback.print_exc()
-        return 0
-    print(json.dumps(report, indent=2) if args.json else table(report))
-    return 0
+    return print_report("styles", lambda: run(
+        list(dict.fromkeys(args.scenario or SCENARIOS)), list(dict.fromkeys(args.style or STYLES)),
+        max(1, args.battles), max(1, args.jobs), args.muster), args.json, table)
 
 
 if __name__ == "__main__":
