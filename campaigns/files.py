@@ -249,6 +249,9 @@ def _yaml_problem(exc: yaml.YAMLError, text: str) -> str:
     if isinstance(exc, yaml.MarkedYAMLError):
         mark = exc.problem_mark or exc.context_mark
         what = exc.problem or exc.context or "unreadable YAML"
+        if "maximum nesting depth" in what:  # libyaml's own limit, met while reading ahead
+            what = (f"lists and mappings nested more than {MAX_DEPTH} deep; no file of ours "
+                    "needs that many")
         if "tag" in what:
             what = f"{what} (only plain YAML data is accepted; tags are not)"
         if mark is None:
