@@ -92,7 +92,8 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
                 ) -> PlayState:
     """Set up a new play between two prepared sides; ``campaign`` ties it to a campaign
     step (the play's columns ``campaign_id`` and ``campaign_step``, the step's details in
-    its ``spec``), which is completed when the play is finished."""
+    its ``spec``), which is completed when the play is finished. The play holds the sides'
+    musters (its columns ``attacker_muster_id`` and ``defender_muster_id``) until then."""
     controller(opponent)
     a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
     if a is not None and d is not None and a.id == d.id:
@@ -115,9 +116,12 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
     }
     if campaign is not None:
         spec["campaign"] = campaign.data()
+    held = {s: p.muster.id if p.company is not None and p.muster is not None else None
+            for s, p in sides.items()}
     row = Play(scenario=scenario.id, side=side.value, opponent=opponent, seed=seed,
                spec=json.dumps(spec), campaign_id=campaign.campaign if campaign else None,
-               campaign_step=campaign.position if campaign else None)
+               campaign_step=campaign.position if campaign else None,
+               attacker_muster_id=held[Side.ATTACKER], defender_muster_id=held[Side.DEFENDER])
     session.add(row)
     session.flush()
     return _state(row)
