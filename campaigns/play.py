@@ -237,7 +237,8 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
         company = muster = None
         if info.get("company") is not None:
             company = session.get(Company, info["company"])
-            muster = session.get(Muster, info["muster"])
+            held = row.attacker_muster_id if side is Side.ATTACKER else row.defender_muster_id
+            muster = session.get(Muster, held) if held is not None else None
             if company is None or muster is None or muster.company_id != company.id:
                 raise Refused(f"Play {row.id}: {info['name']} or its muster no longer exists; "
                               "the battle cannot be finished.")
