@@ -1,5 +1,5 @@
 """``meks db check``: is the database sound, does every company's state agree with its
-history, and does every play's campaign link agree with what the play records?"""
+history, and do every play's campaign link and musters agree with what the play records?"""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from campaigns.roster import snapshot
 from campaigns.stored import DamagedRecord
 from db.backup import json_problem, tables
 from db.engine import damaged, is_damage
-from db.models import Campaign, Company, Event, Play
+from db.models import Campaign, Company, Event, Muster, Play
 
 
 def check(session: Session) -> list[str]:
@@ -96,6 +96,8 @@ def _play_link_problems(session: Session) -> list[str]:
     problems = []
     owners = {c.id: c.company_id for c in session.exec(select(Campaign)).all()
               if c.id is not None}
+    muster_owners = {m.id: m.company_id for m in session.exec(select(Muster)).all()
+                     if m.id is not None}
     for row in session.exec(select(Play).order_by(col(Play.id))).all():
         try:
             spec = json.loads(row.spec)
@@ -106,7 +108,52 @@ def _play_link_problems(session: Session) -> list[str]:
         if link != wanted:
             problems.append(f"play {row.id}: its campaign columns say {_link(link)}, but the "
                             f"play's record says {_link(wanted)}")
+        held = (row.attacker_muster_id, row.defender_muster_id)
+        recorded = recorded_musters(spec, muster_owners)
+        if not musters_agree(held, recorded, row.status == "active"):
+            problems.append(f"play {row.id}: its muster columns say {_musters(held)}, but the "
+                            f"play's record says {_musters(recorded)}")
     return problems
+
+
+NO_MUSTERS: tuple[None, None] = (None, None)
+
+
+def recorded_musters(spec: object, owners: dict[int, int]) -> tuple[int | None, int | None]:
+    """The attacker's and the defender's musters a play's ``spec`` records (its ``sides``
+    entries' ``muster``), which its columns hold; ``owners``: each muster's company. None
+    for a side that records none, or a muster that is gone or is not of the company the
+    side records (its id perhaps given to another since). Migration 10 fills the columns
+    by the same rule."""
+    sides = spec.get("sides") if isinstance(spec, dict) else None
+    held: list[int | None] = []
+    for side in ("attacker", "defender"):
+        info = sides.get(side) if isinstance(sides, dict) else None
+        muster = info.get("muster") if isinstance(info, dict) else None
+        company = info.get("company") if isinstance(info, dict) else None
+        held.append(muster if type(muster) is int and type(company) is int
+                    and owners.get(muster) == company else None)
+    return held[0], held[1]
+
+
+def musters_agree(held: tuple[int | None, int | None],
+                  recorded: tuple[int | None, int | None], active: bool) -> bool:
+    """Whether a play's muster columns (``held``) agree with the musters its record names
+    (``recorded_musters``). An unfinished play holds exactly those. A finished play holds
+    them or, side by side, nothing: its muster may since have been replaced (the column
+    let go) and the new muster given the same id."""
+    if active:
+        return held == recorded
+    return all(h is None or h == r for h, r in zip(held, recorded, strict=True))
+
+
+def _musters(held: tuple[object, object]) -> str:
+    attacker, defender = held
+    if attacker is None and defender is None:
+        return "no muster"
+    return " and ".join(f"the {side}'s muster {muster}" for side, muster
+                        in (("attacker", attacker), ("defender", defender))
+                        if muster is not None)
 
 
 NO_STEP: tuple[None, None] = (None, None)

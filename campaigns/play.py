@@ -96,8 +96,9 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
                 difficulty: Difficulty | None = None) -> PlayState:
     """Set up a new play between two prepared sides; ``campaign`` ties it to a campaign
     step (the play's columns ``campaign_id`` and ``campaign_step``, the step's details in
-    its ``spec``), which is completed when the play is finished. ``difficulty`` (a
-    campaign's) is the level the opponent plays at, kept in the ``spec``."""
+    its ``spec``), which is completed when the play is finished. The play holds the sides'
+    musters (its columns ``attacker_muster_id`` and ``defender_muster_id``) until then.
+    ``difficulty`` (a campaign's) is the level the opponent plays at, kept in the ``spec``."""
     controller(opponent)
     a, d = sides[Side.ATTACKER].company, sides[Side.DEFENDER].company
     if a is not None and d is not None and a.id == d.id:
@@ -122,9 +123,12 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
         spec["campaign"] = campaign.data()
     if difficulty is not None:
         spec["difficulty"] = difficulty.value
+    held = {s: p.muster.id if p.company is not None and p.muster is not None else None
+            for s, p in sides.items()}
     row = Play(scenario=scenario.id, side=side.value, opponent=opponent, seed=seed,
                spec=json.dumps(spec), campaign_id=campaign.campaign if campaign else None,
-               campaign_step=campaign.position if campaign else None)
+               campaign_step=campaign.position if campaign else None,
+               attacker_muster_id=held[Side.ATTACKER], defender_muster_id=held[Side.DEFENDER])
     session.add(row)
     session.flush()
     return _state(row, session)
@@ -246,7 +250,8 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
         company = muster = None
         if info.get("company") is not None:
             company = session.get(Company, info["company"])
-            muster = session.get(Muster, info["muster"])
+            held = row.attacker_muster_id if side is Side.ATTACKER else row.defender_muster_id
+            muster = session.get(Muster, held) if held is not None else None
             if company is None or muster is None or muster.company_id != company.id:
                 raise Refused(f"Play {row.id}: {info['name']} or its muster no longer exists; "
                               "the battle cannot be finished.")

@@ -113,10 +113,11 @@ def stockpile(session: Session, company_id: int | None) -> list[dict[str, Any]]:
             for r in sorted(rows, key=lambda r: (r.kind != "weapon", r.part))]
 
 
-def clear(session: Session, company_id: int, *, keep_campaigns: bool = False) -> None:
-    """Remove everything the company owns (not the company row, not its events); its
-    campaigns too (and with them their plays) unless ``keep_campaigns``."""
-    kept = (Campaign,) if keep_campaigns else ()
+def clear(session: Session, company_id: int, *, keep_linked: bool = False) -> None:
+    """Remove everything the company owns (not the company row, not its events); with
+    ``keep_linked``, not the rows plays are linked to: its campaigns (which their plays go
+    with) and its musters (which let go of the plays holding them)."""
+    kept = (Campaign, Muster) if keep_linked else ()
     for table in (Campaign, Battle, SupportRoll, Pilot, Muster, Mek, StockPart):
         if table not in kept:
             session.exec(delete(table).where(col(table.company_id) == company_id))
@@ -172,15 +173,31 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
                              mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
                              result=b["result"], log=json.dumps(b["log"]),
                              created_at=b["created_at"]), b["id"])
+    # With ``keep_ids`` a muster the company still has is written back into its own row,
+    # never deleted and made again: an unfinished play holds it (``Play.*_muster_id``, let
+    # go when the muster is deleted), and must go on holding it when an undo changes
+    # something else.
+    musters = {row.id: row for row in session.exec(
+        select(Muster).where(Muster.company_id == company.id))} if keep_ids else {}
     for m in doc["musters"]:
         force = [{**f, "mek": ids["mek"][f["mek"]], "pilot": ids["pilot"][f["pilot"]]}
                  for f in m["force"]]
-        add("muster", Muster(company_id=company.id, scenario=m["scenario"], side=m["side"],
-                             budget=m["budget"], max_size=m["max_size"], cost=m["cost"],
-                             force=json.dumps(force),
-                             battle_id=ids["battle"].get(m["battle"])
-                             if m["battle"] is not None else None,
-                             created_at=m["created_at"]), m["id"])
+        values = {"scenario": m["scenario"], "side": m["side"], "budget": m["budget"],
+                  "max_size": m["max_size"], "cost": m["cost"], "force": json.dumps(force),
+                  "battle_id": ids["battle"].get(m["battle"])
+                  if m["battle"] is not None else None,
+                  "created_at": m["created_at"]}
+        held = musters.pop(m["id"], None)
+        if held is None:
+            add("muster", Muster(company_id=company.id, **values), m["id"])
+        else:
+            for name, value in values.items():
+                setattr(held, name, value)
+            session.add(held)
+            ids["muster"][m["id"]] = m["id"]
+    for dropped in musters.values():
+        session.delete(dropped)
+    session.flush()
     for b in doc["battles"]:
         if b["muster"] is not None:
             row = session.get(Battle, ids["battle"][b["id"]])
@@ -230,7 +247,7 @@ def _renumbered(result: dict[str, Any], battles: dict[int, int]) -> dict[str, An
 def restore(session: Session, company: Company, doc: Document) -> None:
     """Put ``company`` back exactly as ``doc`` describes it."""
     assert company.id is not None
-    clear(session, company.id, keep_campaigns=True)
+    clear(session, company.id, keep_linked=True)
     write(session, company, doc, keep_ids=True)
 
 

@@ -296,6 +296,54 @@ def _v9(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE mek ADD COLUMN wear INTEGER NOT NULL DEFAULT 0"))
 
 
+def _v10(conn: Connection) -> None:
+    # The musters a play holds as columns of their own (until now only inside the play's
+    # JSON, which every lookup parsed for every unfinished play): each side's muster,
+    # indexed, and let go (set to nothing) when the muster is deleted, so that a finished
+    # play never stops a muster from being replaced.
+    for side in ("attacker", "defender"):
+        conn.execute(text(f"ALTER TABLE play ADD COLUMN {side}_muster_id INTEGER "
+                          "REFERENCES muster (id) ON DELETE SET NULL"))
+        conn.execute(text(f"CREATE INDEX ix_play_{side}_muster_id ON play ({side}_muster_id)"))
+    _hold_musters_v10(conn)
+
+
+def _hold_musters_v10(conn: Connection) -> None:
+    # Fill the columns from what each play's JSON says (run again on rows restored from a
+    # backup made before version 10).
+    owners: dict[int, int] = {row[0]: row[1] for row in conn.execute(
+        text("SELECT id, company_id FROM muster"))}
+    for play_id, spec, attacker, defender in conn.execute(text(
+            "SELECT id, spec, attacker_muster_id, defender_muster_id FROM play "
+            "ORDER BY id")).all():
+        held = _musters_named_v10(spec, owners)
+        if held != (attacker, defender):
+            conn.execute(text("UPDATE play SET attacker_muster_id = :a, "
+                              "defender_muster_id = :d WHERE id = :i"),
+                         {"a": held[0], "d": held[1], "i": play_id})
+
+
+def _musters_named_v10(spec_text: object, owners: dict[int, int]
+                       ) -> tuple[int | None, int | None]:
+    # The attacker's and the defender's musters a play's JSON names as of version 10
+    # (``spec.sides.<side>.muster``), frozen here: none for a side whose entry does not
+    # read, or names a muster that is gone or is not of the company the entry names (its
+    # id taken again since).
+    try:
+        spec: object = json.loads(spec_text) if isinstance(spec_text, str) else None
+    except (ValueError, RecursionError):
+        return None, None
+    sides = spec.get("sides") if isinstance(spec, dict) else None
+    held: list[int | None] = []
+    for side in ("attacker", "defender"):
+        info = sides.get(side) if isinstance(sides, dict) else None
+        muster = info.get("muster") if isinstance(info, dict) else None
+        company = info.get("company") if isinstance(info, dict) else None
+        held.append(muster if type(muster) is int and type(company) is int
+                    and owners.get(muster) == company else None)
+    return held[0], held[1]
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -307,6 +355,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(8, "a play's campaign and step as columns", _v8, recompute=_link_plays_v8),
     Migration(9, "stockpiles, lost parts, points owed and wear (salvage, spare parts, wear)",
               _v9),
+    Migration(10, "the musters a play holds as columns", _v10, recompute=_hold_musters_v10),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -190,8 +190,8 @@ class Campaign(SQLModel, table=True):
 class Play(SQLModel, table=True):
     """A battle fought at the terminal (``meks battle play``): what it takes to fight it
     again to where it stopped (``spec``: scenario, forces, the companies and musters they
-    came from) and the player's decisions so far, saved after each one; and the campaign
-    step it settles, if any."""
+    came from) and the player's decisions so far, saved after each one; the campaign
+    step it settles, if any; and the musters it holds."""
 
     __tablename__ = "play"
     id: int | None = Field(default=None, primary_key=True)
@@ -212,3 +212,11 @@ class Play(SQLModel, table=True):
     # goes with its campaign. ``spec`` repeats them with the step's other details.
     campaign_id: int | None = Field(default=None, sa_column=_fk("campaign.id", nullable=True))
     campaign_step: int | None = None
+    # The musters the play holds (``start_sides``), one a side: none for a side fought from
+    # a force file, and none once the muster is deleted (company delete, or replaced after
+    # the play was finished or set aside). While the play is unfinished nothing may replace
+    # or fight with them (``campaigns.in_play``). ``spec`` repeats them with the companies.
+    attacker_muster_id: int | None = Field(
+        default=None, sa_column=_fk("muster.id", nullable=True, ondelete="SET NULL"))
+    defender_muster_id: int | None = Field(
+        default=None, sa_column=_fk("muster.id", nullable=True, ondelete="SET NULL"))

@@ -212,6 +212,7 @@ def as_old_backup(data: dict[str, Any]) -> dict[str, Any]:
     old["schema_version"] = OLD
     for row in old["tables"]["play"]:
         del row["campaign_id"], row["campaign_step"]
+        del row["attacker_muster_id"], row["defender_muster_id"]  # and migration 10's
     del old["tables"]["stockpile"]  # and what migration 9 added
     for row in old["tables"]["mek"]:
         del row["lost"], row["owed"], row["wear"]
