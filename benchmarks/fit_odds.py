@@ -49,6 +49,7 @@ if str(REPO_ROOT) not in sys.path:
 
 from benchmarks.bot_vs_baseline import SCENARIOS, fight_all  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
+from campaigns.scenario_model import rules_digest  # noqa: E402
 from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.catalog import Design, load_catalog  # noqa: E402
 from meks.dice import Dice  # noqa: E402
@@ -244,7 +245,8 @@ def write_model(report: dict[str, Any]) -> None:
         old[sid] = {"attacker": [round(v, 4) for v in entry["attacker"]],
                     "defender": [round(v, 4) for v in entry["defender"]],
                     "battles": entry["fitted_battles"],
-                    "edges": [round(v, 3) for v in entry["edge_range"]]}
+                    "edges": [round(v, 3) for v in entry["edge_range"]],
+                    "scenario": rules_digest(get_scenario(sid))}
     lines = [
         "# Odds curves for meks/estimate.py: for each built-in scenario, the attacker's and the",
         "# defender's chance of winning as 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers))),",
@@ -252,7 +254,9 @@ def write_model(report: dict[str, Any]) -> None:
         "# speed its chance of winning a movement roll less the defender's, numbers the log of",
         "# its count of Meks over the defender's (edges: the range of edge the",
         "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
-        "# benchmarks/fit_odds.py to battles the bot fought on both sides; do not edit by hand.",
+        "# benchmarks/fit_odds.py to battles the bot fought on both sides; scenario: the digest",
+        "# of the scenario's rules they were fitted to (campaigns.scenario_model.rules_digest).",
+        "# Do not edit by hand.",
         f"controller: {report['controller']}",
         f"revision: {report['revision']}",
         "scenarios:",
@@ -264,6 +268,7 @@ def write_model(report: dict[str, Any]) -> None:
         lines.append(f"    defender: [{', '.join(str(c) for c in e['defender'])}]")
         lines.append(f"    battles: {e['battles']}")
         lines.append(f"    edges: [{e['edges'][0]}, {e['edges'][1]}]")
+        lines.append(f"    scenario: {e['scenario']}")
     MODEL_PATH.write_text("\n".join(lines) + "\n", "utf-8")
 
 

@@ -22,7 +22,9 @@ import dataclasses
 import difflib
 import enum
 import functools
+import hashlib
 import itertools
+import json
 import math
 import types
 import typing
@@ -672,6 +674,16 @@ def scenario_data(scenario: game.Scenario) -> dict[str, Any]:
     return data
 
 
+def rules_digest(scenario: game.Scenario) -> str:
+    """A short digest of what decides ``scenario``'s battles: its stored form without the
+    name, briefing and assumption notes. Fitted odds curves keep the digest of the scenario
+    they were fitted to, so that a change to it is noticed."""
+    data = {k: v for k, v in scenario_data(scenario).items()
+            if k not in ("name", "briefing", "assumed")}
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
 def stored_scenario(data: object) -> game.Scenario:
     """The scenario stored as ``data`` by ``scenario_data``. The shapes and values are
     checked again, the checks across values are not: a stored scenario was valid when it
@@ -872,6 +884,7 @@ __all__ = [
     "ScenarioInvalid",
     "parse_condition",
     "parse_scenario",
+    "rules_digest",
     "scenario_data",
     "scenario_json_schema",
     "stored_scenario",

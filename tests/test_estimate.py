@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import meks
 from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog
 from meks.engine.units import PilotSpec, UnitSpec
@@ -156,6 +157,21 @@ def test_every_built_in_scenario_has_curves_fitted_to_the_bot_of_this_revision()
     for model in fitted.values():
         assert model.controller == "bot" and model.revision == REVISION
         assert model.battles >= 200 and model.edges[0] < model.edges[1]
+
+
+def test_every_built_in_scenarios_curves_were_fitted_to_its_rules_as_they_are() -> None:
+    """The curves keep the digest of the scenario they were fitted to: a change to a built-in
+    scenario's map, sides, victory or house rules (not its wording) needs them fitted again
+    (``benchmarks/fit_odds.py --scenario ID --write``)."""
+    from campaigns.scenario_model import rules_digest
+    from meks.yamlio import parse_yaml
+
+    raw = parse_yaml((Path(meks.__file__).parent / "data" / "odds_model.yaml")
+                     .read_text("utf-8"), "odds_model.yaml")
+    assert isinstance(raw, dict)
+    for sid in BUILT_IN:
+        assert raw["scenarios"][sid]["scenario"] == rules_digest(get_scenario(sid)), (
+            f"{sid} changed since its odds curves were fitted")
 
 
 def test_where_strength_decides_the_stronger_attacker_is_likelier_to_win() -> None:

@@ -278,3 +278,19 @@ def test_few_problems_are_all_worded() -> None:
     assert caught.value.unlisted == 0
     assert "unknown key 'atacker' (did you mean 'attacker'?)" in caught.value.message
     assert "more problem" not in caught.value.message
+
+
+def test_the_rules_digest_moves_with_the_rules_not_the_wording() -> None:
+    """What odds curves are checked against: Citadel with another victory (an attacker in
+    the city at the end takes it) or one more turn has another digest; reworded (name and
+    briefing), it keeps its own."""
+    from campaigns.scenario_model import rules_digest
+
+    today = _scenario("citadel")
+    data = scenario_data(today)
+    data["victory"]["defender"] = {"all": [{"type": "turn_limit"}, {
+        "type": "occupy", "side": "defender", "zone": 5}]}
+    assert rules_digest(stored_scenario(data)) != rules_digest(today)
+    assert rules_digest(dataclasses.replace(today, turn_limit=7)) != rules_digest(today)
+    reworded = dataclasses.replace(today, name="The Keep", briefing="Other words.")
+    assert rules_digest(reworded) == rules_digest(today)
