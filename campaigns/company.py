@@ -346,8 +346,14 @@ def show_company(session: Session, name: str) -> dict[str, Any]:
     return company_view(session, get_company(session, name))
 
 
-def delete_company(session: Session, name: str) -> str:
+def delete_company(session: Session, name: str) -> tuple[str, list[int]]:
+    """Delete the company and all it owns (its history stays). Returns its name and the
+    unfinished plays of no campaign it was fighting, now set aside (its campaign's plays go
+    with the campaign)."""
+    from campaigns.in_play import set_aside_plays_of
+
     company = company_to_change(session, name)
+    set_aside = set_aside_plays_of(session, _cid(company))
     before = roster.snapshot(session, company)
     roster.clear(session, _cid(company))
     session.add(Event(company_id=None, company_name=company.name, command="company delete",
@@ -357,7 +363,7 @@ def delete_company(session: Session, name: str) -> str:
         session.add(event)
     session.delete(company)
     session.flush()
-    return company.name
+    return company.name, set_aside
 
 
 def history(session: Session, name: str) -> list[dict[str, Any]]:

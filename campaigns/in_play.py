@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, or_, select
 
-from db.models import Play
+from db.models import Muster, Play, utcnow
 
 
 def play_using(session: Session, muster_id: int | None) -> int | None:
@@ -23,4 +23,24 @@ def play_using(session: Session, muster_id: int | None) -> int | None:
         .order_by(col(Play.id)).limit(1)).first()
 
 
-__all__ = ["play_using"]
+def set_aside_plays_of(session: Session, company_id: int) -> list[int]:
+    """End, with no battle stored, the unfinished plays of no campaign that hold a muster of
+    this company (which is being deleted, so they could never be finished): each keeps its
+    record, marked "set aside", and the other side's force is free again. Returns their ids.
+    (A campaign's plays are the company's own and go with its campaign.)"""
+    musters = select(Muster.id).where(Muster.company_id == company_id)
+    rows = session.exec(
+        select(Play).where(Play.status == "active", col(Play.campaign_id).is_(None),
+                           or_(col(Play.attacker_muster_id).in_(musters),
+                               col(Play.defender_muster_id).in_(musters)))
+        .order_by(col(Play.id))).all()
+    for row in rows:
+        row.status = "finished"
+        row.result = "set aside"
+        row.updated_at = utcnow()
+        session.add(row)
+    session.flush()
+    return [row.id for row in rows if row.id is not None]
+
+
+__all__ = ["play_using", "set_aside_plays_of"]

@@ -69,8 +69,12 @@ def delete(name: str = NAME,
             typer.echo(f"Kept {label}; nothing was deleted.", err=True)
             raise typer.Exit(1)
     with session() as s:
-        deleted = delete_company(s, name)
+        deleted, set_aside = delete_company(s, name)
     say(f"Deleted {deleted}.")
+    for play_id in set_aside:
+        say(f"Play {play_id}, which {deleted} was fighting, can never be finished now: it is "
+            "set aside (its record is kept, with no battle stored), and the other side's "
+            "force is free again.")
 
 
 @app.command()

@@ -272,19 +272,23 @@ def test_undoing_another_change_keeps_the_musters_held(runner: CliRunner, wolves
 
 def test_deleting_a_company_lets_go_of_its_muster(runner: CliRunner, wolves: str,
                                                   hawks: str) -> None:
-    """A play of no campaign stays when a company of it is deleted (it can no longer be
-    finished, as before); its column for that company's muster is emptied."""
+    """A play of no campaign can never be finished once a company of it is deleted: it is
+    set aside (its record kept, marked so, no battle stored), the other company's force is
+    free again, and its column for the deleted company's muster is emptied."""
     from campaigns.company import Refused
     from campaigns.play import load
     from cli.state import session
 
     defender = last_muster(hawks)
     play_id = begin(wolves, hawks)
-    run(runner, "company", "delete", wolves, "--yes")
-    assert held(play_id) == (None, defender) and using(defender) == play_id
+    out = run(runner, "company", "delete", wolves, "--yes")
+    assert f"Play {play_id}, which Wolves was fighting" in out and "set aside" in out
+    assert held(play_id) == (None, defender) and using(defender) is None
     assert "sound" in check(runner)
-    with session() as s, pytest.raises(Refused, match="no longer exists"):
+    with session() as s, pytest.raises(Refused, match="is over: set aside"):
         load(s, play_id)
+    run(runner, "muster", hawks, "--scenario", "opening-shots", "--side", "defender",
+        "VIPER-1", "WASP-1", "WASP-2")  # Hawks may muster again
 
 
 # ---- migration 10 and old backups ----------------------------------------------------------
