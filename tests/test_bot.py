@@ -392,7 +392,7 @@ def test_the_bots_remembered_estimate_follows_everything_it_reads() -> None:
          thor.computers_turns.clear),
         (thor, draken, medium, lambda: setattr(thor, "zone", 4),
          lambda: setattr(thor, "zone", 5)),
-        (thor, draken, medium, lambda: battle.learn(battle.marked, Side.ATTACKER, draken.id),
+        (thor, draken, medium, lambda: battle.learn(battle.marked, Side.ATTACKER, (draken.id,)),
          lambda: battle.marked.update({Side.ATTACKER: frozenset()})),
         (thor, draken, medium, lambda: (setattr(engagement, "doubled", Side.DEFENDER),
                                         setattr(engagement, "doubled_turn", battle.turn)),

@@ -198,7 +198,7 @@ def test_a_sides_records_follow_the_battle_and_cannot_be_changed_R8_1_R4_3() -> 
     for name in ("targeted", "marked"):
         record = getattr(view, name)
         before = record[A]
-        b.learn(getattr(b, name), A, "D1")
+        b.learn(getattr(b, name), A, ("D1",))
         assert not before and record[A] == {"D1"}
     for record in (view.assets, view.known, view.identified, view.targeted, view.marked):
         held = record[A]

@@ -12,7 +12,7 @@ Each step of the rules is one method, named after it: ``initiative``, ``movement
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -1036,8 +1036,8 @@ class Battle(Roller):
         """``unit`` has ID'd ``enemy`` this turn (R6.4): the side knows it, and a Decoy
         vanishes."""
         unit.turn_skills.add(f"identified:{enemy.id}")
-        self.learn(self.identified, unit.side, enemy.id)
-        self.learn(self.known, unit.side, enemy.id)
+        self.learn(self.identified, unit.side, (enemy.id,))
+        self.learn(self.known, unit.side, (enemy.id,))
         if enemy.decoy:
             self.vanish(enemy, f"{text} It is a decoy.")
         else:
@@ -1101,7 +1101,7 @@ class Battle(Roller):
 
     def vanish(self, fake: Unit, text: str) -> None:
         fake.destroyed_turn = self.turn
-        self.learn(self.identified, fake.side.enemy, fake.id)
+        self.learn(self.identified, fake.side.enemy, (fake.id,))
         self.note(Kind.IDENTIFY, text, target=fake)
 
     def choose_targets(self, unit: Unit, band: Band) -> list[Unit]:
@@ -1151,8 +1151,9 @@ class Battle(Roller):
         if chosen:
             self.decided(unit.side, f"{unit.name} targets "
                          + ", ".join([t.name for t in chosen]))
-            self.learn(self.known, unit.side, *[t.id for t in chosen])
-            self.learn(self.targeted, unit.side, *[t.id for t in chosen])
+            ids = [t.id for t in chosen]
+            self.learn(self.known, unit.side, ids)
+            self.learn(self.targeted, unit.side, ids)
         return chosen
 
     def commando_action(self, unit: Unit) -> None:
@@ -1174,14 +1175,14 @@ class Battle(Roller):
             raise self.refuse(unit.side, "commando", action)
         what, target = action[0], enemies[index]
         if what == "identify":
-            self.learn(self.identified, unit.side, target.id)
-            self.learn(self.known, unit.side, target.id)
+            self.learn(self.identified, unit.side, (target.id,))
+            self.learn(self.known, unit.side, (target.id,))
             if target.decoy:
                 self.vanish(target, f"{unit.name} find that {target.name} is a decoy.")
             else:
                 self.note(Kind.IDENTIFY, f"{unit.name} identify {target.name}.", unit, target)
         else:
-            self.learn(self.marked, unit.side, target.id)
+            self.learn(self.marked, unit.side, (target.id,))
             self.note(Kind.TARGET, f"{unit.name} mark {target.name}: +1 to hit it this turn.",
                       unit, target)
 
@@ -1368,8 +1369,9 @@ class Battle(Roller):
                       + (" - hit." if hit else " - miss."), shot.unit, target, roll)
             if hit:
                 hits += 1
-                self.learn(self.known, DEFENDER if target.side is ATTACKER else ATTACKER,
-                           target.id)
+                foe = DEFENDER if target.side is ATTACKER else ATTACKER
+                if target.id not in self.known[foe]:  # (mostly known already: no call)
+                    self.learn(self.known, foe, (target.id,))
                 if dodging:
                     at_stake += 1
                 else:
@@ -1626,15 +1628,14 @@ class Battle(Roller):
 
     # ---- support ------------------------------------------------------------------------------
 
-    def learn(self, record: dict[Side, frozenset[str]], side: Side, *ids: str) -> None:
+    def learn(self, record: dict[Side, frozenset[str]], side: Side, ids: Collection[str]
+              ) -> None:
         """Adds ``ids`` to ``side``'s entry in ``record`` (``known``, ``identified``,
         ``targeted`` or ``marked``): the entry is replaced, never changed, for a view may have
         handed the old one to a controller."""
         held = record[side]
-        for uid in ids:
-            if uid not in held:
-                record[side] = held.union(ids)
-                return
+        if not held.issuperset(ids):
+            record[side] = held.union(ids)
 
     def spend(self, side: Side, asset: str) -> None:
         """Takes one ``asset`` from ``side``'s assets (``ValueError`` if it has none): the
@@ -1688,8 +1689,8 @@ class Battle(Roller):
                       + (", ".join(u.name for u in found if not u.decoy) or "no units")
                       + ".")
             for enemy in found:
-                self.learn(self.identified, side, enemy.id)
-                self.learn(self.known, side, enemy.id)
+                self.learn(self.identified, side, (enemy.id,))
+                self.learn(self.known, side, (enemy.id,))
                 if enemy.decoy:
                     self.vanish(enemy, f"The drone shows {enemy.name} is a decoy.")
                 if enemy.is_infantry:
