@@ -199,22 +199,22 @@ def test_two_surprises_add_up_on_the_first_roll_docs_rules_R4_3() -> None:
 # ---- Support Fire and Air Strike ----------------------------------------------------------------
 
 def known(*ids: str) -> Any:
-    return lambda b: b.known[Side.ATTACKER].update(ids)
+    return lambda b: b.learn(b.known, Side.ATTACKER, ids)
 
 
 def found(uid: str) -> Any:
     """Enemy infantry the attacker has detected (R6.4) and so knows of."""
     def prepare(b: Battle) -> None:
         b.unit(uid).detected = True
-        b.known[Side.ATTACKER].add(uid)
+        b.learn(b.known, Side.ATTACKER, (uid,))
     return prepare
 
 
 def targeted(*ids: str) -> Any:
     """As if the attacker had chosen these units as targets earlier in the battle."""
     def mark(b: Battle) -> None:
-        b.known[Side.ATTACKER].update(ids)
-        b.targeted[Side.ATTACKER].update(ids)
+        b.learn(b.known, Side.ATTACKER, ids)
+        b.learn(b.targeted, Side.ATTACKER, ids)
     return mark
 
 
@@ -277,8 +277,8 @@ def test_air_strike_needs_a_targeted_unit_an_identified_one_is_not_enough_R4_3(
     identified (here by a Recon Drone) does not do."""
     def prepare(b: Battle) -> None:
         if how == "identified":
-            b.identified[Side.ATTACKER].add("D1")
-            b.known[Side.ATTACKER].add("D1")
+            b.learn(b.identified, Side.ATTACKER, ("D1",))
+            b.learn(b.known, Side.ATTACKER, ("D1",))
         elif how == "targeted":
             targeted("D1")(b)
     dice = [*([1] if strikes else []), *INIT]
@@ -519,7 +519,7 @@ def test_rich_uncle_does_nothing_in_battle_R4_2() -> None:
     plain = exchange(gun("Cannon"), post(), dice)
     rich = exchange(force(gun("Cannon"), support=("Rich Uncle",)), post(), dice)
     assert render(rich.log, rolls=True) == render(plain.log, rolls=True)
-    assert rich.assets[Side.ATTACKER] == ["Rich Uncle"]  # never spent in battle
+    assert rich.assets[Side.ATTACKER] == ("Rich Uncle",)  # never spent in battle
 
 
 # ---- support units -------------------------------------------------------------------------------

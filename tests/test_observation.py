@@ -176,6 +176,39 @@ def test_the_recon_drone_shows_what_was_hidden_R8_1_R4_3() -> None:
     assert {u.id for u in view.in_zone(9)} == {"D1", "D2"}  # the decoy gone, the squad found
 
 
+def test_a_sides_records_follow_the_battle_and_cannot_be_changed_R8_1_R4_3() -> None:
+    """A view hands out its side's records (assets, known, identified, targeted, marked) as
+    the battle keeps them, with no copy made: the battle replaces a record when it changes
+    and never changes one in place, so a record read earlier stays as it was read, a later
+    read shows the change, and no record a view hands out can be changed."""
+    b = apart(force(post(), support=("Recon Drone", "Air Strike")), force(post()),
+              [*INIT, *INIT], a_ctl=still(support=lambda b, side, at, zone: [
+                  ("Recon Drone", 9)] if at == "turn start" and "Recon Drone" in b.assets[side]
+                  else []))
+    view = b.views[A]
+    assets, known, identified = view.assets[A], view.known[A], view.identified[A]
+    assert assets == ("Recon Drone", "Air Strike") and not known and not identified
+    b.play_turn()  # the drone IDs the Post in zone 9
+    assert view.assets[A] == ("Air Strike",)
+    assert view.known[A] == view.identified[A] == {"D1"}
+    assert assets == ("Recon Drone", "Air Strike") and not known and not identified
+    assert b.views[D].assets[A] == () and b.views[D].known[A] == frozenset()  # not its own
+    b.play_turn()  # a new turn: what was ID'd this turn is forgotten, what is known is not
+    assert not view.identified[A] and view.known[A] == {"D1"}
+    for name in ("targeted", "marked"):
+        record = getattr(view, name)
+        before = record[A]
+        b.learn(getattr(b, name), A, ("D1",))
+        assert not before and record[A] == {"D1"}
+    for record in (view.assets, view.known, view.identified, view.targeted, view.marked):
+        held = record[A]
+        assert type(held) in (tuple, frozenset)
+        for change in ("add", "update", "append", "extend", "remove", "discard", "clear"):
+            assert not hasattr(held, change)
+        with pytest.raises(TypeError):
+            record[A] = held  # type: ignore[index]
+
+
 # ---- the play screen and its log -------------------------------------------------------------
 
 def terminal_text(b: Battle, side: Side) -> str:

@@ -12,7 +12,7 @@ Each step of the rules is one method, named after it: ``initiative``, ``movement
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -84,6 +84,7 @@ if TYPE_CHECKING:
 # Hot paths below compare enum members with ``is`` and keep them in module constants: an
 # Enum class attribute costs a lookup each time.
 ATTACKER, DEFENDER = Side.ATTACKER, Side.DEFENDER
+NONE: frozenset[str] = frozenset()  # an empty record
 _ROLL = Kind.ROLL
 _new_event = tuple.__new__  # builds an Event from its fields without NamedTuple.__new__
 _SIDE_WORDS = tuple((side, side.value, side.value.capitalize()) for side in Side)
@@ -160,13 +161,15 @@ class Battle(Roller):
         self.log: list[Event] = []
         self.units: list[Unit] = []
         self.engagements: dict[int, Engagement] = {}
-        self.assets: dict[Side, list[str]] = {Side.ATTACKER: [], Side.DEFENDER: []}
+        # Each side's records are immutable (a tuple, frozensets), replaced whenever they
+        # change (``spend``, ``learn``): the sides' views hand them to controllers as they are.
+        self.assets: dict[Side, tuple[str, ...]] = {Side.ATTACKER: (), Side.DEFENDER: ()}
         self.mines: dict[Side, list[int]] = {side: [] for side in SIDES}  # zones, by layer
-        self.known: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        self.known: dict[Side, frozenset[str]] = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
         # enemy units the side has chosen as targets so far (R4.3: what an Air Strike needs)
-        self.targeted: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
-        self.identified: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
-        self.marked: dict[Side, set[str]] = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        self.targeted: dict[Side, frozenset[str]] = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
+        self.identified: dict[Side, frozenset[str]] = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
+        self.marked: dict[Side, frozenset[str]] = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
         self.history: list[dict[Side, frozenset[int]]] = []
         self.initiative_winner: Side | None = None
         self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
@@ -413,14 +416,14 @@ class Battle(Roller):
                     self.units.append(build_unit(
                         _support_spec(entry.name), f"{prefix}{n}", side, self.catalog))
                 else:
-                    self.assets[side].append(entry.name)
+                    self.assets[side] += (entry.name,)
             rules = self.scenario.side(side)
             for sp in rules.strongpoints:
                 for _ in range(sp.count):
                     n += 1
                     self.units.append(strongpoint(f"{prefix}{n}", side, sp.zone))
             while "Surprise" in self.assets[side]:  # each one is +3 on the first roll
-                self.assets[side].remove("Surprise")
+                self.spend(side, "Surprise")
                 self._surprise_pending[side] = self._surprise_pending.get(side, 0) + 1
         self.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
         for side in SIDES:
@@ -468,7 +471,7 @@ class Battle(Roller):
     def setup_assets(self, side: Side) -> None:
         controller = self.controllers[side]
         view = self.sight.views[side is DEFENDER]
-        for asset in list(self.assets[side]):
+        for asset in self.assets[side]:
             if asset not in ("Battle Damage", "Minefield", "Hidden Mek", "Decoy"):
                 continue
             choice = controller.setup_support(view, side, asset)
@@ -498,7 +501,7 @@ class Battle(Roller):
                           target=chosen)
                 self.critical(chosen, None)
                 self.settle([chosen])  # a reactor that blows at set-up destroys the Mek
-            self.assets[side].remove(asset)
+            self.spend(side, asset)
 
     def lay_decoy(self, side: Side, zone: int) -> None:
         """R4.3 Decoy: one false Mek contact. To the enemy it shows as a Mek of the side
@@ -554,8 +557,8 @@ class Battle(Roller):
         self.end_turn()
 
     def start_turn(self) -> None:
-        self.marked = {Side.ATTACKER: set(), Side.DEFENDER: set()}
-        self.identified = {Side.ATTACKER: set(), Side.DEFENDER: set()}
+        self.marked = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
+        self.identified = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
         for unit in self.units:
             if unit.destroyed_turn is not None or unit.exited_turn is not None:  # not alive
                 continue
@@ -671,7 +674,7 @@ class Battle(Roller):
             return False
         if where == "dig":
             if "Digging In" in self.assets[unit.side] and unit.is_mek and not second:
-                self.assets[unit.side].remove("Digging In")
+                self.spend(unit.side, "Digging In")
                 unit.dug_in_zone = unit.zone
                 unit.moved = True
                 self.note(Kind.SUPPORT, f"{unit.name} digs in in zone {unit.zone}.", unit)
@@ -1033,8 +1036,8 @@ class Battle(Roller):
         """``unit`` has ID'd ``enemy`` this turn (R6.4): the side knows it, and a Decoy
         vanishes."""
         unit.turn_skills.add(f"identified:{enemy.id}")
-        self.identified[unit.side].add(enemy.id)
-        self.known[unit.side].add(enemy.id)
+        self.learn(self.identified, unit.side, (enemy.id,))
+        self.learn(self.known, unit.side, (enemy.id,))
         if enemy.decoy:
             self.vanish(enemy, f"{text} It is a decoy.")
         else:
@@ -1098,7 +1101,7 @@ class Battle(Roller):
 
     def vanish(self, fake: Unit, text: str) -> None:
         fake.destroyed_turn = self.turn
-        self.identified[fake.side.enemy].add(fake.id)
+        self.learn(self.identified, fake.side.enemy, (fake.id,))
         self.note(Kind.IDENTIFY, text, target=fake)
 
     def choose_targets(self, unit: Unit, band: Band) -> list[Unit]:
@@ -1148,8 +1151,9 @@ class Battle(Roller):
         if chosen:
             self.decided(unit.side, f"{unit.name} targets "
                          + ", ".join([t.name for t in chosen]))
-            self.known[unit.side].update([t.id for t in chosen])
-            self.targeted[unit.side].update([t.id for t in chosen])
+            ids = [t.id for t in chosen]
+            self.learn(self.known, unit.side, ids)
+            self.learn(self.targeted, unit.side, ids)
         return chosen
 
     def commando_action(self, unit: Unit) -> None:
@@ -1171,14 +1175,14 @@ class Battle(Roller):
             raise self.refuse(unit.side, "commando", action)
         what, target = action[0], enemies[index]
         if what == "identify":
-            self.identified[unit.side].add(target.id)
-            self.known[unit.side].add(target.id)
+            self.learn(self.identified, unit.side, (target.id,))
+            self.learn(self.known, unit.side, (target.id,))
             if target.decoy:
                 self.vanish(target, f"{unit.name} find that {target.name} is a decoy.")
             else:
                 self.note(Kind.IDENTIFY, f"{unit.name} identify {target.name}.", unit, target)
         else:
-            self.marked[unit.side].add(target.id)
+            self.learn(self.marked, unit.side, (target.id,))
             self.note(Kind.TARGET, f"{unit.name} mark {target.name}: +1 to hit it this turn.",
                       unit, target)
 
@@ -1365,7 +1369,9 @@ class Battle(Roller):
                       + (" - hit." if hit else " - miss."), shot.unit, target, roll)
             if hit:
                 hits += 1
-                self.known[DEFENDER if target.side is ATTACKER else ATTACKER].add(target.id)
+                foe = DEFENDER if target.side is ATTACKER else ATTACKER
+                if target.id not in self.known[foe]:  # (mostly known already: no call)
+                    self.learn(self.known, foe, (target.id,))
                 if dodging:
                     at_stake += 1
                 else:
@@ -1622,6 +1628,22 @@ class Battle(Roller):
 
     # ---- support ------------------------------------------------------------------------------
 
+    def learn(self, record: dict[Side, frozenset[str]], side: Side, ids: Collection[str]
+              ) -> None:
+        """Adds ``ids`` to ``side``'s entry in ``record`` (``known``, ``identified``,
+        ``targeted`` or ``marked``): the entry is replaced, never changed, for a view may have
+        handed the old one to a controller."""
+        held = record[side]
+        if not held.issuperset(ids):
+            record[side] = held.union(ids)
+
+    def spend(self, side: Side, asset: str) -> None:
+        """Takes one ``asset`` from ``side``'s assets (``ValueError`` if it has none): the
+        tuple is replaced, never changed, for a view may have handed the old one out."""
+        held = self.assets[side]
+        i = held.index(asset)
+        self.assets[side] = held[:i] + held[i + 1:]
+
     def use_support(self, side: Side, moment: str, zone: int | None) -> None:
         """R4.3: assets used once, when the side's controller decides."""
         if not self.assets[side]:
@@ -1644,7 +1666,7 @@ class Battle(Roller):
                                   f"not a choice for the {asset} now")
             used.append(asset)
             if self.support_asset(side, asset, choice, moment):
-                self.assets[side].remove(asset)
+                self.spend(side, asset)
 
     def support_asset(self, side: Side, asset: str, choice: object, moment: str) -> bool:
         """One asset used now, if ``choice`` (and ``moment``) allow it; whether it was."""
@@ -1667,8 +1689,8 @@ class Battle(Roller):
                       + (", ".join(u.name for u in found if not u.decoy) or "no units")
                       + ".")
             for enemy in found:
-                self.identified[side].add(enemy.id)
-                self.known[side].add(enemy.id)
+                self.learn(self.identified, side, (enemy.id,))
+                self.learn(self.known, side, (enemy.id,))
                 if enemy.decoy:
                     self.vanish(enemy, f"The drone shows {enemy.name} is a decoy.")
                 if enemy.is_infantry:
@@ -1723,7 +1745,7 @@ class Battle(Roller):
         targets = self.choose_targets(unit, band)
         if not targets:
             return  # nothing to strike at: the asset is kept
-        self.assets[side].remove("Ambush")
+        self.spend(side, "Ambush")
         self.note(Kind.SUPPORT, f"Ambush! {unit.name} strikes first.", unit)
         self.attack(unit, targets, band)
         for slot in unit.weapons:

@@ -49,12 +49,13 @@ class Source(Protocol):
     turn: int
     log: list[Event]
     units: list[Unit]
-    assets: dict[Side, list[str]]
+    # Each side's records, immutable: replaced, never changed, when they change.
+    assets: dict[Side, tuple[str, ...]]
     mines: dict[Side, list[int]]
-    known: dict[Side, set[str]]
-    targeted: dict[Side, set[str]]
-    identified: dict[Side, set[str]]
-    marked: dict[Side, set[str]]
+    known: dict[Side, frozenset[str]]
+    targeted: dict[Side, frozenset[str]]
+    identified: dict[Side, frozenset[str]]
+    marked: dict[Side, frozenset[str]]
     engagements: dict[int, Any]
     sight: Sight
     secret: bool
@@ -372,7 +373,7 @@ class SideView:
         if asset == "Support Fire" and moment == "combat":
             known = self._b.known[self.side] | self._b.identified[self.side]
         elif asset == "Air Strike":
-            known = set(self._b.targeted[self.side])
+            known = self._b.targeted[self.side]
         else:
             return []
         return [u.id for u in self.side_units(self.enemy) if u.id in known and u.on_map
@@ -430,23 +431,22 @@ _NONE: frozenset[str] = frozenset()
 
 class _Own(Mapping[Side, Any]):
     """One of the battle's per-side records, read for the viewing side only: its own entry
-    as a frozen copy, the enemy's as empty (the side does not know it)."""
+    as the battle keeps it, the enemy's as empty (the side does not know it). The battle
+    keeps each entry immutable (a frozenset, a tuple for ``assets``) and replaces it when it
+    changes, so the entry itself is handed out, and a read costs no copy."""
 
-    __slots__ = ("_b", "_name", "_side")
+    __slots__ = ("_b", "_empty", "_name", "_side")
 
     def __init__(self, battle: Source, side: Side, name: str) -> None:
         self._b = battle
         self._side = side
         self._name = name
+        self._empty: tuple[str, ...] | frozenset[str] = () if name == "assets" else _NONE
 
     def __getitem__(self, side: Side) -> Any:
-        assets = self._name == "assets"
-        if side is not self._side:
-            return () if assets else _NONE
-        held = getattr(self._b, self._name)[side]
-        if not held:
-            return () if assets else _NONE
-        return tuple(held) if assets else frozenset(held)
+        if side is self._side:
+            return getattr(self._b, self._name)[side]
+        return self._empty
 
     def __iter__(self) -> Iterator[Side]:
         return iter((self._side, self._side.enemy))
