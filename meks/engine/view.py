@@ -378,7 +378,6 @@ class SideView:
             return []
         return [u.id for u in self.side_units(self.enemy) if u.id in known and u.on_map
                 and not u.hidden]
-        return []
 
     def ambush_options(self, zone: int) -> list[str | None]:
         """The Meks that may make the Ambush attack in ``zone`` (None: wait)."""
