@@ -29,6 +29,7 @@ from typing import Any
 
 from campaigns.errors import Refused
 from campaigns.odds_work import controllers
+from campaigns.scenario_model import rules_digest
 from meks.catalog import Catalog
 from meks.dice import Dice
 from meks.engine.bot.choices import Difficulty
@@ -183,7 +184,8 @@ def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Diffic
     estimated when the scenario has curves for the controller (``runs`` None: nothing is
     fought; a number: that many battles fought as well), else fought ``runs`` times
     (``ODDS_RUNS`` when None). See the module's docstring."""
-    if controller_name == ESTIMATED_CONTROLLER and model_for(scenario) is not None:
+    if controller_name == ESTIMATED_CONTROLLER and \
+            model_for(scenario, rules_digest(scenario)) is not None:
         return _estimated(scenario, side, force, difficulty, catalog, rolls, seed=seed,
                           runs=runs or 0, controller_name=controller_name)
     runs = max(1, ODDS_RUNS if runs is None else runs)
@@ -258,6 +260,7 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
     enemy_side = side.enemy
     usual = LEVELS.index(ENEMY_LEVEL[difficulty])
     mine = force.units
+    rules = rules_digest(scenario)
     musters: dict[int, ForceSpec | None] = {}
     judged: list[tuple[tuple[float, float, int], Candidate, ForceSpec, Estimate]] = []
     tried: list[dict[str, Any]] = []
@@ -273,7 +276,7 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
         if base is None:
             continue
         enemy = _with_level(base, option.level)
-        odds = estimate(scenario, {side: mine, enemy_side: enemy.units}, catalog)
+        odds = estimate(scenario, {side: mine, enemy_side: enemy.units}, catalog, rules)
         assert odds is not None  # model_for(scenario) was checked by the caller
         win = odds.win(side)
         tried.append({"budget": option.budget, "level": option.level, "win": round(win, 4)})

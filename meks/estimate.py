@@ -154,6 +154,7 @@ class Model:
     controller: str
     revision: int
     edges: tuple[float, float] = (-6.0, 6.0)  # the edges the fitted battles spanned
+    rules: str | None = None  # the digest of the scenario's rules they were fitted to
 
 
 @dataclass(frozen=True)
@@ -185,23 +186,31 @@ def models() -> dict[str, Model]:
         low, high = entry["edges"]
         out[sid] = Model(sid, Curve(*entry["attacker"]), Curve(*entry["defender"]),
                          int(entry["battles"]), str(raw["controller"]), int(raw["revision"]),
-                         (float(low), float(high)))
+                         (float(low), float(high)),
+                         str(entry["scenario"]) if "scenario" in entry else None)
     return out
 
 
-def model_for(scenario: Scenario) -> Model | None:
+def model_for(scenario: Scenario, rules: str | None = None) -> Model | None:
     """The curves for ``scenario``: only a built-in scenario without the house rules that
-    change how a battle goes (``BATTLE_HOUSE_RULES``) has them."""
+    change how a battle goes (``BATTLE_HOUSE_RULES``) has them. ``rules``: the digest of
+    the scenario's rules (the caller works it out from the stored form), which must be the
+    one the curves were fitted to: a scenario file that takes a built-in id, or a built-in
+    scenario changed since the fit, has none."""
     if any(getattr(scenario.house_rules, name) for name in BATTLE_HOUSE_RULES):
         return None
-    return models().get(scenario.id)
+    model = models().get(scenario.id)
+    if model is None or (rules is not None and rules != model.rules):
+        return None
+    return model
 
 
 def estimate(scenario: Scenario, forces: Mapping[Side, Sequence[UnitSpec]],
-             catalog: Catalog) -> Estimate | None:
+             catalog: Catalog, rules: str | None = None) -> Estimate | None:
     """The estimated odds of a battle of ``scenario`` between ``forces`` (both sides
-    commanded by the bot), or None when the scenario has no fitted curves."""
-    model = model_for(scenario)
+    commanded by the bot), or None when the scenario has no fitted curves (``rules``: as
+    for ``model_for``)."""
+    model = model_for(scenario, rules)
     if model is None:
         return None
     return from_edge(model, edge(forces, catalog), speed(forces, catalog), numbers(forces))

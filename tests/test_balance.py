@@ -296,12 +296,14 @@ def test_on_a_tie_the_estimate_keeps_the_scenarios_budget_and_the_usual_pilots(
     balancing keeps the scenario's own budget and the difficulty's pilot level."""
     import meks.estimate as estimate_module
     from campaigns.odds import bot_force
+    from campaigns.scenario_model import rules_digest
     from campaigns.scenarios import get_scenario
     from meks.estimate import Curve, Model
 
-    flat = Model("head-to-head", Curve(0.0, 0.0), Curve(-2.0, 0.0), 100, "bot", 6)
-    monkeypatch.setattr(estimate_module, "models", lambda: {"head-to-head": flat})
     scenario = get_scenario("head-to-head")
+    flat = Model("head-to-head", Curve(0.0, 0.0), Curve(-2.0, 0.0), 100, "bot", 6,
+                 rules=rules_digest(scenario))
+    monkeypatch.setattr(estimate_module, "models", lambda: {"head-to-head": flat})
     force = bot_force(scenario, Side.ATTACKER, catalog)
     for difficulty in Difficulty:
         chosen = balance(scenario, Side.ATTACKER, force, difficulty, catalog, [], seed=1,
@@ -330,3 +332,28 @@ def test_the_campaign_benchmark_runs_and_prints_its_table() -> None:
     assert 0 < report["balance_seconds"] < report["prepare_seconds"]
     assert set(report["goals"]) == {"win_share_25_to_75", "draws_at_most_20",
                                     "kills_at_least_6", "prepare_at_most_3x"}
+
+
+def test_a_scenario_that_takes_a_built_in_id_with_other_rules_is_not_estimated(
+        catalog: Catalog) -> None:
+    """The curves are the built-in scenario's: a scenario with its id but other rules (a
+    scenario file, or the built-in changed since the fit) is balanced by fighting, and its
+    odds are fought; the same rules under the built-in id are estimated."""
+    import dataclasses
+
+    from campaigns.odds import bot_force
+    from campaigns.scenario_model import rules_digest
+    from campaigns.scenarios import get_scenario
+    from meks.estimate import model_for
+
+    scenario = get_scenario("head-to-head")
+    assert model_for(scenario, rules_digest(scenario)) is not None
+    short = dataclasses.replace(scenario, name="Short Fuse", turn_limit=3)
+    assert model_for(short, rules_digest(short)) is None
+    reworded = dataclasses.replace(scenario, name="Face to Face", briefing="Other words.")
+    assert model_for(reworded, rules_digest(reworded)) is not None
+    force = bot_force(short, Side.ATTACKER, catalog)
+    chosen = balance(short, Side.ATTACKER, force, Difficulty.NORMAL, catalog, [], seed=1,
+                     runs=2, controller_name="bot")
+    assert chosen.estimate is None and chosen.tally.runs == 2
+    assert chosen.view()["balance"]["by"] == "battles"
