@@ -116,9 +116,6 @@ def _play_link_problems(session: Session) -> list[str]:
     return problems
 
 
-NO_MUSTERS: tuple[None, None] = (None, None)
-
-
 def recorded_musters(spec: object, owners: dict[int, int]) -> tuple[int | None, int | None]:
     """The attacker's and the defender's musters a play's ``spec`` records (its ``sides``
     entries' ``muster``), which its columns hold; ``owners``: each muster's company. None

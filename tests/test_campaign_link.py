@@ -219,19 +219,20 @@ def as_old_backup(data: dict[str, Any]) -> dict[str, Any]:
     return old
 
 
-def write_old_database(location: str, backup: dict[str, Any]) -> None:
-    """An old database (schema 7, as its own migrations made it) holding ``backup``."""
+def write_old_database(location: str, backup: dict[str, Any], version: int = OLD,
+                       absent: tuple[str, ...] = ("campaign_id",)) -> None:
+    """An old database (schema ``version``, 7 unless given, as its own migrations made it)
+    holding ``backup``; the play table has none of the ``absent`` columns."""
+    from db.backup import tables as in_order
     from db.migrations import applied_versions, migrate
 
     engine = create_engine(_url(location))
     try:
         with engine.begin() as conn:
-            migrate(conn, upto=OLD)
+            migrate(conn, upto=version)
             tables = MetaData()
             tables.reflect(conn)
-            assert "campaign_id" not in tables.tables["play"].c
-            from db.backup import tables as in_order
-
+            assert not set(absent) & set(tables.tables["play"].c.keys())
             for table in in_order():
                 rows = backup["tables"].get(table.name, [])
                 if rows:
@@ -240,7 +241,7 @@ def write_old_database(location: str, backup: dict[str, Any]) -> None:
                     top = conn.execute(select(func.max(tables.tables[table.name].c.id)))
                     conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', "
                                       f"'id'), {top.scalar()})"))
-            assert applied_versions(conn)[-1] == OLD
+            assert applied_versions(conn)[-1] == version
     finally:
         engine.dispose()
 

@@ -15,12 +15,13 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sqlalchemy import MetaData, create_engine, func, inspect, select, text
+from sqlalchemy import inspect
 from typer.testing import CliRunner
 
 from meks.scenario import Side
 from tests.test_battle_cli import BLUE
-from tests.test_campaign_link import _blank, _url, check
+from tests.test_campaign_link import _blank, check
+from tests.test_campaign_link import write_old_database as write_old_campaign_database
 from tests.test_play import console, enter_always, quit_early, run, saver
 
 OLD = 9  # the schema before the play's muster columns
@@ -305,27 +306,7 @@ def as_old_backup(data: dict[str, Any]) -> dict[str, Any]:
 
 def write_old_database(location: str, backup: dict[str, Any]) -> None:
     """An old database (schema 9, as its own migrations made it) holding ``backup``."""
-    from db.backup import tables as in_order
-    from db.migrations import applied_versions, migrate
-
-    engine = create_engine(_url(location))
-    try:
-        with engine.begin() as conn:
-            migrate(conn, upto=OLD)
-            tables = MetaData()
-            tables.reflect(conn)
-            assert not set(COLUMNS) & set(tables.tables["play"].c.keys())
-            for table in in_order():
-                rows = backup["tables"].get(table.name, [])
-                if rows:
-                    conn.execute(tables.tables[table.name].insert(), rows)
-                if conn.dialect.name == "postgresql" and "id" in table.c and rows:
-                    top = conn.execute(select(func.max(tables.tables[table.name].c.id)))
-                    conn.execute(text(f"SELECT setval(pg_get_serial_sequence('{table.name}', "
-                                      f"'id'), {top.scalar()})"))
-            assert applied_versions(conn)[-1] == OLD
-    finally:
-        engine.dispose()
+    write_old_campaign_database(location, backup, version=OLD, absent=COLUMNS)
 
 
 def on_delete(conn: Any, column: str) -> tuple[str, str]:
