@@ -33,7 +33,7 @@ from db.models import Battle as BattleRow
 from db.models import BattleLog, Company, Muster
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
-from meks.engine import REVISION
+from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
@@ -370,8 +370,8 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
             controllers[side] = Recorded(Baseline(), list(recorded[side.value]))
         else:
             controllers[side] = controller(name, level)
-    battle = Battle(scenario, forces, dice, controllers, catalog)
     then = spec.get("engine", 1)
+    battle = Battle(as_fought_under(scenario, then), forces, dice, controllers, catalog)
     try:
         battle.run()
     except MeksError as error:

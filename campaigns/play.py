@@ -39,7 +39,7 @@ from campaigns.stored import reading, stored_json
 from db.models import Campaign, Company, Muster, Play, utcnow
 from meks.catalog import Catalog, load_catalog
 from meks.dice import Dice
-from meks.engine import REVISION
+from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Controller
 from meks.engine.core import Battle
@@ -166,7 +166,8 @@ def _state(row: Play, session: Session) -> PlayState:
     with reading(row, "spec"):
         return PlayState(
             id=row.id,
-            scenario=stored_scenario(spec["scenario"]),
+            scenario=as_fought_under(stored_scenario(spec["scenario"]),
+                                     int(spec.get("engine", 1))),
             forces={s: force_from_data(spec["forces"][s.value]) for s in Side},
             names={s: str(spec["sides"][s.value]["name"]) for s in Side},
             side=Side(row.side), seed=row.seed, opponent=row.opponent,

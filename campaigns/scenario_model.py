@@ -217,6 +217,8 @@ KindName = Annotated[UnitKind, _loose_enum(UnitKind), _any_case_schema(UnitKind)
 MeasureName = Annotated[Measure, _loose_enum(Measure), _any_case_schema(Measure)]
 SizeName = Annotated[Size, _loose_enum(Size), _any_case_schema(Size)]
 ResultName = Annotated[Result, _loose_enum(Result), _any_case_schema(Result)]
+BreakContactName = Annotated[game.BreakContact, _loose_enum(game.BreakContact),
+                             _any_case_schema(game.BreakContact)]
 ZoneChoiceName = Annotated[ZoneChoice, _loose_enum(ZoneChoice), _any_case_schema(ZoneChoice)]
 PricingName = Annotated[Pricing, _loose_enum(Pricing), _any_case_schema(Pricing)]
 SkillChoiceName = Annotated[SkillChoice, _loose_enum(SkillChoice), _any_case_schema(SkillChoice)]
@@ -341,6 +343,14 @@ class HouseRules(_Model):
     withdrawal: bool = Field(False, description=(
         "R6.13: at the end of a turn a side may withdraw (it loses), or overrun when it "
         "clearly wins (it wins); its units take up to 3 Hits that never destroy them."))
+    combat_rounds: Whole = Field(game.COMBAT_ROUNDS, ge=1, le=game.MAX_COMBAT_ROUNDS,
+                                 description=(
+        "R5.2: the most rounds a zone combat fights in one combat step before it waits for "
+        "the next turn; 1 is the earlier reading, one exchange per zone a turn."))
+    break_contact: BreakContactName = Field(game.BreakContact.WITHDRAW, description=(
+        "R6.3: breaking contact withdraws the winner's units into adjacent zones free of "
+        "enemies (withdraw), or only stops the fire there this turn (stay, the earlier "
+        "reading)."))
 
     @model_serializer(mode="wrap")
     def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

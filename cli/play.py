@@ -46,7 +46,7 @@ from meks.engine.decisions import BANDS, RETREAT_HITS, RangeChoice, Retreat
 from meks.engine.log import Kind, render
 from meks.engine.units import Unit, WeaponSlot
 from meks.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
-from meks.scenario import Edge, Placed, Side
+from meks.scenario import BreakContact, Edge, Placed, Side
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -368,18 +368,32 @@ class Terminal:
                 text = f"{choice.value} (to {BANDS[index + steps[choice]].value})"
             elif choice is RangeChoice.STAY:
                 text = f"stay at {band.value}"
-            elif choice is RangeChoice.BREAK:
+            elif choice is RangeChoice.BREAK and battle.house.break_contact is BreakContact.STAY:
                 text = "break contact (no one fires here this turn; your units may leave)"
+            elif choice is RangeChoice.BREAK:
+                text = ("break contact (the combat ends; your units here pull out at once "
+                        "into zones free of enemies)")
             else:
-                text = ("double the terrain modifier against shots at your units this turn "
+                text = ("double the terrain modifier against shots at your units this "
+                        f"{'turn' if battle.house.one_exchange else 'round'} "
                         f"(stay at {band.value})")
             labels.append(Option(text, choice))
-        title = (f"You win the movement roll in zone {zone} ({battle.terrain_name(zone)}); "
-                 f"the range is {band.value}. Weapons in range at each band:")
+        when = f", round {battle.round}" if battle.round and not battle.house.one_exchange \
+            else ""
+        title = (f"You win the movement roll in zone {zone} ({battle.terrain_name(zone)}"
+                 f"{when}); the range is {band.value}. Weapons in range at each band:")
         chosen = self.choose(battle, title, labels, _index(labels, suggested),
                              [band_table(battle, zone, side)])
         assert isinstance(chosen, RangeChoice)
         return chosen
+
+    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+        suggested = self.advisor.withdraw(battle, unit, zones)
+        if len(zones) == 1:
+            return zones[0]
+        options = [Option(f"zone {z} ({battle.terrain_name(z)})", z) for z in zones]
+        return int(self.choose(battle, f"{unit_label(unit)} pulls out of zone {unit.zone}: "
+                               "into which zone?", options, _index(options, suggested)))
 
     def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
@@ -399,7 +413,9 @@ class Terminal:
         suggested = [t for t in suggested if any(t is h for h in hittable)]
         options = [Option(self._target_label(battle, unit, target, band, limit == 1), target)
                    for target in candidates]
-        title = (f"{unit_label(unit)} in zone {unit.zone} at {band.value} range: "
+        when = f", round {battle.round}," if battle.round and not battle.house.one_exchange \
+            else ""
+        title = (f"{unit_label(unit)} in zone {unit.zone}{when} at {band.value} range: "
                  + ("pick its target." if limit == 1 else f"pick up to {limit} targets."))
         if limit == 1:
             options.append(Option("hold fire", None))
@@ -491,8 +507,9 @@ class Terminal:
         suggested = self.advisor.dodge(battle, unit, weapon, hits)
         what = f"{hits} hits from a {weapon.name}: dodge them" if hits > 1 else \
             f"hit by a {weapon.name}: dodge it"
-        return self.yes_no(battle, f"{unit_label(unit)} is {what} (Agility, once a turn, +1 "
-                           f"heat; {heat_line(battle, unit)})?", suggested)
+        return self.yes_no(battle, f"{unit_label(unit)} is {what} (Agility, once a "
+                           f"{_period(battle)}, +1 heat; {heat_line(battle, unit)})?",
+                           suggested)
 
     def support(self, battle: SideView, side: Side, moment: str,
                 zone: int | None) -> list[tuple[str, object]]:
@@ -566,7 +583,8 @@ class Terminal:
         options = []
         for enemy in enemies:
             options.append(Option(f"identify {unit_label(enemy)}", ("identify", enemy)))
-            options.append(Option(f"mark {unit_label(enemy)} (+1 to hit it this turn)",
+            options.append(Option(f"mark {unit_label(enemy)} (+1 to hit it this "
+                                  f"{_period(battle)})",
                                   ("mark", enemy)))
         options.append(Option("nothing", None))
         choice: tuple[str, Unit] | None = self.choose(
@@ -608,7 +626,8 @@ class Terminal:
 
 
 DECISIONS = frozenset(("deploy", "setup_support", "move_first", "movement", "second_move",
-                       "arrival_zone", "jump", "range_choice", "targets", "fire_plan", "dodge",
+                       "arrival_zone", "jump", "range_choice", "withdraw", "targets",
+                       "fire_plan", "dodge",
                        "support", "ambush", "dismount", "reveal", "commando", "hawkeye",
                        "bail_out", "withdrawal"))
 """Every decision of ``meks.engine.controllers.Controller``."""
@@ -636,6 +655,11 @@ class Shadowed:
                 getattr(advisor, name)(*args)
             return answer(*args)
         return decide
+
+
+def _period(battle: SideView) -> str:
+    """What the zone-combat rules' "once a turn" counts in this battle (R5.2)."""
+    return "turn" if battle.house.one_exchange else "round"
 
 
 def _best_chance(battle: SideView, unit: Unit, target: Unit, band: Band) -> float:

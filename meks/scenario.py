@@ -114,11 +114,14 @@ class Measure(enum.Enum):
 
 
 class Result(enum.Enum):
-    """Who wins when the turn limit is reached and no side has met its conditions."""
+    """Who wins when the turn limit is reached and no side has met its conditions
+    (``mek_points``: the side that destroyed more of the enemy's Mek points, R7.3; equal
+    points are a draw)."""
 
     ATTACKER = "attacker"
     DEFENDER = "defender"
     DRAW = "draw"
+    MEK_POINTS = "mek_points"
 
 
 class SkillChoice(enum.Enum):
@@ -135,6 +138,21 @@ class Repair(enum.Enum):
     FREE = "free"
     NONE = "none"
     PAID = "paid"
+
+
+class BreakContact(enum.Enum):
+    """R6.3: what breaking contact does. ``withdraw``: the winner's units pull out at once
+    into adjacent zones free of enemies; ``stay``: the earlier reading, no fire there this
+    turn and the units may leave in their next movement."""
+
+    WITHDRAW = "withdraw"
+    STAY = "stay"
+
+
+# R5.2: the most rounds one zone combat fights in one combat step (docs/rules.md, "The cap on
+# rounds"); 1 is the earlier reading, one exchange per zone per turn.
+COMBAT_ROUNDS = 3
+MAX_COMBAT_ROUNDS = 12
 
 
 class Salvage(enum.Enum):
@@ -367,9 +385,18 @@ class HouseRules:
     wear: bool = False
     bail_out: bool = False  # R6.12: a pilot in danger may eject
     withdrawal: bool = False  # R6.13: graceful withdrawal and overrun
+    # R5.2 and R6.3 as revised; ``combat_rounds: 1`` with ``break_contact: stay`` is the
+    # earlier reading, under which battles of engine revisions before 8 were fought.
+    combat_rounds: int = COMBAT_ROUNDS
+    break_contact: BreakContact = BreakContact.WITHDRAW
 
     QUIET: ClassVar[tuple[str, ...]] = ("salvage", "spare_parts", "wear", "bail_out",
-                                        "withdrawal")
+                                        "withdrawal", "combat_rounds", "break_contact")
+
+    @property
+    def one_exchange(self) -> bool:
+        """Whether a zone combat is one exchange a turn (the earlier reading of R5.2)."""
+        return self.combat_rounds == 1
 
     def changed(self) -> list[str]:
         """The house rules that differ from the rulings' defaults, as 'key: value'."""
@@ -1034,12 +1061,15 @@ def _unwrap(tp: Any) -> Any:
 
 
 __all__ = [
+    "COMBAT_ROUNDS",
     "COMBINATORS",
     "CONDITION_TYPES",
     "KEY",
+    "MAX_COMBAT_ROUNDS",
     "AllOf",
     "AnyOf",
     "ArrivalRoll",
+    "BreakContact",
     "Condition",
     "DestroyAll",
     "Edge",

@@ -347,12 +347,12 @@ def judge(scenario: Scenario, view: BattleView) -> Verdict:
         return verdict
     if view.turn >= limit:
         return _at_limit(scenario, f"the last turn ({limit}) has ended and neither side met its "
-                                   "conditions")
+                                   "conditions", view)
     out = [side for side in SIDES if spent(view, side)]
     if out:
         who = "both sides have" if len(out) == 2 else f"{out[0]} has"
         played_out = _check(scenario, _Judge(view, limit, limit)) or _at_limit(
-            scenario, "neither side can meet its conditions")
+            scenario, "neither side can meet its conditions", view)
         fighting = [side for side in SIDES if side not in out]
         if not fighting or played_out.outcome is Outcome.win_for(fighting[0]):
             return Verdict(played_out.outcome, f"{who} nothing left in the fight after turn "
@@ -376,8 +376,25 @@ def _check(scenario: Scenario, judge_: _Judge) -> Verdict | None:
     return None
 
 
-def _at_limit(scenario: Scenario, why: str) -> Verdict:
+def mek_points(view: BattleView, side: Side) -> int:
+    """The points of the enemy's Meks that ``side`` has destroyed so far (R7.3, Head to
+    Head at the turn limit): their price as mustered, a Mek whose pilot bailed out
+    included, one that left the map not."""
+    return sum(u.points for u in view.units(side.enemy)
+               if u.kind is UnitKind.MEK and u.destroyed_turn is not None)
+
+
+def _at_limit(scenario: Scenario, why: str, view: BattleView) -> Verdict:
     result = scenario.victory.at_turn_limit
+    if result is Result.MEK_POINTS:
+        a, d = mek_points(view, Side.ATTACKER), mek_points(view, Side.DEFENDER)
+        if a == d:
+            return Verdict(Outcome.DRAW, f"{why}; each side destroyed {a} points of the "
+                                         "enemy's Meks: a draw")
+        side = Side.ATTACKER if a > d else Side.DEFENDER
+        return Verdict(Outcome.win_for(side), f"{why}; the {side.value} destroyed {max(a, d)} "
+                                              f"points of Meks to the {side.enemy.value}'s "
+                                              f"{min(a, d)} and wins")
     outcome = _AT_LIMIT[result]
     if result is Result.DRAW:
         return Verdict(outcome, f"{why}; the scenario calls that a draw")
@@ -393,5 +410,6 @@ __all__ = [
     "Verdict",
     "holds",
     "judge",
+    "mek_points",
     "spent",
 ]

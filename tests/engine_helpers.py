@@ -17,6 +17,15 @@ from meks.scenario import Scenario, Side
 
 CATALOG = load_catalog()
 
+# The tests of one exchange's rules (to-hit, saves, criticals, heat, skills, support) force
+# each die of one exchange a turn: their scenarios fight a zone combat as one exchange a turn
+# (R5.2's ``combat_rounds: 1``, R6.3's ``break_contact: stay``) unless they ask for rounds.
+ONE_EXCHANGE: dict[str, Any] = {"combat_rounds": 1, "break_contact": "stay"}
+
+
+def _house(house: dict[str, Any]) -> dict[str, Any]:
+    return {**ONE_EXCHANGE, **house}
+
 
 def duel_scenario(terrain: str = "Plains", zone: int = 5, turn_limit: int = 12,
                   **house: Any) -> Scenario:
@@ -30,7 +39,7 @@ def duel_scenario(terrain: str = "Plains", zone: int = 5, turn_limit: int = 12,
             "attacker": {"type": "last_standing", "side": "attacker"},
             "defender": {"type": "last_standing", "side": "defender"},
         },
-        "house_rules": house,
+        "house_rules": _house(house),
     })
 
 
@@ -134,7 +143,7 @@ def map_scenario(attacker_zones: Sequence[int] = (5,), defender_zones: Sequence[
             "attacker": {"type": "last_standing", "side": "attacker", "kind": None},
             "defender": {"type": "last_standing", "side": "defender", "kind": None},
         },
-        "house_rules": house,
+        "house_rules": _house(house),
     })
 
 

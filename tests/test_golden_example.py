@@ -82,3 +82,41 @@ def test_worked_example_wasp_against_draken() -> None:
     assert draken.mek_kills == 1
     assert not wasp.pilot.dead  # destroyed by hits: the pilot ejects  # type: ignore[union-attr]
     assert len(b.dice.log) == len(DICE)  # every die used, none left over
+
+
+# R5.2 as revised: "the worked example fights round after round in one go". The same dice, less
+# the second turn's initiative: both exchanges are rounds of one zone combat on turn 1.
+ROUNDS_DICE = DICE[:10] + DICE[12:]
+
+
+def drakens_fire_by_round(b, unit: Unit, targets: list[Unit],  # type: ignore[no-untyped-def]
+                          band: Band):
+    if unit.design == "DRAKEN":
+        names = ["Rail Cannon", "Rail Cannon"] + (["Hammer Missile"] if b.round == 2 else [])
+        return [(slot, targets[0]) for slot in weapons_named(unit, *names)]
+    return [(slot, targets[0]) for slot in weapons_named(unit, "Cannon")
+            if slot.weapon.to_hit_at(band) is not None]
+
+
+def test_worked_example_is_one_zone_combat_of_two_rounds_R5_2() -> None:
+    scenario = duel_scenario("Plains", combat_rounds=3, break_contact="withdraw")
+    b = battle(scenario, force(mek("WASP")), force(mek("DRAKEN")), ROUNDS_DICE,
+               Scripted([RangeChoice.CLOSE, RangeChoice.CLOSE], fire=drakens_fire_by_round),
+               Scripted(fire=drakens_fire_by_round))
+    result = b.run()
+    wasp, draken = b.units
+    assert texts(b, Kind.ROUND) == ["Round 1 in zone 5 (long range).",
+                                    "Round 2 in zone 5 (medium range)."]
+    ranges = texts(b, Kind.RANGE)
+    assert ranges[0].startswith("Attacker wins the movement roll 9 to 7: range medium")
+    assert ranges[1].startswith("Attacker wins the movement roll 8 to 5: range short")
+    assert [e.text for e in b.log if e.kind is Kind.SAVE] == [
+        "WASP armor save 4+0 vs 5+: failed.",
+        "DRAKEN armor save 4+0 vs 3+: saved.",
+        "WASP armor save 5+0 vs 5+: saved.",
+        "WASP armor save 4-1 vs 5+: failed.",
+    ]
+    assert wasp.legs == 2 and wasp.destroyed_turn == 1
+    assert result.winner is Side.DEFENDER and result.turns == 1
+    assert draken.mek_kills == 1 and draken.hits == 0
+    assert len(b.dice.log) == len(ROUNDS_DICE)

@@ -1,9 +1,30 @@
 """Tactical Zone Combat: battles fought on the 3x3 map by the rules (docs/rules.md §5-§7)."""
 
+from __future__ import annotations
+
+import dataclasses
+
+from meks.scenario import BreakContact, Scenario
+
 # The engine's revision. It goes up whenever the same scenario, forces, dice and decisions
 # could give a different battle log: a rule fixed, a message reworded, the bot or the
 # baseline choosing differently (a battle they commanded is fought again by them when
 # replayed). Every stored battle records the revision it was fought under (battles from
 # before there was one count as 1), so a replay that differs can say why. docs/rules.md
 # lists what each revision changed.
-REVISION = 7
+REVISION = 8
+
+# The first revision to fight a zone combat in rounds and to withdraw on breaking contact
+# (R5.2, R6.3 as revised). Battles of earlier revisions were fought under the earlier
+# readings, which the house rules ``combat_rounds: 1`` and ``break_contact: stay`` keep.
+ROUNDS = 8
+
+
+def as_fought_under(scenario: Scenario, revision: int) -> Scenario:
+    """``scenario`` with the readings of R5.2 and R6.3 that engine ``revision`` fought
+    under, so that a battle stored (or a play begun) under it goes on, and replays, as it
+    was fought."""
+    if revision >= ROUNDS:
+        return scenario
+    return dataclasses.replace(scenario, house_rules=dataclasses.replace(
+        scenario.house_rules, combat_rounds=1, break_contact=BreakContact.STAY))

@@ -74,9 +74,14 @@ class Controller(Protocol):
         """Having won the movement roll: what to do with the range."""
         ...
 
+    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+        """Having broken contact (R6.3): the adjacent zone, free of enemies, that ``unit``
+        withdraws into."""
+        ...
+
     def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
                 limit: int) -> list[Unit]:
-        """Up to ``limit`` targets for this turn."""
+        """Up to ``limit`` targets for this round."""
         ...
 
     def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
@@ -395,6 +400,11 @@ class Baseline:
 
     def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         return {}
+
+    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+        """Towards the unit's goal when that is one of the zones, else the first."""
+        goal = self.goal(battle, unit)
+        return goal if isinstance(goal, int) and goal in zones else zones[0]
 
     def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
         return zones[0]

@@ -74,7 +74,7 @@ from meks.rules import (
     to_hit,
     wounded_acts,
 )
-from meks.scenario import SIDES, Edge, Placed, Scenario, Side, UnitKind
+from meks.scenario import SIDES, BreakContact, Edge, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
 
 if TYPE_CHECKING:
@@ -88,6 +88,10 @@ NONE: frozenset[str] = frozenset()  # an empty record
 _ROLL = Kind.ROLL
 _new_event = tuple.__new__  # builds an Event from its fields without NamedTuple.__new__
 _SIDE_WORDS = tuple((side, side.value, side.value.capitalize()) for side in Side)
+# What a unit's once-a-turn record keeps from one round of a zone combat to the next (R5.2):
+# Hawkeye (used before the combats, once a turn) and the enemies it has tried to ID.
+_KEPT_FOR_THE_TURN = frozenset({"Hawkeye"})
+_IDS_KEPT = ("id:", "identified:")
 
 
 def _title(side: Side) -> str:
@@ -173,6 +177,7 @@ class Battle(Roller):
         self.history: list[dict[Side, frozenset[int]]] = []
         self.initiative_winner: Side | None = None
         self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
+        self.round = 0  # the round of the zone combat being fought (0: none is, R5.2)
         self.verdict: Verdict | None = None
         self.early: tuple[Side, Retreat] | None = None  # a withdrawal or overrun (R6.13)
         self._surprise_pending: dict[Side, int] = {}  # Surprise assets for the first roll
@@ -577,15 +582,26 @@ class Battle(Roller):
                 slot.fired = 0
             unit.can_act = True
             if unit.wounded and unit.on_map:
-                who = "pilot" if unit.pilot is not None else "crew"
-                roll = self.d6(f"wounded {who} of {unit.name} tries to act")
-                unit.can_act = wounded_acts(roll)
-                self.note(Kind.NOTE, f"{unit.name}'s wounded {who} rolls {roll}: "
-                          + ("acts this turn." if unit.can_act else "cannot act this turn."),
-                          unit, value=roll)
+                self.wounded_roll(unit)
         if any(self.assets.values()):  # (with no assets left, there is nothing to use)
             for side in SIDES:
                 self.use_support(side, "turn start", None)
+
+    def clock(self, unit: Unit) -> int:
+        """What "next turn" effects count for ``unit`` (R5.2): game turns when a combat is
+        one exchange a turn, else the rounds of zone combat the unit has fought."""
+        return self.turn if self.house.one_exchange else unit.rounds
+
+    def wounded_roll(self, unit: Unit) -> None:
+        """R6.9 Pilot Wounded: the unit acts only on 5+, rolled at the start of each turn
+        and of each later round of a zone combat (R5.2)."""
+        who = "pilot" if unit.pilot is not None else "crew"
+        roll = self.d6(f"wounded {who} of {unit.name} tries to act")
+        unit.can_act = wounded_acts(roll)
+        when = "this round" if self.round > 1 else "this turn"
+        self.note(Kind.NOTE, f"{unit.name}'s wounded {who} rolls {roll}: "
+                  + (f"acts {when}." if unit.can_act else f"cannot act {when}."),
+                  unit, value=roll)
 
     def initiative(self) -> tuple[Side, Side]:
         """R5.3: one die each, +2 with Tactics, +3 on the first roll with Surprise; ties
@@ -800,6 +816,9 @@ class Battle(Roller):
                         self.decided(side, f"{unit.name} comes out of hiding")
 
     def zone_combat(self, zone: int) -> None:
+        """R5.2: the zone's combat, fought in rounds until one side has no unit there the
+        other can see, a side breaks contact, or the scenario's cap on rounds is reached
+        (``combat_rounds``; 1 is the earlier reading, one exchange a turn)."""
         eng = self.engagements.get(zone)
         if eng is None:
             eng = self.engagements[zone] = Engagement(zone)
@@ -807,21 +826,38 @@ class Battle(Roller):
                       f"({self.terrain_name(zone)}) at Long range.", value=zone)
         eng.fought = self.fought_in[zone] = self.turn
         order = self.acting_order()
+        cap = self.house.combat_rounds
+        number = 0
+        while number < cap:
+            number += 1
+            self.round = number
+            if not self.combat_round(eng, order, number, cap):
+                break
+        self.round = 0
+
+    def combat_round(self, eng: Engagement, order: list[Side], number: int, cap: int) -> bool:
+        """One round of a zone combat (R5.2): support and dismounting, the movement rolls and
+        the range, then every unit's fire, taking effect as the round ends (R6.0). Returns
+        whether the combat goes on to another round."""
+        zone = eng.zone
+        if cap > 1:
+            self.begin_round(zone, number)
         supported = any(self.assets.values())  # assets are only ever used up
         for side in order:
             if supported:
                 self.use_support(side, "combat", zone)
-                self.ambush(side, zone)
+                if number == 1:  # R4.3: the Ambush strikes as a combat begins
+                    self.ambush(side, zone)
             self.dismount(side, zone)
         for unit in self.in_zone(zone):
             unit.fought = True
         if not self.contested(zone):
             self.end_combat(zone)
-            return
+            return False
         rolls = {side: self.side_movement(side, zone) for side in SIDES}
-        if self.range_step(eng, rolls):  # contact broken: no fire here this turn
+        if self.range_step(eng, rolls):  # contact broken: the combat is over
             self.end_combat(zone)
-            return
+            return False
         plans: list[tuple[Unit, list[Unit]]] = []
         for side in order:
             actors = self.actors(zone, side)
@@ -837,6 +873,33 @@ class Battle(Roller):
             if targets:
                 self.attack(unit, targets, eng.band)
         self.end_combat(zone)
+        if cap == 1:
+            return False
+        for unit in self.in_zone(zone):
+            unit.heat = 0  # R5.2/R6.10: heat fades as each round ends
+        return self.contested(zone)
+
+    def begin_round(self, zone: int, number: int) -> None:
+        """R5.2: a round begins. What the zone-combat rules allow once a turn is allowed
+        once a round: targets, each weapon's fire, once-a-turn skills, a dodge, detection
+        rolls, the Commandos' mark (identifications hold for the turn, and so does
+        Hawkeye, used before the combats). A wounded pilot rolls to act again from the
+        second round on (the turn's own roll covers the first), and each unit's count of
+        rounds moves on (Computers damage counts rounds, R6.9)."""
+        self.note(Kind.ROUND, f"Round {number} in zone {zone} "
+                  f"({self.band_of(zone).value} range).", value=number)
+        self.marked = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
+        for unit in self.in_zone(zone):
+            unit.rounds += 1
+            for slot in unit.weapons:
+                slot.fired = 0
+            unit.dodged = False
+            unit.move_roll = 0
+            if unit.turn_skills:
+                unit.turn_skills = {k for k in unit.turn_skills if k in _KEPT_FOR_THE_TURN
+                                    or k.startswith(_IDS_KEPT)}
+            if unit.wounded and number > 1:
+                self.wounded_roll(unit)
 
     def acting_order(self) -> list[Side]:
         first = self.initiative_winner or ATTACKER
@@ -926,7 +989,8 @@ class Battle(Roller):
             options.append(RangeChoice.CLOSE)
         if index < 2:
             options.append(RangeChoice.OPEN)
-        if eng.band is Band.LONG:
+        if eng.band is Band.LONG and (self.house.break_contact is BreakContact.STAY
+                                      or self.withdrawal_zones(eng.zone, winner)):
             options.append(RangeChoice.BREAK)
         if high > 2 * low:
             if index > 1:
@@ -945,16 +1009,54 @@ class Battle(Roller):
         if step:
             eng.band = BANDS[index + step]
         if choice is RangeChoice.BREAK:
-            for unit in self.in_zone(eng.zone, winner):
-                unit.may_leave = eng.zone
-            self.note(Kind.BREAK, f"The {winner.value} breaks contact in zone {eng.zone}; no "
-                      "one fires there this turn.")
+            if self.house.break_contact is BreakContact.STAY:
+                for unit in self.in_zone(eng.zone, winner):
+                    unit.may_leave = eng.zone
+                self.note(Kind.BREAK, f"The {winner.value} breaks contact in zone {eng.zone}; "
+                          "no one fires there this turn.")
+            else:
+                self.note(Kind.BREAK, f"The {winner.value} breaks contact in zone {eng.zone} "
+                          "and pulls out.")
+                self.withdraw(winner, eng.zone)
             return True
         if choice is RangeChoice.DOUBLE:
             eng.doubled, eng.doubled_turn = winner, self.turn
         self.note(Kind.RANGE, f"{_title(winner)} wins the movement roll {high} to "
                   f"{low}: range {eng.band.value} in zone {eng.zone}.", value=high)
         return False
+
+    def withdrawal_zones(self, zone: int, side: Side) -> list[tuple[Unit, list[int]]]:
+        """R6.3: the ``side``'s units in ``zone`` that could withdraw on breaking contact
+        there, each with the adjacent zones it may withdraw into (none holding an enemy unit
+        the side can see, R8.1): units on the map that can move and act, not hidden (a
+        hidden unit is not in the fight) and not a decoy (a false contact goes nowhere)."""
+        out: list[tuple[Unit, list[int]]] = []
+        view = self.sight.views[side is DEFENDER]
+        for unit in self.in_zone(zone, side):
+            if unit.mobile and unit.can_act and not unit.hidden and not unit.decoy:
+                zones = [z for z in self._adjacent[zone] if not view.enemies_in(z, side)]
+                if zones:
+                    out.append((unit, zones))
+        return out
+
+    def withdraw(self, side: Side, zone: int) -> None:
+        """R6.3: having broken contact in ``zone``, each of the side's units there that can
+        withdraws at once into an adjacent zone free of enemies, its controller choosing
+        which. It counts as the unit's move this phase (it enters minefields, leaves a
+        dug-in position); units that cannot withdraw stay."""
+        controller = self.controllers[side]
+        view = self.sight.views[side is DEFENDER]
+        for unit, zones in self.withdrawal_zones(zone, side):
+            where = controller.withdraw(view, unit, list(zones))
+            if _among(where, zones) < 0:
+                raise self.refuse(side, "withdraw", where)
+            unit.zone = where
+            unit.moved = True
+            if unit.dug_in_zone is not None:
+                unit.dug_in_zone = None
+            self.note(Kind.MOVE, f"{unit.name} withdraws from zone {zone} to zone {where}.",
+                      unit, value=where)
+            self.minefield(unit)
 
     # ---- detection, identification, targets ------------------------------------------------
 
@@ -1321,7 +1423,7 @@ class Battle(Roller):
             pilot = unit.pilot
             if pilot is not None:
                 level, level_name = pilot.level.to_hit, pilot.level.level
-            computers = bool(unit.computers_turns) and self.turn in unit.computers_turns
+            computers = bool(unit.computers_turns) and self.clock(unit) in unit.computers_turns
             family_skill = skill_of(weapon.family)
             skill = family_skill is not None and unit.skill(family_skill) and \
                 family_skill not in unit.turn_skills
@@ -1530,8 +1632,9 @@ class Battle(Roller):
                 effect = f"the reactor holds ({blast})"
                 target.reactor_scare = True
         elif result == COMPUTERS:
-            target.computers_turns.add(self.turn + 1)
-            effect = "-1 to hit next turn"
+            target.computers_turns.add(self.clock(target) + 1)
+            effect = "-1 to hit next turn" if self.house.one_exchange else \
+                "-1 to hit next round"
         else:  # SYSTEM_LOST
             lost_already = {i for r, i in target.pending if r == SYSTEM_LOST}
             live_systems = [i for i, s in enumerate(target.systems) if not s.destroyed

@@ -27,6 +27,7 @@ class Kind(enum.Enum):
     ARRIVE = "arrive"
     EXIT = "exit"
     ENGAGE = "engage"
+    ROUND = "round"
     MOVEMENT_ROLL = "movement roll"
     RANGE = "range"
     BREAK = "break contact"

@@ -216,6 +216,10 @@ class Recorded:
         return self._decide("bail_out", battle, lambda: self.inner.bail_out(battle, unit),
                             bool, _bool)
 
+    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+        return self._decide("withdraw", battle,
+                            lambda: self.inner.withdraw(battle, unit, zones), int, _int)
+
     def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
         from meks.engine.decisions import Retreat
 

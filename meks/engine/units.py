@@ -127,7 +127,9 @@ class Unit:
     doomed: bool = False
     exploded: bool = False
     legs: int = 0
-    computers_turns: set[int] = field(default_factory=set)  # turns with Computers' -1
+    # turns (or, fighting in rounds, the unit's rounds) with Computers' -1 (R6.9)
+    computers_turns: set[int] = field(default_factory=set)
+    rounds: int = 0  # rounds of zone combat fought so far (R5.2)
     wounded: bool = False  # Pilot Wounded critical: acts only on 5+ (a vehicle's crew too)
     fought: bool = False  # has taken part in a zone combat (Ambush comes before the first)
     crits_taken: int = 0

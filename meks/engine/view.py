@@ -47,6 +47,7 @@ class Source(Protocol):
     catalog: Catalog
     house: HouseRules
     turn: int
+    round: int
     log: list[Event]
     units: list[Unit]
     # Each side's records, immutable: replaced, never changed, when they change.
@@ -61,6 +62,7 @@ class Source(Protocol):
     secret: bool
 
     def band_of(self, zone: int) -> Band: ...
+    def clock(self, unit: Unit) -> int: ...
     def side_units(self, side: Side) -> list[Unit]: ...
     def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]: ...
     def visible_in(self, zone: int, side: Side) -> list[Unit]: ...
@@ -141,6 +143,16 @@ class SideView:
     @property
     def turn(self) -> int:
         return self._b.turn
+
+    @property
+    def round(self) -> int:
+        """The round of the zone combat being fought (R5.2), 0 outside one."""
+        return self._b.round
+
+    def computers_damaged(self, unit: Unit) -> bool:
+        """Whether ``unit``'s Computers damage takes 1 off its shots now (R6.9: the turn,
+        or fighting in rounds the round, after the critical)."""
+        return bool(unit.computers_turns) and self._b.clock(unit) in unit.computers_turns
 
     @property
     def stamp(self) -> int:

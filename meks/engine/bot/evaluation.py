@@ -288,7 +288,7 @@ class Judge:
             targeting = single and "Targeting Array" in self.systems(unit)
             if unit.pilot is not None:
                 level = unit.pilot.level.to_hit
-            computers = battle.turn in unit.computers_turns
+            computers = battle.computers_damaged(unit)
             commandos = target.id in self.marked(battle, unit.side)
         missile = weapon.family is Family.MISSILE
         return to_hit(
@@ -502,7 +502,7 @@ class Judge:
     def _recall(self, battle: SideView, unit: Unit, target: Unit, band: Band,
                 doubled: bool | None) -> float:
         """``quick``, once ``fresh`` has seen the battle as it is now."""
-        key = (unit, target, band, doubled, self._as_shooter(unit),
+        key = (unit, target, band, doubled, self._as_shooter(battle, unit),
                self._as_target(battle, target), target.id in self.marked(battle, unit.side))
         known = self._quick.get(key)
         if known is None:
@@ -510,7 +510,7 @@ class Judge:
                                                             doubled)
         return known
 
-    def _as_shooter(self, unit: Unit) -> tuple[object, ...]:
+    def _as_shooter(self, battle: SideView, unit: Unit) -> tuple[object, ...]:
         """What of a shooter ``quick`` reads that may change during a battle: its zone (the
         heat rating's Moors), whether it acts (and whether the battle has begun), its
         pilot's wound, its heat (now, and carried over), which weapons work and which have
@@ -522,7 +522,7 @@ class Judge:
             known = self._shooting[unit] = (
                 unit.zone, unit.can_act, turn > 0, unit.wounded, unit.heat, unit.carried_heat,
                 tuple([(w.destroyed, w.fired > 0) for w in unit.weapons]), self.systems(unit),
-                turn in unit.computers_turns)
+                battle.computers_damaged(unit))
         return known
 
     def _as_target(self, battle: SideView, target: Unit) -> tuple[object, ...]:
@@ -630,7 +630,9 @@ class Judge:
                 and (not u.is_infantry or u.detected)]
         if not real:
             return 0.0
-        return sum(u.remaining for u in real) / max(self.power(battle, mine, real), 1e-6)
+        exchanges = sum(u.remaining for u in real) / max(self.power(battle, mine, real), 1e-6)
+        # Fighting in rounds (R5.2), a turn holds up to the cap's exchanges.
+        return exchanges / battle.house.combat_rounds
 
     # ---- movement rolls and the exchange of fire ------------------------------------------
 

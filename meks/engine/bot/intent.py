@@ -28,7 +28,7 @@ from meks.scenario import (
     UnitKind,
     parts,
 )
-from meks.victory import holds
+from meks.victory import holds, mek_points
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
@@ -147,5 +147,8 @@ def standing_still(battle: SideView, side: Side) -> int:
     if met[side] != met[side.enemy]:
         return 1 if met[side] else -1
     result = battle.scenario.victory.at_turn_limit
+    if result is Result.MEK_POINTS and not met[side]:  # R7.3: as the destroyed points stand
+        lead = mek_points(view, side) - mek_points(view, side.enemy)
+        return (lead > 0) - (lead < 0)
     return 0 if result is Result.DRAW or met[side] else (
         1 if result.value == side.value else -1)

@@ -26,7 +26,7 @@ from meks.engine.controllers import Baseline, Order, distance
 from meks.engine.decisions import BANDS, RangeChoice, Retreat
 from meks.engine.units import Unit, WeaponSlot
 from meks.rules import ONE_FLOAT, armor_save
-from meks.scenario import Measure, Placed, Side, UnitKind
+from meks.scenario import BreakContact, Measure, Placed, Side, UnitKind
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
@@ -62,7 +62,7 @@ class Bot(Baseline):
         self.judge = Judge()
         self._battle: object = None
         self._intents: dict[Side, Intent] = {}
-        self._assigned: dict[tuple[int, int, Side], dict[str, float]] = {}
+        self._assigned: dict[tuple[int, int, int, Side], dict[str, float]] = {}
         self._clock: dict[tuple[int, int, Side], int] = {}
         self._roles: dict[str, str] = {}
         self._tasks: dict[Side, tuple[tuple[int, int, Side], dict[str, Task]]] = {}
@@ -298,6 +298,11 @@ class Bot(Baseline):
         there (see ``leave_value``)."""
         return self.leave_value(battle, side, zone) > 0
 
+    def wanted(self, battle: SideView, side: Side, zone: int) -> bool:
+        """Whether ``zone`` is one the side's intent sends it to, denies the enemy or clears."""
+        intent = self.intent(battle, side)
+        return zone in intent.goto or zone in intent.deny or zone in intent.clear
+
     def leave_value(self, battle: SideView, side: Side, zone: int) -> float:
         """What getting out of the fight in ``zone`` is worth to this side: leaving the map
         from its exit zone, a runner slipping off to an open goal, the unit kept out of
@@ -316,7 +321,10 @@ class Bot(Baseline):
                 continue
             if task.role == "exit":
                 if zone == task.zone:
-                    value = max(value, LEAVE_BY_EXIT)
+                    # Breaking contact there lets the unit leave by the exit, unless it
+                    # withdraws (R6.3), which takes it away from the exit instead.
+                    if battle.house.break_contact is BreakContact.STAY:
+                        value = max(value, LEAVE_BY_EXIT)
                 elif not quick_win:
                     # The more the clock presses, the more leaving is worth.
                     turns_left = battle.scenario.turn_limit - battle.turn + 1
@@ -492,7 +500,11 @@ class Bot(Baseline):
                 # No fire this turn; worth it to get away, or to stop an exchange we lose
                 # while time is on our side.
                 # Never to let an enemy that wants out of the zone go free (every one of
-                # them may then leave).
+                # them may then leave). Where breaking contact withdraws the side (R6.3),
+                # never for nothing out of a zone it means to take or keep.
+                if leave <= 0 and battle.house.break_contact is BreakContact.WITHDRAW \
+                        and self.wanted(battle, side, zone):
+                    continue
                 if leave > 0 or (clock > 0 and not slippery):
                     scores[choice] = leave - (stake if slippery else 0.0)
                 continue
@@ -519,7 +531,7 @@ class Bot(Baseline):
         if unit.hidden and self.stay_hidden(battle, unit):
             return []
         band = battle.band_of(unit.zone or 5)
-        key = (battle.turn, unit.zone or 0, unit.side)
+        key = (battle.turn, battle.round, unit.zone or 0, unit.side)
         assigned = self._assigned.setdefault(key, {})
         scored = []
         intent = self.intent(battle, unit.side)
