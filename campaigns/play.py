@@ -115,6 +115,9 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
     seed = Dice.from_seed(seed).seed
     assert seed is not None
     spec: dict[str, Any] = {
+        # The revision the play is begun under (a play stored without one was begun before
+        # revision 8 and goes on under the rules of its time: ``as_fought_under``).
+        "engine": REVISION,
         "scenario": scenario_data(scenario),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "sides": {s.value: _side_data(p) for s, p in sides.items()},

@@ -171,7 +171,7 @@ class Answers:
                                         ("Repair Truck", None)],
             "ambush": "A1", "dismount": True, "reveal": False,
             "commando": ("mark", self.d1), "hawkeye": self.d1,
-            "bail_out": True, "withdrawal": Retreat.OVERRUN,
+            "bail_out": True, "withdrawal": Retreat.OVERRUN, "withdraw": 6,
         }
 
     def __getattr__(self, name: str) -> Any:
@@ -195,6 +195,7 @@ def test_every_decision_type_survives_json() -> None:
         "support": (Side.ATTACKER, "combat", 5), "ambush": (Side.ATTACKER, 5),
         "dismount": (a1,), "reveal": (a1,), "commando": (a1, [d1]), "hawkeye": (a1, [d1]),
         "bail_out": (a1,), "withdrawal": (Side.ATTACKER, list(Retreat)),
+        "withdraw": (a1, [4, 6]),
     }
     assert set(args) == protocol_methods()
     record: list[dict[str, Any]] = []
@@ -763,6 +764,11 @@ def test_a_force_in_play_cannot_be_mustered_again_or_recorded(
         assert isinstance(finish(s, state.id, battle)["battle_id"], int)
     standing = [m["callsign"] for m in json.loads(run(runner, "mek", "list", wolves, "--json"))
                 if m["status"] == "active"]
+    if not standing:  # every Mek was lost: one bought now
+        run(runner, "mek", "buy", wolves, "WASP", "--callsign", "Spare")
+        run(runner, "pilot", "hire", wolves, "Sparky")
+        run(runner, "pilot", "assign", wolves, "Sparky", "Spare")
+        standing = ["Spare"]
     run(runner, "muster", wolves, "--budget", "100", *standing)  # the play is over
 
 
