@@ -50,6 +50,7 @@ from typing import Any
 from meks.catalog import Band, Catalog, Weapon, load_catalog
 from meks.engine.controllers import baseline_closes, baseline_fires, reach
 from meks.errors import MeksError
+from meks.scenario import COMBAT_ROUNDS
 from meks.rules import (
     COMPUTERS,
     CRITICAL_TABLE,
@@ -595,10 +596,13 @@ def _next_turn(s: MekState, settled: bool) -> MekState:
 def exact_duel(a: str, b: str, terrain: str = "Plains",
                pilots: Sequence[str] = ("Regular", "Regular"), exact: bool = False,
                turn_limit: int = TURN_LIMIT, catalog: Catalog | None = None,
-               reference: bool = False) -> DuelOdds:
+               reference: bool = False, rounds: int = COMBAT_ROUNDS) -> DuelOdds:
     """The exact chances of the duel of stock Mek ``a`` against stock Mek ``b`` (see the
     module docstring). ``exact``: Fractions instead of floats. ``reference``: floats, but
-    from the state-by-state reference rather than the matrices (for tests)."""
+    from the state-by-state reference rather than the matrices (for tests). ``rounds``: the
+    rounds a zone combat fights a turn (R5.2); the two Meks never part, so every turn of
+    the duel is that many steps of the chain."""
+    steps = turn_limit * rounds
     cat = catalog or load_catalog()
     if len(pilots) != 2:
         raise DuelError("Give two pilot levels, one for each Mek.")
@@ -617,17 +621,25 @@ def exact_duel(a: str, b: str, terrain: str = "Plains",
                     f"take too long ({starts[0] * starts[1]:,} pairs of states to follow; "
                     f"the limit is {FRACTION_STATES:,}); ask for decimals instead, which are "
                     "exact to float precision.")
-        return duel.solve(turn_limit)
-    return DuelOdds(*ArrayChain(duel).solve(turn_limit))
+        return duel.solve(steps)
+    return DuelOdds(*ArrayChain(duel).solve(steps))
 
 
 # ---- the same duel with the engine ----------------------------------------------------------
 
-def duel_scenario(terrain: str = "Plains", turn_limit: int = TURN_LIMIT) -> Any:
-    """Both sides set up in zone 5; the last side with a Mek standing wins."""
+def duel_scenario(terrain: str = "Plains", turn_limit: int = TURN_LIMIT,
+                  rounds: int = COMBAT_ROUNDS) -> Any:
+    """Both sides set up in zone 5; the last side with a Mek standing wins (``rounds``: a
+    zone combat's cap on rounds, R5.2)."""
+    import dataclasses
+
     from meks.scenario import duel
 
-    return duel(terrain, turn_limit=turn_limit)
+    scenario = duel(terrain, turn_limit=turn_limit)
+    if rounds == scenario.house_rules.combat_rounds:
+        return scenario
+    return dataclasses.replace(scenario, house_rules=dataclasses.replace(
+        scenario.house_rules, combat_rounds=rounds))
 
 
 def engine_duel(a: str, b: str, terrain: str = "Plains",

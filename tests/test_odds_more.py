@@ -39,7 +39,9 @@ def run_json(runner: CliRunner, *args: str) -> dict[str, Any]:
 # ---- the duel ------------------------------------------------------------------------------
 
 def test_duel_scenario_matches_the_test_helper(catalog: Catalog) -> None:
-    ours, theirs = duel_scenario("Woods"), helper_duel_scenario("Woods")
+    ours = duel_scenario("Woods")
+    theirs = helper_duel_scenario("Woods", combat_rounds=3, break_contact="withdraw")
+    assert ours.house_rules == theirs.house_rules
     assert ours.turn_limit == theirs.turn_limit == 12
     assert ours.victory == theirs.victory
     assert ours.side(Side.ATTACKER).setup == theirs.side(Side.ATTACKER).setup
