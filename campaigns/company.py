@@ -694,13 +694,15 @@ def _support_grant(session: Session, company: Company, count: int, who: str
 @dataclass(frozen=True)
 class Limits:
     """What a muster must respect: a scenario side's rules (budget, largest size, exact
-    composition, pilots provided free) and, when it comes from a scenario, its id, the side
-    and the scenario's pricing house rule."""
+    composition, pilots provided free) and, when it comes from a scenario, its id, the side,
+    the scenario's pricing house rule and the scenario itself as stored data (the muster
+    keeps it for its battle)."""
 
     rules: SideRules
     scenario: str | None = None
     side: str | None = None
     pricing: Pricing = Pricing.PRINTED
+    definition: dict[str, Any] | None = None
 
     @classmethod
     def plain(cls, budget: int, max_size: Size | None = None,
@@ -710,7 +712,10 @@ class Limits:
 
     @classmethod
     def for_scenario(cls, scenario: Scenario, side: Side) -> Limits:
-        return cls(scenario.side(side), scenario.id, side.value, scenario.house_rules.pricing)
+        from campaigns.scenario_model import scenario_data
+
+        return cls(scenario.side(side), scenario.id, side.value, scenario.house_rules.pricing,
+                   scenario_data(scenario))
 
 
 def _muster_price(mek: Mek, pricing: Pricing) -> int:
@@ -858,7 +863,9 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         max_size = limits.rules.max_size
         row = Muster(company_id=_cid(company), scenario=limits.scenario, side=limits.side,
                      budget=budget, max_size=max_size.value if max_size else None,
-                     cost=cost, force=json.dumps(force))
+                     cost=cost, force=json.dumps(force),
+                     definition=None if limits.definition is None
+                     else json.dumps(limits.definition))
         session.add(row)
         session.flush()
         for roll in pending:
