@@ -220,4 +220,6 @@ def test_withdrawal_and_bail_out_are_asked_at_the_terminal_R6_12_R6_13() -> None
     shown = " ".join(out.getvalue().split())
     assert "Bail out? The Mek is lost, the pilot surely survives." in shown
     assert "Fight on, or end the battle?" in shown and "withdraw: you lose now" in shown
+    assert "Hits left to your Meks and vehicles on the map" in shown
+    assert "an overrun needs 3 times theirs, once the sides have fought" in shown
     assert asked == ["2", "1"]  # the baseline's answers suggested: no, and fight on
