@@ -13,7 +13,15 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from campaigns.company import NotFound, Refused, changing, is_id, lock_all
+from campaigns.company import (
+    NotFound,
+    Refused,
+    changing,
+    is_id,
+    lock_all,
+    support_grant,
+    too_much_support,
+)
 
 # (re-exported: callers import these from here too)
 from campaigns.fighters import CONTROLLERS as CONTROLLERS
@@ -79,6 +87,13 @@ def participant(session: Session | None, ref: str, side: Side, scenario: Scenari
         cost = sum(u.points for u in force.units)
         if cost > rules.budget:
             problems.append(f"it costs {cost} points and the budget is {rules.budget}")
+        # R4.1, R4.2: the support rolls a company's muster for this side may take
+        heroes = [u.pilot.name for u in force.units
+                  if u.pilot is not None and "Log Hero" in u.pilot.skills]
+        excess = too_much_support(len(force.support), *support_grant(
+            rules.support_rolls, f"the {side.value} in {scenario.id}", heroes))
+        if excess is not None:
+            problems.append(f"{excess}; list no more than that under 'support' in the file")
         if problems:
             raise Refused(f"The force in {ref} cannot fight as the {side.value} in "
                           f"{scenario.name}: " + "; ".join(problems) + ".")

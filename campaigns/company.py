@@ -679,14 +679,30 @@ def support_rolls_for(session: Session, company_name: str, scenario: Scenario, s
 def _support_grant(session: Session, company: Company, count: int, who: str
                    ) -> tuple[int, str]:
     """``count`` support rolls granted to ``who``, plus one for a living Log Hero."""
-    why = f"{count} for {who}"
     heroes = [p.name for p in session.exec(select(Pilot).where(
         Pilot.company_id == company.id, Pilot.status != "dead")).all()
         if "Log Hero" in stored_json(p, "skills", list)]
+    return support_grant(count, who, heroes)
+
+
+def support_grant(count: int, who: str, heroes: Sequence[str]) -> tuple[int, str]:
+    """``count`` support rolls granted to ``who``, plus one when any of the pilots named in
+    ``heroes`` (those with Log Hero, R4.2) is there; and why, in words."""
+    why = f"{count} for {who}"
     if heroes:
         count += 1
         why += f", plus 1 for {heroes[0]}'s Log Hero"
     return count, why
+
+
+def too_much_support(count: int, granted: int, why: str) -> str | None:
+    """What is wrong with ``count`` support results for a scenario side that grants
+    ``granted`` rolls (``why``: how, from ``support_grant``), or None: the words a muster
+    and a force file are refused with."""
+    if count <= granted:
+        return None
+    return (f"{count} support result{'s are' if count != 1 else ' is'} waiting but the "
+            f"scenario grants {granted} ({why})")
 
 
 # ---- muster ---------------------------------------------------------------------------------
@@ -694,13 +710,15 @@ def _support_grant(session: Session, company: Company, count: int, who: str
 @dataclass(frozen=True)
 class Limits:
     """What a muster must respect: a scenario side's rules (budget, largest size, exact
-    composition, pilots provided free) and, when it comes from a scenario, its id, the side
-    and the scenario's pricing house rule."""
+    composition, pilots provided free) and, when it comes from a scenario, its id, the side,
+    the scenario's pricing house rule and the scenario itself as stored data (the muster
+    keeps it for its battle)."""
 
     rules: SideRules
     scenario: str | None = None
     side: str | None = None
     pricing: Pricing = Pricing.PRINTED
+    definition: dict[str, Any] | None = None
 
     @classmethod
     def plain(cls, budget: int, max_size: Size | None = None,
@@ -710,7 +728,10 @@ class Limits:
 
     @classmethod
     def for_scenario(cls, scenario: Scenario, side: Side) -> Limits:
-        return cls(scenario.side(side), scenario.id, side.value, scenario.house_rules.pricing)
+        from campaigns.scenario_model import scenario_data
+
+        return cls(scenario.side(side), scenario.id, side.value, scenario.house_rules.pricing,
+                   scenario_data(scenario))
 
 
 def _muster_price(mek: Mek, pricing: Pricing) -> int:
@@ -826,11 +847,10 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         if limits.scenario is not None:
             granted, why = _support_grant(session, company, limits.rules.support_rolls,
                                           f"the {limits.side} in {limits.scenario}")
-            if len(pending) > granted:
-                n = len(pending)
+            excess = too_much_support(len(pending), granted, why)
+            if excess is not None:
                 problems.append(
-                    f"{n} support result{'s are' if n != 1 else ' is'} waiting but the "
-                    f"scenario grants {granted} ({why}); take back the extra support rolls "
+                    f"{excess}; take back the extra support rolls "
                     f"with 'meks company undo {shell_arg(company.name)}', which undoes the "
                     "company's latest change first, so any change made after those rolls "
                     "is undone too")
@@ -858,7 +878,9 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         max_size = limits.rules.max_size
         row = Muster(company_id=_cid(company), scenario=limits.scenario, side=limits.side,
                      budget=budget, max_size=max_size.value if max_size else None,
-                     cost=cost, force=json.dumps(force))
+                     cost=cost, force=json.dumps(force),
+                     definition=None if limits.definition is None
+                     else json.dumps(limits.definition))
         session.add(row)
         session.flush()
         for roll in pending:

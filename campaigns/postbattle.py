@@ -34,7 +34,7 @@ from campaigns.parts import (
     salvages,
     store_parts,
 )
-from campaigns.stored import stored_json
+from campaigns.stored import reading, stored_json
 from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -171,7 +171,7 @@ def record_battle(
         chooser = in_force_pilot(ref)
         assert chooser.id is not None
         chosen[chooser.id] = catalog.skill(skill).name  # a misspelt skill is caught now
-    house = house_rules_of(last.scenario)
+    house = house_rules_of(last)
     recovered = tuple(named_part(name, catalog) for name in salvage)
     if recovered and not salvages(house.salvage, result):
         raise Refused(_no_salvage(house.salvage, last.scenario, result))
@@ -260,17 +260,27 @@ def _broken_at_table(session: Session, company: Any, given: Sequence[tuple[str, 
     return broken
 
 
-def house_rules_of(scenario_id: str | None) -> HouseRules:
-    """The house rules of the scenario a muster was made for; the rulings' defaults for a
-    muster made without one, or for a scenario that can no longer be found."""
-    if scenario_id is None:
+def house_rules_of(muster: Muster) -> HouseRules:
+    """The house rules of the scenario a muster was made for: those of the copy it keeps
+    (a scenario file's, even once the file is gone), else, for a muster made before musters
+    kept one, of the scenario with its id now; the rulings' defaults for a muster made
+    without a scenario, or for one that can no longer be found."""
+    if muster.definition is not None:
+        from campaigns.scenario_model import stored_scenario
+
+        data = stored_json(muster, "definition", dict)
+        with reading(muster, "definition"):
+            return stored_scenario(data).house_rules
+    if muster.scenario is None:
         return HouseRules()
-    from campaigns.scenarios import get_scenario
+    from campaigns.scenarios import find_scenario
 
     try:
-        return get_scenario(scenario_id).house_rules
+        entry = find_scenario(muster.scenario, files=False)
     except MeksError:
         return HouseRules()
+    assert entry.scenario is not None
+    return entry.scenario.house_rules
 
 
 def _no_salvage(rule: Salvage, scenario: str | None, result: str) -> str:
@@ -407,6 +417,9 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
         raise ChoicesNeeded(pending)
     change.rolled(dice, start)
     muster.battle_id = battle.id
+    # The scenario's copy was kept for this battle; every event keeps the company's state,
+    # so a fought muster does not carry it on.
+    muster.definition = None
     session.add(muster)
     if what.salvage:
         store_parts(session, muster.company_id, what.salvage)

@@ -63,12 +63,7 @@ def snapshot(session: Session, company: Company) -> Document:
              "result": s.result, "points": s.points, "used": s.used, "muster": s.muster_id}
             for s in support
         ],
-        "musters": [
-            {"id": m.id, "scenario": m.scenario, "side": m.side, "budget": m.budget,
-             "max_size": m.max_size, "cost": m.cost, "force": stored_json(m, "force", list),
-             "battle": m.battle_id, "created_at": m.created_at}
-            for m in musters
-        ],
+        "musters": [_muster(m) for m in musters],
         "battles": [
             {"id": b.id, "muster": b.muster_id, "scenario": b.scenario, "mode": b.mode,
              "sides": stored_json(b, "sides"), "seed": b.seed, "result": b.result,
@@ -103,6 +98,19 @@ def _mek(m: Mek) -> dict[str, Any]:
         item["owed"] = m.owed
     if m.wear:
         item["wear"] = m.wear
+    return item
+
+
+def _muster(m: Muster) -> dict[str, Any]:
+    """A muster in the document. The scenario it was made for (``definition``) appears only
+    when the muster keeps one, so that documents written before musters kept theirs read
+    and compare as they did."""
+    item: dict[str, Any] = {
+        "id": m.id, "scenario": m.scenario, "side": m.side, "budget": m.budget,
+        "max_size": m.max_size, "cost": m.cost, "force": stored_json(m, "force", list),
+        "battle": m.battle_id, "created_at": m.created_at}
+    if m.definition is not None:
+        item["definition"] = stored_json(m, "definition", dict)
     return item
 
 
@@ -186,7 +194,8 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
                   "max_size": m["max_size"], "cost": m["cost"], "force": json.dumps(force),
                   "battle_id": ids["battle"].get(m["battle"])
                   if m["battle"] is not None else None,
-                  "created_at": m["created_at"]}
+                  "created_at": m["created_at"],
+                  "definition": json.dumps(m["definition"]) if "definition" in m else None}
         held = musters.pop(m["id"], None)
         if held is None:
             add("muster", Muster(company_id=company.id, **values), m["id"])

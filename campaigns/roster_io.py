@@ -244,8 +244,8 @@ def _clean_names(doc: roster.Document) -> list[str]:
 def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
     """What the schema cannot see but later commands need: designs, skills and scenarios
     that exist, custom designs that pass the construction rules (as ``meks design check``
-    checks them), Meks of their design's size, one pilot per Mek, and campaigns that can
-    go on."""
+    checks them), Meks of their design's size, one pilot per Mek, campaigns that can go
+    on, and a valid scenario kept by the muster waiting for its battle."""
     problems: list[str] = []
     callsign = {m["id"]: m["callsign"] for m in doc["meks"]}
     for i, m in enumerate(doc["meks"]):
@@ -281,6 +281,12 @@ def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
         flown.setdefault(p["mek"], p["name"])
     problems += _campaign_problems(doc.get("campaigns", []))
     problems += _part_problems(doc, catalog)
+    for i, m in enumerate(doc["musters"]):
+        if "definition" in m and m["battle"] is None:  # the scenario its battle will follow
+            try:
+                parse_scenario(m["definition"], f"musters[{i}].definition")
+            except InputError as exc:
+                problems += [f"{exc.source}: {p}" for p in exc.problems]
     return problems
 
 

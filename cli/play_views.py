@@ -35,8 +35,9 @@ def retreat_line(battle: SideView, side: Side) -> str:
     """The strengths an overrun compares (R6.13), as the side sees them."""
     ours = strength(battle.side_units(side))
     theirs = strength(battle.side_units(side.enemy))
-    return (f"Hits left to your Meks and vehicles: {ours}; to the enemy's you know of: "
-            f"{theirs} (an overrun needs {OVERRUN_RATIO} times theirs).")
+    return (f"Hits left to your Meks and vehicles on the map: {ours}; to the enemy's you "
+            f"know of: {theirs} (an overrun needs {OVERRUN_RATIO} times theirs, once the "
+            "sides have fought).")
 
 
 def rating_of(battle: SideView, unit: Unit) -> int:

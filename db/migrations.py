@@ -344,6 +344,14 @@ def _musters_named_v10(spec_text: object, owners: dict[int, int]
     return held[0], held[1]
 
 
+def _v11(conn: Connection) -> None:
+    # The scenario a muster was made for, kept with it (a JSON document), so that the
+    # battle recorded for it follows that scenario's house rules even when it came from a
+    # file that is gone, or that shares its id with another scenario. Musters made before
+    # keep none, and are looked up by their scenario's id as they were.
+    conn.execute(text("ALTER TABLE muster ADD COLUMN definition TEXT"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -356,6 +364,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "stockpiles, lost parts, points owed and wear (salvage, spare parts, wear)",
               _v9),
     Migration(10, "the musters a play holds as columns", _v10, recompute=_hold_musters_v10),
+    Migration(11, "the scenario a muster was made for, kept with it", _v11),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -122,6 +122,10 @@ class Muster(SQLModel, table=True):
     force: str = Field(sa_column=Column(Text, nullable=False))  # JSON: [{mek, pilot}, ...]
     battle_id: int | None = None
     created_at: str = Field(default_factory=utcnow)
+    # JSON: the scenario the muster was made for (``scenario_data``), its house rules
+    # included, kept while the force waits for its battle; nothing for a muster made
+    # without a scenario, or before musters kept theirs (migration 11).
+    definition: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
 
 class Battle(SQLModel, table=True):

@@ -14,7 +14,18 @@ from meks.engine.core import Battle, BattleError
 from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
 from meks.scenario import Side
-from tests.engine_helpers import INIT, TIE, Scripted, Watched, exchange, gun, post, texts
+from tests.engine_helpers import (
+    INIT,
+    TIE,
+    Scripted,
+    Watched,
+    exchange,
+    force,
+    gun,
+    hold_fire,
+    post,
+    texts,
+)
 
 # One exchange: the attacker's Cannon hits (4 to hit at Short), the save fails (1) and the
 # critical check (1) finds nothing.
@@ -27,17 +38,45 @@ def one_from_the_end(b: Battle) -> None:
     target.hits = target.max_hits - 2  # the hit leaves it one Hit from destruction
 
 
-def test_bail_out_the_pilot_ejects_the_mek_is_lost_and_no_kill_is_credited_R6_12() -> None:
+def test_bail_out_the_pilot_ejects_the_mek_is_lost_and_the_last_hit_gets_the_kill_R6_12(
+        ) -> None:
     b = exchange(gun("Cannon"), post(level="Veteran"), VETERAN_HIT,
                  defender_ctl=Scripted(bail_out=lambda view, unit: True),
                  prepare=one_from_the_end, bail_out=True)
     post_unit, shooter = b.unit("D1"), b.unit("A1")
     assert post_unit.bailed and post_unit.destroyed_turn == 1
     assert post_unit.pilot is not None and not post_unit.pilot.dead
-    assert shooter.mek_kills == 0
+    assert shooter.mek_kills == 1  # R2.5: its attack dealt the Mek's last Hit
     assert "Defender decides: Post's pilot bails out" in texts(b, Kind.DECISION)
     assert texts(b, Kind.DESTROYED) == [
         "Post is abandoned: its pilot bails out and survives; the Mek is lost."]
+
+
+def test_bail_out_the_kill_goes_to_the_unit_that_dealt_the_last_hit_R6_12() -> None:
+    """Two Guns each deal the Post a Hit; its pilot bails out: the second Gun, whose Hit was
+    the last, gets the Mek kill (R2.5), the first none."""
+    def three_left(b: Battle) -> None:
+        b.unit("D1").hits = b.unit("D1").max_hits - 3  # two hits leave it one from the end
+
+    b = exchange(force(gun("Cannon", name="Gun A"), gun("Cannon", name="Gun B")), post(),
+                 [*INIT, 3, 3, 3,  # movement rolls: a tie
+                  4, 1, 1,         # Gun A hits, the save fails, no critical
+                  4, 1, 1],        # Gun B the same
+                 defender_ctl=Scripted(bail_out=lambda view, unit: True), prepare=three_left,
+                 bail_out=True)
+    assert b.unit("D1").bailed and b.unit("D1").last_hit_by == "A2"
+    assert (b.unit("A1").mek_kills, b.unit("A2").mek_kills) == (0, 1)
+
+
+def test_bail_out_no_one_is_credited_when_no_unit_dealt_the_mek_a_hit_R6_12() -> None:
+    """A Mek one Hit from destruction before any unit of the battle hit it (its Hits
+    carried in) bails out: no one dealt it a Hit, so no one gets the kill."""
+    b = exchange(gun("Cannon"), post(), [*INIT, *TIE], attacker_ctl=Scripted(fire=hold_fire),
+                 defender_ctl=Scripted(bail_out=lambda view, unit: True),
+                 prepare=lambda b: setattr(b.unit("D1"), "hits", b.unit("D1").max_hits - 1),
+                 bail_out=True)
+    assert b.unit("D1").bailed and b.unit("D1").last_hit_by is None
+    assert b.unit("A1").mek_kills == 0
 
 
 def test_bail_out_declined_leaves_the_mek_fighting_R6_12() -> None:

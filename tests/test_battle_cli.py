@@ -310,6 +310,52 @@ def test_force_file_must_fit_the_scenario(runner: CliRunner, files: tuple[str, s
     assert "exactly 1 Medium" in err and "budget" in err
 
 
+def test_force_file_takes_no_more_support_than_the_scenario_grants_R4_1(
+        runner: CliRunner, wolves: str, files: tuple[str, str], tmp_path: Path) -> None:
+    """A force file lists at most the scenario side's support rolls (Opening Shots: one),
+    plus one when a pilot of it has Log Hero, as a company's muster may take; more is
+    refused (exit 1) by battle auto, odds and battle play, in the muster's own words."""
+    _, blue = files
+    meks = ("meks:\n  - {design: VIPER, pilot: Ana, skills: [%s]}\n  - {design: WASP}\n"
+            "  - {design: WASP}\n")
+
+    def force(support: list[str], skills: str = "") -> str:
+        path = tmp_path / f"force-{len(support)}-{bool(skills)}.yaml"
+        path.write_text(meks % skills + f"support: [{', '.join(support)}]\n")
+        return str(path)
+
+    seven = force(["Ambush", "Decoy", "Minefield", "Surprise", "Gun Sled", "Air Strike",
+                   "Support Fire"])
+    said = (f"The force in {seven} cannot fight as the attacker in Opening Shots: 7 support "
+            "results are waiting but the scenario grants 1 (1 for the attacker in "
+            "opening-shots); list no more than that under 'support' in the file.")
+    for args in (["battle", "auto", "opening-shots", "-a", seven, "-d", blue],
+                 ["odds", "opening-shots", "-a", seven, "-d", blue, "--runs", "2"]):
+        assert said in " ".join(run(runner, *args, code=1).split())
+    from campaigns.company import Refused
+    from campaigns.play import start
+    from cli.state import session
+    from meks.scenario import Side
+
+    with pytest.raises(Refused) as refused, session() as s:  # battle play, at a terminal
+        start(s, "opening-shots", Side.DEFENDER, seven, blue)
+    assert " ".join(refused.value.message.split()) == said
+    run(runner, "battle", "auto", "opening-shots", "-a", force(["Ambush"]), "-d", blue)
+    hero = force(["Ambush", "Decoy"], "Log Hero")
+    run(runner, "battle", "auto", "opening-shots", "-a", hero, "-d", blue)
+    err = " ".join(run(runner, "battle", "auto", "opening-shots", "-a",
+                       force(["Ambush", "Decoy", "Surprise"], "Log Hero"), "-d", blue,
+                       code=1).split())
+    assert "3 support results are waiting but the scenario grants 2 (1 for the attacker in " \
+        "opening-shots, plus 1 for Ana's Log Hero)" in err
+    # a company's muster says it in the same words
+    run(runner, "support", "roll", wolves, "--count", "7", "--seed", "2")
+    err = " ".join(run(runner, "muster", wolves, "--scenario", "opening-shots", "--side",
+                       "attacker", "VIPER-1", "WASP-1", "WASP-2", code=1).split())
+    assert "7 support results are waiting but the scenario grants 1 (1 for the attacker in " \
+        "opening-shots)" in err
+
+
 def test_end_of_input_at_a_dice_prompt_stops_cleanly(runner: CliRunner,
                                                      files: tuple[str, str]) -> None:
     red, blue = files

@@ -206,6 +206,20 @@ def _blank(location: str) -> None:
         Path(location + suffix).unlink(missing_ok=True)
 
 
+def without_kept_scenarios(tables: dict[str, list[dict[str, Any]]]) -> None:
+    """Backup tables as a meks before migration 11 wrote them: no muster keeps the scenario
+    it was made for, in its row or in the company states the events keep."""
+    for row in tables["muster"]:
+        del row["definition"]
+    for row in tables["event"]:
+        for state in ("before", "after"):
+            doc = json.loads(row[state]) if row[state] else None
+            if isinstance(doc, dict) and "musters" in doc:
+                for muster in doc["musters"]:
+                    muster.pop("definition", None)
+                row[state] = json.dumps(doc)
+
+
 def as_old_backup(data: dict[str, Any]) -> dict[str, Any]:
     """A backup as a meks of schema 7 made it: the play rows without the columns."""
     old = json.loads(json.dumps(data, default=str))
@@ -213,6 +227,7 @@ def as_old_backup(data: dict[str, Any]) -> dict[str, Any]:
     for row in old["tables"]["play"]:
         del row["campaign_id"], row["campaign_step"]
         del row["attacker_muster_id"], row["defender_muster_id"]  # and migration 10's
+    without_kept_scenarios(old["tables"])  # and migration 11's
     del old["tables"]["stockpile"]  # and what migration 9 added
     for row in old["tables"]["mek"]:
         del row["lost"], row["owed"], row["wear"]

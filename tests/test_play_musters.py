@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from meks.scenario import Side
 from tests.test_battle_cli import BLUE
-from tests.test_campaign_link import _blank, check
+from tests.test_campaign_link import _blank, check, without_kept_scenarios
 from tests.test_campaign_link import write_old_database as write_old_campaign_database
 from tests.test_play import console, enter_always, quit_early, run, saver
 
@@ -295,12 +295,14 @@ def test_deleting_a_company_lets_go_of_its_muster(runner: CliRunner, wolves: str
 # ---- migration 10 and old backups ----------------------------------------------------------
 
 def as_old_backup(data: dict[str, Any]) -> dict[str, Any]:
-    """A backup as a meks of schema 9 made it: the play rows without the muster columns."""
+    """A backup as a meks of schema 9 made it: the play rows without the muster columns
+    (and the musters without the scenario migration 11 keeps with them)."""
     old = json.loads(json.dumps(data, default=str))
     old["schema_version"] = OLD
     for row in old["tables"]["play"]:
         for column in COLUMNS:
             del row[column]
+    without_kept_scenarios(old["tables"])
     return old
 
 

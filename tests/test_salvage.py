@@ -228,6 +228,102 @@ def test_salvage_recorded_at_the_table_with_battle_record_R3_6(
     assert "house rule 'salvage' is off" in err
 
 
+def test_battle_record_keeps_the_house_rules_of_the_scenario_file_mustered_for_R3_6(
+        runner: CliRunner, wolves: str, tmp_path: Path) -> None:
+    """A muster made with --scenario FILE, the file outside the scenarios folder, keeps that
+    scenario: battle record takes its house rules (here salvage and bail_out, under the id
+    of a built-in scenario that has neither), even once the file is gone."""
+    # the built-in scenario of that id, mustered for by its id, has them off
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    err = run(runner, "battle", "record", wolves, "--result", "win", "--salvage", "Laser",
+              "--auto", code=1)
+    assert "house rule 'salvage' is off" in err
+    data = yaml.safe_load((SCENARIOS / "1-opening-shots.yaml").read_text())
+    data["house_rules"] = {"salvage": "winner", "bail_out": True}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    path = elsewhere / "my-opening.yaml"
+    path.write_text(yaml.safe_dump(data))
+    mustered = run_json(runner, "muster", wolves, "--scenario", str(path), "--side",
+                        "attacker", "VIPER-1", "WASP-1", "WASP-2")
+    assert mustered["scenario"] == "opening-shots"
+    path.unlink()
+    recorded = run_json(runner, "battle", "record", wolves, "--result", "win", "--auto",
+                        "--salvage", "Laser", "--bailed", "WASP-1", "--seed", "3")
+    assert recorded["salvage"] == ["Laser"]
+    assert snapshot(wolves)["stockpile"] == [{"kind": "weapon", "part": "Laser", "count": 1}]
+
+
+def test_a_muster_keeps_its_scenario_through_undo_export_and_import_R3_6(
+        runner: CliRunner, wolves: str, tmp_path: Path) -> None:
+    """The waiting muster keeps the scenario it was made for, house rules and all: in the
+    company's state (undo brings it back), in an exported roster (imported, the copy's
+    battle takes those rules; a kept scenario that is not valid is refused, exit 2). A muster
+    that has fought keeps it no longer, and db check finds all sound."""
+    from campaigns.scenario_model import scenario_data
+    from campaigns.scenarios import read_scenario_file
+
+    spoils = tmp_path / "spoils.yaml"
+    data = yaml.safe_load((SCENARIOS / "1-opening-shots.yaml").read_text())
+    data.update(id="spoils", house_rules={"salvage": "winner"})
+    spoils.write_text(yaml.safe_dump(data))
+    run(runner, "muster", wolves, "--scenario", str(spoils), "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    kept = snapshot(wolves)["musters"][-1]["definition"]
+    assert kept == scenario_data(read_scenario_file(spoils))
+    out = tmp_path / "wolves.json"
+    run(runner, "roster", "export", wolves, "--format", "json", "-o", str(out))
+    spoils.unlink()
+    run(runner, "battle", "record", wolves, "--result", "win", "--auto", "-s", "Laser")
+    assert "definition" not in snapshot(wolves)["musters"][-1]
+    run(runner, "company", "undo", wolves)
+    assert snapshot(wolves)["musters"][-1]["definition"] == kept
+    run(runner, "roster", "import", str(out), "--name", "Copy")
+    assert snapshot("Copy")["musters"][-1]["definition"] == kept
+    run(runner, "battle", "record", "Copy", "--result", "win", "--auto", "-s", "Laser")
+    assert snapshot("Copy")["stockpile"] == [{"kind": "weapon", "part": "Laser", "count": 1}]
+    doc = json.loads(out.read_text())
+    doc["musters"][-1]["definition"]["house_rules"] = {"salvage": "always"}
+    out.write_text(json.dumps(doc))
+    err = run(runner, "roster", "import", str(out), "--name", "Bad", code=2)
+    assert "musters[0].definition" in err and "salvage" in err
+    assert "sound" in run(runner, "db", "check")
+
+
+def test_a_muster_from_before_musters_kept_their_scenario_R3_6(
+        runner: CliRunner, wolves: str, tmp_path: Path, temp_database: str) -> None:
+    """Migration 11 on a database of schema 10, and a backup made at schema 10 restored:
+    the waiting muster keeps no scenario, and its battle takes the house rules of the
+    scenario with its id now, as before."""
+    from db.backup import dump
+    from db.engine import engine_for
+    from db.migrations import LATEST, applied_versions
+    from tests.test_campaign_link import _blank, without_kept_scenarios
+    from tests.test_campaign_link import write_old_database as write_old_campaign_database
+
+    spoils = scenario_file(tmp_path, "spoils", salvage="winner")
+    run(runner, "muster", wolves, "--scenario", spoils, "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    old = json.loads(json.dumps(dump(engine_for(temp_database)), default=str))
+    old["schema_version"] = 10
+    without_kept_scenarios(old["tables"])
+    backup = tmp_path / "v10.json"
+    backup.write_text(json.dumps(old))
+    _blank(temp_database)
+    write_old_campaign_database(temp_database, old, version=10, absent=())
+    with engine_for(temp_database).connect() as conn:
+        assert applied_versions(conn)[-1] == LATEST
+    for restored in (False, True):
+        if restored:
+            run(runner, "db", "restore", str(backup), "--yes")
+        assert "definition" not in snapshot(wolves)["musters"][-1]
+        assert "sound" in run(runner, "db", "check")
+        run(runner, "battle", "record", wolves, "--result", "win", "--auto", "-s", "Laser")
+        assert snapshot(wolves)["stockpile"] == [
+            {"kind": "weapon", "part": "Laser", "count": 1}]
+
+
 def test_stockpile_survives_export_and_import_and_bad_parts_are_refused_R3_6(
         runner: CliRunner, wolves: str, tmp_path: Path) -> None:
     """A roster's stockpile exports and imports exactly (JSON and YAML); an import naming a

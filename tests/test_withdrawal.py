@@ -4,29 +4,37 @@ overrun (it wins); each of its units on the map takes 3 Hits, never its last."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from typing import Any
 
 import pytest
 from rich.console import Console
 
+from campaigns.scenarios import get_scenario
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle, BattleError
 from meks.engine.decisions import Retreat
 from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
-from meks.scenario import Side
+from meks.engine.view import strength
+from meks.scenario import HouseRules, Side
 from meks.victory import Outcome
 from tests.engine_helpers import (
     INIT,
     TIE,
     Scripted,
     Watched,
+    assert_all_dice_used,
+    battle,
     exchange,
+    force,
     gun,
     hold_fire,
+    mek,
     post,
+    start,
     texts,
 )
 
@@ -83,6 +91,54 @@ def test_withdrawal_overrun_wins_and_the_overrunning_side_takes_the_hits_R6_13()
     assert b.verdict is not None and b.verdict.outcome is Outcome.ATTACKER_WINS
     assert b.verdict.reason == "the attacker overran the defender after turn 1"
     assert b.unit("A1").hits == 3 and b.unit("D1").remaining == 1
+
+
+def citadel_turn_one(arrivals: list[int], offered: dict[Side, list[list[Retreat]]]) -> Battle:
+    """Citadel with withdrawal on: three Titans (ODIN) to arrive against one Heavy (DRAKEN)
+    in the city, turn 1 played with the attacker winning the initiative and the given
+    arrival rolls (4+ arrives; the baseline brings them to zone 3, away from the city).
+    Each side overruns whenever it is offered; ``offered`` gets what it was offered."""
+    def greedy(side: Side) -> Scripted:
+        def choose(view: Any, who: Side, options: list[Retreat]) -> Retreat:
+            offered.setdefault(side, []).append(list(options))
+            return Retreat.OVERRUN if Retreat.OVERRUN in options else Retreat.FIGHT
+        return Scripted(fire=hold_fire, withdrawal=choose)
+
+    scenario = dataclasses.replace(get_scenario("citadel"),
+                                   house_rules=HouseRules(withdrawal=True))
+    titans = force(*(mek("ODIN", name=f"Odin {n}") for n in (1, 2, 3)))
+    dice = [*INIT, *arrivals]
+    b = start(battle(scenario, titans, force(mek("DRAKEN")), dice,
+                     greedy(Side.ATTACKER), greedy(Side.DEFENDER)))
+    b.play_turn()
+    assert_all_dice_used(b, dice)
+    return b
+
+
+def test_withdrawal_units_still_to_arrive_do_not_count_for_an_overrun_R6_13() -> None:
+    """Three Titans that have not arrived are no strength on the map: the attacker may not
+    overrun the Heavy in the city (nor, the sides not having met, the Heavy them)."""
+    offered: dict[Side, list[list[Retreat]]] = {}
+    b = citadel_turn_one([1, 1, 1], offered)
+    assert offered == {Side.ATTACKER: [[Retreat.FIGHT, Retreat.WITHDRAW]],
+                       Side.DEFENDER: [[Retreat.FIGHT, Retreat.WITHDRAW]]}
+    assert b.verdict is not None and not b.verdict.decided and b.early is None
+    assert not any(u.arrived for u in b.side_units(Side.ATTACKER))
+    assert strength(b.side_units(Side.ATTACKER)) == 0
+    assert strength(b.side_units(Side.DEFENDER)) == b.unit("D1").max_hits
+
+
+def test_withdrawal_no_overrun_before_the_sides_have_met_R6_13() -> None:
+    """The Titans arrive in zone 3, three times the Heavy's Hits on the map, but no zone
+    combat has been fought yet: an overrun is not offered; withdrawing still is."""
+    offered: dict[Side, list[list[Retreat]]] = {}
+    b = citadel_turn_one([6, 6, 6], offered)
+    assert [u.zone for u in b.side_units(Side.ATTACKER)] == [3, 3, 3]
+    assert offered[Side.ATTACKER] == [[Retreat.FIGHT, Retreat.WITHDRAW]]
+    assert b.verdict is not None and not b.verdict.decided and b.early is None
+    # once a zone combat has been fought between them, the overrun is there
+    b.fought_in[5] = 1
+    assert Retreat.OVERRUN in b.views[Side.ATTACKER].withdrawal_options()
 
 
 def test_withdrawal_an_overrun_not_offered_is_refused_R6_13() -> None:
@@ -164,4 +220,6 @@ def test_withdrawal_and_bail_out_are_asked_at_the_terminal_R6_12_R6_13() -> None
     shown = " ".join(out.getvalue().split())
     assert "Bail out? The Mek is lost, the pilot surely survives." in shown
     assert "Fight on, or end the battle?" in shown and "withdraw: you lose now" in shown
+    assert "Hits left to your Meks and vehicles on the map" in shown
+    assert "an overrun needs 3 times theirs, once the sides have fought" in shown
     assert asked == ["2", "1"]  # the baseline's answers suggested: no, and fight on

@@ -1541,6 +1541,8 @@ class Battle(Roller):
             if target.doomed:
                 return
             target.hits += 1
+            if by is not None:
+                target.last_hit_by = by.id
             self.note(Kind.DAMAGE, f"{target.name} takes a hit ({target.hits}/"
                       f"{target.max_hits}).", target, by, target.hits)
             if target.hits >= target.max_hits:
@@ -1895,7 +1897,7 @@ class Battle(Roller):
         """House rule bail_out (R6.12): as a zone's combat ends, each side (the initiative
         winner's first) may have the pilot of each of its Meks there in danger (one Hit from
         destruction, or a reactor that took a critical) eject. The Mek is lost; the pilot
-        surely survives, and no one is credited with a kill."""
+        surely survives, and the unit that dealt it its last Hit gets the kill."""
         for side in self.acting_order():
             view = self.sight.views[side is DEFENDER]
             for uid in view.bail_out_options(zone):
@@ -1907,8 +1909,11 @@ class Battle(Roller):
                     self.bail_out(unit)
 
     def bail_out(self, unit: Unit) -> None:
-        """R6.12: ``unit``'s pilot ejects: the Mek is lost, the pilot lives."""
+        """R6.12: ``unit``'s pilot ejects: the Mek is lost, the pilot lives, and the unit
+        that dealt it its last Hit, if any, gets the kill (R2.5)."""
         unit.bailed = True
+        if unit.last_hit_by is not None:
+            self.unit(unit.last_hit_by).mek_kills += 1
         unit.destroyed_turn = self.turn
         self.decided(unit.side, f"{unit.name}'s pilot bails out")
         self.note(Kind.DESTROYED, f"{unit.name} is abandoned: its pilot bails out and "

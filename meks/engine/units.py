@@ -153,6 +153,7 @@ class Unit:
     turn_skills: set[str] = field(default_factory=set)  # once-a-turn skills already used
     reactor_scare: bool = False  # took a Reactor Core critical that held (bail out, R6.12)
     bailed: bool = False  # its pilot bailed out (house rule bail_out, R6.12)
+    last_hit_by: str | None = None  # the unit that dealt its last Hit (its kill, R6.12)
 
     # ---- what the victory conditions read (meks.victory.UnitView) ----------------------
 

@@ -58,6 +58,7 @@ class Source(Protocol):
     identified: dict[Side, frozenset[str]]
     marked: dict[Side, frozenset[str]]
     engagements: dict[int, Any]
+    fought_in: dict[int, int]
     sight: Sight
     secret: bool
 
@@ -410,11 +411,14 @@ class SideView:
     def withdrawal_options(self) -> list[Retreat]:
         """What the side may do as a turn ends (house rule withdrawal, R6.13): fight on,
         withdraw, and overrun when it clearly wins (the Hits its units have left, Meks and
-        vehicles still in the battle, at least ``OVERRUN_RATIO`` times the enemy's that it
-        can see). Only fighting on when the rule is off."""
+        vehicles on the map, at least ``OVERRUN_RATIO`` times the enemy's that it can see)
+        once the sides have met (a zone combat has been fought). Only fighting on when the
+        rule is off."""
         if not self.house.withdrawal:
             return [Retreat.FIGHT]
         options = [Retreat.FIGHT, Retreat.WITHDRAW]
+        if not self._b.fought_in:  # the sides have not met: no overrun yet
+            return options
         ours = strength(self.side_units(self.side))
         theirs = strength(self.side_units(self.enemy))
         if ours and ours >= OVERRUN_RATIO * theirs:
@@ -432,8 +436,8 @@ def in_danger(unit: Unit) -> bool:
 
 def strength(units: Iterable[Unit]) -> int:
     """R6.13: the Hits left to the units among ``units`` that count for an overrun: Meks and
-    vehicles still in the battle (on the map or still to arrive), decoys left out."""
-    return sum(u.remaining for u in units if u.alive and not u.decoy and not u.is_infantry
+    vehicles on the map (not those still to arrive), decoys left out."""
+    return sum(u.remaining for u in units if u.on_map and not u.decoy and not u.is_infantry
                and (u.is_mek or u.vehicle))
 
 
