@@ -175,13 +175,13 @@ def fight_all(fight: Callable[[T], R], tasks: list[T], jobs: int) -> list[R]:
 def print_report(name: str, make: Callable[[], dict[str, Any]], as_json: bool,
                  table: Callable[[dict[str, Any]], str]) -> int:
     """Print the report ``make`` gives, as JSON or as ``table`` draws it; a benchmark that
-    fails says why (with the traceback) and, like one that succeeds, exits 0."""
+    fails says why (with the traceback) and exits 1."""
     try:
         report = make()
     except Exception as exc:
         print(f"{name} could not run: {exc!r}")
         traceback.print_exc()
-        return 0
+        return 1
     print(json.dumps(report, indent=2) if as_json else table(report))
     return 0
 

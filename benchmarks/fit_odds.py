@@ -73,7 +73,7 @@ from meks.estimate import (  # noqa: E402
     speed,
 )
 from meks.pilots import available_skills  # noqa: E402
-from meks.scenario import Side  # noqa: E402
+from meks.scenario import Scenario, Side  # noqa: E402
 from meks.support import RICH_UNCLE, roll_support  # noqa: E402
 
 SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
@@ -92,11 +92,14 @@ class Task:
     battles: int
 
 
-def side_units(rng: random.Random, scenario_id: str, side: Side) -> tuple[UnitSpec, ...]:
-    """A random force for ``side`` (see the module's docstring); () when none fits."""
+def side_units(rng: random.Random, scenario_id: str, side: Side,
+               scenario: Scenario | None = None,
+               scales: tuple[float, ...] = SCALES) -> tuple[UnitSpec, ...]:
+    """A random force for ``side`` (see the module's docstring), its budget the scenario's
+    times one of ``scales``; () when none fits."""
     catalog = load_catalog()
-    rules = get_scenario(scenario_id).side(side)
-    scale = rng.choice(SCALES)
+    rules = (scenario or get_scenario(scenario_id)).side(side)
+    scale = rng.choice(scales)
     budget = round(rules.budget * scale)
     designs: list[Design] | tuple[Design, ...] = ()
     if rng.random() < 0.5:  # any force within the limits that spends most of the budget
