@@ -54,6 +54,10 @@ T = TypeVar("T")
 R = TypeVar("R")
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
              "head-to-head", "citadel")
+# The built-in campaign's copies of some of them (campaigns/scenarios/campaign).
+CAMPAIGN_SCENARIOS = ("opening-shots-campaign", "at-the-hot-gates-campaign",
+                      "buying-us-some-time-campaign", "through-the-breach-campaign",
+                      "citadel-campaign")
 DEFAULT_BATTLES = 2000
 GOAL = 0.65
 SEED_BASE = 1_000_003

@@ -96,13 +96,27 @@ from meks.forcepick import Option, pick_force
 from meks.scenario import Scenario, Side, house_rule_problems
 from meks.schema import build
 
-BUILT_IN_PLAN = (
+# The six scenarios of the rules as printed, with the side the company takes in each.
+PRINTED_PLAN = (
     ("opening-shots", "attacker"),
     ("at-the-hot-gates", "attacker"),
     ("buying-us-some-time", "defender"),
     ("through-the-breach", "attacker"),
     ("head-to-head", "attacker"),
     ("citadel", "defender"),
+)
+PRINTED_NAME = "The six scenarios of the rules, as printed"
+# The built-in campaign: the same six, each seat a contest. Where a printed scenario leaves
+# one side nearly always winning, bot against bot, the campaign plays a copy with the fewest
+# changes that make both seats a contest (campaigns/scenarios/campaign; docs/rules.md, "The
+# built-in campaign's scenarios").
+BUILT_IN_PLAN = (
+    ("opening-shots-campaign", "attacker"),
+    ("at-the-hot-gates-campaign", "attacker"),
+    ("buying-us-some-time-campaign", "defender"),
+    ("through-the-breach-campaign", "attacker"),
+    ("head-to-head", "attacker"),
+    ("citadel-campaign", "defender"),
 )
 BUILT_IN_NAME = "The six scenarios of the rules"
 PILOT_NAMES = (
@@ -252,16 +266,20 @@ def active_campaign(session: Session, company: Company) -> Campaign | None:
 
 
 def start_campaign(session: Session, company_name: str, *, plan: Path | None = None,
-                   seed: int | None = None, difficulty: str | None = None) -> dict[str, Any]:
+                   seed: int | None = None, difficulty: str | None = None,
+                   printed: bool = False) -> dict[str, Any]:
     company = company_to_change(session, company_name)
     if active_campaign(session, company) is not None:
         raise Refused(f"{company.name} is already on a campaign; finish it with 'meks "
                       f"campaign run {shell_arg(company.name)}' first.")
+    if plan is not None and printed:
+        raise Refused("Give either a plan file or --printed, not both.")
     if plan is not None:
         name, steps, plan_difficulty = load_plan(plan)
     else:
-        name = BUILT_IN_NAME
-        steps = [{"scenario": s, "side": side} for s, side in BUILT_IN_PLAN]
+        name, built_in = (PRINTED_NAME, PRINTED_PLAN) if printed else \
+            (BUILT_IN_NAME, BUILT_IN_PLAN)
+        steps = [{"scenario": s, "side": side} for s, side in built_in]
         plan_difficulty = "normal"
     level = difficulty or plan_difficulty
     if level not in DIFFICULTIES:

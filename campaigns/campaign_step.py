@@ -72,6 +72,8 @@ def complete_step(session: Session, step: Step, fought: Fought,
              "result": outcome, "reason": result.reason, "turns": result.turns,
              "battle_id": battle_id, "support": list(step.support),
              "bought": list(step.bought), "pilots": fought.reports.get(side, [])}
+    if scenario.changes:  # the built-in campaign's copy of a scenario
+        entry["changes"] = list(scenario.changes)
     if fought.salvage.get(side):
         entry["salvage"] = fought.salvage[side]
     early = withdrawal_of(fought.battle, side)

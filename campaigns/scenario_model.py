@@ -598,6 +598,18 @@ class Scenario(_Model):
         "RULINGS options (default: the rulings' choices)."))
     assumed: tuple[str, ...] = Field((), description=(
         "Dotted paths of values that the rules do not give and this file fills in."))
+    changes: tuple[str, ...] = Field((), description=(
+        "What this scenario changes from the one it is a copy of, a line each (shown "
+        "before its battles)."))
+
+    @model_serializer(mode="wrap")
+    def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Stored only when given, as the plain type stores it (meks.scenario.Scenario.QUIET):
+        # scenarios stored before keep their form.
+        data: dict[str, Any] = handler(self)
+        if not self.changes:
+            data.pop("changes", None)
+        return data
 
 
 def scenario_json_schema() -> dict[str, Any]:
@@ -689,7 +701,7 @@ def rules_digest(scenario: game.Scenario) -> str:
     name, briefing and assumption notes. Fitted odds curves keep the digest of the scenario
     they were fitted to, so that a change to it is noticed."""
     data = {k: v for k, v in scenario_data(scenario).items()
-            if k not in ("name", "briefing", "assumed")}
+            if k not in ("name", "briefing", "assumed", "changes")}
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -17,6 +17,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
+from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import yaml
@@ -157,20 +158,29 @@ class _LineIndex:
 
 @functools.cache
 def builtin_entries() -> tuple[ScenarioEntry, ...]:
-    """The scenarios shipped with the game, in the order the rules give them."""
-    folder = resources.files("campaigns").joinpath("scenarios")
+    """The scenarios shipped with the game: the six of the rules in their order, then the
+    built-in campaign's copies of some of them (``campaigns/scenarios/campaign``)."""
+    entries = []
+    for folder, where in ((resources.files("campaigns").joinpath("scenarios"), "scenarios"),
+                          (resources.files("campaigns").joinpath("scenarios", "campaign"),
+                           "scenarios/campaign")):
+        entries += _entries_in(folder, where)
+    return tuple(entries)
+
+
+def _entries_in(folder: Traversable, where: str) -> list[ScenarioEntry]:
     entries = []
     for item in sorted(folder.iterdir(), key=lambda i: i.name):
         if not item.name.endswith(".yaml"):
             continue
-        source = f"campaigns/scenarios/{item.name}"
+        source = f"campaigns/{where}/{item.name}"
         try:
             scenario = read_scenario_text(item.read_text(encoding="utf-8"), source)
         except InputError as exc:
             entries.append(ScenarioEntry(Origin.BUILT_IN, source, error=exc))
         else:
             entries.append(ScenarioEntry(Origin.BUILT_IN, source, scenario))
-    return tuple(entries)
+    return entries
 
 
 def builtin_file(scenario_id: str) -> Path:
@@ -178,7 +188,7 @@ def builtin_file(scenario_id: str) -> Path:
     for entry in builtin_entries():
         if entry.scenario is not None and entry.scenario.id == scenario_id:
             return Path(str(resources.files("campaigns").joinpath(
-                "scenarios", Path(entry.file).name)))
+                *Path(entry.file).parts[1:])))
     raise MeksError(f"No built-in scenario is called {scenario_id!r}.")
 
 

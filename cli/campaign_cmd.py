@@ -36,7 +36,10 @@ def start(company: str = COMPANY,
           plan: Path | None = typer.Option(None, "--plan", help="A YAML plan of scenarios, "
                                            "each by id or by a file inside the plan's own "
                                            "folder (default: the six scenarios of the "
-                                           "rules)."),
+                                           "rules, as the built-in campaign plays them)."),
+          printed: bool = typer.Option(False, "--printed", help="Play the six scenarios "
+                                       "exactly as printed, some of whose seats one side "
+                                       "nearly always wins (see 'meks scenario list')."),
           seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                           help="Seed for the whole campaign's dice."),
           difficulty: str | None = typer.Option(None, "--difficulty", metavar="easy|normal|hard",
@@ -49,7 +52,8 @@ def start(company: str = COMPANY,
     from campaigns.campaign import start_campaign
 
     with session() as s:
-        view = start_campaign(s, company, plan=plan, seed=seed, difficulty=difficulty)
+        view = start_campaign(s, company, plan=plan, seed=seed, difficulty=difficulty,
+                              printed=printed)
     if as_json:
         print_json(view)
     else:

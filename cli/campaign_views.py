@@ -38,6 +38,9 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
                 f"({result['turns']} turns, battle {result['battle_id']})",
                 style="bold")
     lines: list[RenderableType] = [head]
+    if result.get("changes"):
+        lines.append(Text("  Changed from the printed scenario: "
+                          + "; ".join(result["changes"]) + "."))
     if result.get("odds"):
         lines += [Text("  " + line) for line in odds_lines(result["odds"])]
     if result["support"]:
@@ -73,12 +76,17 @@ def odds_lines(odds: dict[str, Any]) -> list[str]:
         lines.append(f"Estimated odds ({odds['controller']} on both sides, from the two "
                      f"forces): win {guess['win']:.0%}, draw {guess['draw']:.0%}, loss "
                      f"{guess['loss']:.0%}.")
-    return [
-        *lines,
-        f"Enemy balanced towards a {bal['target']:.0%} chance of winning: budget "
-        f"{bal['budget']} of the scenario's {bal['scenario_budget']} "
-        f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}.",
-    ]
+    chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
+              f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}")
+    if guess and abs(guess["win"] - bal["target"]) > 0.1:
+        how = (f"Enemy chosen as near a {bal['target']:.0%} chance of winning as the budgets "
+               f"and pilot levels allowed, {guess['win']:.0%} by the estimate: {chosen}.")
+    elif guess:
+        how = (f"Enemy chosen for a {bal['target']:.0%} chance of winning by the estimate "
+               f"({guess['win']:.0%}): {chosen}.")
+    else:
+        how = f"Enemy chosen for a {bal['target']:.0%} chance of winning: {chosen}."
+    return [*lines, how]
 
 
 def campaign_summary(view: dict[str, Any]) -> RenderableType:

@@ -257,7 +257,12 @@ def _scenario_view(scenario: "Scenario") -> "list[RenderableType]":
                          f"{escape(condition.describe())}.")
     result = scenario.victory.at_turn_limit.value
     lines.append("[bold]At the turn limit[/bold] otherwise: "
-                 + ("a draw." if result == "draw" else f"the {result} wins."))
+                 + ("a draw." if result == "draw" else
+                    "the side that destroyed more of the enemy's Mek points wins (equal "
+                    "points: a draw)." if result == "mek_points" else f"the {result} wins."))
+    if scenario.changes:
+        lines.append("[bold]Changed from the printed scenario:[/bold] "
+                     + escape("; ".join(scenario.changes)) + ".")
     out: list[RenderableType] = [head, _forces(scenario), _map(scenario), "\n".join(lines)]
     changed = scenario.house_rules.changed()
     if changed:

@@ -50,7 +50,6 @@ from typing import Any
 from meks.catalog import Band, Catalog, Weapon, load_catalog
 from meks.engine.controllers import baseline_closes, baseline_fires, reach
 from meks.errors import MeksError
-from meks.scenario import COMBAT_ROUNDS
 from meks.rules import (
     COMPUTERS,
     CRITICAL_TABLE,
@@ -69,6 +68,7 @@ from meks.rules import (
     to_hit,
     wounded_acts_odds,
 )
+from meks.scenario import COMBAT_ROUNDS
 
 Num = Any  # float, or Fraction when the odds are computed exactly
 

@@ -704,8 +704,13 @@ class Scenario:
     victory: Victory
     house_rules: HouseRules = dataclasses.field(default_factory=HouseRules)
     assumed: tuple[str, ...] = ()
+    # What a copy of a scenario (the built-in campaign's) changes from the original, a
+    # line each; stored only when there are any, so other scenarios keep their stored form.
+    changes: tuple[str, ...] = ()
     defaulted: tuple[str, ...] = dataclasses.field(default=(), compare=False,
                                                    metadata={KEY: None})
+
+    QUIET: ClassVar[tuple[str, ...]] = ("changes",)
 
     def side(self, side: Side) -> SideRules:
         return self.attacker if side is Side.ATTACKER else self.defender

@@ -40,14 +40,15 @@ def test_campaign_plays_the_six_scenarios_in_order(runner: CliRunner) -> None:
     run(runner, "company", "create", "Hawks")
     view = run_json(runner, "campaign", "start", "Hawks", "--seed", "3")
     assert [s["scenario"] for s in view["plan"]] == [
-        "opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
-        "head-to-head", "citadel"]
+        "opening-shots-campaign", "at-the-hot-gates-campaign", "buying-us-some-time-campaign",
+        "through-the-breach-campaign", "head-to-head", "citadel-campaign"]
     first = run_json(runner, "campaign", "next", "Hawks")
-    assert first["scenario"] == "opening-shots" and first["position"] == 1
+    assert first["scenario"] == "opening-shots-campaign" and first["position"] == 1
+    assert first["changes"]  # the built-in campaign's copy says what it changes
     assert first["result"] in ("win", "loss", "draw")
     assert first["bought"]  # a new company buys its first Meks
     status = run_json(runner, "campaign", "status", "Hawks")
-    assert status["next"]["scenario"] == "at-the-hot-gates"
+    assert status["next"]["scenario"] == "at-the-hot-gates-campaign"
     assert "opening-shots" in run(runner, "campaign", "status", "Hawks")
     out = run(runner, "campaign", "run", "Hawks")
     assert "Campaign summary" in out and "Meks bought" in out
@@ -57,6 +58,15 @@ def test_campaign_plays_the_six_scenarios_in_order(runner: CliRunner) -> None:
     assert {"support roll", "mek buy", "pilot hire", "pilot assign", "muster", "battle",
             "campaign next"} <= commands
     run(runner, "campaign", "next", "Hawks", code=1)  # nothing left to play
+
+
+def test_printed_plays_the_six_scenarios_as_printed(runner: CliRunner) -> None:
+    run(runner, "company", "create", "Owls")
+    view = run_json(runner, "campaign", "start", "Owls", "--printed")
+    assert [s["scenario"] for s in view["plan"]] == [
+        "opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
+        "head-to-head", "citadel"]
+    assert view["name"] == "The six scenarios of the rules, as printed"
 
 
 def test_a_campaign_with_the_same_seed_gives_identical_events(runner: CliRunner,
