@@ -61,7 +61,7 @@ def test_campaign_next_shows_the_companys_odds_and_what_balancing_did(
     out = run(runner, "campaign", "next", "Hawks", "--runs", "2")
     assert "Odds before the battle (2 battles, bot" in out
     assert "Estimated odds (bot on both sides" in out
-    assert "Enemy balanced towards a 50% chance of winning: budget" in out
+    assert "Enemy chosen " in out and "50% chance of winning" in out
     by_default = run_json(runner, "campaign", "next", "Hawks")["odds"]
     assert by_default["runs"] == 0 and by_default["estimated"] is not None
     assert by_default["win"] == {"p": by_default["estimated"]["win"]}
@@ -357,3 +357,23 @@ def test_a_scenario_that_takes_a_built_in_id_with_other_rules_is_not_estimated(
                      runs=2, controller_name="bot")
     assert chosen.estimate is None and chosen.tally.runs == 2
     assert chosen.view()["balance"]["by"] == "battles"
+
+
+def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> None:
+    """One line says how the enemy was chosen from the estimate: for the target, or as near
+    it as the budgets and pilot levels allowed (never "win 0%" beside "towards 50%")."""
+    from cli.campaign_views import odds_lines
+
+    def lines(estimated_win: float) -> list[str]:
+        odds = {"runs": 0, "controller": "bot",
+                "estimated": {"win": estimated_win, "draw": 0.0, "loss": 1 - estimated_win},
+                "balance": {"target": 0.5, "budget": 42, "scenario_budget": 60, "scale": 0.7,
+                            "spent": 40, "level": "Green", "enemy": ["WASP", "VIPER"]}}
+        return odds_lines(odds)
+
+    near = lines(0.48)[-1]
+    assert near.startswith("Enemy chosen for a 50% chance of winning by the estimate (48%)")
+    far = lines(0.05)[-1]
+    assert far.startswith("Enemy chosen as near a 50% chance of winning as the budgets and "
+                          "pilot levels allowed, 5% by the estimate")
+    assert "budget 42 of the scenario's 60 (70%), 40 spent, Green pilots: WASP, VIPER" in far
