@@ -841,6 +841,7 @@ class Battle(Roller):
         whether the combat goes on to another round."""
         zone = eng.zone
         if cap > 1:
+            eng.doubled = None  # R6.3: doubled terrain lasts the round it was chosen in
             self.begin_round(zone, number)
         supported = any(self.assets.values())  # assets are only ever used up
         for side in order:
