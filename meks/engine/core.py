@@ -1286,8 +1286,8 @@ class Battle(Roller):
                 self.note(Kind.IDENTIFY, f"{unit.name} identify {target.name}.", unit, target)
         else:
             self.learn(self.marked, unit.side, (target.id,))
-            self.note(Kind.TARGET, f"{unit.name} mark {target.name}: +1 to hit it this turn.",
-                      unit, target)
+            self.note(Kind.TARGET, f"{unit.name} mark {target.name}: +1 to hit it this "
+                      f"{'turn' if self.house.one_exchange else 'round'}.", unit, target)
 
     # ---- attacks ------------------------------------------------------------------------------
 
@@ -1608,7 +1608,8 @@ class Battle(Roller):
         if result == PILOT_WOUNDED:
             # R6.9: a support vehicle has no pilot; the wound falls on its crew, same effect.
             target.pending.append((PILOT_WOUNDED, 0))
-            effect = f"from next turn on it acts only on {WOUNDED_ACTS.need}+"
+            effect = (f"from next {'turn' if self.house.one_exchange else 'round'} on it acts "
+                      f"only on {WOUNDED_ACTS.need}+")
         elif result == LEG_DAMAGED:
             target.pending.append((LEG_DAMAGED, 0))
             effect = (f"-{target.legs + sum(1 for r, _ in target.pending if r == LEG_DAMAGED)}"
