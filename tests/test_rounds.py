@@ -745,6 +745,32 @@ def test_head_to_head_a_bailed_out_mek_counts_as_destroyed_points_R7_3_R6_12() -
         verdict.reason
 
 
+def test_head_to_head_both_sides_wiped_out_at_once_are_judged_by_the_points_R7_3() -> None:
+    """Neither side has the last Mek standing, and neither can do anything more: the battle
+    ends at once, judged as at the turn limit."""
+    from meks.scenario import UnitKind
+    from meks.victory import Outcome, UnitState
+
+    verdict = head_to_head(5, [mek_state("A1", 12, destroyed=5), mek_state("A2", 4, destroyed=2)],
+                           [mek_state("D1", 10, destroyed=5), mek_state("D2", 8, destroyed=3)])
+    assert verdict.outcome is Outcome.ATTACKER_WINS
+    assert "the attacker destroyed 18 points of Meks to the defender's 16 and wins" in \
+        verdict.reason
+    even = head_to_head(5, [mek_state("A1", 12, destroyed=5)],
+                        [mek_state("D1", 12, destroyed=5)])
+    assert even.outcome is Outcome.DRAW
+    vehicle = UnitState(id="A9", kind=UnitKind.VEHICLE, zone=5, points=5)
+    still_there = head_to_head(5, [mek_state("A1", 12, destroyed=5), vehicle],
+                               [mek_state("D1", 10, destroyed=5)])
+    assert still_there.outcome is Outcome.UNDECIDED  # a vehicle fights on to the limit
+
+
+def test_scenario_show_says_how_mek_points_decide_R7_3(runner: CliRunner) -> None:
+    shown = " ".join(cli(runner, "scenario", "show", "head-to-head").split())
+    assert "At the turn limit otherwise: the side that destroyed more of the enemy's Mek " \
+        "points wins (equal points: a draw)." in shown
+
+
 def test_head_to_head_ships_with_mek_points_at_the_turn_limit_R7_3() -> None:
     from campaigns.scenarios import get_scenario
     from meks.scenario import Result
