@@ -522,6 +522,21 @@ def test_a_unit_that_cannot_act_stays_when_its_side_withdraws_R6_3() -> None:
     assert texts(b, Kind.MOVE) == ["Left withdraws from zone 5 to zone 2."]
 
 
+def test_a_hidden_mek_stays_hidden_where_it_is_when_its_side_withdraws_R6_3_R4_3() -> None:
+    scenario = map_scenario((5,), (5,), **rounds(3))
+    ctl = Withdrawing(deploy=lambda b, side, units: {"A1": 5, "A2": 5},
+                      reveal=lambda b, unit: False)  # (it could come out, alone now)
+
+    def hide_right(b: Battle) -> None:
+        b.unit("A2").hidden = True
+
+    b = breaking(two_posts(), force(post()), [*INIT, 5, 4, 2],  # a hidden Mek rolls too
+                 scenario, ctl, prepare=hide_right)
+    assert ctl.offered == {"A1": [2, 4, 6, 8]}
+    assert b.unit("A2").zone == 5 and b.unit("A2").hidden
+    assert texts(b, Kind.MOVE) == ["Left withdraws from zone 5 to zone 2."]
+
+
 def test_break_is_not_offered_when_no_unit_could_withdraw_R6_3() -> None:
     """In corner zone 1 with enemies in both its neighbours, the winner at Long may not
     break contact; under break_contact: stay (the earlier reading) it may."""
