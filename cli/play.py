@@ -307,8 +307,10 @@ class Terminal:
                      f"({battle.terrain_name(unit.zone)}), {unit.hits}/{unit.max_hits} hits.")
             notes = []
             if second and unit.is_mek:
-                notes.append("Moving now gives the Mek 2 heat next turn; zones with enemies "
-                             "cannot be entered.")
+                notes.append("Moving now gives the Mek 2 heat next turn"
+                             + ("" if battle.house.one_exchange else
+                                " (in its first round of combat)")
+                             + "; zones with enemies cannot be entered.")
             if not battle.can_leave(unit):
                 notes.append("Engaged: it cannot leave the zone unless its side broke contact.")
             choice = self.choose(battle, title, options,
@@ -564,7 +566,8 @@ class Terminal:
         options.append(Option("wait (keep the Ambush for later)", None))
         choice: str | None = self.choose(
             battle, f"Ambush in zone {zone}: one Mek makes a free attack before the movement "
-            "rolls, on top of its own fire this turn.",
+            "rolls, on top of its own fire "
+            + ("this turn." if battle.house.one_exchange else "in the combat's first round."),
             options, _index(options, suggested, len(options) - 1))
         return choice
 

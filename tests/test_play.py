@@ -949,3 +949,150 @@ def test_a_play_begun_under_an_earlier_engine_revision_is_set_aside_when_it_no_l
     with session() as s:  # the company's muster is free again
         again = start(s, "opening-shots", Side.ATTACKER, wolves, blue, seed=11)
     assert again.id != state.id
+
+
+# ---- zone combat in rounds and breaking contact (R5.2, R6.3) ----------------------------------
+
+def asking(terminal: Any, answers: dict[str, str]) -> list[str]:
+    """Spy on the terminal's questions: their titles, in order; a question whose title holds
+    a key of ``answers`` is answered with its value, any other with Enter."""
+    titles: list[str] = []
+    choose = terminal.choose
+
+    def spy(battle: Any, title: str, options: Any, default: int = 0, notes: Any = ()) -> Any:
+        titles.append(title)
+        return choose(battle, title, options, default, notes)
+
+    def ask(text: str, default: str) -> str:
+        return next((a for key, a in answers.items() if key in titles[-1]), default)
+
+    terminal.choose = spy
+    terminal._ask = ask
+    return titles
+
+
+@pytest.mark.parametrize(("typed", "zone"), [(None, 4), ("3", 8)])
+def test_the_withdraw_question_names_the_zones_and_enter_takes_the_suggestion_R6_3(
+        typed: str | None, zone: int) -> None:
+    from cli.play import Terminal
+    from tests.engine_helpers import Scripted, force, map_scenario, post
+
+    still = {"movement": lambda b, side: {}}
+    advisor = Scripted([RangeChoice.BREAK], withdraw=lambda b, unit, zones: 4, **still)
+    out = console()
+    terminal = Terminal(out, Side.ATTACKER, None, advisor)
+    titles = asking(terminal, {"into which zone": typed} if typed else {})
+    scenario = map_scenario((5,), (5, 6), combat_rounds=3, break_contact="withdraw")
+    defender = Scripted(deploy=lambda b, side, units: {"D1": 5, "D2": 6}, **still)
+    battle = Battle(scenario, {Side.ATTACKER: force(post()),
+                               Side.DEFENDER: force(post(), post(name="Flank"))},
+                    Dice.from_sequence([6, 1, 5, 2]),
+                    {Side.ATTACKER: terminal, Side.DEFENDER: defender}, CATALOG)
+    battle.setup()
+    battle.play_turn()
+    text = out.file.getvalue()
+    assert "A1 Post pulls out of zone 5: into which zone?" in titles
+    assert "break contact (the combat ends; your units here pull out at once into zones " \
+        "free of enemies)" in text
+    assert re.search(r"1\. zone 2 \(Plains\)\n +2\. zone 4 \(Plains\)  <- suggested\n"
+                     r" +3\. zone 8 \(Plains\)\n", text)
+    assert "zone 6 (Plains)" not in text.split("into which zone?")[1].split("Choice")[0]
+    assert battle.unit("A1").zone == zone
+    assert f"Post withdraws from zone 5 to zone {zone}." in text
+    assert "Moving now gives the Mek 2 heat next turn (in its first round of combat)" in text
+
+
+def test_a_lone_way_out_is_taken_without_asking_R6_3() -> None:
+    from cli.play import Terminal
+    from tests.engine_helpers import Scripted, force, map_scenario, post
+
+    terminal = Terminal(console(), Side.ATTACKER, enter_always, Scripted())
+    titles = asking(terminal, {})
+    battle = Battle(map_scenario((1,), (1, 2)), {Side.ATTACKER: force(post()),
+                                                 Side.DEFENDER: force(post())},
+                    Dice.from_sequence([]), {s: Baseline() for s in Side}, CATALOG)
+    battle.setup()
+    assert terminal.withdraw(battle.views[Side.ATTACKER], battle.unit("A1"), [4]) == 4
+    assert titles == []
+
+
+def round_prompts(combat_rounds: int) -> tuple[list[str], str]:
+    from cli.play import Terminal
+    from tests.engine_helpers import Scripted, duel_scenario, force, gun, post, start
+
+    advisor = Scripted([RangeChoice.STAY] * 2)
+    out = console()
+    terminal = Terminal(out, Side.ATTACKER, None, advisor)
+    titles = asking(terminal, {})
+    # Initiative; then in each round the Gun wins the movement roll 5 to 2 and misses (1).
+    dice = [6, 1, *[5, 2, 1] * combat_rounds]
+    battle = Battle(duel_scenario(combat_rounds=combat_rounds, break_contact="withdraw"),
+                    {Side.ATTACKER: force(gun("Cannon")), Side.DEFENDER: force(post())},
+                    Dice.from_sequence(dice), {Side.ATTACKER: terminal,
+                                               Side.DEFENDER: Scripted()}, CATALOG)
+    start(battle, Band.SHORT)
+    battle.play_turn()
+    assert len(battle.dice.log) == len(dice)
+    return titles, out.file.getvalue()
+
+
+def test_prompts_in_a_combat_of_rounds_name_the_round_R5_2() -> None:
+    titles, text = round_prompts(2)
+    for number in (1, 2):
+        assert f"You win the movement roll in zone 5 (Plains, round {number}); the range is " \
+            "short. Weapons in range at each band:" in titles
+        assert f"A1 Gun in zone 5, round {number}, at short range: pick its target." in titles
+    assert "double the terrain modifier against shots at your units this round" in text
+    assert "Round 2 in zone 5 (short range)." in text
+
+
+def test_prompts_of_one_exchange_a_turn_name_no_round_R5_2() -> None:
+    titles, text = round_prompts(1)
+    assert "You win the movement roll in zone 5 (Plains); the range is short. Weapons in " \
+        "range at each band:" in titles
+    assert "A1 Gun in zone 5 at short range: pick its target." in titles
+    assert "double the terrain modifier against shots at your units this turn" in text
+    assert ", round" not in " ".join(titles)
+
+
+@pytest.mark.parametrize(("combat_rounds", "period"), [(3, "round"), (1, "turn")])
+def test_agility_is_once_a_round_in_a_combat_of_rounds_R5_2_R6_8(combat_rounds: int,
+                                                                  period: str) -> None:
+    from cli.play import Terminal
+    from tests.engine_helpers import duel_scenario, force, post
+
+    out = console()
+    terminal = Terminal(out, Side.DEFENDER, enter_always, Baseline())
+    battle = Battle(duel_scenario(combat_rounds=combat_rounds, break_contact="withdraw"),
+                    {Side.ATTACKER: force(post()),
+                     Side.DEFENDER: force(post("Light", skills=["Agility"]))},
+                    Dice.from_sequence([]), {s: Baseline() for s in Side}, CATALOG)
+    battle.setup()
+    terminal.dodge(battle.views[Side.DEFENDER], battle.unit("D1"), CATALOG.weapon("Cannon"), 1)
+    assert f"(Agility, once a {period}, +1 heat;" in out.file.getvalue()
+
+
+def test_a_play_stored_without_a_revision_goes_on_under_one_exchange_R5_2(
+        runner: CliRunner, files: tuple[str, str]) -> None:
+    """Plays begun before revision 8 kept no revision: they go on under the readings of their
+    time, one exchange a turn and contact broken in place."""
+    from campaigns.play import load, start
+    from cli.state import session
+    from db.models import Play
+    from meks.scenario import COMBAT_ROUNDS, BreakContact
+
+    red, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, red, blue, seed=3)
+    assert state.scenario.house_rules.combat_rounds == COMBAT_ROUNDS
+    with session() as s:
+        row = s.get(Play, state.id)
+        assert row is not None
+        spec = json.loads(row.spec)
+        del spec["engine"]
+        row.spec = json.dumps(spec)
+        s.add(row)
+    with session() as s:
+        old = load(s, state.id)
+    assert old.scenario.house_rules.combat_rounds == 1
+    assert old.scenario.house_rules.break_contact is BreakContact.STAY

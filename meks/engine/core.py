@@ -841,6 +841,7 @@ class Battle(Roller):
         whether the combat goes on to another round."""
         zone = eng.zone
         if cap > 1:
+            eng.doubled = None  # R6.3: doubled terrain lasts the round it was chosen in
             self.begin_round(zone, number)
         supported = any(self.assets.values())  # assets are only ever used up
         for side in order:
@@ -1285,8 +1286,8 @@ class Battle(Roller):
                 self.note(Kind.IDENTIFY, f"{unit.name} identify {target.name}.", unit, target)
         else:
             self.learn(self.marked, unit.side, (target.id,))
-            self.note(Kind.TARGET, f"{unit.name} mark {target.name}: +1 to hit it this turn.",
-                      unit, target)
+            self.note(Kind.TARGET, f"{unit.name} mark {target.name}: +1 to hit it this "
+                      f"{'turn' if self.house.one_exchange else 'round'}.", unit, target)
 
     # ---- attacks ------------------------------------------------------------------------------
 
@@ -1607,7 +1608,8 @@ class Battle(Roller):
         if result == PILOT_WOUNDED:
             # R6.9: a support vehicle has no pilot; the wound falls on its crew, same effect.
             target.pending.append((PILOT_WOUNDED, 0))
-            effect = f"from next turn on it acts only on {WOUNDED_ACTS.need}+"
+            effect = (f"from next {'turn' if self.house.one_exchange else 'round'} on it acts "
+                      f"only on {WOUNDED_ACTS.need}+")
         elif result == LEG_DAMAGED:
             target.pending.append((LEG_DAMAGED, 0))
             effect = (f"-{target.legs + sum(1 for r, _ in target.pending if r == LEG_DAMAGED)}"
