@@ -836,13 +836,25 @@ class Battle(Roller):
         self.round = 0
 
     def combat_round(self, eng: Engagement, order: list[Side], number: int, cap: int) -> bool:
-        """One round of a zone combat (R5.2): support and dismounting, the movement rolls and
-        the range, then every unit's fire, taking effect as the round ends (R6.0). Returns
-        whether the combat goes on to another round."""
+        """One round of a zone combat (R5.2). Returns whether the combat goes on to another
+        round: with a cap above 1, while the zone is still contested; heat fades as each
+        round ends, for every unit that began it there (R6.10)."""
+        if cap == 1:
+            self.exchange(eng, order, number)
+            return False
+        eng.doubled = None  # R6.3: doubled terrain lasts the round it was chosen in
+        self.begin_round(eng.zone, number)
+        fighting = self.in_zone(eng.zone)
+        fired = self.exchange(eng, order, number)
+        for unit in fighting:
+            unit.heat = 0
+        return fired and self.contested(eng.zone)
+
+    def exchange(self, eng: Engagement, order: list[Side], number: int) -> bool:
+        """The steps of one exchange: support and dismounting, the movement rolls and the
+        range, then every unit's fire, taking effect as it ends (R6.0). Returns whether the
+        fire came (not when the zone stopped being contested, or contact was broken)."""
         zone = eng.zone
-        if cap > 1:
-            eng.doubled = None  # R6.3: doubled terrain lasts the round it was chosen in
-            self.begin_round(zone, number)
         supported = any(self.assets.values())  # assets are only ever used up
         for side in order:
             if supported:
@@ -874,11 +886,7 @@ class Battle(Roller):
             if targets:
                 self.attack(unit, targets, eng.band)
         self.end_combat(zone)
-        if cap == 1:
-            return False
-        for unit in self.in_zone(zone):
-            unit.heat = 0  # R5.2/R6.10: heat fades as each round ends
-        return self.contested(zone)
+        return True
 
     def begin_round(self, zone: int, number: int) -> None:
         """R5.2: a round begins. What the zone-combat rules allow once a turn is allowed
