@@ -563,7 +563,9 @@ class Victory(_Model):
         "The attacker wins when this holds at the end of a turn (none: only at the limit)."))
     defender: Condition | None = Field(None, description="Likewise for the defender.")
     at_turn_limit: ResultName = Field(Result.DRAW, description=(
-        "The result when the last turn ends and neither side's condition holds."))
+        "The result when the last turn ends and neither side's condition holds: a side, a "
+        "draw, or mek_points (the side that destroyed more of the enemy's Mek points wins; "
+        "equal points are a draw)."))
 
     @model_validator(mode="before")
     @classmethod
