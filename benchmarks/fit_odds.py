@@ -313,7 +313,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true",
                         help="store the fitted curves in meks/data/odds_model.yaml")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
+        return int(done.code or 0)
     try:
         report = run(args.scenario or [*SCENARIOS, *CAMPAIGN_SCENARIOS], args.pairs,
                      args.battles, args.check_pairs, args.jobs)

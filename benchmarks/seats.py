@@ -137,13 +137,23 @@ def table(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--battles", type=int, default=400)
-    parser.add_argument("--scenario", action="append", choices=SCENARIOS)
-    parser.add_argument("--rounds", type=int, default=None)
-    parser.add_argument("--plan", choices=("printed", "campaign"), default="printed")
-    parser.add_argument("--jobs", type=int, default=available_cpus())
-    parser.add_argument("--json", action="store_true")
-    args = parser.parse_args(argv)
+    parser.add_argument("--battles", type=int, default=400,
+                        help="battles a scenario (default %(default)s)")
+    parser.add_argument("--scenario", action="append", choices=SCENARIOS,
+                        help="only this scenario (again for more; default: all six)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="the cap on a zone combat's rounds (default: the scenario's)")
+    parser.add_argument("--plan", choices=("printed", "campaign"), default="printed",
+                        help="the six as printed, or the built-in campaign's copies "
+                        "(default: printed)")
+    parser.add_argument("--jobs", type=int, default=available_cpus(),
+                        help="worker processes (default: one for each CPU this process may "
+                        "use, %(default)s here)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
+        return int(done.code or 0)
     scenarios = args.scenario or list(SCENARIOS)
     return print_report("The seats benchmark", lambda: measure(
         scenarios, args.battles, args.plan, args.rounds, max(1, args.jobs)), args.json, table)

@@ -324,8 +324,8 @@ def test_the_campaign_benchmark_runs_and_prints_its_table() -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [s["scenario"] for s in report["scenarios"]] == [
-        "opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
-        "head-to-head", "citadel"]
+        "opening-shots-campaign", "at-the-hot-gates-campaign", "buying-us-some-time-campaign",
+        "through-the-breach-campaign", "head-to-head", "citadel-campaign"]
     for s in report["scenarios"]:
         assert s["won"] + s["lost"] + s["drawn"] == 1
     assert report["prepare_seconds"] > 0 and report["fight_seconds"] > 0

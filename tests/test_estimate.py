@@ -35,7 +35,10 @@ from meks.scenario import HouseRules, Side
 
 REPO = Path(__file__).resolve().parent.parent
 BUILT_IN = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
-            "head-to-head", "citadel")
+            "head-to-head", "citadel",
+            # the built-in campaign's copies (campaigns/scenarios/campaign)
+            "opening-shots-campaign", "at-the-hot-gates-campaign",
+            "buying-us-some-time-campaign", "through-the-breach-campaign", "citadel-campaign")
 
 
 def mek(catalog: Catalog, design: str, level: str = "Regular", damage: int = 0,
@@ -177,14 +180,15 @@ def test_every_built_in_scenarios_curves_were_fitted_to_its_rules_as_they_are() 
 def test_where_strength_decides_the_stronger_attacker_is_likelier_to_win() -> None:
     """In the scenarios that are fights to the finish (Buying Us Some Time, Head to Head),
     the fitted curves rise with the attacker's edge in strength and in movement rolls, and
-    fall for the defender; at the Hot Gates, a race for the exit, speed counts most."""
+    fall for the defender; at the Hot Gates, where the attackers must beat the defenders in
+    the pass before they leave through it (R5.2, R6.3 of engine revision 8), both count."""
     for sid in ("buying-us-some-time", "head-to-head"):
         model = models()[sid]
         assert model.attacker.slope > 0 > model.defender.slope
         assert model.attacker.speed > 0 > model.defender.speed
         assert from_edge(model, 1.0).attacker > from_edge(model, -1.0).attacker
     gates = models()["at-the-hot-gates"]
-    assert gates.attacker.speed > max(gates.attacker.slope, 0)
+    assert gates.attacker.slope > 0 and gates.attacker.speed > 0
 
 
 def test_house_rules_that_change_battles_leave_a_scenario_without_an_estimate(

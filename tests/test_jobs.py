@@ -96,7 +96,8 @@ def test_every_benchmark_taking_jobs_defaults_to_the_cpus_available_issue19(
     could match by chance."""
     taking = sorted(p.stem for p in (ROOT / "benchmarks").glob("*.py")
                     if '"--jobs"' in p.read_text("utf-8"))
-    assert taking == ["battles", "bot_vs_baseline", "campaign_runs", "fit_odds", "styles"]
+    assert taking == ["battles", "bot_vs_baseline", "campaign_runs", "fit_odds", "seats",
+                      "styles"]
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3, 4}, raising=False)
     monkeypatch.setattr(os, "cpu_count", lambda: 5)
     assert available_cpus() == 5

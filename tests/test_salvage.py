@@ -402,8 +402,8 @@ def test_campaign_plan_switches_salvage_on_and_its_summary_shows_it_R3_6(
     run(runner, "company", "create", "Hawks")
     err = run(runner, "campaign", "start", "Hawks", "--plan", str(bad), code=2)
     assert "house_rules.salvage" in err
-    # (seed 1: an enemy Mek is destroyed in Head to Head, so there are parts to salvage)
-    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "1")
+    # (seed 2: enemy Meks are destroyed in Head to Head, so there are parts to salvage)
+    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "2")
     out = run(runner, "campaign", "run", "Hawks")
     assert "Parts salvaged:" in out
     status = run_json(runner, "campaign", "status", "Hawks")
