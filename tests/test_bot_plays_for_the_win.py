@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from campaigns.scenarios import get_scenario
 from meks.catalog import Band
 from meks.dice import Dice
+from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.movement import Planner
 from meks.engine.bot.policy import Bot
 from meks.engine.bot.tasks import PRESS_FACTOR, PRESS_MARGIN, Tasks, pressed
@@ -21,10 +22,12 @@ from tests.engine_helpers import CATALOG
 from tests.test_bot import duel, forces
 
 
-def scenario_battle(scenario_id: str, turn: int, seed: int = 3) -> tuple[Battle, Bot]:
+def scenario_battle(scenario_id: str, turn: int, seed: int = 3,
+                    revision: int = REVISION) -> tuple[Battle, Bot]:
     """A battle of a built-in scenario with the normal musters, set up, at ``turn``, the
-    bot on both sides."""
-    scenario = get_scenario(scenario_id)
+    bot on both sides (``revision``: under the readings of that engine revision, R5.2 and
+    R6.3)."""
+    scenario = as_fought_under(get_scenario(scenario_id), revision)
     bot = Bot()
     battle = Battle(scenario, forces(scenario), Dice.from_seed(seed),
                     {side: bot for side in Side}, CATALOG)
@@ -75,8 +78,9 @@ def test_a_side_that_must_act_commits_when_the_fight_needs_the_turns_left() -> N
     """Issue 16 item 2 (Opening Shots: the attacker waited next to the town until turn 10):
     a side that loses by waiting steps into the fight whatever the force ratio once the
     turns left are no more than the fight needs, and not before; a fight that cannot be won
-    in the turns left does not make it hurry."""
-    battle, bot = scenario_battle("opening-shots", turn=2)
+    in the turns left does not make it hurry. (One exchange a turn, as engine revision 7
+    fought: the bot plays so there still.)"""
+    battle, bot = scenario_battle("opening-shots", turn=2, revision=7)
     mine = [u for u in battle.side_units(Side.ATTACKER)]
     foes = [u for u in battle.side_units(Side.DEFENDER)]
     view = view_of(battle, Side.ATTACKER)
@@ -190,10 +194,10 @@ def test_the_hunters_next_to_the_quarry_step_in() -> None:
 
 # ---- an enemy that wants to leave --------------------------------------------------------------
 
-def hot_gates_fight(band: Band) -> tuple[Battle, Bot, SideView]:
+def hot_gates_fight(band: Band, revision: int = REVISION) -> tuple[Battle, Bot, SideView]:
     """At the Hot Gates: the attacker's Meks have reached the exit zone (8), where the
     defenders hold, and the fight there stands at ``band``."""
-    battle, bot = scenario_battle("at-the-hot-gates", turn=3)
+    battle, bot = scenario_battle("at-the-hot-gates", turn=3, revision=revision)
     for unit in battle.side_units(Side.ATTACKER):
         unit.zone = 8
     for unit in battle.side_units(Side.DEFENDER):
@@ -228,8 +232,9 @@ def test_units_bound_for_a_held_exit_go_in_at_once_when_time_runs_against_them()
     """Issue 16 item 2 (At the Hot Gates the bot's attackers waited next to the exit zone
     until turn 10, and the objective-runner style beat it): Meks that must leave the map
     from a zone the enemy holds step into it together as soon as they are next to it, though
-    the defenders there outnumber them; waiting only leaves fewer turns to break contact."""
-    battle, bot = scenario_battle("at-the-hot-gates", turn=2)
+    the defenders there outnumber them; waiting only leaves fewer turns to break contact.
+    (One exchange a turn, breaking contact a way out, as engine revision 7 fought.)"""
+    battle, bot = scenario_battle("at-the-hot-gates", turn=2, revision=7)
     attackers = [u for u in battle.side_units(Side.ATTACKER) if u.is_mek]
     for unit in attackers:
         unit.zone = 5
@@ -247,15 +252,40 @@ def test_units_bound_for_a_held_exit_go_in_at_once_when_time_runs_against_them()
 def test_in_the_exit_zone_the_bot_opens_the_range_to_get_away() -> None:
     """Issue 16 item 2: in the exit zone, the attacker that wins the movement roll at
     Medium opens the range toward Long (where one more won roll breaks contact and lets it
-    leave) rather than trade fire, and at Long breaks contact."""
-    battle, bot, _ = hot_gates_fight(Band.MEDIUM)
+    leave) rather than trade fire, and at Long breaks contact. (Breaking contact to stay,
+    as engine revision 7 fought.)"""
+    battle, bot, _ = hot_gates_fight(Band.MEDIUM, revision=7)
     view = view_of(battle, Side.ATTACKER)
     assert bot.range_choice(view, 8, Side.ATTACKER, [
         RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.OPEN]) is RangeChoice.OPEN
-    battle, bot, _ = hot_gates_fight(Band.LONG)
+    battle, bot, _ = hot_gates_fight(Band.LONG, revision=7)
     view = view_of(battle, Side.ATTACKER)
     assert bot.range_choice(view, 8, Side.ATTACKER, [
         RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.BREAK]) is RangeChoice.BREAK
+
+
+def test_in_the_exit_zone_the_bot_does_not_withdraw_from_the_exit_R6_3() -> None:
+    """Engine revision 8: breaking contact withdraws the side's units out of the zone
+    (R6.3), away from the exit they must leave by, so in the exit zone the attacker never
+    breaks contact; it fights its way through."""
+    battle, bot, _ = hot_gates_fight(Band.LONG)
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.range_choice(view, 8, Side.ATTACKER, [
+        RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.BREAK]) is not RangeChoice.BREAK
+
+
+def test_a_fight_in_rounds_needs_fewer_turns_R5_2() -> None:
+    """Engine revision 8: a turn holds up to the cap's rounds of a zone combat (R5.2), so
+    the turns a fight needs are its exchanges over the cap."""
+    legacy, bot7 = scenario_battle("opening-shots", turn=2, revision=7)
+    rounds, bot8 = scenario_battle("opening-shots", turn=2)
+    cap = rounds.scenario.house_rules.combat_rounds
+    assert cap > 1
+    turns = []
+    for battle, bot in ((legacy, bot7), (rounds, bot8)):
+        mine, foes = battle.side_units(Side.ATTACKER), battle.side_units(Side.DEFENDER)
+        turns.append(bot.judge.fight_turns(view_of(battle, Side.ATTACKER), mine, foes))
+    assert abs(turns[1] * cap - turns[0]) < 1e-9
 
 
 # ---- ahead in a battle that would be drawn -----------------------------------------------------
