@@ -51,7 +51,7 @@ from benchmarks.bot_vs_baseline import CAMPAIGN_SCENARIOS, SCENARIOS, fight_all 
 from campaigns.processes import available_cpus  # noqa: E402
 from campaigns.scenario_model import rules_digest  # noqa: E402
 from campaigns.scenarios import get_scenario  # noqa: E402
-from meks.catalog import Design, load_catalog  # noqa: E402
+from meks.catalog import Catalog, Design, load_catalog  # noqa: E402
 from meks.dice import Dice  # noqa: E402
 from meks.engine import REVISION  # noqa: E402
 from meks.engine.bot.choices import (  # noqa: E402
@@ -140,18 +140,26 @@ def fight(task: Task) -> tuple[str, tuple[float, float, float], list[str]]:
     out = []
     for b in range(task.battles):
         seed = (task.base + task.pair) * 100 + b
-        dice = Dice.from_seed(seed)
-        support_dice = Dice.from_seed(seed * 7 + 3)
-        forces = {}
-        for side in Side:
-            rolled = [roll_support(support_dice, catalog)
-                      for _ in range(scenario.side(side).support_rolls)]
-            support = tuple(r.entry.name for r in rolled if r.entry.name != RICH_UNCLE)
-            forces[side] = ForceSpec(units[side], support, side.value)
-        result = Battle(scenario, forces, dice, {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()},
-                        catalog).run()
+        forces = with_support(scenario, units, seed, catalog)
+        result = Battle(scenario, forces, Dice.from_seed(seed),
+                        {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog).run()
         out.append(result.winner.value if result.winner else "draw")
     return task.scenario, features, out
+
+
+def with_support(scenario: Scenario, units: dict[Side, tuple[UnitSpec, ...]], seed: int,
+                 catalog: Catalog) -> dict[Side, ForceSpec]:
+    """Each side's force for the battle of ``seed``: its ``units``, with the support results
+    the scenario gives it rolled from a stream of that seed's own (Rich Uncle left out: the
+    force is drawn already)."""
+    support_dice = Dice.from_seed(seed * 7 + 3)
+    forces = {}
+    for side in Side:
+        rolled = [roll_support(support_dice, catalog)
+                  for _ in range(scenario.side(side).support_rolls)]
+        support = tuple(r.entry.name for r in rolled if r.entry.name != RICH_UNCLE)
+        forces[side] = ForceSpec(units[side], support, side.value)
+    return forces
 
 
 def logistic_fit(features: np.ndarray, y: np.ndarray) -> tuple[float, ...]:

@@ -34,15 +34,13 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks.bot_vs_baseline import SCENARIOS, fight_all, print_report  # noqa: E402
-from benchmarks.fit_odds import side_units  # noqa: E402
+from benchmarks.fit_odds import side_units, with_support  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 from meks.catalog import load_catalog  # noqa: E402
 from meks.dice import Dice  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
-from meks.engine.units import ForceSpec  # noqa: E402
 from meks.scenario import Scenario, Side  # noqa: E402
-from meks.support import RICH_UNCLE, roll_support  # noqa: E402
 
 SEATS_SEED = 52_000
 LOW, HIGH, DRAWS = 0.30, 0.70, 0.15  # a contest: each side wins 30% to 70%, at most 15% drawn
@@ -58,14 +56,13 @@ class Task:
 
 def scenario_of(scenario_id: str, plan: str, rounds: int | None) -> Scenario:
     """The scenario as the plan fights it, with ``rounds`` as its cap when given."""
-    if plan == "campaign":
-        from campaigns.campaign import built_in_scenario
+    from campaigns.campaign import BUILT_IN_PLAN, PRINTED_PLAN
+    from campaigns.scenarios import get_scenario
 
-        scenario = built_in_scenario(scenario_id)
-    else:
-        from campaigns.scenarios import get_scenario
-
-        scenario = get_scenario(scenario_id)
+    if plan == "campaign":  # the campaign's copy of the printed scenario, where it has one
+        printed = [sid for sid, _ in PRINTED_PLAN]
+        scenario_id = BUILT_IN_PLAN[printed.index(scenario_id)][0]
+    scenario = get_scenario(scenario_id)
     if rounds is not None:
         scenario = dataclasses.replace(scenario, house_rules=dataclasses.replace(
             scenario.house_rules, combat_rounds=rounds))
@@ -80,14 +77,7 @@ def fight(task: Task) -> tuple[str, str, int, int]:
     rng = random.Random(seed)
     units = {side: side_units(rng, task.scenario, side, scenario=scenario, scales=(1.0,))
              for side in Side}
-    support_dice = Dice.from_seed(seed * 7 + 3)
-    forces = {}
-    for side in Side:
-        rolled = [roll_support(support_dice, catalog)
-                  for _ in range(scenario.side(side).support_rolls)]
-        support = tuple(r.entry.name for r in rolled if r.entry.name != RICH_UNCLE)
-        forces[side] = ForceSpec(units[side], support, side.value)
-    battle = Battle(scenario, forces, Dice.from_seed(seed),
+    battle = Battle(scenario, with_support(scenario, units, seed, catalog), Dice.from_seed(seed),
                     {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog)
     result = battle.run()
     lost = sum(1 for u in result.units if u.is_mek and not u.decoy
