@@ -611,8 +611,8 @@ def test_one_bot_can_fight_battle_after_battle() -> None:
 def test_the_bot_beats_the_baseline() -> None:
     """300 battles per scenario, half with the bot attacking (the same seeds both ways),
     mirrored forces from the bot's normal muster: the bot wins at least 60% of the decided
-    battles (55% in Head to Head, see below). The full check of the goal (65% over 2,000 battles per scenario) is the
-    benchmark, ``benchmarks/bot_vs_baseline.py``.
+    battles (55% in Head to Head, see below). The full check of the goal (65% over 2,000
+    battles per scenario) is the benchmark, ``benchmarks/bot_vs_baseline.py``.
 
     Through the Breach and Citadel cannot be won by an attacker with the normal muster's
     forces (ODINs and other Titan-class armour cannot be destroyed in time), so every
