@@ -7,7 +7,9 @@ weapons reach (two bands when the roll more than doubles the other's and that do
 overshoot), never open, never break contact, never jump, and fire the weapons, in order,
 that keep it within its heat rating.
 
-The duel is an absorbing Markov chain. Its state at the start of a turn is the band and, for
+The duel is an absorbing Markov chain, one step a round of zone combat (R5.2): the two Meks
+never part, so each turn of the duel is the cap's rounds (``rounds``), and below "turn" reads
+as a step of the chain. Its state at the start of a turn is the band and, for
 each Mek, its Hits, Leg Damage, live weapons, live (non-armor) systems, whether Computers
 damage gives -1 to hit this turn, and whether its pilot is wounded. ``exact_duel`` carries
 the probability of every state from turn to turn, steps by steps in the engine's own order,
