@@ -41,13 +41,14 @@ from meks.engine.bot.choices import design_profile
 from meks.engine.bot.evaluation import contest
 from meks.engine.units import UnitSpec, build_unit
 from meks.rules import movement_roll
-from meks.scenario import Scenario, Side
+from meks.scenario import HouseRules, Scenario, Side
 from meks.yamlio import parse_yaml
 
 MODEL_FILE = "odds_model.yaml"
-BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits", "bail_out", "withdrawal")
-"""The house rules that change how battles go, so that curves fitted without them do not
-hold (the others change what happens between battles)."""
+BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits", "bail_out", "withdrawal",
+                      "combat_rounds", "break_contact")
+"""The house rules that change how battles go, so that curves fitted at their defaults do
+not hold otherwise (the others change what happens between battles)."""
 
 
 def strength(units: Sequence[UnitSpec], catalog: Catalog) -> float:
@@ -197,7 +198,8 @@ def model_for(scenario: Scenario, rules: str | None = None) -> Model | None:
     the scenario's rules (the caller works it out from the stored form), which must be the
     one the curves were fitted to: a scenario file that takes a built-in id, or a built-in
     scenario changed since the fit, has none."""
-    if any(getattr(scenario.house_rules, name) for name in BATTLE_HOUSE_RULES):
+    house, default = scenario.house_rules, HouseRules()
+    if any(getattr(house, name) != getattr(default, name) for name in BATTLE_HOUSE_RULES):
         return None
     model = models().get(scenario.id)
     if model is None or (rules is not None and rules != model.rules):

@@ -194,15 +194,17 @@ def test_where_strength_decides_the_stronger_attacker_is_likelier_to_win() -> No
 def test_house_rules_that_change_battles_leave_a_scenario_without_an_estimate(
         catalog: Catalog) -> None:
     """Curves fitted without a house rule do not hold with it: Six Always Hits, diagonal
-    moves, bail out and withdrawal leave no estimate; house rules of the campaign between
-    battles do not matter."""
-    from meks.scenario import Repair
+    moves, bail out, withdrawal, and one exchange a turn or breaking contact to stay (the
+    readings of engine revisions before 8) leave no estimate; house rules of the campaign
+    between battles do not matter."""
+    from meks.scenario import BreakContact, Repair
 
     scenario = get_scenario("head-to-head")
     forces = {Side.ATTACKER: (mek(catalog, "DRAKEN"),), Side.DEFENDER: (mek(catalog, "THOR"),)}
     assert estimate(scenario, forces, catalog) is not None
     for rules in (HouseRules(six_always_hits=True), HouseRules(diagonal_moves=True),
-                  HouseRules(bail_out=True), HouseRules(withdrawal=True)):
+                  HouseRules(bail_out=True), HouseRules(withdrawal=True),
+                  HouseRules(combat_rounds=1), HouseRules(break_contact=BreakContact.STAY)):
         assert model_for(dataclasses.replace(scenario, house_rules=rules)) is None
     kept = dataclasses.replace(scenario, house_rules=HouseRules(repair=Repair.NONE))
     assert model_for(kept) is not None

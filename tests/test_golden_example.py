@@ -12,6 +12,9 @@ which leaves the pilot to eject as the example has it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from meks.catalog import Band
 from meks.engine.core import RangeChoice
 from meks.engine.log import Kind
@@ -43,12 +46,20 @@ DICE = [
 ]
 
 
-def drakens_fire(b, unit: Unit, targets: list[Unit], band: Band):  # type: ignore[no-untyped-def]
-    if unit.design == "DRAKEN":
-        names = ["Rail Cannon", "Rail Cannon"] + (["Hammer Missile"] if b.turn == 2 else [])
-        return [(slot, targets[0]) for slot in weapons_named(unit, *names)]
-    return [(slot, targets[0]) for slot in weapons_named(unit, "Cannon")
-            if slot.weapon.to_hit_at(band) is not None]
+def fire_as_in_the_example(second: Callable[[Any], bool]) -> Callable[..., Any]:
+    """Each Mek's fire as the example gives it: the DRAKEN holds its Hammer until the second
+    exchange (``second`` says whether the battle is at it), the WASP fires its Cannon when in
+    range."""
+    def fire(b, unit: Unit, targets: list[Unit], band: Band):  # type: ignore[no-untyped-def]
+        if unit.design == "DRAKEN":
+            names = ["Rail Cannon", "Rail Cannon"] + (["Hammer Missile"] if second(b) else [])
+            return [(slot, targets[0]) for slot in weapons_named(unit, *names)]
+        return [(slot, targets[0]) for slot in weapons_named(unit, "Cannon")
+                if slot.weapon.to_hit_at(band) is not None]
+    return fire
+
+
+drakens_fire = fire_as_in_the_example(lambda b: b.turn == 2)
 
 
 def test_worked_example_wasp_against_draken() -> None:
@@ -89,13 +100,7 @@ def test_worked_example_wasp_against_draken() -> None:
 ROUNDS_DICE = DICE[:10] + DICE[12:]
 
 
-def drakens_fire_by_round(b, unit: Unit, targets: list[Unit],  # type: ignore[no-untyped-def]
-                          band: Band):
-    if unit.design == "DRAKEN":
-        names = ["Rail Cannon", "Rail Cannon"] + (["Hammer Missile"] if b.round == 2 else [])
-        return [(slot, targets[0]) for slot in weapons_named(unit, *names)]
-    return [(slot, targets[0]) for slot in weapons_named(unit, "Cannon")
-            if slot.weapon.to_hit_at(band) is not None]
+drakens_fire_by_round = fire_as_in_the_example(lambda b: b.round == 2)
 
 
 def test_worked_example_is_one_zone_combat_of_two_rounds_R5_2() -> None:
