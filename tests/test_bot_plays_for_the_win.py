@@ -12,13 +12,13 @@ from campaigns.scenarios import get_scenario
 from meks.catalog import Band
 from meks.dice import Dice
 from meks.engine import REVISION, as_fought_under
-from meks.engine.bot.movement import Planner
+from meks.engine.bot.movement import NET_AT, Planner
 from meks.engine.bot.policy import Bot
 from meks.engine.bot.tasks import PRESS_FACTOR, PRESS_MARGIN, Tasks, pressed
 from meks.engine.core import Battle, Engagement, RangeChoice
 from meks.engine.view import SideView
 from meks.scenario import Side
-from tests.engine_helpers import CATALOG
+from tests.engine_helpers import CATALOG, force, mek
 from tests.test_bot import duel, forces
 
 
@@ -190,6 +190,33 @@ def test_the_hunters_next_to_the_quarry_step_in() -> None:
         unit.zone = 3
     orders = bot.movement(view_of(battle, Side.ATTACKER), Side.ATTACKER)
     assert orders.get(attackers[0].id) == 3
+
+
+def test_two_hunters_net_a_quarry_that_keeps_together_even_outnumbered() -> None:
+    """Issue 25 (Head to Head drawn in a quarter of the battles, a weaker side keeping out of
+    reach in one zone): two clearly stronger Meks spread out to hunt three weaker ones that
+    keep together; they need not outnumber them (a quarry in one zone is caught by two
+    hunters as by four)."""
+    scenario = get_scenario("head-to-head")
+    sides = {Side.ATTACKER: force(mek("DRAKEN", "Elite", name="A1"), mek("DRAKEN", "Elite",
+                                                                        name="A2")),
+             Side.DEFENDER: force(*(mek("WASP", "Green", name=f"D{i}") for i in (1, 2, 3)))}
+    bot = Bot()
+    battle = Battle(scenario, sides, Dice.from_seed(3), {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = 3
+    attackers = battle.side_units(Side.ATTACKER)
+    for unit in attackers:
+        unit.zone = 4
+    for unit in battle.side_units(Side.DEFENDER):
+        unit.zone = 3
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.judge.ratio(view, attackers, battle.side_units(Side.DEFENDER)) >= NET_AT
+    orders = bot.movement(view, Side.ATTACKER)
+    dest = {u.id: orders.get(u.id, u.zone) for u in attackers}
+    assert len(set(dest.values())) == 2, dest  # two hunters, two directions
+    near = {z for d in dest.values() if isinstance(d, int) for z in (d, *battle.adjacent(d))}
+    assert {2, 6} <= near  # closing in on the quarry from both sides
 
 
 # ---- an enemy that wants to leave --------------------------------------------------------------

@@ -282,14 +282,14 @@ class Planner:
                     self.move(unit, zone)
 
     def _net(self, units: list[Unit], goal: int) -> bool:
-        """Hunt down free enemy units that keep out of reach: a clearly stronger main body
-        spreads out so that every zone the quarry can reach in one move is next to one of
-        us, and whoever is next to it steps in (with the others a move behind). Moving as
-        one group, it would only ever follow a quarry that stays two zones ahead. Whether it
-        took the units' moves."""
+        """Hunt down free enemy units that keep out of reach: a clearly stronger main body of
+        two units or more (outnumbering the quarry or not) spreads out so that every zone the
+        quarry can reach in one move is next to one of us, and whoever is next to it steps in
+        (with the others a move behind). Moving as one group, it would only ever follow a
+        quarry that stays two zones ahead. Whether it took the units' moves."""
         battle = self.battle
         foes = [f for f in self.foes_in.get(goal, []) if f.weapons or f.is_infantry]
-        if not foes or len(units) <= len(foes) or not all(f.mobile for f in foes) or any(
+        if not foes or len(units) < 2 or not all(f.mobile for f in foes) or any(
                 u.zone == goal for u in self.mine):
             return False
         ratio = self.bot.judge.ratio(battle, units, foes)
