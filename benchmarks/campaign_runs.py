@@ -8,7 +8,8 @@ functions (``campaigns.campaign.start_campaign`` and ``next_scenario``), not the
 so that no start-up time is counted.
 
     python benchmarks/campaign_runs.py [--campaigns N] [--difficulty easy|normal|hard]
-                                   [--runs R] [--jobs J] [--json]
+                                   [--runs R] [--seed-base S] [--record FILE]
+                                   [--jobs J] [--json]
 
 It prints, for each scenario of the plan (the company's side in brackets): how many campaigns
 the company won, lost and drew it, the mean number of turns, the mean chance of winning the
@@ -21,12 +22,15 @@ battle against fighting it, summed over every battle, with their ratio (the issu
 beside them everything before the battle (support rolls, the company's shopping and muster,
 odds and balancing).
 
-The goals it reports on (issue 16, "Must hold"): at normal difficulty the company wins each
-scenario between 25% and 75% of the time, no scenario is drawn more than 20% of the time, the
-company's pilots average at least 6 Mek kills per campaign, and preparing a battle takes no
-more than 3x the time of fighting it. This is a benchmark, not a test: it exits 0 whether or
-not a goal is met, and also when it cannot run (the failure is reported instead). The results
-do not depend on ``--jobs``; the times do, a little, on how busy the machine is.
+The goals it reports on (issues 16 and 25, "Must hold"): at normal difficulty the company
+wins each scenario between 25% and 75% of the time, no scenario is drawn more than 20% of the
+time, the company's pilots average at least 6 Mek kills per campaign, and preparing a battle
+takes no more than 3x the time of fighting it. With ``--runs``, each battle's odds are also
+fought with the forces the estimate balanced, and the report gives the estimate's mean
+absolute error against them in every scenario (goal: at most 10 points). This is a
+benchmark, not a test: it exits 0 whether or not a goal is met, and 1 only when it cannot run
+(the failure is reported). The results do not depend on ``--jobs``; the times do, a little,
+on how busy the machine is.
 """
 
 from __future__ import annotations
@@ -48,17 +52,23 @@ from campaigns.processes import available_cpus  # noqa: E402
 
 SEED_BASE = 16_000
 DEFAULT_CAMPAIGNS = 40
+FORCES_SEED_BASE = 26_000
+FORCES_FILE = REPO_ROOT / "benchmarks" / "data" / "campaign_forces.json"
 COMPANY = "Bench"
 
 
-def one_campaign(job: tuple[int, str, int]) -> dict[str, Any]:
-    """Play campaign ``index`` to its end in a database of its own; what each step came to."""
-    index, difficulty, runs = job
+def one_campaign(job: tuple[int, str, int | None, bool, int]) -> dict[str, Any]:
+    """Play campaign ``index`` to its end in a database of its own; what each step came to
+    (with both sides' forces as the battle was fought, when ``forces``)."""
+    index, difficulty, runs, forces, base = job
+    import json
+
     from sqlmodel import Session
 
     from campaigns.campaign import next_scenario, start_campaign
     from campaigns.company import create_company
     from db.engine import engine_for
+    from db.models import BattleLog
     from meks.catalog import load_catalog
 
     catalog = load_catalog()
@@ -68,7 +78,7 @@ def one_campaign(job: tuple[int, str, int]) -> dict[str, Any]:
         try:
             with Session(engine) as session:
                 create_company(session, COMPANY)
-                start_campaign(session, COMPANY, seed=SEED_BASE + index, difficulty=difficulty)
+                start_campaign(session, COMPANY, seed=base + index, difficulty=difficulty)
                 session.commit()
             while True:
                 with Session(engine) as session:
@@ -76,6 +86,10 @@ def one_campaign(job: tuple[int, str, int]) -> dict[str, Any]:
                     result = next_scenario(session, COMPANY, catalog, runs=runs,
                                            timings=timings)
                     session.commit()
+                    fought = None
+                    if forces and result.get("battle_id") is not None:
+                        log = session.get(BattleLog, result["battle_id"])
+                        fought = None if log is None else json.loads(log.spec)["forces"]
                 odds = result.get("odds")
                 steps.append({
                     "scenario": result["scenario"], "name": result["name"],
@@ -83,9 +97,13 @@ def one_campaign(job: tuple[int, str, int]) -> dict[str, Any]:
                     "turns": result["turns"],
                     "kills": sum(p.get("kills", 0) for p in result["pilots"]),
                     "predicted": None if odds is None else odds["win"]["p"],
+                    # with --runs: the estimate beside the odds fought with the same forces
+                    "estimated": None if odds is None or not odds["runs"]
+                    or odds["estimated"] is None else odds["estimated"]["win"],
                     "scale": None if odds is None else odds["balance"]["scale"],
                     "prepare": timings["prepare"], "balance": timings["balance"],
-                    "fight": timings["fight"]})
+                    "fight": timings["fight"],
+                    **({"forces": fought} if fought is not None else {})})
                 if result["finished"]:
                     break
         finally:
@@ -93,22 +111,25 @@ def one_campaign(job: tuple[int, str, int]) -> dict[str, Any]:
     return {"index": index, "steps": steps}
 
 
-def run(campaigns: int, difficulty: str, runs: int | None, jobs: int) -> dict[str, Any]:
-    work = [(i, difficulty, runs) for i in range(campaigns)]
+def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
+        record: Path | None = None, base: int = SEED_BASE) -> dict[str, Any]:
+    work = [(i, difficulty, runs, record is not None, base) for i in range(campaigns)]
     if jobs <= 1:
         played = [one_campaign(w) for w in work]
     else:
         with multiprocessing.get_context("spawn").Pool(min(jobs, campaigns)) as pool:
             played = pool.map(one_campaign, work)
     played.sort(key=lambda c: c["index"])
+    if record is not None:
+        write_forces(record, played, difficulty)
     rows: dict[tuple[int, str], dict[str, Any]] = {}
     for campaign in played:
         for position, step in enumerate(campaign["steps"]):
             row = rows.setdefault((position, step["scenario"]), {
                 "scenario": step["scenario"], "name": step["name"], "side": step["side"],
                 "won": 0, "lost": 0, "drawn": 0, "turns": 0, "battles": 0,
-                "predicted": [], "scale": [], "prepare": 0.0, "balance": 0.0,
-                "fight": 0.0})
+                "predicted": [], "scale": [], "errors": [], "prepare": 0.0,
+                "balance": 0.0, "fight": 0.0})
             row[{"win": "won", "loss": "lost", "draw": "drawn"}[step["result"]]] += 1
             row["turns"] += step["turns"]
             row["battles"] += 1
@@ -118,22 +139,27 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int) -> dict[st
             if step["predicted"] is not None:
                 row["predicted"].append(step["predicted"])
                 row["scale"].append(step["scale"])
+            if step.get("estimated") is not None and step["predicted"] is not None:
+                row["errors"].append(abs(step["estimated"] - step["predicted"]))
     scenarios = []
     for _, row in sorted(rows.items()):
         n = row["battles"]
         predicted = row.pop("predicted")
         scale = row.pop("scale")
+        errors = row.pop("errors")
         scenarios.append({**row, "turns": row["turns"] / n, "win_share": row["won"] / n,
                           "draw_share": row["drawn"] / n,
                           "predicted": sum(predicted) / len(predicted) if predicted else None,
-                          "enemy_budget_scale": sum(scale) / len(scale) if scale else None})
+                          "enemy_budget_scale": sum(scale) / len(scale) if scale else None,
+                          "estimate_error": sum(errors) / len(errors) if errors else None,
+                          "estimate_error_max": max(errors) if errors else None})
     kills = [sum(s["kills"] for s in c["steps"]) for c in played]
     prepare = sum(s["prepare"] for s in scenarios)
     balance = sum(s["balance"] for s in scenarios)
     fight = sum(s["fight"] for s in scenarios)
     return {
         "campaigns": campaigns, "difficulty": difficulty, "odds_runs": runs,
-        "seed_base": SEED_BASE, "scenarios": scenarios,
+        "seed_base": base, "scenarios": scenarios,
         "kills_per_campaign": sum(kills) / len(kills) if kills else 0.0,
         "prepare_seconds": prepare, "balance_seconds": balance, "fight_seconds": fight,
         "prepare_to_fight": prepare / fight if fight else None,
@@ -143,8 +169,36 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int) -> dict[st
             "draws_at_most_20": all(s["draw_share"] <= 0.20 for s in scenarios),
             "kills_at_least_6": bool(kills) and sum(kills) / len(kills) >= 6,
             "prepare_at_most_3x": bool(fight) and balance <= 3 * fight,
+            "estimate_error_at_most_10": None if not any(
+                s["estimate_error"] is not None for s in scenarios) else all(
+                s["estimate_error"] is not None and s["estimate_error"] <= 0.10
+                for s in scenarios),
         },
     }
+
+
+def write_forces(path: Path, played: list[dict[str, Any]], difficulty: str) -> None:
+    """Add every battle's two forces to the JSON file at ``path`` (a list of battles, each
+    with its scenario, the company's side, the difficulty and both forces as the battle's
+    record keeps them): the campaign-like match-ups ``fit_odds.py`` fits the curves on.
+    Battles of the same difficulty already in the file are replaced."""
+    import json
+
+    kept = []
+    if path.exists():
+        kept = [b for b in json.loads(path.read_text(encoding="utf-8"))
+                if b["difficulty"] != difficulty]
+    for campaign in played:
+        for step in campaign["steps"]:
+            if "forces" in step:
+                side = step["side"]
+                enemy = "defender" if side == "attacker" else "attacker"
+                kept.append({"scenario": step["scenario"], "side": side,
+                             "difficulty": difficulty, "campaign": campaign["index"],
+                             "company": step["forces"][side],
+                             "enemy": step["forces"][enemy], "result": step["result"]})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
 
 
 def _pct(value: float | None) -> str:
@@ -187,6 +241,14 @@ def table(report: dict[str, Any]) -> str:
               f"{'-' if whole is None else f'{whole:.1f}'}x",
               f"Every scenario won 25%-75%: {met(goals['win_share_25_to_75'])}; "
               f"none drawn over 20%: {met(goals['draws_at_most_20'])}"]
+    if goals["estimate_error_at_most_10"] is not None:
+        lines += ["", "The estimate against the odds fought with the same forces "
+                  f"({report['odds_runs']} battles), mean absolute error (largest):"]
+        lines += [f"- {s['name']} ({s['side']}): {s['estimate_error']:.1%} "
+                  f"({s['estimate_error_max']:.1%})" for s in report["scenarios"]
+                  if s["estimate_error"] is not None]
+        lines.append("At most 10 points in every scenario: "
+                     f"{met(goals['estimate_error_at_most_10'])}")
     return "\n".join(lines)
 
 
@@ -203,14 +265,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=available_cpus(),
                         help="worker processes (default: one for each CPU this process may "
                         "use, %(default)s here)")
+    parser.add_argument("--seed-base", type=int, default=SEED_BASE,
+                        help="campaign i is seeded with this plus i (default %(default)s; "
+                        f"the forces fit_odds.py fits on come from seeds {FORCES_SEED_BASE}...,"
+                        " apart from those the goals are judged on)")
+    parser.add_argument("--record", type=Path, default=None, metavar="FILE",
+                        help="also write both forces of every battle to this JSON file "
+                        "(the campaign-like match-ups fit_odds.py fits the curves on: "
+                        f"{FORCES_FILE.relative_to(REPO_ROOT)}), keeping the file's battles "
+                        "of other difficulties")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     try:
         args = parser.parse_args(argv)
-    except SystemExit:  # usage errors are reported by argparse; a benchmark still exits 0
-        return 0
+    except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
+        return int(done.code or 0)
     return print_report("campaigns", lambda: run(
         max(1, args.campaigns), args.difficulty, None if args.runs is None else max(0, args.runs),
-        max(1, args.jobs)), args.json, table)
+        max(1, args.jobs), args.record, args.seed_base), args.json, table)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,8 @@ SKILL_CHANCE = 0.25  # a pilot's chance of a skill, and of each further one
 FIT_SEED = 31_000
 CHECK_SEED = 77_000
 MODEL_PATH = REPO_ROOT / "meks" / "data" / MODEL_FILE
+CAMPAIGN_FORCES = REPO_ROOT / "benchmarks" / "data" / "campaign_forces.json"
+CAMPAIGN_SHARE = 0.5  # of a scenario's match-ups, when it has recorded company forces
 
 
 @dataclass(frozen=True)
@@ -129,13 +132,52 @@ def side_units(rng: random.Random, scenario_id: str, side: Side,
     return tuple(units)
 
 
+@cache
+def campaign_pool(scenario_id: str) -> tuple[tuple[Side, str, tuple[UnitSpec, ...]], ...]:
+    """The company forces recorded for ``scenario_id`` by seeded campaigns (``CAMPAIGN_FORCES``,
+    written by ``campaign_runs.py --record``): (the company's side, the campaign's difficulty,
+    its units) each; none when the file is missing or holds no battle of the scenario."""
+    from campaigns.fighters import force_from_data
+
+    if not CAMPAIGN_FORCES.exists():
+        return ()
+    battles = json.loads(CAMPAIGN_FORCES.read_text(encoding="utf-8"))
+    return tuple((Side(b["side"]), b["difficulty"], force_from_data(b["company"]).units)
+                 for b in battles if b["scenario"] == scenario_id)
+
+
+def campaign_units(rng: random.Random, scenario: Scenario,
+                   catalog: Catalog) -> dict[Side, tuple[UnitSpec, ...]] | None:
+    """A campaign-like match-up, ``CAMPAIGN_SHARE`` of the time when the scenario has recorded
+    company forces: one of them (pilots with the levels, skills and kills a campaign gave
+    them, Meks bought over time and worn), against the enemy a campaign's balancing may
+    choose (the bot's muster at the campaign's difficulty for one of the budgets of
+    ``SCALES``, every pilot of one level); else None."""
+    from campaigns.balance import enemy_force
+    from campaigns.errors import Refused
+
+    pool = campaign_pool(scenario.id)
+    if not pool or rng.random() >= CAMPAIGN_SHARE:
+        return None
+    side, difficulty, company = rng.choice(pool)
+    budget = round(scenario.side(side.enemy).budget * rng.choice(SCALES))
+    level = rng.choices(*zip(*LEVELS, strict=True))[0]
+    try:
+        enemy = enemy_force(scenario, side.enemy, Difficulty(difficulty), catalog, rolls=[],
+                            budget=budget, level=level)
+    except Refused:
+        return None
+    return {side: company, side.enemy: enemy.units}
+
+
 def fight(task: Task) -> tuple[str, tuple[float, float, float], list[str]]:
     """One match-up: (scenario, the attacker's edge, speed and numbers, each battle's winner
     or 'draw')."""
     catalog = load_catalog()
     scenario = get_scenario(task.scenario)
     rng = random.Random(task.base * 1000 + task.pair)
-    units = {side: side_units(rng, task.scenario, side) for side in Side}
+    units = campaign_units(rng, scenario, catalog) or {
+        side: side_units(rng, task.scenario, side) for side in Side}
     features = (edge(units, catalog), speed(units, catalog), numbers(units))
     out = []
     for b in range(task.battles):
