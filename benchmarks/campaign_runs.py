@@ -178,10 +178,10 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
 
 
 def write_forces(path: Path, played: list[dict[str, Any]], difficulty: str) -> None:
-    """Add every battle's two forces to the JSON file at ``path`` (a list of battles, each
-    with its scenario, the company's side, the difficulty and both forces as the battle's
-    record keeps them): the campaign-like match-ups ``fit_odds.py`` fits the curves on.
-    Battles of the same difficulty already in the file are replaced."""
+    """Add every battle's company force to the JSON file at ``path`` (a list of battles, one
+    a line, each with its scenario, the company's side, the difficulty, the result and the
+    company's force as the battle's record keeps it): the campaign-like forces ``fit_odds.py``
+    fits the curves on. Battles of the same difficulty already in the file are replaced."""
     import json
 
     kept = []
@@ -191,14 +191,13 @@ def write_forces(path: Path, played: list[dict[str, Any]], difficulty: str) -> N
     for campaign in played:
         for step in campaign["steps"]:
             if "forces" in step:
-                side = step["side"]
-                enemy = "defender" if side == "attacker" else "attacker"
-                kept.append({"scenario": step["scenario"], "side": side,
+                kept.append({"scenario": step["scenario"], "side": step["side"],
                              "difficulty": difficulty, "campaign": campaign["index"],
-                             "company": step["forces"][side],
-                             "enemy": step["forces"][enemy], "result": step["result"]})
+                             "result": step["result"],
+                             "company": step["forces"][step["side"]]})
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(kept, indent=1) + "\n", encoding="utf-8")
+    path.write_text("[\n" + ",\n".join(json.dumps(b, separators=(",", ":")) for b in kept)
+                    + "\n]\n", encoding="utf-8")
 
 
 def _pct(value: float | None) -> str:
