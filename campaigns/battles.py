@@ -386,7 +386,8 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
         else:
             controllers[side] = controller(name, level)
     then = spec.get("engine", 1)
-    battle = Battle(as_fought_under(scenario, then), forces, dice, controllers, catalog)
+    battle = Battle(as_fought_under(scenario, then), forces, dice, controllers, catalog,
+                    revision=then)
     try:
         battle.run()
     except MeksError as error:

@@ -23,12 +23,15 @@ answer with a ``BattleError``.
 
 from __future__ import annotations
 
+import hashlib
+import re
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any, Protocol
 
 from meks.catalog import Band, Catalog, Weapon
-from meks.engine.decisions import OVERRUN_RATIO, Retreat
+from meks.dice import Dice
+from meks.engine.decisions import FOG, OVERRUN_RATIO, Retreat
 from meks.engine.log import Event, Kind
 from meks.engine.units import Unit
 from meks.rules import KillsRoll, MovementRoll, ToHit
@@ -36,6 +39,7 @@ from meks.scenario import Edge, HouseRules, Scenario, Side, UnitKind
 from meks.victory import BattleState, UnitState
 
 INFANTRY = UnitKind.INFANTRY
+DEFENDER = Side.DEFENDER
 Choice = int | str | Edge | None
 """A move order: an adjacent zone, an exit edge, "dig" (Digging In), or None (stay)."""
 
@@ -61,6 +65,10 @@ class Source(Protocol):
     fought_in: dict[int, int]
     sight: Sight
     secret: bool
+    revision: int
+    first_mover: Side | None
+    first_mover_turn: int
+    dice: Dice
 
     def band_of(self, zone: int) -> Band: ...
     def clock(self, unit: Unit) -> int: ...
@@ -88,7 +96,8 @@ class Sight:
     only one side may read (by position), the zones each side saw occupied at the end of
     each turn, and an object that stands for the battle."""
 
-    __slots__ = ("covers", "hidden", "private", "seen_history", "token", "views")
+    __slots__ = ("covers", "hidden", "labels", "placed", "private", "seen_history", "set_up",
+                 "token", "views")
 
     def __init__(self) -> None:
         self.views: tuple[SideView, ...] = ()
@@ -99,6 +108,13 @@ class Sight:
         self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
             Side.ATTACKER: [], Side.DEFENDER: []}
         self.token = object()
+        # Where in the log set-up is done: from there each side sees the enemy units it may
+        # see (before, from revision 9 on, none: what hides is not placed yet).
+        self.set_up: int | None = None
+        # The sides that have set up and placed what hides (the enemy sees their units).
+        self.placed: tuple[Side, ...] = ()
+        # Each side's own labels for the enemy units it has met (engine id -> label).
+        self.labels: dict[Side, dict[str, str]] = {Side.ATTACKER: {}, Side.DEFENDER: {}}
 
 
 class SideView:
@@ -166,16 +182,8 @@ class SideView:
     @property
     def first_mover(self) -> Side | None:
         """The side that moves first this turn, once the initiative winner has chosen."""
-        log = self._b.log
-        turn = self._b.turn
-        for i in range(len(log) - 1, -1, -1):
-            event = log[i]
-            if event.turn != turn:
-                return None
-            if event.kind is Kind.DECISION and "decides: move " in event.text:
-                winner = Side.ATTACKER if event.text.startswith("Attacker") else Side.DEFENDER
-                return winner if event.text.endswith("move first") else winner.enemy
-        return None
+        b = self._b
+        return b.first_mover if b.first_mover_turn == b.turn and b.turn else None
 
     def band_of(self, zone: int) -> Band:
         return self._b.band_of(zone)
@@ -235,21 +243,45 @@ class SideView:
     def _faces(self) -> Iterable[Unit]:
         """Every unit the side may see, contacts as their faces, in the battle's order."""
         b = self._b
-        if not b.secret and not b.sight.covers:  # nothing is kept from anyone
-            return b.units
+        if not b.secret and not b.sight.covers and not self._setting_up():
+            return b.units  # nothing is kept from anyone
         return self._filtered()
+
+    def _setting_up(self) -> bool:
+        """Whether the enemy is still setting up, what hides not placed yet: then no enemy
+        unit shows (R8.1, from revision 9 on)."""
+        b = self._b
+        return b.sight.set_up is None and b.revision >= FOG and \
+            self.enemy not in b.sight.placed
 
     def _filtered(self) -> Iterator[Unit]:
         side = self.side
         covers = self._b.sight.covers
+        setting_up = self._setting_up()
+        # From revision 9 on the units come side by side, the attacker's first, each side's
+        # in the battle's order: an enemy decoy's contact (laid after the forces are set up)
+        # among its side's units, where a Mek of the side would be, not after the other
+        # side's (R8.1).
+        grouped = self._b.revision >= FOG
+        later: list[Unit] = []
         for u in self._b.units:
             if u.side is side:
-                yield u
+                face = u
+            elif setting_up:
+                continue
             elif u.decoy:
-                if u.destroyed_turn is None:
-                    yield covers[u.id]
+                if u.destroyed_turn is not None:
+                    continue
+                face = covers[u.id]
             elif not u.hidden and (u.kind is not INFANTRY or u.detected):
-                yield u
+                face = u
+            else:
+                continue
+            if grouped and u.side is DEFENDER:
+                later.append(face)
+            else:
+                yield face
+        yield from later
 
     # While nothing is kept from anyone (no hidden unit, no infantry, no decoy), the side
     # sees what the battle holds, and each question is the battle's own (the common case,
@@ -262,14 +294,14 @@ class SideView:
 
     def side_units(self, side: Side) -> list[Unit]:
         b = self._b
-        if not b.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers and not self._setting_up():
             return b.side_units(side)
         return [u for u in self._filtered() if u.side is side]
 
     def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
         """The units the side sees on the map in ``zone`` (of ``side`` only, if given)."""
         b = self._b
-        if not b.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers and not self._setting_up():
             return b.in_zone(zone, side)
         if zone is None:
             return []
@@ -279,7 +311,7 @@ class SideView:
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
         """``side``'s units in ``zone`` that are not hidden."""
         b = self._b
-        if not b.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers and not self._setting_up():
             return b.visible_in(zone, side)
         return [u for u in self.in_zone(zone, side) if not u.hidden]
 
@@ -324,14 +356,51 @@ class SideView:
 
     def events(self, start: int = 0) -> list[Event]:
         """The log's events the side may read, from the ``start``-th of them on (a ``stamp``):
-        those about what it cannot see (and the dice rolled for them) are left out."""
+        those about what it cannot see (and the dice rolled for them) are left out, and a
+        movement roll's result names the winner, not the numbers (the winning roll may be
+        one the side did not see, R8.1; the rolls it saw are in their own lines)."""
         log = self._b.log
         private = self._b.sight.private
         side = self.side
         if not private:
-            return log[start:]
-        readable = [log[i] for i in range(len(log)) if private.get(i, side) is side]
-        return readable[start:]
+            readable = log[start:]
+        else:
+            readable = [log[i] for i in range(len(log))
+                        if private.get(i, side) is side][start:]
+        return [told(e) if e.kind is Kind.RANGE else e for e in readable]
+
+    # ---- labels ------------------------------------------------------------------------------
+
+    def label(self, unit: Unit) -> str:
+        """The name the side knows ``unit`` by: its own units by their ids; an enemy unit
+        (a contact) by a label of the side's own, C1, C2, ... in the order the side met them
+        (those met together by zone, name and design; contacts alike in all three in an
+        order drawn from the battle's seed), never the engine's id, which would tell of
+        units the side has not seen (R8.1)."""
+        if unit.side is self.side:
+            return unit.id
+        labels = self._b.sight.labels[self.side]
+        found = labels.get(unit.id)
+        if found is None:
+            self._meet()
+            found = labels.get(unit.id)
+            if found is None:  # (a unit the side does not see: named by nothing it knows)
+                return "C?"
+        return found
+
+    def _meet(self) -> None:
+        """Label every enemy unit the side now sees and has not labelled yet."""
+        labels = self._b.sight.labels[self.side]
+        seed = self._b.dice.seed
+        new = [u for u in self._faces() if u.side is not self.side and u.id not in labels]
+
+        def order(u: Unit) -> tuple[int, str, str, str]:
+            tie = hashlib.blake2b(f"{seed}|{u.id}".encode(), digest_size=6).hexdigest() \
+                if seed is not None else u.id
+            return (u.zone if u.zone is not None else 99, u.name, u.design, tie)
+
+        for u in sorted(new, key=order):
+            labels[u.id] = f"C{len(labels) + 1}"
 
     # ---- legal answers ---------------------------------------------------------------------
 
@@ -424,6 +493,16 @@ class SideView:
         if ours and ours >= OVERRUN_RATIO * theirs:
             options.append(Retreat.OVERRUN)
         return options
+
+
+def told(event: Event) -> Event:
+    """A movement roll's result as the sides are told it: who won and what came of it, not
+    the two numbers (R8.1)."""
+    text = _NUMBERS.sub("", event.text)
+    return event if text == event.text else event._replace(text=text, value=None)
+
+
+_NUMBERS = re.compile(r" \d+ to \d+(?=:)| \(\d+\)(?=;)")
 
 
 def in_danger(unit: Unit) -> bool:
