@@ -16,9 +16,15 @@ side's, the enemy units it sees, and contact faces. (Units are the engine's own 
 read-only by contract: a controller answers questions, it never changes a unit.)
 
 The view also lists the legal answers of the decisions whose options are not handed to the
-controller with the question (``move_options``, ``setup_options``, ``support_options``,
-``ambush_options``): a controller answers with one of them, and the engine refuses any other
-answer with a ``BattleError``.
+controller with the question (``move_options``, ``deploy_options``, ``setup_options``,
+``support_options``, ``ambush_options``, ``fire_options``, ``yes_no_options``): a
+controller answers with one of them, and the engine refuses any other answer with a
+``BattleError``.
+
+What the view tells is a function of what the side may know (issue 26): enemy units are
+labelled by the side's own contact numbers (``label``), not the engine's ids; a side sees
+none of the enemy's units while the enemy is still setting up and placing what hides, nor
+the enemy's set-up lines; a movement roll's result names the winner, not the numbers.
 """
 
 from __future__ import annotations
@@ -26,16 +32,16 @@ from __future__ import annotations
 import hashlib
 import re
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from meks.catalog import Band, Catalog, Weapon
 from meks.dice import Dice
 from meks.engine.decisions import FOG, OVERRUN_RATIO, Retreat
 from meks.engine.log import Event, Kind
-from meks.engine.units import Unit
-from meks.rules import KillsRoll, MovementRoll, ToHit
-from meks.scenario import Edge, HouseRules, Scenario, Side, UnitKind
+from meks.engine.units import Unit, WeaponSlot
+from meks.rules import KillsRoll, MovementRoll, ToHit, may_fire_again
+from meks.scenario import Edge, HouseRules, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, UnitState
 
 INFANTRY = UnitKind.INFANTRY
@@ -406,7 +412,8 @@ class SideView:
 
     def move_options(self, unit: Unit, second: bool = False) -> list[Choice]:
         """Every legal order for one of the side's units in a movement phase: None (stay),
-        "dig" (Digging In), an adjacent zone, an exit edge. Only None when it cannot move."""
+        "dig" (Digging In: one asset, so one unit of the side's orders at most), an
+        adjacent zone, an exit edge. Only None when it cannot move."""
         options: list[Choice] = [None]
         b = self._b
         if unit.side is not self.side or not unit.on_map or not unit.mobile or \
@@ -423,6 +430,52 @@ class SideView:
         for rule in b.scenario.side(self.side).exits:
             if unit.zone in rule.zones and rule.edge not in options:
                 options.append(rule.edge)
+        return options
+
+    def deploy_options(self, unit: Unit) -> list[int]:
+        """The zones one of the side's units may set up in (the scenario's set-up zones); the
+        whole placement must also keep the scenario's set-up rules (``setup_problems``)."""
+        rules = self.scenario.side(unit.side).setup
+        return list(rules.zones) if rules else list(range(1, 10))
+
+    def setup_problems(self, placement: Mapping[str, int]) -> list[str]:
+        """What a set-up of the side's units (unit id -> zone) breaks of the scenario's set-up
+        rules: nothing when it is legal."""
+        rules = self.scenario.side(self.side)
+        if rules.setup is None:
+            return []
+        units = [u for u in self.side_units(self.side) if u.id in placement]
+        return rules.setup.problems([Placed(placement[u.id], u.kind, u.points) for u in units],
+                                    rules.strongpoints)
+
+    @staticmethod
+    def yes_no_options() -> list[bool]:
+        """The legal answers of a yes-or-no decision (jump, dodge, dismount, reveal, bail
+        out, move first): no and yes."""
+        return [False, True]
+
+    def fire_options(self, unit: Unit, targets: Sequence[Unit], band: Band,
+                     plan: Sequence[tuple[WeaponSlot, Unit]] = ()) -> list[
+                         tuple[WeaponSlot, Unit]]:
+        """The legal next entries of ``unit``'s fire plan at ``targets`` (R6.5, R6.11), after
+        the entries of ``plan``: a working weapon at one of the targets it can fire at at
+        this band, each weapon once (a Gunnery pilot's one cannon-family or CIWS weapon
+        twice, once a turn). An empty plan, or stopping at any point, is legal too."""
+        gunnery = self._b.gunnery_left(unit) and not any(
+            sum(1 for s, _ in plan if s is slot) + slot.fired >= 2 for slot in unit.weapons)
+        options: list[tuple[WeaponSlot, Unit]] = []
+        for slot in unit.live_weapons():
+            times = slot.fired + sum(1 for s, _ in plan if s is slot)
+            if times >= 1 and not may_fire_again(slot.weapon, times, gunnery):
+                continue
+            weapon = slot.weapon
+            for target in targets:
+                if weapon.is_small:
+                    if not (target.is_infantry and band is Band.SHORT):
+                        continue
+                elif weapon.needs[band] is None:
+                    continue
+                options.append((slot, target))
         return options
 
     def setup_options(self, asset: str) -> list[int | str | None]:
