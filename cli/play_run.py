@@ -53,6 +53,11 @@ def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]]
     terminal.flush(view)
     terminal.echo("")
     terminal.draw(view, over=True)
+    from meks.engine.reveal import reveal
+
+    terminal.echo("")
+    for line in reveal(battle, state.side):
+        terminal.echo(line)
     return battle
 
 

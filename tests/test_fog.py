@@ -521,3 +521,31 @@ def test_a_shot_at_a_decoy_shows_the_modifiers_it_was_offered_with_R8_1_issue_26
     assert offered == real_offered and "Hammer vs defenses -2" in ", ".join(offered)
     assert f"[{', '.join(offered)}]" in at_decoy
     assert at_decoy == at_mek
+
+
+def test_the_play_screen_ends_with_the_reveal_issue_26() -> None:
+    """At the end of a play the screen says what the enemy kept from the player: its hidden
+    Mek and where it set up, which contact was the decoy, the minefield, every line the player
+    did not see (each marked)."""
+    from rich.console import Console
+
+    from cli.play_run import run
+
+    class Play:
+        side = A
+        decisions: list[Any] = []  # noqa: RUF012
+
+        def battle(self, player: Any) -> Battle:
+            hider = ForceSpec((mek("DRAKEN", "Hal", "Veteran"), mek("VIPER", "Dee")),
+                              ("Hidden Mek", "Decoy", "Minefield"), "d")
+            return Battle(get_scenario("opening-shots"), {A: observer_force(A), D: hider},
+                          Dice.from_seed(5), {A: player, D: Lurking("hidden-mek", 0)},
+                          CATALOG)
+
+    out = Console(file=io.StringIO(), width=110, color_system=None)
+    run(Play(), out, lambda i, data: None, lambda text, default: default)  # type: ignore[arg-type]
+    text = out.file.getvalue()  # type: ignore[attr-defined]
+    reveal = text[text.index("What the defender kept from the attacker:"):]
+    assert "Hal (DRAKEN) was hidden, set up in zone" in reveal
+    assert "was a decoy" in reveal and "A minefield lay in zone 5." in reveal
+    assert "[unseen] Defender decides: Hal sets up hidden" in reveal
