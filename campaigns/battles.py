@@ -349,17 +349,41 @@ def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
 
 
 def show(session: Session, battle_id: int, rolls: bool = False) -> dict[str, Any]:
+    """A stored battle's report: its whole log, then the reveal (issue 26), what each side
+    kept from the other and where, found by fighting the battle again (when it replays
+    identically; ``--rolls`` marks each line of the log one side did not see too)."""
     row, log = _log_row(session, battle_id)
     events = [Event.from_dict(e) for e in stored_json(log, "log")]
+    report = render(events, rolls=rolls)
+    fought, error = _fight_again(session, battle_id)
+    if error is None and digest(fought.log) == log.digest:
+        from meks.engine.reveal import reveal
+
+        if rolls:
+            report = _marked(fought, rolls)
+        for side in Side:
+            report += ["", *reveal(fought, side, unseen=False)]
     return {"battle_id": battle_id, "scenario": row.scenario, "result": row.result,
             "sides": stored_json(row, "sides"), "seed": row.seed, "events": log.events,
-            "log_digest": log.digest, "report": render(events, rolls=rolls)}
+            "log_digest": log.digest, "report": report}
 
 
-def replay(session: Session, battle_id: int, catalog: Catalog | None = None
-           ) -> dict[str, Any]:
-    """Fight the stored battle again from its scenario, forces, dice and controllers and
-    compare the logs."""
+def _marked(battle: Battle, rolls: bool) -> list[str]:
+    """The whole log, each line only one side saw marked with that side (R8.1)."""
+    private = battle.sight.private
+    lines: list[str] = []
+    for i, event in enumerate(battle.log):
+        side = private.get(i)
+        mark = "" if side is None else f"[{side.value} only] "
+        lines += [line[:len(line) - len(line.lstrip())] + mark + line.lstrip()
+                  for line in render([event], rolls=rolls)]
+    return lines
+
+
+def _fight_again(session: Session, battle_id: int, catalog: Catalog | None = None
+                 ) -> tuple[Battle, MeksError | None]:
+    """The stored battle fought again from its scenario, forces, dice and controllers (the
+    engine revision it was fought under), and the error that stopped it, if one did."""
     catalog = catalog or load_catalog()
     _, log = _log_row(session, battle_id)
     spec = stored_json(log, "spec", dict)
@@ -386,12 +410,25 @@ def replay(session: Session, battle_id: int, catalog: Catalog | None = None
         else:
             controllers[side] = controller(name, level)
     then = spec.get("engine", 1)
-    battle = Battle(as_fought_under(scenario, then), forces, dice, controllers, catalog)
+    battle = Battle(as_fought_under(scenario, then), forces, dice, controllers, catalog,
+                    revision=then)
     try:
         battle.run()
     except MeksError as error:
         if then == REVISION:
             raise
+        return battle, error
+    return battle, None
+
+
+def replay(session: Session, battle_id: int, catalog: Catalog | None = None
+           ) -> dict[str, Any]:
+    """Fight the stored battle again from its scenario, forces, dice and controllers and
+    compare the logs."""
+    _, log = _log_row(session, battle_id)
+    then = stored_json(log, "spec", dict).get("engine", 1)
+    battle, error = _fight_again(session, battle_id, catalog)
+    if error is not None:
         # An earlier revision's decisions may not be legal ones any more (revision 4, R8.1):
         # the battle cannot be fought again as it was, which the result says.
         return {"battle_id": battle_id, "identical": False, "stored_digest": log.digest,

@@ -73,7 +73,7 @@ class PlayState:
         controllers = {self.side: player,
                        self.side.enemy: controller(self.opponent, self.difficulty)}
         return Battle(self.scenario, dict(self.forces), Dice.from_seed(self.seed),
-                      controllers, catalog or load_catalog())
+                      controllers, catalog or load_catalog(), revision=self.engine)
 
 
 def start(session: Session, scenario_ref: str, side: Side, attacker: str, defender: str,

@@ -93,7 +93,8 @@ def record(
     except ChoicesNeeded as needed:
         if not interactive():
             raise
-        from cli.play import Quit, choose_skills
+        from cli.play import Quit
+        from cli.play_run import choose_skills
 
         try:
             for p, skill in choose_skills(needed.pending):
@@ -276,7 +277,7 @@ def play(
     the battle ends."""
     from campaigns.company import Refused
     from campaigns.play import start
-    from cli.play import play_to_end
+    from cli.play_run import play_to_end
     from meks.scenario import Side
 
     chosen = side.strip().lower()
@@ -305,7 +306,7 @@ def resume(play_id: int | None = typer.Argument(
     """Continue a battle stopped in 'meks battle play' exactly where it stopped."""
     from campaigns.company import Refused
     from campaigns.play import load, unfinished
-    from cli.play import play_to_end
+    from cli.play_run import play_to_end
 
     if not interactive():
         raise Refused("'meks battle resume' asks you for every decision and needs a terminal "

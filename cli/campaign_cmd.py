@@ -138,7 +138,7 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
     against the controller it began with)."""
     from campaigns.campaign import play_step
     from campaigns.company import Refused, shell_arg
-    from cli.play import play_to_end
+    from cli.play_run import play_to_end
     from cli.state import interactive
 
     if not interactive():

@@ -11,22 +11,16 @@ printed (the dice inside their sentences; every raw die is for ``battle show --r
 afterwards), and each turn starts with the map (``cli.play_views``). Typing ``q`` at any
 prompt raises ``Quit``.
 
-``run`` fights a play's battle: the player's decisions go through
-``meks.engine.recorded.Recorded``, which saves each one as it is made and, on resume, replays
-the recorded ones silently until the battle reaches the first decision not yet made. The
-bot is asked each replayed decision too (its answer unused), so that what it remembers of
-the battle (where this turn's fire is going) is what it would be had the play never
-stopped.
-
-When the battle ends, the player's pilots who earned a new skill choose it
-(``choose_skills``), unless the player asked for the bot's picks.
+The terminal is a controller like the bot, under the same import contract: it never sees
+the engine, only its side's view. Driving the battle (``cli.play_run``: fighting a play,
+saving and replaying its decisions, the end of the battle) is kept apart from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -51,10 +45,7 @@ from meks.scenario import BreakContact, Edge, Placed, Side
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from campaigns.play import PlayState
-    from campaigns.postbattle import PendingChoice
     from meks.engine.controllers import Controller
-    from meks.engine.core import Battle
     from meks.engine.recorded import Recorded
     from meks.engine.view import SideView
 
@@ -243,7 +234,7 @@ class Terminal:
                     continue
                 notes = [f"Set-up {rules.setup.describe()}."] if rules.setup else []
                 placement[unit.id] = self.choose(
-                    battle, f"Set-up: where does {unit_label(unit)} start?", options,
+                    battle, f"Set-up: where does {unit_label(battle, unit)} start?", options,
                     _index(options, suggested.get(unit.id)), notes)
             if rules.setup is None:
                 return placement
@@ -265,8 +256,8 @@ class Terminal:
                                       legal))
             elif isinstance(legal, str):
                 u = battle.unit(legal)
-                options.append(Option(f"hide {unit_label(u)} (zone {u.zone})" if asset ==
-                                      "Hidden Mek" else f"damage {unit_label(u)}", legal))
+                options.append(Option(f"hide {unit_label(battle, u)} (zone {u.zone})" if asset ==
+                                      "Hidden Mek" else f"damage {unit_label(battle, u)}", legal))
         if not options:
             return None
         options.append(Option(f"keep the {asset} unused", None))
@@ -303,7 +294,7 @@ class Terminal:
             options = self._move_options(battle, unit, second)
             if len(options) == 1:
                 continue
-            title = (f"{phase}: {unit_label(unit)} in zone {unit.zone} "
+            title = (f"{phase}: {unit_label(battle, unit)} in zone {unit.zone} "
                      f"({battle.terrain_name(unit.zone)}), {unit.hits}/{unit.max_hits} hits.")
             notes = []
             if second and unit.is_mek:
@@ -346,13 +337,13 @@ class Terminal:
                    for z in zones]
         if len(options) == 1:
             return zones[0]
-        return int(self.choose(battle, f"{unit_label(unit)} arrives: in which zone?", options,
-                               _index(options, suggested)))
+        return int(self.choose(battle, f"{unit_label(battle, unit)} arrives: in which zone?",
+                               options, _index(options, suggested)))
 
     def jump(self, battle: SideView, unit: Unit) -> bool:
         suggested = self.advisor.jump(battle, unit)
         return self.yes_no(
-            battle, f"{unit_label(unit)}: fire the jump jets for this movement roll? "
+            battle, f"{unit_label(battle, unit)}: fire the jump jets for this movement roll? "
             f"(+1 die, no terrain, +2 heat; {heat_line(battle, unit)})", suggested)
 
     # ---- combat -----------------------------------------------------------------------------
@@ -394,7 +385,7 @@ class Terminal:
         if len(zones) == 1:
             return zones[0]
         options = [Option(f"zone {z} ({battle.terrain_name(z)})", z) for z in zones]
-        return int(self.choose(battle, f"{unit_label(unit)} pulls out of zone {unit.zone}: "
+        return int(self.choose(battle, f"{unit_label(battle, unit)} pulls out of zone {unit.zone}: "
                                "into which zone?", options, _index(options, suggested)))
 
     def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
@@ -406,7 +397,7 @@ class Terminal:
             reach = any(_can_fire(slot.weapon, target, band)
                         for slot in unit.live_weapons() for target in candidates)
             self.flush(battle)
-            self.echo(f"{unit_label(unit)} has no " + (
+            self.echo(f"{unit_label(battle, unit)} has no " + (
                 "shot with any chance at a target" if reach else
                 "weapon that reaches a target") + f" at {band.value} range: nothing to ask.")
             return list(suggested)  # the bot's answer stands (it may call in support there)
@@ -417,7 +408,7 @@ class Terminal:
                    for target in candidates]
         when = f", round {battle.round}," if battle.round and not battle.house.one_exchange \
             else ""
-        title = (f"{unit_label(unit)} in zone {unit.zone}{when} at {band.value} range: "
+        title = (f"{unit_label(battle, unit)} in zone {unit.zone}{when} at {band.value} range: "
                  + ("pick its target." if limit == 1 else f"pick up to {limit} targets."))
         if limit == 1:
             options.append(Option("hold fire", None))
@@ -429,7 +420,7 @@ class Terminal:
 
     def _target_label(self, battle: SideView, unit: Unit, target: Unit, band: Band,
                       single: bool) -> str:
-        lines = [f"{unit_label(target)}: {target.hits}/{target.max_hits} hits, saves on "
+        lines = [f"{unit_label(battle, target)}: {target.hits}/{target.max_hits} hits, saves on "
                  f"{target.armor}+" + (", infantry" if target.is_infantry else "")]
         for slot in unit.live_weapons():
             odds = shot_odds(battle, unit, slot, target, band, False, single)
@@ -456,7 +447,7 @@ class Terminal:
             options.append(Option("done: hold the rest of its weapons", None))
             default = _index(options, pending[0], len(options) - 1) if pending \
                 else len(options) - 1
-            title = (f"{unit_label(unit)} fires at {band.value} range"
+            title = (f"{unit_label(battle, unit)} fires at {band.value} range"
                      + (f" (heat so far {heat}/{rating})" if heats else "")
                      + (": the next weapon, in order" if plan else ": its first weapon")
                      + ".")
@@ -492,7 +483,7 @@ class Terminal:
                 odds = shot_odds(battle, unit, slot, target, band, again, len(targets) == 1)
                 if odds is None:
                     continue
-                label = (f"{slot.name} at {unit_label(target)}"
+                label = (f"{slot.name} at {unit_label(battle, target)}"
                          + (f" again (Gunnery {GUNNERY_MODIFIER})" if again else "")
                          + f": {odds.text}")
                 if not unit.vehicle and unit.pilot is not None:
@@ -509,7 +500,7 @@ class Terminal:
         suggested = self.advisor.dodge(battle, unit, weapon, hits)
         what = f"{hits} hits from a {weapon.name}: dodge them" if hits > 1 else \
             f"hit by a {weapon.name}: dodge it"
-        return self.yes_no(battle, f"{unit_label(unit)} is {what} (Agility, once a "
+        return self.yes_no(battle, f"{unit_label(battle, unit)} is {what} (Agility, once a "
                            f"{_period(battle)}, +1 heat; {heat_line(battle, unit)})?",
                            suggested)
 
@@ -543,7 +534,7 @@ class Terminal:
                          zone: int | None, moment: str = "combat") -> list[Option]:
         legal = battle.support_options(asset, moment)
         if asset == "Repair Truck":
-            return [Option(f"repair {unit_label(u)} ({u.hits}/{u.max_hits} hits)", u.id)
+            return [Option(f"repair {unit_label(battle, u)} ({u.hits}/{u.max_hits} hits)", u.id)
                     for u in battle.side_units(side)
                     if u.id in legal and u.on_map and (
                         u.hits or u.legs or u.computers_turns
@@ -553,7 +544,7 @@ class Terminal:
             return [Option(f"fly it over zone {z} ({battle.terrain_name(z)})", z)
                     for z in ([zone] if zone else range(1, 10))
                     if z in legal and battle.enemies_in(z, side)]
-        return [Option(f"strike {unit_label(u)} in zone {u.zone} ({u.hits}/{u.max_hits} "
+        return [Option(f"strike {unit_label(battle, u)} in zone {u.zone} ({u.hits}/{u.max_hits} "
                        "hits)", u.id)
                 for u in battle.side_units(side.enemy) if u.id in legal]
 
@@ -562,7 +553,7 @@ class Terminal:
         meks = [battle.unit(uid) for uid in battle.ambush_options(zone) if uid is not None]
         if not meks:
             return None
-        options = [Option(f"{unit_label(u)} strikes first", u.id) for u in meks]
+        options = [Option(f"{unit_label(battle, u)} strikes first", u.id) for u in meks]
         options.append(Option("wait (keep the Ambush for later)", None))
         choice: str | None = self.choose(
             battle, f"Ambush in zone {zone}: one Mek makes a free attack before the movement "
@@ -576,7 +567,7 @@ class Terminal:
                            self.advisor.dismount(battle, apc))
 
     def reveal(self, battle: SideView, unit: Unit) -> bool:
-        return self.yes_no(battle, f"{unit_label(unit)} is hidden in zone {unit.zone} with "
+        return self.yes_no(battle, f"{unit_label(battle, unit)} is hidden in zone {unit.zone} with "
                            "enemies and no friends in sight: come out and fight?",
                            self.advisor.reveal(battle, unit))
 
@@ -585,8 +576,8 @@ class Terminal:
         suggested = self.advisor.commando(battle, unit, enemies)
         options = []
         for enemy in enemies:
-            options.append(Option(f"identify {unit_label(enemy)}", ("identify", enemy)))
-            options.append(Option(f"mark {unit_label(enemy)} (+1 to hit it this "
+            options.append(Option(f"identify {unit_label(battle, enemy)}", ("identify", enemy)))
+            options.append(Option(f"mark {unit_label(battle, enemy)} (+1 to hit it this "
                                   f"{_period(battle)})",
                                   ("mark", enemy)))
         options.append(Option("nothing", None))
@@ -597,10 +588,10 @@ class Terminal:
 
     def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
         suggested = self.advisor.hawkeye(battle, unit, candidates)
-        options = [Option(f"{unit_label(e)} in zone {e.zone}", e) for e in candidates]
+        options = [Option(f"{unit_label(battle, e)} in zone {e.zone}", e) for e in candidates]
         options.append(Option("nobody", None))
         choice: Unit | None = self.choose(
-            battle, f"{unit_label(unit)}'s pilot looks around (Hawkeye, ID on "
+            battle, f"{unit_label(battle, unit)}'s pilot looks around (Hawkeye, ID on "
             f"{HAWKEYE.need}+):", options, _index(options, suggested, len(options) - 1))
         return choice
 
@@ -611,8 +602,8 @@ class Terminal:
         why = (f"one Hit from destruction ({unit.hits}/{unit.max_hits} Hits)"
                if unit.remaining <= 1 else
                f"its reactor took a critical ({unit.hits}/{unit.max_hits} Hits)")
-        return self.yes_no(battle, f"{unit_label(unit)} is {why}. Bail out? The Mek is lost, "
-                           "the pilot surely survives.", suggested)
+        return self.yes_no(battle, f"{unit_label(battle, unit)} is {why}. Bail out? The Mek is "
+                           "lost, the pilot surely survives.", suggested)
 
     def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
         suggested = self.advisor.withdrawal(battle, side, options)
@@ -689,132 +680,4 @@ def _can_fire(weapon: Weapon, target: Unit, band: Band) -> bool:
     return weapon.to_hit_at(band) is not None
 
 
-# ---- the play loop -----------------------------------------------------------------------------
-
-def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]], None],
-        ask: Callable[[str, str], str] | None = None,
-        advisor: Controller | None = None) -> Battle:
-    """Fight ``state``'s battle: recorded decisions replay silently, then the player is
-    asked, each new decision passed to ``save`` as it is made, the ``advisor`` (a new bot
-    by default) suggesting each answer. Returns the battle once it is over; raises
-    ``Quit`` when the player quits."""
-    from meks.engine.recorded import Recorded
-
-    terminal = Terminal(console, state.side, ask, advisor)
-    recorder = Recorded(terminal, state.decisions, save)
-    terminal.recorder = recorder
-    terminal.replayed = len(state.decisions)
-    battle = state.battle(cast("Controller", Shadowed(recorder, terminal.advisor)))
-    battle.run()
-    view = battle.views[state.side]
-    terminal.flush(view)
-    terminal.echo("")
-    terminal.draw(view, over=True)
-    return battle
-
-
-def choose_skills(pending: Sequence[PendingChoice],
-                  ask: Callable[[str, str], str] | None = None
-                  ) -> list[tuple[PendingChoice, str]]:
-    """Ask for the new skill of each pilot in ``pending``: the skills it may take listed,
-    the bot's pick the default (Enter). A skill it cannot take is said (on standard error),
-    then asked again; q quits (``Quit``)."""
-    from campaigns.postbattle import check_skill
-    from meks.errors import MeksError
-
-    ask = ask or (lambda text, default: str(typer.prompt(text, default=default)))
-    chosen = []
-    for p in pending:
-        typer.echo(f"{p.pilot} ({p.mek}) earned a new skill. Options: " + ", ".join(p.options)
-                   + f". Enter takes {p.suggested}.")
-        while True:
-            answer = ask("Skill", p.suggested).strip() or p.suggested
-            if answer.lower() in QUIT:
-                raise Quit
-            try:
-                chosen.append((p, check_skill(answer, p.options)))
-                break
-            except MeksError as exc:
-                typer.echo(f"{exc.message} Choose one of the options above.", err=True)
-    return chosen
-
-
-def play_to_end(state: PlayState, *, auto_skills: bool = False,
-                ask: Callable[[str, str], str] | None = None) -> None:
-    """Fight a play until it ends (then store it and print the result) or the player
-    quits (exit 0, with how to resume). The player's pilots who earn a new skill choose it
-    (``choose_skills``) unless ``auto_skills``, or no one is at the terminal to ask: then
-    each takes the bot's pick. ``ask`` answers every question (the terminal's prompt by
-    default)."""
-    from campaigns.company import Refused
-    from campaigns.play import append_decision, finish, set_aside
-    from campaigns.postbattle import ChoicesNeeded, outcome_bits
-    from cli.output import print_lines, stdout
-    from cli.state import interactive, session
-    from cli.store_views import counted_names
-    from meks.engine import REVISION
-    from meks.engine.recorded import ReplayMismatch
-    from meks.errors import MeksError
-
-    def save(index: int, data: dict[str, Any]) -> None:
-        with session() as s:
-            append_decision(s, state.id, index, data)
-
-    resume_hint = f"'meks battle resume {state.id}' continues it"
-    try:
-        battle = run(state, stdout(), save, ask)
-    except Quit:
-        print_lines(["", f"Stopped. The battle is saved: {resume_hint}."])
-        raise typer.Exit(0) from None
-    except (typer.Abort, KeyboardInterrupt, EOFError):
-        typer.echo(f"\nInterrupted. The battle is saved up to your last decision: "
-                   f"{resume_hint}.", err=True)
-        raise typer.Exit(130) from None
-    except ReplayMismatch:
-        if state.engine == REVISION:
-            raise
-        with session() as s:
-            message = set_aside(s, state.id)
-        raise Refused(message) from None
-    except MeksError:
-        raise
-    except Exception:
-        typer.echo(f"The battle stopped on an error. It is saved up to your last decision: "
-                   f"{resume_hint}.", err=True)
-        raise
-    asking = not auto_skills and interactive()
-    try:
-        with session() as s:
-            data = finish(s, state.id, battle, auto_skills=not asking)
-    except ChoicesNeeded as needed:
-        typer.echo("")
-        try:
-            chosen = choose_skills(needed.pending, ask)
-        except Quit:
-            print_lines(["", f"Stopped before the new skills were chosen. The battle is "
-                         f"saved: {resume_hint} to its end and asks again."])
-            raise typer.Exit(0) from None
-        except (typer.Abort, KeyboardInterrupt, EOFError):
-            typer.echo(f"\nInterrupted before the new skills were chosen. The battle is "
-                       f"saved: {resume_hint} to its end and asks again.", err=True)
-            raise typer.Exit(130) from None
-        with session() as s:
-            data = finish(s, state.id, battle, auto_skills=False,
-                          choices={p.pilot_id: skill for p, skill in chosen})
-    won = data["winner"] == state.side.value
-    verdict = "Draw" if data["winner"] == "draw" else "You win" if won else "You lose"
-    result = (f"{verdict}. Result: {data['winner']} ({data['reason']}) after "
-              f"{data['turns']} turns; seed {data['seed']}; {data['events']} events; digest "
-              f"{data['log_digest'][:16]}"
-              + (f"; stored as battle {data['battle_id']}" if data["battle_id"] else "") + ".")
-    lines = ["", result]
-    for side_name, report in data["reports"].items():
-        for entry in report:
-            bits = [f"{entry['pilot']} ({entry['mek']})", *outcome_bits(entry)]
-            lines.append(f"  {side_name}: " + ", ".join(bits))
-    for side_name, parts in data.get("salvage", {}).items():
-        lines.append(f"  {side_name}: salvaged {counted_names(parts)}")
-    print_lines(lines)
-
-
-__all__ = ["Quit", "Shadowed", "Terminal", "choose_skills", "play_to_end", "run"]
+__all__ = ["DECISIONS", "Option", "Quit", "Shadowed", "Terminal"]

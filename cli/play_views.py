@@ -22,13 +22,14 @@ if TYPE_CHECKING:
     from meks.engine.view import SideView
 
 
-def unit_label(unit: Unit) -> str:
-    """A unit as prompts name it: id, name and design (the side's own decoy as one)."""
+def unit_label(battle: SideView, unit: Unit) -> str:
+    """A unit as prompts name it: the side's label for it (its own units' ids, its own
+    contact numbers for the enemy's, R8.1), name and design (the side's own decoy as one)."""
     if unit.decoy:
         return f"{unit.id} decoy"
     design = f" ({unit.design})" if unit.design and \
         unit.design.casefold() not in unit.name.casefold() else ""
-    return f"{unit.id} {unit.name}{design}"
+    return f"{battle.label(unit)} {unit.name}{design}"
 
 
 def retreat_line(battle: SideView, side: Side) -> str:
@@ -102,7 +103,7 @@ def _weapons_at(battle: SideView, units: list[Unit], band: Band) -> str:
             elif slot.weapon.is_small and band is Band.SHORT:
                 names.append(f"{slot.name} (infantry)")
         if names:
-            parts.append(f"{unit.id}: " + ", ".join(names))
+            parts.append(f"{battle.label(unit)}: " + ", ".join(names))
     return "\n".join(parts) or "-"
 
 
@@ -129,7 +130,7 @@ def _unit_line(battle: SideView, unit: Unit, viewer: Side) -> str:
     mine = unit.side is viewer
     if unit.decoy and mine:
         return f"{unit.id} decoy (shows as {unit.name})"
-    text = f"{unit.id} {unit.name} {unit.hits}/{unit.max_hits}"
+    text = f"{battle.label(unit)} {unit.name} {unit.hits}/{unit.max_hits}"
     flags = []
     lost = [s.name for s in unit.weapons if s.destroyed]
     if lost:
@@ -162,7 +163,8 @@ def battle_map(battle: SideView, viewer: Side, over: bool = False) -> Renderable
     letter = "A" if viewer is Side.ATTACKER else "D"
     when = f"The end, after turn {battle.turn}" if over else \
         f"Turn {battle.turn}" if battle.turn else "Set-up"
-    title = f"{when} - you are the {viewer.value} ({letter} units); north is up"
+    title = (f"{when} - you are the {viewer.value} ({letter} units; the enemy's are C1, C2, ... "
+             "in the order you met them); north is up")
     table = Table(show_header=False, show_lines=True, expand=True, padding=(0, 1))
     for _ in range(3):
         table.add_column(ratio=1)
@@ -191,7 +193,7 @@ def battle_map(battle: SideView, viewer: Side, over: bool = False) -> Renderable
             state = "waiting to arrive"
         else:
             state = "not set up yet"
-        off.append(f"  {unit.id} {unit.name} {unit.hits}/{unit.max_hits}: {state}")
+        off.append(f"  {battle.label(unit)} {unit.name} {unit.hits}/{unit.max_hits}: {state}")
     parts: list[RenderableType] = [Text(title), table]
     if off:
         parts.append(Text("Off the map:\n" + "\n".join(off)))

@@ -410,3 +410,23 @@ def test_repair_none_house_rule_keeps_damage_for_the_next_battle_R3_4(
     unit = build_unit(dataclasses.replace(mek("VIPER"), damage=2), "A1", Side.ATTACKER,
                       CATALOG)
     assert unit.hits == 2 and unit.remaining == 1
+
+
+def test_battle_show_ends_with_the_reveal_issue_26(
+        runner: CliRunner, wolves: str, tmp_path: Path) -> None:
+    """After the battle the report says what each side kept from the other and where (the
+    hidden Mek, the decoy, the minefield); with --rolls each line only one side saw is
+    marked."""
+    hiding = tmp_path / "hiding.yaml"
+    hiding.write_text(BLUE + "support: [Minefield, Hidden Mek, Decoy]\n")
+    run(runner, "muster", wolves, "--scenario", "at-the-hot-gates", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    data = run_json(runner, "battle", "auto", "at-the-hot-gates", "-a", wolves, "-d",
+                    str(hiding), "--seed", "5")
+    shown = run(runner, "battle", "show", str(data["battle_id"]))
+    reveal = shown[shown.index("What the defender kept from the attacker:"):]
+    assert "was hidden, set up in zone" in reveal and "was a decoy" in reveal
+    assert "A minefield lay in zone" in reveal
+    assert "What the attacker kept from the defender:" in shown
+    rolls = run(runner, "battle", "show", str(data["battle_id"]), "--rolls")
+    assert "[defender only] Defender decides: the decoy in zone" in rolls

@@ -29,7 +29,7 @@ def campaign_play(runner: CliRunner, quit_after: int = 3) -> tuple[int, int]:
 
     from campaigns.campaign import play_step
     from cli.play import Quit
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     run(runner, "company", "create", "Hawks")
@@ -57,7 +57,7 @@ def resume_and_finish(runner: CliRunner, play_id: int) -> dict[str, Any]:
     new one), fight it to the end and finish it; the campaign must move on."""
     from campaigns.campaign import play_step
     from campaigns.play import finish
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     with session() as s:
@@ -411,7 +411,7 @@ def test_a_campaign_play_faces_the_bot_at_the_campaigns_difficulty(runner: CliRu
     from campaigns.campaign import play_step
     from campaigns.play import finish
     from cli.play import Quit
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
     from db.models import BattleLog, Play
     from meks.engine.bot import Bot

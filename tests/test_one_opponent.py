@@ -173,7 +173,7 @@ def test_campaign_next_and_run_take_a_controller(runner: CliRunner, hawks: str) 
 
 def test_campaign_next_play_passes_the_controller_and_the_skill_choice_on(
         runner: CliRunner, hawks: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    import cli.play
+    import cli.play_run
     import cli.state
 
     seen: dict[str, Any] = {}
@@ -181,7 +181,7 @@ def test_campaign_next_play_passes_the_controller_and_the_skill_choice_on(
     def fake(state: Any, **options: Any) -> None:
         seen.update(options, opponent=state.opponent)
     monkeypatch.setattr(cli.state, "interactive", lambda: True)
-    monkeypatch.setattr(cli.play, "play_to_end", fake)
+    monkeypatch.setattr(cli.play_run, "play_to_end", fake)
     run(runner, "campaign", "next", hawks, "--play", "--controller", "baseline",
         "--auto-skills")
     assert seen == {"auto_skills": True, "opponent": "baseline"}
@@ -190,11 +190,11 @@ def test_campaign_next_play_passes_the_controller_and_the_skill_choice_on(
 def test_battle_play_and_resume_pass_the_controller_and_the_skill_choice_on(
         runner: CliRunner, files: tuple[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
     import cli.battle_cmd
-    import cli.play
+    import cli.play_run
 
     seen: list[tuple[str, dict[str, Any]]] = []
     monkeypatch.setattr(cli.battle_cmd, "interactive", lambda: True)
-    monkeypatch.setattr(cli.play, "play_to_end",
+    monkeypatch.setattr(cli.play_run, "play_to_end",
                         lambda state, **options: seen.append((state.opponent, options)))
     red, blue = files
     base = ["battle", "play", "opening-shots", "--side", "attacker", "-a", red, "-d", blue]
@@ -240,7 +240,7 @@ def skill_seed(company: str, blue: str) -> tuple[int, Any]:
     earning a new skill, and the question it raises; each trial is rolled back."""
     from campaigns.play import finish, start
     from campaigns.postbattle import ChoicesNeeded
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     for seed in range(1, 40):
@@ -284,7 +284,7 @@ def test_finishing_a_played_battle_asks_the_players_side_and_rolls_the_same_dice
     one."""
     from campaigns.play import finish
     from campaigns.postbattle import ChoicesNeeded
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     state, _ = skilled
@@ -310,7 +310,7 @@ def test_the_terminal_asks_each_pilot_who_earns_a_skill(
     the pilot may take listed, the bot's pick as the default); a skill it cannot take is
     said and asked again."""
     import cli.state
-    from cli.play import play_to_end
+    from cli.play_run import play_to_end
 
     state, _ = skilled
     monkeypatch.setattr(cli.state, "interactive", lambda: True)
@@ -334,7 +334,7 @@ def test_no_terminal_or_auto_skills_takes_the_bots_pick(
     """Issue 16 item 3: with no one at the terminal (CI, no standard input), or with
     --auto-skills, nobody is asked and the pilot takes the bot's pick."""
     import cli.state
-    from cli.play import play_to_end
+    from cli.play_run import play_to_end
 
     state, (pending,) = skilled
     monkeypatch.setattr(cli.state, "interactive", lambda: terminal)
@@ -355,7 +355,7 @@ def test_quitting_at_the_skill_question_keeps_the_battle_to_resume(
 
     import cli.state
     from campaigns.play import load
-    from cli.play import play_to_end
+    from cli.play_run import play_to_end
     from cli.state import session
 
     state, _ = skilled

@@ -267,7 +267,7 @@ def test_enter_everywhere_plays_the_bot(runner: CliRunner, files: tuple[str, str
     nothing, so Enter at every prompt fights the battle 'battle auto' fights (the bot on
     both sides, by default), die for die."""
     from campaigns.play import finish, start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     red, blue = files
@@ -286,7 +286,7 @@ def test_quit_or_crash_then_resume_continues_exactly(runner: CliRunner,
     from campaigns.company import Refused
     from campaigns.play import finish, load, start
     from cli.play import Quit
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     red, blue = files
@@ -330,7 +330,7 @@ def test_a_company_play_is_stored_like_battle_auto(runner: CliRunner, wolves: st
                                                    files: tuple[str, str]) -> None:
     from campaigns.company import Refused
     from campaigns.play import finish, start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     _, blue = files
@@ -432,7 +432,7 @@ def test_play_quit_and_resume_through_a_terminal(runner: CliRunner, files: tuple
 
 def test_map_and_odds_are_shown(files: tuple[str, str]) -> None:
     from campaigns.play import start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     red, blue = files
@@ -466,7 +466,7 @@ class FirstChoice:
 def test_other_answers_resume_to_the_same_battle(files: tuple[str, str], quit_at: int) -> None:
     from campaigns.play import load, start
     from cli.play import Quit
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     red, blue = files
@@ -503,7 +503,7 @@ def test_enter_takes_the_bots_answer_to_every_kind_of_question(scenario_id: str)
     another can be hit is not suggested (then the rest of the battle may differ)."""
     from campaigns.play import PlayState
     from campaigns.scenarios import get_scenario
-    from cli.play import run as play
+    from cli.play_run import run as play
 
     scenario = get_scenario(scenario_id)
     for seed, side, opponent in ((1, Side.ATTACKER, "bot"), (2, Side.DEFENDER, "baseline")):
@@ -538,7 +538,7 @@ def test_enter_everywhere_with_stock_forces_fights_battle_auto(scenario_id: str)
     from campaigns.odds import bot_force
     from campaigns.play import PlayState
     from campaigns.scenarios import get_scenario
-    from cli.play import run as play
+    from cli.play_run import run as play
 
     scenario = get_scenario(scenario_id)
     sides = {s: Participant(bot_force(scenario, s, CATALOG)) for s in Side}
@@ -665,7 +665,7 @@ def test_a_resumed_play_suggests_what_it_would_have_without_the_stop(quit_at: in
     from campaigns.play import PlayState
     from campaigns.scenarios import get_scenario
     from cli.play import Quit
-    from cli.play import run as play
+    from cli.play_run import run as play
 
     scenario = get_scenario("opening-shots")
 
@@ -690,7 +690,7 @@ def test_the_terminal_shadows_every_decision_of_the_protocol() -> None:
 def test_a_played_battle_replays_identically(runner: CliRunner, wolves: str,
                                             files: tuple[str, str]) -> None:
     from campaigns.play import finish, start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     _, blue = files
@@ -708,7 +708,7 @@ def test_a_played_battle_replays_identically(runner: CliRunner, wolves: str,
 def test_campaign_next_play_moves_the_campaign_on(runner: CliRunner) -> None:
     from campaigns.campaign import play_step
     from campaigns.play import finish
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     run(runner, "company", "create", "Hawks")
@@ -734,7 +734,7 @@ def test_campaign_next_play_moves_the_campaign_on(runner: CliRunner) -> None:
 
 def quit_early(state: Any) -> None:
     from cli.play import Quit
-    from cli.play import run as play
+    from cli.play_run import run as play
 
     with pytest.raises(Quit):
         play(state, console(), saver(state.id), StopAfter(2))
@@ -743,7 +743,7 @@ def quit_early(state: Any) -> None:
 def test_a_force_in_play_cannot_be_mustered_again_or_recorded(
         runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
     from campaigns.play import finish, load, start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     _, blue = files
@@ -775,7 +775,7 @@ def test_a_force_in_play_cannot_be_mustered_again_or_recorded(
 def test_undo_cannot_take_back_a_force_in_play_R3_3(
         runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
     from campaigns.play import finish, load, start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     _, blue = files
@@ -805,7 +805,7 @@ def test_a_play_whose_muster_changed_is_refused_not_crashed(
 
     from campaigns.company import Refused
     from campaigns.play import finish, load, start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
     from db.models import Muster
 
@@ -829,7 +829,7 @@ def test_a_campaign_does_not_take_a_force_in_play(runner: CliRunner, wolves: str
                                                   files: tuple[str, str],
                                                   tmp_path: Path) -> None:
     from campaigns.play import finish, load, start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     _, blue = files
@@ -853,7 +853,7 @@ def test_a_campaign_does_not_take_a_force_in_play(runner: CliRunner, wolves: str
 
 def test_campaign_play_hints_name_the_company(runner: CliRunner,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    import cli.play
+    import cli.play_run
     import cli.state
 
     run(runner, "company", "create", "Iron Hawks")
@@ -864,7 +864,7 @@ def test_campaign_play_hints_name_the_company(runner: CliRunner,
     err = run(runner, "campaign", "start", "Iron Hawks", code=1)
     assert "'meks campaign run \"Iron Hawks\"' first" in err
     monkeypatch.setattr(cli.state, "interactive", lambda: True)
-    monkeypatch.setattr(cli.play, "play_to_end", lambda state, **options: None)
+    monkeypatch.setattr(cli.play_run, "play_to_end", lambda state, **options: None)
     out = run(runner, "campaign", "next", "Iron Hawks", "--play")
     assert "'meks campaign next \"Iron Hawks\" --play' continues" in out
     err = run(runner, "campaign", "next", "Iron Hawks", code=1)
@@ -916,8 +916,9 @@ def test_a_play_begun_under_an_earlier_engine_revision_is_set_aside_when_it_no_l
     revisions, set aside (its record kept), and its company may start the battle afresh."""
     from campaigns.company import Refused
     from campaigns.play import load, start
-    from cli.play import Quit, play_to_end
-    from cli.play import run as play
+    from cli.play import Quit
+    from cli.play_run import play_to_end
+    from cli.play_run import run as play
     from cli.state import session
     from db.models import Play
     from meks.engine import REVISION

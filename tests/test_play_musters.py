@@ -102,7 +102,7 @@ def begin(attacker: str, defender: str, seed: int = 5) -> int:
 
 def finish_play(play_id: int) -> dict[str, Any]:
     from campaigns.play import finish, load
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
 
     with session() as s:

@@ -76,7 +76,7 @@ def test_a_unit_with_no_weapon_that_can_reach_any_target_is_not_asked(
 
     from campaigns.battles import fight
     from campaigns.play import start
-    from cli.play import run as play
+    from cli.play_run import run as play
     from cli.state import session
     from meks.dice import Dice
     from meks.engine.log import digest

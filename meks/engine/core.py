@@ -20,7 +20,8 @@ from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
 from meks.dice import Dice
-from meks.engine.decisions import BANDS, RETREAT_HITS, BattleError, RangeChoice, Retreat
+from meks.engine import REVISION
+from meks.engine.decisions import BANDS, FOG, RETREAT_HITS, BattleError, RangeChoice, Retreat
 from meks.engine.log import Event, Kind
 from meks.engine.units import (
     ForceSpec,
@@ -79,6 +80,9 @@ from meks.victory import BattleState, Outcome, UnitState, Verdict, judge
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller
+
+# The support placed at set-up that hides something from the enemy (R4.3, R8.1).
+HIDING = ("Minefield", "Hidden Mek", "Decoy")
 
 
 # Hot paths below compare enum members with ``is`` and keep them in module constants: an
@@ -154,8 +158,12 @@ class Battle(Roller):
     """One battle. Build it, then call ``run()``; or ``setup()`` and ``play_turn()``."""
 
     def __init__(self, scenario: Scenario, forces: dict[Side, ForceSpec], dice: Dice,
-                 controllers: dict[Side, Controller], catalog: Catalog | None = None) -> None:
+                 controllers: dict[Side, Controller], catalog: Catalog | None = None,
+                 revision: int = REVISION) -> None:
         self.scenario = scenario
+        # The engine revision the battle is fought under (``meks.engine.REVISION``): a
+        # stored battle of an earlier one is fought again as it was (docs/rules.md).
+        self.revision = revision
         self.forces = forces
         self.dice = dice
         self.controllers = controllers
@@ -176,6 +184,9 @@ class Battle(Roller):
         self.marked: dict[Side, frozenset[str]] = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
         self.history: list[dict[Side, frozenset[int]]] = []
         self.initiative_winner: Side | None = None
+        # The side that moves first, and the turn it chose in (for the views, R5.3).
+        self.first_mover: Side | None = None
+        self.first_mover_turn = 0
         self.fought_in: dict[int, int] = {}  # zone -> the last turn it had a zone combat
         self.round = 0  # the round of the zone combat being fought (0: none is, R5.2)
         self.verdict: Verdict | None = None
@@ -431,10 +442,23 @@ class Battle(Roller):
                 self.spend(side, "Surprise")
                 self._surprise_pending[side] = self._surprise_pending.get(side, 0) + 1
         self.secret = any(u.kind is UnitKind.INFANTRY for u in self.units)
+        if self.revision < FOG:
+            for side in SIDES:
+                self.deploy(side)
+            for side in SIDES:
+                self.setup_assets(side)
+            self.sight.set_up = len(self.log)
+            return
+        # R8.1 (revision 9): each side sets up and places what hides, and only then does
+        # the enemy see it (the defender, setting up second, sees the attacker's units it may
+        # see); Battle Damage is dealt last, to what each side sees.
         for side in SIDES:
             self.deploy(side)
+            self.setup_assets(side, HIDING)
+            self.sight.placed += (side,)
+        self.sight.set_up = len(self.log)
         for side in SIDES:
-            self.setup_assets(side)
+            self.setup_assets(side, ("Battle Damage",))
 
     def deploy(self, side: Side) -> None:
         rules = self.scenario.side(side)
@@ -471,13 +495,19 @@ class Battle(Roller):
                         unit.group = rule.group
         for unit in self.side_units(side):
             where = f"zone {unit.zone}" if unit.zone else "off the map"
-            self.note(Kind.SETUP, f"{unit.name} ({unit.design}) sets up in {where}.", unit)
+            # R8.1: the enemy is not told the set-up line by line (the order would give
+            # away what hides later); it sees the units it may see once set-up is done.
+            self.note_for(side, Kind.SETUP, f"{unit.name} ({unit.design}) sets up in "
+                          f"{where}.", unit)
 
-    def setup_assets(self, side: Side) -> None:
+    def setup_assets(self, side: Side,
+                     kinds: tuple[str, ...] = ("Battle Damage", *HIDING)) -> None:
+        """The side's support assets placed at set-up, of ``kinds``, in the order it has
+        them (R4.3)."""
         controller = self.controllers[side]
         view = self.sight.views[side is DEFENDER]
         for asset in self.assets[side]:
-            if asset not in ("Battle Damage", "Minefield", "Hidden Mek", "Decoy"):
+            if asset not in kinds:
                 continue
             choice = controller.setup_support(view, side, asset)
             if _among(choice, view.setup_options(asset)) < 0:
@@ -524,7 +554,8 @@ class Battle(Roller):
         cover.decoy = False
         self.sight.covers[uid] = cover
         self.units.append(fake)
-        self.note(Kind.SETUP, f"{cover.name} ({cover.design}) sets up in zone {zone}.", fake)
+        self.note_for(side, Kind.SETUP, f"{cover.name} ({cover.design}) sets up in zone "
+                      f"{zone}.", fake)
         self.note_for(side, Kind.DECISION, f"{_title(side)} decides: the decoy in zone {zone} "
                       f"shows as {cover.name}")
 
@@ -583,6 +614,8 @@ class Battle(Roller):
             unit.can_act = True
             if unit.wounded and unit.on_map:
                 self.wounded_roll(unit)
+        for face in self.sight.covers.values():  # decoys' faces (R8.1)
+            face.turn_skills = set()
         if any(self.assets.values()):  # (with no assets left, there is nothing to use)
             for side in SIDES:
                 self.use_support(side, "turn start", None)
@@ -633,6 +666,8 @@ class Battle(Roller):
         if not isinstance(goes_first, bool):
             raise self.refuse(winner, "move_first", goes_first)
         self.decided(winner, "move first" if goes_first else "move second")
+        self.first_mover = winner if goes_first else loser
+        self.first_mover_turn = self.turn
         return (winner, loser) if goes_first else (loser, winner)
 
     # ---- movement --------------------------------------------------------------------------
@@ -1414,6 +1449,10 @@ class Battle(Roller):
         """R6.6: the to-hit roll of a shot, every modifier named (``single``: the attacker
         has one target this turn). Asking uses up no once-a-turn skill: ``shoot`` does."""
         unit, weapon, target, band = shot.unit, shot.weapon, shot.target, shot.band
+        if target.decoy and self.revision >= FOG:
+            # R8.1: a shot at a decoy is rolled as the shooter sees it, at the Mek it passes
+            # for (its systems and pilot count), the same modifiers before and after.
+            target = self.sight.covers.get(target.id, target)
         zone = target.zone or 5
         need = weapon.needs[band]
         assert need is not None
@@ -1463,7 +1502,11 @@ class Battle(Roller):
         check = self.to_hit(shot, single)
         if shot.unit is not None:
             shot.unit.turn_skills.update(check.spends)
-        target.turn_skills.update(check.target_spends)
+        if check.target_spends:
+            # (a decoy's face spends what the Mek it passes for would, R8.1)
+            face = self.sight.covers.get(target.id, target) \
+                if target.decoy and self.revision >= FOG else target
+            face.turn_skills.update(check.target_spends)
         need, mod, notes = check.need, check.modifier, check.notes
         who = shot.unit.name if shot.unit else "Support"
         purpose = f"{who}'s {weapon.name} to hit {target.name}"

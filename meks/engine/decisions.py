@@ -41,10 +41,15 @@ class Retreat(enum.Enum):
     OVERRUN = "overrun"
 
 
+# The first engine revision to keep each side's set-up from the enemy until what hides is
+# placed, to deal Battle Damage after that, and to roll a shot at a decoy at the Mek it
+# passes for (R8.1; docs/rules.md, "Engine revisions").
+FOG = 9
+
 # R6.13, our decisions: the Hits each unit of a side that withdraws or overruns takes (never
 # its last one), and how many times the enemy's Hits left a side's must be to overrun.
 RETREAT_HITS = 3
 OVERRUN_RATIO = 3
 
 
-__all__ = ["BANDS", "OVERRUN_RATIO", "RETREAT_HITS", "BattleError", "RangeChoice", "Retreat"]
+__all__ = ["BANDS", "FOG", "OVERRUN_RATIO", "RETREAT_HITS", "BattleError", "RangeChoice", "Retreat"]

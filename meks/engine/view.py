@@ -16,26 +16,36 @@ side's, the enemy units it sees, and contact faces. (Units are the engine's own 
 read-only by contract: a controller answers questions, it never changes a unit.)
 
 The view also lists the legal answers of the decisions whose options are not handed to the
-controller with the question (``move_options``, ``setup_options``, ``support_options``,
-``ambush_options``): a controller answers with one of them, and the engine refuses any other
-answer with a ``BattleError``.
+controller with the question (``move_options``, ``deploy_options``, ``setup_options``,
+``support_options``, ``ambush_options``, ``fire_options``, ``yes_no_options``): a
+controller answers with one of them, and the engine refuses any other answer with a
+``BattleError``.
+
+What the view tells is a function of what the side may know (issue 26): enemy units are
+labelled by the side's own contact numbers (``label``), not the engine's ids; a side sees
+none of the enemy's units while the enemy is still setting up and placing what hides, nor
+the enemy's set-up lines; a movement roll's result names the winner, not the numbers.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from meks.catalog import Band, Catalog, Weapon
-from meks.engine.decisions import OVERRUN_RATIO, Retreat
+from meks.dice import Dice
+from meks.engine.decisions import FOG, OVERRUN_RATIO, Retreat
 from meks.engine.log import Event, Kind
-from meks.engine.units import Unit
-from meks.rules import KillsRoll, MovementRoll, ToHit
-from meks.scenario import Edge, HouseRules, Scenario, Side, UnitKind
+from meks.engine.units import Unit, WeaponSlot
+from meks.rules import KillsRoll, MovementRoll, ToHit, may_fire_again
+from meks.scenario import Edge, HouseRules, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, UnitState
 
 INFANTRY = UnitKind.INFANTRY
+DEFENDER = Side.DEFENDER
 Choice = int | str | Edge | None
 """A move order: an adjacent zone, an exit edge, "dig" (Digging In), or None (stay)."""
 
@@ -61,6 +71,10 @@ class Source(Protocol):
     fought_in: dict[int, int]
     sight: Sight
     secret: bool
+    revision: int
+    first_mover: Side | None
+    first_mover_turn: int
+    dice: Dice
 
     def band_of(self, zone: int) -> Band: ...
     def clock(self, unit: Unit) -> int: ...
@@ -88,7 +102,8 @@ class Sight:
     only one side may read (by position), the zones each side saw occupied at the end of
     each turn, and an object that stands for the battle."""
 
-    __slots__ = ("covers", "hidden", "private", "seen_history", "token", "views")
+    __slots__ = ("covers", "hidden", "labels", "placed", "private", "seen_history", "set_up",
+                 "token", "views")
 
     def __init__(self) -> None:
         self.views: tuple[SideView, ...] = ()
@@ -99,6 +114,13 @@ class Sight:
         self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
             Side.ATTACKER: [], Side.DEFENDER: []}
         self.token = object()
+        # Where in the log set-up is done: from there each side sees the enemy units it may
+        # see (before, from revision 9 on, none: what hides is not placed yet).
+        self.set_up: int | None = None
+        # The sides that have set up and placed what hides (the enemy sees their units).
+        self.placed: tuple[Side, ...] = ()
+        # Each side's own labels for the enemy units it has met (engine id -> label).
+        self.labels: dict[Side, dict[str, str]] = {Side.ATTACKER: {}, Side.DEFENDER: {}}
 
 
 class SideView:
@@ -166,16 +188,8 @@ class SideView:
     @property
     def first_mover(self) -> Side | None:
         """The side that moves first this turn, once the initiative winner has chosen."""
-        log = self._b.log
-        turn = self._b.turn
-        for i in range(len(log) - 1, -1, -1):
-            event = log[i]
-            if event.turn != turn:
-                return None
-            if event.kind is Kind.DECISION and "decides: move " in event.text:
-                winner = Side.ATTACKER if event.text.startswith("Attacker") else Side.DEFENDER
-                return winner if event.text.endswith("move first") else winner.enemy
-        return None
+        b = self._b
+        return b.first_mover if b.first_mover_turn == b.turn and b.turn else None
 
     def band_of(self, zone: int) -> Band:
         return self._b.band_of(zone)
@@ -235,21 +249,45 @@ class SideView:
     def _faces(self) -> Iterable[Unit]:
         """Every unit the side may see, contacts as their faces, in the battle's order."""
         b = self._b
-        if not b.secret and not b.sight.covers:  # nothing is kept from anyone
-            return b.units
+        if not b.secret and not b.sight.covers and not self._setting_up():
+            return b.units  # nothing is kept from anyone
         return self._filtered()
+
+    def _setting_up(self) -> bool:
+        """Whether the enemy is still setting up, what hides not placed yet: then no enemy
+        unit shows (R8.1, from revision 9 on)."""
+        b = self._b
+        return b.sight.set_up is None and b.revision >= FOG and \
+            self.enemy not in b.sight.placed
 
     def _filtered(self) -> Iterator[Unit]:
         side = self.side
         covers = self._b.sight.covers
+        setting_up = self._setting_up()
+        # From revision 9 on the units come side by side, the attacker's first, each side's
+        # in the battle's order: an enemy decoy's contact (laid after the forces are set up)
+        # among its side's units, where a Mek of the side would be, not after the other
+        # side's (R8.1).
+        grouped = self._b.revision >= FOG
+        later: list[Unit] = []
         for u in self._b.units:
             if u.side is side:
-                yield u
+                face = u
+            elif setting_up:
+                continue
             elif u.decoy:
-                if u.destroyed_turn is None:
-                    yield covers[u.id]
+                if u.destroyed_turn is not None:
+                    continue
+                face = covers[u.id]
             elif not u.hidden and (u.kind is not INFANTRY or u.detected):
-                yield u
+                face = u
+            else:
+                continue
+            if grouped and u.side is DEFENDER:
+                later.append(face)
+            else:
+                yield face
+        yield from later
 
     # While nothing is kept from anyone (no hidden unit, no infantry, no decoy), the side
     # sees what the battle holds, and each question is the battle's own (the common case,
@@ -262,14 +300,14 @@ class SideView:
 
     def side_units(self, side: Side) -> list[Unit]:
         b = self._b
-        if not b.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers and not self._setting_up():
             return b.side_units(side)
         return [u for u in self._filtered() if u.side is side]
 
     def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
         """The units the side sees on the map in ``zone`` (of ``side`` only, if given)."""
         b = self._b
-        if not b.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers and not self._setting_up():
             return b.in_zone(zone, side)
         if zone is None:
             return []
@@ -279,7 +317,7 @@ class SideView:
     def visible_in(self, zone: int, side: Side) -> list[Unit]:
         """``side``'s units in ``zone`` that are not hidden."""
         b = self._b
-        if not b.secret and not b.sight.covers:
+        if not b.secret and not b.sight.covers and not self._setting_up():
             return b.visible_in(zone, side)
         return [u for u in self.in_zone(zone, side) if not u.hidden]
 
@@ -324,20 +362,58 @@ class SideView:
 
     def events(self, start: int = 0) -> list[Event]:
         """The log's events the side may read, from the ``start``-th of them on (a ``stamp``):
-        those about what it cannot see (and the dice rolled for them) are left out."""
+        those about what it cannot see (and the dice rolled for them) are left out, and a
+        movement roll's result names the winner, not the numbers (the winning roll may be
+        one the side did not see, R8.1; the rolls it saw are in their own lines)."""
         log = self._b.log
         private = self._b.sight.private
         side = self.side
         if not private:
-            return log[start:]
-        readable = [log[i] for i in range(len(log)) if private.get(i, side) is side]
-        return readable[start:]
+            readable = log[start:]
+        else:
+            readable = [log[i] for i in range(len(log))
+                        if private.get(i, side) is side][start:]
+        return [told(e) if e.kind is Kind.RANGE else e for e in readable]
+
+    # ---- labels ------------------------------------------------------------------------------
+
+    def label(self, unit: Unit) -> str:
+        """The name the side knows ``unit`` by: its own units by their ids; an enemy unit
+        (a contact) by a label of the side's own, C1, C2, ... in the order the side met them
+        (those met together by zone, name and design; contacts alike in all three in an
+        order drawn from the battle's seed), never the engine's id, which would tell of
+        units the side has not seen (R8.1)."""
+        if unit.side is self.side:
+            return unit.id
+        labels = self._b.sight.labels[self.side]
+        found = labels.get(unit.id)
+        if found is None:
+            self._meet()
+            found = labels.get(unit.id)
+            if found is None:  # (a unit the side does not see: named by nothing it knows)
+                return "C?"
+        return found
+
+    def _meet(self) -> None:
+        """Label every enemy unit the side now sees and has not labelled yet."""
+        labels = self._b.sight.labels[self.side]
+        seed = self._b.dice.seed
+        new = [u for u in self._faces() if u.side is not self.side and u.id not in labels]
+
+        def order(u: Unit) -> tuple[int, str, str, str]:
+            tie = hashlib.blake2b(f"{seed}|{u.id}".encode(), digest_size=6).hexdigest() \
+                if seed is not None else u.id
+            return (u.zone if u.zone is not None else 99, u.name, u.design, tie)
+
+        for u in sorted(new, key=order):
+            labels[u.id] = f"C{len(labels) + 1}"
 
     # ---- legal answers ---------------------------------------------------------------------
 
     def move_options(self, unit: Unit, second: bool = False) -> list[Choice]:
         """Every legal order for one of the side's units in a movement phase: None (stay),
-        "dig" (Digging In), an adjacent zone, an exit edge. Only None when it cannot move."""
+        "dig" (Digging In: one asset, so one unit of the side's orders at most), an
+        adjacent zone, an exit edge. Only None when it cannot move."""
         options: list[Choice] = [None]
         b = self._b
         if unit.side is not self.side or not unit.on_map or not unit.mobile or \
@@ -354,6 +430,52 @@ class SideView:
         for rule in b.scenario.side(self.side).exits:
             if unit.zone in rule.zones and rule.edge not in options:
                 options.append(rule.edge)
+        return options
+
+    def deploy_options(self, unit: Unit) -> list[int]:
+        """The zones one of the side's units may set up in (the scenario's set-up zones); the
+        whole placement must also keep the scenario's set-up rules (``setup_problems``)."""
+        rules = self.scenario.side(unit.side).setup
+        return list(rules.zones) if rules else list(range(1, 10))
+
+    def setup_problems(self, placement: Mapping[str, int]) -> list[str]:
+        """What a set-up of the side's units (unit id -> zone) breaks of the scenario's set-up
+        rules: nothing when it is legal."""
+        rules = self.scenario.side(self.side)
+        if rules.setup is None:
+            return []
+        units = [u for u in self.side_units(self.side) if u.id in placement]
+        return rules.setup.problems([Placed(placement[u.id], u.kind, u.points) for u in units],
+                                    rules.strongpoints)
+
+    @staticmethod
+    def yes_no_options() -> list[bool]:
+        """The legal answers of a yes-or-no decision (jump, dodge, dismount, reveal, bail
+        out, move first): no and yes."""
+        return [False, True]
+
+    def fire_options(self, unit: Unit, targets: Sequence[Unit], band: Band,
+                     plan: Sequence[tuple[WeaponSlot, Unit]] = ()) -> list[
+                         tuple[WeaponSlot, Unit]]:
+        """The legal next entries of ``unit``'s fire plan at ``targets`` (R6.5, R6.11), after
+        the entries of ``plan``: a working weapon at one of the targets it can fire at at
+        this band, each weapon once (a Gunnery pilot's one cannon-family or CIWS weapon
+        twice, once a turn). An empty plan, or stopping at any point, is legal too."""
+        gunnery = self._b.gunnery_left(unit) and not any(
+            sum(1 for s, _ in plan if s is slot) + slot.fired >= 2 for slot in unit.weapons)
+        options: list[tuple[WeaponSlot, Unit]] = []
+        for slot in unit.live_weapons():
+            times = slot.fired + sum(1 for s, _ in plan if s is slot)
+            if times >= 1 and not may_fire_again(slot.weapon, times, gunnery):
+                continue
+            weapon = slot.weapon
+            for target in targets:
+                if weapon.is_small:
+                    if not (target.is_infantry and band is Band.SHORT):
+                        continue
+                elif weapon.needs[band] is None:
+                    continue
+                options.append((slot, target))
         return options
 
     def setup_options(self, asset: str) -> list[int | str | None]:
@@ -424,6 +546,16 @@ class SideView:
         if ours and ours >= OVERRUN_RATIO * theirs:
             options.append(Retreat.OVERRUN)
         return options
+
+
+def told(event: Event) -> Event:
+    """A movement roll's result as the sides are told it: who won and what came of it, not
+    the two numbers (R8.1)."""
+    text = _NUMBERS.sub("", event.text)
+    return event if text == event.text else event._replace(text=text, value=None)
+
+
+_NUMBERS = re.compile(r" \d+ to \d+(?=:)| \(\d+\)(?=;)")
 
 
 def in_danger(unit: Unit) -> bool:

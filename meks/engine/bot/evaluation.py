@@ -178,11 +178,13 @@ class Judge:
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
-            self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
-                                for s in u.systems)
+            self._phalanx = False
         stamp = battle.stamp
         if stamp != self._memo_key:
             self._memo_key = stamp
+            if not self._phalanx:  # (a unit with one may come into sight: set-up, hiding)
+                self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
+                                    for s in u.systems)
             self._turn = battle.turn
             self._fails.clear()
             self._worths.clear()
