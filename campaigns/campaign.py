@@ -469,8 +469,9 @@ def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTR
 def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
                 catalog: Catalog) -> list[str]:
     """Choose and record the company's force for a scenario: the strongest that fits,
-    owned Meks first, buying what is missing and hiring Green pilots for empty cockpits.
-    Returns the callsigns bought."""
+    owned Meks first, buying what is missing and hiring pilots for empty cockpits: a
+    Regular while the scenario provides one the force has not used (its hire fee waived,
+    R3.3), else a Green one. Returns the callsigns bought."""
     rules = scenario.side(side)
     # the muster below first releases any muster waiting for its battle: its support and
     # the hire fees it paid count as they will be then
@@ -495,21 +496,31 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
                           catalog=catalog)
             callsigns.append(mek["callsign"])
             bought.append(mek["callsign"])
+    empty = []
+    regulars = 0  # Regulars flying in the force: each may take a provided Regular's place
     for callsign in callsigns:
         mek_row = session.exec(select(Mek).where(Mek.company_id == company.id,
                                                  Mek.callsign == callsign)).one()
-        if session.exec(select(Pilot).where(Pilot.mek_id == mek_row.id,
-                                            Pilot.status != "dead")).first():
-            continue
+        flying = session.exec(select(Pilot).where(Pilot.mek_id == mek_row.id,
+                                                  Pilot.status != "dead")).first()
+        if flying is None:
+            empty.append(callsign)
+        elif flying.level == "Regular":
+            regulars += 1
+    free_regulars = rules.pilots.get("Regular", 0) - regulars
+    for callsign in empty:
         spare = session.exec(select(Pilot).where(
             Pilot.company_id == company.id, Pilot.status != "dead",
             col(Pilot.mek_id).is_(None))).all()
         if spare:
             best = max(spare, key=lambda p: (_rank(p.level), p.kills, -(p.id or 0)))
             name = best.name
+            free_regulars -= best.level == "Regular"
         else:
             name = _new_pilot_name(session, company)
-            hire_pilot(session, company.name, name, catalog=catalog)
+            regular = free_regulars > 0
+            hire_pilot(session, company.name, name, regular=regular, catalog=catalog)
+            free_regulars -= regular
         assign_pilot(session, company.name, name, callsign)
     muster(session, company.name, Limits.for_scenario(scenario, side), callsigns)
     return bought

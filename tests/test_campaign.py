@@ -60,6 +60,23 @@ def test_campaign_plays_the_six_scenarios_in_order(runner: CliRunner) -> None:
     run(runner, "campaign", "next", "Hawks", code=1)  # nothing left to play
 
 
+def test_a_new_company_flies_the_regular_pilot_opening_shots_provides(
+        runner: CliRunner) -> None:
+    """Issue 25 (a new company won Opening Shots a sixth of the time, all its pilots Green):
+    the scenario provides each side one Regular and two Green pilots, and the Regular's hire
+    fee is waived (R3.3), so the campaign's muster hires a Regular for the first empty
+    cockpit and Green pilots for the rest, within the budget."""
+    run(runner, "company", "create", "Kites")
+    run(runner, "campaign", "start", "Kites", "--seed", "3")
+    first = run_json(runner, "campaign", "next", "Kites")
+    assert first["scenario"] == "opening-shots-campaign"
+    hires = [e["summary"] for e in run_json(runner, "company", "history", "Kites")
+             if e["command"] == "pilot hire"]
+    assert len(hires) == 3
+    assert sum("Regular" in h for h in hires) == 1, hires
+    assert sum("Green" in h for h in hires) == 2, hires
+
+
 def test_printed_plays_the_six_scenarios_as_printed(runner: CliRunner) -> None:
     run(runner, "company", "create", "Owls")
     view = run_json(runner, "campaign", "start", "Owls", "--printed")
