@@ -150,21 +150,20 @@ def campaign_units(rng: random.Random, scenario: Scenario,
                    catalog: Catalog) -> dict[Side, tuple[UnitSpec, ...]] | None:
     """A campaign-like match-up, ``CAMPAIGN_SHARE`` of the time when the scenario has recorded
     company forces: one of them (pilots with the levels, skills and kills a campaign gave
-    them, Meks bought over time and worn), against the enemy a campaign's balancing may
-    choose (the bot's muster at the campaign's difficulty for one of the budgets of
-    ``SCALES``, every pilot of one level); else None."""
-    from campaigns.balance import enemy_force
+    them, Meks bought over time and worn), against one of the enemies a campaign's
+    balancing chooses from at the campaign's difficulty (``campaigns.balance.candidates``:
+    the bot's muster for a budget of the band, every pilot of one level); else None."""
+    from campaigns.balance import candidates, enemy_force
     from campaigns.errors import Refused
 
     pool = campaign_pool(scenario.id)
     if not pool or rng.random() >= CAMPAIGN_SHARE:
         return None
     side, difficulty, company = rng.choice(pool)
-    budget = round(scenario.side(side.enemy).budget * rng.choice(SCALES))
-    level = rng.choices(*zip(*LEVELS, strict=True))[0]
+    option = rng.choice(candidates(scenario, side.enemy, Difficulty(difficulty)))
     try:
         enemy = enemy_force(scenario, side.enemy, Difficulty(difficulty), catalog, rolls=[],
-                            budget=budget, level=level)
+                            budget=option.budget, level=option.level)
     except Refused:
         return None
     return {side: company, side.enemy: enemy.units}

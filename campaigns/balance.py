@@ -245,9 +245,11 @@ def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Diffic
 
 def estimated_candidates(scenario: Scenario, side: Side,
                          difficulty: Difficulty) -> list[Candidate]:
-    """Every budget of the band at every pilot level: what the estimate judges."""
-    budget = scenario.side(side).budget
-    return [Candidate(s, round(budget * s), level) for level in LEVELS for s in SCALES]
+    """What the estimate judges: the candidates balancing by battles walks through
+    (``candidates``). Judging every budget at every pilot level let balancing pick the
+    match-ups the curves misjudge most (an Elite enemy at the bottom of the band, in the
+    Citadel: said 50%, lost 6 of 8)."""
+    return candidates(scenario, side, difficulty)
 
 
 def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Difficulty,
@@ -262,19 +264,29 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
     mine = force.units
     rules = rules_digest(scenario)
     musters: dict[int, ForceSpec | None] = {}
+    scenario_budget = scenario.side(enemy_side).budget
+    for scale in SCALES:
+        budget = round(scenario_budget * scale)
+        try:
+            musters[budget] = enemy_force(scenario, enemy_side, difficulty, catalog,
+                                          rolls=rolls, budget=budget)
+        except Refused:
+            musters[budget] = None
     judged: list[tuple[tuple[float, float, int], Candidate, ForceSpec, Estimate]] = []
     tried: list[dict[str, Any]] = []
+    seen: set[tuple[int, str]] = set()
     for option in estimated_candidates(scenario, enemy_side, difficulty):
-        if option.budget not in musters:
-            try:
-                musters[option.budget] = enemy_force(scenario, enemy_side, difficulty,
-                                                     catalog, rolls=rolls,
-                                                     budget=option.budget)
-            except Refused:
-                musters[option.budget] = None
-        base = musters[option.budget]
-        if base is None:
+        if musters.get(option.budget) is None and option.level != LEVELS[usual]:
+            # A level lower (higher) at the band's end whose budget buys no force (a fixed
+            # composition): at the nearest budget inward that does.
+            inward = SCALES if option.scale < 1 else tuple(reversed(SCALES))
+            option = next((Candidate(s, round(scenario_budget * s), option.level)
+                           for s in inward if musters.get(round(scenario_budget * s))),
+                          option)
+        base = musters.get(option.budget)
+        if base is None or (option.budget, option.level) in seen:
             continue
+        seen.add((option.budget, option.level))
         enemy = _with_level(base, option.level)
         odds = estimate(scenario, {side: mine, enemy_side: enemy.units}, catalog, rules)
         assert odds is not None  # model_for(scenario) was checked by the caller

@@ -248,17 +248,37 @@ def test_balancing_moves_real_odds_towards_the_target_on_a_fixed_seed(
 
 # ---- balancing by the estimate ----------------------------------------------------------------
 
-def test_estimated_candidates_cover_the_band_at_every_pilot_level() -> None:
-    """Our decision (docs/rules.md): by the estimate, every budget of the 70%-130% band is
-    judged at every pilot level."""
-    from campaigns.balance import estimated_candidates
+def test_the_estimate_judges_the_candidates_balancing_by_battles_walks_through() -> None:
+    """Our decision (docs/rules.md, issue 25): by the estimate, the candidates are those of
+    balancing by battles (every budget of the band at the difficulty's pilot level, a level
+    lower at the bottom and a level higher at the top), not every budget at every level:
+    that let balancing pick the match-ups the curves misjudge most."""
+    from campaigns.balance import candidates, estimated_candidates
     from campaigns.scenarios import get_scenario
 
     scenario = get_scenario("head-to-head")
     budget = scenario.side(Side.DEFENDER).budget
     options = estimated_candidates(scenario, Side.DEFENDER, Difficulty.NORMAL)
+    assert options == candidates(scenario, Side.DEFENDER, Difficulty.NORMAL)
     assert {(o.budget, o.level) for o in options} == {
-        (round(budget * s), level) for s in SCALES for level in LEVELS}
+        *((round(budget * s), "Regular") for s in SCALES),
+        (round(budget * SCALES[0]), "Green"), (round(budget * SCALES[-1]), "Veteran")}
+
+
+def test_a_level_lower_moves_inward_when_the_bottom_budget_buys_no_force(
+        catalog: Catalog) -> None:
+    """Opening Shots fixes the composition (a Medium and two Lights): 70% of its 30 points buys
+    no force, so the Green enemy a normal campaign may field is judged at the lowest budget
+    of the band that buys one, instead of not at all."""
+    from campaigns.odds import bot_force
+    from campaigns.scenarios import get_scenario
+
+    scenario = get_scenario("opening-shots-campaign")
+    force = bot_force(scenario, Side.ATTACKER, catalog)
+    chosen = balance(scenario, Side.ATTACKER, force, Difficulty.NORMAL, catalog, [], seed=1,
+                     runs=None, controller_name="bot")
+    greens = [t for t in chosen.tried if t["level"] == "Green"]
+    assert len(greens) == 1 and greens[0]["budget"] > round(30 * SCALES[0])
 
 
 @pytest.mark.parametrize("difficulty", list(Difficulty))
@@ -331,7 +351,12 @@ def test_the_campaign_benchmark_runs_and_prints_its_table() -> None:
     assert report["prepare_seconds"] > 0 and report["fight_seconds"] > 0
     assert 0 < report["balance_seconds"] < report["prepare_seconds"]
     assert set(report["goals"]) == {"win_share_25_to_75", "draws_at_most_20",
-                                    "kills_at_least_6", "prepare_at_most_3x"}
+                                    "kills_at_least_6", "prepare_at_most_3x",
+                                    "estimate_error_at_most_10"}
+    # with --runs, each scenario's estimate is set against the odds fought with its forces
+    assert report["goals"]["estimate_error_at_most_10"] is not None
+    for s in report["scenarios"]:
+        assert s["estimate_error"] is not None and 0 <= s["estimate_error"] <= 1
 
 
 def test_a_scenario_that_takes_a_built_in_id_with_other_rules_is_not_estimated(
