@@ -1,8 +1,8 @@
 """Seeded auto campaigns of the built-in plan: how each scenario ends for the company, how many
 Meks its pilots kill, and how long preparing each battle takes against fighting it.
 
-Campaign ``i`` (0-based) is ``campaign start --seed SEED_BASE + i`` of the six scenarios of the
-rules at the chosen difficulty, then ``campaign run``, both sides commanded by the bot, each in
+Campaign ``i`` (0-based) is ``campaign start --seed`` ``--seed-base`` (16000) ``+ i`` of the
+built-in plan at the chosen difficulty, then ``campaign run``, both sides commanded by the bot, each in
 a throwaway SQLite database of its own. The campaigns are driven through the product's own
 functions (``campaigns.campaign.start_campaign`` and ``next_scenario``), not the command line,
 so that no start-up time is counted.
