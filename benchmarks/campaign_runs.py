@@ -2,10 +2,10 @@
 Meks its pilots kill, and how long preparing each battle takes against fighting it.
 
 Campaign ``i`` (0-based) is ``campaign start --seed`` ``--seed-base`` (16000) ``+ i`` of the
-built-in plan at the chosen difficulty, then ``campaign run``, both sides commanded by the bot, each in
-a throwaway SQLite database of its own. The campaigns are driven through the product's own
-functions (``campaigns.campaign.start_campaign`` and ``next_scenario``), not the command line,
-so that no start-up time is counted.
+built-in plan at the chosen difficulty, then ``campaign run``, both sides commanded by the
+bot, each in a throwaway SQLite database of its own. The campaigns are driven through the
+product's own functions (``campaigns.campaign.start_campaign`` and ``next_scenario``), not
+the command line, so that no start-up time is counted.
 
     python benchmarks/campaign_runs.py [--campaigns N] [--difficulty easy|normal|hard]
                                    [--runs R] [--seed-base S] [--record FILE]

@@ -12,7 +12,7 @@ support rolled from the seed of pair ``i`` there, so every cell fights the same 
 the same support.
 
     python benchmarks/styles.py [--battles N] [--jobs J] [--scenario ID ...] [--style NAME ...]
-                                [--muster easy|normal|hard] [--json]
+                                [--plan printed|campaign] [--muster easy|normal|hard] [--json]
 
 What "beats the bot" means (issue 16, "Must hold": no style of the pool beats the bot by more
 than 2 standard errors, against the bot on the other side, 400 battles a cell): for a seat S
@@ -33,8 +33,9 @@ cases apart.
 The table gives, for each scenario and seat, the bot-vs-bot reference and then for each style
 its wins, the bot's wins, the draws (shares of the cell's battles), the margin, two standard
 errors, the verdict and the score margin. Results do not depend on ``--jobs``. This is a
-benchmark, not a test: it exits 0 whether or not the goal is met, and also when it cannot run
-(the failure is reported instead of the figures).
+benchmark, not a test: it exits 0 whether or not the goal is met, and 1 only when it cannot
+run (the failure is reported instead of the figures). ``--plan campaign`` fights the built-in
+campaign's plan (its copies of the scenarios, and Head to Head as printed).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks.bot_vs_baseline import (  # noqa: E402
+    CAMPAIGN_SCENARIOS,
     SCENARIOS,
     SEED_BASE,
     fight_all,
@@ -208,7 +210,7 @@ def table(report: dict[str, Any]) -> str:
         lines.append("Goal met: no style beats the bot by more than 2 standard errors.")
     lines += ["", f"Forces (each side's {report['muster']} muster, used whoever commands it):"]
     for sid, sides in report["forces"].items():
-        lines.append(f"  {sid:<22}attacker {', '.join(sides['attacker'])}; "
+        lines.append(f"  {sid:<30}attacker {', '.join(sides['attacker'])}; "
                      f"defender {', '.join(sides['defender'])}")
     return "\n".join(lines)
 
@@ -220,8 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=available_cpus(),
                         help="worker processes (default: one for each CPU this process may "
                         "use, %(default)s here)")
-    parser.add_argument("--scenario", action="append", choices=SCENARIOS,
-                        help="only this scenario (repeatable)")
+    parser.add_argument("--scenario", action="append",
+                        choices=(*SCENARIOS, *CAMPAIGN_SCENARIOS),
+                        help="only this scenario (repeatable); the campaign's copies too")
+    parser.add_argument("--plan", choices=("printed", "campaign"), default="printed",
+                        help="without --scenario: the six as printed, or the built-in "
+                        "campaign's plan (its copies, and Head to Head as printed)")
     parser.add_argument("--style", action="append", choices=list(STYLES),
                         help="only this style of the pool (repeatable)")
     parser.add_argument("--muster", choices=("easy", "normal", "hard"), default="normal",
@@ -229,10 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     try:
         args = parser.parse_args(argv)
-    except SystemExit:  # usage errors are reported by argparse; a benchmark still exits 0
-        return 0
+    except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
+        return int(done.code or 0)
+    plan = SCENARIOS if args.plan == "printed" else (*CAMPAIGN_SCENARIOS[:4], "head-to-head",
+                                                      CAMPAIGN_SCENARIOS[4])
     return print_report("styles", lambda: run(
-        list(dict.fromkeys(args.scenario or SCENARIOS)), list(dict.fromkeys(args.style or STYLES)),
+        list(dict.fromkeys(args.scenario or plan)), list(dict.fromkeys(args.style or STYLES)),
         max(1, args.battles), max(1, args.jobs), args.muster), args.json, table)
 
 
