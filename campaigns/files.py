@@ -37,7 +37,7 @@ from pathlib import Path
 
 import yaml
 
-from meks.errors import InputError, dotted, place, problem
+from meks.errors import InputError, dotted, os_problem, place, problem
 from meks.text import FILE_WHITESPACE, control_pattern, describe
 
 __all__ = ["dotted", "place", "problem"]  # the one wording of a problem, from meks.errors
@@ -98,6 +98,17 @@ _NOT_REGULAR = (
 )
 
 
+def special_file(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file ("this is a pipe (FIFO), not
+    a regular file"), or None for a regular file. Readers and writers both refuse these."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, words in _NOT_REGULAR:
+        if test(mode):
+            return words
+    return "this is not a regular file"
+
+
 def _not_regular(mode: int, kind: Kind) -> str | None:
     if stat.S_ISREG(mode):
         return None
@@ -107,16 +118,25 @@ def _not_regular(mode: int, kind: Kind) -> str | None:
     return f"this is not a regular file; give the path of a {kind.name}"
 
 
-def _os_problem(exc: OSError) -> str:
-    if isinstance(exc, FileNotFoundError):
-        return "no such file"
-    if isinstance(exc, IsADirectoryError):
-        return "this is a folder, not a file"
-    if isinstance(exc, PermissionError):
-        return "cannot be read: permission denied"
-    if exc.errno == errno.ENXIO:  # a socket, or a device with nothing behind it
-        return "this is not a regular file"
-    return f"cannot be read ({exc.strerror or exc})"
+def resolved(path: Path | str) -> Path:
+    """``path`` made absolute with every symbolic link followed. A link that leads back to
+    itself, or a name too long for the system, is the player's ``InputError`` (exit 2),
+    worded as a file that cannot be read is."""
+    try:
+        return Path(path).expanduser().resolve()
+    except OSError as exc:
+        raise InputError(str(path), [os_problem(exc)]) from None
+    except RuntimeError:  # Python before 3.13 says a loop so
+        raise InputError(str(path), [os_problem(OSError(errno.ELOOP, "loop"))]) from None
+
+
+def is_file(path: Path | str) -> bool:
+    """Whether a regular file is at ``path``; a name that cannot be looked up (too long, a
+    loop of links) is none."""
+    try:
+        return os.path.isfile(path)
+    except (OSError, ValueError):
+        return False
 
 
 def read_bytes(path: Path | str, kind: Kind) -> bytes:
@@ -126,7 +146,7 @@ def read_bytes(path: Path | str, kind: Kind) -> bytes:
     try:
         mode = os.stat(path).st_mode  # looked at before it is opened: opening can block
     except (OSError, ValueError) as exc:
-        raise InputError(source, [_os_problem(exc) if isinstance(exc, OSError)
+        raise InputError(source, [os_problem(exc) if isinstance(exc, OSError)
                                   else "this is not a usable file name"]) from None
     refused = _not_regular(mode, kind)
     if refused:
@@ -136,7 +156,7 @@ def read_bytes(path: Path | str, kind: Kind) -> bytes:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise InputError(source, [_os_problem(exc)]) from None
+        raise InputError(source, [os_problem(exc)]) from None
     with os.fdopen(fd, "rb", buffering=0) as file:
         info = os.fstat(file.fileno())  # the file opened may not be the one looked at
         refused = _not_regular(info.st_mode, kind)
@@ -147,7 +167,7 @@ def read_bytes(path: Path | str, kind: Kind) -> bytes:
         try:
             data = _read_at_most(file, kind.limit + 1)
         except OSError as exc:
-            raise InputError(source, [_os_problem(exc)]) from None
+            raise InputError(source, [os_problem(exc)]) from None
     if len(data) > kind.limit:
         raise _too_large(source, kind)
     return data

@@ -35,7 +35,22 @@ def set_db(value: str | None) -> None:
 def location() -> str:
     from db.engine import resolve
 
-    return resolve(_db)
+    where = resolve(_db)
+    _refuse_control(where)
+    return where
+
+
+def _refuse_control(where: str) -> None:
+    """A database named (by --db, checked with every typed argument, or by $MEKS_DB) with a
+    control character in it is refused: meks would make a file of that name, and echo it."""
+    from meks.errors import UsageError
+    from meks.text import bad_character, describe, printable
+
+    char = bad_character("".join(c for c in where if not 0xD800 <= ord(c) <= 0xDFFF), "")
+    if char is not None:
+        raise UsageError(f"The database named {printable(where)!r} holds {describe(char)}; "
+                         "give a database path or URL without control characters, with "
+                         "--db or MEKS_DB.")
 
 
 def given_location() -> str | None:
