@@ -401,3 +401,78 @@ def test_item5_a_postgresql_schema_of_another_program_is_refused(runner: CliRunn
             assert inspect(conn).get_table_names() == ["note"]
     finally:
         engine.dispose()
+
+
+# ---- 6. table records with limits ------------------------------------------------------------
+
+@pytest.fixture
+def spoils(runner: CliRunner, tmp_path: Path) -> str:
+    """Wolves mustered for a scenario with every table house rule on."""
+    from tests.test_salvage import run, scenario_file
+
+    run(runner, "company", "create", "Wolves")
+    for design, pilot in (("VIPER", "Ana"), ("WASP", "Bo"), ("WASP", "Cy")):
+        run(runner, "mek", "buy", "Wolves", design)
+        run(runner, "pilot", "hire", "Wolves", pilot)
+    for pilot, mek in (("Ana", "VIPER-1"), ("Bo", "WASP-1"), ("Cy", "WASP-2")):
+        run(runner, "pilot", "assign", "Wolves", pilot, mek)
+    scenario = scenario_file(tmp_path, "spoils", salvage="both", bail_out=True,
+                             spare_parts=True, repair="none")
+    run(runner, "muster", "Wolves", "--scenario", scenario, "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    return "Wolves"
+
+
+def record(runner: CliRunner, *args: str) -> tuple[int, str, str]:
+    return invoke(runner, "battle", "record", "Wolves", "--auto", "--seed", "3", *args)
+
+
+def stockpile(runner: CliRunner) -> list[object]:
+    import json
+
+    code, out, err = invoke(runner, "company", "show", "Wolves", "--json")
+    assert code == 0, err
+    return list(json.loads(out).get("stockpile", []))
+
+
+def test_item6_salvage_is_bounded_by_the_enemy_meks_destroyed(runner: CliRunner,
+                                                              spoils: str) -> None:
+    """R3.6 at the table: with no kill credited there is nothing to salvage; each kill (or
+    each enemy Mek stated with --enemy-destroyed) carried at most the most parts one Mek
+    can carry."""
+    from campaigns.postbattle import most_parts_on_a_mek
+    from meks.catalog import load_catalog
+
+    most = most_parts_on_a_mek(load_catalog())
+    many = [a for _ in range(2000) for a in ("--salvage", "Rail Cannon")]
+    said = plain_refusal(*record(runner, "--result", "win", *many))
+    assert "Salvage comes from destroyed enemy Meks" in said and "0 kills" in said, said
+    said = plain_refusal(*record(runner, "--result", "win", "-k", "Ana=1",
+                                 *many[:2 * (most + 1)]))
+    assert f"{most + 1} parts salvaged is more than 1 kill credited" in said, said
+    said = plain_refusal(*record(runner, "--result", "win", "--enemy-destroyed", "1",
+                                 *many[:2 * (most + 1)]))
+    assert "more than 1 enemy Mek destroyed" in said, said
+    assert stockpile(runner) == []
+    code, _, err = record(runner, "--result", "win", "--enemy-destroyed", "2",
+                          *many[:2 * (most + 1)])
+    assert code == 0, err
+    assert stockpile(runner) == [{"kind": "weapon", "part": "Rail Cannon", "count": most + 1}]
+
+
+def test_item6_a_pilots_kills_given_twice_are_refused(runner: CliRunner, spoils: str) -> None:
+    for second in ("Ana=7", "ana=7", " Ana =7"):
+        said = plain_refusal(*record(runner, "--result", "win", "-k", "Ana=5", "-k", second))
+        assert "Ana is given twice with --kills; give each once." in said, said
+    said = plain_refusal(*record(runner, "--result", "win", "-c", "Ana=Accuracy", "-c",
+                                 "ana=Agility"))
+    assert "given twice with --choose" in said
+
+
+def test_item6_a_mek_bailed_out_of_keeps_no_parts_as_a_destroyed_one(
+        runner: CliRunner, spoils: str) -> None:
+    by_bailing = plain_refusal(*record(runner, "--result", "win", "--bailed", "WASP-1",
+                                       "--lost", "WASP-1=Cannon"))
+    by_destroying = plain_refusal(*record(runner, "--result", "win", "-d", "WASP-1",
+                                          "--lost", "WASP-1=Cannon"))
+    assert by_bailing == by_destroying and "keeps no parts" in by_bailing, by_bailing
