@@ -19,6 +19,7 @@ shows a password (see ``db.redact``).
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,7 +36,7 @@ from sqlalchemy.exc import (
 from sqlmodel import Session
 
 from db.migrations import LATEST, NewerSchema, applied_versions, migrate
-from db.redact import scrub, shown
+from db.redact import MASK, SECRET_KEYS, scrub, shown
 from meks.errors import InputError, MeksError, os_reason
 
 ENV_VAR = "MEKS_DB"
@@ -89,9 +90,56 @@ def resolve(db: str | None = None) -> str:
     return db or os.environ.get(ENV_VAR) or str(default_path())
 
 
+# libpq's keyword connection string: 'host=db.example dbname=league user=ana password=x',
+# each value plain or in single quotes (with \' and \\ inside)
+_DSN_PAIR = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']+)")
+_DSN_NAMES = frozenset({"host", "hostaddr", "port", "dbname", "user", "service"})
+
+
+def keyword_dsn(location: str) -> dict[str, str] | None:
+    """The settings of a PostgreSQL keyword connection string ('host=... dbname=...'), or
+    None when ``location`` is not one (a URL, a file's path). It must be all KEY=VALUE pairs
+    and name at least one of host, hostaddr, port, dbname, user or service."""
+    if "://" in location or "=" not in location:
+        return None
+    settings: dict[str, str] = {}
+    at = 0
+    while location[at:].strip():
+        found = _DSN_PAIR.match(location, at)
+        if found is None:
+            return None
+        value = found.group(2)
+        if value.startswith("'"):
+            value = re.sub(r"\\(.)", r"\1", value[1:-1])
+        settings[found.group(1).lower()] = value
+        at = found.end()
+    return settings if settings.keys() & _DSN_NAMES else None
+
+
+def _dsn_url(settings: dict[str, str], location: str) -> str:
+    """The URL of the PostgreSQL database a keyword connection string names."""
+    from sqlalchemy.engine import URL
+
+    rest = dict(settings)
+    port = rest.pop("port", None)
+    if port is not None and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise BadURL(f"The database connection string {describe(location)} has the port "
+                     f"{port!r}, which is not a number between 1 and 65535; check the "
+                     "connection string given with --db or MEKS_DB.")
+    url = URL.create("postgresql+psycopg", username=rest.pop("user", None),
+                     password=rest.pop("password", None), host=rest.pop("host", None),
+                     port=int(port) if port is not None else None,
+                     database=rest.pop("dbname", None), query=rest)
+    return url.render_as_string(hide_password=False)
+
+
 def to_url(location: str) -> str:
-    """An SQLAlchemy URL for a path or URL. A URL that cannot be read, or that names no
-    kind of database SQLAlchemy knows, raises ``BadURL`` (exit 2)."""
+    """An SQLAlchemy URL for a path, a URL or a PostgreSQL keyword connection string. A URL
+    that cannot be read, or that names no kind of database SQLAlchemy knows, raises
+    ``BadURL`` (exit 2)."""
+    dsn = keyword_dsn(location)
+    if dsn is not None:
+        location = _dsn_url(dsn, location)
     if "://" not in location:
         return "sqlite:///" + str(_absolute(location))
     from sqlalchemy.engine import make_url
@@ -125,10 +173,21 @@ def to_url(location: str) -> str:
 
 
 def describe(location: str) -> str:
-    """The location fit to print: a path as is, a URL without its passwords."""
+    """The location fit to print: a path as is, a URL or a keyword connection string
+    without its passwords."""
+    dsn = keyword_dsn(location)
+    if dsn is not None:
+        shown_settings = {k: (MASK if k in SECRET_KEYS else v) for k, v in dsn.items()}
+        return " ".join(f"{k}={_dsn_value(v)}" for k, v in shown_settings.items())
     if "://" not in location:
         return str(_absolute(location))
     return shown(location)
+
+
+def _dsn_value(value: str) -> str:
+    if value and not re.search(r"[\s'\\]", value):
+        return value
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def _absolute(location: str) -> Path:

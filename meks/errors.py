@@ -160,17 +160,20 @@ class InputError(MeksError):
 
     exit_code = 2
 
-    def __init__(self, source: str, problems: Sequence[str], unlisted: int = 0) -> None:
+    def __init__(self, source: str, problems: Sequence[str], unlisted: int = 0,
+                 after: str = "") -> None:
+        """``after``: a line said after the problems (why the count is not the whole)."""
         self.source = source
         self.problems = tuple(problems)
         self.unlisted = unlisted
+        self.after = after
         total = len(self.problems) + unlisted
-        if total == 1:
+        if total == 1 and not after:
             text = f"{source}: {self.problems[0]}"
         else:
             text = f"{source} has {total} problems:\n" + "\n".join(
                 f"  - {p}" for p in listed(self.problems, unlisted)
-            )
+            ) + (f"\n{after}" if after else "")
         super().__init__(text)
 
 

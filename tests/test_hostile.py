@@ -120,7 +120,7 @@ def test_item1_the_odds_chart_shares_the_writers_check(runner: CliRunner,
                                                        tmp_path: Path) -> None:
     fifo = tmp_path / "chart.svg"
     os.mkfifo(fifo)
-    code, out, err = invoke(runner, "odds", "ladder", "--runs", "1", "--plot", str(fifo))
+    code, _, err = invoke(runner, "odds", "ladder", "--runs", "1", "--plot", str(fifo))
     assert code == 2 and "replaces only regular files" in " ".join(err.split())
     assert "Fighting" not in err and stat.S_ISFIFO(fifo.lstat().st_mode)
 
@@ -214,6 +214,7 @@ PATH_COMMANDS = (
     ("campaign", "start", "Hawks", "--plan", "{}"),
     ("battle", "auto", "opening-shots", "-a", "{}", "-d", "{}"),
     ("battle", "auto", "{}", "-a", "Hawks", "-d", "Hawks"),
+    ("battle", "auto", "opening-shots", "-a", "Hawks", "-d", "Hawks", "--dice", "{}"),
     ("odds", "opening-shots", "-a", "{}", "-d", "{}", "--runs", "1"),
     ("odds", "ladder", "--runs", "1", "--plot", "{}"),
     ("db", "backup", "{}"),
@@ -476,3 +477,145 @@ def test_item6_a_mek_bailed_out_of_keeps_no_parts_as_a_destroyed_one(
     by_destroying = plain_refusal(*record(runner, "--result", "win", "-d", "WASP-1",
                                           "--lost", "WASP-1=Cannon"))
     assert by_bailing == by_destroying and "keeps no parts" in by_bailing, by_bailing
+
+
+# ---- 7. smaller things -----------------------------------------------------------------------
+
+def test_item7_a_keyword_connection_string_is_postgresql_and_its_password_is_never_shown(
+        runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    secret = "hunter2-s3cret"
+    for dsn in (f"host=127.0.0.1 port=1 dbname=league user=ana password={secret}",
+                f"dbname = league  password = '{secret}' host=127.0.0.1 port=1",
+                f"host=127.0.0.1 port=1 dbname=league password='it\\'s {secret}'"):
+        code, out, err = invoke(runner, "--db", dsn, "db", "path")
+        assert code == 0 and secret not in out and "password=***" in out, out
+        assert "dbname=league" in out
+        code, out, err = invoke(runner, "--db", dsn, "company", "create", "Kites")
+        said = plain_refusal(code, out, err)
+        assert secret not in said and "127.0.0.1" in said, said
+        code, out, err = invoke(runner, "company", "list", env={"MEKS_DB": dsn})
+        assert secret not in plain_refusal(code, out, err)
+    assert list(tmp_path.iterdir()) == []  # no file named after the string
+    code, _, err = invoke(runner, "--db", "host=127.0.0.1 port=http dbname=x", "db", "path")
+    assert code == 2 and "port" in err
+
+
+def test_item7_yaml_keys_given_twice_are_refused_naming_both_lines(runner: CliRunner,
+                                                                  tmp_path: Path) -> None:
+    design = tmp_path / "hornet.yaml"
+    design.write_text("name: Hornet\nsize: Heavy\nweapons: [Laser]\nsize: Light\n")
+    said = plain_refusal(*invoke(runner, "design", "check", str(design)))
+    assert "the key 'size' is given twice in one mapping (lines 2 and 4)" in said, said
+    force = tmp_path / "red.yaml"
+    force.write_text("name: Red\nmeks:\n  - {design: WASP, design: VIPER}\n")
+    said = plain_refusal(*invoke(runner, "odds", "opening-shots", "-a", str(force), "-d",
+                                 str(force), "--runs", "1"))
+    assert "line 3 (meks[0]): the key 'design' is given twice" in said, said
+    from campaigns.scenarios import builtin_file
+
+    text = builtin_file("opening-shots").read_text()
+    scenario = tmp_path / "twice.yaml"
+    scenario.write_text(text + "\nturn_limit: 3\n")
+    said = plain_refusal(*invoke(runner, "scenario", "check", str(scenario)))
+    assert "the key 'turn_limit' is given twice" in said and "lines " in said, said
+
+
+def _scenario(tmp_path: Path, **changes: object) -> Path:
+    import yaml
+
+    from campaigns.scenarios import builtin_file
+
+    data = yaml.safe_load(builtin_file("opening-shots").read_text())
+    data.update(id="mine", **changes)
+    path = tmp_path / "mine.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True))
+    return path
+
+
+def test_item7_identical_set_up_rules_are_refused_in_one_problem(runner: CliRunner,
+                                                                 tmp_path: Path) -> None:
+    import yaml
+
+    from campaigns.scenarios import builtin_file
+
+    attacker = yaml.safe_load(builtin_file("opening-shots").read_text())["attacker"]
+    attacker["setup"] = {"zones": [7], "rules": [{"zones": [7], "at_least": 1}
+                                                 for _ in range(5000)]}
+    path = _scenario(tmp_path, attacker=attacker)
+    code, out, err = invoke(runner, "scenario", "check", str(path))
+    said = plain_refusal(code, out, err)
+    assert code == 2 and len(err) < 600, err
+    assert "rules[1] repeats rules[0] (and 4,998 more rules repeat an earlier one)" in said
+
+
+def test_item7_a_roster_of_millions_of_entries_stops_after_a_hundred_problems(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "zeros.json"
+    path.write_text('{"schema": "meks-roster", "version": 1, "meks": ['
+                    + ",".join(["0"] * 300_000) + "]}")
+    code, _, err = invoke(runner, "roster", "import", str(path))
+    assert code == 2 and "unexpected" not in err
+    lines = err.strip().splitlines()
+    assert len(lines) < 60, len(lines)
+    assert "has 100 problems" in lines[0]
+    assert "The check stopped after the first 100 problems, leaving 299,900 more entries" \
+        in " ".join(err.split())
+
+
+def test_item7_sigterm_stops_the_odds_and_its_workers_quietly(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    force = tmp_path / "red.yaml"
+    force.write_text("meks:\n  - {design: VIPER}\n  - {design: WASP}\n  - {design: WASP}\n")
+    env = {**os.environ, "MEKS_DB": str(tmp_path / "odds.db")}
+    proc = subprocess.Popen([sys.executable, "-m", "cli", "odds", "opening-shots", "-a",
+                             str(force), "-d", str(force), "--runs", "200000", "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the two workers (and the tracker) are up
+            if children.exists() and len(children.read_text().split()) >= 3:
+                break
+            time.sleep(0.1)
+        time.sleep(1.0)  # the workers are fighting
+        workers = children.read_text().split()
+        proc.send_signal(15)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 143, err
+    assert err.strip().splitlines() == [
+        "Error: Stopped by a request to end (SIGTERM) before the battles were all fought; "
+        "nothing was stored."], err
+    time.sleep(0.5)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists()
+                and "spawn_main" in Path(f"/proc/{w}/cmdline").read_text()]
+
+
+def test_item7_scenario_names_and_briefings_lose_invisible_formatting(
+        runner: CliRunner, tmp_path: Path) -> None:
+    import json
+
+    path = _scenario(tmp_path, name="Open\u202eing\u200b Shots\u2066",
+                     briefing="Hold\u200b the\u202e line.\u2069")
+    code, out, err = invoke(runner, "scenario", "show", str(path), "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    assert shown["name"] == "Opening Shots" and shown["briefing"] == "Hold the line."
+    path = _scenario(tmp_path, name="\u202e\u200b")
+    said = plain_refusal(*invoke(runner, "scenario", "check", str(path)))
+    assert "a scenario needs a name with something to show" in said, said
+
+
+def test_item7_a_number_long_only_for_its_underscores_is_refused_in_words(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = _scenario(tmp_path)
+    path.write_text(path.read_text().replace("turn_limit: ", "turn_limit: 1" + "_" * 200
+                                             + "2 #", 1))
+    said = plain_refusal(*invoke(runner, "scenario", "check", str(path)))
+    assert "(turn_limit): a whole number written with 200 underscores between its 2 digits; " \
+        "write the number with its digits alone" in said, said
