@@ -38,6 +38,7 @@ from sqlmodel import Session
 from db.migrations import LATEST, NewerSchema, applied_versions, migrate
 from db.redact import MASK, SECRET_KEYS, scrub, shown
 from meks.errors import InputError, MeksError, os_reason
+from meks.text import printable
 
 ENV_VAR = "MEKS_DB"
 BUSY_TIMEOUT_MS = 60_000
@@ -426,6 +427,11 @@ def _check_read_only_schema(conn: Any, location: str) -> None:
 def _check_file(file: Path, location: str, create: bool) -> None:
     import stat
 
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in str(file)):  # bytes os.fsdecode could not read
+        raise UnreadableDatabase(
+            f"Cannot open the database at {printable(describe(location))}: its name holds "
+            "bytes that are not UTF-8 text, which SQLite cannot take. Give the file another "
+            "name, with --db or MEKS_DB.")
     try:
         mode: int | None = os.stat(file).st_mode
     except (FileNotFoundError, NotADirectoryError):
