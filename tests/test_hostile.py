@@ -260,7 +260,7 @@ def test_fuzz_every_command_that_takes_a_path(runner: CliRunner, hawks: str,
     kinds = {name: kind_of(Path(p)) for name, p in paths.items()
              if name in ("pipe", "socket", "device")}
 
-    @settings(max_examples=60, deadline=None,
+    @settings(max_examples=25, deadline=None,
               suppress_health_check=[HealthCheck.function_scoped_fixture,
                                      HealthCheck.too_slow])
     @given(command=st.sampled_from(PATH_COMMANDS), name=st.sampled_from(sorted(paths)))
