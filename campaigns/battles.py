@@ -75,7 +75,9 @@ class Fought:
 
 
 def is_force_file(ref: str) -> bool:
-    return ref.lower().endswith((".yaml", ".yml")) or Path(ref).is_file()
+    from campaigns.files import is_file
+
+    return ref.lower().endswith((".yaml", ".yml")) or is_file(ref)
 
 
 def participant(session: Session | None, ref: str, side: Side, scenario: Scenario,

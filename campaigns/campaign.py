@@ -71,7 +71,7 @@ from campaigns.company import (
     support_rolls_for,
     waiting_muster,
 )
-from campaigns.files import PLAN, read_yaml_file
+from campaigns.files import PLAN, is_file, read_yaml_file, resolved
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
 from campaigns.parts import Part, counted, named_part, repair_mek
@@ -215,12 +215,12 @@ def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
         return find_scenario(ref, files=False)
     folder = plan.expanduser().absolute().parent
     file = folder / ref
-    if ref.startswith("~") or Path(ref).is_absolute() or not file.resolve().is_relative_to(
-            folder.resolve()):
+    if ref.startswith("~") or Path(ref).is_absolute() or not resolved(file).is_relative_to(
+            resolved(folder)):
         raise MeksError(f"{ref!r} is not a file inside the plan's folder ({folder}); a plan "
                         "names its scenario files by their place in its own folder, such as "
                         "'river.yaml', and other scenarios by id")
-    if not file.is_file():
+    if not is_file(file):
         raise MeksError(f"there is no scenario file {ref!r} in the plan's folder ({folder})")
     return ScenarioEntry(Origin.FILE, str(file), read_scenario_file(file))
 

@@ -34,7 +34,7 @@ from meks.names import normalize, suggest
 from meks.plain import plain
 from meks.scenario import Scenario, Side, SideRules
 from meks.support import roll_support
-from meks.text import TYPED_WHITESPACE, bad_character, describe, shown
+from meks.text import TYPED_WHITESPACE, bad_character, describe, shown, without_format_characters
 
 
 def shell_arg(text: str) -> str:
@@ -51,7 +51,6 @@ def shell_arg(text: str) -> str:
 # ---- names ----------------------------------------------------------------------------------
 
 MAX_NAME = 60  # characters in a company name, callsign or pilot name
-_JOINERS = ("\u200c", "\u200d")  # zero-width (non-)joiners: part of some scripts and emoji
 
 
 def reads_as_id(name: str) -> bool:
@@ -75,17 +74,9 @@ def clean_name(text: str, what: str) -> str:
     if control is not None:
         raise UsageError(f"The {what} {shown(text)} holds {describe(control)}; a name "
                          "cannot hold control characters, so give it without.")
-    text = unicodedata.normalize("NFC", text)
-    kept = []
-    for i, c in enumerate(text):
-        if c.isspace():
-            kept.append(" ")
-        elif c in _JOINERS:
-            if 0 < i < len(text) - 1 and not text[i - 1].isspace() \
-                    and not text[i + 1].isspace() and kept and kept[-1] not in _JOINERS:
-                kept.append(c)
-        elif unicodedata.category(c) not in ("Cc", "Cf"):
-            kept.append(c)
+    text = without_format_characters(unicodedata.normalize("NFC", text))
+    kept = [" " if c.isspace() else c for c in text
+            if c.isspace() or unicodedata.category(c) != "Cc"]
     name = " ".join("".join(kept).split())
     if not name:
         raise Refused(f"A {what} cannot be empty; give one with letters in it.")

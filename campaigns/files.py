@@ -37,7 +37,7 @@ from pathlib import Path
 
 import yaml
 
-from meks.errors import InputError, dotted, place, problem
+from meks.errors import InputError, dotted, os_problem, place, problem
 from meks.text import FILE_WHITESPACE, control_pattern, describe
 
 __all__ = ["dotted", "place", "problem"]  # the one wording of a problem, from meks.errors
@@ -98,6 +98,17 @@ _NOT_REGULAR = (
 )
 
 
+def special_file(mode: int) -> str | None:
+    """What a file of ``mode`` is when it is not a regular file ("this is a pipe (FIFO), not
+    a regular file"), or None for a regular file. Readers and writers both refuse these."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, words in _NOT_REGULAR:
+        if test(mode):
+            return words
+    return "this is not a regular file"
+
+
 def _not_regular(mode: int, kind: Kind) -> str | None:
     if stat.S_ISREG(mode):
         return None
@@ -107,16 +118,25 @@ def _not_regular(mode: int, kind: Kind) -> str | None:
     return f"this is not a regular file; give the path of a {kind.name}"
 
 
-def _os_problem(exc: OSError) -> str:
-    if isinstance(exc, FileNotFoundError):
-        return "no such file"
-    if isinstance(exc, IsADirectoryError):
-        return "this is a folder, not a file"
-    if isinstance(exc, PermissionError):
-        return "cannot be read: permission denied"
-    if exc.errno == errno.ENXIO:  # a socket, or a device with nothing behind it
-        return "this is not a regular file"
-    return f"cannot be read ({exc.strerror or exc})"
+def resolved(path: Path | str) -> Path:
+    """``path`` made absolute with every symbolic link followed. A link that leads back to
+    itself, or a name too long for the system, is the player's ``InputError`` (exit 2),
+    worded as a file that cannot be read is."""
+    try:
+        return Path(path).expanduser().resolve()
+    except OSError as exc:
+        raise InputError(str(path), [os_problem(exc)]) from None
+    except RuntimeError:  # Python before 3.13 says a loop so
+        raise InputError(str(path), [os_problem(OSError(errno.ELOOP, "loop"))]) from None
+
+
+def is_file(path: Path | str) -> bool:
+    """Whether a regular file is at ``path``; a name that cannot be looked up (too long, a
+    loop of links) is none."""
+    try:
+        return os.path.isfile(path)
+    except (OSError, ValueError):
+        return False
 
 
 def read_bytes(path: Path | str, kind: Kind) -> bytes:
@@ -126,7 +146,7 @@ def read_bytes(path: Path | str, kind: Kind) -> bytes:
     try:
         mode = os.stat(path).st_mode  # looked at before it is opened: opening can block
     except (OSError, ValueError) as exc:
-        raise InputError(source, [_os_problem(exc) if isinstance(exc, OSError)
+        raise InputError(source, [os_problem(exc) if isinstance(exc, OSError)
                                   else "this is not a usable file name"]) from None
     refused = _not_regular(mode, kind)
     if refused:
@@ -136,7 +156,7 @@ def read_bytes(path: Path | str, kind: Kind) -> bytes:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        raise InputError(source, [_os_problem(exc)]) from None
+        raise InputError(source, [os_problem(exc)]) from None
     with os.fdopen(fd, "rb", buffering=0) as file:
         info = os.fstat(file.fileno())  # the file opened may not be the one looked at
         refused = _not_regular(info.st_mode, kind)
@@ -147,7 +167,7 @@ def read_bytes(path: Path | str, kind: Kind) -> bytes:
         try:
             data = _read_at_most(file, kind.limit + 1)
         except OSError as exc:
-            raise InputError(source, [_os_problem(exc)]) from None
+            raise InputError(source, [os_problem(exc)]) from None
     if len(data) > kind.limit:
         raise _too_large(source, kind)
     return data
@@ -228,13 +248,14 @@ def text_lines(text: str, source: str) -> Iterator[tuple[int, str]]:
 class _Frame:
     """A list or mapping being read: where the next value in it sits."""
 
-    __slots__ = ("index", "is_mapping", "key", "wants_key")
+    __slots__ = ("index", "is_mapping", "key", "lines", "wants_key")
 
     def __init__(self, is_mapping: bool) -> None:
         self.is_mapping = is_mapping
         self.key: str | int = "?"
         self.index = -1
         self.wants_key = True
+        self.lines: dict[str, int | None] = {}  # a mapping's keys, each with its line
 
 
 def _path(frames: list[_Frame]) -> str:
@@ -307,15 +328,14 @@ def check_yaml_events(text: str, source: str, kind: Kind = YAML_FILE) -> None:
             value = event.value
             if is_key:
                 frames[-1].key = value
+                _refuse_repeated_key(frames, value, line, source)
             where = _path(frames) if not is_key else _path(frames[:-1])
             wrong = control_problem(value, line, where,
                                     f"the key {value!r}" if is_key else "the text")
             if wrong:
                 raise InputError(source, [wrong])
             if event.implicit[0] and len(value) > MAX_DIGITS and _is_int(value):
-                raise InputError(source, [problem(
-                    f"a whole number of {_digits(value)} digits; numbers here have at most "
-                    f"{MAX_DIGITS}", line, where)])
+                raise InputError(source, [problem(_long_number(value), line, where)])
         elif isinstance(event, yaml.CollectionStartEvent):
             if is_key:
                 frames[-1].key = "?"
@@ -324,6 +344,35 @@ def check_yaml_events(text: str, source: str, kind: Kind = YAML_FILE) -> None:
                 raise InputError(source, [problem(
                     f"lists and mappings nested more than {MAX_DEPTH} deep; no file of ours "
                     "needs that many", line)])
+
+
+def _refuse_repeated_key(frames: list[_Frame], key: str, line: int | None,
+                         source: str) -> None:
+    """A key given twice in one mapping: YAML readers keep the last one silently, so a
+    change made to the first would go unseen. Refused, naming both lines."""
+    top = frames[-1]
+    if key in top.lines:
+        first = top.lines[key]
+        if first is None or line is None:
+            where = ""
+        elif first == line:
+            where = f" (both on line {line})"
+        else:
+            where = f" (lines {first} and {line})"
+        raise InputError(source, [problem(
+            f"the key {key!r} is given twice in one mapping{where}; keep one of them",
+            line, _path(frames[:-1]))])
+    top.lines[key] = line
+
+
+def _long_number(value: str) -> str:
+    """Why the whole number ``value`` (longer than ``MAX_DIGITS`` characters) is refused."""
+    digits = sum(c.isalnum() for c in value)
+    if digits <= MAX_DIGITS:  # long only for its underscores: 1____2 reads as 12
+        return (f"a whole number written with {value.count('_'):,} underscores between "
+                f"its {digits} digits; write the number with its digits alone")
+    return (f"a whole number of {_digits(value)} digits; numbers here have at most "
+            f"{MAX_DIGITS}")
 
 
 def _is_int(plain: str) -> bool:
@@ -381,6 +430,17 @@ def _no_constant(name: str) -> float:
 def parse_json(text: str, source: str, kind: Kind) -> object:
     """The data in JSON ``text``, checked as YAML is (depth, long numbers, control
     characters in any text)."""
+    try:  # quick: Python's own reader, the numbers' length checked after
+        data = _fast_json(text)
+        check_data(data, source, numbers=True)
+        return data
+    except json.JSONDecodeError as exc:
+        raise _refuse(source, problem(exc.msg, exc.lineno, column=exc.colno), kind) from None
+    except RecursionError:
+        raise InputError(source, [f"lists and mappings nested more than {MAX_DEPTH} deep; "
+                                  "no file of ours needs that many"]) from None
+    except ValueError:  # a number too long, NaN or Infinity: worded below, with its line
+        pass
     try:
         data = _load_json(text)
     except _LongNumber as exc:
@@ -404,6 +464,16 @@ def _load_json(text: str) -> object:
     return json.loads(text, parse_int=_whole, parse_constant=_no_constant)
 
 
+def _fast_json(text: str) -> object:
+    """JSON read without a call back for each number (several times faster on a document
+    of millions of them): ``check_data(numbers=True)`` checks their length after."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
+_TOO_LONG = 10 ** MAX_DIGITS  # the least whole number of more than MAX_DIGITS digits
+_PLAIN = frozenset({int, float, bool, type(None)})
+
+
 def parse_json_or_yaml(text: str, source: str, kind: Kind) -> object:
     """The data in ``text``, JSON or YAML. JSON is YAML too, but Python's JSON reader is
     many times faster on a large document, so text that reads as JSON is read so; anything
@@ -411,19 +481,27 @@ def parse_json_or_yaml(text: str, source: str, kind: Kind) -> object:
     if text.lstrip()[:1] not in ("{", "["):
         return parse_yaml(text, source, kind)
     try:
-        data = _load_json(text)
+        data = _fast_json(text)
     except json.JSONDecodeError:
         return parse_yaml(text, source, kind)
     except (ValueError, RecursionError):
         return parse_json(text, source, kind)  # to word the problem
-    check_data(data, source)
+    try:
+        check_data(data, source, numbers=True)
+    except _LongNumber:
+        return parse_json(text, source, kind)  # to word it, with its line
     return data
 
 
-def check_data(data: object, source: str) -> None:
+def check_data(data: object, source: str, numbers: bool = False) -> None:
     """Refuse data nested more than ``MAX_DEPTH`` deep or holding text (keys included) with a
     control character, naming the place. For data that did not come through
-    ``parse_yaml``, which checks the same as it reads."""
+    ``parse_yaml``, which checks the same as it reads. ``numbers``: a whole number of more
+    than ``MAX_DIGITS`` digits raises ``_LongNumber`` (for the JSON reader to word)."""
+    if numbers and isinstance(data, int) and not -_TOO_LONG < data < _TOO_LONG:
+        raise _LongNumber(str(abs(data)))
+    if not isinstance(data, str | dict | list):
+        return None
     stack: list[tuple[object, tuple[str | int, ...]]] = [(data, ())]
     while stack:
         value, path = stack.pop()
@@ -431,19 +509,36 @@ def check_data(data: object, source: str) -> None:
             wrong = control_problem(value, path=dotted(path))
             if wrong:
                 raise InputError(source, [wrong])
-        elif isinstance(value, dict | list):
-            if len(path) >= MAX_DEPTH:
-                raise InputError(source, [f"lists and mappings nested more than {MAX_DEPTH} "
-                                          "deep; no file of ours needs that many"])
-            if isinstance(value, list):
-                stack.extend((item, (*path, i)) for i, item in enumerate(value))
+            continue
+        if len(path) >= MAX_DEPTH:
+            raise InputError(source, [f"lists and mappings nested more than {MAX_DEPTH} "
+                                      "deep; no file of ours needs that many"])
+        # plain numbers, booleans and nulls are looked at no further; texts and what nests
+        # are, each with its place made only for them (a list of millions of numbers costs
+        # one pass over it)
+        if isinstance(value, list):
+            kinds = set(map(type, value))
+            if kinds <= _PLAIN:  # only numbers, booleans and nulls: looked at in bulk
+                ints = value if kinds == {int} else [x for x in value if type(x) is int]
+                if numbers and ints and (max(ints) >= _TOO_LONG or min(ints) <= -_TOO_LONG):
+                    raise _LongNumber(str(max(abs(max(ints)), abs(min(ints)))))
                 continue
-            for key, item in value.items():
-                if isinstance(key, str):
-                    wrong = control_problem(key, path=dotted(path), subject=f"the key {key!r}")
-                    if wrong:
-                        raise InputError(source, [wrong])
+            for i, item in enumerate(value):
+                if isinstance(item, str | dict | list):
+                    stack.append((item, (*path, i)))
+                elif numbers and isinstance(item, int) and not -_TOO_LONG < item < _TOO_LONG:
+                    raise _LongNumber(str(abs(item)))
+            continue
+        assert isinstance(value, dict)
+        for key, item in value.items():
+            if isinstance(key, str):
+                wrong = control_problem(key, path=dotted(path), subject=f"the key {key!r}")
+                if wrong:
+                    raise InputError(source, [wrong])
+            if isinstance(item, str | dict | list):
                 stack.append((item, (*path, key)))
+            elif numbers and isinstance(item, int) and not -_TOO_LONG < item < _TOO_LONG:
+                raise _LongNumber(str(abs(item)))
     return None
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from sqlmodel import Session
@@ -24,7 +26,7 @@ from campaigns.scenarios import get_scenario
 from meks.catalog import Catalog, load_catalog
 from meks.engine.bot.choices import Difficulty, muster
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.errors import UsageError
+from meks.errors import MeksError, UsageError
 from meks.odds import (
     Tally,
     paired_difference,
@@ -82,11 +84,51 @@ def _spread(work: Callable[[Job], Result], chunks: Sequence[Job], jobs: int
     there are chunks: a single chunk is worked here, without starting any), in whatever
     order they finish (callers add up whole numbers, so the order never matters)."""
     jobs = min(jobs, len(chunks))
-    if jobs <= 1:
-        yield from map(work, chunks)
+    with _stopped_by_sigterm():
+        if jobs <= 1:
+            yield from map(work, chunks)
+            return
+        with multiprocessing.get_context("spawn").Pool(jobs, initializer=_quiet_worker) as pool:
+            yield from pool.imap_unordered(work, chunks)
+
+
+class Stopped(MeksError):
+    """The run was asked to stop (SIGTERM) before it was done; nothing was stored."""
+
+    exit_code = 128 + signal.SIGTERM  # as a shell reports a process ended by SIGTERM
+
+
+@contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """While battles are fought, SIGTERM stops them as one sentence (``Stopped``) instead of
+    ending the process on the spot: leaving the pool's block ends its workers first, so none
+    is left writing to a parent that is gone."""
+    def stop(_signum: int, _frame: object) -> None:
+        raise Stopped("Stopped by a request to end (SIGTERM) before the battles were all "
+                      "fought; nothing was stored.")
+
+    try:
+        before = signal.signal(signal.SIGTERM, stop)
+    except ValueError:  # not the main thread: leave the signal as it is
+        yield
         return
-    with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap_unordered(work, chunks)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def _quiet_worker() -> None:
+    """A worker process ends without a word: on SIGINT (Ctrl-C reaches every process of the
+    terminal) it waits for the parent to end it, and whatever the pool's own machinery says
+    when the parent is gone (a broken pipe) is not for the player: a failure in the work
+    itself goes back to the parent, which says it."""
+    import os
+    import sys
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
 
 
 def report(total: Tally, scenario: Scenario, sides: dict[Side, Any], seed: int,

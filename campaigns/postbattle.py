@@ -39,7 +39,7 @@ from db.models import Battle, Mek, Muster, Pilot
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine.bot.choices import choose_skill
-from meks.errors import MeksError
+from meks.errors import MeksError, UsageError
 from meks.pilots import (
     FAMILIARITY,
     available_skills,
@@ -111,6 +111,7 @@ def record_battle(
     lost_parts_of: Sequence[tuple[str, str]] = (),
     bailed: Sequence[str] = (),
     withdrawal: str | None = None,
+    enemy_destroyed: int | None = None,
     catalog: Catalog | None = None,
 ) -> dict[str, Any]:
     """Record a game played at the table for the force last mustered and run the post-battle
@@ -118,7 +119,8 @@ def record_battle(
     ``lost_parts_of`` the parts surviving Meks lost, as (Mek, part) (spare_parts, R3.7).
     ``bailed`` names the Meks whose pilots bailed out (bail_out, R6.12): lost, their pilots
     safe; ``withdrawal`` is "withdrew" or "overran" when the company ended the battle so
-    (withdrawal, R6.13).
+    (withdrawal, R6.13). ``enemy_destroyed``: how many enemy Meks were destroyed, which
+    bounds the salvage (R3.6); by default, the kills credited.
     Raises ``ChoicesNeeded`` (and stores nothing) when a pilot earns a skill that neither
     ``choices`` nor ``auto`` settles."""
     catalog = catalog or load_catalog()
@@ -152,7 +154,9 @@ def record_battle(
             raise Refused("Kills cannot be negative.")
         credited = in_force_pilot(ref)
         assert credited.id is not None
-        kill_counts[credited.id] = kill_counts.get(credited.id, 0) + n
+        if credited.id in kill_counts:
+            raise UsageError(twice(credited.name, "--kills"))
+        kill_counts[credited.id] = n
     lost: set[int] = set()
     for ref in destroyed:
         wreck = find_mek(session, company, ref, active=False)
@@ -175,8 +179,10 @@ def record_battle(
     recovered = tuple(named_part(name, catalog) for name in salvage)
     if recovered and not salvages(house.salvage, result):
         raise Refused(_no_salvage(house.salvage, last.scenario, result))
-    broken = _broken_at_table(session, company, lost_parts_of, meks, lost, house,
-                              last.scenario, catalog)
+    if recovered:
+        _check_salvage_bound(len(recovered), sum(kill_counts.values()) if enemy_destroyed
+                             is None else enemy_destroyed, enemy_destroyed is not None,
+                             catalog)
     where = f"in {last.scenario}" if last.scenario else "without a scenario"
     abandoned: set[int] = set()
     if bailed and not house.bail_out:
@@ -193,6 +199,9 @@ def record_battle(
                           "leave out --dead for them, or --bailed for the Mek.")
         abandoned.add(wreck.id)
         lost.add(wreck.id)
+    # after the Meks bailed out of are known: a lost Mek keeps no parts, however it was lost
+    broken = _broken_at_table(session, company, lost_parts_of, meks, lost, house,
+                              last.scenario, catalog)
     if withdrawal is not None:
         needed = {"withdrew": "loss", "overran": "win"}
         if withdrawal not in needed:
@@ -223,6 +232,36 @@ def record_battle(
     return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report,
             "salvage": [p.name for p in recovered],
             **({"withdrawal": withdrawal} if withdrawal else {})}
+
+
+def most_parts_on_a_mek(catalog: Catalog) -> int:
+    """The most weapons and systems one legal Mek can carry (R1.2 to R1.4): on the largest
+    chassis, a weapon on every Massive and Huge mount, a CIWS pair and a small weapon for
+    each Massive mount, and a system in every slot."""
+    return max(3 * c.mounts.massive + c.mounts.huge + c.slots for c in catalog.chassis)
+
+
+def _check_salvage_bound(parts: int, wrecks: int, stated: bool, catalog: Catalog) -> None:
+    """Salvage recorded at the table comes only from the enemy Meks destroyed, which the
+    record does not know: they are the kills credited, or the number stated with
+    --enemy-destroyed, and none carries more than ``most_parts_on_a_mek`` parts (R3.6)."""
+    most = most_parts_on_a_mek(catalog)
+    if parts <= wrecks * most:
+        return
+    counted = (f"{wrecks} enemy Mek{'s' * (wrecks != 1)} destroyed" if stated else
+               f"{wrecks} kill{'s' * (wrecks != 1)} credited")
+    if wrecks == 0:
+        raise Refused(f"Salvage comes from destroyed enemy Meks (R3.6), and this record has "
+                      f"{counted}; credit the kills with --kills, or give --enemy-destroyed "
+                      "N when Meks were destroyed otherwise.")
+    raise Refused(f"{parts} parts salvaged is more than {counted} could carry (at most "
+                  f"{most} parts a Mek, R3.6); name each part recovered once, or give "
+                  "--enemy-destroyed N when more enemy Meks were destroyed.")
+
+
+def twice(name: str, option: str) -> str:
+    """The one refusal of a name given twice on a command line."""
+    return f"{name} is given twice with {option}; give each once."
 
 
 def _broken_at_table(session: Session, company: Any, given: Sequence[tuple[str, str]],

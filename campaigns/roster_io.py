@@ -18,6 +18,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import date, datetime
 from functools import cache
 from importlib import resources
@@ -214,9 +215,10 @@ def parse_roster(text: str, source: str) -> roster.Document:
         raise InputError(source, [
             f"roster version {version!r} cannot be read; this meks reads version "
             f"{roster.SCHEMA_VERSION}"])
-    problems = schema_problems(data, load_schema())
+    walk = SchemaWalk()
+    problems = schema_problems(data, load_schema(), walk=walk)
     if problems:
-        raise InputError(source, problems)
+        raise InputError(source, problems[:MOST_PROBLEMS], after=walk.stopped(len(problems)))
     problems = _clean_names(data)
     try:
         roster.check_references(data, source)
@@ -447,13 +449,38 @@ def _shown(value: object) -> str:
     return repr(value)
 
 
+MOST_PROBLEMS = 100  # a roster's problems found before its check stops
+
+
+@dataclass
+class SchemaWalk:
+    """How far a check against the schema went: once ``MOST_PROBLEMS`` are found it stops,
+    counting the entries (list items, mapping keys) it then left unchecked, so that a file
+    of millions of wrong entries costs no more than its first hundred problems."""
+
+    skipped: int = 0
+
+    def full(self, problems: list[str]) -> bool:
+        return len(problems) >= MOST_PROBLEMS
+
+    def stopped(self, found: int) -> str:
+        """The line that ends the list of problems when the check stopped early."""
+        if not self.skipped and found <= MOST_PROBLEMS:
+            return ""
+        return (f"The check stopped after the first {MOST_PROBLEMS} problems, leaving "
+                f"{self.skipped:,} more entr{'y' if self.skipped == 1 else 'ies'} of the file "
+                "unchecked; fix these, then check again.")
+
+
 def schema_problems(value: object, schema: dict[str, Any], path: str = "",
-                    root: dict[str, Any] | None = None) -> list[str]:
-    """Every way ``value`` breaks ``schema``, each as "PATH: what is wrong"."""
+                    root: dict[str, Any] | None = None,
+                    walk: SchemaWalk | None = None) -> list[str]:
+    """Every way ``value`` breaks ``schema``, each as "PATH: what is wrong"; with ``walk``,
+    only about the first ``MOST_PROBLEMS`` of them (see ``SchemaWalk``)."""
     root = schema if root is None else root
     problems: list[str] = []
     if "$ref" in schema:
-        problems += schema_problems(value, _resolve(root, schema["$ref"]), path, root)
+        problems += schema_problems(value, _resolve(root, schema["$ref"]), path, root, walk)
         if problems:
             return problems
     if "anyOf" in schema:
@@ -486,17 +513,23 @@ def schema_problems(value: object, schema: dict[str, Any], path: str = "",
         problems += [problem(f"{key!r} is missing", path=path)
                      for key in schema.get("required", ()) if key not in value]
         known = schema.get("properties", {})
-        for key, item in value.items():
+        for n, (key, item) in enumerate(value.items()):
+            if walk is not None and walk.full(problems):
+                walk.skipped += len(value) - n
+                break
             if key in known:
-                problems += schema_problems(item, known[key], within(path, key), root)
+                problems += schema_problems(item, known[key], within(path, key), root, walk)
             elif schema.get("additionalProperties") is False:
                 problems.append(problem(f"unknown key {key!r}", path=path))
             elif isinstance(schema.get("additionalProperties"), dict):
                 problems += schema_problems(item, schema["additionalProperties"],
-                                            within(path, key), root)
+                                            within(path, key), root, walk)
     if isinstance(value, list) and "items" in schema:
         for i, item in enumerate(value):
-            problems += schema_problems(item, schema["items"], within(path, i), root)
+            if walk is not None and walk.full(problems):
+                walk.skipped += len(value) - i
+                break
+            problems += schema_problems(item, schema["items"], within(path, i), root, walk)
     return problems
 
 

@@ -75,6 +75,7 @@ from meks.scenario import (
     ZoneChoice,
     semantic_problems,
 )
+from meks.text import without_format_characters
 
 # ---- value types with their own checks ---------------------------------------------------
 
@@ -166,9 +167,20 @@ def _scenario_id(value: str) -> str:
 
 
 def _group(value: str) -> str:
-    if not value.strip():
+    value = without_format_characters(value).strip()
+    if not value:
         raise PydanticCustomError("group", "a group needs a name", {})
-    return value.strip()
+    return value
+
+
+def _title(value: str) -> str:
+    """A scenario's name as shown, without invisible formatting characters (a right-to-left
+    override, a zero-width space...), as typed names are (``campaigns.company.clean_name``);
+    what is left must show something."""
+    value = without_format_characters(value)
+    if not value.strip():
+        raise PydanticCustomError("title", "a scenario needs a name with something to show", {})
+    return value
 
 
 def _arrival(value: object) -> int | Literal["all"]:
@@ -206,6 +218,9 @@ LevelName = Annotated[str, AfterValidator(_level), WithJsonSchema({
 ScenarioId = Annotated[str, AfterValidator(_scenario_id), WithJsonSchema({
     "type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"})]
 GroupName = Annotated[str, AfterValidator(_group)]
+Title = Annotated[str, AfterValidator(_title)]
+# text shown to players (a briefing), without invisible formatting characters
+Shown = Annotated[str, AfterValidator(without_format_characters)]
 ArrivalRoll = Annotated[int | Literal["all"], BeforeValidator(_arrival), WithJsonSchema({
     "anyOf": [{"type": "integer", "minimum": 1, "maximum": 6}, {"const": "all"}]})]
 TurnNumber = Annotated[Whole, Field(ge=1, le=100)]
@@ -261,6 +276,27 @@ class SetupRule(_Model):
 class Setup(_Model):
     zones: Zones = Field(description="The zones the side's units may start in.")
     rules: tuple[SetupRule, ...] = Field((), description="Constraints within those zones.")
+
+    @model_validator(mode="after")
+    def _each_rule_once(self) -> Setup:
+        """A rule given again says nothing more, and would be shown and checked again as
+        many times: refused in one problem, however many repeats there are."""
+        first: dict[SetupRule, int] = {}
+        repeats = []
+        for index, rule in enumerate(self.rules):
+            if rule in first:
+                repeats.append((index, first[rule]))
+            else:
+                first[rule] = index
+        if repeats:
+            index, same = repeats[0]
+            more = len(repeats) - 1
+            raise PydanticCustomError(
+                "setup_repeat", "rules[{index}] repeats rules[{same}]{more}; give each set-up "
+                "rule once", {"index": index, "same": same,
+                              "more": f" (and {more:,} more rules repeat an earlier one)"
+                              if more else ""})
+        return self
 
 
 class Strongpoint(_Model):
@@ -587,8 +623,8 @@ class Scenario(_Model):
     """One scenario: the map, both sides' forces and set-up, and how each side wins."""
 
     id: ScenarioId = Field(description="Short name used on the command line.")
-    name: str = Field(min_length=1, description="The scenario's title.")
-    briefing: str = Field("", description="What the players are told before the battle.")
+    name: Title = Field(min_length=1, description="The scenario's title.")
+    briefing: Shown = Field("", description="What the players are told before the battle.")
     turn_limit: TurnNumber = Field(DEFAULT_TURN_LIMIT, description=(
         "The last turn (default 12, or fewer when an 'in_zone' condition ends earlier)."))
     terrain: dict[Zone, TerrainName] = Field(default_factory=_all_plains, description=(

@@ -22,9 +22,9 @@ from pathlib import Path
 
 import yaml
 
-from campaigns.files import SCENARIO, parse_yaml, problem, read_text
+from campaigns.files import SCENARIO, is_file, parse_yaml, problem, read_text
 from campaigns.scenario_model import parse_scenario
-from meks.errors import InputError, MeksError
+from meks.errors import InputError, MeksError, os_problem
 from meks.names import normalize, suggest
 from meks.scenario import Problem, Scenario, ScenarioInvalid, Side
 
@@ -195,10 +195,16 @@ def builtin_file(scenario_id: str) -> Path:
 def user_entries() -> list[ScenarioEntry]:
     """The player's own scenario files, each read (or with the error that keeps it out)."""
     folder = user_scenarios_dir()
-    if not folder.is_dir():
-        return []
+    try:
+        if not folder.is_dir():
+            return []
+        paths = sorted(folder.glob("*.yaml"))
+    except OSError as exc:  # a name too long to look up, say
+        named = f" (named by {ENV_DIR})" if os.environ.get(ENV_DIR, "").strip() else ""
+        raise InputError(str(folder), [f"the scenarios folder{named} {os_problem(exc)}"]) \
+            from None
     entries = []
-    for path in sorted(folder.glob("*.yaml")):
+    for path in paths:
         try:
             entries.append(ScenarioEntry(Origin.USER, str(path), read_scenario_file(path)))
         except InputError as exc:
@@ -240,7 +246,7 @@ def find_scenario(id_or_path: str, files: bool = True) -> ScenarioEntry:
         assert entry.scenario is not None
         if key in (normalize(entry.scenario.id), normalize(entry.scenario.name)):
             return entry
-    if files and Path(id_or_path).is_file():
+    if files and is_file(id_or_path):
         path = Path(id_or_path)
         return ScenarioEntry(Origin.FILE, str(path), read_scenario_file(path))
     forms = {normalize(e.scenario.id): e.scenario.id for e in entries if e.scenario}
@@ -298,7 +304,7 @@ def check_scenario_file(path_or_id: str | Path) -> CheckSummary:
     valid, or ``InputError`` (exit 2) with every problem, each with its line."""
     text = str(path_or_id)
     path = Path(text)
-    if not path.exists() and not looks_like_path(text):
+    if not is_file(path) and not looks_like_path(text):
         entry = next((e for e in discover() if e.scenario is not None
                       and e.scenario.id == text), None)
         if entry is not None:
@@ -312,7 +318,7 @@ def _id_clash(path: Path, scenario: Scenario) -> str:
     ``scenario list`` gives it; for a file elsewhere, a note if its id is taken."""
     try:
         here = path.resolve()
-    except OSError:
+    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13)
         return ""
     others = []
     for entry in discover():
@@ -320,7 +326,7 @@ def _id_clash(path: Path, scenario: Scenario) -> str:
             entry.scenario is not None else Path(entry.file)
         try:
             same = file.resolve() == here
-        except OSError:
+        except (OSError, RuntimeError):
             same = False
         if same:
             if entry.error is not None:

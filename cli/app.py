@@ -74,6 +74,16 @@ class MeksGroup(TyperGroup):
 
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(0) from None
+        except OSError as exc:
+            from cli.output import error, internal_error
+            from meks.errors import os_problem
+
+            if exc.filename is None:  # not about a file the player named: a bug
+                internal_error(exc)
+                raise typer.Exit(1) from None
+            # a file met where no reader of campaigns.files was asked: worded as they do
+            error(f"{exc.filename}: {os_problem(exc)}")
+            raise typer.Exit(2) from None
         except Exception as exc:  # a bug: say so plainly, no traceback unless asked
             from cli.output import error, internal_error
 
@@ -92,8 +102,11 @@ def _refuse_control_characters(args: list[str]) -> None:
     from meks.text import TYPED_WHITESPACE, bad_character, describe, shown
 
     for arg in args:
-        char = bad_character(arg, TYPED_WHITESPACE)
-        if char is not None and not (0xD800 <= ord(char) <= 0xDFFF):  # a file name's bytes
+        # a byte of a file name that is not UTF-8 reads as a lone surrogate and is let by
+        # (it is shown as an escape), but nothing after it is
+        char = bad_character("".join(c for c in arg if not 0xD800 <= ord(c) <= 0xDFFF),
+                             TYPED_WHITESPACE)
+        if char is not None:
             from cli.output import error
 
             error(f"The argument {shown(arg)} holds {describe(char)}; what you type may hold "

@@ -50,6 +50,10 @@ def record(
     overran: bool = typer.Option(
         False, "--overran", help="The company overran the enemy (with --result win; needs "
         "the scenario's house rule withdrawal)."),
+    enemy_destroyed: int | None = typer.Option(
+        None, "--enemy-destroyed", min=0, max=MAX_KILLS, metavar="N", show_default=False,
+        help="Enemy Meks destroyed in the battle, which bounds --salvage. Default: the kills "
+        "credited with --kills."),
     seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                     help="Seed for reproducible dice."),
     as_json: bool = JSON,
@@ -66,8 +70,8 @@ def record(
     if result not in ("win", "loss", "draw"):
         raise typer.BadParameter("use win, loss or draw", param_hint="--result")
     kill_counts = {k: int(v) for k, v in pairs(kills, "PILOT=N", as_int=True,
-                                               most=MAX_KILLS).items()}
-    choices = pairs(choose, "PILOT=SKILL")
+                                               most=MAX_KILLS, option="--kills").items()}
+    choices = pairs(choose, "PILOT=SKILL", option="--choose")
     lost_parts = []
     for item in lost:
         mek, sep, part = item.partition("=")
@@ -86,7 +90,7 @@ def record(
                                  kills=kill_counts, destroyed=destroyed, dead=dead,
                                  choices=choices, auto=auto, salvage=salvage,
                                  lost_parts_of=lost_parts, bailed=bailed,
-                                 withdrawal=withdrawal)
+                                 withdrawal=withdrawal, enemy_destroyed=enemy_destroyed)
 
     try:
         outcome = attempt()

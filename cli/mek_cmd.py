@@ -63,7 +63,9 @@ def _is_design_file(ref: str, catalog: "Catalog") -> bool:
         return True
     if catalog.ix.design.find(ref) is not None:
         return False
-    return Path(ref).is_file()
+    from campaigns.files import is_file
+
+    return is_file(ref)
 
 
 @app.command("list")

@@ -79,6 +79,7 @@ def _picture_file(value: Path | None) -> Path | None:
     import os
 
     from cli.odds_plot import FORMATS
+    from cli.output import replaceable
 
     if value is None:
         return None
@@ -90,7 +91,8 @@ def _picture_file(value: Path | None) -> Path | None:
     if not folder.is_dir() or not os.access(folder, os.W_OK):
         raise typer.BadParameter(f"cannot write in {folder}: give a file in a folder that "
                                  "exists and that you can write to.")
-    if target.exists() and (not target.is_file() or not os.access(target, os.W_OK)):
+    replaceable(target)  # a pipe, device, socket or folder is refused, as by every writer
+    if target.exists() and not os.access(target, os.W_OK):
         raise typer.BadParameter(f"{target} exists and is not a file you can replace; give "
                                  "another name.")
     return target

@@ -6,6 +6,7 @@ quick to start.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -35,7 +36,9 @@ def quiet() -> bool:
 def say(message: str) -> None:
     """A confirmation or progress line: printed unless --quiet."""
     if not _quiet:
-        typer.echo(message)
+        from meks.text import printable
+
+        typer.echo(printable(message))
 
 
 def stdout() -> Console:
@@ -101,7 +104,10 @@ def error(message: str) -> None:
     is ever printed: the message is scrubbed of them first."""
     from rich.markup import escape
 
-    stderr().print(f"[red]Error:[/red] {escape(scrubbed(message))}", highlight=False)
+    from meks.text import printable
+
+    stderr().print(f"[red]Error:[/red] {escape(printable(scrubbed(message)))}",
+                   highlight=False)
 
 
 def scrubbed(text: str) -> str:
@@ -131,23 +137,47 @@ def internal_error(exc: BaseException) -> None:
     sys.stderr.flush()
 
 
+def replaceable(target: Path) -> Path:
+    """``target`` (with ``~`` expanded) if meks may write a file there: nothing is there yet,
+    or a regular file is. A symbolic link is refused, never written through (the move into
+    place would replace a link made meanwhile, not the file it points at), and so is a
+    folder, a pipe (FIFO), a device such as /dev/null or a socket, which a new file would
+    replace: ``InputError`` (exit 2), one sentence. Every writer checks with this."""
+    import stat
+
+    from campaigns.files import special_file
+    from meks.errors import InputError, os_failure
+
+    target = target.expanduser()
+    try:
+        info = target.lstat()
+    except FileNotFoundError:
+        return target
+    except OSError as exc:
+        raise InputError(str(target), [os_failure(exc, "written")]) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise InputError(str(target), ["is a symbolic link, and meks does not write through "
+                                       "links; give the path of the file itself"])
+    special = special_file(info.st_mode)
+    if special is not None:
+        raise InputError(str(target), [f"{special}, and meks replaces only regular files; "
+                                       "give another name"])
+    return target
+
+
 def write_atomically(target: Path, content: str | bytes) -> str:
     """Write ``content`` (text as UTF-8) to a temporary file beside ``target``, then move it
     into place, so readers see the old file or the new one, never a part. Returns the path
-    written; a file that cannot be written is the player's ``InputError``. A symbolic link
-    is refused, never written through (and the move into place would replace a link made
-    meanwhile, not the file it points at)."""
+    written; a file that cannot be written is the player's ``InputError``. Only a new file
+    or a regular one is replaced (``replaceable``)."""
     import contextlib
     import os
     import stat
     import tempfile
 
-    from meks.errors import InputError
+    from meks.errors import InputError, os_failure
 
-    target = target.expanduser()
-    if target.is_symlink():
-        raise InputError(str(target), ["is a symbolic link, and meks does not write through "
-                                       "links; give the path of the file itself"])
+    target = replaceable(target)
     try:
         mode = stat.S_IMODE(target.lstat().st_mode)
     except OSError:
@@ -165,13 +195,17 @@ def write_atomically(target: Path, content: str | bytes) -> str:
         os.replace(tmp, target)
         tmp = None
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise InputError(str(target), [f"cannot be written ({reason})"]) from None
+        if exc.errno == errno.ENAMETOOLONG or exc.filename is None:
+            exc.filename = str(target)  # mkstemp's own name is longer: say the one given
+        raise InputError(str(target), [os_failure(exc, "written")]) from None
     finally:
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-    return str(target.resolve())
+    try:
+        return str(target.resolve())
+    except (OSError, RuntimeError):  # a folder on the way that loops: the path as given
+        return os.path.abspath(target)
 
 
 def emit(text: str, output: str | None, written: str) -> None:

@@ -9,6 +9,7 @@ from cli.output import error, print_json, show, stderr
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
+    from rich.text import Text
 
     from campaigns.scenarios import ScenarioEntry
     from meks.scenario import Scenario, SetupRule
@@ -29,7 +30,12 @@ def list_scenarios(as_json: bool = JSON) -> None:
     if as_json:
         print_json([_entry_json(e) for e in usable])
     else:
-        show(_list_table(usable), f"Your own scenarios go in {user_scenarios_dir()}")
+        from rich.text import Text
+
+        from meks.text import printable
+
+        show(_list_table(usable),
+             Text(f"Your own scenarios go in {printable(str(user_scenarios_dir()))}"))
     for entry in entries:
         if entry.error is not None:
             first = entry.error.problems[0] if entry.error.problems else entry.error.message
@@ -88,7 +94,9 @@ def schema() -> None:
 def warn(message: str) -> None:
     from rich.markup import escape
 
-    stderr().print(f"[yellow]Warning:[/yellow] {escape(message)}", highlight=False)
+    from meks.text import printable
+
+    stderr().print(f"[yellow]Warning:[/yellow] {escape(printable(message))}", highlight=False)
 
 
 # ---- views -------------------------------------------------------------------------------
@@ -137,12 +145,17 @@ def _list_table(entries: "list[ScenarioEntry]") -> "RenderableType":
     return table
 
 
-def _from_folder(file: str, folder: Path) -> str:
-    """``file`` as a path inside ``folder`` when it is there, else in full."""
+def _from_folder(file: str, folder: Path) -> "Text":
+    """``file`` as a path inside ``folder`` when it is there, else in full; shown as it is
+    (no markup), any byte that could drive the terminal written as its escape."""
+    from rich.text import Text
+
+    from meks.text import printable
+
     try:
-        return str(Path(file).relative_to(folder))
+        return Text(printable(str(Path(file).relative_to(folder))))
     except ValueError:
-        return file
+        return Text(printable(file))
 
 
 def _marks(scenario: "Scenario", zone: int) -> list[str]:

@@ -35,7 +35,22 @@ def set_db(value: str | None) -> None:
 def location() -> str:
     from db.engine import resolve
 
-    return resolve(_db)
+    where = resolve(_db)
+    _refuse_control(where)
+    return where
+
+
+def _refuse_control(where: str) -> None:
+    """A database named (by --db, checked with every typed argument, or by $MEKS_DB) with a
+    control character in it is refused: meks would make a file of that name, and echo it."""
+    from meks.errors import UsageError
+    from meks.text import bad_character, describe, printable
+
+    char = bad_character("".join(c for c in where if not 0xD800 <= ord(c) <= 0xDFFF), "")
+    if char is not None:
+        raise UsageError(f"The database named {printable(where)!r} holds {describe(char)}; "
+                         "give a database path or URL without control characters, with "
+                         "--db or MEKS_DB.")
 
 
 def given_location() -> str | None:
@@ -65,14 +80,23 @@ def interactive() -> bool:
 
 
 def pairs(values: list[str], what: str, as_int: bool = False,
-          most: int | None = None) -> dict[str, str]:
+          most: int | None = None, option: str = "") -> dict[str, str]:
     """Parse NAME=VALUE options; bad ones are usage errors (exit 2). ``as_int``: VALUE must
-    be a whole number, no larger than ``most`` when given."""
+    be a whole number, no larger than ``most`` when given. A NAME given twice (in any case)
+    is refused, naming ``option``."""
     out: dict[str, str] = {}
+    seen: dict[str, str] = {}  # folded name -> as first given
     for value in values:
         name, sep, rest = value.rpartition("=")
         if not sep or not name.strip() or not rest.strip():
             raise typer.BadParameter(f"{value!r} should look like {what}")
+        key = " ".join(name.split()).casefold()
+        if key in seen:  # a second value would silently replace the first
+            from campaigns.postbattle import twice
+            from meks.errors import UsageError
+
+            raise UsageError(twice(seen[key], option or what))
+        seen[key] = name.strip()
         number = rest.strip()
         if as_int and not (number.isascii() and number.isdigit()):
             raise typer.BadParameter(f"{value!r}: the part after '=' must be a whole number")

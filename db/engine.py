@@ -19,6 +19,7 @@ shows a password (see ``db.redact``).
 from __future__ import annotations
 
 import os
+import re
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,8 +36,9 @@ from sqlalchemy.exc import (
 from sqlmodel import Session
 
 from db.migrations import LATEST, NewerSchema, applied_versions, migrate
-from db.redact import scrub, shown
-from meks.errors import InputError, MeksError
+from db.redact import MASK, SECRET_KEYS, scrub, shown
+from meks.errors import InputError, MeksError, os_reason
+from meks.text import printable
 
 ENV_VAR = "MEKS_DB"
 BUSY_TIMEOUT_MS = 60_000
@@ -89,11 +91,58 @@ def resolve(db: str | None = None) -> str:
     return db or os.environ.get(ENV_VAR) or str(default_path())
 
 
+# libpq's keyword connection string: 'host=db.example dbname=league user=ana password=x',
+# each value plain or in single quotes (with \' and \\ inside)
+_DSN_PAIR = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']+)")
+_DSN_NAMES = frozenset({"host", "hostaddr", "port", "dbname", "user", "service"})
+
+
+def keyword_dsn(location: str) -> dict[str, str] | None:
+    """The settings of a PostgreSQL keyword connection string ('host=... dbname=...'), or
+    None when ``location`` is not one (a URL, a file's path). It must be all KEY=VALUE pairs
+    and name at least one of host, hostaddr, port, dbname, user or service."""
+    if "://" in location or "=" not in location:
+        return None
+    settings: dict[str, str] = {}
+    at = 0
+    while location[at:].strip():
+        found = _DSN_PAIR.match(location, at)
+        if found is None:
+            return None
+        value = found.group(2)
+        if value.startswith("'"):
+            value = re.sub(r"\\(.)", r"\1", value[1:-1])
+        settings[found.group(1).lower()] = value
+        at = found.end()
+    return settings if settings.keys() & _DSN_NAMES else None
+
+
+def _dsn_url(settings: dict[str, str], location: str) -> str:
+    """The URL of the PostgreSQL database a keyword connection string names."""
+    from sqlalchemy.engine import URL
+
+    rest = dict(settings)
+    port = rest.pop("port", None)
+    if port is not None and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
+        raise BadURL(f"The database connection string {describe(location)} has the port "
+                     f"{port!r}, which is not a number between 1 and 65535; check the "
+                     "connection string given with --db or MEKS_DB.")
+    url = URL.create("postgresql+psycopg", username=rest.pop("user", None),
+                     password=rest.pop("password", None), host=rest.pop("host", None),
+                     port=int(port) if port is not None else None,
+                     database=rest.pop("dbname", None), query=rest)
+    return url.render_as_string(hide_password=False)
+
+
 def to_url(location: str) -> str:
-    """An SQLAlchemy URL for a path or URL. A URL that cannot be read, or that names no
-    kind of database SQLAlchemy knows, raises ``BadURL`` (exit 2)."""
+    """An SQLAlchemy URL for a path, a URL or a PostgreSQL keyword connection string. A URL
+    that cannot be read, or that names no kind of database SQLAlchemy knows, raises
+    ``BadURL`` (exit 2)."""
+    dsn = keyword_dsn(location)
+    if dsn is not None:
+        location = _dsn_url(dsn, location)
     if "://" not in location:
-        return "sqlite:///" + str(Path(location).expanduser().resolve())
+        return "sqlite:///" + str(_absolute(location))
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import NoSuchModuleError
 
@@ -125,10 +174,31 @@ def to_url(location: str) -> str:
 
 
 def describe(location: str) -> str:
-    """The location fit to print: a path as is, a URL without its passwords."""
+    """The location fit to print: a path as is, a URL or a keyword connection string
+    without its passwords."""
+    dsn = keyword_dsn(location)
+    if dsn is not None:
+        shown_settings = {k: (MASK if k in SECRET_KEYS else v) for k, v in dsn.items()}
+        return " ".join(f"{k}={_dsn_value(v)}" for k, v in shown_settings.items())
     if "://" not in location:
-        return str(Path(location).expanduser().resolve())
+        return str(_absolute(location))
     return shown(location)
+
+
+def _dsn_value(value: str) -> str:
+    if value and not re.search(r"[\s'\\]", value):
+        return value
+    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _absolute(location: str) -> Path:
+    """The file ``location`` names, absolute, its links followed where they can be (a link
+    that leads back to itself, or a name too long, is kept as given: opening it says why)."""
+    path = Path(location).expanduser()
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13)
+        return Path(os.path.abspath(path))
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -228,6 +298,7 @@ def engine_for(location: str, create: bool = True) -> Engine:
             file = _sqlite_file(url)
             if file is not None:
                 _check_file(file, location, create)
+                _check_sqlite_ours(file, location)
                 locked = file.exists() and file.stat().st_size > 0 and read_only(file)
                 if not file.parent.exists():
                     file.parent.mkdir(parents=True, exist_ok=True)
@@ -241,6 +312,7 @@ def engine_for(location: str, create: bool = True) -> Engine:
             engine = create_engine(url, pool_pre_ping=True)
         try:
             with engine.begin() as conn:
+                _check_ours(conn, location)
                 if locked:
                     _check_read_only_schema(conn, location)
                 else:
@@ -286,6 +358,59 @@ def engine_for(location: str, create: bool = True) -> Engine:
     return engine
 
 
+class ForeignDatabase(DatabaseError):
+    """A database that holds another program's tables and none of meks's."""
+
+    exit_code = 2
+
+
+def _check_ours(conn: Any, location: str) -> None:
+    """Refuse, before anything is written, a database that is not empty and not one meks
+    made: it holds tables or views but not ``schema_migrations``, which every meks database
+    has from its first migration. An empty one (a new file, an empty schema) is made
+    ours."""
+    from sqlalchemy import inspect
+
+    found = inspect(conn)
+    _refuse_foreign(set(found.get_table_names()) | set(found.get_view_names()), location)
+
+
+def _check_sqlite_ours(file: Path, location: str) -> None:
+    """``_check_ours`` for an SQLite file, read-only and before the connection that would
+    switch the file to WAL (which writes its header) is made."""
+    import sqlite3
+    from urllib.request import pathname2url
+
+    try:
+        if file.stat().st_size == 0:
+            return
+        journal = any(file.with_name(file.name + suffix).exists()
+                      for suffix in ("-shm", "-wal", "-journal"))
+        # without a journal beside it the file is all there is: read it as immutable, which
+        # makes no -wal or -shm file beside it
+        uri = f"file:{pathname2url(str(file))}?mode=ro" + ("" if journal else "&immutable=1")
+        conn = sqlite3.connect(uri, uri=True)
+        try:
+            names = {row[0] for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') "
+                "AND name NOT LIKE 'sqlite_%'")}
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error):  # no file yet, or not a database: said when opened
+        return
+    _refuse_foreign(names, location)
+
+
+def _refuse_foreign(names: set[str], location: str) -> None:
+    if names and "schema_migrations" not in names:
+        shown_names = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
+        raise ForeignDatabase(
+            f"The database at {describe(location)} belongs to another program (it holds "
+            f"{len(names)} table{'s' * (len(names) != 1)} of its own: {shown_names}) and "
+            "meks will not add its tables to it; give a new file or an empty database with "
+            "--db or MEKS_DB.")
+
+
 def _check_read_only_schema(conn: Any, location: str) -> None:
     """A read-only database is used only if it needs no migration (which would write)."""
     versions = applied_versions(conn)
@@ -300,10 +425,29 @@ def _check_read_only_schema(conn: Any, location: str) -> None:
 
 
 def _check_file(file: Path, location: str, create: bool) -> None:
-    if file.is_dir():
+    import stat
+
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in str(file)):  # bytes os.fsdecode could not read
+        raise UnreadableDatabase(
+            f"Cannot open the database at {printable(describe(location))}: its name holds "
+            "bytes that are not UTF-8 text, which SQLite cannot take. Give the file another "
+            "name, with --db or MEKS_DB.")
+    try:
+        mode: int | None = os.stat(file).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        mode = None
+    except OSError as exc:  # a loop of links, a name too long
+        raise UnreadableDatabase(
+            f"Cannot open the database at {describe(location)} ({os_reason(exc)}). Give a "
+            "database file's path with --db or MEKS_DB.") from None
+    if mode is not None and stat.S_ISDIR(mode):
         raise UnreadableDatabase(
             f"Cannot open the database at {describe(location)}: it is a folder, not a file. "
             "Give a file's path with --db or MEKS_DB.")
+    if mode is not None and not stat.S_ISREG(mode):
+        raise UnreadableDatabase(
+            f"Cannot open the database at {describe(location)}: it is not a regular file (a "
+            "pipe, a device or a socket). Give a database file's path with --db or MEKS_DB.")
     if create:
         return
     # An empty file holds no database yet: SQLite would make one in it, which a command
@@ -348,11 +492,16 @@ def _bad_conninfo(exc: DBAPIError) -> bool:
 
 def explain(exc: BaseException, location: str) -> DatabaseError | None:
     """The player's error for a database failure that has one, else None: a damaged file,
-    a change refused because the database is read-only."""
+    a table or column that is gone, a change refused because the database is read-only."""
     if not isinstance(exc, DBAPIError):
         return None
     if is_damage(exc):
         return DamagedDatabase(_reason(exc, location), describe(location), refused=True)
+    if _missing_part(exc):
+        return DatabaseError(
+            f"The database at {describe(location)} lacks part of what meks keeps in it "
+            f"({_reason(exc, location).rstrip('.')}), so nothing was changed; its tables were "
+            f"changed outside meks, so {RESTORE_ADVICE}.")
     if _sqlite_code(exc) == _SQLITE_READONLY:
         return ReadOnlyDatabase(
             f"The database file {describe(location)} is read-only, so nothing was changed; "
@@ -366,11 +515,28 @@ def explain(exc: BaseException, location: str) -> DatabaseError | None:
 
 def damaged(detail: str, where: str | None = None, refused: bool = False) -> str:
     """The one sentence that says a database file (at ``where``) is damaged; ``refused``:
-    it also says that the command changed nothing."""
+    it also says that the command changed nothing. Its advice can be followed: meks cannot
+    open a damaged file even to back it up or restore over it, so the backup goes into a
+    new file (``RESTORE_ADVICE``)."""
     file = f"The database file {where}" if where else "The database file"
     note = ", so nothing was changed" if refused else ""
-    return (f"{file} is damaged ({detail}){note}; restore it from a backup with 'meks db "
-            "restore' (or copy out what can still be read with 'meks db backup').")
+    return f"{file} is damaged ({detail}){note}; {RESTORE_ADVICE}."
+
+
+# What to do with a database meks can no longer use: 'meks db restore' reads a backup into a
+# new database (a damaged file, or one missing a table, cannot be opened to be replaced).
+RESTORE_ADVICE = ("restore it from a backup with 'meks db restore' into a new file, such as "
+                  "'meks --db new.db db restore BACKUP', and use that one from then on")
+
+
+def _missing_part(exc: DBAPIError) -> bool:
+    """Whether ``exc`` says a table or column meks made is not there (dropped or renamed
+    by another program): trying again cannot help."""
+    if getattr(exc.orig, "sqlstate", None) in ("42P01", "42703"):  # PostgreSQL
+        return True
+    text = str(exc.orig)
+    return _sqlite_code(exc) == 1 and (text.startswith(("no such table", "no such column"))
+                                       or "has no column named" in text)
 
 
 def _reason(exc: BaseException, location: str | None = None) -> str:

@@ -37,8 +37,9 @@ MIN_SEARCHED = 4
 def secrets(location: str) -> list[str]:
     """The passwords ``location`` holds, each as written and percent-decoded; none for a
     path. Works on text that is not a valid URL too."""
-    if "://" not in location:
-        return []
+    if "://" not in location:  # a path, or a keyword connection string: password=...
+        found = [m.group("secret").strip("'\"") for m in _QUERY.finditer(location)]
+        return _spellings(found)
     found = [m.group("secret") for pattern in (_USERINFO, _USERINFO_LAST, _QUERY)
              for m in pattern.finditer(location)]
     try:
@@ -50,6 +51,10 @@ def secrets(location: str) -> list[str]:
                   for value in ((value,) if isinstance(value, str) else value)]
     except Exception:  # not a URL SQLAlchemy reads: the patterns above are all there is
         pass
+    return _spellings(found)
+
+
+def _spellings(found: list[str]) -> list[str]:
     spelled = set()
     for secret in found:
         if secret:

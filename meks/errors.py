@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import errno
 from collections.abc import Sequence
 
 MAX_LISTED = 50  # problems listed one by one; past that, a count
@@ -55,6 +56,34 @@ def dotted(path: Sequence[object]) -> str:
     for part in path:
         out = within(out, part)
     return out
+
+
+def os_problem(exc: OSError) -> str:
+    """Why a file could not be read, as every file problem words it: 'no such file',
+    'cannot be read (File name too long)'."""
+    return os_failure(exc, "read")
+
+
+def os_failure(exc: OSError, action: str) -> str:
+    """``os_problem`` for a file that could not be ``action`` ("read", "written"): the one
+    wording for reading, writing and opening a database alike."""
+    if isinstance(exc, FileNotFoundError):
+        return "no such file" if action == "read" else (
+            f"cannot be {action}: its folder does not exist")
+    if isinstance(exc, IsADirectoryError):
+        return "this is a folder, not a file"
+    if isinstance(exc, PermissionError):
+        return f"cannot be {action}: permission denied"
+    if exc.errno == errno.ENXIO:  # a socket, or a device with nothing behind it
+        return "this is not a regular file"
+    return f"cannot be {action} ({os_reason(exc)})"
+
+
+def os_reason(exc: OSError) -> str:
+    """What the system said went wrong with a file, in words: 'File name too long'."""
+    if exc.errno == errno.ELOOP:
+        return "a symbolic link that leads back to itself"
+    return str(exc.strerror or exc)
 
 
 def described(value: object) -> str:
@@ -131,17 +160,20 @@ class InputError(MeksError):
 
     exit_code = 2
 
-    def __init__(self, source: str, problems: Sequence[str], unlisted: int = 0) -> None:
+    def __init__(self, source: str, problems: Sequence[str], unlisted: int = 0,
+                 after: str = "") -> None:
+        """``after``: a line said after the problems (why the count is not the whole)."""
         self.source = source
         self.problems = tuple(problems)
         self.unlisted = unlisted
+        self.after = after
         total = len(self.problems) + unlisted
-        if total == 1:
+        if total == 1 and not after:
             text = f"{source}: {self.problems[0]}"
         else:
             text = f"{source} has {total} problems:\n" + "\n".join(
                 f"  - {p}" for p in listed(self.problems, unlisted)
-            )
+            ) + (f"\n{after}" if after else "")
         super().__init__(text)
 
 

@@ -70,3 +70,47 @@ def shown(text: str, most: int = 60) -> str:
     """``text`` quoted for a message, control characters written as escapes (``'a\\x1bb'``),
     cut short past ``most`` characters."""
     return repr(text if len(text) <= most else text[:most - 3] + "...")
+
+
+_UNSHOWABLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print on a terminal: every control character but a tab or a line
+    break, and every byte of a file name that is not UTF-8 (read as a lone surrogate),
+    written as its escape (``\\x1b``, ``\\xff``), so that nothing shown can move the cursor,
+    clear the screen or retitle the window."""
+    return _UNSHOWABLE.sub(_escaped, text)
+
+
+def _escaped(found: re.Match[str]) -> str:
+    point = ord(found.group())
+    if 0xDC80 <= point <= 0xDCFF:  # a byte that is not UTF-8, as os.fsdecode reads it
+        return f"\\x{point - 0xDC00:02x}"
+    return code_of(found.group())
+
+
+# Characters of Unicode's "format" category (Cf) that change how the text around them is
+# shown without showing themselves: bidirectional overrides and isolates (U+202A-U+202E,
+# U+2066-U+2069), marks (U+200E, U+200F, U+061C), zero-width spaces and joiners (U+200B-
+# U+200D, U+2060, U+FEFF) and the rest of the category. A joiner between two visible
+# characters is part of how some scripts and emoji are written, and is kept.
+JOINERS = "\u200c\u200d"
+
+
+def without_format_characters(text: str) -> str:
+    """``text`` without the invisible formatting characters (Unicode category Cf), a joiner
+    between two visible characters kept (see ``JOINERS``)."""
+    import unicodedata
+
+    if text.isascii():
+        return text
+    kept: list[str] = []
+    for i, c in enumerate(text):
+        if c in JOINERS:
+            if 0 < i < len(text) - 1 and not text[i - 1].isspace() \
+                    and not text[i + 1].isspace() and kept and kept[-1] not in JOINERS:
+                kept.append(c)
+        elif unicodedata.category(c) != "Cf":
+            kept.append(c)
+    return "".join(kept)

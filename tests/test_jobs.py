@@ -133,7 +133,7 @@ def test_no_more_processes_start_than_there_are_chunks_issue19(
     started: list[int] = []
 
     class Context:
-        def Pool(self, processes: int) -> _Pool:
+        def Pool(self, processes: int, initializer: Any = None) -> _Pool:
             return _Pool(started, processes)
 
     monkeypatch.setattr(campaigns.odds.multiprocessing, "get_context", lambda _: Context())

@@ -264,10 +264,12 @@ def test_backup_is_written_whole_or_not_at_all(runner: CliRunner, tmp_path: Path
     place = tmp_path / "place"
     place.mkdir()
     (place / "a-folder").mkdir()
-    for target, reason in ((place / "a-folder", "Is a directory"),
-                           (place / "no-such-folder" / "b.json", "No such file or directory")):
+    for target, reason in ((place / "a-folder", "this is a folder, not a file, and meks "
+                            "replaces only regular files; give another name"),
+                           (place / "no-such-folder" / "b.json",
+                            "cannot be written: its folder does not exist")):
         err = run(runner, "db", "backup", str(target), code=2)
-        assert err.strip() == f"Error: {target}: cannot be written ({reason})"
+        assert " ".join(err.split()) == f"Error: {target}: {reason}"
     assert [p.name for p in place.iterdir()] == ["a-folder"]  # no temporary file left
     (place / "real.json").write_text("old")
     (place / "link.json").symlink_to(place / "real.json")

@@ -149,7 +149,7 @@ def test_ladder_refuses_bad_input(runner: CliRunner, tmp_path: Path) -> None:
     assert "Fighting" not in result.stderr and not result.stdout  # refused before any duel
     (tmp_path / "dir.svg").mkdir()
     result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "dir.svg")])
-    assert result.exit_code == 2 and "not a file you can replace" in \
+    assert result.exit_code == 2 and "meks replaces only regular files" in \
         " ".join(result.stderr.split())
     result = runner.invoke(app, ["odds", "ladder", "--runs", "2", "-t", "Swamp"])
     assert result.exit_code == 1 and "Swamp" in result.stderr

@@ -24,6 +24,10 @@ meks:
 """
 
 
+# A battle recorded at the table salvages from the enemy Meks destroyed: three here (R3.6).
+RECORD = ("battle", "record", "--enemy-destroyed", "3")
+
+
 def run(runner: CliRunner, *args: str, code: int = 0) -> str:
     result = runner.invoke(app, list(args))
     assert result.exit_code == code, (args, result.stdout, result.stderr)
@@ -204,14 +208,14 @@ def test_salvage_recorded_at_the_table_with_battle_record_R3_6(
     run(runner, "muster", wolves, "--scenario", spoils, "--side", "attacker",
         "VIPER-1", "WASP-1", "WASP-2")
     before = snapshot(wolves)
-    err = run(runner, "battle", "record", wolves, "--result", "loss", "--salvage", "Laser",
+    err = run(runner, *RECORD, wolves, "--result", "loss", "--salvage", "Laser",
               "--auto", code=1)
     assert "Only the winner salvages" in err and "--salvage" in err
-    err = run(runner, "battle", "record", wolves, "--result", "win", "--salvage", "Lazer",
+    err = run(runner, *RECORD, wolves, "--result", "win", "--salvage", "Lazer",
               "--auto", code=1)
     assert "No weapon or system is called 'Lazer'" in err
     assert snapshot(wolves) == before
-    data = run_json(runner, "battle", "record", wolves, "--result", "win", "--auto",
+    data = run_json(runner, *RECORD, wolves, "--result", "win", "--auto",
                     "--salvage", "laser", "--salvage", "Laser", "-s", "heat sink",
                     "--seed", "3")
     assert data["salvage"] == ["Laser", "Laser", "Heat Sink"]
@@ -223,7 +227,7 @@ def test_salvage_recorded_at_the_table_with_battle_record_R3_6(
     # with the rule off (a plain scenario) --salvage is refused
     run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
         "VIPER-1", "WASP-1", "WASP-2")
-    err = run(runner, "battle", "record", wolves, "--result", "win", "--salvage", "Laser",
+    err = run(runner, *RECORD, wolves, "--result", "win", "--salvage", "Laser",
               "--auto", code=1)
     assert "house rule 'salvage' is off" in err
 
@@ -236,7 +240,7 @@ def test_battle_record_keeps_the_house_rules_of_the_scenario_file_mustered_for_R
     # the built-in scenario of that id, mustered for by its id, has them off
     run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
         "VIPER-1", "WASP-1", "WASP-2")
-    err = run(runner, "battle", "record", wolves, "--result", "win", "--salvage", "Laser",
+    err = run(runner, *RECORD, wolves, "--result", "win", "--salvage", "Laser",
               "--auto", code=1)
     assert "house rule 'salvage' is off" in err
     data = yaml.safe_load((SCENARIOS / "1-opening-shots.yaml").read_text())
@@ -249,7 +253,7 @@ def test_battle_record_keeps_the_house_rules_of_the_scenario_file_mustered_for_R
                         "attacker", "VIPER-1", "WASP-1", "WASP-2")
     assert mustered["scenario"] == "opening-shots"
     path.unlink()
-    recorded = run_json(runner, "battle", "record", wolves, "--result", "win", "--auto",
+    recorded = run_json(runner, *RECORD, wolves, "--result", "win", "--auto",
                         "--salvage", "Laser", "--bailed", "WASP-1", "--seed", "3")
     assert recorded["salvage"] == ["Laser"]
     assert snapshot(wolves)["stockpile"] == [{"kind": "weapon", "part": "Laser", "count": 1}]
@@ -275,13 +279,13 @@ def test_a_muster_keeps_its_scenario_through_undo_export_and_import_R3_6(
     out = tmp_path / "wolves.json"
     run(runner, "roster", "export", wolves, "--format", "json", "-o", str(out))
     spoils.unlink()
-    run(runner, "battle", "record", wolves, "--result", "win", "--auto", "-s", "Laser")
+    run(runner, *RECORD, wolves, "--result", "win", "--auto", "-s", "Laser")
     assert "definition" not in snapshot(wolves)["musters"][-1]
     run(runner, "company", "undo", wolves)
     assert snapshot(wolves)["musters"][-1]["definition"] == kept
     run(runner, "roster", "import", str(out), "--name", "Copy")
     assert snapshot("Copy")["musters"][-1]["definition"] == kept
-    run(runner, "battle", "record", "Copy", "--result", "win", "--auto", "-s", "Laser")
+    run(runner, *RECORD, "Copy", "--result", "win", "--auto", "-s", "Laser")
     assert snapshot("Copy")["stockpile"] == [{"kind": "weapon", "part": "Laser", "count": 1}]
     doc = json.loads(out.read_text())
     doc["musters"][-1]["definition"]["house_rules"] = {"salvage": "always"}
@@ -319,7 +323,7 @@ def test_a_muster_from_before_musters_kept_their_scenario_R3_6(
             run(runner, "db", "restore", str(backup), "--yes")
         assert "definition" not in snapshot(wolves)["musters"][-1]
         assert "sound" in run(runner, "db", "check")
-        run(runner, "battle", "record", wolves, "--result", "win", "--auto", "-s", "Laser")
+        run(runner, *RECORD, wolves, "--result", "win", "--auto", "-s", "Laser")
         assert snapshot(wolves)["stockpile"] == [
             {"kind": "weapon", "part": "Laser", "count": 1}]
 
@@ -332,7 +336,7 @@ def test_stockpile_survives_export_and_import_and_bad_parts_are_refused_R3_6(
     spoils = scenario_file(tmp_path, "spoils", salvage="both")
     run(runner, "muster", wolves, "--scenario", spoils, "--side", "attacker",
         "VIPER-1", "WASP-1", "WASP-2")
-    run(runner, "battle", "record", wolves, "--result", "draw", "--auto", "-s", "PPC",
+    run(runner, *RECORD, wolves, "--result", "draw", "--auto", "-s", "PPC",
         "-s", "Jump Jets", "-s", "PPC")
     for fmt in ("json", "yaml"):
         out = tmp_path / f"wolves.{fmt}"
@@ -359,7 +363,7 @@ def test_db_check_finds_a_stockpile_changed_behind_the_history_R3_6(
     spoils = scenario_file(tmp_path, "spoils", salvage="winner")
     run(runner, "muster", wolves, "--scenario", spoils, "--side", "attacker", "VIPER-1",
         "WASP-1", "WASP-2")
-    run(runner, "battle", "record", wolves, "--result", "win", "--auto", "-s", "Laser")
+    run(runner, *RECORD, wolves, "--result", "win", "--auto", "-s", "Laser")
     from sqlmodel import select
 
     from cli.state import session
@@ -586,7 +590,7 @@ def test_repair_from_the_stockpile_and_lost_parts_recorded_at_the_table_R3_7(
     plain = scenario_file(tmp_path, "plain-repairs", repair="none")
     run(runner, "muster", wolves, "--scenario", plain, "--side", "attacker", "VIPER-1",
         "WASP-1", "WASP-2")
-    err = run(runner, "battle", "record", wolves, "--result", "win", "--auto",
+    err = run(runner, *RECORD, wolves, "--result", "win", "--auto",
               "--lost", "VIPER-1=Laser", code=1)
     assert "'spare_parts' is off" in err
     scenario = scenario_file(tmp_path, "hard-times", repair="paid", spare_parts=True,
@@ -598,16 +602,16 @@ def test_repair_from_the_stockpile_and_lost_parts_recorded_at_the_table_R3_7(
 
     design = load_catalog().design(viper["design"])
     weapon = design.weapons[0]
-    err = run(runner, "battle", "record", wolves, "--result", "win", "--auto",
+    err = run(runner, *RECORD, wolves, "--result", "win", "--auto",
               "--lost", f"VIPER-1={weapon}", "--lost", "WASP-1=PPC", "--lost",
               "VIPER-1=Howitzer", code=1)
     assert "WASP-1 has no working PPC" in err and "VIPER-1 has no working Howitzer" in err
-    run(runner, "battle", "record", wolves, "--result", "win", "--auto",
+    run(runner, *RECORD, wolves, "--result", "win", "--auto",
         "--lost", f"VIPER-1={weapon}", "--seed", "2")
     assert run_json(runner, "mek", "list", wolves)[0]["lost"] == [weapon]
     run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker", "VIPER-1",
         "WASP-1", "WASP-2")
-    run(runner, "battle", "record", wolves, "--result", "win", "--auto",
+    run(runner, *RECORD, wolves, "--result", "win", "--auto",
         "--salvage", weapon, "--seed", "2")
     result = run_json(runner, "mek", "repair", wolves, "VIPER-1")
     assert result == {"mek": "VIPER-1", "from_stockpile": [weapon], "bought": [],
@@ -666,7 +670,7 @@ def test_refit_changes_a_mek_to_another_legal_design_with_stockpiled_parts_R3_7(
     scenario = scenario_file(tmp_path, "spoils", salvage="winner")
     run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker",
         "VIPER-1", "WASP-1", "WASP-2")
-    run(runner, "battle", "record", wolves, "--result", "win", "--auto", "--seed", "1",
+    run(runner, *RECORD, wolves, "--result", "win", "--auto", "--seed", "1",
         "--salvage", "Minigun", "--salvage", "Heat Sink", "--salvage", "Heat Sink")
     before = snapshot(wolves)
     result = run_json(runner, "mek", "refit", wolves, "WASP-1", str(hornet))
@@ -715,7 +719,7 @@ def test_wear_takes_heat_game_by_game_until_overhauled_R3_8(
     for n in range(3):
         run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker",
             "VIPER-1", "WASP-1", "WASP-2")
-        data = run_json(runner, "battle", "record", wolves, "--result", "win", "--auto",
+        data = run_json(runner, *RECORD, wolves, "--result", "win", "--auto",
                         "--seed", str(n))
     assert next(p for p in data["pilots"] if p["mek"] == "VIPER-1")["heat_lost"] == 1
     meks = {m["callsign"]: m for m in run_json(runner, "mek", "list", wolves)}
