@@ -466,8 +466,9 @@ class Battle(Roller):
         if rules.reinforcements is not None:
             for unit in movers:
                 unit.arrived = False
-            self.note(Kind.SETUP, f"{side.value.capitalize()}: {len(movers)} units wait to "
-                      "arrive as reinforcements.")
+            # (how many is the side's to know, R8.1: its infantry among them)
+            self.note_for(side, Kind.SETUP, f"{side.value.capitalize()}: {len(movers)} units "
+                          "wait to arrive as reinforcements.")
             return
         view = self.sight.views[side is DEFENDER]
         placement = self.controllers[side].deploy(view, side, list(movers))
