@@ -247,8 +247,8 @@ def estimated_candidates(scenario: Scenario, side: Side,
                          difficulty: Difficulty) -> list[Candidate]:
     """What the estimate judges: the candidates balancing by battles walks through
     (``candidates``). Judging every budget at every pilot level let balancing pick the
-    match-ups the curves misjudge most (an Elite enemy at the bottom of the band, in the
-    Citadel: said 50%, lost 6 of 8)."""
+    match-ups the curves misjudge most (in 8 normal campaigns the Citadel's enemy was Elite
+    in 5, the estimate said 50% each time, and the company lost all 5)."""
     return candidates(scenario, side, difficulty)
 
 
