@@ -335,7 +335,7 @@ def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
     row = session.get(BattleRow, battle_id) if is_id(battle_id) else None
     if row is None:
         raise NotFound(f"No battle has id {battle_id}. See a company's battles with "
-                       "'meks company show COMPANY'.")
+                       "'meks battle list COMPANY'.")
     log = session.get(BattleLog, battle_id)
     recorded = stored_json(row, "log")
     if log is not None and isinstance(recorded, dict) and recorded.get("digest") == log.digest:
@@ -386,6 +386,19 @@ def _fight_again(session: Session, battle_id: int, catalog: Catalog | None = Non
                  ) -> tuple[Battle, MeksError | None]:
     """The stored battle fought again from its scenario, forces, dice and controllers (the
     engine revision it was fought under), and the error that stopped it, if one did."""
+    battle = rebuilt(session, battle_id, catalog)
+    try:
+        battle.run()
+    except MeksError as error:
+        if battle.revision == REVISION:
+            raise
+        return battle, error
+    return battle, None
+
+
+def rebuilt(session: Session, battle_id: int, catalog: Catalog | None = None) -> Battle:
+    """The stored battle set up to be fought again, not yet begun: its scenario, forces,
+    dice and controllers, under the engine revision it was fought by."""
     catalog = catalog or load_catalog()
     _, log = _log_row(session, battle_id)
     spec = stored_json(log, "spec", dict)
@@ -412,15 +425,8 @@ def _fight_again(session: Session, battle_id: int, catalog: Catalog | None = Non
         else:
             controllers[side] = controller(name, level)
     then = spec.get("engine", 1)
-    battle = Battle(as_fought_under(scenario, then), forces, dice, controllers, catalog,
-                    revision=then)
-    try:
-        battle.run()
-    except MeksError as error:
-        if then == REVISION:
-            raise
-        return battle, error
-    return battle, None
+    return Battle(as_fought_under(scenario, then), forces, dice, controllers, catalog,
+                  revision=then)
 
 
 def replay(session: Session, battle_id: int, catalog: Catalog | None = None

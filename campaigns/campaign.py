@@ -52,7 +52,7 @@ from campaigns.battles import (
     fight_sides,
     store,
 )
-from campaigns.campaign_step import Step, complete_step
+from campaigns.campaign_step import Step, complete_step, odds_before
 from campaigns.company import (
     Limits,
     NotFound,
@@ -432,7 +432,7 @@ def check_runs(runs: int | None) -> None:
 def _step_data(ready: Prepared) -> Step:
     assert ready.row.id is not None
     return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought,
-                ready.repairs)
+                ready.repairs, odds_before(ready.odds))
 
 
 def playing_step(session: Session, row: Campaign) -> int | None:

@@ -35,13 +35,17 @@ class Step:
     support: list[str] = field(default_factory=list)
     bought: list[str] = field(default_factory=list)
     repairs: list[str] = field(default_factory=list)  # lost parts put back (R3.7)
+    # The company's odds before the battle (``odds_before``): shares of win, draw and loss,
+    # and how many battles were fought for them (0: estimated); None when none were given.
+    odds: dict[str, Any] | None = None
 
     def data(self) -> dict[str, Any]:
         """The step as a play's ``spec`` keeps it (the shape every meks has stored; the
         repairs only when there were some)."""
         return {"id": self.campaign, "position": self.position, "side": self.side.value,
                 "support": list(self.support), "bought": list(self.bought),
-                **({"repairs": list(self.repairs)} if self.repairs else {})}
+                **({"repairs": list(self.repairs)} if self.repairs else {}),
+                **({"odds": dict(self.odds)} if self.odds else {})}
 
     @classmethod
     def from_data(cls, campaign: int, position: int, details: dict[str, Any]) -> Step:
@@ -50,7 +54,8 @@ class Step:
         ``ValueError`` on details that do not read."""
         return cls(campaign, position, Side(details["side"]),
                    [str(s) for s in details["support"]], [str(b) for b in details["bought"]],
-                   [str(r) for r in details.get("repairs", [])])
+                   [str(r) for r in details.get("repairs", [])],
+                   dict(details["odds"]) if details.get("odds") else None)
 
 
 def complete_step(session: Session, step: Step, fought: Fought,
@@ -81,6 +86,8 @@ def complete_step(session: Session, step: Step, fought: Fought,
         entry["withdrawal"] = early
     if step.repairs:
         entry["repairs"] = list(step.repairs)
+    if step.odds:
+        entry["odds"] = dict(step.odds)
     with changing(session, company, "campaign next") as change:
         results = stored_json(row, "results")
         results.append(entry)
@@ -95,4 +102,14 @@ def complete_step(session: Session, step: Step, fought: Fought,
             "of": len(plan), "finished": row.status == "finished", **entry}
 
 
-__all__ = ["Step", "complete_step"]
+def odds_before(view: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The odds a campaign step records from the odds shown before its battle (the
+    ``view`` of ``campaigns.balance.Balanced``): the company's shares of win, draw and loss
+    and the battles fought for them (0: estimated from the two forces)."""
+    if not view:
+        return None
+    return {"win": round(float(view["win"]["p"]), 4), "draw": round(float(view["draw"]["p"]), 4),
+            "loss": round(float(view["loss"]["p"]), 4), "runs": int(view.get("runs") or 0)}
+
+
+__all__ = ["Step", "complete_step", "odds_before"]

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 import typer
 
 from cli.output import print_json, print_lines, show
-from cli.state import JSON, interactive, pairs, session
+from cli.state import JSON, html_file, interactive, pairs, session
 
 if TYPE_CHECKING:
     from meks.dice import Dice
@@ -213,6 +213,45 @@ def auto(
                  f"{_dice_words(data['seed'])}; {data['events']} events; digest "
                  f"{data['log_digest'][:16]}"
                  + (f"; stored as battle {battle_id}" if battle_id else "") + "."])
+
+
+@app.command("list")
+def list_(company: str = typer.Argument(..., help="The company's name or id.",
+                                        show_default=False),
+          as_json: bool = JSON) -> None:
+    """List a company's battles: id, date, scenario, seat, result, turns, kills, losses
+    and the odds of winning before the battle (for a campaign's battles).
+
+    Kills and losses count Meks destroyed, read from the battle's log; a battle played on
+    a real table, recorded by its result alone, shows none."""
+    from campaigns.record import battle_list
+    from cli.record_views import battle_list as view
+
+    with session(create=False) as s:
+        data = battle_list(s, company)
+    if as_json:
+        print_json(data)
+    else:
+        show(view(data))
+
+
+@app.command()
+def report(battle_id: int = typer.Argument(..., help="The battle's id.", show_default=False),
+           output: Path = typer.Option(..., "--output", "-o", metavar="FILE.html",
+                                       show_default=False, callback=html_file,
+                                       help="The HTML file to write (replaced whole, never "
+                                       "left half-written).")) -> None:
+    """Write a battle's report as one HTML page to open in a browser or print: the nine
+    zones turn by turn (who stood where, where combat was fought, what was destroyed),
+    then what each side kept hidden from the other.
+
+    The page needs no network: its style and drawings are inside it."""
+    from campaigns.reports import battle_report
+    from cli.output import say, write_atomically
+
+    with session(create=False) as s:
+        page = battle_report(s, battle_id)
+    say(f"Wrote battle {battle_id}'s report to {write_atomically(output, page)}.")
 
 
 @app.command("show")

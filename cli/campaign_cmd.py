@@ -8,7 +8,7 @@ import typer
 
 from cli.battle_cmd import AUTO_SKILLS, CONTROLLER
 from cli.output import print_json, quiet, say, show
-from cli.state import JSON, session
+from cli.state import JSON, html_file, session
 
 app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a company.")
 
@@ -74,6 +74,40 @@ def status(company: str = COMPANY, as_json: bool = JSON) -> None:
         print_json(view)
     else:
         show(campaign_views.status(view))
+
+
+@app.command("show")
+def show_(company: str = COMPANY, as_json: bool = JSON) -> None:
+    """The company's campaign step by step: the battle, the odds before it against its
+    result, kills and losses, salvage, the treasury after it and the pilots' progress."""
+    from campaigns.record import campaign_record
+    from cli.record_views import campaign_show
+
+    with session(create=False) as s:
+        data = campaign_record(s, company)
+    if as_json:
+        print_json(data)
+    else:
+        show(campaign_show(data))
+
+
+@app.command()
+def report(company: str = COMPANY,
+           output: Path = typer.Option(..., "--output", "-o", metavar="FILE.html",
+                                       show_default=False, callback=html_file,
+                                       help="The HTML file to write (replaced whole, never "
+                                       "left half-written).")) -> None:
+    """Write the company's campaign as one HTML page to open in a browser or print: charts
+    of the odds before each battle against its result, the treasury and each pilot's kills
+    and level, then every battle's nine zones turn by turn with what was hidden.
+
+    The page needs no network: its style and charts are inside it."""
+    from campaigns.reports import campaign_report
+    from cli.output import write_atomically
+
+    with session(create=False) as s:
+        page = campaign_report(s, company)
+    say(f"Wrote the campaign report to {write_atomically(output, page)}.")
 
 
 @app.command("next")

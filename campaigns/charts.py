@@ -1,0 +1,136 @@
+"""The campaign report's charts, drawn by matplotlib as SVG to put inside the page.
+
+Text stays text (``svg.fonttype`` none: the browser draws it with a font it has, so the
+page asks for no font file), names are never read as mathematics (``text.parse_math``
+off), and the same campaign always draws the same SVG (a fixed ``svg.hashsalt``, no date).
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from typing import Any
+
+LEVELS = ("Green", "Regular", "Veteran", "Elite")
+RESULT_COLOURS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828"}
+STYLE = {"svg.fonttype": "none", "svg.hashsalt": "meks", "text.parse_math": False,
+         "font.family": "sans-serif", "font.size": 9, "axes.spines.top": False,
+         "axes.spines.right": False}
+
+
+def _svg(figure: Any) -> str:
+    """The figure as an ``<svg>`` element (the XML prologue and doctype left out, for a
+    page), scaled to the width of its container."""
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None},
+                   bbox_inches="tight")
+    text = buffer.getvalue()
+    text = text[text.index("<svg"):]
+    # the page sets the size: the drawing keeps its proportions at any width
+    return re.sub(r'<svg ([^>]*?)width="[^"]*" height="[^"]*"', r'<svg \1', text, count=1)
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def odds_chart(steps: Sequence[dict[str, Any]]) -> str:
+    """Each battle's odds of winning before it (a bar) against its result (the bar's
+    colour, and a mark: up for a win, level for a draw, down for a loss)."""
+    import matplotlib
+
+    with matplotlib.rc_context(STYLE):
+        figure = _figure(7.0, 2.6)
+        ax = figure.add_subplot()
+        labels = [f"{s['step']}" for s in steps]
+        odds = [(s["odds_before"] or {}).get("win") for s in steps]
+        for i, (share, step) in enumerate(zip(odds, steps, strict=True)):
+            colour = RESULT_COLOURS.get(step["result"], "#9e9e9e")
+            if share is not None:
+                ax.bar(i, share * 100, color=colour, alpha=0.8, width=0.6)
+                ax.text(i, share * 100 + 2, f"{share:.0%}", ha="center", fontsize=8)
+            else:
+                ax.text(i, 4, "no odds", ha="center", fontsize=7, color="#666666")
+            ax.text(i, -12, step["result"], ha="center", fontsize=8, color=colour,
+                    fontweight="bold")
+        ax.set_xticks(range(len(steps)), labels)
+        ax.set_xlim(-0.6, max(len(steps), 1) - 0.4)
+        ax.set_ylim(-18, 105)
+        ax.set_yticks([0, 25, 50, 75, 100], ["0%", "25%", "50%", "75%", "100%"])
+        ax.axhline(50, color="#bbbbbb", linewidth=0.8, linestyle=":")
+        ax.set_xlabel("Battle (campaign step)")
+        ax.set_ylabel("Odds of winning before")
+        return _svg(figure)
+
+
+def treasury_chart(steps: Sequence[dict[str, Any]]) -> str | None:
+    """The treasury after each step, when the campaign recorded one (else None)."""
+    points = [(s["step"], s["treasury"]) for s in steps if s.get("treasury") is not None]
+    if not points:
+        return None
+    import matplotlib
+
+    with matplotlib.rc_context(STYLE):
+        figure = _figure(7.0, 2.2)
+        ax = figure.add_subplot()
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", color="#8d6e00")
+        for x, y in points:
+            ax.annotate(str(y), (x, y), textcoords="offset points", xytext=(0, 5),
+                        ha="center", fontsize=8)
+        ax.axhline(0, color="#c62828", linewidth=0.8)
+        ax.set_xticks([s["step"] for s in steps])
+        ax.set_xlabel("After campaign step")
+        ax.set_ylabel("Treasury (points)")
+        return _svg(figure)
+
+
+def pilots_chart(steps: Sequence[dict[str, Any]]) -> str | None:
+    """Each pilot's kills in the campaign so far and level, step by step (None with no
+    pilot)."""
+    names: list[str] = []
+    for step in steps:
+        for p in step["pilots"]:
+            if p["pilot"] not in names:
+                names.append(p["pilot"])
+    if not names:
+        return None
+    import matplotlib
+
+    with matplotlib.rc_context(STYLE):
+        figure = _figure(7.0, 4.2)
+        kills_ax, level_ax = figure.subplots(2, 1, sharex=True)
+        handles = []
+        for n, name in enumerate(names):
+            xs, kills, levels = [], [], []
+            for step in steps:
+                p = next((p for p in step["pilots"] if p["pilot"] == name), None)
+                if p is None:
+                    continue
+                xs.append(step["step"])
+                kills.append(p["total_kills"])
+                levels.append(LEVELS.index(p["level"]) if p.get("level") in LEVELS else None)
+            colour = f"C{n % 10}"
+            line, = kills_ax.plot(xs, kills, marker="o", color=colour)
+            handles.append(line)
+            shown = [(x, y + (n - len(names) / 2) * 0.04) for x, y in zip(xs, levels,
+                                                                        strict=True)
+                     if y is not None]
+            if shown:
+                level_ax.step([x for x, _ in shown], [y for _, y in shown], where="post",
+                              marker="o", color=colour)
+        kills_ax.set_ylabel("Kills so far")
+        kills_ax.yaxis.get_major_locator().set_params(integer=True)
+        level_ax.set_yticks(range(len(LEVELS)), LEVELS)
+        level_ax.set_ylim(-0.4, len(LEVELS) - 0.6)
+        level_ax.set_ylabel("Level")
+        level_ax.set_xlabel("After campaign step")
+        level_ax.set_xticks([s["step"] for s in steps])
+        # the labels given whole: matplotlib would leave out a name beginning with '_'
+        figure.legend(handles, names, loc="outside right upper", fontsize=8, frameon=False)
+        return _svg(figure)
+
+
+__all__ = ["odds_chart", "pilots_chart", "treasury_chart"]

@@ -1,0 +1,103 @@
+"""Rich views of a company's record: its battles (``battle list``) and its campaign step by
+step (``campaign show``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from cli.store_views import counted_names
+
+WRAPPED = ("Scenario", "Salvage", "Pilot", "1", "2", "3", "4", "5", "6", "7", "8", "9")
+NONE = "—"  # a figure that is not known (a battle played on a real table, no odds given)
+
+
+def _text(value: object) -> Text:
+    return Text(NONE if value is None or value == "" else str(value))
+
+
+def _pct(share: object) -> str:
+    return f"{share:.0%}" if isinstance(share, int | float) else NONE
+
+
+def battle_list(data: dict[str, Any]) -> RenderableType:
+    battles = data["battles"]
+    if not battles:
+        return Text(f"{data['company']} has fought no battle yet.")
+    table = _table(f"{data['company']}: battles",
+                   (("Id", "right"), ("Date", "left"), ("Scenario", "left"),
+                    ("Seat", "left"), ("Result", "left"), ("Turns", "right"),
+                    ("Kills", "right"), ("Lost", "right"), ("Odds", "right")))
+    for b in battles:
+        table.add_row(*(_text(v) for v in (b["id"], str(b["date"])[:10], b["scenario"],
+                                           b["seat"], b["result"], b["turns"], b["kills"],
+                                           b["losses"])), Text(_pct(b["odds_before"])))
+    return Group(table, Text("Kills and Lost count Meks destroyed (from the battle's log; "
+                             f"{NONE} for a battle recorded by its result alone); odds: the chance of "
+                             "winning worked out before a campaign's battle. 'meks battle show "
+                             "ID' prints a battle's report."))
+
+
+def _progress(p: dict[str, Any]) -> str:
+    """A pilot's step: kills in the battle (and in the campaign so far), level after it,
+    what happened to it."""
+    bits = [f"+{p['kills']} ({p['total_kills']})"]
+    if p.get("level"):
+        bits.append(str(p["level"]))
+    if p.get("promoted"):
+        bits.append("promoted")
+    if p.get("new_skill"):
+        bits.append(str(p["new_skill"]))
+    if p.get("dead"):
+        bits.append("killed")
+    elif p.get("mek_destroyed"):
+        bits.append("Mek lost")
+    return " ".join(bits)
+
+
+def _table(title: str, columns: tuple[tuple[str, str], ...]) -> Table:
+    table = Table(title=Text(title), box=box.SIMPLE_HEAD, title_justify="left",
+                  padding=(0, 1), pad_edge=False, collapse_padding=True)
+    for name, justify in columns:  # names and salvage wrap, the short figures never do
+        table.add_column(name, justify=justify,  # type: ignore[arg-type]
+                         overflow="fold", no_wrap=name not in WRAPPED)
+    return table
+
+
+def campaign_show(data: dict[str, Any]) -> RenderableType:
+    steps = data["steps"]
+    table = _table(f"{data['company']}: {data['campaign']} ({data['difficulty']}, "
+                   f"{data['status']}, {len(steps)} of {data['of']} played)",
+                   (("#", "right"), ("Scenario", "left"), ("Battle", "right"),
+                    ("Odds", "right"), ("Result", "left"), ("Kills", "right"),
+                    ("Lost", "right"), ("Salvage", "left"), ("Treasury", "right")))
+    for s in steps:
+        odds = s["odds_before"]
+        table.add_row(_text(s["step"]), Text(f"{s['scenario']} ({s['side']})"),
+                      _text(s["battle_id"]), Text(_pct(odds["win"]) if odds else NONE),
+                      _text(s["result"]), _text(s["kills"]),
+                      _text(s["losses"]),
+                      Text(counted_names(s["salvage"]) if s["salvage"] else NONE),
+                      _text(s["treasury"]))
+    names: list[str] = []
+    for s in steps:
+        names += [p["pilot"] for p in s["pilots"] if p["pilot"] not in names]
+    pilots = _table("Pilots: kills in the battle (in the campaign so far), level after it",
+                    (("Pilot", "left"), *((str(s["step"]), "left") for s in steps)))
+    for name in names:
+        cells = []
+        for s in steps:
+            p = next((p for p in s["pilots"] if p["pilot"] == name), None)
+            cells.append(Text(_progress(p) if p else ""))
+        pilots.add_row(Text(name), *cells)
+    record = data["record"]
+    lines: list[RenderableType] = [table, Text(
+        f"Record: {record['win']} won, {record['loss']} lost, {record['draw']} drawn. Odds: "
+        "the company's chance of winning worked out before the battle.")]
+    if names:
+        lines += [Text(""), pilots]
+    return Group(*lines)
