@@ -73,10 +73,11 @@ def complete_step(session: Session, step: Step, fought: Fought,
     scenario = fought.scenario
     result = fought.battle.result()
     outcome = "draw" if result.winner is None else ("win" if result.winner is side else "loss")
-    entry = {"scenario": scenario.id, "name": scenario.name, "side": side.value,
-             "result": outcome, "reason": result.reason, "turns": result.turns,
-             "battle_id": battle_id, "support": list(step.support),
-             "bought": list(step.bought), "pilots": fought.reports.get(side, [])}
+    entry: dict[str, Any] = {
+        "scenario": scenario.id, "name": scenario.name, "side": side.value,
+        "result": outcome, "reason": result.reason, "turns": result.turns,
+        "battle_id": battle_id, "support": list(step.support),
+        "bought": list(step.bought), "pilots": fought.reports.get(side, [])}
     if scenario.changes:  # the built-in campaign's copy of a scenario
         entry["changes"] = list(scenario.changes)
     if fought.salvage.get(side):

@@ -14,7 +14,7 @@ from typing import Any
 
 LEVELS = ("Green", "Regular", "Veteran", "Elite")
 RESULT_COLOURS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828"}
-STYLE = {"svg.fonttype": "none", "svg.hashsalt": "meks", "text.parse_math": False,
+STYLE: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "meks", "text.parse_math": False,
          "font.family": "sans-serif", "font.size": 9, "axes.spines.top": False,
          "axes.spines.right": False}
 
@@ -42,7 +42,7 @@ def odds_chart(steps: Sequence[dict[str, Any]]) -> str:
     colour, and a mark: up for a win, level for a draw, down for a loss)."""
     import matplotlib
 
-    with matplotlib.rc_context(STYLE):
+    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
         figure = _figure(7.0, 2.6)
         ax = figure.add_subplot()
         labels = [f"{s['step']}" for s in steps]
@@ -73,7 +73,7 @@ def treasury_chart(steps: Sequence[dict[str, Any]]) -> str | None:
         return None
     import matplotlib
 
-    with matplotlib.rc_context(STYLE):
+    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
         figure = _figure(7.0, 2.2)
         ax = figure.add_subplot()
         ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", color="#8d6e00")
@@ -99,7 +99,7 @@ def pilots_chart(steps: Sequence[dict[str, Any]]) -> str | None:
         return None
     import matplotlib
 
-    with matplotlib.rc_context(STYLE):
+    with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
         figure = _figure(7.0, 4.2)
         kills_ax, level_ax = figure.subplots(2, 1, sharex=True)
         handles = []

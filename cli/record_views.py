@@ -36,10 +36,10 @@ def battle_list(data: dict[str, Any]) -> RenderableType:
         table.add_row(*(_text(v) for v in (b["id"], str(b["date"])[:10], b["scenario"],
                                            b["seat"], b["result"], b["turns"], b["kills"],
                                            b["losses"])), Text(_pct(b["odds_before"])))
-    return Group(table, Text("Kills and Lost count Meks destroyed (from the battle's log; "
-                             f"{NONE} for a battle recorded by its result alone); odds: the chance of "
-                             "winning worked out before a campaign's battle. 'meks battle show "
-                             "ID' prints a battle's report."))
+    return Group(table, Text(
+        f"Kills and Lost count Meks destroyed (from the battle's log; {NONE} for a battle "
+        "recorded by its result alone); odds: the chance of winning worked out before a "
+        "campaign's battle. 'meks battle show ID' prints a battle's report."))
 
 
 def _progress(p: dict[str, Any]) -> str:

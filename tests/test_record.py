@@ -331,3 +331,19 @@ def test_a_name_with_dollars_is_not_read_as_mathematics() -> None:
     step["pilots"][0]["pilot"] = "$x^2$ and _under"
     svg = pilots_chart([step])
     assert svg is not None and "$x^2$ and _under" in svg
+
+
+def test_a_played_steps_odds_go_with_its_play_and_come_back() -> None:
+    """A campaign battle played at the terminal keeps its step in the play's spec; the odds
+    before it go there too, and a step stored before they did reads with none."""
+    from campaigns.campaign_step import Step, odds_before
+    from meks.scenario import Side
+
+    view = {"runs": 0, "win": {"p": 0.41234}, "draw": {"p": 0.01}, "loss": {"p": 0.57766}}
+    odds = odds_before(view)
+    assert odds == {"win": 0.4123, "draw": 0.01, "loss": 0.5777, "runs": 0}
+    step = Step(3, 1, Side.DEFENDER, ["Panzer"], [], [], odds)
+    assert Step.from_data(3, 1, json.loads(json.dumps(step.data()))) == step
+    old = {k: v for k, v in step.data().items() if k != "odds"}
+    assert Step.from_data(3, 1, old).odds is None
+    assert odds_before(None) is None
