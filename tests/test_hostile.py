@@ -125,6 +125,23 @@ def test_item1_the_odds_chart_shares_the_writers_check(runner: CliRunner,
     assert "Fighting" not in err and stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
+def test_item1_the_reports_share_the_writers_check(runner: CliRunner, hawks: str,
+                                                   tmp_path: Path) -> None:
+    """`campaign report -o` and `battle report -o` refuse a pipe, a socket or a device
+    named like a page, and a link, before any work, leaving it what it was."""
+    fifo = tmp_path / "report.html"
+    os.mkfifo(fifo)
+    link = tmp_path / "link.html"
+    link.symlink_to(tmp_path / "elsewhere.html")
+    for args in (("campaign", "report", hawks), ("battle", "report", "1")):
+        code, _, err = invoke(runner, *args, "-o", str(fifo))
+        assert code == 2 and "replaces only regular files" in " ".join(err.split()), args
+        assert stat.S_ISFIFO(fifo.lstat().st_mode)
+        code, _, err = invoke(runner, *args, "-o", str(link))
+        assert code == 2 and "symbolic link" in " ".join(err.split()), args
+        assert link.is_symlink() and not (tmp_path / "elsewhere.html").exists()
+
+
 # ---- 2. long names and links that loop -------------------------------------------------------
 
 def test_item2_long_names_are_the_players_problem(runner: CliRunner, hawks: str,
@@ -217,6 +234,8 @@ PATH_COMMANDS = (
     ("battle", "auto", "opening-shots", "-a", "Hawks", "-d", "Hawks", "--dice", "{}"),
     ("odds", "opening-shots", "-a", "{}", "-d", "{}", "--runs", "1"),
     ("odds", "ladder", "--runs", "1", "--plot", "{}"),
+    ("campaign", "report", "Hawks", "-o", "{}"),
+    ("battle", "report", "1", "-o", "{}"),
     ("db", "backup", "{}"),
     ("db", "restore", "{}", "--yes"),
     ("--db", "{}", "company", "list"),
