@@ -350,6 +350,11 @@ def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
                    "or replayed here; the database it was exported from still can.")
 
 
+def log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
+    """The battle and its full log (``NotFound`` when it has none to show or replay)."""
+    return _log_row(session, battle_id)
+
+
 def show(session: Session, battle_id: int, rolls: bool = False) -> dict[str, Any]:
     """A stored battle's report: its whole log, then the reveal (issue 26), what each side
     kept from the other and where, found by fighting the battle again (when it replays

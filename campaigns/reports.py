@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlmodel import Session
 
-from campaigns.battles import _log_row, rebuilt
+from campaigns.battles import log_row, rebuilt
 from campaigns.company import get_company
 from campaigns.record import battle_list, campaign_record
 from campaigns.stored import stored_json
@@ -139,7 +139,7 @@ def battle_map(session: Session, battle_id: int) -> BattleMap:
     with no log to fight again)."""
     from meks.engine.reveal import reveal
 
-    row, log = _log_row(session, battle_id)
+    row, log = log_row(session, battle_id)
     sides = stored_json(row, "sides")
     names = {s.value: str(sides.get(s.value, s.value)) if isinstance(sides, dict)
              else s.value for s in Side}
