@@ -218,4 +218,3 @@ def emit(text: str, output: str | None, written: str) -> None:
         return
     target = write_atomically(Path(output), text)
     say(f"Wrote the {written} to {target}.")
-
