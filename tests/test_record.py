@@ -91,13 +91,14 @@ def test_battle_list_of_a_company_with_no_battles_says_so(runner: CliRunner,
     assert "no battle yet" in run(runner, "battle", "list", wolves)
 
 
-def test_an_unknown_battle_points_to_battle_list(runner: CliRunner, wolves: str) -> None:
+def test_an_unknown_battle_points_to_battle_list(runner: CliRunner, wolves: str,
+                                                tmp_path: Path) -> None:
     for command in ("show", "replay"):
         err = " ".join(run(runner, "battle", command, "999", code=1).split())
         assert "No battle has id 999" in err and "meks battle list COMPANY" in err
     err = " ".join(run(runner, "battle", "report", "999", "-o",
-                       str(Path.cwd() / "x.html"), code=1).split())
-    assert "meks battle list COMPANY" in err
+                       str(tmp_path / "x.html"), code=1).split())
+    assert "meks battle list COMPANY" in err and not (tmp_path / "x.html").exists()
 
 
 def test_battle_list_of_an_unknown_company_is_refused(runner: CliRunner) -> None:
@@ -144,7 +145,8 @@ def test_campaign_show_gives_each_step_its_battle_odds_result_kills_losses_and_p
 
 
 def test_a_steps_treasury_shows_as_a_column_when_recorded(
-        runner: CliRunner, campaign: dict[str, Any]) -> None:
+        runner: CliRunner, campaign: dict[str, Any], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """The treasury branch records a figure in the step; until it does, the column shows
     '—'. Written here into the stored step as that rule would."""
     from sqlmodel import select
@@ -152,6 +154,7 @@ def test_a_steps_treasury_shows_as_a_column_when_recorded(
     from cli.state import session
     from db.models import Campaign
 
+    monkeypatch.chdir(tmp_path)
     assert "—" in run(runner, "campaign", "show", "Hawks").split("Treasury")[1].split("\n")[2]
     with session() as s:
         row = s.exec(select(Campaign)).one()
@@ -161,6 +164,11 @@ def test_a_steps_treasury_shows_as_a_column_when_recorded(
         s.add(row)
     assert run_json(runner, "campaign", "show", "Hawks")["steps"][0]["treasury"] == 4321
     assert "4321" in run(runner, "campaign", "show", "Hawks")
+    page = Path.cwd() / "treasury.html"
+    run(runner, "campaign", "report", "Hawks", "-o", str(page))
+    html = page.read_text(encoding="utf-8")
+    chart = html.split('id="chart-treasury"')[1].split("</figure>")[0]
+    assert "<svg" in chart and ">4321<" in chart
 
 
 def test_pilot_levels_are_counted_back_from_now_through_the_promotions() -> None:
@@ -253,6 +261,19 @@ def test_the_battle_report_draws_the_set_up_in_its_zones(
         if e["kind"] == "setup" and found:
             assert f"<bdi>{found[1]}</bdi>" in zones[found[2]], (found[1], found[2])
     assert "What was hidden" in html
+
+
+def test_the_campaign_report_sets_the_odds_expected_against_the_wins(
+        runner: CliRunner, campaign: dict[str, Any], tmp_path: Path) -> None:
+    page = tmp_path / "campaign.html"
+    run(runner, "campaign", "report", "Hawks", "-o", str(page))
+    html = page.read_text(encoding="utf-8")
+    won = int(campaign["result"] == "win")
+    assert (f"Over the 1 battle with odds, the odds expected "
+            f"{campaign['odds']['win']['p']:.1f} wins; the company won {won}.") in html
+    assert 'id="chart-odds"' in html and 'id="chart-pilots"' in html
+    assert 'id="chart-treasury"' not in html and "No treasury was recorded" in html
+    assert f'id="battle-{campaign["battle_id"]}"' in html
 
 
 def test_a_report_goes_only_to_an_html_file_in_a_folder_that_exists(
