@@ -18,6 +18,7 @@ from campaigns.stored import stored_json
 from db.models import Mek, StockPart
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import check_design
+from meks.engine.units import PilotSpec, UnitSpec
 from meks.errors import UnknownName
 from meks.plain import plain
 from meks.scenario import Salvage
@@ -159,6 +160,18 @@ def heat_loss(wear: int, size: Size, catalog: Catalog | None = None) -> int:
     1."""
     chassis = (catalog or load_catalog()).for_size(size)
     return min(wear // WEAR_PER_HEAT, chassis.heat - 1)
+
+
+def fighting_spec(callsign: str, design: Design, lost: Sequence[Part], wear: int,
+                  damage: int, pilot: PilotSpec | None, catalog: Catalog, *, points: int = 0,
+                  ref: str | None = None) -> UnitSpec:
+    """What a company's Mek fights as: ``design`` without the parts it lost and has not had
+    replaced (R3.7), with the hits it carries and the heat rating its ``wear`` took (R3.8).
+    The battle and the play sheets both build their unit from this, so the sheet prints the
+    numbers the battle plays with."""
+    fit = fitted(design, lost)
+    return UnitSpec(callsign, fit, pilot, points=points, ref=ref, damage=damage,
+                    heat_loss=heat_loss(wear, fit.size, catalog))
 
 
 def overhaul_price(mek: Mek) -> int:
@@ -303,7 +316,7 @@ def overhaul_mek(session: Session, company_name: str, ref: str) -> dict[str, Any
     return {"mek": mek.callsign, "cost": cost, "owed": mek.owed}
 
 
-__all__ = ["SYSTEM", "WEAPON", "Part", "counted", "design_parts", "fitted", "heat_loss",
-           "held", "lost_parts", "mek_design", "named_part", "overhaul_mek", "part_price",
-           "refit_mek", "repair_mek", "replace_parts", "salvages", "split_repair",
-           "store_parts", "take_parts", "wreck_parts"]
+__all__ = ["SYSTEM", "WEAPON", "Part", "counted", "design_parts", "fighting_spec", "fitted",
+           "heat_loss", "held", "lost_parts", "mek_design", "named_part", "overhaul_mek",
+           "part_price", "refit_mek", "repair_mek", "replace_parts", "salvages",
+           "split_repair", "store_parts", "take_parts", "wreck_parts"]
