@@ -601,7 +601,6 @@ def _templates() -> Any:
     """The package's templates, every value HTML-escaped (autoescape) and shown as text
     (``shown``) before it is escaped; an unknown name in a template is an error."""
     import jinja2
-
     from markupsafe import Markup
 
     def finalize(value: object) -> object:  # the template's own markup (a macro's) stays
