@@ -286,14 +286,21 @@ def _signed(value: int) -> str:
 
 
 def quick_reference(cards: Sequence[MekCard], catalog: Catalog,
-                    rounds: int = COMBAT_ROUNDS) -> QuickReference:
+                    rounds: int = COMBAT_ROUNDS,
+                    scenario: ScenarioBrief | None = None) -> QuickReference:
     """The one-page reference: the turn (``meks.rules.turn_sequence``), the terrain table
-    (the catalog's), each Mek's to-hit rolls with its pilot (``MekCard.to_hit``) and the
-    critical table (``meks.rules.critical_effects``)."""
-    terrain = Table("Terrain", ("Terrain", "Movement roll", "To hit", "Heat rating"),
-                    [(t.name, _signed(t.move), _signed(t.to_hit),
-                      _signed(t.heat) if t.heat else "-") for t in catalog.terrain],
-                    frozenset({"Movement roll", "To hit", "Heat rating"}))
+    (the catalog's; with a scenario, the zones of each terrain), each Mek's to-hit rolls
+    with its pilot (``MekCard.to_hit``) and the critical table
+    (``meks.rules.critical_effects``)."""
+    columns = ("Terrain", "Movement roll", "To hit", "Heat rating")
+    rows = [(t.name, _signed(t.move), _signed(t.to_hit), _signed(t.heat) if t.heat else "-")
+            for t in catalog.terrain]
+    if scenario is not None:
+        columns += ("Zones",)
+        rows = [(*row, ", ".join(str(c.zone) for c in scenario.zones
+                                 if c.terrain == row[0]) or "-") for row in rows]
+    terrain = Table("Terrain", columns, rows,
+                    frozenset({"Movement roll", "To hit", "Heat rating"}), fill="Terrain")
     rows = [(c.callsign, c.pilot.name if c.pilot else "-", line.weapon, *line.cells)
             for c in cards for line in c.to_hit]
     hits = Table("To hit", ("Mek", "Pilot", "Weapon", "Short", "Medium", "Long"), rows,
@@ -391,10 +398,11 @@ def muster_sheet(doc: Doc, catalog: Catalog) -> PlaySheet | None:
     if muster["max_size"]:
         facts.append(f"Largest size: {muster['max_size']}")
     rounds = house.combat_rounds if house else COMBAT_ROUNDS
+    briefed = brief(scenario) if scenario else None
     return PlaySheet(doc["company"]["name"], "Muster waiting for its battle", tuple(facts),
-                     tuple(cards), (), support, force=force,
-                     scenario=brief(scenario) if scenario else None, side=muster["side"],
-                     reference=quick_reference(cards, catalog, rounds))
+                     tuple(cards), (), support, force=force, scenario=briefed,
+                     side=muster["side"],
+                     reference=quick_reference(cards, catalog, rounds, briefed))
 
 
 # ---- Markdown -------------------------------------------------------------------------------
