@@ -292,18 +292,20 @@ def quick_reference(cards: Sequence[MekCard], catalog: Catalog,
     (the catalog's; with a scenario, the zones of each terrain), each Mek's to-hit rolls
     with its pilot (``MekCard.to_hit``) and the critical table
     (``meks.rules.critical_effects``)."""
-    columns = ("Terrain", "Movement roll", "To hit", "Heat rating")
-    rows = [(t.name, _signed(t.move), _signed(t.to_hit), _signed(t.heat) if t.heat else "-")
-            for t in catalog.terrain]
+    columns: tuple[str, ...] = ("Terrain", "Movement roll", "To hit", "Heat rating")
+    rows: list[tuple[str, ...]] = [
+        (t.name, _signed(t.move), _signed(t.to_hit), _signed(t.heat) if t.heat else "-")
+        for t in catalog.terrain]
     if scenario is not None:
         columns += ("Zones",)
         rows = [(*row, ", ".join(str(c.zone) for c in scenario.zones
                                  if c.terrain == row[0]) or "-") for row in rows]
     terrain = Table("Terrain", columns, rows,
                     frozenset({"Movement roll", "To hit", "Heat rating"}), fill="Terrain")
-    rows = [(c.callsign, c.pilot.name if c.pilot else "-", line.weapon, *line.cells)
-            for c in cards for line in c.to_hit]
-    hits = Table("To hit", ("Mek", "Pilot", "Weapon", "Short", "Medium", "Long"), rows,
+    weapons: list[tuple[str, ...]] = [
+        (c.callsign, c.pilot.name if c.pilot else "-", line.weapon, *line.cells)
+        for c in cards for line in c.to_hit]
+    hits = Table("To hit", ("Mek", "Pilot", "Weapon", "Short", "Medium", "Long"), weapons,
                  empty="No Mek with a pilot and a weapon.", fill="Weapon")
     notes = ["The roll each die needs, this pilot's modifiers applied; add the target's "
              "terrain (table above) and its systems."]
@@ -373,7 +375,8 @@ def muster_sheet(doc: Doc, catalog: Catalog) -> PlaySheet | None:
     house = scenario.house_rules if scenario else None
     meks = {m["id"]: m for m in doc["meks"]}
     pilots = {p["id"]: p for p in doc["pilots"]}
-    cards, rows = [], []
+    cards: list[MekCard] = []
+    rows: list[tuple[str, ...]] = []
     for entry in muster["force"]:
         mek, pilot = meks[entry["mek"]], pilots.get(entry["pilot"])
         price = mek["price"] if house is None else muster_price(
