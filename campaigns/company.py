@@ -726,14 +726,18 @@ class Limits:
 
 
 def _muster_price(mek: Mek, pricing: Pricing) -> int:
-    """A Mek's price in a muster: what it was bought for, unless the scenario's pricing
-    house rule asks for stock Meks at their computed price (R1.7)."""
-    if pricing is Pricing.COMPUTED and mek.custom_design is None:
+    return muster_price(mek.price, mek.design, mek.custom_design is not None, pricing)
+
+
+def muster_price(price: int, design_name: str, custom: bool, pricing: Pricing) -> int:
+    """A Mek's price in a muster: what it was bought for (``price``), unless the scenario's
+    pricing house rule asks for stock Meks at their computed price (R1.7)."""
+    if pricing is Pricing.COMPUTED and not custom:
         catalog = load_catalog()
-        design = catalog.ix.design.find(mek.design)
+        design = catalog.ix.design.find(design_name)
         if design is not None:
             return check_design(design, catalog).price
-    return mek.price
+    return price
 
 
 def waiting_muster(session: Session, company: Company) -> Muster | None:

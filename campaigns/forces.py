@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from campaigns.company import Refused, file_name, get_company, shell_arg
 from campaigns.designs import load_design_file
 from campaigns.files import FORCE, read_yaml_file
-from campaigns.parts import fitted, heat_loss, lost_parts, mek_design
+from campaigns.parts import fighting_spec, lost_parts, mek_design
 from campaigns.stored import reading, stored_json
 from db.models import Company, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -141,12 +141,11 @@ def muster_force(session: Session, company_name: str, scenario_id: str,
                               "that can no longer fight; muster again.")
             # A Mek fights without the parts it lost and has not had replaced (R3.7), and
             # with the heat rating its wear took (R3.8).
-            design = fitted(mek_design(mek, catalog), lost_parts(mek))
             skills = tuple(stored_json(pilot, "skills", list))
-            units.append(UnitSpec(mek.callsign, design,
-                                  PilotSpec(pilot.name, pilot.level, skills),
-                                  points=mek.price, ref=str(mek.id), damage=mek.damage,
-                                  heat_loss=heat_loss(mek.wear, design.size, catalog)))
+            units.append(fighting_spec(mek.callsign, mek_design(mek, catalog),
+                                       lost_parts(mek), mek.wear, mek.damage,
+                                       PilotSpec(pilot.name, pilot.level, skills), catalog,
+                                       points=mek.price, ref=str(mek.id)))
     support = [s.result for s in session.exec(select(SupportRoll).where(
         SupportRoll.muster_id == muster.id)).all()]
     return company, muster, ForceSpec(tuple(units), tuple(support), company.name)

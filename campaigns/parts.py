@@ -18,6 +18,7 @@ from campaigns.stored import stored_json
 from db.models import Mek, StockPart
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.construction import check_design
+from meks.engine.units import PilotSpec, UnitSpec
 from meks.errors import UnknownName
 from meks.plain import plain
 from meks.scenario import Salvage
@@ -161,6 +162,18 @@ def heat_loss(wear: int, size: Size, catalog: Catalog | None = None) -> int:
     return min(wear // WEAR_PER_HEAT, chassis.heat - 1)
 
 
+def fighting_spec(callsign: str, design: Design, lost: Sequence[Part], wear: int,
+                  damage: int, pilot: PilotSpec | None, catalog: Catalog, *, points: int = 0,
+                  ref: str | None = None) -> UnitSpec:
+    """What a company's Mek fights as: ``design`` without the parts it lost and has not had
+    replaced (R3.7), with the hits it carries and the heat rating its ``wear`` took (R3.8).
+    The battle and the play sheets both build their unit from this, so the sheet prints the
+    numbers the battle plays with."""
+    fit = fitted(design, lost)
+    return UnitSpec(callsign, fit, pilot, points=points, ref=ref, damage=damage,
+                    heat_loss=heat_loss(wear, fit.size, catalog))
+
+
 def overhaul_price(mek: Mek) -> int:
     return math.ceil(mek.price / OVERHAUL_SHARE)
 
@@ -283,9 +296,22 @@ def design_parts(design: Design) -> list[Part]:
             + [Part(SYSTEM, s) for s in design.systems])
 
 
-def overhaul_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
+class MendsNothing(Refused):
+    """An overhaul that would cost points and give back no heat rating: refused unless
+    the player says so (``overhaul_mek(..., mend_nothing=True)``). ``question``: the same,
+    asked of a player at a terminal."""
+
+    def __init__(self, message: str, question: str) -> None:
+        super().__init__(message)
+        self.question = question
+
+
+def overhaul_mek(session: Session, company_name: str, ref: str, *,
+                 mend_nothing: bool = False) -> dict[str, Any]:
     """Overhaul a worn Mek (R3.8): its wear goes back to none, for half its price (rounded
-    up), owed at its next muster."""
+    up), owed at its next muster. A Mek whose wear has not yet taken any heat rating is
+    overhauled only with ``mend_nothing`` (else ``MendsNothing``): it would pay to mend
+    nothing."""
     from campaigns.company import changing, company_to_change, find_mek
 
     company = company_to_change(session, company_name)
@@ -293,6 +319,13 @@ def overhaul_mek(session: Session, company_name: str, ref: str) -> dict[str, Any
     if not mek.wear:
         raise Refused(f"{mek.callsign} has no wear to overhaul.")
     cost = overhaul_price(mek)
+    if not mend_nothing and not heat_loss(mek.wear, Size(mek.size)):
+        n = mek.wear
+        why = (f"{mek.callsign} has lost no heat rating yet ({n} battle{'s' * (n != 1)} "
+               f"since overhaul; the first point goes after {WEAR_PER_HEAT}), so an overhaul "
+               f"would cost {cost} points and mend nothing")
+        raise MendsNothing(f"{why}; add --yes to overhaul it anyway.",
+                           f"{why}. Overhaul it anyway?")
     with changing(session, company, "mek overhaul") as change:
         mek.wear = 0
         mek.owed += cost
@@ -303,7 +336,8 @@ def overhaul_mek(session: Session, company_name: str, ref: str) -> dict[str, Any
     return {"mek": mek.callsign, "cost": cost, "owed": mek.owed}
 
 
-__all__ = ["SYSTEM", "WEAPON", "Part", "counted", "design_parts", "fitted", "heat_loss",
-           "held", "lost_parts", "mek_design", "named_part", "overhaul_mek", "part_price",
-           "refit_mek", "repair_mek", "replace_parts", "salvages", "split_repair",
-           "store_parts", "take_parts", "wreck_parts"]
+__all__ = ["SYSTEM", "WEAPON", "MendsNothing", "Part", "counted", "design_parts",
+           "fighting_spec", "fitted", "heat_loss", "held", "lost_parts", "mek_design",
+           "named_part", "overhaul_mek", "part_price", "refit_mek", "repair_mek",
+           "replace_parts", "salvages", "split_repair", "store_parts", "take_parts",
+           "wreck_parts"]

@@ -39,6 +39,7 @@ from campaigns.company import (
     shell_arg,
 )
 from campaigns.files import ROSTER, parse_json_or_yaml, read_text
+from campaigns.parts import heat_loss
 from campaigns.scenario_model import HouseRules, parse_scenario
 from campaigns.scenarios import discover
 from db.models import Company, fold
@@ -160,18 +161,28 @@ def _ledger(doc: roster.Document) -> tuple[sheet.Table, ...]:
           callsign.get(p["mek"], "-") if p["mek"] is not None else "-", p["status"])
          for p in ordered],
         frozenset({"Kills", "Scenarios"}), "No pilots.")
+    active = [m for m in doc["meks"] if m["status"] == "active"]
+    stable = sheet.Table(
+        "Stable", ("Callsign", "Design", "Price", "Owed", "Battles since overhaul",
+                   "Heat lost", "Lost parts"),
+        [(m["callsign"], m["design"], str(m["price"]), str(m.get("owed", 0) or "-"),
+          str(m.get("wear", 0) or "-"),
+          str(heat_loss(m.get("wear", 0), Size(m["size"])) or "-"),
+          ", ".join(p["part"] for p in m.get("lost", [])) or "-") for m in active],
+        frozenset({"Price", "Owed", "Battles since overhaul", "Heat lost"}), "No Meks.",
+        fill="Lost parts")
     gone = sheet.Table(
         "Former Meks", ("Callsign", "Design", "Size", "Price", "Kills", "Status"),
         [(m["callsign"], m["design"], m["size"], str(m["price"]), str(m["kills"]),
           m["status"]) for m in doc["meks"] if m["status"] != "active"],
         frozenset({"Price", "Kills"}), "None.")
     if not doc.get("stockpile"):
-        return (pilots, gone)
+        return (stable, pilots, gone)
     stock = sheet.Table(
         "Stockpile", ("Part", "Kind", "Count"),
         [(p["part"], p["kind"], str(p["count"])) for p in doc["stockpile"]],
         frozenset({"Count"}), "None.")
-    return (pilots, gone, stock)
+    return (stable, pilots, gone, stock)
 
 
 def play_sheet(doc: roster.Document) -> sheet.PlaySheet:

@@ -4,21 +4,35 @@ One plain model (``PlaySheet``) is built from a company document (``campaigns.ro
 either for the whole company (``meks roster export --format md|html``) or for the muster
 waiting for its battle (``meks muster sheet``); Markdown and HTML both render that model, so
 the two cannot disagree. Every number and rule text on a sheet comes from the catalog
-(``meks/data``) or from the engine's own unit (heat rating), never from this module.
+(``meks/data``), the rules (``meks.rules``) or from the engine's own unit, built as the
+battle builds it (``campaigns.parts.fighting_spec``: lost parts, wear), never from this
+module. The HTML is a Jinja2 template (``campaigns/templates/sheet.html``) that escapes
+every value.
 """
 
 from __future__ import annotations
 
-import html
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meks.catalog import Catalog, Design, Size
-from meks.engine.units import PilotSpec, UnitSpec, build_unit
+from campaigns.briefing import ScenarioBrief, brief
+from campaigns.parts import Part, fighting_spec, heat_loss
+from meks.catalog import Band, Catalog, Design, Size
+from meks.engine.units import PilotSpec, Unit, build_unit
 from meks.pilots import base_skill
-from meks.scenario import Side
+from meks.rules import (
+    CRITICAL_CHECK_TEXT,
+    ToHit,
+    critical_effects,
+    skill_of,
+    to_hit,
+    turn_sequence,
+)
+from meks.scenario import COMBAT_ROUNDS, Scenario, Side
+from meks.text import without_format_characters
 
 Doc = dict[str, Any]
 
@@ -59,6 +73,15 @@ class PilotCard:
 
 
 @dataclass(frozen=True)
+class ToHitLine:
+    """What one weapon's die needs at short, medium and long range with this pilot's
+    modifiers already applied ('-' out of range)."""
+
+    weapon: str
+    cells: tuple[str, str, str]
+
+
+@dataclass(frozen=True)
 class MekCard:
     callsign: str
     design: str
@@ -67,12 +90,19 @@ class MekCard:
     hits: int
     damage: int  # hits carried from earlier battles: those boxes come ticked
     armor: int
-    heat: int  # heat rating with this pilot
+    heat: int  # the heat rating the engine plays with: this pilot, its wear, its parts
     move: str  # movement dice
-    weapons: tuple[WeaponLine, ...]
+    weapons: tuple[WeaponLine, ...]  # those it carries in working order
     systems: tuple[SystemLine, ...]
     pilot: PilotCard | None
     note: str = ""  # e.g. a design the catalog no longer knows
+    price: int = 0
+    owed: int = 0  # points owed for parts, repairs or an overhaul (R3.7, R3.8)
+    wear: int = 0  # battles since new or overhauled (R3.8)
+    heat_lost: int = 0  # the heat rating that wear took (R3.8)
+    lost: tuple[str, ...] = ()  # parts lost in battle and not replaced (R3.7)
+    to_hit: tuple[ToHitLine, ...] = ()
+    to_hit_notes: tuple[str, ...] = ()  # the modifiers ``to_hit`` applied, named
 
 
 @dataclass(frozen=True)
@@ -91,12 +121,27 @@ class Table:
     rows: list[tuple[str, ...]]
     numeric: frozenset[str] = frozenset()
     empty: str = "None."
+    fill: str | None = None  # the column that takes the width the others leave
+
+
+@dataclass(frozen=True)
+class QuickReference:
+    """One page for the table: the turn in steps, the terrain, what each Mek's weapons
+    need to hit with its pilot, and the critical hits."""
+
+    turn: tuple[str, ...]
+    terrain: Table
+    to_hit: Table
+    to_hit_notes: tuple[str, ...]
+    critical_check: str
+    critical: Table
 
 
 @dataclass(frozen=True)
 class PlaySheet:
     """A printable sheet: a title, a line of facts, one card per Mek, the pilots without a
-    Mek, the support results waiting, and ledger tables (the roster's record)."""
+    Mek, the support results waiting, and ledger tables (the roster's record); a muster's
+    sheet has the force's points and its scenario; both end with a quick reference."""
 
     title: str
     subtitle: str
@@ -105,6 +150,10 @@ class PlaySheet:
     reserves: tuple[PilotCard, ...]
     support: tuple[SupportLine, ...]
     tables: tuple[Table, ...] = ()
+    force: Table | None = None  # a muster's points, Mek by Mek
+    scenario: ScenarioBrief | None = None
+    side: str | None = None  # the company's side in ``scenario``
+    reference: QuickReference | None = None
 
 
 # ---- building it ----------------------------------------------------------------------------
@@ -130,28 +179,84 @@ def pilot_card(pilot: Doc, catalog: Catalog) -> PilotCard:
                      pilot["scenarios"], pilot["status"])
 
 
-def mek_card(mek: Doc, pilot: Doc | None, catalog: Catalog) -> MekCard:
-    """The card of one Mek flown by ``pilot``: chassis values, the engine's heat rating for
-    this pilot, and each weapon and system as the catalog describes it."""
+def _needed(check: ToHit) -> str:
+    """What the die must show for ``check`` to hit: '4+', or '-' when no face can."""
+    faces = check.faces()
+    return "-" if faces == 0 else f"{7 - faces}+"
+
+
+def to_hit_lines(unit: Unit, six_hits: bool = False
+                 ) -> tuple[tuple[ToHitLine, ...], tuple[str, ...]]:
+    """Each of ``unit``'s working weapons with the roll it needs at each band, as
+    ``meks.rules.to_hit`` works it out with the modifiers the unit always brings: its
+    pilot's level and a Targeting Array (one target); with the pilot's Accuracy, Guidance
+    or Steady Hand, the first attack of that family each round in brackets. The target's
+    terrain and systems are left to the table. Also the modifiers applied, named."""
+    pilot = unit.pilot
+    level = pilot.level.to_hit if pilot else 0
+    level_name = pilot.level.level if pilot else ""
+    array = unit.has_system("Targeting Array")
+    lines, used = [], set()
+    for slot in unit.weapons:
+        weapon = slot.weapon
+        if weapon.to_hit is None:  # a small weapon: a kills roll at short range (R6.11)
+            lines.append(ToHitLine(weapon.name, (weapon.to_hit_text, "-", "-")))
+            continue
+        skill = skill_of(weapon.family)
+        has_skill = pilot is not None and skill is not None and pilot.has(skill)
+        cells = []
+        for band in Band:
+            need = weapon.needs[band]
+            if need is None:
+                cells.append("-")
+                continue
+            check = to_hit(weapon, need, band, level=level, level_name=level_name,
+                           targeting_array=array, six_hits=six_hits)
+            used.update(check.notes)
+            text = _needed(check)
+            if has_skill:
+                better = to_hit(weapon, need, band, level=level, level_name=level_name,
+                                targeting_array=array, family_skill=True, six_hits=six_hits)
+                text += f" ({_needed(better)} {skill})"
+            cells.append(text)
+        lines.append(ToHitLine(weapon.name, (cells[0], cells[1], cells[2])))
+    return tuple(lines), tuple(sorted(used))
+
+
+def mek_card(mek: Doc, pilot: Doc | None, catalog: Catalog, *, owed: int | None = None,
+             price: int | None = None, six_hits: bool = False) -> MekCard:
+    """The card of one Mek flown by ``pilot``: the unit the battle would field (its lost
+    parts left out, its wear taken off the heat rating, ``campaigns.parts.fighting_spec``),
+    with the engine's heat rating for this pilot and each weapon and system as the catalog
+    describes it. ``owed`` and ``price``: the muster's, when it is a muster's card."""
     design = _design(mek, catalog)
     chassis = catalog.for_size(Size(mek["size"]))
     custom = bool(mek.get("custom_design"))
     card = pilot_card(pilot, catalog) if pilot else None
+    lost = tuple(Part.from_data(p) for p in mek.get("lost", []))
+    wear = mek.get("wear", 0)
+    extras: dict[str, Any] = {
+        "price": mek["price"] if price is None else price,
+        "owed": mek.get("owed", 0) if owed is None else owed, "wear": wear,
+        "heat_lost": heat_loss(wear, Size(mek["size"]), catalog),
+        "lost": tuple(p.name for p in lost)}
     if design is None:
         return MekCard(mek["callsign"], mek["design"], mek["size"], custom, chassis.hits,
                        mek["damage"], chassis.armor, chassis.heat, str(chassis.move), (), (),
-                       card, note=f"The catalog has no design called {mek['design']}.")
+                       card, note=f"The catalog has no design called {mek['design']}.",
+                       **extras)
     spec = PilotSpec(pilot["name"], pilot["level"], tuple(pilot["skills"])) if pilot else None
-    unit = build_unit(UnitSpec(mek["callsign"], design=design, pilot=spec), "sheet",
-                      Side.ATTACKER, catalog)
+    unit = build_unit(fighting_spec(mek["callsign"], design, lost, wear, mek["damage"], spec,
+                                    catalog), "sheet", Side.ATTACKER, catalog)
     weapons = tuple(
         WeaponLine(w.weapon.name, w.weapon.family.value, w.weapon.range.value,
                    w.weapon.to_hit_text, w.weapon.heat, w.weapon.special)
         for w in unit.weapons)
     systems = tuple(SystemLine(s.system.name, s.system.effect) for s in unit.systems)
+    lines, notes = to_hit_lines(unit, six_hits) if pilot else ((), ())
     return MekCard(mek["callsign"], design.name, design.size.value, custom, unit.max_hits,
                    mek["damage"], unit.armor, unit.heat_rating(moors=False), str(unit.move),
-                   weapons, systems, card)
+                   weapons, systems, card, to_hit=lines, to_hit_notes=notes, **extras)
 
 
 def support_line(roll: Doc, catalog: Catalog) -> SupportLine:
@@ -176,9 +281,52 @@ def waiting_support(doc: Doc) -> list[Doc]:
             if not s["used"] and (s["muster"] is None or s["muster"] == mustered)]
 
 
+def _signed(value: int) -> str:
+    return f"{value:+d}"
+
+
+def quick_reference(cards: Sequence[MekCard], catalog: Catalog,
+                    rounds: int = COMBAT_ROUNDS,
+                    scenario: ScenarioBrief | None = None) -> QuickReference:
+    """The one-page reference: the turn (``meks.rules.turn_sequence``), the terrain table
+    (the catalog's; with a scenario, the zones of each terrain), each Mek's to-hit rolls
+    with its pilot (``MekCard.to_hit``) and the critical table
+    (``meks.rules.critical_effects``)."""
+    columns: tuple[str, ...] = ("Terrain", "Movement roll", "To hit", "Heat rating")
+    rows: list[tuple[str, ...]] = [
+        (t.name, _signed(t.move), _signed(t.to_hit), _signed(t.heat) if t.heat else "-")
+        for t in catalog.terrain]
+    if scenario is not None:
+        columns += ("Zones",)
+        rows = [(*row, ", ".join(str(c.zone) for c in scenario.zones
+                                 if c.terrain == row[0]) or "-") for row in rows]
+    terrain = Table("Terrain", columns, rows,
+                    frozenset({"Movement roll", "To hit", "Heat rating"}), fill="Terrain")
+    weapons: list[tuple[str, ...]] = [
+        (c.callsign, c.pilot.name if c.pilot else "-", line.weapon, *line.cells)
+        for c in cards for line in c.to_hit]
+    hits = Table("To hit", ("Mek", "Pilot", "Weapon", "Short", "Medium", "Long"), weapons,
+                 empty="No Mek with a pilot and a weapon.", fill="Weapon")
+    notes = ["The roll each die needs, this pilot's modifiers applied; add the target's "
+             "terrain (table above) and its systems."]
+    for c in cards:
+        if c.to_hit_notes:
+            notes.append(f"{c.callsign}: applied {', '.join(c.to_hit_notes)}.")
+    skills = sorted({s for c in cards for line in c.to_hit for cell in line.cells
+                     for s in ("Accuracy", "Guidance", "Steady Hand") if s in cell})
+    if skills:
+        notes.append(f"In brackets: the first attack of the family each round with "
+                     f"{', '.join(skills)}.")
+    critical = Table("Critical hits", ("Roll", "Critical", "Effect"),
+                     [(str(face), name, text) for face, name, text in critical_effects()],
+                     frozenset({"Roll"}), fill="Effect")
+    return QuickReference(turn_sequence(rounds), terrain, hits, tuple(notes),
+                          CRITICAL_CHECK_TEXT, critical)
+
+
 def roster_sheet(doc: Doc, catalog: Catalog, tables: Sequence[Table] = ()) -> PlaySheet:
     """The whole company: a card for each active Mek with its pilot, the living pilots
-    without a Mek, and the support results waiting."""
+    without a Mek, the support results waiting, and the quick reference."""
     living = [p for p in doc["pilots"] if p["status"] != "dead"]
     pilot_of = {p["mek"]: p for p in living if p["mek"] is not None}
     active = [m for m in doc["meks"] if m["status"] == "active"]
@@ -193,19 +341,56 @@ def roster_sheet(doc: Doc, catalog: Catalog, tables: Sequence[Table] = ()) -> Pl
              f"{results.count('draw')} D",
              f"Stable value: {sum(m['price'] for m in active)} points")
     return PlaySheet(doc["company"]["name"], "Roster and play sheet", facts, cards, reserves,
-                     support, tuple(tables))
+                     support, tuple(tables), reference=quick_reference(cards, catalog))
+
+
+def muster_scenario(muster: Doc) -> Scenario | None:
+    """The scenario a muster was made for: the one it keeps, else the one its id names
+    today; None for a muster made without a scenario (or for one no longer known)."""
+    from campaigns.scenario_model import stored_scenario
+    from campaigns.scenarios import find_scenario
+    from meks.errors import MeksError
+
+    if muster.get("definition"):
+        return stored_scenario(muster["definition"])
+    if not muster["scenario"]:
+        return None
+    try:
+        return find_scenario(muster["scenario"], files=False).scenario
+    except MeksError:
+        return None
 
 
 def muster_sheet(doc: Doc, catalog: Catalog) -> PlaySheet | None:
-    """The muster waiting for its battle: each mustered Mek with the pilot mustered with it,
-    and the support results that muster took. None when no muster is waiting."""
+    """The muster waiting for its battle: its points Mek by Mek (price, hire, owed), each
+    mustered Mek with the pilot mustered with it, the support results that muster took, its
+    scenario (map, set-up, victory) and the quick reference. None when no muster is
+    waiting."""
+    from campaigns.company import muster_price
+
     muster = waiting_muster(doc)
     if muster is None:
         return None
+    scenario = muster_scenario(muster)
+    house = scenario.house_rules if scenario else None
     meks = {m["id"]: m for m in doc["meks"]}
     pilots = {p["id"]: p for p in doc["pilots"]}
-    cards = tuple(mek_card(meks[f["mek"]], pilots.get(f["pilot"]), catalog)
-                  for f in muster["force"])
+    cards: list[MekCard] = []
+    rows: list[tuple[str, ...]] = []
+    for entry in muster["force"]:
+        mek, pilot = meks[entry["mek"]], pilots.get(entry["pilot"])
+        price = mek["price"] if house is None else muster_price(
+            mek["price"], mek["design"], bool(mek.get("custom_design")), house.pricing)
+        hire, owed = entry.get("paid", 0), entry.get("owed", 0)
+        cards.append(mek_card(mek, pilot, catalog, owed=owed, price=price,
+                              six_hits=bool(house and house.six_always_hits)))
+        rows.append((mek["callsign"], mek["design"], pilot["name"] if pilot else "-",
+                     str(price), str(hire) if hire else "-", str(owed) if owed else "-",
+                     str(price + hire + owed)))
+    total = sum(int(r[-1]) for r in rows)
+    rows.append(("Total", "", "", "", "", "", str(total)))
+    force = Table("Points", ("Mek", "Design", "Pilot", "Price", "Hire", "Owed", "Cost"),
+                  rows, frozenset({"Price", "Hire", "Owed", "Cost"}))
     support = tuple(support_line(s, catalog) for s in doc["support"]
                     if s["muster"] == muster["id"] and not s["used"])
     facts = [f"Muster {muster['id']}"]
@@ -215,8 +400,12 @@ def muster_sheet(doc: Doc, catalog: Catalog) -> PlaySheet | None:
     facts.append(f"Cost: {muster['cost']} of {muster['budget']} points")
     if muster["max_size"]:
         facts.append(f"Largest size: {muster['max_size']}")
+    rounds = house.combat_rounds if house else COMBAT_ROUNDS
+    briefed = brief(scenario) if scenario else None
     return PlaySheet(doc["company"]["name"], "Muster waiting for its battle", tuple(facts),
-                     cards, (), support)
+                     tuple(cards), (), support, force=force, scenario=briefed,
+                     side=muster["side"],
+                     reference=quick_reference(cards, catalog, rounds, briefed))
 
 
 # ---- Markdown -------------------------------------------------------------------------------
@@ -225,9 +414,16 @@ _MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
 BOX, TICKED = "☐", "☒"
 
 
+def shown(text: object) -> str:
+    """Text as a sheet shows it: without the invisible characters that would change how
+    the text around them reads (right-to-left overrides, zero-width spaces; as names are
+    stored, ``meks.text.without_format_characters``)."""
+    return without_format_characters(str(text))
+
+
 def md(text: str) -> str:
     """Text safe inside a Markdown table cell or heading."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(shown(text).split()))
 
 
 def boxes(count: int, ticked: int = 0) -> str:
@@ -235,19 +431,36 @@ def boxes(count: int, ticked: int = 0) -> str:
     return " ".join([TICKED] * ticked + [BOX] * (count - ticked))
 
 
-def _signed(value: int) -> str:
-    return f"{value:+d}"
-
-
 def modifiers_text(card: PilotCard) -> str:
     return ", ".join(f"{what} {_signed(value)}" for what, value in card.modifiers)
 
 
+def heat_text(card: MekCard) -> str:
+    """What the heat rating printed is made of, beyond the engine's number: wear's loss."""
+    if not card.heat_lost:
+        return ""
+    return f"-{card.heat_lost} for wear: {card.wear} battles since new or overhauled"
+
+
+def mek_facts(card: MekCard) -> list[tuple[str, str]]:
+    """The card's points and condition, in the order printed: price, owed, wear, lost
+    parts (the last three only when there is one)."""
+    facts = [("Price", f"{card.price} points")]
+    if card.owed:
+        facts.append(("Owed", f"{card.owed} points"))
+    if card.wear and not card.heat_lost:
+        facts.append(("Wear", f"{card.wear} battle{'s' * (card.wear != 1)} since new or "
+                              "overhauled"))
+    if card.lost:
+        facts.append(("Lost parts", ", ".join(card.lost)))
+    return facts
+
+
 def _md_table(columns: Sequence[str], rows: Sequence[Sequence[str]],
               numeric: frozenset[str] = frozenset()) -> list[str]:
-    return (["| " + " | ".join(columns) + " |",
+    return (["| " + " | ".join(md(c) for c in columns) + " |",
              "|" + "|".join("---:" if c in numeric else "---" for c in columns) + "|"]
-            + ["| " + " | ".join(md(cell) for cell in row) + " |" for row in rows])
+            + ["| " + " | ".join(md(cell) or " " for cell in row) + " |" for row in rows])
 
 
 def _md_pilot(card: PilotCard, label: str) -> list[str]:
@@ -262,17 +475,87 @@ def _md_pilot(card: PilotCard, label: str) -> list[str]:
     return lines
 
 
-def _weapon_rows(card: MekCard) -> list[tuple[str, ...]]:
+def system_rows(card: MekCard) -> list[tuple[str, ...]]:
+    return [(s.name, s.effect) for s in card.systems]
+
+
+def weapon_rows(card: MekCard) -> list[tuple[str, ...]]:
     return [(w.name, w.family, w.band, w.to_hit, str(w.heat), w.special or "-")
             for w in card.weapons]
 
 
 WEAPON_COLUMNS = ("Weapon", "Family", "Range", "To hit", "Heat", "Special rule")
+SUPPORT_COLUMNS = ("Result", "Kind", "Effect", "Dice", "Extra points")
+
+
+def support_rows(sheet: PlaySheet) -> list[tuple[str, ...]]:
+    return [(s.result, s.kind, s.effect, s.dice, str(s.points) if s.points else "-")
+            for s in sheet.support]
+
+
+def setup_rows(scenario: ScenarioBrief) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+    """The sides' set-up as a table: a row for each thing either side has."""
+    columns = ("", *(s.side.value.capitalize() for s in scenario.sides))
+    rows = [("Budget", *(f"{s.budget} points" for s in scenario.sides))]
+    for label, attr in (("Set-up", "setup"), ("Arrivals", "arrivals"),
+                        ("Strongpoints", "strongpoints"), ("May exit", "exits")):
+        values = [getattr(s, attr) for s in scenario.sides]
+        if any(v != "-" for v in values):
+            rows.append((label, *values))
+    return columns, rows
+
+
+def victory_lines(scenario: ScenarioBrief) -> list[str]:
+    lines = [f"{s.side.value.capitalize()} {s.wins}." for s in scenario.sides]
+    lines.append(f"At the turn limit ({scenario.turn_limit} turns) otherwise: "
+                 f"{scenario.at_turn_limit}.")
+    if scenario.changes:
+        lines.append("Changed from the printed scenario: " + "; ".join(scenario.changes)
+                     + ".")
+    if scenario.house_rules:
+        lines.append("House rules: " + ", ".join(scenario.house_rules) + ".")
+    return lines
+
+
+def _md_scenario(sheet: PlaySheet, scenario: ScenarioBrief) -> list[str]:
+    side = f"; the company is the {md(sheet.side)}" if sheet.side else ""
+    lines = ["", f"## Scenario: {md(scenario.name)} ({md(scenario.id)}), "
+                 f"{scenario.turn_limit} turns{side}", ""]
+    if scenario.briefing:
+        lines += [f"_{md(scenario.briefing)}_", ""]
+    lines += ["### Map (north is up)", ""]
+    cells = [[f"**{c.zone}** {md(c.terrain)}"
+              + "".join(f"<br>{md(m.text.strip())}" for m in c.marks) for c in row]
+             for row in scenario.rows()]
+    lines += ["| | | |", "|---|---|---|", *("| " + " | ".join(row) + " |" for row in cells)]
+    columns, rows = setup_rows(scenario)
+    lines += ["", "### Set-up", "", *_md_table(columns, rows)]
+    lines += ["", "### Victory", "", *(f"- {md(line)}" for line in victory_lines(scenario))]
+    return lines
+
+
+def _md_reference(ref: QuickReference) -> list[str]:
+    lines = ["", "## Quick reference", "", "### The turn", ""]
+    lines += [f"{n}. {md(step)}" for n, step in enumerate(ref.turn, start=1)]
+    lines += ["", f"### {md(ref.terrain.title)}", "",
+              *_md_table(ref.terrain.columns, ref.terrain.rows, ref.terrain.numeric)]
+    lines += ["", f"### {md(ref.to_hit.title)}", ""]
+    lines += (_md_table(ref.to_hit.columns, ref.to_hit.rows) if ref.to_hit.rows
+              else [f"_{md(ref.to_hit.empty)}_"])
+    lines += ["", *(f"- {md(note)}" for note in ref.to_hit_notes)]
+    lines += ["", f"### {md(ref.critical.title)}", "", md(ref.critical_check), "",
+              *_md_table(ref.critical.columns, ref.critical.rows, ref.critical.numeric)]
+    return lines
 
 
 def to_markdown(sheet: PlaySheet) -> str:
     lines = [f"# {md(sheet.title)}", "", f"_{md(sheet.subtitle)}_ · " + " · ".join(
         md(f) for f in sheet.facts)]
+    if sheet.force is not None:
+        lines += ["", f"## {md(sheet.force.title)}", "",
+                  *_md_table(sheet.force.columns, sheet.force.rows, sheet.force.numeric)]
+    if sheet.scenario is not None:
+        lines += _md_scenario(sheet, sheet.scenario)
     lines += ["", "## Meks"]
     if not sheet.meks:
         lines += ["", "_No Meks._"]
@@ -282,12 +565,15 @@ def to_markdown(sheet: PlaySheet) -> str:
                   ""]
         if card.note:
             lines += [f"_{md(card.note)}_", ""]
+        heat = heat_text(card)
         lines += [f"- **Hits** {boxes(card.hits, card.damage)}",
                   f"- **AR** {card.armor}",
-                  f"- **Heat rating** {card.heat}: {boxes(card.heat)}",
-                  f"- **Move** {md(card.move)}", ""]
+                  f"- **Heat rating** {card.heat}" + (f" ({md(heat)})" if heat else "")
+                  + f": {boxes(card.heat)}",
+                  f"- **Move** {md(card.move)}",
+                  *(f"- **{what}** {md(value)}" for what, value in mek_facts(card)), ""]
         if card.weapons:
-            lines += _md_table(WEAPON_COLUMNS, _weapon_rows(card), frozenset({"Heat"}))
+            lines += _md_table(WEAPON_COLUMNS, weapon_rows(card), frozenset({"Heat"}))
         else:
             lines.append("_No weapons._")
         if card.systems:
@@ -302,10 +588,7 @@ def to_markdown(sheet: PlaySheet) -> str:
             lines += ["", *_md_pilot(pilot, "Pilot")]
     lines += ["", "## Support waiting", ""]
     if sheet.support:
-        lines += _md_table(("Result", "Kind", "Effect", "Dice", "Extra points"),
-                           [(s.result, s.kind, s.effect, s.dice,
-                             str(s.points) if s.points else "-") for s in sheet.support],
-                           frozenset({"Extra points"}))
+        lines += _md_table(SUPPORT_COLUMNS, support_rows(sheet), frozenset({"Extra points"}))
     else:
         lines.append("_No support results waiting._")
     for table in sheet.tables:
@@ -314,146 +597,50 @@ def to_markdown(sheet: PlaySheet) -> str:
             lines.append(f"_{md(table.empty)}_")
             continue
         lines += _md_table(table.columns, table.rows, table.numeric)
+    if sheet.reference is not None:
+        lines += _md_reference(sheet.reference)
     return "\n".join(lines) + "\n"
 
 
 # ---- HTML -----------------------------------------------------------------------------------
 
-CSS = """\
-body { font: 10.5pt/1.35 "DejaVu Sans", system-ui, -apple-system, "Segoe UI", sans-serif;
-       color: #111; max-width: 60em; margin: 2em auto; padding: 0 1em; }
-h1 { margin: 0 0 0.1em; font-size: 1.6em; overflow-wrap: anywhere; }
-h2 { font-size: 1.15em; margin: 1.2em 0 0.4em; border-bottom: 2px solid #333; }
-.facts { margin: 0 0 0.6em; color: #333; }
-.facts span + span::before { content: " · "; }
-.subtitle { font-style: italic; }
-.mek { border: 1.5px solid #222; border-radius: 4px; padding: 0.4em 0.6em; margin: 0 0 0.8em;
-       break-inside: avoid; page-break-inside: avoid; }
-.mek h3 { margin: 0 0 0.3em; font-size: 1.15em; overflow-wrap: anywhere; }
-.mek h3 .design { font-weight: normal; margin-left: 0.5em; }
-.stats { display: flex; flex-wrap: wrap; gap: 0.3em 1.6em; margin: 0 0 0.4em; }
-.stats b { margin-right: 0.3em; }
-.box { display: inline-block; width: 0.85em; height: 0.85em; border: 1.2px solid #000;
-       margin-right: 0.2em; vertical-align: -0.12em; box-sizing: border-box; }
-.box.hit { background: #555; }
-.note { font-style: italic; }
-table { border-collapse: collapse; width: 100%; margin: 0.2em 0 0.4em; }
-th, td { border: 1px solid #999; padding: 0.15em 0.4em; text-align: left; vertical-align: top;
-         overflow-wrap: break-word; }
-.fit { white-space: nowrap; width: 1%; }
-th { background: #e8e8e8; }
-.num { text-align: right; font-variant-numeric: tabular-nums; }
-.none { font-style: italic; color: #555; }
-.pilot { margin: 0.3em 0 0; }
-.pilot ul { margin: 0.2em 0 0; padding-left: 1.2em; }
-.reserve { break-inside: avoid; page-break-inside: avoid; margin: 0 0 0.6em; }
-@page { margin: 12mm; }
-@media print {
-  body { font-size: 9.5pt; max-width: none; margin: 0; padding: 0; color: #000; }
-  th { background: none; }
-  h2, h3 { break-after: avoid; page-break-after: avoid; }
-  tr { break-inside: avoid; }
-}"""
-
 PAPERS = {"a4": "A4", "letter": "letter"}  # CSS page sizes, by the names the CLI takes
 
 
-def _boxes_html(count: int, ticked: int = 0) -> str:
+@functools.cache
+def _templates() -> Any:
+    """The package's templates, every value HTML-escaped (autoescape) and shown as text
+    (``shown``) before it is escaped; an unknown name in a template is an error."""
+    import jinja2
+    from markupsafe import Markup
+
+    def finalize(value: object) -> object:  # the template's own markup (a macro's) stays
+        return shown(value) if isinstance(value, str) and not isinstance(value, Markup) \
+            else value
+
+    env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns", "templates"),
+                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             finalize=finalize, trim_blocks=True, lstrip_blocks=True,
+                             keep_trailing_newline=True)
+    env.globals.update(boxes=_box_counts, modifiers_text=modifiers_text,
+                       heat_text=heat_text, mek_facts=mek_facts, weapon_rows=weapon_rows,
+                       system_rows=system_rows,
+                       support_rows=support_rows, setup_rows=setup_rows,
+                       victory_lines=victory_lines, WEAPON_COLUMNS=WEAPON_COLUMNS,
+                       SUPPORT_COLUMNS=SUPPORT_COLUMNS)
+    return env
+
+
+def _box_counts(count: int, ticked: int = 0) -> tuple[int, int]:
+    """(ticked, empty) boxes for a track of ``count`` with ``ticked`` ticked."""
     ticked = max(0, min(ticked, count))
-    return ('<span class="boxes" aria-label="' + f"{count} boxes, {ticked} ticked" + '">'
-            + '<span class="box hit"></span>' * ticked
-            + '<span class="box"></span>' * (count - ticked) + "</span>")
-
-
-def _table_html(columns: Sequence[str], rows: Sequence[Sequence[str]],
-                numeric: frozenset[str] = frozenset(), fill: str | None = None) -> list[str]:
-    """A table; with ``fill``, that column takes the width the others (kept on one line)
-    leave."""
-    e = html.escape
-    cls = {c: " ".join(([] if fill is None or c == fill else ["fit"])
-                       + (["num"] if c in numeric else [])) for c in columns}
-    cls = {c: f' class="{v}"' if v else "" for c, v in cls.items()}
-    return (["<table>", "<thead><tr>" + "".join(f"<th{cls[c]}>{e(c)}</th>" for c in columns)
-             + "</tr></thead>", "<tbody>"]
-            + ["<tr>" + "".join(f"<td{cls[c]}>{e(v)}</td>"
-                                for c, v in zip(columns, row, strict=True)) + "</tr>"
-               for row in rows]
-            + ["</tbody>", "</table>"])
-
-
-def _pilot_html(card: PilotCard) -> list[str]:
-    e = html.escape
-    status = f"; {e(card.status)}" if card.status != "active" else ""
-    parts = ['<div class="pilot">',
-             f"<p><b>Pilot: {e(card.name)}</b>, {e(card.level)} ({e(modifiers_text(card))});"
-             f" {card.kills} kills, {card.scenarios} scenarios{status}"
-             + ("" if card.skills else "; no skills") + "</p>"]
-    if card.skills:
-        parts.append("<ul>" + "".join(f"<li><b>{e(s.name)}</b>: {e(s.text)}</li>"
-                                      for s in card.skills) + "</ul>")
-    parts.append("</div>")
-    return parts
+    return ticked, count - ticked
 
 
 def to_html(sheet: PlaySheet, paper: str | None = None) -> str:
-    """A self-contained printable page; every name and text is HTML-escaped. ``paper``
-    (a4 or letter) sets the CSS page size the browser prints to; without it the printer's
-    own paper is used (the layout fits both)."""
-    e = html.escape
-    css = CSS if paper is None else CSS.replace(
-        "@page { margin", f"@page {{ size: {PAPERS[paper]}; margin")
-    parts = [
-        "<!doctype html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{e(sheet.title)} - {e(sheet.subtitle.lower())}</title>",
-        f"<style>\n{css}\n</style>", "</head>", "<body>",
-        f"<h1>{e(sheet.title)}</h1>",
-        '<p class="facts">' + f'<span class="subtitle">{e(sheet.subtitle)}</span>'
-        + "".join(f"<span>{e(f)}</span>" for f in sheet.facts) + "</p>",
-        "<h2>Meks</h2>",
-    ]
-    if not sheet.meks:
-        parts.append('<p class="none">No Meks.</p>')
-    for card in sheet.meks:
-        custom = ", custom design" if card.custom else ""
-        parts += ['<section class="mek">',
-                  f'<h3>{e(card.callsign)} <span class="design">{e(card.design)} '
-                  f"({e(card.size)}{custom})</span></h3>"]
-        if card.note:
-            parts.append(f'<p class="note">{e(card.note)}</p>')
-        parts.append('<div class="stats">'
-                     f"<span><b>Hits</b>{_boxes_html(card.hits, card.damage)}</span>"
-                     f"<span><b>AR</b>{card.armor}</span>"
-                     f"<span><b>Heat rating</b>{card.heat} {_boxes_html(card.heat)}</span>"
-                     f"<span><b>Move</b>{e(card.move)}</span></div>")
-        if card.weapons:
-            parts += _table_html(WEAPON_COLUMNS, _weapon_rows(card), frozenset({"Heat"}),
-                                 fill="Special rule")
-        else:
-            parts.append('<p class="none">No weapons.</p>')
-        if card.systems:
-            parts += _table_html(("System", "Effect"),
-                                 [(s.name, s.effect) for s in card.systems], fill="Effect")
-        parts += (_pilot_html(card.pilot) if card.pilot
-                  else ['<p class="pilot"><b>Pilot:</b> none assigned</p>'])
-        parts.append("</section>")
-    if sheet.reserves:
-        parts.append("<h2>Pilots without a Mek</h2>")
-        for pilot in sheet.reserves:
-            parts += ['<div class="reserve">', *_pilot_html(pilot), "</div>"]
-    parts.append("<h2>Support waiting</h2>")
-    if sheet.support:
-        parts += _table_html(("Result", "Kind", "Effect", "Dice", "Extra points"),
-                             [(s.result, s.kind, s.effect, s.dice,
-                               str(s.points) if s.points else "-") for s in sheet.support],
-                             frozenset({"Extra points"}), fill="Effect")
-    else:
-        parts.append('<p class="none">No support results waiting.</p>')
-    for table in sheet.tables:
-        parts.append(f"<h2>{e(table.title)}</h2>")
-        if not table.rows:
-            parts.append(f'<p class="none">{e(table.empty)}</p>')
-            continue
-        parts += _table_html(table.columns, table.rows, table.numeric)
-    parts += ["</body>", "</html>"]
-    return "\n".join(parts) + "\n"
+    """A self-contained printable page, from the ``sheet.html`` template (every value
+    escaped). ``paper`` (a4 or letter) sets the CSS page size the browser prints to;
+    without it the printer's own paper is used (the layout fits both)."""
+    text: str = _templates().get_template("sheet.html").render(
+        sheet=sheet, page_size=PAPERS[paper] if paper else None)
+    return text

@@ -170,14 +170,30 @@ def refit(company: str = COMPANY, mek: str = MEK,
 
 
 @app.command()
-def overhaul(company: str = COMPANY, mek: str = MEK, as_json: bool = JSON) -> None:
+def overhaul(company: str = COMPANY, mek: str = MEK,
+             yes: bool = typer.Option(False, "--yes", "-y",
+                                      help="Overhaul even a Mek that has lost no heat rating "
+                                      "yet (it pays and mends nothing)."),
+             as_json: bool = JSON) -> None:
     """Overhaul a worn Mek: its full heat rating comes back (house rule wear).
 
-    It costs half the Mek's price, rounded up, owed at its next muster."""
-    from campaigns.parts import overhaul_mek
+    It costs half the Mek's price, rounded up, owed at its next muster. A Mek that has not
+    lost any heat rating yet is overhauled only with --yes, or when you confirm at the
+    terminal."""
+    from campaigns.parts import MendsNothing, overhaul_mek
+    from cli.state import interactive
 
-    with session() as s:
-        result = overhaul_mek(s, company, mek)
+    try:
+        with session() as s:
+            result = overhaul_mek(s, company, mek, mend_nothing=yes)
+    except MendsNothing as exc:
+        if not interactive():
+            raise
+        if not typer.confirm(exc.question):
+            typer.echo("Nothing was overhauled.", err=True)
+            raise typer.Exit(1) from None
+        with session() as s:
+            result = overhaul_mek(s, company, mek, mend_nothing=True)
     if as_json:
         print_json(result)
     else:

@@ -138,9 +138,13 @@ def sheet(
     output: str | None = OUTPUT,
     paper: str | None = PAPER,
 ) -> None:
-    """Print the play sheet of the muster waiting for its battle: each Mek mustered with its
-    Hits, AR, heat rating, move dice, weapons and systems, its pilot's level modifiers and
-    skills, and the support results the muster took."""
+    """Print the play sheet of the muster waiting for its battle.
+
+    Its points Mek by Mek (price, hire, owed, cost); its scenario's map, set-up and victory
+    conditions; each Mek mustered with its Hits, AR, heat rating (wear counted), move dice,
+    weapons and systems (lost parts left out and named), its pilot's level modifiers and
+    skills; the support results the muster took; and a one-page quick reference (turn,
+    terrain, to hit with each pilot's modifiers, critical hits)."""
 
     from campaigns.roster_io import muster_sheet
 

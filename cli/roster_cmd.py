@@ -25,10 +25,11 @@ def export(
 ) -> None:
     """Write a company's roster: to the screen, or to a file with -o.
 
-    md and html make a sheet to play from: for each active Mek its Hits and heat rating as
-    boxes to tick, AR, move dice, every weapon (family, range, to hit, heat, special rule)
-    and system (its effect), its pilot's level modifiers and skills; then the pilots without
-    a Mek, the support results waiting and the company's record."""
+    md and html make a sheet to play from: for each active Mek its Hits and heat rating
+    (wear counted) as boxes to tick, AR, move dice, price and points owed, every weapon
+    (family, range, to hit, heat, special rule) and system (its effect), lost parts, its
+    pilot's level modifiers and skills; then the pilots without a Mek, the support results
+    waiting, the company's record and a one-page quick reference."""
     from pathlib import Path
 
     from campaigns.roster_io import SUFFIXES, export_roster

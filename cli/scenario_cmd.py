@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from campaigns.scenarios import ScenarioEntry
-    from meks.scenario import Scenario, SetupRule
+    from meks.scenario import Scenario
 
 app = typer.Typer(no_args_is_help=True, help="The scenarios: list them, show one, check a "
                   "scenario file you wrote, print the file format's JSON Schema.")
@@ -159,44 +159,14 @@ def _from_folder(file: str, folder: Path) -> "Text":
 
 
 def _marks(scenario: "Scenario", zone: int) -> list[str]:
+    from rich.markup import escape
+
+    from campaigns.briefing import zone_marks
     from meks.scenario import Side
 
-    marks = []
-    for side in Side:
-        rules = scenario.side(side)
-        who = side.value.capitalize()
-        colour = "red" if side is Side.ATTACKER else "blue"
-        if rules.setup is not None and zone in rules.setup.zones:
-            marks.append(f"[{colour}]{who} sets up[/]")
-            for rule in rules.setup.rules:
-                if zone in rule.zones:
-                    marks.append(f"[{colour}]  {_rule_mark(rule)}[/]")
-        if rules.reinforcements is not None and zone in rules.reinforcements.zones:
-            marks.append(f"[{colour}]{who} arrives[/]")
-        count = sum(s.count for s in rules.strongpoints if s.zone == zone)
-        if count:
-            marks.append(f"{who}: {count} strongpoint{'s' * (count != 1)}")
-        for exit_rule in rules.exits:
-            if zone in exit_rule.zones:
-                marks.append(f"{who} exits {exit_rule.edge.value}")
-    return marks
-
-
-def _rule_mark(rule: "SetupRule") -> str:
-    """A set-up rule in a few words for a map cell: '>= 50% of points', '>= 1 Mek'."""
-    from meks.scenario import Measure
-
-    what = "points" if rule.of is Measure.POINTS else {
-        None: "units", "mek": "Meks", "vehicle": "vehicles", "infantry": "infantry"}[
-        rule.kind.value if rule.kind else None]
-    amount = f"{rule.percent:g}% of {what}" if rule.percent is not None \
-        else f"{rule.at_least} {what if rule.at_least != 1 else what.rstrip('s')}"
-    text = f">= {amount}"
-    if rule.same_zone and len(rule.zones) > 1:
-        text += " in one zone"
-    if rule.group:
-        text += f" ({rule.group})"
-    return text
+    colour = {Side.ATTACKER: "red", Side.DEFENDER: "blue"}
+    return [f"[{colour[m.side]}]{escape(m.text)}[/]" if m.side else escape(m.text)
+            for m in zone_marks(scenario, zone)]
 
 
 def _map(scenario: "Scenario") -> "RenderableType":
@@ -259,20 +229,11 @@ def _scenario_view(scenario: "Scenario") -> "list[RenderableType]":
     head = Panel(Text(scenario.briefing.strip() or "(no briefing)"),
                  title=f"{escape(scenario.name)} ({scenario.id}), {scenario.turn_limit} turns",
                  title_align="left", expand=False)
-    lines = []
-    for side in Side:
-        condition = scenario.victory.condition(side)
-        if condition is None:
-            lines.append(f"[bold]{side.value.capitalize()}[/bold] has no condition of its own; "
-                         "it can win only through the turn-limit result.")
-        else:
-            lines.append(f"[bold]{side.value.capitalize()} wins[/bold] when "
-                         f"{escape(condition.describe())}.")
-    result = scenario.victory.at_turn_limit.value
-    lines.append("[bold]At the turn limit[/bold] otherwise: "
-                 + ("a draw." if result == "draw" else
-                    "the side that destroyed more of the enemy's Mek points wins (equal "
-                    "points: a draw)." if result == "mek_points" else f"the {result} wins."))
+    from campaigns.briefing import turn_limit_text, wins_text
+
+    lines = [f"[bold]{side.value.capitalize()}[/bold] {escape(wins_text(scenario, side))}."
+             for side in Side]
+    lines.append(f"[bold]At the turn limit[/bold] otherwise: {turn_limit_text(scenario)}.")
     if scenario.changes:
         lines.append("[bold]Changed from the printed scenario:[/bold] "
                      + escape("; ".join(scenario.changes)) + ".")

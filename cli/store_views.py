@@ -54,9 +54,10 @@ def condition(m: dict[str, Any]) -> str:
     bits = []
     if m.get("lost"):
         bits.append("lost " + counted_names(m["lost"]))
-    if m.get("wear"):
-        bits.append(f"wear {m['wear']}" + (f" (-{m['heat_loss']} heat)"
-                                           if m.get("heat_loss") else ""))
+    if m.get("wear"):  # battles since new or overhauled, and the heat rating they took
+        n = m["wear"]
+        bits.append(f"{n} battle{'s' * (n != 1)} since overhaul"
+                    + (f", heat rating -{m['heat_loss']}" if m.get("heat_loss") else ""))
     if m.get("owed"):
         bits.append(f"owes {m['owed']}")
     return "; ".join(bits) or "-"
@@ -141,12 +142,15 @@ def support(rows: list[dict[str, Any]]) -> RenderableType:
 
 
 def muster(result: dict[str, Any]) -> RenderableType:
+    # Every point of the cost in a column: the Mek's price, its pilot's Regular hire and
+    # what the Mek owes for parts, repairs or an overhaul (R3.3, R3.7, R3.8).
     table = _table(f"Muster {result['id']}: {result['cost']}/{result['budget']} points",
-                   "Mek", "Design", "Price", "Pilot", "Level", "Hire")
+                   "Mek", "Design", "Pilot", "Level", "Price", "Hire", "Owed", "Cost")
     for f in result["force"]:
-        hire = f.get("hire", 0)
-        _row(table, f["mek"], f["design"], str(f["price"]), f["pilot"], f["level"],
-             str(hire) if hire else "-")
+        hire, owed = f.get("hire", 0), f.get("owed", 0)
+        _row(table, f["mek"], f["design"], f["pilot"], f["level"], str(f["price"]),
+             str(hire) if hire else "-", str(owed) if owed else "-",
+             str(f["price"] + hire + owed))
     parts: list[RenderableType] = [table]
     if result["support"]:
         parts.append(Text("Support: " + ", ".join(result["support"])))

@@ -215,3 +215,137 @@ def test_roster_sheet_shows_a_picture_of_the_sheet(runner: CliRunner, tmp_path: 
     png = tmp_path / "roster.png"
     print_pdf(browser, page, tmp_path / "roster.pdf", png)
     assert png.read_bytes().startswith(b"\x89PNG")
+
+
+# ---- issue 27 item 4: the scenario, the quick reference, hostile names ----------------------
+
+def page_of(printed: Printed, text: str) -> int:
+    return next(n for n, p in enumerate(printed.pages) if text in p)
+
+
+def test_quick_reference_prints_on_one_page_and_no_table_is_cut_on_a4_and_letter(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """Issue 27 item 4 (must hold): the muster sheet of a worn Mek and a Regular pilot, for
+    a scenario, printed by Chromium on A4 and on Letter: the quick reference (turn, terrain,
+    to hit, critical hits) is whole on one page of its own; the map, the set-up, the
+    points table and every row of every reference table share a page with their heading;
+    the worn heat rating is printed; no word lies outside the page."""
+    from campaigns import roster_io
+    from meks.catalog import load_catalog
+    from tests.test_sheets_match import WORN, doc_after_muster, field_scenario, worn_company
+
+    browser, pdftotext = need_browser()
+    worn_company(runner, tmp_path)
+    scenario = field_scenario(tmp_path)
+    run(runner, "muster", WORN, "Anvil", "Viper <script>alert(1)</script>", "Sting",
+        "--scenario", scenario, "--side", "attacker")
+    sheet = roster_io.sheet.muster_sheet(doc_after_muster(runner), load_catalog())
+    assert sheet is not None and sheet.reference is not None and sheet.scenario is not None
+    ref = sheet.reference
+    for paper, (width, height) in PAPERS.items():
+        page = tmp_path / f"muster-{paper}.html"
+        run(runner, "muster", "sheet", WORN, "-o", str(page), "--paper", paper)
+        pdf = tmp_path / f"muster-{paper}.pdf"
+        print_pdf(browser, page, pdf)
+        printed = read_pdf(pdftotext, pdf)
+        assert printed.size == pytest.approx((width, height), abs=1), paper
+        assert not [w for w in printed.words if w[1] < 0 or w[2] < 0 or w[3] > width
+                    or w[4] > height], paper
+        first = page_of(printed, "Quick reference")
+        on_page = printed.pages[first]
+        assert on_page.startswith("Quick reference"), (paper, on_page[:80])  # a page its own
+        wanted = [*ref.turn, ref.critical_check,
+                  *(cell for table in (ref.terrain, ref.to_hit, ref.critical)
+                    for row in table.rows for cell in row),
+                  *ref.to_hit_notes]
+        missing = [flat(t) for t in wanted if flat(t) not in on_page]
+        assert not missing, (paper, missing[:5])
+        assert all("Quick reference" not in p for p in printed.pages[first + 1:])
+        heat = next(c.heat for c in sheet.meks if c.callsign == "Anvil")
+        assert f"Heat rating {heat} (-1 for wear: 3 battles since new or overhauled)" \
+            in printed.text
+        # no table is cut: each one's heading and last row are on one page
+        map_page = page_of(printed, "Map (north is up)")
+        for cell in sheet.scenario.zones:
+            assert f"{cell.zone} {cell.terrain}" in printed.pages[map_page], (paper, cell)
+        assert "Budget" in printed.pages[page_of(printed, "Set-up")]
+        points = page_of(printed, "Points Mek Design")
+        assert f"Total {sheet.force.rows[-1][-1]}" in printed.pages[points]  # type: ignore[union-attr]
+        for heading in ("Anvil DRAKEN (Heavy)", "Sting WASP (Light)"):  # a card is whole
+            card = page_of(printed, heading)
+            assert "Pilot:" in printed.pages[card].split(heading, 1)[1], (paper, heading)
+
+
+CONSOLE = re.compile(r":CONSOLE[:(]")
+
+
+def open_in_chromium(browser: str, page: Path, tmp_path: Path) -> tuple[str, list[str], str]:
+    """Load ``page`` in headless Chromium: the DOM after any script ran, the console
+    messages the page wrote, and the network requests the page made itself (every URL
+    but the file's own; the browser's own background requests are not the page's)."""
+    netlog = tmp_path / f"net-{page.stem}.json"
+    done = subprocess.run([browser, *FLAGS, f"--user-data-dir={tmp_path / 'dom-profile'}",
+                           "--enable-logging=stderr", "--v=0", f"--log-net-log={netlog}",
+                           "--dump-dom", page.as_uri()],
+                          check=True, capture_output=True, text=True, timeout=120)
+    console = [line for line in done.stderr.splitlines() if CONSOLE.search(line)]
+    events = json.loads(netlog.read_text())["events"]
+    # A request's start names its initiator: the page's origin (a file's is "null"), or
+    # "not an origin" for the browser's own.
+    started = [e["params"] for e in events
+               if "url" in e.get("params", {}) and "initiator" in e["params"]]
+    requests = sorted({p["url"] for p in started if p["initiator"] != "not an origin"
+                       and not p["url"].startswith(("file:", "data:"))})
+    return done.stdout, console, "\n".join(requests)
+
+
+def test_hostile_names_show_as_text_in_chromium_with_no_console_error_or_request(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """Issue 27 (must hold): a sheet whose company, callsigns and pilots are
+    '<script>alert(1)</script>', '"><img src=x onerror=alert(1)>', right-to-left overrides
+    and zero-width characters, opened in Chromium: the DOM holds no script, image or
+    element the names would make, the page writes nothing to the console and asks for
+    nothing outside the file, and the printed PDF shows the names as text. A control page
+    with a script and a remote image shows both checks can fail."""
+    from html.parser import HTMLParser
+
+    from campaigns import roster_io
+    from tests.test_sheets_match import HOSTILE, hostile_doc
+
+    browser, pdftotext = need_browser()
+    control = tmp_path / "control.html"
+    control.write_text('<!doctype html><title>c</title><script>console.error("x")</script>'
+                       '<img src="http://example.invalid/x.png">', encoding="utf-8")
+    _, console, requests = open_in_chromium(browser, control, tmp_path)
+    assert console and "http://example.invalid/x.png" in requests
+
+    doc = hostile_doc(runner, tmp_path)
+    page = tmp_path / "hostile.html"
+    page.write_text(roster_io.to_html(doc, "a4"), encoding="utf-8")
+    dom, console, requests = open_in_chromium(browser, page, tmp_path)
+    assert not console, console
+    assert not requests, requests
+
+    class Tags(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.tags: set[str] = set()
+            self.attrs: set[str] = set()
+
+        def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+            self.tags.add(tag)
+            self.attrs.update(name for name, _ in attrs)
+
+    parsed = Tags()
+    parsed.feed(dom)
+    assert not parsed.tags & {"script", "img", "iframe", "object", "embed", "link"}
+    assert not parsed.attrs & {"onerror", "onload", "src", "href"}
+    pdf = tmp_path / "hostile.pdf"
+    print_pdf(browser, page, pdf)
+    printed = read_pdf(pdftotext, pdf)
+    for text in ("<script>alert(1)</script> & \"><img src=x onerror=alert(1)>",
+                 "<script>alert(1)</script> 0", '"><img src=x onerror=alert(1)> 1',
+                 "Right to left", "Zerowidthjoined"):
+        assert text in printed.text, text
+    assert "\u202e" not in printed.text and "\u200b" not in printed.text
+    assert HOSTILE[0] in printed.text

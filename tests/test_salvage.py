@@ -725,7 +725,11 @@ def test_wear_takes_heat_game_by_game_until_overhauled_R3_8(
     meks = {m["callsign"]: m for m in run_json(runner, "mek", "list", wolves)}
     assert meks["VIPER-1"]["wear"] == 3 and meks["VIPER-1"]["heat_loss"] == 1
     listed = run(runner, "mek", "list", wolves)
-    assert "Condition" in listed and "(-1 heat)" in listed
+    from cli.store_views import condition
+
+    # issue 27: the column says what wear counts (battles), and the heat it took apart
+    assert "Condition" in listed and "overhaul" in listed
+    assert condition(meks["VIPER-1"]) == "3 battles since overhaul, heat rating -1"
     run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker",
         "VIPER-1", "WASP-1", "WASP-2")
     with session() as s:
@@ -738,7 +742,7 @@ def test_wear_takes_heat_game_by_game_until_overhauled_R3_8(
     assert [m.get("wear") for m in snapshot("Copy")["meks"]] == \
         [m.get("wear") for m in snapshot(wolves)["meks"]]
     before = snapshot(wolves)
-    result = run_json(runner, "mek", "overhaul", wolves, "VIPER-1")
+    result = run_json(runner, "mek", "overhaul", wolves, "VIPER-1")  # no --yes: heat lost
     assert result == {"mek": "VIPER-1", "cost": 6, "owed": 6}  # VIPER costs 12
     viper = run_json(runner, "mek", "list", wolves)[0]
     assert "wear" not in viper and viper["owed"] == 6
@@ -770,3 +774,26 @@ def test_a_campaign_with_salvage_spare_parts_and_wear_runs_end_to_end_R3_6_R3_7_
     worn = [p for r in status["results"] for p in r["pilots"] if p.get("wear")]
     assert worn
     assert "sound" in run(runner, "db", "check")
+
+
+def test_overhaul_with_no_heat_lost_yet_asks_for_yes_issue_27(
+        runner: CliRunner, wolves: str, tmp_path: Path) -> None:
+    """Issue 27 item 4: a Mek worn by one battle has lost no heat rating (R3.8: the first
+    point goes after 3), so an overhaul would charge half its price for nothing: without
+    --yes (no one to ask in CI) it is refused in one sentence, exit 1, nothing changed;
+    with --yes it goes through and the Mek owes the price."""
+    scenario = scenario_file(tmp_path, "short-war", budget=60, wear=True)
+    run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    run_json(runner, *RECORD, wolves, "--result", "win", "--auto", "--seed", "1")
+    viper = run_json(runner, "mek", "list", wolves)[0]
+    assert viper["wear"] == 1 and viper.get("heat_loss", 0) == 0
+    before = snapshot(wolves)
+    said = run(runner, "mek", "overhaul", wolves, "VIPER-1", code=1)
+    assert ("VIPER-1 has lost no heat rating yet (1 battle since overhaul; the first point "
+            "goes after 3), so an overhaul would cost 6 points and mend nothing; add --yes "
+            "to overhaul it anyway.") in " ".join(said.split())
+    assert snapshot(wolves) == before
+    result = run_json(runner, "mek", "overhaul", wolves, "VIPER-1", "--yes")
+    assert result == {"mek": "VIPER-1", "cost": 6, "owed": 6}
+    assert "wear" not in run_json(runner, "mek", "list", wolves)[0]

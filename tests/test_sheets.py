@@ -4,10 +4,10 @@ in tests/test_print.py."""
 
 from __future__ import annotations
 
-import html
 import json
 from pathlib import Path
 
+from markupsafe import escape
 from typer.testing import CliRunner
 
 from campaigns import roster_io
@@ -63,7 +63,7 @@ def test_html_and_markdown_render_one_model(runner: CliRunner, tmp_path: Path) -
     values += [v for s in sheet.support for v in (s.result, s.effect)]
     values += [p.name for p in sheet.reserves]
     for value in filter(None, values):
-        assert html.escape(value) in page, value
+        assert str(escape(value)) in page, value
         assert md(value) in text, value
 
 

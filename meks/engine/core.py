@@ -47,6 +47,7 @@ from meks.rules import (
     MINEFIELD_HITS,
     PILOT_WOUNDED,
     REACTOR_CORE,
+    SECOND_MOVE_HEAT,
     SYSTEM_LOST,
     WEAPON_DESTROYED,
     WOUNDED_ACTS,
@@ -758,9 +759,10 @@ class Battle(Roller):
         if unit.dug_in_zone is not None and unit.dug_in_zone != where:
             unit.dug_in_zone = None
         if second and unit.is_mek:
-            unit.carried_heat += 2
+            unit.carried_heat += SECOND_MOVE_HEAT
         self.note(Kind.MOVE, f"{unit.name} moves from zone {origin} to zone {where}"
-                  + (" (second movement, +2 heat next turn)" if second and unit.is_mek else "")
+                  + (f" (second movement, +{SECOND_MOVE_HEAT} heat next turn)"
+                     if second and unit.is_mek else "")
                   + ".", unit, value=where)
         self.minefield(unit)
         return True
