@@ -87,6 +87,8 @@ from campaigns.scenarios import (
     user_scenarios_dir,
 )
 from campaigns.stored import DamagedRecord, stored_json
+from campaigns import treasury as treasury_rule
+from campaigns.treasury import Broke, points
 from db.models import Campaign, Company, Mek, Pilot, Play
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -119,6 +121,9 @@ BUILT_IN_PLAN = (
     ("citadel-campaign", "defender"),
 )
 BUILT_IN_NAME = "The six scenarios of the rules"
+# The house rules the built-in campaign sets over its scenarios' own (docs/rules.md, "The
+# treasury"); the printed plan sets none.
+BUILT_IN_HOUSE_RULES: dict[str, Any] = {}
 PILOT_NAMES = (
     "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",
     "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
@@ -267,7 +272,10 @@ def active_campaign(session: Session, company: Company) -> Campaign | None:
 
 def start_campaign(session: Session, company_name: str, *, plan: Path | None = None,
                    seed: int | None = None, difficulty: str | None = None,
-                   printed: bool = False) -> dict[str, Any]:
+                   printed: bool = False, treasury: bool | None = None) -> dict[str, Any]:
+    """Begin a campaign of the plan file ``plan``, or of the built-in plan (the printed one
+    with ``printed``). ``treasury`` switches the house rule treasury on or off over the
+    plan's own choice (None keeps it)."""
     company = company_to_change(session, company_name)
     if active_campaign(session, company) is not None:
         raise Refused(f"{company.name} is already on a campaign; finish it with 'meks "
@@ -279,31 +287,57 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
     else:
         name, built_in = (PRINTED_NAME, PRINTED_PLAN) if printed else \
             (BUILT_IN_NAME, BUILT_IN_PLAN)
-        steps = [{"scenario": s, "side": side} for s, side in built_in]
+        house = {} if printed else BUILT_IN_HOUSE_RULES
+        steps = [{"scenario": s, "side": side, **({"house_rules": dict(house)} if house
+                                                   else {})} for s, side in built_in]
         plan_difficulty = "normal"
+    if treasury is not None:
+        for step in steps:
+            rules = {k: v for k, v in (step.get("house_rules") or {}).items()
+                     if k != "treasury"}
+            if treasury:
+                rules["treasury"] = True
+            elif step_scenario({**step, "house_rules": {}}).house_rules.treasury:
+                rules["treasury"] = False  # the scenario's own, switched off by the plan
+            if rules:
+                step["house_rules"] = rules
+            else:
+                step.pop("house_rules", None)
     level = difficulty or plan_difficulty
     if level not in DIFFICULTIES:
         raise Refused(f"Difficulty must be one of {', '.join(DIFFICULTIES)}.")
     seed = Dice.from_seed(seed).seed
     assert seed is not None
+    treasury = treasury_rule.PAY.start if keeps_treasury(steps) else None
     with changing(session, company, "campaign start") as change:
         row = Campaign(company_id=company.id or 0, name=name, plan=json.dumps(steps),
-                       seed=seed, difficulty=level)
+                       seed=seed, difficulty=level, treasury=treasury)
         session.add(row)
         session.flush()
         count = f"{len(steps)} scenario{'s' * (len(steps) != 1)}"
-        change.summary = f"Began the campaign '{name}' ({count}, {level})."
+        change.summary = f"Began the campaign '{name}' ({count}, {level})." + (
+            f" Treasury: {treasury} points." if treasury is not None else "")
     return campaign_view(row)
+
+
+def keeps_treasury(steps: list[dict[str, Any]]) -> bool:
+    """Whether a campaign of these steps keeps a treasury: the house rule treasury is on
+    in one of its scenarios (the plan's house rules over their own)."""
+    return any(step_scenario(step).house_rules.treasury for step in steps)
 
 
 def campaign_view(row: Campaign) -> dict[str, Any]:
     plan = stored_json(row, "plan", list)
     results = stored_json(row, "results")
     record = {r: sum(1 for x in results if x["result"] == r) for r in ("win", "loss", "draw")}
+    broke = row.status == "broke"
     return {"id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
             "difficulty": row.difficulty, "position": row.position, "plan": plan,
-            "next": plan[row.position] if row.position < len(plan) else None,
-            "results": results, "record": record}
+            "next": plan[row.position] if row.position < len(plan) and not broke else None,
+            "results": results, "record": record,
+            **({"treasury": row.treasury} if row.treasury is not None else {}),
+            **({"broke_at": plan[row.position]} if broke and row.position < len(plan)
+               else {})}
 
 
 def status(session: Session, company_name: str) -> dict[str, Any]:
@@ -332,6 +366,7 @@ class Prepared:
     bought: list[str]
     odds: dict[str, Any] | None = None
     repairs: list[str] = field(default_factory=list)
+    spent: int | None = None  # what the treasury paid getting ready (house rule treasury)
 
 
 def _active(session: Session, company: Company) -> Campaign:
@@ -361,6 +396,7 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
     scenario = step_scenario(step)
     side = Side(step["side"])
     dice = Dice.from_seed(derive_seed(row.seed, row.position))
+    before = points(session, company)
     granted, _ = support_rolls_for(session, company.name, scenario, side)
     # support the player already rolled for the next muster counts towards the grant
     count = max(0, granted - next_muster(session, company).support)
@@ -382,7 +418,8 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
         timings["balance"] = time.perf_counter() - started
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
     return Prepared(row, company, scenario, side, dice, sides,
-                    [s["result"] for s in support], bought, odds, repairs)
+                    [s["result"] for s in support], bought, odds, repairs,
+                    None if before is None else before - (points(session, company) or 0))
 
 
 def next_scenario(session: Session, company_name: str,
@@ -406,8 +443,10 @@ def next_scenario(session: Session, company_name: str,
         raise Refused(f"{company.name}'s next battle is being played at the terminal; "
                       f"continue it with 'meks campaign next {shell_arg(company.name)} --play'.")
     started = time.perf_counter()
-    ready = prepare(session, company, row, catalog, runs=runs, controller_name=controller_name,
-                    timings=timings)
+    ready = _prepare_or_broke(session, company, row, catalog, runs=runs,
+                              controller_name=controller_name, timings=timings)
+    if isinstance(ready, dict):
+        return ready
     prepared = time.perf_counter()
     fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog,
                          controllers=both(controller_name),
@@ -421,6 +460,36 @@ def next_scenario(session: Session, company_name: str,
             "odds": ready.odds}
 
 
+def _prepare_or_broke(session: Session, company: Company, row: Campaign, catalog: Catalog,
+                      **how: Any) -> Prepared | dict[str, Any]:
+    """``prepare``, or, when the company cannot field a legal force with what it owns and
+    what its treasury can pay for (house rule treasury), the campaign ended as broke, with
+    nothing of the preparation kept (``went_broke``)."""
+    try:
+        with session.begin_nested():
+            return prepare(session, company, row, catalog, **how)
+    except Broke as exc:
+        return went_broke(session, company, row, exc.message)
+
+
+def went_broke(session: Session, company: Company, row: Campaign, why: str) -> dict[str, Any]:
+    """End the campaign as broke at its next scenario (recorded as an event); the result
+    ``campaign next`` shows."""
+    plan = stored_json(row, "plan", list)
+    step = plan[row.position]
+    scenario = step_scenario(step)
+    with changing(session, company, "campaign next") as change:
+        row.status = "broke"
+        session.add(row)
+        change.summary = (f"{company.name} went broke before {scenario.name}; the campaign "
+                          "is over.")
+    return {"company": company.name, "campaign": row.name, "position": row.position,
+            "of": len(plan), "finished": True, "scenario": scenario.id,
+            "name": scenario.name, "side": step["side"], "result": "broke", "reason": why,
+            "treasury": row.treasury, "battle_id": None, "turns": 0, "support": [],
+            "bought": [], "pilots": []}
+
+
 def check_runs(runs: int | None) -> None:
     """The number of battles a campaign's odds fight: None (estimated where they can be),
     0 (no odds, no balancing) or more."""
@@ -432,7 +501,7 @@ def check_runs(runs: int | None) -> None:
 def _step_data(ready: Prepared) -> Step:
     assert ready.row.id is not None
     return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought,
-                ready.repairs)
+                ready.repairs, ready.spent)
 
 
 def playing_step(session: Session, row: Campaign) -> int | None:
@@ -457,13 +526,25 @@ def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTR
     waiting = playing_step(session, row)
     if waiting is not None:
         return load(session, waiting), False
-    ready = prepare(session, company, row, catalog, runs=runs, controller_name=opponent)
+    ready = _prepare_or_broke(session, company, row, catalog, runs=runs,
+                              controller_name=opponent)
+    if isinstance(ready, dict):
+        raise WentBroke(ready)
     if shown is not None:
         shown["odds"] = ready.odds
     state = start_sides(session, ready.scenario, ready.side, ready.sides,
                         seed=derive_seed(row.seed, -1 - row.position), opponent=opponent,
                         campaign=_step_data(ready), difficulty=Difficulty(row.difficulty))
     return state, True
+
+
+class WentBroke(Exception):  # noqa: N818 (an outcome, not an error)
+    """``play_step`` found the company broke: the campaign is over, ``result`` says how.
+    The caller commits the transaction (the campaign's end is recorded) and shows it."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__(result["reason"])
+        self.result = result
 
 
 def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
@@ -477,12 +558,19 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
     # the hire fees it paid count as they will be then
     coming = next_muster(session, company)
     # a Mek that owes points (parts bought, repairs, an overhaul) costs them at its muster
-    owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign) for m in session.exec(
+    owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign, pays=m.owed)
+             for m in session.exec(
         select(Mek).where(Mek.company_id == company.id, Mek.status == "active")
         .order_by(col(Mek.id))).all()]
     owed = sum(coming.owed.values())
+    treasury = points(session, company)  # house rule treasury: what it can pay for
+    cash = None if treasury is None else treasury - owed
     chosen = pick_force(owned, catalog, rules.budget + coming.bonus - owed, rules.max_size,
-                        rules.composition)
+                        rules.composition, cash=cash)
+    if not chosen and treasury is not None:
+        raise Broke(f"{company.name} cannot field a legal force for {scenario.name}: its "
+                    f"{len(owned)} Mek{'s' * (len(owned) != 1)} and the {treasury} points "
+                    "in its treasury are not enough.")
     if not chosen:
         raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
                       f"{rules.budget} points.")

@@ -18,6 +18,7 @@ from sqlmodel import Session
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
 from campaigns.stored import stored_json
+from campaigns import treasury as treasury_rule
 from db.models import Campaign, Company
 from meks.scenario import Side
 
@@ -35,13 +36,15 @@ class Step:
     support: list[str] = field(default_factory=list)
     bought: list[str] = field(default_factory=list)
     repairs: list[str] = field(default_factory=list)  # lost parts put back (R3.7)
+    spent: int | None = None  # points the treasury paid getting ready (house rule treasury)
 
     def data(self) -> dict[str, Any]:
         """The step as a play's ``spec`` keeps it (the shape every meks has stored; the
         repairs only when there were some)."""
         return {"id": self.campaign, "position": self.position, "side": self.side.value,
                 "support": list(self.support), "bought": list(self.bought),
-                **({"repairs": list(self.repairs)} if self.repairs else {})}
+                **({"repairs": list(self.repairs)} if self.repairs else {}),
+                **({"spent": self.spent} if self.spent is not None else {})}
 
     @classmethod
     def from_data(cls, campaign: int, position: int, details: dict[str, Any]) -> Step:
@@ -50,7 +53,8 @@ class Step:
         ``ValueError`` on details that do not read."""
         return cls(campaign, position, Side(details["side"]),
                    [str(s) for s in details["support"]], [str(b) for b in details["bought"]],
-                   [str(r) for r in details.get("repairs", [])])
+                   [str(r) for r in details.get("repairs", [])],
+                   None if details.get("spent") is None else int(details["spent"]))
 
 
 def complete_step(session: Session, step: Step, fought: Fought,
@@ -81,7 +85,16 @@ def complete_step(session: Session, step: Step, fought: Fought,
         entry["withdrawal"] = early
     if step.repairs:
         entry["repairs"] = list(step.repairs)
+    if row.treasury is not None:  # house rule treasury: the battle pays by its result
+        income = treasury_rule.PAY.for_result(outcome)
+        before = row.treasury
+        if step.spent is not None:
+            entry["spent"] = step.spent
+        entry["income"] = income
+        entry["treasury"] = before + income
     with changing(session, company, "campaign next") as change:
+        if row.treasury is not None:
+            row.treasury = entry["treasury"]
         results = stored_json(row, "results")
         results.append(entry)
         row.results = json.dumps(results)
@@ -90,6 +103,8 @@ def complete_step(session: Session, step: Step, fought: Fought,
             row.status = "finished"
         session.add(row)
         change.summary = (f"{scenario.name} ({side.value}): {outcome}."
+                          + (f" Paid {entry['income']} points; treasury {entry['treasury']}."
+                             if "income" in entry else "")
                           + (" The campaign is over." if row.status == "finished" else ""))
     return {"company": company.name, "campaign": row.name, "position": row.position,
             "of": len(plan), "finished": row.status == "finished", **entry}

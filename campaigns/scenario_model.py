@@ -387,6 +387,10 @@ class HouseRules(_Model):
         "R6.3: breaking contact withdraws the winner's units into adjacent zones free of "
         "enemies (withdraw), or only stops the fire there this turn (stay, the earlier "
         "reading)."))
+    treasury: bool = Field(False, description=(
+        "Campaigns: the company keeps a treasury of points that pays for the Meks, Regular "
+        "pilots, parts, repairs and overhauls it buys; each battle pays by its result, and "
+        "salvaged parts can be sold. The scenario's budget still caps the force."))
 
     @model_serializer(mode="wrap")
     def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -47,19 +47,25 @@ def start(company: str = COMPANY,
                                                 help="How strong the enemy is: easy, normal "
                                                 "or hard (default: the plan's, else "
                                                 "normal)."),
+          treasury: bool | None = typer.Option(
+              None, "--treasury/--no-treasury", show_default=False,
+              help="Switch the house rule treasury on or off for every scenario: the "
+              "company's points pay for what it buys and each battle pays by its result "
+              "(default: as the plan says)."),
           as_json: bool = JSON) -> None:
     """Begin a campaign for a company."""
     from campaigns.campaign import start_campaign
 
     with session() as s:
         view = start_campaign(s, company, plan=plan, seed=seed, difficulty=difficulty,
-                              printed=printed)
+                              printed=printed, treasury=treasury)
     if as_json:
         print_json(view)
     else:
         count = len(view["plan"])
         say(f"Campaign '{view['name']}' begins: {count} scenario{'s' * (count != 1)}, "
-                   f"{view['difficulty']}, seed {view['seed']}.")
+            f"{view['difficulty']}, seed {view['seed']}"
+            + (f", treasury {view['treasury']} points." if "treasury" in view else "."))
 
 
 @app.command()
@@ -136,7 +142,7 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
                runs: int | None) -> None:
     """The next scenario with the company commanded at the terminal (resumed if under way,
     against the controller it began with)."""
-    from campaigns.campaign import play_step
+    from campaigns.campaign import WentBroke, play_step
     from campaigns.company import Refused, shell_arg
     from cli.play_run import play_to_end
     from cli.state import interactive
@@ -147,8 +153,18 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
     from cli.campaign_views import odds_lines
 
     shown: dict[str, Any] = {}
+    broke = None
     with session() as s:
-        state, new = play_step(s, company, opponent=controller_name, runs=runs, shown=shown)
+        try:
+            state, new = play_step(s, company, opponent=controller_name, runs=runs,
+                                   shown=shown)
+        except WentBroke as exc:  # the campaign's end is recorded: the session commits it
+            broke = exc.result
+    if broke is not None:
+        from cli import campaign_views
+
+        show(campaign_views.scenario_summary(broke))
+        return
     if shown.get("odds"):
         for line in odds_lines(shown["odds"]):
             say(line)
@@ -158,3 +174,23 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
         f" as the {state.side.value}. Type q at any prompt to stop; 'meks campaign next "
         f"{shell_arg(state.names[state.side])} --play' continues.")
     play_to_end(state, auto_skills=auto_skills)
+
+
+@app.command()
+def sell(company: str = COMPANY,
+         parts: list[str] = typer.Argument(None, show_default=False,
+                                           help="The parts to sell, by name (a name twice "
+                                           "sells two)."),
+         everything: bool = typer.Option(False, "--all", help="Sell every part in the "
+                                         "stockpile."),
+         as_json: bool = JSON) -> None:
+    """Sell salvaged parts from the stockpile into the campaign's treasury (house rule
+    treasury): each for half its catalog price, rounded up."""
+    from campaigns.treasury import sell_parts
+
+    with session() as s:
+        result = sell_parts(s, company, parts or [], everything=everything)
+    if as_json:
+        print_json(result)
+    else:
+        say(result["summary"])

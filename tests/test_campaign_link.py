@@ -206,9 +206,23 @@ def _blank(location: str) -> None:
         Path(location + suffix).unlink(missing_ok=True)
 
 
+def without_treasuries(tables: dict[str, list[dict[str, Any]]]) -> None:
+    """Backup tables as a meks before migration 12 wrote them: no campaign keeps a treasury,
+    in its row or in the company states the events keep."""
+    for row in tables["campaign"]:
+        assert row.pop("treasury") is None
+    for row in tables["event"]:
+        for state in ("before", "after"):
+            doc = json.loads(row[state]) if row[state] else None
+            if isinstance(doc, dict):
+                assert all("treasury" not in c for c in doc.get("campaigns", []))
+
+
 def without_kept_scenarios(tables: dict[str, list[dict[str, Any]]]) -> None:
     """Backup tables as a meks before migration 11 wrote them: no muster keeps the scenario
-    it was made for, in its row or in the company states the events keep."""
+    it was made for, in its row or in the company states the events keep (and, made before
+    migration 12, no campaign keeps a treasury)."""
+    without_treasuries(tables)
     for row in tables["muster"]:
         del row["definition"]
     for row in tables["event"]:
