@@ -379,7 +379,8 @@ def _active(session: Session, company: Company) -> Campaign:
 
 def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog, *,
             runs: int | None = None, controller_name: str = DEFAULT_CONTROLLER,
-            timings: dict[str, float] | None = None) -> Prepared:
+            timings: dict[str, float] | None = None,
+            choice: list[str] | None = None) -> Prepared:
     """Support rolls, the company's muster and the enemy's force for the next scenario. The
     enemy's muster is balanced (``campaigns.balance``) and the company's odds of the coming
     battle worked out: estimated where they can be (``runs`` None), or fought ``runs`` times
@@ -392,17 +393,9 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
         raise Refused(f"{company.name} has an unfinished battle at the terminal, play {busy}, "
                       f"that holds its mustered force; finish it with 'meks battle resume "
                       f"{busy}' before the campaign goes on.")
-    step = stored_json(row, "plan", list)[row.position]
-    scenario = step_scenario(step)
-    side = Side(step["side"])
-    dice = Dice.from_seed(derive_seed(row.seed, row.position))
     before = points(session, company)
-    granted, _ = support_rolls_for(session, company.name, scenario, side)
-    # support the player already rolled for the next muster counts towards the grant
-    count = max(0, granted - next_muster(session, company).support)
-    support = support_roll(session, company.name, dice, count, catalog) if count else []
-    repairs = auto_repair(session, company, catalog)
-    bought = auto_muster(session, company, scenario, side, catalog)
+    scenario, side, dice, support, repairs = _before_muster(session, company, row, catalog)
+    bought = auto_muster(session, company, scenario, side, catalog, choice)
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
     difficulty = Difficulty(row.difficulty)
     rolls = enemy_support(scenario, side.enemy, catalog, dice)
@@ -422,18 +415,36 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
                     None if before is None else before - (points(session, company) or 0))
 
 
+def _before_muster(session: Session, company: Company, row: Campaign, catalog: Catalog
+                   ) -> tuple[Scenario, Side, Dice, list[dict[str, Any]], list[str]]:
+    """The campaign's next scenario and the company's side in it, the step's dice, and
+    what comes before its muster: the support rolls it grants and lost parts put back."""
+    step = stored_json(row, "plan", list)[row.position]
+    scenario = step_scenario(step)
+    side = Side(step["side"])
+    dice = Dice.from_seed(derive_seed(row.seed, row.position))
+    granted, _ = support_rolls_for(session, company.name, scenario, side)
+    # support the player already rolled for the next muster counts towards the grant
+    count = max(0, granted - next_muster(session, company).support)
+    support = support_roll(session, company.name, dice, count, catalog) if count else []
+    repairs = auto_repair(session, company, catalog)
+    return scenario, side, dice, support, repairs
+
+
 def next_scenario(session: Session, company_name: str,
                   catalog: Catalog | None = None,
                   controller_name: str = DEFAULT_CONTROLLER, *,
                   runs: int | None = None,
-                  timings: dict[str, float] | None = None) -> dict[str, Any]:
+                  timings: dict[str, float] | None = None,
+                  choice: list[str] | None = None) -> dict[str, Any]:
     """Play the campaign's next scenario, every step recorded; returns its summary, with the
     company's odds before the battle and what balancing did (``odds``; None with ``runs``
     0). Both sides are commanded by ``controller_name`` (the bot, at the campaign's
     difficulty, by default), and so are the battles the odds fight. ``timings``, when
     given, receives the seconds spent preparing the battle (support, musters, odds and
     balancing: ``prepare``), on the odds and balancing alone (``balance``) and fighting it
-    (``fight``)."""
+    (``fight``). ``choice``, when given, names the force to muster (``MusterMenu.choose``)
+    in place of the tool's suggestion."""
     controller(controller_name)  # an unknown name is refused before anything changes
     check_runs(runs)
     catalog = catalog or load_catalog()
@@ -444,7 +455,8 @@ def next_scenario(session: Session, company_name: str,
                       f"continue it with 'meks campaign next {shell_arg(company.name)} --play'.")
     started = time.perf_counter()
     ready = _prepare_or_broke(session, company, row, catalog, runs=runs,
-                              controller_name=controller_name, timings=timings)
+                              controller_name=controller_name, timings=timings,
+                              choice=choice)
     if isinstance(ready, dict):
         return ready
     prepared = time.perf_counter()
@@ -513,7 +525,8 @@ def playing_step(session: Session, row: Campaign) -> int | None:
 
 def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTROLLER,
               catalog: Catalog | None = None, *, runs: int | None = None,
-              shown: dict[str, Any] | None = None) -> tuple[PlayState, bool]:
+              shown: dict[str, Any] | None = None,
+              choice: list[str] | None = None) -> tuple[PlayState, bool]:
     """The play of the campaign's next battle, the company commanded at the terminal: the
     one under way, or a new one after the support rolls, the muster and the balancing
     (``runs`` battles, ``opponent`` commanding both sides: the company's odds were the bot
@@ -527,7 +540,7 @@ def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTR
     if waiting is not None:
         return load(session, waiting), False
     ready = _prepare_or_broke(session, company, row, catalog, runs=runs,
-                              controller_name=opponent)
+                              controller_name=opponent, choice=choice)
     if isinstance(ready, dict):
         raise WentBroke(ready)
     if shown is not None:
@@ -536,6 +549,27 @@ def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTR
                         seed=derive_seed(row.seed, -1 - row.position), opponent=opponent,
                         campaign=_step_data(ready), difficulty=Difficulty(row.difficulty))
     return state, True
+
+
+def next_muster_menu(session: Session, company_name: str,
+                     catalog: Catalog | None = None) -> MusterMenu | None:
+    """What the campaign's next muster will choose from, worked out as ``prepare`` works it
+    out (support rolled, lost parts put back: the same dice, so the same results) and then
+    undone, nothing kept; None when its battle is under way at the terminal already (its
+    force is chosen) or the company is broke (``campaign next`` records it)."""
+    catalog = catalog or load_catalog()
+    company = company_to_change(session, company_name)
+    row = _active(session, company)
+    if playing_step(session, row) is not None:
+        return None
+    nested = session.begin_nested()
+    try:
+        scenario, side, *_ = _before_muster(session, company, row, catalog)
+        return muster_menu(session, company, scenario, side, catalog)
+    except Broke:
+        return None
+    finally:
+        nested.rollback()
 
 
 class WentBroke(Exception):  # noqa: N818 (an outcome, not an error)
@@ -547,12 +581,85 @@ class WentBroke(Exception):  # noqa: N818 (an outcome, not an error)
         self.result = result
 
 
-def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
-                catalog: Catalog) -> list[str]:
-    """Choose and record the company's force for a scenario: the strongest that fits,
-    owned Meks first, buying what is missing and hiring pilots for empty cockpits: a
-    Regular while the scenario provides one the force has not used (its hire fee waived,
-    R3.3), else a Green one. Returns the callsigns bought."""
+@dataclass(frozen=True)
+class MusterMenu:
+    """What a campaign's muster chooses from: the company's Meks (each at its price plus
+    what it owes), the points the force may cost (the scenario's budget, with Rich Uncle,
+    less the hire fees owed), what the treasury can pay now (None without one), the side's
+    limits, and the force the tool suggests (``pick_force``)."""
+
+    scenario: Scenario
+    side: Side
+    owned: list[Option]
+    budget: int
+    cash: int | None
+    suggestion: list[Option]
+
+    def view(self) -> dict[str, Any]:
+        rules = self.scenario.side(self.side)
+        return {
+            "scenario": self.scenario.id, "name": self.scenario.name, "side": self.side.value,
+            "budget": self.budget, "treasury": self.cash,
+            "max_size": rules.max_size.value if rules.max_size else None,
+            "composition": None if rules.composition is None else {
+                size.value: n for size, n in rules.composition.items()},
+            "owned": [{"callsign": o.owned, "design": o.design.name,
+                       "size": o.design.size.value, "price": o.price, "owes": o.paid}
+                      for o in self.owned],
+            "suggestion": [o.owned or o.design.name for o in self.suggestion],
+            "cost": sum(o.price for o in self.suggestion),
+            "paid": sum(o.paid for o in self.suggestion)}
+
+    def choose(self, names: list[str], catalog: Catalog) -> list[Option]:
+        """The force ``names`` names (callsigns of the company's Meks, and designs to buy,
+        a design twice buying two), checked against the budget, the side's limits and the
+        treasury. Raises ``Refused`` naming every problem."""
+        from db.models import fold
+
+        problems = []
+        chosen: list[Option] = []
+        mine = {fold(o.owned or ""): o for o in self.owned}
+        for raw in names:
+            name = raw.strip()
+            if name.casefold().startswith("buy "):
+                name = name[4:].strip()
+            if not name:
+                continue
+            option = mine.get(fold(name))
+            if option is not None:
+                if option in chosen:
+                    problems.append(f"{option.owned} is named twice")
+                    continue
+                chosen.append(option)
+                continue
+            try:
+                design = catalog.design(name)
+            except MeksError:
+                problems.append(f"{name!r} is neither one of the company's Meks nor a "
+                                "stock design ('meks catalog designs' lists them)")
+                continue
+            chosen.append(Option(design, design.price or 0))
+        if not chosen and not problems:
+            problems.append("name at least one Mek")
+        rules = self.scenario.side(self.side)
+        if chosen:
+            problems += rules.size_problems([o.design.size for o in chosen])
+            cost = sum(o.price for o in chosen)
+            if cost > self.budget:
+                problems.append(f"the force costs {cost} points but the budget is "
+                                f"{self.budget}")
+            paid = sum(o.paid for o in chosen)
+            if self.cash is not None and paid > self.cash:
+                problems.append(f"it costs {paid} points to buy and repair, but the "
+                                f"treasury holds {self.cash}")
+        if problems:
+            raise Refused("That force cannot be mustered: " + "; ".join(problems) + ".")
+        return chosen
+
+
+def muster_menu(session: Session, company: Company, scenario: Scenario, side: Side,
+                catalog: Catalog) -> MusterMenu:
+    """What the company's muster for ``scenario`` chooses from (``MusterMenu``)."""
     rules = scenario.side(side)
     # the muster below first releases any muster waiting for its battle: its support and
     # the hire fees it paid count as they will be then
@@ -565,8 +672,8 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
     owed = sum(coming.owed.values())
     treasury = points(session, company)  # house rule treasury: what it can pay for
     cash = None if treasury is None else treasury - owed
-    chosen = pick_force(owned, catalog, rules.budget + coming.bonus - owed, rules.max_size,
-                        rules.composition, cash=cash)
+    budget = rules.budget + coming.bonus - owed
+    chosen = pick_force(owned, catalog, budget, rules.max_size, rules.composition, cash=cash)
     if not chosen and treasury is not None:
         raise Broke(f"{company.name} cannot field a legal force for {scenario.name}: its "
                     f"{len(owned)} Mek{'s' * (len(owned) != 1)} and the {treasury} points "
@@ -574,6 +681,19 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
     if not chosen:
         raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
                       f"{rules.budget} points.")
+    return MusterMenu(scenario, side, owned, budget, cash, chosen)
+
+
+def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
+                catalog: Catalog, choice: list[str] | None = None) -> list[str]:
+    """Choose and record the company's force for a scenario: the strongest that fits,
+    owned Meks first, buying what is missing (or the force ``choice`` names: see
+    ``MusterMenu.choose``), and hiring pilots for empty cockpits: a Regular while the
+    scenario provides one the force has not used (its hire fee waived, R3.3), else a Green
+    one. Returns the callsigns bought."""
+    rules = scenario.side(side)
+    menu = muster_menu(session, company, scenario, side, catalog)
+    chosen = menu.suggestion if choice is None else menu.choose(choice, catalog)
     callsigns = []
     bought = []
     for option in chosen:

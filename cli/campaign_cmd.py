@@ -90,18 +90,29 @@ def next_(company: str = COMPANY,
           controller_name: str = CONTROLLER,
           auto_skills: bool = AUTO_SKILLS,
           runs: int | None = RUNS,
+          choose: bool = typer.Option(False, "--choose", help="Choose the force at the "
+                                      "muster yourself, the tool fighting the battle (--play "
+                                      "always asks). Needs a terminal; without one the "
+                                      "tool's choice is taken."),
           as_json: bool = JSON) -> None:
     """Play the next scenario: support rolls, muster, battle, post-battle sequence.
 
-    With --play, your pilots who earn a new skill choose it when the battle ends."""
+    With --play (or --choose) you choose the force at the muster: which of your Meks to
+    field, which to leave at home and what to buy; Enter takes the tool's suggestion. With
+    --play, your pilots who earn a new skill choose it when the battle ends."""
     from campaigns.campaign import next_scenario
     from cli import campaign_views
+    from cli.state import interactive
 
     if not auto:
         _play_next(company, controller_name, auto_skills, runs)
         return
+    # with --json the questions go to standard error, the result alone to standard output
+    choice = choose_muster(company, questions_to_stderr=as_json) \
+        if choose and interactive() else None
     with session() as s:
-        result = next_scenario(s, company, controller_name=controller_name, runs=runs)
+        result = next_scenario(s, company, controller_name=controller_name, runs=runs,
+                               choice=choice)
     if as_json:
         print_json(result)
     else:
@@ -152,12 +163,13 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
                       "terminal; use --auto to let the tool fight the battle.")
     from cli.campaign_views import odds_lines
 
+    choice = choose_muster(company)
     shown: dict[str, Any] = {}
     broke = None
     with session() as s:
         try:
             state, new = play_step(s, company, opponent=controller_name, runs=runs,
-                                   shown=shown)
+                                   shown=shown, choice=choice)
         except WentBroke as exc:  # the campaign's end is recorded: the session commits it
             broke = exc.result
     if broke is not None:
@@ -174,6 +186,45 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
         f" as the {state.side.value}. Type q at any prompt to stop; 'meks campaign next "
         f"{shell_arg(state.names[state.side])} --play' continues.")
     play_to_end(state, auto_skills=auto_skills)
+
+
+def choose_muster(company: str, questions_to_stderr: bool = False) -> list[str] | None:
+    """Ask the player at the terminal for the force of the campaign's next muster: the
+    callsigns of the company's Meks to field and the designs to buy, by commas; Enter takes
+    the tool's suggestion (None), q stops with nothing changed. A force that cannot be
+    mustered is explained and asked for again. Nothing is asked when the battle is under
+    way already, or the company is broke (the campaign records that)."""
+    from campaigns.campaign import next_muster_menu
+    from campaigns.company import Refused
+    from cli import campaign_views
+    from cli.output import error, stderr
+    from meks.catalog import load_catalog
+
+    catalog = load_catalog()
+    with session() as s:
+        menu = next_muster_menu(s, company, catalog)
+    if menu is None:
+        return None
+    if questions_to_stderr:
+        stderr().print(campaign_views.muster_menu(menu.view()))
+    else:
+        show(campaign_views.muster_menu(menu.view()))
+    while True:
+        answer = typer.prompt("Field which Meks? Callsigns and designs to buy, by commas "
+                              "(Enter: the suggestion, q: stop)", default="",
+                              show_default=False, err=questions_to_stderr)
+        if answer.strip().casefold() in ("q", "quit"):
+            typer.echo("Stopped; nothing was changed.", err=questions_to_stderr)
+            raise typer.Exit(0)
+        if not answer.strip():
+            return None
+        names = [n.strip() for n in answer.split(",") if n.strip()]
+        try:
+            menu.choose(names, catalog)
+        except Refused as exc:
+            error(exc.message)
+            continue
+        return names
 
 
 @app.command()

@@ -176,3 +176,29 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
             lines.append(Text(f"{label}: {text or 'none'}"))
     return Group(*lines)
 
+
+
+def muster_menu(menu: dict[str, Any]) -> RenderableType:
+    """What a campaign's muster chooses from: the company's Meks and the suggested force."""
+    limits = [f"budget {menu['budget']} points"]
+    if menu["treasury"] is not None:
+        limits.append(f"treasury {menu['treasury']} points")
+    if menu["composition"]:
+        limits.append("exactly " + ", ".join(f"{n} {size}" for size, n in
+                                             menu["composition"].items()))
+    elif menu["max_size"]:
+        limits.append(f"largest size {menu['max_size']}")
+    table = Table(title=Text(f"Muster for {menu['name']} as the {menu['side']}: "
+                             + ", ".join(limits)), box=box.SIMPLE_HEAD, title_justify="left")
+    for column in ("Mek", "Design", "Size", "Counts", "Pays now", "Suggested"):
+        table.add_column(column)
+    suggested = set(menu["suggestion"])
+    for mek in menu["owned"]:
+        _row(table, mek["callsign"], mek["design"], mek["size"], mek["price"], mek["owes"],
+             "yes" if mek["callsign"] in suggested else "home")
+    owned = {m["callsign"] for m in menu["owned"]}
+    buys = [name for name in menu["suggestion"] if name not in owned]
+    pay = f", {menu['paid']} of it from the treasury" if menu["treasury"] is not None else ""
+    return Group(table, Text(
+        "Suggested: " + ", ".join(n if n in owned else f"buy {n}" for n in menu["suggestion"])
+        + f" ({menu['cost']} points{pay})." + ("" if buys else " Nothing to buy.")))

@@ -293,3 +293,97 @@ def test_migration_12_and_a_backup_from_before_the_treasury(
         assert "treasury" not in snapshot("Old")["campaigns"][0]
         assert "sound" in run(runner, "db", "check")
         assert "treasury" not in run_json(runner, "mek", "buy", "Old", "THOR")
+
+
+# ---- the muster at the terminal (issue 27 item 1) -------------------------------------------
+
+@pytest.fixture
+def at_terminal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """A terminal (``interactive``), and a battle that is not fought (``play_to_end``
+    only notes the play it was given)."""
+    import cli.play_run
+    import cli.state
+
+    seen: dict[str, Any] = {}
+    monkeypatch.setattr(cli.state, "interactive", lambda: True)
+    monkeypatch.setattr(cli.play_run, "play_to_end",
+                        lambda state, **options: seen.update(play=state.id))
+    return seen
+
+
+def mustered(company: str) -> list[str]:
+    from campaigns.company import get_company
+    from cli.state import session
+    from db.models import Mek, Muster
+
+    with session() as s:
+        company_row = get_company(s, company)
+        row = s.exec(Muster.__table__.select().where(
+            Muster.company_id == company_row.id).order_by(Muster.id.desc())).first()
+        return sorted(s.get(Mek, e["mek"]).callsign for e in json.loads(row.force))
+
+
+def test_enter_takes_the_suggested_muster(runner: CliRunner, hawks: str,
+                                         at_terminal: dict[str, Any]) -> None:
+    out = " ".join(run(runner, "campaign", "next", hawks, "--play", "--runs", "0",
+                       given="\n").split())
+    assert "Suggested: buy VIPER, buy WASP, buy WASP (30 points, 30 of it from the " \
+           "treasury)" in out
+    assert at_terminal["play"] and mustered(hawks) == ["VIPER-1", "WASP-1", "WASP-2"]
+    assert treasury_of(hawks) == PAY.start - 30
+
+
+def test_the_player_chooses_what_to_field_buy_or_leave_at_home(
+        runner: CliRunner, hawks: str, at_terminal: dict[str, Any]) -> None:
+    """The player's third WASP is fielded and the second left at home, a VIPER bought;
+    a force that breaks the composition, or that the
+    treasury cannot pay for, is explained and asked for again."""
+    for design in ("WASP", "WASP", "WASP"):
+        run(runner, "mek", "buy", hawks, design)
+    set_treasury(hawks, 14)
+    result = runner.invoke(app, ["campaign", "next", hawks, "--play", "--runs", "0"],
+                           input="WASP-1, WASP-2\nDRAKEN, WASP-1, WASP-2\n"
+                           "buy VIPER, WASP-1, WASP-3\n")
+    assert result.exit_code == 0, result.stderr
+    assert "WASP-3" in result.stdout and "home" in result.stdout
+    err = " ".join(result.stderr.split())
+    assert "needs exactly 1 Medium Mek, not 0" in err
+    assert "it costs 24 points to buy and repair, but the treasury holds 14" in err
+    assert at_terminal["play"]
+    assert mustered(hawks) == ["VIPER-1", "WASP-1", "WASP-3"]
+    assert treasury_of(hawks) == 2
+
+
+def test_a_refused_choice_is_asked_again_and_q_changes_nothing(
+        runner: CliRunner, hawks: str, at_terminal: dict[str, Any]) -> None:
+    before = snapshot(hawks)
+    result = runner.invoke(app, ["campaign", "next", hawks, "--play", "--runs", "0"],
+                           input="WASP\nTHOR, WASP, WASP\nq\n")
+    assert result.exit_code == 0, result.stderr
+    err = " ".join(result.stderr.split())
+    assert "needs exactly 1 Medium Mek, not 0" in err
+    assert "budget is 30" in err and "Stopped; nothing was changed." in result.stdout
+    assert "play" not in at_terminal
+    after = snapshot(hawks)
+    assert after["meks"] == before["meks"] and after["campaigns"] == before["campaigns"]
+    assert after["support"] == before["support"] == []
+
+
+def test_choose_with_the_tool_fighting_and_auto_without_a_terminal(
+        runner: CliRunner, hawks: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """campaign next --choose asks at the muster and the tool fights; without a terminal
+    (as in CI) nothing is asked and the tool's choice is taken; --auto never asks."""
+    import cli.state
+
+    result = run_json(runner, "campaign", "next", hawks, "--runs", "0", "--choose")
+    assert sorted(result["bought"]) == ["VIPER-1", "WASP-1", "WASP-2"]  # no terminal
+    monkeypatch.setattr(cli.state, "interactive", lambda: True)
+    result = runner.invoke(app, ["campaign", "next", hawks, "--runs", "0", "--choose",
+                                 "--json"], input="buy WASP\n")
+    assert result.exit_code == 0, result.stderr
+    assert "Muster for At the Hot Gates" in result.stderr  # questions on stderr
+    # (the test runner echoes the typed answer on standard output; a terminal shows it)
+    bought = json.loads(result.stdout[result.stdout.index("{"):])["bought"]
+    assert len(bought) == 1 and bought[0].startswith("WASP-"), bought
+    out = run(runner, "campaign", "next", hawks, "--runs", "0", "--auto")
+    assert "Muster for" not in out  # --auto (the default) never asks
