@@ -37,6 +37,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlmodel import Session, col, select
 
+from campaigns import treasury as treasury_rule
 from campaigns.balance import ENEMY_LEVEL as ENEMY_LEVEL
 from campaigns.balance import (
     ODDS_OFFSET,
@@ -87,7 +88,6 @@ from campaigns.scenarios import (
     user_scenarios_dir,
 )
 from campaigns.stored import DamagedRecord, stored_json
-from campaigns import treasury as treasury_rule
 from campaigns.treasury import Broke, points
 from db.models import Campaign, Company, Mek, Pilot, Play
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -308,15 +308,15 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
         raise Refused(f"Difficulty must be one of {', '.join(DIFFICULTIES)}.")
     seed = Dice.from_seed(seed).seed
     assert seed is not None
-    treasury = treasury_rule.PAY.start if keeps_treasury(steps) else None
+    start_points = treasury_rule.PAY.start if keeps_treasury(steps) else None
     with changing(session, company, "campaign start") as change:
         row = Campaign(company_id=company.id or 0, name=name, plan=json.dumps(steps),
-                       seed=seed, difficulty=level, treasury=treasury)
+                       seed=seed, difficulty=level, treasury=start_points)
         session.add(row)
         session.flush()
         count = f"{len(steps)} scenario{'s' * (len(steps) != 1)}"
         change.summary = f"Began the campaign '{name}' ({count}, {level})." + (
-            f" Treasury: {treasury} points." if treasury is not None else "")
+            f" Treasury: {start_points} points." if start_points is not None else "")
     return campaign_view(row)
 
 
@@ -572,7 +572,7 @@ def next_muster_menu(session: Session, company_name: str,
         nested.rollback()
 
 
-class WentBroke(Exception):  # noqa: N818 (an outcome, not an error)
+class WentBroke(Exception):
     """``play_step`` found the company broke: the campaign is over, ``result`` says how.
     The caller commits the transaction (the campaign's end is recorded) and shows it."""
 

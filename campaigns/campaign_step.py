@@ -15,10 +15,10 @@ from typing import Any
 
 from sqlmodel import Session
 
+from campaigns import treasury as treasury_rule
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
 from campaigns.stored import stored_json
-from campaigns import treasury as treasury_rule
 from db.models import Campaign, Company
 from meks.scenario import Side
 
@@ -85,16 +85,17 @@ def complete_step(session: Session, step: Step, fought: Fought,
         entry["withdrawal"] = early
     if step.repairs:
         entry["repairs"] = list(step.repairs)
+    after = None
     if row.treasury is not None:  # house rule treasury: the battle pays by its result
         income = treasury_rule.PAY.for_result(outcome)
-        before = row.treasury
+        after = row.treasury + income
         if step.spent is not None:
             entry["spent"] = step.spent
         entry["income"] = income
-        entry["treasury"] = before + income
+        entry["treasury"] = after
     with changing(session, company, "campaign next") as change:
-        if row.treasury is not None:
-            row.treasury = entry["treasury"]
+        if after is not None:
+            row.treasury = after
         results = stored_json(row, "results")
         results.append(entry)
         row.results = json.dumps(results)

@@ -135,5 +135,5 @@ def sell_parts(session: Session, company_name: str, names: Sequence[str], *,
             "points": sum(prices), "treasury": row.treasury, "summary": change.summary}
 
 
-__all__ = ["PAY", "SALE_SHARE", "Broke", "Pay", "charge", "points", "refund", "sale_price", "sell_parts",
-           "treasury_campaign"]
+__all__ = ["PAY", "SALE_SHARE", "Broke", "Pay", "charge", "points", "refund", "sale_price",
+           "sell_parts", "treasury_campaign"]

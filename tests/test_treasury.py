@@ -272,8 +272,7 @@ def test_migration_12_and_a_backup_from_before_the_treasury(
     from db.backup import dump
     from db.engine import engine_for
     from db.migrations import LATEST, applied_versions
-    from tests.test_campaign_link import _blank, write_old_database
-    from tests.test_campaign_link import without_treasuries
+    from tests.test_campaign_link import _blank, without_treasuries, write_old_database
 
     run(runner, "company", "create", "Old")
     run(runner, "campaign", "start", "Old", "--seed", "4")
