@@ -741,9 +741,15 @@ def scenario_data(scenario: game.Scenario) -> dict[str, Any]:
 def rules_digest(scenario: game.Scenario) -> str:
     """A short digest of what decides ``scenario``'s battles: its stored form without the
     name, briefing and assumption notes. Fitted odds curves keep the digest of the scenario
-    they were fitted to, so that a change to it is noticed."""
+    they were fitted to, so that a change to it is noticed. The house rule treasury, which
+    changes nothing in a battle (only what the company can buy before it), is left out."""
     data = {k: v for k, v in scenario_data(scenario).items()
             if k not in ("name", "briefing", "assumed", "changes")}
+    house = {k: v for k, v in data.get("house_rules", {}).items() if k != "treasury"}
+    if house:
+        data["house_rules"] = house
+    else:
+        data.pop("house_rules", None)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

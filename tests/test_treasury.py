@@ -386,3 +386,18 @@ def test_choose_with_the_tool_fighting_and_auto_without_a_terminal(
     assert len(bought) == 1 and bought[0].startswith("WASP-"), bought
     out = run(runner, "campaign", "next", hawks, "--runs", "0", "--auto")
     assert "Muster for" not in out  # --auto (the default) never asks
+
+
+def test_the_treasury_keeps_the_estimated_odds_of_the_built_in_scenarios() -> None:
+    """The treasury changes nothing in a battle, so a built-in scenario under it keeps its
+    fitted odds curves (the campaign's odds are estimated, not fought)."""
+    from campaigns.campaign import step_scenario
+    from campaigns.scenario_model import rules_digest
+    from meks.estimate import model_for
+
+    plain = step_scenario({"scenario": "head-to-head"})
+    paid = step_scenario({"scenario": "head-to-head", "house_rules": {"treasury": True}})
+    assert paid.house_rules.treasury and rules_digest(paid) == rules_digest(plain)
+    assert model_for(paid, rules_digest(paid)) is not None
+    salvage = step_scenario({"scenario": "head-to-head", "house_rules": {"salvage": "winner"}})
+    assert rules_digest(salvage) != rules_digest(plain)
