@@ -401,3 +401,13 @@ def test_the_treasury_keeps_the_estimated_odds_of_the_built_in_scenarios() -> No
     assert model_for(paid, rules_digest(paid)) is not None
     salvage = step_scenario({"scenario": "head-to-head", "house_rules": {"salvage": "winner"}})
     assert rules_digest(salvage) != rules_digest(plain)
+
+
+def test_broke_at_the_terminal(runner: CliRunner, hawks: str,
+                               at_terminal: dict[str, Any]) -> None:
+    """campaign next --play for a broke company asks nothing, shows the result and ends
+    the campaign (exit 0); no play begins."""
+    set_treasury(hawks, 29)
+    out = run(runner, "campaign", "next", hawks, "--play", "--runs", "0")
+    assert "BROKE" in out and "Muster for" not in out and "play" not in at_terminal
+    assert run_json(runner, "campaign", "status", hawks)["status"] == "broke"
