@@ -123,7 +123,7 @@ BUILT_IN_PLAN = (
 BUILT_IN_NAME = "The six scenarios of the rules"
 # The house rules the built-in campaign sets over its scenarios' own (docs/rules.md, "The
 # treasury"); the printed plan sets none.
-BUILT_IN_HOUSE_RULES: dict[str, Any] = {}
+BUILT_IN_HOUSE_RULES: dict[str, Any] = {"treasury": True}
 PILOT_NAMES = (
     "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",
     "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",

@@ -64,10 +64,15 @@ def hawks(runner: CliRunner) -> str:
     return "Hawks"
 
 
-def test_treasury_starts_the_campaign_and_is_off_unless_switched_on(
+def test_treasury_on_in_the_built_in_plan_and_switched_by_start(
         runner: CliRunner, hawks: str) -> None:
-    """--treasury puts the house rule in every step of the plan and starts the campaign
-    with PAY.start points; --no-treasury leaves none."""
+    """The built-in plan has the house rule in every step (docs/rules.md R3.9: the figures
+    held with it); a campaign starts with PAY.start points; --no-treasury leaves none, and
+    the printed plan has none."""
+    run(runner, "company", "create", "Doves")
+    assert run_json(runner, "campaign", "start", "Doves")["treasury"] == PAY.start
+    run(runner, "company", "create", "Larks")
+    assert "treasury" not in run_json(runner, "campaign", "start", "Larks", "--printed")
     view = run_json(runner, "campaign", "status", hawks)
     assert view["treasury"] == PAY.start
     assert all(step["house_rules"] == {"treasury": True} for step in view["plan"])
@@ -109,7 +114,7 @@ def test_buy_refused_when_the_treasury_is_short(runner: CliRunner, hawks: str) -
 
 def test_buying_without_a_treasury_costs_nothing(runner: CliRunner) -> None:
     run(runner, "company", "create", "Owls")
-    run(runner, "campaign", "start", "Owls")
+    run(runner, "campaign", "start", "Owls", "--no-treasury")
     assert "treasury" not in run_json(runner, "mek", "buy", "Owls", "THOR")
 
 
@@ -202,7 +207,7 @@ def test_sale_of_salvage_into_the_treasury(runner: CliRunner, hawks: str) -> Non
 
 def test_selling_needs_a_treasury(runner: CliRunner) -> None:
     run(runner, "company", "create", "Owls")
-    run(runner, "campaign", "start", "Owls")
+    run(runner, "campaign", "start", "Owls", "--printed")
     err = run(runner, "campaign", "sell", "Owls", "Laser", code=1)
     assert "no campaign with a treasury" in err and "--treasury" in err
 
@@ -275,7 +280,7 @@ def test_migration_12_and_a_backup_from_before_the_treasury(
     from tests.test_campaign_link import _blank, without_treasuries, write_old_database
 
     run(runner, "company", "create", "Old")
-    run(runner, "campaign", "start", "Old", "--seed", "4")
+    run(runner, "campaign", "start", "Old", "--seed", "4", "--no-treasury")
     run(runner, "mek", "buy", "Old", "THOR")
     old = json.loads(json.dumps(dump(engine_for(temp_database)), default=str))
     old["schema_version"] = 11
