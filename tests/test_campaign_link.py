@@ -33,7 +33,8 @@ def campaign_play(runner: CliRunner, quit_after: int = 3) -> tuple[int, int]:
     from cli.state import session
 
     run(runner, "company", "create", "Hawks")
-    started = json.loads(run(runner, "campaign", "start", "Hawks", "--seed", "21", "--no-treasury", "--json"))
+    started = json.loads(run(runner, "campaign", "start", "Hawks", "--seed", "21",
+                             "--no-treasury", "--json"))
     with session() as s:
         state, new = play_step(s, "Hawks")
     assert new
@@ -432,7 +433,8 @@ def test_a_campaign_play_faces_the_bot_at_the_campaigns_difficulty(runner: CliRu
     from meks.engine.bot.choices import Difficulty
 
     run(runner, "company", "create", "Hawks")
-    run(runner, "campaign", "start", "Hawks", "--seed", "21", "--difficulty", "hard", "--no-treasury")
+    run(runner, "campaign", "start", "Hawks", "--seed", "21", "--difficulty", "hard",
+        "--no-treasury")
     with session() as s:
         state, _ = play_step(s, "Hawks")
     assert state.difficulty is Difficulty.HARD
