@@ -9,7 +9,8 @@ the command line, so that no start-up time is counted.
 
     python benchmarks/campaign_runs.py [--campaigns N] [--difficulty easy|normal|hard]
                                    [--runs R] [--seed-base S] [--record FILE]
-                                   [--jobs J] [--json]
+                                   [--jobs J] [--treasury | --no-treasury]
+                                   [--pay START,WIN,DRAW,LOSS] [--json]
 
 It prints, for each scenario of the plan (the company's side in brackets): how many campaigns
 the company won, lost and drew it, the mean number of turns, the mean chance of winning the
@@ -20,7 +21,10 @@ share of the scenario's. Then the Mek kills by the company's
 pilots per whole campaign, and the seconds spent on the odds and the balancing before each
 battle against fighting it, summed over every battle, with their ratio (the issue's goal), and
 beside them everything before the battle (support rolls, the company's shopping and muster,
-odds and balancing).
+odds and balancing). Then the battles won per campaign and, with the house rule treasury on
+(``--treasury``; ``--pay`` tries other numbers), the share of companies that went broke, the
+mean treasury after each step, and how much of the budget the companies that won half their
+battles or more, and those that lost most, fielded after the first scenario.
 
 The goals it reports on (issues 16 and 25, "Must hold"): at normal difficulty the company
 wins each scenario between 25% and 75% of the time, no scenario is drawn more than 20% of the
@@ -57,19 +61,26 @@ FORCES_FILE = REPO_ROOT / "benchmarks" / "data" / "campaign_forces.json"
 COMPANY = "Bench"
 
 
-def one_campaign(job: tuple[int, str, int | None, bool, int]) -> dict[str, Any]:
+def one_campaign(job: tuple[int, str, int | None, bool, int, bool | None,
+                             tuple[int, int, int, int] | None]) -> dict[str, Any]:
     """Play campaign ``index`` to its end in a database of its own; what each step came to
-    (with both sides' forces as the battle was fought, when ``forces``)."""
-    index, difficulty, runs, forces, base = job
+    (with both sides' forces as the battle was fought, when ``forces``). ``treasury``
+    switches the house rule on or off (None: as the built-in plan has it), and ``pay``,
+    when given, replaces its numbers (start, win, draw, loss) for the measurement."""
+    index, difficulty, runs, forces, base, treasury, pay = job
     import json
 
-    from sqlmodel import Session
+    from sqlmodel import Session, col, select
 
+    from campaigns import treasury as treasury_rule
     from campaigns.campaign import next_scenario, start_campaign
     from campaigns.company import create_company
     from db.engine import engine_for
-    from db.models import BattleLog
+    from db.models import BattleLog, Muster
     from meks.catalog import load_catalog
+
+    if pay is not None:
+        treasury_rule.PAY = treasury_rule.Pay(*pay)
 
     catalog = load_catalog()
     steps = []
@@ -78,14 +89,21 @@ def one_campaign(job: tuple[int, str, int | None, bool, int]) -> dict[str, Any]:
         try:
             with Session(engine) as session:
                 create_company(session, COMPANY)
-                start_campaign(session, COMPANY, seed=base + index, difficulty=difficulty)
+                start = start_campaign(session, COMPANY, seed=base + index,
+                                       difficulty=difficulty, treasury=treasury)
                 session.commit()
+            broke = False
             while True:
                 with Session(engine) as session:
                     timings: dict[str, float] = {}
                     result = next_scenario(session, COMPANY, catalog, runs=runs,
                                            timings=timings)
                     session.commit()
+                    if result["result"] == "broke":
+                        broke = True
+                        break
+                    last = session.exec(select(Muster).order_by(col(Muster.id).desc())).first()
+                    fielded = None if last is None else last.cost / last.budget
                     fought = None
                     if forces and result.get("battle_id") is not None:
                         log = session.get(BattleLog, result["battle_id"])
@@ -103,17 +121,69 @@ def one_campaign(job: tuple[int, str, int | None, bool, int]) -> dict[str, Any]:
                     "scale": None if odds is None else odds["balance"]["scale"],
                     "prepare": timings["prepare"], "balance": timings["balance"],
                     "fight": timings["fight"],
+                    "fielded": fielded, "treasury": result.get("treasury"),
                     **({"forces": fought} if fought is not None else {})})
                 if result["finished"]:
                     break
         finally:
             engine.dispose()
-    return {"index": index, "steps": steps}
+    return {"index": index, "steps": steps, "broke": broke,
+            "start": start.get("treasury")}
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def money(played: list[dict[str, Any]], plan_length: int) -> dict[str, Any] | None:
+    """What the house rule treasury came to (None when it was off): the share of companies
+    that went broke, the mean treasury after each step (over the companies still playing),
+    and, for the companies that won half their battles or more and for those that lost
+    most, the mean share of the scenario's budget they fielded after the first step and the
+    share of them that went broke."""
+    if all(c["start"] is None for c in played):
+        return None
+    after: list[list[int]] = [[] for _ in range(plan_length)]
+    for c in played:
+        for i, step in enumerate(c["steps"]):
+            if step["treasury"] is not None:
+                after[i].append(step["treasury"])
+    groups: dict[str, dict[str, Any]] = {
+        label: {"companies": 0, "broke": 0, "fielded": []}
+        for label in ("won half or more", "lost most")}
+    for c in played:
+        fought = c["steps"]
+        won = sum(s["result"] == "win" for s in fought)
+        lost = sum(s["result"] == "loss" for s in fought)
+        if c["broke"]:  # the battle it could not field counts as lost
+            lost += 1
+        n = len(fought) + c["broke"]
+        label = ("won half or more" if n and won * 2 >= n else
+                 "lost most" if lost * 2 > n else None)
+        if label is None:
+            continue
+        group = groups[label]
+        group["companies"] += 1
+        group["broke"] += c["broke"]
+        group["fielded"] += [s["fielded"] for s in fought[1:] if s["fielded"] is not None]
+    return {
+        "start": next(c["start"] for c in played if c["start"] is not None),
+        "broke_share": sum(c["broke"] for c in played) / len(played),
+        "treasury_after_step": [_mean([float(t) for t in ts]) for ts in after],
+        "playing_after_step": [len(ts) for ts in after],
+        "groups": {label: {"companies": g["companies"],
+                           "broke_share": g["broke"] / g["companies"] if g["companies"]
+                           else None,
+                           "fielded_share": _mean(g["fielded"])}
+                   for label, g in groups.items()},
+    }
 
 
 def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
-        record: Path | None = None, base: int = SEED_BASE) -> dict[str, Any]:
-    work = [(i, difficulty, runs, record is not None, base) for i in range(campaigns)]
+        record: Path | None = None, base: int = SEED_BASE, treasury: bool | None = None,
+        pay: tuple[int, int, int, int] | None = None) -> dict[str, Any]:
+    work = [(i, difficulty, runs, record is not None, base, treasury, pay)
+            for i in range(campaigns)]
     if jobs <= 1:
         played = [one_campaign(w) for w in work]
     else:
@@ -154,6 +224,7 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
                           "estimate_error": sum(errors) / len(errors) if errors else None,
                           "estimate_error_max": max(errors) if errors else None})
     kills = [sum(s["kills"] for s in c["steps"]) for c in played]
+    wins = [sum(s["result"] == "win" for s in c["steps"]) for c in played]
     prepare = sum(s["prepare"] for s in scenarios)
     balance = sum(s["balance"] for s in scenarios)
     fight = sum(s["fight"] for s in scenarios)
@@ -161,6 +232,9 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
         "campaigns": campaigns, "difficulty": difficulty, "odds_runs": runs,
         "seed_base": base, "scenarios": scenarios,
         "kills_per_campaign": sum(kills) / len(kills) if kills else 0.0,
+        "wins_per_campaign": sum(wins) / len(wins) if wins else 0.0,
+        "treasury": money(played, max((len(c["steps"]) + c["broke"] for c in played),
+                                      default=0)),
         "prepare_seconds": prepare, "balance_seconds": balance, "fight_seconds": fight,
         "prepare_to_fight": prepare / fight if fight else None,
         "balance_to_fight": balance / fight if fight else None,
@@ -239,7 +313,19 @@ def table(report: dict[str, Any]) -> str:
               f"{report['prepare_seconds']:.1f} s, "
               f"{'-' if whole is None else f'{whole:.1f}'}x",
               f"Every scenario won 25%-75%: {met(goals['win_share_25_to_75'])}; "
-              f"none drawn over 20%: {met(goals['draws_at_most_20'])}"]
+              f"none drawn over 20%: {met(goals['draws_at_most_20'])}",
+              f"Battles won per campaign: {report['wins_per_campaign']:.2f}"]
+    money = report.get("treasury")
+    if money is not None:
+        steps = ", ".join("-" if t is None else f"{t:.0f} ({n})" for t, n in zip(
+            money["treasury_after_step"], money["playing_after_step"], strict=True))
+        lines += ["", f"Treasury (house rule treasury, {money['start']} points at the start):",
+                  f"- companies that went broke: {money['broke_share']:.0%}",
+                  f"- mean treasury after each step (companies still playing): {steps}"]
+        for label, g in money["groups"].items():
+            lines.append(f"- companies that {label} ({g['companies']}): fielded "
+                         f"{_pct(g['fielded_share'])} of the budget after the first "
+                         f"scenario on average, {_pct(g['broke_share'])} went broke")
     if goals["estimate_error_at_most_10"] is not None:
         lines += ["", "The estimate against the odds fought with the same forces "
                   f"({report['odds_runs']} battles), mean absolute error (largest):"]
@@ -273,14 +359,27 @@ def main(argv: list[str] | None = None) -> int:
                         "(the campaign-like match-ups fit_odds.py fits the curves on: "
                         f"{FORCES_FILE.relative_to(REPO_ROOT)}), keeping the file's battles "
                         "of other difficulties")
+    parser.add_argument("--treasury", action=argparse.BooleanOptionalAction, default=None,
+                        help="switch the house rule treasury on or off (default: as the "
+                        "built-in plan has it)")
+    parser.add_argument("--pay", default=None, metavar="START,WIN,DRAW,LOSS",
+                        help="try other treasury numbers: the points a campaign starts with "
+                        "and what a won, drawn and lost battle pays")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     try:
         args = parser.parse_args(argv)
+        pay = None
+        if args.pay is not None:
+            try:
+                start, win, draw, loss = (int(x) for x in args.pay.split(","))
+            except ValueError:
+                parser.error("--pay takes four whole numbers: START,WIN,DRAW,LOSS")
+            pay = (start, win, draw, loss)
     except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
         return int(done.code or 0)
     return print_report("campaigns", lambda: run(
         max(1, args.campaigns), args.difficulty, None if args.runs is None else max(0, args.runs),
-        max(1, args.jobs), args.record, args.seed_base), args.json, table)
+        max(1, args.jobs), args.record, args.seed_base, args.treasury, pay), args.json, table)
 
 
 if __name__ == "__main__":

@@ -37,6 +37,7 @@ from typing import Any
 from pydantic import ValidationError
 from sqlmodel import Session, col, select
 
+from campaigns import treasury as treasury_rule
 from campaigns.balance import ENEMY_LEVEL as ENEMY_LEVEL
 from campaigns.balance import (
     ODDS_OFFSET,
@@ -87,6 +88,7 @@ from campaigns.scenarios import (
     user_scenarios_dir,
 )
 from campaigns.stored import DamagedRecord, stored_json
+from campaigns.treasury import Broke, points
 from db.models import Campaign, Company, Mek, Pilot, Play
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
@@ -119,6 +121,9 @@ BUILT_IN_PLAN = (
     ("citadel-campaign", "defender"),
 )
 BUILT_IN_NAME = "The six scenarios of the rules"
+# The house rules the built-in campaign sets over its scenarios' own (docs/rules.md, "The
+# treasury"); the printed plan sets none.
+BUILT_IN_HOUSE_RULES: dict[str, Any] = {"treasury": True}
 PILOT_NAMES = (
     "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",
     "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
@@ -267,7 +272,10 @@ def active_campaign(session: Session, company: Company) -> Campaign | None:
 
 def start_campaign(session: Session, company_name: str, *, plan: Path | None = None,
                    seed: int | None = None, difficulty: str | None = None,
-                   printed: bool = False) -> dict[str, Any]:
+                   printed: bool = False, treasury: bool | None = None) -> dict[str, Any]:
+    """Begin a campaign of the plan file ``plan``, or of the built-in plan (the printed one
+    with ``printed``). ``treasury`` switches the house rule treasury on or off over the
+    plan's own choice (None keeps it)."""
     company = company_to_change(session, company_name)
     if active_campaign(session, company) is not None:
         raise Refused(f"{company.name} is already on a campaign; finish it with 'meks "
@@ -279,31 +287,57 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
     else:
         name, built_in = (PRINTED_NAME, PRINTED_PLAN) if printed else \
             (BUILT_IN_NAME, BUILT_IN_PLAN)
-        steps = [{"scenario": s, "side": side} for s, side in built_in]
+        house = {} if printed else BUILT_IN_HOUSE_RULES
+        steps = [{"scenario": s, "side": side, **({"house_rules": dict(house)} if house
+                                                   else {})} for s, side in built_in]
         plan_difficulty = "normal"
+    if treasury is not None:
+        for step in steps:
+            rules = {k: v for k, v in (step.get("house_rules") or {}).items()
+                     if k != "treasury"}
+            if treasury:
+                rules["treasury"] = True
+            elif step_scenario({**step, "house_rules": {}}).house_rules.treasury:
+                rules["treasury"] = False  # the scenario's own, switched off by the plan
+            if rules:
+                step["house_rules"] = rules
+            else:
+                step.pop("house_rules", None)
     level = difficulty or plan_difficulty
     if level not in DIFFICULTIES:
         raise Refused(f"Difficulty must be one of {', '.join(DIFFICULTIES)}.")
     seed = Dice.from_seed(seed).seed
     assert seed is not None
+    start_points = treasury_rule.PAY.start if keeps_treasury(steps) else None
     with changing(session, company, "campaign start") as change:
         row = Campaign(company_id=company.id or 0, name=name, plan=json.dumps(steps),
-                       seed=seed, difficulty=level)
+                       seed=seed, difficulty=level, treasury=start_points)
         session.add(row)
         session.flush()
         count = f"{len(steps)} scenario{'s' * (len(steps) != 1)}"
-        change.summary = f"Began the campaign '{name}' ({count}, {level})."
+        change.summary = f"Began the campaign '{name}' ({count}, {level})." + (
+            f" Treasury: {start_points} points." if start_points is not None else "")
     return campaign_view(row)
+
+
+def keeps_treasury(steps: list[dict[str, Any]]) -> bool:
+    """Whether a campaign of these steps keeps a treasury: the house rule treasury is on
+    in one of its scenarios (the plan's house rules over their own)."""
+    return any(step_scenario(step).house_rules.treasury for step in steps)
 
 
 def campaign_view(row: Campaign) -> dict[str, Any]:
     plan = stored_json(row, "plan", list)
     results = stored_json(row, "results")
     record = {r: sum(1 for x in results if x["result"] == r) for r in ("win", "loss", "draw")}
+    broke = row.status == "broke"
     return {"id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
             "difficulty": row.difficulty, "position": row.position, "plan": plan,
-            "next": plan[row.position] if row.position < len(plan) else None,
-            "results": results, "record": record}
+            "next": plan[row.position] if row.position < len(plan) and not broke else None,
+            "results": results, "record": record,
+            **({"treasury": row.treasury} if row.treasury is not None else {}),
+            **({"broke_at": plan[row.position]} if broke and row.position < len(plan)
+               else {})}
 
 
 def status(session: Session, company_name: str) -> dict[str, Any]:
@@ -332,6 +366,7 @@ class Prepared:
     bought: list[str]
     odds: dict[str, Any] | None = None
     repairs: list[str] = field(default_factory=list)
+    spent: int | None = None  # what the treasury paid getting ready (house rule treasury)
 
 
 def _active(session: Session, company: Company) -> Campaign:
@@ -344,7 +379,8 @@ def _active(session: Session, company: Company) -> Campaign:
 
 def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog, *,
             runs: int | None = None, controller_name: str = DEFAULT_CONTROLLER,
-            timings: dict[str, float] | None = None) -> Prepared:
+            timings: dict[str, float] | None = None,
+            choice: list[str] | None = None) -> Prepared:
     """Support rolls, the company's muster and the enemy's force for the next scenario. The
     enemy's muster is balanced (``campaigns.balance``) and the company's odds of the coming
     battle worked out: estimated where they can be (``runs`` None), or fought ``runs`` times
@@ -357,16 +393,9 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
         raise Refused(f"{company.name} has an unfinished battle at the terminal, play {busy}, "
                       f"that holds its mustered force; finish it with 'meks battle resume "
                       f"{busy}' before the campaign goes on.")
-    step = stored_json(row, "plan", list)[row.position]
-    scenario = step_scenario(step)
-    side = Side(step["side"])
-    dice = Dice.from_seed(derive_seed(row.seed, row.position))
-    granted, _ = support_rolls_for(session, company.name, scenario, side)
-    # support the player already rolled for the next muster counts towards the grant
-    count = max(0, granted - next_muster(session, company).support)
-    support = support_roll(session, company.name, dice, count, catalog) if count else []
-    repairs = auto_repair(session, company, catalog)
-    bought = auto_muster(session, company, scenario, side, catalog)
+    before = points(session, company)
+    scenario, side, dice, support, repairs = _before_muster(session, company, row, catalog)
+    bought = auto_muster(session, company, scenario, side, catalog, choice)
     _, muster_row, force = muster_force(session, company.name, scenario.id, catalog)
     difficulty = Difficulty(row.difficulty)
     rolls = enemy_support(scenario, side.enemy, catalog, dice)
@@ -382,21 +411,40 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
         timings["balance"] = time.perf_counter() - started
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
     return Prepared(row, company, scenario, side, dice, sides,
-                    [s["result"] for s in support], bought, odds, repairs)
+                    [s["result"] for s in support], bought, odds, repairs,
+                    None if before is None else before - (points(session, company) or 0))
+
+
+def _before_muster(session: Session, company: Company, row: Campaign, catalog: Catalog
+                   ) -> tuple[Scenario, Side, Dice, list[dict[str, Any]], list[str]]:
+    """The campaign's next scenario and the company's side in it, the step's dice, and
+    what comes before its muster: the support rolls it grants and lost parts put back."""
+    step = stored_json(row, "plan", list)[row.position]
+    scenario = step_scenario(step)
+    side = Side(step["side"])
+    dice = Dice.from_seed(derive_seed(row.seed, row.position))
+    granted, _ = support_rolls_for(session, company.name, scenario, side)
+    # support the player already rolled for the next muster counts towards the grant
+    count = max(0, granted - next_muster(session, company).support)
+    support = support_roll(session, company.name, dice, count, catalog) if count else []
+    repairs = auto_repair(session, company, catalog)
+    return scenario, side, dice, support, repairs
 
 
 def next_scenario(session: Session, company_name: str,
                   catalog: Catalog | None = None,
                   controller_name: str = DEFAULT_CONTROLLER, *,
                   runs: int | None = None,
-                  timings: dict[str, float] | None = None) -> dict[str, Any]:
+                  timings: dict[str, float] | None = None,
+                  choice: list[str] | None = None) -> dict[str, Any]:
     """Play the campaign's next scenario, every step recorded; returns its summary, with the
     company's odds before the battle and what balancing did (``odds``; None with ``runs``
     0). Both sides are commanded by ``controller_name`` (the bot, at the campaign's
     difficulty, by default), and so are the battles the odds fight. ``timings``, when
     given, receives the seconds spent preparing the battle (support, musters, odds and
     balancing: ``prepare``), on the odds and balancing alone (``balance``) and fighting it
-    (``fight``)."""
+    (``fight``). ``choice``, when given, names the force to muster (``MusterMenu.choose``)
+    in place of the tool's suggestion."""
     controller(controller_name)  # an unknown name is refused before anything changes
     check_runs(runs)
     catalog = catalog or load_catalog()
@@ -406,8 +454,11 @@ def next_scenario(session: Session, company_name: str,
         raise Refused(f"{company.name}'s next battle is being played at the terminal; "
                       f"continue it with 'meks campaign next {shell_arg(company.name)} --play'.")
     started = time.perf_counter()
-    ready = prepare(session, company, row, catalog, runs=runs, controller_name=controller_name,
-                    timings=timings)
+    ready = _prepare_or_broke(session, company, row, catalog, runs=runs,
+                              controller_name=controller_name, timings=timings,
+                              choice=choice)
+    if isinstance(ready, dict):
+        return ready
     prepared = time.perf_counter()
     fought = fight_sides(ready.scenario, ready.sides, ready.dice, catalog=catalog,
                          controllers=both(controller_name),
@@ -421,6 +472,36 @@ def next_scenario(session: Session, company_name: str,
             "odds": ready.odds}
 
 
+def _prepare_or_broke(session: Session, company: Company, row: Campaign, catalog: Catalog,
+                      **how: Any) -> Prepared | dict[str, Any]:
+    """``prepare``, or, when the company cannot field a legal force with what it owns and
+    what its treasury can pay for (house rule treasury), the campaign ended as broke, with
+    nothing of the preparation kept (``went_broke``)."""
+    try:
+        with session.begin_nested():
+            return prepare(session, company, row, catalog, **how)
+    except Broke as exc:
+        return went_broke(session, company, row, exc.message)
+
+
+def went_broke(session: Session, company: Company, row: Campaign, why: str) -> dict[str, Any]:
+    """End the campaign as broke at its next scenario (recorded as an event); the result
+    ``campaign next`` shows."""
+    plan = stored_json(row, "plan", list)
+    step = plan[row.position]
+    scenario = step_scenario(step)
+    with changing(session, company, "campaign next") as change:
+        row.status = "broke"
+        session.add(row)
+        change.summary = (f"{company.name} went broke before {scenario.name}; the campaign "
+                          "is over.")
+    return {"company": company.name, "campaign": row.name, "position": row.position,
+            "of": len(plan), "finished": True, "scenario": scenario.id,
+            "name": scenario.name, "side": step["side"], "result": "broke", "reason": why,
+            "treasury": row.treasury, "battle_id": None, "turns": 0, "support": [],
+            "bought": [], "pilots": []}
+
+
 def check_runs(runs: int | None) -> None:
     """The number of battles a campaign's odds fight: None (estimated where they can be),
     0 (no odds, no balancing) or more."""
@@ -432,7 +513,7 @@ def check_runs(runs: int | None) -> None:
 def _step_data(ready: Prepared) -> Step:
     assert ready.row.id is not None
     return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought,
-                ready.repairs, odds_before(ready.odds))
+                ready.repairs, odds_before(ready.odds), ready.spent)
 
 
 def playing_step(session: Session, row: Campaign) -> int | None:
@@ -444,7 +525,8 @@ def playing_step(session: Session, row: Campaign) -> int | None:
 
 def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTROLLER,
               catalog: Catalog | None = None, *, runs: int | None = None,
-              shown: dict[str, Any] | None = None) -> tuple[PlayState, bool]:
+              shown: dict[str, Any] | None = None,
+              choice: list[str] | None = None) -> tuple[PlayState, bool]:
     """The play of the campaign's next battle, the company commanded at the terminal: the
     one under way, or a new one after the support rolls, the muster and the balancing
     (``runs`` battles, ``opponent`` commanding both sides: the company's odds were the bot
@@ -457,7 +539,10 @@ def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTR
     waiting = playing_step(session, row)
     if waiting is not None:
         return load(session, waiting), False
-    ready = prepare(session, company, row, catalog, runs=runs, controller_name=opponent)
+    ready = _prepare_or_broke(session, company, row, catalog, runs=runs,
+                              controller_name=opponent, choice=choice)
+    if isinstance(ready, dict):
+        raise WentBroke(ready)
     if shown is not None:
         shown["odds"] = ready.odds
     state = start_sides(session, ready.scenario, ready.side, ready.sides,
@@ -466,26 +551,149 @@ def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTR
     return state, True
 
 
-def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
-                catalog: Catalog) -> list[str]:
-    """Choose and record the company's force for a scenario: the strongest that fits,
-    owned Meks first, buying what is missing and hiring pilots for empty cockpits: a
-    Regular while the scenario provides one the force has not used (its hire fee waived,
-    R3.3), else a Green one. Returns the callsigns bought."""
+def next_muster_menu(session: Session, company_name: str,
+                     catalog: Catalog | None = None) -> MusterMenu | None:
+    """What the campaign's next muster will choose from, worked out as ``prepare`` works it
+    out (support rolled, lost parts put back: the same dice, so the same results) and then
+    undone, nothing kept; None when its battle is under way at the terminal already (its
+    force is chosen) or the company is broke (``campaign next`` records it)."""
+    catalog = catalog or load_catalog()
+    company = company_to_change(session, company_name)
+    row = _active(session, company)
+    if playing_step(session, row) is not None:
+        return None
+    nested = session.begin_nested()
+    try:
+        scenario, side, *_ = _before_muster(session, company, row, catalog)
+        return muster_menu(session, company, scenario, side, catalog)
+    except Broke:
+        return None
+    finally:
+        nested.rollback()
+
+
+class WentBroke(Exception):
+    """``play_step`` found the company broke: the campaign is over, ``result`` says how.
+    The caller commits the transaction (the campaign's end is recorded) and shows it."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__(result["reason"])
+        self.result = result
+
+
+@dataclass(frozen=True)
+class MusterMenu:
+    """What a campaign's muster chooses from: the company's Meks (each at its price plus
+    what it owes), the points the force may cost (the scenario's budget, with Rich Uncle,
+    less the hire fees owed), what the treasury can pay now (None without one), the side's
+    limits, and the force the tool suggests (``pick_force``)."""
+
+    scenario: Scenario
+    side: Side
+    owned: list[Option]
+    budget: int
+    cash: int | None
+    suggestion: list[Option]
+
+    def view(self) -> dict[str, Any]:
+        rules = self.scenario.side(self.side)
+        return {
+            "scenario": self.scenario.id, "name": self.scenario.name, "side": self.side.value,
+            "budget": self.budget, "treasury": self.cash,
+            "max_size": rules.max_size.value if rules.max_size else None,
+            "composition": None if rules.composition is None else {
+                size.value: n for size, n in rules.composition.items()},
+            "owned": [{"callsign": o.owned, "design": o.design.name,
+                       "size": o.design.size.value, "price": o.price, "owes": o.paid}
+                      for o in self.owned],
+            "suggestion": [o.owned or o.design.name for o in self.suggestion],
+            "cost": sum(o.price for o in self.suggestion),
+            "paid": sum(o.paid for o in self.suggestion)}
+
+    def choose(self, names: list[str], catalog: Catalog) -> list[Option]:
+        """The force ``names`` names (callsigns of the company's Meks, and designs to buy,
+        a design twice buying two), checked against the budget, the side's limits and the
+        treasury. Raises ``Refused`` naming every problem."""
+        from db.models import fold
+
+        problems = []
+        chosen: list[Option] = []
+        mine = {fold(o.owned or ""): o for o in self.owned}
+        for raw in names:
+            name = raw.strip()
+            if name.casefold().startswith("buy "):
+                name = name[4:].strip()
+            if not name:
+                continue
+            option = mine.get(fold(name))
+            if option is not None:
+                if option in chosen:
+                    problems.append(f"{option.owned} is named twice")
+                    continue
+                chosen.append(option)
+                continue
+            try:
+                design = catalog.design(name)
+            except MeksError:
+                problems.append(f"{name!r} is neither one of the company's Meks nor a "
+                                "stock design ('meks catalog designs' lists them)")
+                continue
+            chosen.append(Option(design, design.price or 0))
+        if not chosen and not problems:
+            problems.append("name at least one Mek")
+        rules = self.scenario.side(self.side)
+        if chosen:
+            problems += rules.size_problems([o.design.size for o in chosen])
+            cost = sum(o.price for o in chosen)
+            if cost > self.budget:
+                problems.append(f"the force costs {cost} points but the budget is "
+                                f"{self.budget}")
+            paid = sum(o.paid for o in chosen)
+            if self.cash is not None and paid > self.cash:
+                problems.append(f"it costs {paid} points to buy and repair, but the "
+                                f"treasury holds {self.cash}")
+        if problems:
+            raise Refused("That force cannot be mustered: " + "; ".join(problems) + ".")
+        return chosen
+
+
+def muster_menu(session: Session, company: Company, scenario: Scenario, side: Side,
+                catalog: Catalog) -> MusterMenu:
+    """What the company's muster for ``scenario`` chooses from (``MusterMenu``)."""
     rules = scenario.side(side)
     # the muster below first releases any muster waiting for its battle: its support and
     # the hire fees it paid count as they will be then
     coming = next_muster(session, company)
     # a Mek that owes points (parts bought, repairs, an overhaul) costs them at its muster
-    owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign) for m in session.exec(
+    owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign, pays=m.owed)
+             for m in session.exec(
         select(Mek).where(Mek.company_id == company.id, Mek.status == "active")
         .order_by(col(Mek.id))).all()]
     owed = sum(coming.owed.values())
-    chosen = pick_force(owned, catalog, rules.budget + coming.bonus - owed, rules.max_size,
-                        rules.composition)
+    treasury = points(session, company)  # house rule treasury: what it can pay for
+    cash = None if treasury is None else treasury - owed
+    budget = rules.budget + coming.bonus - owed
+    chosen = pick_force(owned, catalog, budget, rules.max_size, rules.composition, cash=cash)
+    if not chosen and treasury is not None:
+        raise Broke(f"{company.name} cannot field a legal force for {scenario.name}: its "
+                    f"{len(owned)} Mek{'s' * (len(owned) != 1)} and the {treasury} points "
+                    "in its treasury are not enough.")
     if not chosen:
         raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
                       f"{rules.budget} points.")
+    return MusterMenu(scenario, side, owned, budget, cash, chosen)
+
+
+def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
+                catalog: Catalog, choice: list[str] | None = None) -> list[str]:
+    """Choose and record the company's force for a scenario: the strongest that fits,
+    owned Meks first, buying what is missing (or the force ``choice`` names: see
+    ``MusterMenu.choose``), and hiring pilots for empty cockpits: a Regular while the
+    scenario provides one the force has not used (its hire fee waived, R3.3), else a Green
+    one. Returns the callsigns bought."""
+    rules = scenario.side(side)
+    menu = muster_menu(session, company, scenario, side, catalog)
+    chosen = menu.suggestion if choice is None else menu.choose(choice, catalog)
     callsigns = []
     bought = []
     for option in chosen:

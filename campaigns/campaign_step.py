@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlmodel import Session
 
+from campaigns import treasury as treasury_rule
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
 from campaigns.stored import stored_json
@@ -38,6 +39,7 @@ class Step:
     # The company's odds before the battle (``odds_before``): shares of win, draw and loss,
     # and how many battles were fought for them (0: estimated); None when none were given.
     odds: dict[str, Any] | None = None
+    spent: int | None = None  # points the treasury paid getting ready (house rule treasury)
 
     def data(self) -> dict[str, Any]:
         """The step as a play's ``spec`` keeps it (the shape every meks has stored; the
@@ -45,7 +47,8 @@ class Step:
         return {"id": self.campaign, "position": self.position, "side": self.side.value,
                 "support": list(self.support), "bought": list(self.bought),
                 **({"repairs": list(self.repairs)} if self.repairs else {}),
-                **({"odds": dict(self.odds)} if self.odds else {})}
+                **({"odds": dict(self.odds)} if self.odds else {}),
+                **({"spent": self.spent} if self.spent is not None else {})}
 
     @classmethod
     def from_data(cls, campaign: int, position: int, details: dict[str, Any]) -> Step:
@@ -55,7 +58,8 @@ class Step:
         return cls(campaign, position, Side(details["side"]),
                    [str(s) for s in details["support"]], [str(b) for b in details["bought"]],
                    [str(r) for r in details.get("repairs", [])],
-                   dict(details["odds"]) if details.get("odds") else None)
+                   dict(details["odds"]) if details.get("odds") else None,
+                   None if details.get("spent") is None else int(details["spent"]))
 
 
 def complete_step(session: Session, step: Step, fought: Fought,
@@ -89,7 +93,17 @@ def complete_step(session: Session, step: Step, fought: Fought,
         entry["repairs"] = list(step.repairs)
     if step.odds:
         entry["odds"] = dict(step.odds)
+    after = None
+    if row.treasury is not None:  # house rule treasury: the battle pays by its result
+        income = treasury_rule.PAY.for_result(outcome)
+        after = row.treasury + income
+        if step.spent is not None:
+            entry["spent"] = step.spent
+        entry["income"] = income
+        entry["treasury"] = after
     with changing(session, company, "campaign next") as change:
+        if after is not None:
+            row.treasury = after
         results = stored_json(row, "results")
         results.append(entry)
         row.results = json.dumps(results)
@@ -98,6 +112,8 @@ def complete_step(session: Session, step: Step, fought: Fought,
             row.status = "finished"
         session.add(row)
         change.summary = (f"{scenario.name} ({side.value}): {outcome}."
+                          + (f" Paid {entry['income']} points; treasury {entry['treasury']}."
+                             if "income" in entry else "")
                           + (" The campaign is over." if row.status == "finished" else ""))
     return {"company": company.name, "campaign": row.name, "position": row.position,
             "of": len(plan), "finished": row.status == "finished", **entry}

@@ -24,6 +24,7 @@ from campaigns import roster
 from campaigns.errors import NotFound as NotFound  # (re-exported)
 from campaigns.errors import Refused as Refused
 from campaigns.stored import stored_json
+from campaigns.treasury import charge, points, refund
 from db.locks import lock_company, mark_locked
 from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -484,13 +485,15 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
     _callsign_free(session, company, callsign)
     price = report.purchase_price(pricing)
     with changing(session, company, "mek buy") as change:
+        left = charge(session, company, price, f"{callsign} ({report.design.name})")
         mek = Mek(company_id=_cid(company), callsign=callsign, callsign_key=fold(callsign),
                   design=report.design.name, size=design.size.value, price=price,
                   custom_design=json.dumps(plain(report.design)) if custom else None)
         session.add(mek)
         session.flush()
-        change.summary = f"Bought {callsign} ({report.design.name}, {price} points)."
-    return mek_view(mek)
+        change.summary = f"Bought {callsign} ({report.design.name}, {price} points)." + (
+            f" Treasury: {left} points." if left is not None else "")
+    return {**mek_view(mek), **({"treasury": left} if left is not None else {})}
 
 
 def mek_view(mek: Mek) -> dict[str, Any]:
@@ -786,16 +789,23 @@ def next_muster(session: Session, company: Company) -> NextMuster:
 
 
 def _release(session: Session, muster_row: Muster) -> None:
-    """Undo what a waiting muster took: support rolls wait again, Regular hires owe again."""
+    """Undo what a waiting muster took: support rolls wait again, Regular hires owe again
+    (and what the treasury paid for them goes back to it)."""
+    back = 0
     for entry in stored_json(muster_row, "force", list):
         pilot = session.get(Pilot, entry["pilot"])
         if pilot is not None and entry.get("paid"):
             pilot.hire_cost += entry["paid"]
+            back += entry["paid"]
             session.add(pilot)
         mek = session.get(Mek, entry["mek"])
         if mek is not None and entry.get("owed"):  # parts, repairs, overhaul (R3.7, R3.8)
             mek.owed += entry["owed"]
+            back += entry["owed"]
             session.add(mek)
+    company = session.get(Company, muster_row.company_id)
+    if company is not None:
+        refund(session, company, back)
     for roll in session.exec(select(SupportRoll).where(
             SupportRoll.muster_id == muster_row.id)).all():
         roll.muster_id = None
@@ -868,6 +878,12 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
             problems.append(f"the force costs {cost} points ({', '.join(items)}) but the "
                             f"budget is {budget}{extra}")
         problems += limits.rules.size_problems([Size(m.size) for m in meks])
+        # house rule treasury: hire fees and what the Meks owe are paid now
+        pay = sum(e["paid"] for e in force) + sum(owed.values())
+        left = points(session, company)
+        if left is not None and pay > left:
+            problems.append(f"the hire fees, parts and repairs it pays now cost {pay} points "
+                            f"but the treasury holds {left}")
         if problems:
             raise Refused("The muster is refused [R3.3]: " + "; ".join(problems) + ".")
         max_size = limits.rules.max_size
@@ -881,6 +897,7 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         for roll in pending:
             roll.muster_id = row.id
             session.add(roll)
+        left = charge(session, company, pay, "the muster")
         for pilot in pilots:
             pilot.hire_cost = 0
             session.add(pilot)
@@ -892,11 +909,14 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
                           f"{cost}/{budget} points" + (f" ({limits.scenario})"
                                                        if limits.scenario else "")
                           + (" in place of the muster waiting for its battle"
-                             if replaced is not None else "") + ".")
+                             if replaced is not None else "") + "."
+                          + (f" Paid {pay} from the treasury, {left} left." if left is not None
+                             and pay else ""))
     return {"id": row.id, "cost": cost, "budget": budget, "scenario": limits.scenario,
             "side": limits.side, "replaced": replaced is not None,
             "force": [{"mek": m.callsign, "design": m.design, "price": price,
                        "pilot": p.name, "level": p.level, "hire": e["paid"],
                        **({"owed": e["owed"]} if e.get("owed") else {})}
                       for m, p, price, e in zip(meks, pilots, prices, force, strict=True)],
-            "support": [s.result for s in pending]}
+            "support": [s.result for s in pending],
+            **({"paid": pay, "treasury": left} if left is not None else {})}

@@ -70,12 +70,7 @@ def snapshot(session: Session, company: Company) -> Document:
              "log": stored_json(b, "log"), "created_at": b.created_at}
             for b in battles
         ],
-        "campaigns": [
-            {"id": c.id, "name": c.name, "plan": stored_json(c, "plan", list),
-             "position": c.position, "seed": c.seed, "difficulty": c.difficulty, "status": c.status,
-             "results": stored_json(c, "results"), "created_at": c.created_at}
-            for c in campaigns
-        ],
+        "campaigns": [_campaign(c) for c in campaigns],
     }
     stock = stockpile(session, cid)
     if stock:  # left out when empty, as in every document written before stockpiles
@@ -98,6 +93,19 @@ def _mek(m: Mek) -> dict[str, Any]:
         item["owed"] = m.owed
     if m.wear:
         item["wear"] = m.wear
+    return item
+
+
+def _campaign(c: Campaign) -> dict[str, Any]:
+    """A campaign in the document. Its treasury (house rule treasury) appears only when it
+    keeps one, so that documents written before campaigns kept theirs read and compare as
+    they did."""
+    item: dict[str, Any] = {
+        "id": c.id, "name": c.name, "plan": stored_json(c, "plan", list),
+        "position": c.position, "seed": c.seed, "difficulty": c.difficulty, "status": c.status,
+        "results": stored_json(c, "results"), "created_at": c.created_at}
+    if c.treasury is not None:
+        item["treasury"] = c.treasury
     return item
 
 
@@ -223,7 +231,8 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
                                                  for r in c["results"]]
         values = {"name": c["name"], "plan": json.dumps(c["plan"]), "position": c["position"],
                   "seed": c["seed"], "difficulty": c["difficulty"], "status": c["status"],
-                  "results": json.dumps(results), "created_at": c["created_at"]}
+                  "results": json.dumps(results), "created_at": c["created_at"],
+                  "treasury": c.get("treasury")}
         campaign = kept.pop(c["id"], None)
         if campaign is None:
             campaign = Campaign(id=c["id"] if keep_ids else None, company_id=company.id,

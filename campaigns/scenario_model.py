@@ -387,6 +387,10 @@ class HouseRules(_Model):
         "R6.3: breaking contact withdraws the winner's units into adjacent zones free of "
         "enemies (withdraw), or only stops the fire there this turn (stay, the earlier "
         "reading)."))
+    treasury: bool = Field(False, description=(
+        "Campaigns: the company keeps a treasury of points that pays for the Meks, Regular "
+        "pilots, parts, repairs and overhauls it buys; each battle pays by its result, and "
+        "salvaged parts can be sold. The scenario's budget still caps the force."))
 
     @model_serializer(mode="wrap")
     def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
@@ -737,9 +741,15 @@ def scenario_data(scenario: game.Scenario) -> dict[str, Any]:
 def rules_digest(scenario: game.Scenario) -> str:
     """A short digest of what decides ``scenario``'s battles: its stored form without the
     name, briefing and assumption notes. Fitted odds curves keep the digest of the scenario
-    they were fitted to, so that a change to it is noticed."""
+    they were fitted to, so that a change to it is noticed. The house rule treasury, which
+    changes nothing in a battle (only what the company can buy before it), is left out."""
     data = {k: v for k, v in scenario_data(scenario).items()
             if k not in ("name", "briefing", "assumed", "changes")}
+    house = {k: v for k, v in data.get("house_rules", {}).items() if k != "treasury"}
+    if house:
+        data["house_rules"] = house
+    else:
+        data.pop("house_rules", None)
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 

@@ -47,19 +47,25 @@ def start(company: str = COMPANY,
                                                 help="How strong the enemy is: easy, normal "
                                                 "or hard (default: the plan's, else "
                                                 "normal)."),
+          treasury: bool | None = typer.Option(
+              None, "--treasury/--no-treasury", show_default=False,
+              help="Switch the house rule treasury on or off for every scenario: the "
+              "company's points pay for what it buys and each battle pays by its result "
+              "(default: as the plan says)."),
           as_json: bool = JSON) -> None:
     """Begin a campaign for a company."""
     from campaigns.campaign import start_campaign
 
     with session() as s:
         view = start_campaign(s, company, plan=plan, seed=seed, difficulty=difficulty,
-                              printed=printed)
+                              printed=printed, treasury=treasury)
     if as_json:
         print_json(view)
     else:
         count = len(view["plan"])
         say(f"Campaign '{view['name']}' begins: {count} scenario{'s' * (count != 1)}, "
-                   f"{view['difficulty']}, seed {view['seed']}.")
+            f"{view['difficulty']}, seed {view['seed']}"
+            + (f", treasury {view['treasury']} points." if "treasury" in view else "."))
 
 
 @app.command()
@@ -118,18 +124,29 @@ def next_(company: str = COMPANY,
           controller_name: str = CONTROLLER,
           auto_skills: bool = AUTO_SKILLS,
           runs: int | None = RUNS,
+          choose: bool = typer.Option(False, "--choose", help="Choose the force at the "
+                                      "muster yourself, the tool fighting the battle (--play "
+                                      "always asks). Needs a terminal; without one the "
+                                      "tool's choice is taken."),
           as_json: bool = JSON) -> None:
     """Play the next scenario: support rolls, muster, battle, post-battle sequence.
 
-    With --play, your pilots who earn a new skill choose it when the battle ends."""
+    With --play (or --choose) you choose the force at the muster: which of your Meks to
+    field, which to leave at home and what to buy; Enter takes the tool's suggestion. With
+    --play, your pilots who earn a new skill choose it when the battle ends."""
     from campaigns.campaign import next_scenario
     from cli import campaign_views
+    from cli.state import interactive
 
     if not auto:
         _play_next(company, controller_name, auto_skills, runs)
         return
+    # with --json the questions go to standard error, the result alone to standard output
+    choice = choose_muster(company, questions_to_stderr=as_json) \
+        if choose and interactive() else None
     with session() as s:
-        result = next_scenario(s, company, controller_name=controller_name, runs=runs)
+        result = next_scenario(s, company, controller_name=controller_name, runs=runs,
+                               choice=choice)
     if as_json:
         print_json(result)
     else:
@@ -170,7 +187,7 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
                runs: int | None) -> None:
     """The next scenario with the company commanded at the terminal (resumed if under way,
     against the controller it began with)."""
-    from campaigns.campaign import play_step
+    from campaigns.campaign import WentBroke, play_step
     from campaigns.company import Refused, shell_arg
     from cli.play_run import play_to_end
     from cli.state import interactive
@@ -180,9 +197,20 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
                       "terminal; use --auto to let the tool fight the battle.")
     from cli.campaign_views import odds_lines
 
+    choice = choose_muster(company)
     shown: dict[str, Any] = {}
+    broke = None
     with session() as s:
-        state, new = play_step(s, company, opponent=controller_name, runs=runs, shown=shown)
+        try:
+            state, new = play_step(s, company, opponent=controller_name, runs=runs,
+                                   shown=shown, choice=choice)
+        except WentBroke as exc:  # the campaign's end is recorded: the session commits it
+            broke = exc.result
+    if broke is not None:
+        from cli import campaign_views
+
+        show(campaign_views.scenario_summary(broke))
+        return
     if shown.get("odds"):
         for line in odds_lines(shown["odds"]):
             say(line)
@@ -192,3 +220,62 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
         f" as the {state.side.value}. Type q at any prompt to stop; 'meks campaign next "
         f"{shell_arg(state.names[state.side])} --play' continues.")
     play_to_end(state, auto_skills=auto_skills)
+
+
+def choose_muster(company: str, questions_to_stderr: bool = False) -> list[str] | None:
+    """Ask the player at the terminal for the force of the campaign's next muster: the
+    callsigns of the company's Meks to field and the designs to buy, by commas; Enter takes
+    the tool's suggestion (None), q stops with nothing changed. A force that cannot be
+    mustered is explained and asked for again. Nothing is asked when the battle is under
+    way already, or the company is broke (the campaign records that)."""
+    from campaigns.campaign import next_muster_menu
+    from campaigns.company import Refused
+    from cli import campaign_views
+    from cli.output import error, stderr
+    from meks.catalog import load_catalog
+
+    catalog = load_catalog()
+    with session() as s:
+        menu = next_muster_menu(s, company, catalog)
+    if menu is None:
+        return None
+    if questions_to_stderr:
+        stderr().print(campaign_views.muster_menu(menu.view()))
+    else:
+        show(campaign_views.muster_menu(menu.view()))
+    while True:
+        answer = typer.prompt("Field which Meks? Callsigns and designs to buy, by commas "
+                              "(Enter: the suggestion, q: stop)", default="",
+                              show_default=False, err=questions_to_stderr)
+        if answer.strip().casefold() in ("q", "quit"):
+            typer.echo("Stopped; nothing was changed.", err=questions_to_stderr)
+            raise typer.Exit(0)
+        if not answer.strip():
+            return None
+        names = [n.strip() for n in answer.split(",") if n.strip()]
+        try:
+            menu.choose(names, catalog)
+        except Refused as exc:
+            error(exc.message)
+            continue
+        return names
+
+
+@app.command()
+def sell(company: str = COMPANY,
+         parts: list[str] = typer.Argument(None, show_default=False,
+                                           help="The parts to sell, by name (a name twice "
+                                           "sells two)."),
+         everything: bool = typer.Option(False, "--all", help="Sell every part in the "
+                                         "stockpile."),
+         as_json: bool = JSON) -> None:
+    """Sell salvaged parts from the stockpile into the campaign's treasury (house rule
+    treasury): each for half its catalog price, rounded up."""
+    from campaigns.treasury import sell_parts
+
+    with session() as s:
+        result = sell_parts(s, company, parts or [], everything=everything)
+    if as_json:
+        print_json(result)
+    else:
+        say(result["summary"])

@@ -25,14 +25,33 @@ def status(view: dict[str, Any]) -> RenderableType:
     results = view["results"]
     for i, step in enumerate(view["plan"]):
         outcome = results[i]["result"] if i < len(results) else (
-            "next" if i == view["position"] else "")
+            ("broke" if view["status"] == "broke" else "next")
+            if i == view["position"] else "")
         _row(table, i + 1, step["scenario"], step["side"], outcome)
     record = view["record"]
-    return Group(table, Text(f"Record: {record['win']} won, {record['loss']} lost, "
-                             f"{record['draw']} drawn."))
+    lines: list[RenderableType] = [table, Text(
+        f"Record: {record['win']} won, {record['loss']} lost, {record['draw']} drawn.")]
+    lines += [Text(line) for line in treasury_lines(view)]
+    return Group(*lines)
+
+
+def treasury_lines(view: dict[str, Any]) -> list[str]:
+    """The treasury and, when the company went broke, where (house rule treasury)."""
+    out = []
+    if "treasury" in view:
+        out.append(f"Treasury: {view['treasury']} points.")
+    if view["status"] == "broke":
+        where = view.get("broke_at") or {}
+        out.append(f"Broke: the company could not field a legal force for "
+                   f"{where.get('scenario', 'its next scenario')}; the campaign is over.")
+    return out
 
 
 def scenario_summary(result: dict[str, Any]) -> RenderableType:
+    if result["result"] == "broke":
+        return Group(Text(f"{result['position'] + 1}/{result['of']} {result['name']} as the "
+                          f"{result['side']}: BROKE - {result['reason']} The campaign is "
+                          "over.", style="bold"))
     head = Text(f"{result['position']}/{result['of']} {result['name']} as the "
                 f"{result['side']}: {result['result'].upper()} - {result['reason']} "
                 f"({result['turns']} turns, battle {result['battle_id']})",
@@ -53,6 +72,10 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
         lines.append(Text("  Ended early: " + WITHDRAWAL_WORDS[result["withdrawal"]]))
     for repair in result.get("repairs", []):
         lines.append(Text("  Repaired " + repair))
+    if "income" in result:
+        spent = f"spent {result['spent']} getting ready, " if "spent" in result else ""
+        lines.append(Text(f"  Treasury: {spent}paid {result['income']} for the "
+                          f"{result['result']}, {result['treasury']} points now"))
     for p in result["pilots"]:
         bits = outcome_bits(p, all_kills=True)
         lines.append(Text(f"  {p['pilot']} ({p['mek']}): " + ", ".join(bits)))
@@ -129,6 +152,7 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
         Text(f"Campaign summary: {view['name']}", style="bold"),
         Text(f"Record: {record['win']} won, {record['loss']} lost, {record['draw']} drawn "
              f"({view['status']})."),
+        *(Text(line) for line in treasury_lines(view)),
         table,
         Text("Promotions: " + (", ".join(promotions) or "none")),
         Text("Skills gained: " + (", ".join(skills) or "none")),
@@ -152,3 +176,29 @@ def campaign_summary(view: dict[str, Any]) -> RenderableType:
             lines.append(Text(f"{label}: {text or 'none'}"))
     return Group(*lines)
 
+
+
+def muster_menu(menu: dict[str, Any]) -> RenderableType:
+    """What a campaign's muster chooses from: the company's Meks and the suggested force."""
+    limits = [f"budget {menu['budget']} points"]
+    if menu["treasury"] is not None:
+        limits.append(f"treasury {menu['treasury']} points")
+    if menu["composition"]:
+        limits.append("exactly " + ", ".join(f"{n} {size}" for size, n in
+                                             menu["composition"].items()))
+    elif menu["max_size"]:
+        limits.append(f"largest size {menu['max_size']}")
+    table = Table(title=Text(f"Muster for {menu['name']} as the {menu['side']}: "
+                             + ", ".join(limits)), box=box.SIMPLE_HEAD, title_justify="left")
+    for column in ("Mek", "Design", "Size", "Counts", "Pays now", "Suggested"):
+        table.add_column(column)
+    suggested = set(menu["suggestion"])
+    for mek in menu["owned"]:
+        _row(table, mek["callsign"], mek["design"], mek["size"], mek["price"], mek["owes"],
+             "yes" if mek["callsign"] in suggested else "home")
+    owned = {m["callsign"] for m in menu["owned"]}
+    buys = [name for name in menu["suggestion"] if name not in owned]
+    pay = f", {menu['paid']} of it from the treasury" if menu["treasury"] is not None else ""
+    return Group(table, Text(
+        "Suggested: " + ", ".join(n if n in owned else f"buy {n}" for n in menu["suggestion"])
+        + f" ({menu['cost']} points{pay})." + ("" if buys else " Nothing to buy.")))

@@ -352,6 +352,12 @@ def _v11(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE muster ADD COLUMN definition TEXT"))
 
 
+def _v12(conn: Connection) -> None:
+    # The company's points under the campaign house rule treasury, kept on its campaign.
+    # Campaigns begun before keep none: they go on without a treasury, as they began.
+    conn.execute(text("ALTER TABLE campaign ADD COLUMN treasury INTEGER"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -365,6 +371,7 @@ MIGRATIONS: tuple[Migration, ...] = (
               _v9),
     Migration(10, "the musters a play holds as columns", _v10, recompute=_hold_musters_v10),
     Migration(11, "the scenario a muster was made for, kept with it", _v11),
+    Migration(12, "a campaign's treasury (house rule treasury)", _v12),
 )
 
 LATEST = MIGRATIONS[-1].version

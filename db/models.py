@@ -186,9 +186,12 @@ class Campaign(SQLModel, table=True):
     position: int = 0
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     difficulty: str = "normal"
-    status: str = "active"  # active | finished
+    status: str = "active"  # active | finished | broke
     results: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
     created_at: str = Field(default_factory=utcnow)
+    # The company's points under the campaign house rule treasury; nothing when the rule is
+    # off, or for a campaign begun before campaigns kept one (migration 12).
+    treasury: int | None = None
 
 
 class Play(SQLModel, table=True):

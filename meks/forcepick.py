@@ -22,6 +22,15 @@ class Option:
     design: Design
     price: int
     owned: str | None = None
+    # the points it costs to field now, when a treasury pays for what is bought: a new
+    # Mek's price, or what an owned one owes (None: its price if bought, else nothing)
+    pays: int | None = None
+
+    @property
+    def paid(self) -> int:
+        if self.pays is not None:
+            return self.pays
+        return 0 if self.owned else self.price
 
 
 def catalog_options(catalog: Catalog, max_size: Size | None = None) -> list[Option]:
@@ -31,30 +40,33 @@ def catalog_options(catalog: Catalog, max_size: Size | None = None) -> list[Opti
 
 def pick_force(owned: Sequence[Option], catalog: Catalog, budget: int,
                max_size: Size | None = None, composition: dict[Size, int] | None = None,
-               max_units: int = 4, spend: float = 1.0) -> list[Option]:
-    """The strongest force within ``budget * spend`` points (see the module docstring).
-    Returns an empty list when nothing fits."""
+               max_units: int = 4, spend: float = 1.0, cash: int | None = None
+               ) -> list[Option]:
+    """The strongest force within ``budget * spend`` points (see the module docstring) and,
+    when ``cash`` is given, whose options pay no more than ``cash`` points now
+    (``Option.paid``). Returns an empty list when nothing fits."""
     limit = int(budget * spend)
     allowed = [o for o in owned if max_size is None or o.design.size <= max_size]
     bought = catalog_options(catalog, max_size)
     if composition:
         slots = [size for size, n in sorted(composition.items(), key=lambda kv: -kv[0].rank)
                  for _ in range(n)]
-        return _fill_slots(slots, allowed, bought, limit)
+        return _fill_slots(slots, allowed, bought, limit, cash)
     pool = sorted(allowed, key=lambda o: -o.price) + bought
     combos = (tuple(pool[i] for i in combo) for count in range(1, max_units + 1)
               for combo in itertools.combinations_with_replacement(range(len(pool)), count))
-    return _best(combos, limit)
+    return _best(combos, limit, cash)
 
 
 def _fill_slots(slots: list[Size], owned: Sequence[Option], bought: Sequence[Option],
-                limit: int) -> list[Option]:
+                limit: int, cash: int | None = None) -> list[Option]:
     choices = [[o for o in owned if o.design.size is size]
                + [o for o in bought if o.design.size is size] for size in slots]
-    return _best(itertools.product(*choices), limit)
+    return _best(itertools.product(*choices), limit, cash)
 
 
-def _best(combos: Iterable[tuple[Option, ...]], limit: int) -> list[Option]:
+def _best(combos: Iterable[tuple[Option, ...]], limit: int, cash: int | None = None
+          ) -> list[Option]:
     """The costliest combination within ``limit`` that fields no owned Mek twice; among
     equals, the one using the most owned Meks; the first such in order."""
     best: list[Option] = []
@@ -65,6 +77,8 @@ def _best(combos: Iterable[tuple[Option, ...]], limit: int) -> list[Option]:
             continue
         cost = sum(o.price for o in combo)
         if cost > limit:
+            continue
+        if cash is not None and sum(o.paid for o in combo) > cash:
             continue
         key = (cost, len(owned_keys))
         if key > best_key:

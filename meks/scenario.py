@@ -389,9 +389,13 @@ class HouseRules:
     # earlier reading, under which battles of engine revisions before 8 were fought.
     combat_rounds: int = COMBAT_ROUNDS
     break_contact: BreakContact = BreakContact.WITHDRAW
+    # A campaign house rule of our own (docs/rules.md, "The treasury"): the company's points
+    # pay for what it buys, and each battle pays by its result.
+    treasury: bool = False
 
     QUIET: ClassVar[tuple[str, ...]] = ("salvage", "spare_parts", "wear", "bail_out",
-                                        "withdrawal", "combat_rounds", "break_contact")
+                                        "withdrawal", "combat_rounds", "break_contact",
+                                        "treasury")
 
     @property
     def one_exchange(self) -> bool:

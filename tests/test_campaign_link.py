@@ -33,7 +33,8 @@ def campaign_play(runner: CliRunner, quit_after: int = 3) -> tuple[int, int]:
     from cli.state import session
 
     run(runner, "company", "create", "Hawks")
-    started = json.loads(run(runner, "campaign", "start", "Hawks", "--seed", "21", "--json"))
+    started = json.loads(run(runner, "campaign", "start", "Hawks", "--seed", "21",
+                             "--no-treasury", "--json"))
     with session() as s:
         state, new = play_step(s, "Hawks")
     assert new
@@ -206,9 +207,23 @@ def _blank(location: str) -> None:
         Path(location + suffix).unlink(missing_ok=True)
 
 
+def without_treasuries(tables: dict[str, list[dict[str, Any]]]) -> None:
+    """Backup tables as a meks before migration 12 wrote them: no campaign keeps a treasury,
+    in its row or in the company states the events keep."""
+    for row in tables["campaign"]:
+        assert row.pop("treasury") is None
+    for row in tables["event"]:
+        for state in ("before", "after"):
+            doc = json.loads(row[state]) if row[state] else None
+            if isinstance(doc, dict):
+                assert all("treasury" not in c for c in doc.get("campaigns", []))
+
+
 def without_kept_scenarios(tables: dict[str, list[dict[str, Any]]]) -> None:
     """Backup tables as a meks before migration 11 wrote them: no muster keeps the scenario
-    it was made for, in its row or in the company states the events keep."""
+    it was made for, in its row or in the company states the events keep (and, made before
+    migration 12, no campaign keeps a treasury)."""
+    without_treasuries(tables)
     for row in tables["muster"]:
         del row["definition"]
     for row in tables["event"]:
@@ -418,7 +433,8 @@ def test_a_campaign_play_faces_the_bot_at_the_campaigns_difficulty(runner: CliRu
     from meks.engine.bot.choices import Difficulty
 
     run(runner, "company", "create", "Hawks")
-    run(runner, "campaign", "start", "Hawks", "--seed", "21", "--difficulty", "hard")
+    run(runner, "campaign", "start", "Hawks", "--seed", "21", "--difficulty", "hard",
+        "--no-treasury")
     with session() as s:
         state, _ = play_step(s, "Hawks")
     assert state.difficulty is Difficulty.HARD

@@ -29,7 +29,7 @@ def run_json(runner: CliRunner, *args: str) -> Any:
 
 def campaign(runner: CliRunner, *db: str) -> None:
     run(runner, *db, "company", "create", "Hawks")
-    run(runner, *db, "campaign", "start", "Hawks", "--seed", "8")
+    run(runner, *db, "campaign", "start", "Hawks", "--seed", "8", "--no-treasury")
     run(runner, *db, "campaign", "next", "Hawks")
     run(runner, *db, "company", "undo", "Hawks")
     run(runner, *db, "mek", "buy", "Hawks", "THOR")

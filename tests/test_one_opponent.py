@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from cli.app import app
 from meks.scenario import Side
 from tests.test_battle_cli import BLUE, RED, run, run_json
 
@@ -182,8 +183,9 @@ def test_campaign_next_play_passes_the_controller_and_the_skill_choice_on(
         seen.update(options, opponent=state.opponent)
     monkeypatch.setattr(cli.state, "interactive", lambda: True)
     monkeypatch.setattr(cli.play_run, "play_to_end", fake)
-    run(runner, "campaign", "next", hawks, "--play", "--controller", "baseline",
-        "--auto-skills")
+    result = runner.invoke(app, ["campaign", "next", hawks, "--play", "--controller",
+                                 "baseline", "--auto-skills"], input="\n")  # the muster
+    assert result.exit_code == 0, result.stderr
     assert seen == {"auto_skills": True, "opponent": "baseline"}
 
 

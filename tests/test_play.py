@@ -865,7 +865,10 @@ def test_campaign_play_hints_name_the_company(runner: CliRunner,
     assert "'meks campaign run \"Iron Hawks\"' first" in err
     monkeypatch.setattr(cli.state, "interactive", lambda: True)
     monkeypatch.setattr(cli.play_run, "play_to_end", lambda state, **options: None)
-    out = run(runner, "campaign", "next", "Iron Hawks", "--play")
+    played = runner.invoke(app, ["campaign", "next", "Iron Hawks", "--play"],
+                           input="\n")  # Enter takes the suggested muster
+    assert played.exit_code == 0, played.stderr
+    out = played.stdout
     assert "'meks campaign next \"Iron Hawks\" --play' continues" in out
     err = run(runner, "campaign", "next", "Iron Hawks", code=1)
     assert "'meks campaign next \"Iron Hawks\" --play'" in err
