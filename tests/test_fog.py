@@ -50,6 +50,7 @@ from meks.engine.core import Battle
 from meks.engine.decisions import RangeChoice, Retreat
 from meks.engine.log import Kind, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
+from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
 from meks.scenario import Edge, Side
 
@@ -211,10 +212,10 @@ def told_id(view: SideView, unit: Unit) -> str:
 def shown(view: SideView, value: Any) -> Any:
     """A value handed to or returned by a controller, as plain data the observer could
     tell apart: units by their told name and what the side sees of them."""
-    if isinstance(value, Unit):
+    if isinstance(value, Unit | UnitView):
         return ("unit", told_id(view, value), value.name, value.design, value.zone,
                 value.hits, value.max_hits, tuple(w.name for w in value.weapons))
-    if isinstance(value, WeaponSlot):
+    if isinstance(value, WeaponSlot | SlotView):
         return ("slot", value.name, value.fired, value.destroyed)
     if isinstance(value, SideView):
         return "view"

@@ -1,0 +1,283 @@
+"""What a controller is handed of a unit: values that cannot be changed (issue 26).
+
+A side's view (``meks.engine.view.SideView``) never hands a controller the engine's own
+``Unit``: it hands out a ``UnitView``, a copy of what the side may see of the unit at the
+moment of the question, with the same names as the unit's (``hits``, ``zone``, ``weapons``
+...) and the same reading methods (``alive``, ``on_map``, ``has_system`` ...). Its weapons
+are ``SlotView`` values (their ``index`` is the weapon's place on the unit, which is how a
+fire plan names it), its systems ``SystemView`` values, its pilot a ``PilotView``; its sets
+are frozensets and its lists tuples. Setting or deleting any attribute raises
+``FrozenError``, so a controller cannot change the battle, not even by mistake, and holds
+no path back to the engine's objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meks.catalog import Level, MoveDice, Size, System, Weapon
+from meks.engine.units import Pilot, Sensors, SystemSlot, Unit, WeaponSlot
+from meks.scenario import Edge, Side, UnitKind
+
+
+class FrozenError(AttributeError):
+    """An attempt to change a value a view handed out."""
+
+
+class _Frozen:
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenError(f"{type(self).__name__} is a value of the side's view: its "
+                          f"{name!r} cannot be changed")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenError(f"{type(self).__name__} is a value of the side's view: its "
+                          f"{name!r} cannot be deleted")
+
+    def __repr__(self) -> str:
+        names: tuple[str, ...] = self.__slots__
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in names[:3])
+        return f"{type(self).__name__}({shown})"
+
+
+def _fill(cls: type, names: tuple[str, ...], values: tuple[object, ...]) -> Any:
+    """A new ``cls`` holding ``values`` (set once, before it is handed out)."""
+    obj: object = object.__new__(cls)
+    for name, value in zip(names, values, strict=True):
+        object.__setattr__(obj, name, value)
+    return obj
+
+
+class SlotView(_Frozen):
+    """One weapon of a unit: the weapon, whether it is destroyed, how many times it has
+    fired this turn, and its place in the unit's ``weapons`` (how a fire plan names it)."""
+
+    __slots__ = ("destroyed", "fired", "index", "weapon")
+    weapon: Weapon
+    destroyed: bool
+    fired: int
+    index: int
+
+    @property
+    def name(self) -> str:
+        return self.weapon.name
+
+
+class SystemView(_Frozen):
+    __slots__ = ("destroyed", "system")
+    system: System
+    destroyed: bool
+
+
+class PilotView(_Frozen):
+    __slots__ = ("dead", "familiarity", "level", "name", "skills", "wounded")
+    name: str
+    level: Level
+    skills: frozenset[str]
+    familiarity: Size | None
+    wounded: bool
+    dead: bool
+
+    def has(self, skill: str) -> bool:
+        return skill in self.skills
+
+
+# Every field of the engine's ``Unit``, in its order. Kept in step with the dataclass by a
+# test (tests/test_observation.py).
+UNIT_FIELDS = (
+    "id", "side", "name", "kind", "max_hits", "armor", "move", "base_heat", "size", "design",
+    "points", "ref", "weapons", "systems", "pilot", "vehicle", "mobile",
+    "ignores_terrain_movement", "carries_infantry", "commando", "decoy", "hits", "zone",
+    "setup_zone", "group", "destroyed_turn", "exited_turn", "exit_edge", "exit_zone",
+    "arrived", "doomed", "exploded", "legs", "computers_turns", "rounds", "wounded",
+    "fought", "crits_taken", "pending", "infantry_kills", "losses_this_combat", "detected",
+    "hidden", "dug_in_zone", "heat", "carried_heat", "ice_man_used", "can_act", "moved",
+    "may_leave", "move_roll", "mek_kills", "dodged", "turn_skills", "reactor_scare", "bailed",
+    "last_hit_by")
+
+
+class UnitView(_Frozen):
+    """A unit as a side sees it at one moment (see the module docstring)."""
+
+    __slots__ = UNIT_FIELDS
+    id: str
+    side: Side
+    name: str
+    kind: UnitKind
+    max_hits: int
+    armor: int
+    move: MoveDice
+    base_heat: int
+    size: Size | None
+    design: str
+    points: int
+    ref: str | None
+    weapons: tuple[SlotView, ...]
+    systems: tuple[SystemView, ...]
+    pilot: PilotView | None
+    vehicle: bool
+    mobile: bool
+    ignores_terrain_movement: bool
+    carries_infantry: bool
+    commando: bool
+    decoy: bool
+    hits: int
+    zone: int | None
+    setup_zone: int | None
+    group: str | None
+    destroyed_turn: int | None
+    exited_turn: int | None
+    exit_edge: Edge | None
+    exit_zone: int | None
+    arrived: bool
+    doomed: bool
+    exploded: bool
+    legs: int
+    computers_turns: frozenset[int]
+    rounds: int
+    wounded: bool
+    fought: bool
+    crits_taken: int
+    pending: tuple[tuple[int, int], ...]
+    infantry_kills: int
+    losses_this_combat: bool
+    detected: bool
+    hidden: bool
+    dug_in_zone: int | None
+    heat: int
+    carried_heat: int
+    ice_man_used: bool
+    can_act: bool
+    moved: bool
+    may_leave: int | None
+    move_roll: int
+    mek_kills: int
+    dodged: bool
+    turn_skills: frozenset[str]
+    reactor_scare: bool
+    bailed: bool
+    last_hit_by: str | None
+
+    # ---- the same readings as the engine's ``Unit`` -------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        return self.destroyed_turn is None and self.exited_turn is None
+
+    @property
+    def on_map(self) -> bool:
+        return (self.destroyed_turn is None and self.exited_turn is None and self.arrived
+                and self.zone is not None)
+
+    @property
+    def is_mek(self) -> bool:
+        return self.kind is UnitKind.MEK
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.kind is UnitKind.INFANTRY
+
+    @property
+    def remaining(self) -> int:
+        return self.max_hits - self.hits
+
+    def has_system(self, name: str) -> bool:
+        for s in self.systems:  # noqa: SIM110 (as the engine's Unit: a loop costs least)
+            if s.system.name == name and not s.destroyed:
+                return True
+        return False
+
+    def skill(self, name: str) -> bool:
+        pilot = self.pilot
+        return pilot is not None and name in pilot.skills
+
+    @property
+    def sensors(self) -> Sensors:
+        improved = False
+        for s in self.systems:
+            if not s.destroyed:
+                name = s.system.name
+                if name == "Advanced Sensors":
+                    return Sensors.ADVANCED
+                if name == "Improved Sensors":
+                    improved = True
+        return Sensors.IMPROVED if improved else Sensors.BASIC
+
+    @property
+    def masked(self) -> bool:
+        return self.has_system("Masking & Insulation")
+
+    def live_weapons(self) -> list[SlotView]:
+        return [w for w in self.weapons if not w.destroyed]
+
+    def heat_rating(self, moors: bool) -> int:
+        """R6.10: chassis Heat + Heat Sinks + 1 in Moors + 1 for Chassis Familiarity."""
+        rating = self.base_heat + (1 if moors else 0)
+        for s in self.systems:
+            if s.system.name == "Heat Sink" and not s.destroyed:
+                rating += 1
+        pilot = self.pilot
+        if pilot and pilot.familiarity is self.size:
+            rating += 1
+        return rating
+
+    def __repr__(self) -> str:
+        return f"UnitView({self.id!r}, {self.name!r})"
+
+
+# Building a value is on the bot's hot path, so the copying is plain attribute reads into
+# slots set once, the nested values built by small functions below.
+_set = object.__setattr__
+
+
+def slot_value(slot: WeaponSlot, index: int) -> SlotView:
+    v = object.__new__(SlotView)
+    _set(v, "weapon", slot.weapon)
+    _set(v, "destroyed", slot.destroyed)
+    _set(v, "fired", slot.fired)
+    _set(v, "index", index)
+    return v
+
+
+def _system_value(slot: SystemSlot) -> SystemView:
+    v = object.__new__(SystemView)
+    _set(v, "system", slot.system)
+    _set(v, "destroyed", slot.destroyed)
+    return v
+
+
+def _pilot_value(p: Pilot) -> PilotView:
+    return _fill(PilotView, PilotView.__slots__,  # type: ignore[no-any-return]
+                 (p.name, p.level, p.skills, p.familiarity, p.wounded, p.dead))
+
+
+_CONVERT: dict[str, str] = {
+    "weapons": "tuple([slot_value(w, i) for i, w in enumerate(u.weapons)])",
+    "systems": "tuple([system_value(s) for s in u.systems])",
+    "pilot": "None if u.pilot is None else pilot_value(u.pilot)",
+    "computers_turns": "frozenset(u.computers_turns)",
+    "pending": "tuple(u.pending)",
+    "turn_skills": "frozenset(u.turn_skills)",
+}
+
+
+def _make_builder() -> Callable[[Unit], UnitView]:
+    lines = ["def build(u):", "    v = new(UnitView)"]
+    for name in UNIT_FIELDS:
+        lines.append(f"    set_(v, {name!r}, {_CONVERT.get(name, 'u.' + name)})")
+    lines.append("    return v")
+    scope: dict[str, Any] = {"new": object.__new__, "UnitView": UnitView, "set_": _set,
+                             "slot_value": slot_value, "system_value": _system_value,
+                             "pilot_value": _pilot_value}
+    exec("\n".join(lines), scope)
+    return scope["build"]  # type: ignore[no-any-return]
+
+
+unit_value: Callable[[Unit], UnitView] = _make_builder()
+"""The value of ``unit`` as it is now (every field copied, containers frozen)."""
+
+
+__all__ = ["UNIT_FIELDS", "FrozenError", "PilotView", "SlotView", "SystemView", "UnitView",
+           "slot_value", "unit_value"]
