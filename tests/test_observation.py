@@ -484,3 +484,19 @@ def test_a_value_is_the_unit_as_it_was_when_handed_out_issue_26() -> None:
     with pytest.raises(FrozenError):
         del before.zone  # type: ignore[misc]
     assert b.unit("D1").hits == 1
+    # Field for field what the unit holds (its containers as frozen copies).
+    unit, value = b.unit("D1"), view.unit("D1")
+    for name in UNIT_FIELDS:
+        held, copied = getattr(unit, name), getattr(value, name)
+        if name == "weapons":
+            assert [(w.weapon, w.destroyed, w.fired, i) for i, w in enumerate(held)] == [
+                (w.weapon, w.destroyed, w.fired, w.index) for w in copied]
+        elif name == "systems":
+            assert [(s.system, s.destroyed) for s in held] == [
+                (s.system, s.destroyed) for s in copied]
+        elif name == "pilot":
+            assert held is not None and copied is not None
+            for part in ("name", "level", "skills", "familiarity", "wounded", "dead"):
+                assert getattr(copied, part) == getattr(held, part), part
+        else:
+            assert copied == held or (tuple(held) == copied), name

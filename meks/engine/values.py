@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meks.catalog import Level, MoveDice, Size, System, Weapon
-from meks.engine.units import Pilot, Sensors, SystemSlot, Unit, WeaponSlot
+from meks.engine.units import Pilot, Sensors, SystemSlot, WeaponSlot
 from meks.scenario import Edge, Side, UnitKind
 
 
@@ -40,14 +40,6 @@ class _Frozen:
         names: tuple[str, ...] = self.__slots__
         shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in names[:3])
         return f"{type(self).__name__}({shown})"
-
-
-def _fill(cls: type, names: tuple[str, ...], values: tuple[object, ...]) -> Any:
-    """A new ``cls`` holding ``values`` (set once, before it is handed out)."""
-    obj: object = object.__new__(cls)
-    for name, value in zip(names, values, strict=True):
-        object.__setattr__(obj, name, value)
-    return obj
 
 
 class SlotView(_Frozen):
@@ -249,8 +241,14 @@ def _system_value(slot: SystemSlot) -> SystemView:
 
 
 def _pilot_value(p: Pilot) -> PilotView:
-    return _fill(PilotView, PilotView.__slots__,  # type: ignore[no-any-return]
-                 (p.name, p.level, p.skills, p.familiarity, p.wounded, p.dead))
+    v = object.__new__(PilotView)
+    _set(v, "name", p.name)
+    _set(v, "level", p.level)
+    _set(v, "skills", p.skills)
+    _set(v, "familiarity", p.familiarity)
+    _set(v, "wounded", p.wounded)
+    _set(v, "dead", p.dead)
+    return v
 
 
 _CONVERT: dict[str, str] = {
@@ -263,10 +261,12 @@ _CONVERT: dict[str, str] = {
 }
 
 
-def _make_builder() -> Callable[[Unit], UnitView]:
-    lines = ["def build(u):", "    v = new(UnitView)"]
+def _make_builder() -> Callable[..., UnitView]:
+    lines = ["def build(u, name=None):", "    v = new(UnitView)"]
     for name in UNIT_FIELDS:
-        lines.append(f"    set_(v, {name!r}, {_CONVERT.get(name, 'u.' + name)})")
+        value = "u.name if name is None else name" if name == "name" else \
+            _CONVERT.get(name, "u." + name)
+        lines.append(f"    set_(v, {name!r}, {value})")
     lines.append("    return v")
     scope: dict[str, Any] = {"new": object.__new__, "UnitView": UnitView, "set_": _set,
                              "slot_value": slot_value, "system_value": _system_value,
@@ -275,8 +275,9 @@ def _make_builder() -> Callable[[Unit], UnitView]:
     return scope["build"]  # type: ignore[no-any-return]
 
 
-unit_value: Callable[[Unit], UnitView] = _make_builder()
-"""The value of ``unit`` as it is now (every field copied, containers frozen)."""
+unit_value: Callable[..., UnitView] = _make_builder()
+"""``unit_value(unit, name=None)``: the value of ``unit`` as it is now (every field copied,
+containers frozen), under ``name`` if given (the name its viewer knows it by)."""
 
 
 __all__ = ["UNIT_FIELDS", "FrozenError", "PilotView", "SlotView", "SystemView", "UnitView",

@@ -187,8 +187,13 @@ class SideView:
         if self._asked:
             known = self._values.get(unit)
             if known is None:
-                known = self._values[unit] = unit_value(unit)
+                known = self._values[unit] = self._build(unit)
             return known
+        return self._build(unit)
+
+    def _build(self, unit: Unit) -> UnitView:
+        if unit.design == STRONGPOINT and unit.side is not self.side:
+            return unit_value(unit, self._name(unit))
         return unit_value(unit)
 
     def _values_of(self, units: Iterable[Unit]) -> list[UnitView]:
@@ -198,10 +203,10 @@ class SideView:
             for u in units:
                 known = values.get(u)
                 if known is None:
-                    known = values[u] = unit_value(u)
+                    known = values[u] = self._build(u)
                 out.append(known)
             return out
-        return [unit_value(u) for u in units]
+        return [self._build(u) for u in units]
 
     def _real(self, unit: Unit | UnitView) -> Unit:
         """The unit (or the contact's face) a value handed out by this view stands for."""
@@ -433,7 +438,38 @@ class SideView:
         else:
             readable = [log[i] for i in range(len(log))
                         if private.get(i, side) is side][start:]
-        return [told(e) if e.kind is Kind.RANGE else e for e in readable]
+        out = [told(e) if e.kind is Kind.RANGE else e for e in readable]
+        if any(u.design == STRONGPOINT for u in self._b.units):
+            out = [e._replace(text=self.told_text(e.text)) if _SP in e.text else e
+                   for e in out]
+        return out
+
+    def told_text(self, text: str) -> str:
+        """``text`` (a log line, a die's purpose) as the side is told it: the enemy's
+        infantry strongpoints named as the side knows them (``strongpoint_names``), never
+        by the engine's ids, which count units the side has not seen (R8.1)."""
+        if _SP not in text:
+            return text
+        names = self.strongpoint_names()
+        return _STRONGPOINT.sub(lambda m: names.get(m.group(1), m.group(0)), text)
+
+    def strongpoint_names(self) -> dict[str, str]:
+        """The enemy's infantry strongpoints (a dismounted squad among them) by unit id, with
+        the names the side knows them by: Strongpoint 1, 2, ... in the order the scenario
+        gives them, then the squads in the order they dismount (nothing the enemy hides
+        counts toward the number)."""
+        names: dict[str, str] = {}
+        enemy = self.enemy
+        for u in self._b.units:
+            if u.side is enemy and u.design == STRONGPOINT:
+                names[u.id] = f"Strongpoint {len(names) + 1}"
+        return names
+
+    def _name(self, unit: Unit) -> str:
+        """The name the side knows ``unit`` by (an enemy strongpoint's its own)."""
+        if unit.design == STRONGPOINT and unit.side is not self.side:
+            return self.strongpoint_names().get(unit.id, unit.name)
+        return unit.name
 
     # ---- labels ------------------------------------------------------------------------------
 
@@ -463,7 +499,7 @@ class SideView:
         def order(u: Unit) -> tuple[int, str, str, str]:
             tie = hashlib.blake2b(f"{seed}|{u.id}".encode(), digest_size=6).hexdigest() \
                 if seed is not None else u.id
-            return (u.zone if u.zone is not None else 99, u.name, u.design, tie)
+            return (u.zone if u.zone is not None else 99, self._name(u), u.design, tie)
 
         for u in sorted(new, key=order):
             labels[u.id] = f"C{len(labels) + 1}"
@@ -618,6 +654,10 @@ def told(event: Event) -> Event:
     return event if text == event.text else event._replace(text=text, value=None)
 
 
+# An infantry strongpoint's name as the engine gives it (after its unit id), and its design.
+_SP = "Strongpoint "
+_STRONGPOINT = re.compile(r"Strongpoint ([AD]\d+i?)\b")
+STRONGPOINT = "Infantry Strongpoint"
 _NUMBERS = re.compile(r" \d+ to \d+(?=:)| \(\d+\)(?=;)")
 
 
