@@ -12,8 +12,14 @@ contacts where the rules hide the rest:
 The engine keeps one view per side for the whole battle; every question filters the battle's
 units as it is asked, so a view is always up to date and costs nothing to keep. A view holds
 no public path back to the battle or to a unit its side may not see: its units are its own
-side's, the enemy units it sees, and contact faces. (Units are the engine's own objects,
-read-only by contract: a controller answers questions, it never changes a unit.)
+side's, the enemy units it sees, and contact faces.
+
+A view never hands out the engine's units: it hands out values (``meks.engine.values``), a
+frozen ``UnitView`` copy of each unit as the side sees it, built when it is read. While the
+engine asks a question (``asking`` .. ``answered``, which ``meks.engine.asking.Asking`` calls
+around every question) a unit has one value, so a controller may compare what it is handed
+by identity; the engine turns the values in the answer back into its own objects. Every
+method that takes a unit takes a value (or, for the engine's own checks, a unit).
 
 The view also lists the legal answers of the decisions whose options are not handed to the
 controller with the question (``move_options``, ``deploy_options``, ``setup_options``,
@@ -22,7 +28,8 @@ controller answers with one of them, and the engine refuses any other answer wit
 ``BattleError``.
 
 What the view tells is a function of what the side may know (issue 26): enemy units are
-labelled by the side's own contact numbers (``label``), not the engine's ids; a side sees
+labelled by the side's own contact numbers (``label``), not the engine's ids (an enemy
+infantry strongpoint is named Strongpoint 1, 2 ..., ``strongpoint_names``); a side sees
 none of the enemy's units while the enemy is still setting up and placing what hides, nor
 the enemy's set-up lines; a movement roll's result names the winner, not the numbers.
 """
