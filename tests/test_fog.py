@@ -590,3 +590,18 @@ def test_an_enemy_strongpoint_is_named_by_what_the_side_knows_R8_1_issue_26() ->
     assert with_hidden == without
     assert with_hidden == (["Strongpoint 1", "Strongpoint 2"], ["Strongpoint 2 holds."],
                            "morale of Strongpoint 1")
+
+
+def test_the_reveal_names_a_strongpoint_never_found_as_the_side_knew_it_issue_26() -> None:
+    """The reveal after the battle names enemy infantry never found by the name its side
+    would have known it by (Strongpoint 1), not by its unit id."""
+    from meks.engine.reveal import reveal
+
+    forces = {A: observer_force(A), D: hider_forces("hidden-mek", D)[0]}
+    b = Battle(get_scenario("at-the-hot-gates"), forces, keyed_dice(5),
+               {A: Baseline(), D: Lurking("hidden-mek", 0)}, CATALOG)
+    b.setup()
+    lines = reveal(b, A)
+    assert any(line.startswith("  Strongpoint 1, infantry, never found (zone 8")
+               for line in lines), lines
+    assert not any(re.search(r"Strongpoint D\d, infantry", line) for line in lines)
