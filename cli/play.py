@@ -149,7 +149,8 @@ class Terminal:
         self.shown = battle.stamp
         start = 0
         for i, event in enumerate(events):
-            if event.kind is Kind.TURN and event.text == f"Turn {battle.turn}":
+            # (a turn's first event, told by its kind and turn, not read from its text)
+            if event.kind is Kind.TURN and event.turn == battle.turn and battle.turn:
                 for line in render(events[start:i], rolls=True):
                     self.echo(line)
                 if battle.turn > self.drawn:
