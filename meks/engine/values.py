@@ -37,16 +37,20 @@ class _Frozen:
                           f"{name!r} cannot be deleted")
 
     def __repr__(self) -> str:
-        names: tuple[str, ...] = self.__slots__
+        names: tuple[str, ...] = getattr(type(self).__mro__[2], "__slots__", ())  # (fields)
         shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in names[:3])
         return f"{type(self).__name__}({shown})"
 
 
-class SlotView(_Frozen):
+class _SlotFields:
+    __slots__ = ("destroyed", "fired", "index", "weapon")
+
+
+class SlotView(_Frozen, _SlotFields):
     """One weapon of a unit: the weapon, whether it is destroyed, how many times it has
     fired this turn, and its place in the unit's ``weapons`` (how a fire plan names it)."""
 
-    __slots__ = ("destroyed", "fired", "index", "weapon")
+    __slots__ = ()
     weapon: Weapon
     destroyed: bool
     fired: int
@@ -57,14 +61,22 @@ class SlotView(_Frozen):
         return self.weapon.name
 
 
-class SystemView(_Frozen):
+class _SystemFields:
     __slots__ = ("destroyed", "system")
+
+
+class SystemView(_Frozen, _SystemFields):
+    __slots__ = ()
     system: System
     destroyed: bool
 
 
-class PilotView(_Frozen):
+class _PilotFields:
     __slots__ = ("dead", "familiarity", "level", "name", "skills", "wounded")
+
+
+class PilotView(_Frozen, _PilotFields):
+    __slots__ = ()
     name: str
     level: Level
     skills: frozenset[str]
@@ -90,10 +102,14 @@ UNIT_FIELDS = (
     "last_hit_by")
 
 
-class UnitView(_Frozen):
+class _UnitFields:
+    __slots__ = UNIT_FIELDS
+
+
+class UnitView(_Frozen, _UnitFields):
     """A unit as a side sees it at one moment (see the module docstring)."""
 
-    __slots__ = UNIT_FIELDS
+    __slots__ = ()
     id: str
     side: Side
     name: str
@@ -219,39 +235,59 @@ class UnitView(_Frozen):
         return f"UnitView({self.id!r}, {self.name!r})"
 
 
-# Building a value is on the bot's hot path, so the copying is plain attribute reads into
-# slots set once, the nested values built by small functions below.
-_set = object.__setattr__
+# Building a value is on the hot path of every battle, so it is done on a draft: an object
+# of a class with the very same slots that may be set (plain attribute stores, the cheapest
+# Python has), turned into the frozen class once filled (``__class__``, allowed between
+# classes of one layout). The builder of a unit's value is generated from the field names.
+
+class _SlotDraft(_SlotFields):
+    __slots__ = ()
+
+
+class _SystemDraft(_SystemFields):
+    __slots__ = ()
+
+
+class _PilotDraft(_PilotFields):
+    __slots__ = ()
+
+
+class _UnitDraft(_UnitFields):
+    __slots__ = ()
 
 
 def slot_value(slot: WeaponSlot, index: int) -> SlotView:
-    v = object.__new__(SlotView)
-    _set(v, "weapon", slot.weapon)
-    _set(v, "destroyed", slot.destroyed)
-    _set(v, "fired", slot.fired)
-    _set(v, "index", index)
-    return v
+    v: Any = _SlotDraft()
+    v.weapon = slot.weapon
+    v.destroyed = slot.destroyed
+    v.fired = slot.fired
+    v.index = index
+    v.__class__ = SlotView
+    return v  # type: ignore[no-any-return]
 
 
 def _system_value(slot: SystemSlot) -> SystemView:
-    v = object.__new__(SystemView)
-    _set(v, "system", slot.system)
-    _set(v, "destroyed", slot.destroyed)
-    return v
+    v: Any = _SystemDraft()
+    v.system = slot.system
+    v.destroyed = slot.destroyed
+    v.__class__ = SystemView
+    return v  # type: ignore[no-any-return]
 
 
 def _pilot_value(p: Pilot) -> PilotView:
-    v = object.__new__(PilotView)
-    _set(v, "name", p.name)
-    _set(v, "level", p.level)
-    _set(v, "skills", p.skills)
-    _set(v, "familiarity", p.familiarity)
-    _set(v, "wounded", p.wounded)
-    _set(v, "dead", p.dead)
-    return v
+    v: Any = _PilotDraft()
+    v.name = p.name
+    v.level = p.level
+    v.skills = p.skills
+    v.familiarity = p.familiarity
+    v.wounded = p.wounded
+    v.dead = p.dead
+    v.__class__ = PilotView
+    return v  # type: ignore[no-any-return]
 
 
 _CONVERT: dict[str, str] = {
+    "name": "u.name if name is None else name",
     "weapons": "tuple([slot_value(w, i) for i, w in enumerate(u.weapons)])",
     "systems": "tuple([system_value(s) for s in u.systems])",
     "pilot": "None if u.pilot is None else pilot_value(u.pilot)",
@@ -262,16 +298,14 @@ _CONVERT: dict[str, str] = {
 
 
 def _make_builder() -> Callable[..., UnitView]:
-    lines = ["def build(u, name=None):", "    v = new(UnitView)"]
-    for name in UNIT_FIELDS:
-        value = "u.name if name is None else name" if name == "name" else \
-            _CONVERT.get(name, "u." + name)
-        lines.append(f"    set_(v, {name!r}, {value})")
-    lines.append("    return v")
-    scope: dict[str, Any] = {"new": object.__new__, "UnitView": UnitView, "set_": _set,
+    lines = ["def build(u, name=None):", "    v = Draft()"]
+    for field in UNIT_FIELDS:
+        lines.append(f"    v.{field} = {_CONVERT.get(field, 'u.' + field)}")
+    lines += ["    v.__class__ = UnitView", "    return v"]
+    scope: dict[str, Any] = {"Draft": _UnitDraft, "UnitView": UnitView,
                              "slot_value": slot_value, "system_value": _system_value,
                              "pilot_value": _pilot_value}
-    exec("\n".join(lines), scope)
+    exec("\n".join(lines), scope)  # a fixed text built from the field names
     return scope["build"]  # type: ignore[no-any-return]
 
 
