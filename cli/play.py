@@ -38,7 +38,7 @@ from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Order
 from meks.engine.decisions import BANDS, RETREAT_HITS, RangeChoice, Retreat
 from meks.engine.log import Kind, render
-from meks.engine.units import Unit, WeaponSlot
+from meks.engine.values import SlotView, UnitView
 from meks.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
 from meks.scenario import BreakContact, Edge, Placed, Side
 
@@ -72,7 +72,7 @@ def _same(a: Any, b: Any) -> bool:
     """Equal answers: the same units and slots (by identity), the same zones, edges, words."""
     if isinstance(a, tuple) and isinstance(b, tuple):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, Unit | WeaponSlot) or isinstance(b, Unit | WeaponSlot):
+    if isinstance(a, UnitView | SlotView) or isinstance(b, UnitView | SlotView):
         return a is b
     return bool(type(a) is type(b) and a == b)
 
@@ -149,7 +149,8 @@ class Terminal:
         self.shown = battle.stamp
         start = 0
         for i, event in enumerate(events):
-            if event.kind is Kind.TURN and event.text == f"Turn {battle.turn}":
+            # (a turn's first event, told by its kind and turn, not read from its text)
+            if event.kind is Kind.TURN and event.turn == battle.turn and battle.turn:
                 for line in render(events[start:i], rolls=True):
                     self.echo(line)
                 if battle.turn > self.drawn:
@@ -221,7 +222,7 @@ class Terminal:
 
     # ---- set-up -----------------------------------------------------------------------------
 
-    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[UnitView]) -> dict[str, int]:
         suggested = self.advisor.deploy(battle, side, units)
         rules = battle.scenario.side(side)
         zones = list(rules.setup.zones) if rules.setup else list(range(1, 10))
@@ -312,7 +313,7 @@ class Terminal:
                 orders[unit.id] = choice
         return orders
 
-    def _move_options(self, battle: SideView, unit: Unit, second: bool) -> list[Option]:
+    def _move_options(self, battle: SideView, unit: UnitView, second: bool) -> list[Option]:
         """The unit's legal orders (``SideView.move_options``), each with its label."""
         options = []
         for where in battle.move_options(unit, second):
@@ -330,7 +331,7 @@ class Terminal:
                 options.append(Option(f"leave the map across the {where.value} edge", where))
         return options
 
-    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         suggested = self.advisor.arrival_zone(battle, unit, zones)
         options = [Option(f"zone {z} ({battle.terrain_name(z)})"
                           + (" - enemies there" if battle.enemies_in(z, unit.side) else ""), z)
@@ -340,7 +341,7 @@ class Terminal:
         return int(self.choose(battle, f"{unit_label(battle, unit)} arrives: in which zone?",
                                options, _index(options, suggested)))
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         suggested = self.advisor.jump(battle, unit)
         return self.yes_no(
             battle, f"{unit_label(battle, unit)}: fire the jump jets for this movement roll? "
@@ -380,7 +381,7 @@ class Terminal:
         assert isinstance(chosen, RangeChoice)
         return chosen
 
-    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def withdraw(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         suggested = self.advisor.withdraw(battle, unit, zones)
         if len(zones) == 1:
             return zones[0]
@@ -388,8 +389,8 @@ class Terminal:
         return int(self.choose(battle, f"{unit_label(battle, unit)} pulls out of zone {unit.zone}: "
                                "into which zone?", options, _index(options, suggested)))
 
-    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
-                limit: int) -> list[Unit]:
+    def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],
+                limit: int) -> list[UnitView]:
         band = battle.band_of(unit.zone or 0)
         suggested = self.advisor.targets(battle, unit, candidates, limit)
         hittable = [t for t in candidates if _best_chance(battle, unit, t, band) > 0]
@@ -418,7 +419,7 @@ class Terminal:
         picks = [_index(options, t, -1) for t in suggested]
         return self.choose_many(battle, title, options, [i for i in picks if i >= 0], limit)
 
-    def _target_label(self, battle: SideView, unit: Unit, target: Unit, band: Band,
+    def _target_label(self, battle: SideView, unit: UnitView, target: UnitView, band: Band,
                       single: bool) -> str:
         lines = [f"{unit_label(battle, target)}: {target.hits}/{target.max_hits} hits, saves on "
                  f"{target.armor}+" + (", infantry" if target.is_infantry else "")]
@@ -430,10 +431,10 @@ class Terminal:
             lines.append("no weapon reaches it at this range")
         return "\n".join(lines)
 
-    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
-                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
+    def fire_plan(self, battle: SideView, unit: UnitView, targets: list[UnitView],
+                  band: Band) -> list[tuple[SlotView, UnitView]]:
         pending = list(self.advisor.fire_plan(battle, unit, targets, band))
-        plan: list[tuple[WeaponSlot, Unit]] = []
+        plan: list[tuple[SlotView, UnitView]] = []
         heat = unit.heat
         rating = rating_of(battle, unit)
         heats = not unit.vehicle and unit.pilot is not None
@@ -463,8 +464,8 @@ class Terminal:
                 heat += choice[0].weapon.heat
         return plan
 
-    def _fire_options(self, battle: SideView, unit: Unit, targets: list[Unit], band: Band,
-                      plan: list[tuple[WeaponSlot, Unit]], heat: int,
+    def _fire_options(self, battle: SideView, unit: UnitView, targets: list[UnitView], band: Band,
+                      plan: list[tuple[SlotView, UnitView]], heat: int,
                       rating: int) -> list[Option]:
         options = []
         # Gunnery is left when the engine says so and no weapon fires twice in the plan.
@@ -496,7 +497,7 @@ class Terminal:
                 options.append(Option(label, (slot, target)))
         return options
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+    def dodge(self, battle: SideView, unit: UnitView, weapon: Weapon, hits: int) -> bool:
         suggested = self.advisor.dodge(battle, unit, weapon, hits)
         what = f"{hits} hits from a {weapon.name}: dodge them" if hits > 1 else \
             f"hit by a {weapon.name}: dodge it"
@@ -562,17 +563,17 @@ class Terminal:
             options, _index(options, suggested, len(options) - 1))
         return choice
 
-    def dismount(self, battle: SideView, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: UnitView) -> bool:
         return self.yes_no(battle, f"Dismount {apc.name}'s infantry squad in zone {apc.zone}?",
                            self.advisor.dismount(battle, apc))
 
-    def reveal(self, battle: SideView, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: UnitView) -> bool:
         return self.yes_no(battle, f"{unit_label(battle, unit)} is hidden in zone {unit.zone} with "
                            "enemies and no friends in sight: come out and fight?",
                            self.advisor.reveal(battle, unit))
 
-    def commando(self, battle: SideView, unit: Unit,
-                 enemies: list[Unit]) -> tuple[str, Unit] | None:
+    def commando(self, battle: SideView, unit: UnitView,
+                 enemies: list[UnitView]) -> tuple[str, UnitView] | None:
         suggested = self.advisor.commando(battle, unit, enemies)
         options = []
         for enemy in enemies:
@@ -581,23 +582,24 @@ class Terminal:
                                   f"{_period(battle)})",
                                   ("mark", enemy)))
         options.append(Option("nothing", None))
-        choice: tuple[str, Unit] | None = self.choose(
+        choice: tuple[str, UnitView] | None = self.choose(
             battle, f"{unit.name} in zone {unit.zone}:", options,
             _index(options, suggested, len(options) - 1))
         return choice
 
-    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: UnitView,
+                candidates: list[UnitView]) -> UnitView | None:
         suggested = self.advisor.hawkeye(battle, unit, candidates)
         options = [Option(f"{unit_label(battle, e)} in zone {e.zone}", e) for e in candidates]
         options.append(Option("nobody", None))
-        choice: Unit | None = self.choose(
+        choice: UnitView | None = self.choose(
             battle, f"{unit_label(battle, unit)}'s pilot looks around (Hawkeye, ID on "
             f"{HAWKEYE.need}+):", options, _index(options, suggested, len(options) - 1))
         return choice
 
     # ---- house rules bail_out and withdrawal (R6.12, R6.13) ---------------------------------
 
-    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+    def bail_out(self, battle: SideView, unit: UnitView) -> bool:
         suggested = self.advisor.bail_out(battle, unit)
         why = (f"one Hit from destruction ({unit.hits}/{unit.max_hits} Hits)"
                if unit.remaining <= 1 else
@@ -656,7 +658,7 @@ def _period(battle: SideView) -> str:
     return "turn" if battle.house.one_exchange else "round"
 
 
-def _best_chance(battle: SideView, unit: Unit, target: Unit, band: Band) -> float:
+def _best_chance(battle: SideView, unit: UnitView, target: UnitView, band: Band) -> float:
     """The best chance one of the unit's weapons that may still fire this turn has of
     hitting ``target`` (of killing, against infantry) at ``band``: 0 when none can."""
     gunnery = battle.gunnery_left(unit)
@@ -673,7 +675,7 @@ def _best_chance(battle: SideView, unit: Unit, target: Unit, band: Band) -> floa
     return best
 
 
-def _can_fire(weapon: Weapon, target: Unit, band: Band) -> bool:
+def _can_fire(weapon: Weapon, target: UnitView, band: Band) -> bool:
     """The engine's own limits on a weapon and target (R6.5, R6.11)."""
     if weapon.is_small:
         return target.is_infantry and band is Band.SHORT

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from meks.catalog import Band
 from meks.engine.decisions import OVERRUN_RATIO
-from meks.engine.units import Unit, WeaponSlot
+from meks.engine.values import SlotView, UnitView
 from meks.engine.view import strength
 from meks.rules import ONE_FLOAT, armor_save
 from meks.scenario import Side
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from meks.engine.view import SideView
 
 
-def unit_label(battle: SideView, unit: Unit) -> str:
+def unit_label(battle: SideView, unit: UnitView) -> str:
     """A unit as prompts name it: the side's label for it (its own units' ids, its own
     contact numbers for the enemy's, R8.1), name and design (the side's own decoy as one)."""
     if unit.decoy:
@@ -41,13 +41,13 @@ def retreat_line(battle: SideView, side: Side) -> str:
             "sides have fought).")
 
 
-def rating_of(battle: SideView, unit: Unit) -> int:
+def rating_of(battle: SideView, unit: UnitView) -> int:
     """The unit's heat rating where it stands (R6.10: Moors add one)."""
     terrain = battle.catalog.terrain_named(battle.terrain_name(unit.zone or 5))
     return unit.heat_rating(terrain.heat > 0)
 
 
-def heat_line(battle: SideView, unit: Unit) -> str:
+def heat_line(battle: SideView, unit: UnitView) -> str:
     if unit.vehicle or unit.pilot is None:
         return "no heat to worry about"
     return f"heat now {unit.heat}/{rating_of(battle, unit)}"
@@ -60,7 +60,7 @@ class Odds:
     text: str
 
 
-def shot_odds(battle: SideView, unit: Unit, slot: WeaponSlot, target: Unit, band: Band,
+def shot_odds(battle: SideView, unit: UnitView, slot: SlotView, target: UnitView, band: Band,
               gunnery: bool = False, single: bool = True) -> Odds | None:
     """The odds of one firing of ``slot`` at ``target`` (``gunnery``: a Gunnery second
     shot), or None when it cannot fire at this band. The checks are the engine's own
@@ -83,7 +83,7 @@ def shot_odds(battle: SideView, unit: Unit, slot: WeaponSlot, target: Unit, band
     return Odds(chance, expected, text)
 
 
-def _kills_odds(battle: SideView, slot: WeaponSlot, target: Unit, gunnery: bool) -> Odds:
+def _kills_odds(battle: SideView, slot: SlotView, target: UnitView, gunnery: bool) -> Odds:
     """R6.11: no to-hit roll against infantry; the kills roll, terrain applying."""
     check = battle.describe_kills_roll(slot.weapon, target, gunnery)
     expected = float(check.expected(ONE_FLOAT))
@@ -92,7 +92,7 @@ def _kills_odds(battle: SideView, slot: WeaponSlot, target: Unit, gunnery: bool)
                 f"{expected:.2f} kills expected")
 
 
-def _weapons_at(battle: SideView, units: list[Unit], band: Band) -> str:
+def _weapons_at(battle: SideView, units: list[UnitView], band: Band) -> str:
     parts = []
     for unit in units:
         names = []
@@ -126,7 +126,7 @@ def band_table(battle: SideView, zone: int, side: Side) -> RenderableType:
     return table
 
 
-def _unit_line(battle: SideView, unit: Unit, viewer: Side) -> str:
+def _unit_line(battle: SideView, unit: UnitView, viewer: Side) -> str:
     mine = unit.side is viewer
     if unit.decoy and mine:
         return f"{unit.id} decoy (shows as {unit.name})"

@@ -70,8 +70,6 @@ class Checked(Bot):
 
     def second_move(self, battle: Battle, side: Side) -> dict[str, Order]:
         orders = super().second_move(battle, side)
-        for uid in orders:
-            battle.unit(uid).moved = False  # as the engine does before a second move
         self._check_orders(battle, side, orders, second=True)
         return orders
 
@@ -80,7 +78,8 @@ class Checked(Bot):
         for uid, where in orders.items():
             unit = battle.unit(uid)
             assert unit.side is side and unit.on_map and unit.mobile and unit.can_act, unit
-            assert not unit.moved, f"{unit.name} has moved already"
+            # (a second move is ordered for units that moved: the engine lets them again)
+            assert second or not unit.moved, f"{unit.name} has moved already"
             assert unit.zone is not None
             if where == "dig":
                 assert not second and unit.is_mek and "Digging In" in battle.assets[side]

@@ -17,6 +17,7 @@ from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.recorded import Recorded, ReplayMismatch
 from meks.engine.units import Unit
+from meks.engine.values import UNIT_FIELDS, FrozenError, UnitView
 from meks.engine.view import SideView
 from meks.scenario import Side
 from tests.engine_helpers import (
@@ -64,9 +65,9 @@ def seen(view: SideView) -> list[object]:
         if not name.startswith("_"):
             out.append(getattr(view, name))
     units = [u for group in out if isinstance(group, list) for u in group
-             if isinstance(u, Unit)]
+             if isinstance(u, Unit | UnitView)]
     for unit in units:
-        out += [getattr(unit, f) for f in vars(unit) if not f.startswith("_")]
+        out += [getattr(unit, f) for f in UNIT_FIELDS]
     return out + units
 
 
@@ -93,7 +94,7 @@ def test_a_decoy_is_a_mek_contact_the_enemy_cannot_tell_from_a_mek_R8_1_R4_3() -
     assert not reaches(view, fake) and not reaches(view, b)
     assert "decoy" not in " ".join(e.text for e in view.events()).lower()
     # Its own side knows it for what it is.
-    assert b.views[D].unit(fake.id) is fake
+    assert b.views[D].unit(fake.id).decoy
 
 
 def test_the_controller_is_asked_about_the_contact_not_the_decoy_R8_1_R4_3() -> None:
@@ -125,9 +126,9 @@ def test_a_hidden_mek_is_not_there_until_it_moves_R8_1_R4_3() -> None:
     lurker = b.unit("D1")
     assert lurker.hidden and view.find("D1") is None and view.in_zone(9) == []
     assert view.state().defender == () and not reaches(view, lurker)
-    assert b.views[D].unit("D1") is lurker  # its own side sees it
+    assert b.views[D].unit("D1").hidden  # its own side sees it
     b.play_turn()  # it moves: no longer hidden
-    assert view.unit("D1") is lurker and view.in_zone(8) == [lurker]
+    assert view.unit("D1").id == lurker.id and [u.id for u in view.in_zone(8)] == ["D1"]
 
 
 def test_a_hidden_mek_is_not_there_until_it_fires_R8_1_R4_3() -> None:
@@ -135,7 +136,7 @@ def test_a_hidden_mek_is_not_there_until_it_fires_R8_1_R4_3() -> None:
               a_zone=5, d_zone=5, d_ctl=still(setup_support=lambda b, side, asset: "D1"))
     assert b.views[A].find("D1") is None
     b.unit("D1").hidden = False  # (what firing does, R4.3)
-    assert b.views[A].find("D1") is b.unit("D1")
+    assert b.views[A].find("D1") is not None
 
 
 def test_a_minefield_zone_is_unknown_until_it_triggers_R8_1_R4_3() -> None:
@@ -157,11 +158,11 @@ def test_undetected_infantry_is_not_there_R8_1() -> None:
     squad = b.unit("D2")
     view = b.views[A]
     assert squad.kind.value == "infantry" and not squad.detected
-    assert view.find("D2") is None and view.in_zone(9) == [b.unit("D1")]
+    assert view.find("D2") is None and [u.id for u in view.in_zone(9)] == ["D1"]
     assert not reaches(view, squad)
     assert not any(e.unit == "D2" or "Strongpoint" in e.text for e in view.events())
     squad.detected = True
-    assert view.unit("D2") is squad
+    assert view.unit("D2").id == squad.id
 
 
 def test_the_recon_drone_shows_what_was_hidden_R8_1_R4_3() -> None:
@@ -384,3 +385,118 @@ def test_the_stamp_counts_only_what_the_side_may_read_R8_1() -> None:
     b.note(Kind.NOTE, "Something both sides see.")
     assert view.stamp == before + 1
     assert [e.text for e in view.events(before)] == ["Something both sides see."]
+
+
+# ---- observations are values (issue 26 item 2) ---------------------------------------------------
+
+class Meddler(Baseline):
+    """The baseline, but before every answer it tries to change everything it was handed or
+    can get from its view: each unit's fields, its weapons, systems and pilot, the sets and
+    lists inside it. Every attempt must fail; it counts the attempts and the failures."""
+
+    def __init__(self) -> None:
+        self.tried = 0
+        self.refused = 0
+        self.leaked: list[str] = []
+
+    def meddle(self, battle: SideView, *handed: Any) -> None:
+        things: list[Any] = [*battle.units, *(x for h in handed if isinstance(h, list)
+                                               for x in h), *handed]
+        for thing in things:
+            if not isinstance(thing, UnitView):
+                if isinstance(thing, Unit):
+                    self.leaked.append(repr(thing))
+                continue
+            targets: list[tuple[Any, str, Any]] = [
+                (thing, "hits", 0), (thing, "zone", 1), (thing, "hidden", False),
+                (thing, "decoy", False), (thing, "moved", True), (thing, "heat", 0)]
+            targets += [(w, "destroyed", True) for w in thing.weapons]
+            targets += [(w, "fired", 9) for w in thing.weapons]
+            targets += [(s, "destroyed", True) for s in thing.systems]
+            if thing.pilot is not None:
+                targets.append((thing.pilot, "wounded", True))
+            for obj, name, value in targets:
+                self.tried += 1
+                try:
+                    setattr(obj, name, value)
+                except FrozenError:
+                    self.refused += 1
+            for box in (thing.turn_skills, thing.computers_turns, thing.weapons,
+                        thing.pending):
+                self.tried += 1
+                if not hasattr(box, "add") and not hasattr(box, "append"):
+                    self.refused += 1
+
+    def movement(self, battle: SideView, side: Side) -> Any:
+        self.meddle(battle)
+        return super().movement(battle, side)
+
+    def targets(self, battle: SideView, unit: Any, candidates: Any, limit: int) -> Any:
+        self.meddle(battle, unit, candidates)
+        return super().targets(battle, unit, candidates, limit)
+
+    def fire_plan(self, battle: SideView, unit: Any, targets: Any, band: Any) -> Any:
+        self.meddle(battle, unit, targets)
+        return super().fire_plan(battle, unit, targets, band)
+
+    def deploy(self, battle: SideView, side: Side, units: Any) -> Any:
+        self.meddle(battle, list(units))
+        return super().deploy(battle, side, units)
+
+
+@pytest.mark.parametrize("scenario_id", ["opening-shots", "at-the-hot-gates", "citadel"])
+def test_a_controller_cannot_change_what_its_view_hands_out_issue_26(scenario_id: str) -> None:
+    """Issue 26 item 2: a view hands out values, not the engine's units. A controller that
+    tries to change every unit, weapon, system and pilot it is handed (or finds in its view)
+    is refused every time, is never handed an engine unit, and fights exactly the battle the
+    plain baseline fights: the same log, digest for digest."""
+    from meks.catalog import load_catalog
+    from meks.engine.log import digest
+    from tests.battle_digests import force as digest_force
+
+    catalog = load_catalog()
+    scenario = get_scenario(scenario_id)
+    forces = {side: digest_force(scenario, side, 3, catalog) for side in Side}
+    meddlers = {side: Meddler() for side in Side}
+    meddled = Battle(scenario, forces, Dice.from_seed(3), dict(meddlers), catalog)
+    meddled.run()
+    plain = Battle(scenario, forces, Dice.from_seed(3), {s: Baseline() for s in Side}, catalog)
+    plain.run()
+    for m in meddlers.values():
+        assert m.tried > 100 and m.refused == m.tried and not m.leaked
+    assert digest(meddled.log) == digest(plain.log)
+
+
+def test_a_value_is_the_unit_as_it_was_when_handed_out_issue_26() -> None:
+    """A value does not follow the battle: the unit's value read before a hit keeps the Hits
+    it had; the view's next value shows the hit. Every field of the engine's unit is
+    copied (the list is kept in step with the dataclass)."""
+    import dataclasses
+
+    assert tuple(f.name for f in dataclasses.fields(Unit)) == UNIT_FIELDS
+    b = apart(post(), post(), [])
+    view = b.views[A]
+    before = view.unit("D1")
+    b.unit("D1").hits += 1
+    assert before.hits == 0 and view.unit("D1").hits == 1
+    with pytest.raises(FrozenError):
+        before.hits = 5  # type: ignore[misc]
+    with pytest.raises(FrozenError):
+        del before.zone  # type: ignore[misc]
+    assert b.unit("D1").hits == 1
+    # Field for field what the unit holds (its containers as frozen copies).
+    unit, value = b.unit("D1"), view.unit("D1")
+    for name in UNIT_FIELDS:
+        held, copied = getattr(unit, name), getattr(value, name)
+        if name == "weapons":
+            assert [(w.weapon, w.destroyed, w.fired, i) for i, w in enumerate(held)] == [
+                (w.weapon, w.destroyed, w.fired, w.index) for w in copied]
+        elif name == "systems":
+            assert [(s.system, s.destroyed) for s in held] == [
+                (s.system, s.destroyed) for s in copied]
+        elif name == "pilot":
+            assert held is not None and copied is not None
+            for part in ("name", "level", "skills", "familiarity", "wounded", "dead"):
+                assert getattr(copied, part) == getattr(held, part), part
+        else:
+            assert copied == held or (tuple(held) == copied), name

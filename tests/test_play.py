@@ -24,7 +24,8 @@ from meks.engine.core import Battle, RangeChoice
 from meks.engine.decisions import Retreat
 from meks.engine.log import digest
 from meks.engine.recorded import Recorded, ReplayMismatch
-from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.engine.values import SlotView, UnitView
 from meks.scenario import Edge, Side
 from tests.test_battle_cli import BLUE, RED
 
@@ -158,7 +159,10 @@ class Answers:
     """An inner controller that gives a fixed answer of every type."""
 
     def __init__(self, battle: Battle) -> None:
-        b = battle
+        # What a controller holds: the attacker's view's values, during one question (so
+        # that a replayed answer, found in the view, is the very value handed out).
+        b = battle.views[Side.ATTACKER]
+        b.asking()
         self.a1, self.d1 = b.unit("A1"), b.unit("D1")
         self.slot = self.a1.weapons[-1]
         self.values: dict[str, Any] = {
@@ -210,8 +214,8 @@ def test_every_decision_type_survives_json() -> None:
         assert first[name] == value == second[name], name
     for (slot, target), (slot2, target2) in zip(first["fire_plan"], second["fire_plan"],
                                                 strict=True):
-        assert slot is slot2 and target is target2 and isinstance(slot, WeaponSlot)
-    assert all(isinstance(u, Unit) for u in second["targets"])
+        assert slot is slot2 and target is target2 and isinstance(slot, SlotView)
+    assert all(isinstance(u, UnitView) for u in second["targets"])
     assert stored[[r["ask"] for r in stored].index("fire_plan")]["value"] == [
         [len(a1.weapons) - 1, "D1"], [0, "D2"]]
     assert stored[[r["ask"] for r in stored].index("range_choice")]["value"] == "CLOSE_TWO"

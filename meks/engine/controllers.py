@@ -16,7 +16,7 @@ from mypy_extensions import mypyc_attr
 
 from meks.catalog import Band, Family, Weapon
 from meks.engine.decisions import BANDS, RangeChoice, Retreat
-from meks.engine.units import Unit, WeaponSlot
+from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
 from meks.scenario import (
     Condition,
@@ -40,7 +40,7 @@ class Controller(Protocol):
     the view lists (``move_options``, ``setup_options``, ``support_options``,
     ``ambush_options``). The engine refuses any other answer with a ``BattleError``."""
 
-    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[UnitView]) -> dict[str, int]:
         """Set-up zone for each unit (unit id -> zone)."""
         ...
 
@@ -61,11 +61,11 @@ class Controller(Protocol):
         """The initiative winner's optional second movement (no enemy zones, +2 heat)."""
         ...
 
-    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         """Where a reinforcement arrives."""
         ...
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         """Use jump jets for this movement roll (+1 die, no terrain, +2 heat)."""
         ...
 
@@ -74,22 +74,22 @@ class Controller(Protocol):
         """Having won the movement roll: what to do with the range."""
         ...
 
-    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def withdraw(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         """Having broken contact (R6.3): the adjacent zone, free of enemies, that ``unit``
         withdraws into."""
         ...
 
-    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
-                limit: int) -> list[Unit]:
+    def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],
+                limit: int) -> list[UnitView]:
         """Up to ``limit`` targets for this round."""
         ...
 
-    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
-                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
+    def fire_plan(self, battle: SideView, unit: UnitView, targets: list[UnitView],
+                  band: Band) -> list[tuple[SlotView, UnitView]]:
         """Which weapons fire at which target, in order (heat counts in this order)."""
         ...
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+    def dodge(self, battle: SideView, unit: UnitView, weapon: Weapon, hits: int) -> bool:
         """Agility: dodge this attack, which hit ``hits`` times (+1 heat; once a turn)."""
         ...
 
@@ -102,25 +102,26 @@ class Controller(Protocol):
         """The Mek that makes the Ambush attack in this zone, or None to wait."""
         ...
 
-    def dismount(self, battle: SideView, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: UnitView) -> bool:
         """Dismount the APC's infantry here."""
         ...
 
-    def reveal(self, battle: SideView, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: UnitView) -> bool:
         """A hidden unit alone with enemies: come out and fight."""
         ...
 
-    def commando(self, battle: SideView, unit: Unit,
-                 enemies: list[Unit]) -> tuple[str, Unit] | None:
+    def commando(self, battle: SideView, unit: UnitView,
+                 enemies: list[UnitView]) -> tuple[str, UnitView] | None:
         """Commandos: ("identify", enemy) or ("mark", enemy)."""
         ...
 
-    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: UnitView,
+                candidates: list[UnitView]) -> UnitView | None:
         """Hawkeye: the enemy unit (in the zone or an adjacent one) the pilot tries to ID,
         or None."""
         ...
 
-    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+    def bail_out(self, battle: SideView, unit: UnitView) -> bool:
         """House rule bail_out (R6.12): as its zone's combat ends, the pilot of ``unit``
         (one of the view's ``bail_out_options``) ejects: the Mek is lost, the pilot lives."""
         ...
@@ -225,7 +226,7 @@ def _objectives(condition: Condition | None, side: Side) -> tuple[list[int], lis
     return zones, exits
 
 
-def best_band(unit: Unit) -> Band:
+def best_band(unit: UnitView) -> Band:
     """The longest band at which all the unit's ranged weapons can fire."""
     return reach([w.weapon for w in unit.weapons if not w.destroyed])
 
@@ -286,7 +287,7 @@ class Baseline:
 
     # set-up
 
-    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[UnitView]) -> dict[str, int]:
         rules = battle.scenario.side(side)
         zones = list(rules.setup.zones) if rules.setup else [
             1, 2, 3] if side is Side.DEFENDER else [7, 8, 9]
@@ -301,7 +302,7 @@ class Baseline:
                 return placement
         return candidates[0]
 
-    def _placements(self, battle: SideView, side: Side, units: Sequence[Unit],
+    def _placements(self, battle: SideView, side: Side, units: Sequence[UnitView],
                     zones: list[int], goal_zones: list[int]) -> list[dict[str, int]]:
         rules = battle.scenario.side(side)
         out: list[dict[str, int]] = []
@@ -329,7 +330,7 @@ class Baseline:
         return out
 
     @staticmethod
-    def _need(rule: object, units: Sequence[Unit]) -> int:
+    def _need(rule: object, units: Sequence[UnitView]) -> int:
         at_least = getattr(rule, "at_least", None)
         if at_least:
             return int(at_least)
@@ -361,7 +362,7 @@ class Baseline:
     def move_first(self, battle: SideView, side: Side) -> bool:
         return False
 
-    def goal(self, battle: SideView, unit: Unit) -> Order:
+    def goal(self, battle: SideView, unit: UnitView) -> Order:
         """Where this unit wants to go next: its objective, else the nearest enemy."""
         assert unit.zone is not None
         zones, exits = objectives(battle.scenario.victory.condition(unit.side), unit.side)
@@ -401,15 +402,15 @@ class Baseline:
     def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         return {}
 
-    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def withdraw(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         """Towards the unit's goal when that is one of the zones, else the first."""
         goal = self.goal(battle, unit)
         return goal if isinstance(goal, int) and goal in zones else zones[0]
 
-    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         return zones[0]
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         return False
 
     # combat
@@ -427,19 +428,19 @@ class Baseline:
             return RangeChoice.CLOSE
         return RangeChoice.STAY
 
-    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
-                limit: int) -> list[Unit]:
+    def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],
+                limit: int) -> list[UnitView]:
         small = any(w.weapon.is_small for w in unit.weapons if not w.destroyed)
 
-        def weakness(e: Unit) -> tuple[bool, int, str]:
+        def weakness(e: UnitView) -> tuple[bool, int, str]:
             return (e.is_infantry and not small, e.remaining, e.id)
         if len(candidates) == 1:
             return candidates[:limit]
         return sorted(candidates, key=weakness)[:limit]
 
-    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
-                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
-        plan: list[tuple[WeaponSlot, Unit]] = []
+    def fire_plan(self, battle: SideView, unit: UnitView, targets: list[UnitView],
+                  band: Band) -> list[tuple[SlotView, UnitView]]:
+        plan: list[tuple[SlotView, UnitView]] = []
         heat = unit.heat
         rating = unit.heat_rating(battle.moors(unit.zone or 5))
         hot = not unit.vehicle
@@ -461,7 +462,7 @@ class Baseline:
                 break
         return plan
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+    def dodge(self, battle: SideView, unit: UnitView, weapon: Weapon, hits: int) -> bool:
         return True
 
     def support(self, battle: SideView, side: Side, moment: str,
@@ -488,26 +489,27 @@ class Baseline:
                 and u.can_act and not u.fought]
         return meks[0].id if meks else None
 
-    def dismount(self, battle: SideView, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: UnitView) -> bool:
         return bool(apc.zone and battle.enemies_in(apc.zone, apc.side))
 
-    def reveal(self, battle: SideView, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: UnitView) -> bool:
         return True
 
-    def commando(self, battle: SideView, unit: Unit,
-                 enemies: list[Unit]) -> tuple[str, Unit] | None:
+    def commando(self, battle: SideView, unit: UnitView,
+                 enemies: list[UnitView]) -> tuple[str, UnitView] | None:
         return ("mark", min(enemies, key=lambda e: e.remaining))
 
-    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: UnitView,
+                candidates: list[UnitView]) -> UnitView | None:
         here = [e for e in candidates if e.zone == unit.zone]
         return (here or candidates)[0]
 
-    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+    def bail_out(self, battle: SideView, unit: UnitView) -> bool:
         return False  # the baseline never bails out
 
     def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
         return Retreat.FIGHT  # nor withdraws or overruns
 
 
-def family_count(unit: Unit, family: Family) -> int:
+def family_count(unit: UnitView, family: Family) -> int:
     return sum(1 for w in unit.live_weapons() if w.weapon.family is family)

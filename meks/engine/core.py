@@ -21,6 +21,7 @@ from mypy_extensions import mypyc_attr
 from meks.catalog import Band, Catalog, Family, Weapon, load_catalog
 from meks.dice import Dice
 from meks.engine import REVISION
+from meks.engine.asking import Asking
 from meks.engine.decisions import BANDS, FOG, RETREAT_HITS, BattleError, RangeChoice, Retreat
 from meks.engine.log import Event, Kind
 from meks.engine.units import (
@@ -168,6 +169,8 @@ class Battle(Roller):
         self.forces = forces
         self.dice = dice
         self.controllers = controllers
+        # Each controller is asked through its side's view, with values (issue 26).
+        self.asked = {side: Asking(c) for side, c in controllers.items()}
         self.catalog = catalog or load_catalog()
         self.house = scenario.house_rules
         self.turn = 0
@@ -472,7 +475,7 @@ class Battle(Roller):
                           "wait to arrive as reinforcements.")
             return
         view = self.sight.views[side is DEFENDER]
-        placement = self.controllers[side].deploy(view, side, list(movers))
+        placement = self.asked[side].deploy(view, side, list(movers))
         zones = rules.setup.zones if rules.setup else tuple(range(1, 10))
         if not isinstance(placement, dict):
             raise self.refuse(side, "deploy", placement)
@@ -506,7 +509,7 @@ class Battle(Roller):
                      kinds: tuple[str, ...] = ("Battle Damage", *HIDING)) -> None:
         """The side's support assets placed at set-up, of ``kinds``, in the order it has
         them (R4.3)."""
-        controller = self.controllers[side]
+        controller = self.asked[side]
         view = self.sight.views[side is DEFENDER]
         for asset in self.assets[side]:
             if asset not in kinds:
@@ -664,7 +667,7 @@ class Battle(Roller):
         winner, loser = (ATTACKER, DEFENDER) if a > d else (DEFENDER, ATTACKER)
         self.initiative_winner = winner
         view = self.sight.views[winner is DEFENDER]
-        goes_first = self.controllers[winner].move_first(view, winner)
+        goes_first = self.asked[winner].move_first(view, winner)
         if not isinstance(goes_first, bool):
             raise self.refuse(winner, "move_first", goes_first)
         self.decided(winner, "move first" if goes_first else "move second")
@@ -676,7 +679,7 @@ class Battle(Roller):
 
     def movement_phase(self, side: Side) -> None:
         self.arrivals(side)
-        orders = self.controllers[side].movement(self.sight.views[side is DEFENDER], side)
+        orders = self.asked[side].movement(self.sight.views[side is DEFENDER], side)
         units = self.side_units(side)  # moving adds no unit; only dismounting does
         if orders:
             self.give_orders(side, "movement", orders, units, second=False)
@@ -805,7 +808,7 @@ class Battle(Roller):
                 zone = plan.zones[self.choose_index(len(plan.zones),
                                                     f"arrival zone of {unit.name}")]
             else:
-                zone = self.controllers[side].arrival_zone(self.sight.views[side is DEFENDER], unit,
+                zone = self.asked[side].arrival_zone(self.sight.views[side is DEFENDER], unit,
                                                            list(plan.zones))
                 if _among(zone, plan.zones) < 0:
                     raise self.refuse(side, "arrival_zone", zone)
@@ -816,7 +819,7 @@ class Battle(Roller):
     def second_movement(self, side: Side) -> None:
         """R5.2/R5.4: the initiative winner may move again, never into enemies; each Mek
         that does starts next turn with 2 heat."""
-        orders = self.controllers[side].second_move(self.sight.views[side is DEFENDER], side)
+        orders = self.asked[side].second_move(self.sight.views[side is DEFENDER], side)
         if orders:
             self.give_orders(side, "second_move", orders, self.side_units(side), second=True)
 
@@ -846,7 +849,7 @@ class Battle(Roller):
             hidden = [u for u in self.in_zone(zone, side) if u.hidden]
             if hidden and self.enemies_in(zone, side) and not self.visible_in(zone, side):
                 for unit in hidden:
-                    answer = self.controllers[side].reveal(self.sight.views[side is DEFENDER], unit)
+                    answer = self.asked[side].reveal(self.sight.views[side is DEFENDER], unit)
                     if not isinstance(answer, bool):
                         raise self.refuse(side, "reveal", answer)
                     if answer:
@@ -1010,7 +1013,7 @@ class Battle(Roller):
             else has("Servo Boosters"), legs=unit.legs)
 
     def ask_jump(self, unit: Unit) -> bool:
-        answer = self.controllers[unit.side].jump(self.sight.views[unit.side is DEFENDER], unit)
+        answer = self.asked[unit.side].jump(self.sight.views[unit.side is DEFENDER], unit)
         if not isinstance(answer, bool):
             raise self.refuse(unit.side, "jump", answer)
         return answer
@@ -1046,7 +1049,7 @@ class Battle(Roller):
                 options.append(RangeChoice.OPEN_TWO)
             options.append(RangeChoice.DOUBLE)
         view = self.sight.views[winner is DEFENDER]
-        choice = self.controllers[winner].range_choice(view, eng.zone, winner, list(options))
+        choice = self.asked[winner].range_choice(view, eng.zone, winner, list(options))
         if _among(choice, options) < 0:
             raise self.refuse(winner, "range_choice", choice)
         self.decided(winner, f"{choice.value} in zone {eng.zone}")
@@ -1091,7 +1094,7 @@ class Battle(Roller):
         withdraws at once into an adjacent zone free of enemies, its controller choosing
         which. It counts as the unit's move this phase (it enters minefields, leaves a
         dug-in position); units that cannot withdraw stay."""
-        controller = self.controllers[side]
+        controller = self.asked[side]
         view = self.sight.views[side is DEFENDER]
         for unit, zones in self.withdrawal_zones(zone, side):
             where = controller.withdraw(view, unit, list(zones))
@@ -1224,7 +1227,7 @@ class Battle(Roller):
                 continue
             faces = self.faces(unit.side, candidates)
             view = self.sight.views[unit.side is DEFENDER]
-            answer = self.controllers[unit.side].hawkeye(view, unit, faces)
+            answer = self.asked[unit.side].hawkeye(view, unit, faces)
             if answer is None:
                 continue
             index = _among(answer, faces)
@@ -1282,7 +1285,7 @@ class Battle(Roller):
         sight = self.sight
         faces = candidates if not self.secret and not sight.covers else \
             self.faces(side, candidates)
-        answer = self.controllers[side].targets(sight.views[side is DEFENDER], unit, faces,
+        answer = self.asked[side].targets(sight.views[side is DEFENDER], unit, faces,
                                                 limit)
         # Up to ``limit`` different candidates. (Units compare by identity: ``in`` and
         # ``index`` find the very unit offered.)
@@ -1315,7 +1318,7 @@ class Battle(Roller):
             return
         faces = self.faces(unit.side, enemies)
         view = self.sight.views[unit.side is DEFENDER]
-        action = self.controllers[unit.side].commando(view, unit, faces)
+        action = self.asked[unit.side].commando(view, unit, faces)
         if action is None:
             return
         index = _among(action[1], faces) if isinstance(action, tuple) and len(action) == 2 \
@@ -1350,7 +1353,7 @@ class Battle(Roller):
         side = unit.side
         sight = self.sight
         faces = targets if not self.secret and not sight.covers else self.faces(side, targets)
-        plan = self.controllers[side].fire_plan(sight.views[side is DEFENDER], unit, faces,
+        plan = self.asked[side].fire_plan(sight.views[side is DEFENDER], unit, faces,
                                                 band)
         if not isinstance(plan, list) and not isinstance(plan, tuple):
             raise self.refuse(side, "fire_plan", plan)
@@ -1566,7 +1569,7 @@ class Battle(Roller):
 
     def ask_dodge(self, unit: Unit, weapon: Weapon, hits: int) -> bool:
         view = self.sight.views[unit.side is DEFENDER]
-        answer = self.controllers[unit.side].dodge(view, unit, weapon, hits)
+        answer = self.asked[unit.side].dodge(view, unit, weapon, hits)
         if not isinstance(answer, bool):
             raise self.refuse(unit.side, "dodge", answer)
         return answer
@@ -1782,7 +1785,7 @@ class Battle(Roller):
                 self.note(Kind.SUPPORT, f"{squad.name} dismounts in zone {zone}.", squad)
 
     def ask_dismount(self, apc: Unit) -> bool:
-        answer = self.controllers[apc.side].dismount(self.sight.views[apc.side is DEFENDER], apc)
+        answer = self.asked[apc.side].dismount(self.sight.views[apc.side is DEFENDER], apc)
         if not isinstance(answer, bool):
             raise self.refuse(apc.side, "dismount", answer)
         return answer
@@ -1810,7 +1813,7 @@ class Battle(Roller):
         if not self.assets[side]:
             return
         view = self.sight.views[side is DEFENDER]
-        answer = self.controllers[side].support(view, side, moment, zone)
+        answer = self.asked[side].support(view, side, moment, zone)
         if not isinstance(answer, list | tuple) or not all(
                 isinstance(use, tuple | list) and len(use) == 2 for use in answer):
             raise self.refuse(side, "support", answer)
@@ -1896,7 +1899,7 @@ class Battle(Roller):
         if "Ambush" not in self.assets[side]:
             return
         view = self.sight.views[side is DEFENDER]
-        answer = self.controllers[side].ambush(view, side, zone)
+        answer = self.asked[side].ambush(view, side, zone)
         if _among(answer, view.ambush_options(zone)) < 0:
             raise self.refuse(side, "ambush", answer)
         unit = self.find(answer)
@@ -1958,7 +1961,7 @@ class Battle(Roller):
             view = self.sight.views[side is DEFENDER]
             for uid in view.bail_out_options(zone):
                 unit = self.unit(uid)
-                answer = self.controllers[side].bail_out(view, unit)
+                answer = self.asked[side].bail_out(view, unit)
                 if not isinstance(answer, bool):
                     raise self.refuse(side, "bail_out", answer)
                 if answer:
@@ -2008,7 +2011,7 @@ class Battle(Roller):
         for side in SIDES:
             view = self.sight.views[side is DEFENDER]
             options = view.withdrawal_options()
-            answer = self.controllers[side].withdrawal(view, side, list(options))
+            answer = self.asked[side].withdrawal(view, side, list(options))
             if _among(answer, options) < 0:
                 raise self.refuse(side, "withdrawal", answer)
             if answer is Retreat.FIGHT:

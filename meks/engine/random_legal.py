@@ -18,7 +18,7 @@ from meks.catalog import Band, Weapon
 from meks.dice import Dice
 from meks.engine.controllers import Baseline, Order
 from meks.engine.decisions import RangeChoice, Retreat
-from meks.engine.units import Unit, WeaponSlot
+from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
 from meks.scenario import Side
 
@@ -65,7 +65,7 @@ class RandomLegal:
 
     # ---- set-up ----------------------------------------------------------------------------
 
-    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[UnitView]) -> dict[str, int]:
         for _ in range(SET_UP_TRIES):
             placement = {u.id: self.pick(battle.deploy_options(u), "set-up zone")
                          for u in units}
@@ -99,10 +99,10 @@ class RandomLegal:
     def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         return self._orders(battle, side, True)
 
-    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         return self.pick(zones, "arrival zone")
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         return self.coin("jump")
 
     # ---- combat ----------------------------------------------------------------------------
@@ -111,29 +111,29 @@ class RandomLegal:
                      options: list[RangeChoice]) -> RangeChoice:
         return self.pick(options, "range")
 
-    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def withdraw(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         return self.pick(zones, "withdraw into")
 
-    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
-                limit: int) -> list[Unit]:
+    def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],
+                limit: int) -> list[UnitView]:
         left = list(candidates)
-        chosen: list[Unit] = []
+        chosen: list[UnitView] = []
         for _ in range(self.index(min(limit, len(left)) + 1, "how many targets")):
             chosen.append(left.pop(self.index(len(left), "target")))
         return chosen
 
-    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
-                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
-        plan: list[tuple[WeaponSlot, Unit]] = []
+    def fire_plan(self, battle: SideView, unit: UnitView, targets: list[UnitView],
+                  band: Band) -> list[tuple[SlotView, UnitView]]:
+        plan: list[tuple[SlotView, UnitView]] = []
         while True:
-            options: list[tuple[WeaponSlot, Unit] | None] = [
+            options: list[tuple[SlotView, UnitView] | None] = [
                 None, *battle.fire_options(unit, targets, band, plan)]
             entry = self.pick(options, "fire")
             if entry is None:
                 return plan
             plan.append(entry)
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+    def dodge(self, battle: SideView, unit: UnitView, weapon: Weapon, hits: int) -> bool:
         return self.coin("dodge")
 
     def support(self, battle: SideView, side: Side, moment: str,
@@ -153,22 +153,23 @@ class RandomLegal:
     def ambush(self, battle: SideView, side: Side, zone: int) -> str | None:
         return self.pick(battle.ambush_options(zone), "ambush")
 
-    def dismount(self, battle: SideView, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: UnitView) -> bool:
         return self.coin("dismount")
 
-    def reveal(self, battle: SideView, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: UnitView) -> bool:
         return self.coin("reveal")
 
-    def commando(self, battle: SideView, unit: Unit,
-                 enemies: list[Unit]) -> tuple[str, Unit] | None:
-        options: list[tuple[str, Unit] | None] = [None]
+    def commando(self, battle: SideView, unit: UnitView,
+                 enemies: list[UnitView]) -> tuple[str, UnitView] | None:
+        options: list[tuple[str, UnitView] | None] = [None]
         options += [(what, e) for e in enemies for what in ("identify", "mark")]
         return self.pick(options, "commandos")
 
-    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: UnitView,
+                candidates: list[UnitView]) -> UnitView | None:
         return self.pick([None, *candidates], "hawkeye")
 
-    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+    def bail_out(self, battle: SideView, unit: UnitView) -> bool:
         return self.coin("bail out")
 
     def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from meks.catalog import Band, Weapon
-from meks.engine.units import Unit, WeaponSlot
+from meks.engine.values import SlotView, UnitView
 from meks.errors import MeksError
 from meks.scenario import Edge, Side
 
@@ -97,7 +97,7 @@ class Recorded:
 
     # ---- set-up ---------------------------------------------------------------------------
 
-    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[UnitView]) -> dict[str, int]:
         return self._decide(
             "deploy", battle, lambda: self.inner.deploy(battle, side, units),
             lambda v: {str(k): int(z) for k, z in v.items()},
@@ -123,11 +123,11 @@ class Recorded:
                             lambda: self.inner.second_move(battle, side),
                             _encode_orders, _decode_orders)
 
-    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         return self._decide("arrival_zone", battle,
                             lambda: self.inner.arrival_zone(battle, unit, zones), int, _int)
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         return self._decide("jump", battle, lambda: self.inner.jump(battle, unit), bool, _bool)
 
     # ---- combat ---------------------------------------------------------------------------
@@ -141,16 +141,16 @@ class Recorded:
             lambda: self.inner.range_choice(battle, zone, side, options),
             lambda c: c.name, lambda name: RangeChoice[str(name)])
 
-    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
-                limit: int) -> list[Unit]:
+    def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],
+                limit: int) -> list[UnitView]:
         return self._decide(
             "targets", battle, lambda: self.inner.targets(battle, unit, candidates, limit),
             lambda chosen: [t.id for t in chosen],
             lambda ids: [_unit(battle, uid) for uid in _list(ids)])
 
-    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
-                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
-        def encode(plan: list[tuple[WeaponSlot, Unit]]) -> list[list[Any]]:
+    def fire_plan(self, battle: SideView, unit: UnitView, targets: list[UnitView],
+                  band: Band) -> list[tuple[SlotView, UnitView]]:
+        def encode(plan: list[tuple[SlotView, UnitView]]) -> list[list[Any]]:
             out: list[list[Any]] = []
             for slot, target in plan:
                 index = next((i for i, s in enumerate(unit.weapons) if s is slot), None)
@@ -158,7 +158,7 @@ class Recorded:
                     out.append([index, target.id])
             return out
 
-        def decode(data: Any) -> list[tuple[WeaponSlot, Unit]]:
+        def decode(data: Any) -> list[tuple[SlotView, UnitView]]:
             plan = []
             for entry in _list(data):
                 index, uid = _list(entry)
@@ -169,7 +169,7 @@ class Recorded:
                             lambda: self.inner.fire_plan(battle, unit, targets, band),
                             encode, decode)
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+    def dodge(self, battle: SideView, unit: UnitView, weapon: Weapon, hits: int) -> bool:
         return self._decide("dodge", battle,
                             lambda: self.inner.dodge(battle, unit, weapon, hits), bool, _bool)
 
@@ -184,17 +184,17 @@ class Recorded:
         return self._decide("ambush", battle, lambda: self.inner.ambush(battle, side, zone),
                             _optional_str, _optional_str)
 
-    def dismount(self, battle: SideView, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: UnitView) -> bool:
         return self._decide("dismount", battle, lambda: self.inner.dismount(battle, apc),
                             bool, _bool)
 
-    def reveal(self, battle: SideView, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: UnitView) -> bool:
         return self._decide("reveal", battle, lambda: self.inner.reveal(battle, unit),
                             bool, _bool)
 
-    def commando(self, battle: SideView, unit: Unit,
-                 enemies: list[Unit]) -> tuple[str, Unit] | None:
-        def decode(data: Any) -> tuple[str, Unit] | None:
+    def commando(self, battle: SideView, unit: UnitView,
+                 enemies: list[UnitView]) -> tuple[str, UnitView] | None:
+        def decode(data: Any) -> tuple[str, UnitView] | None:
             if data is None:
                 return None
             what, uid = _list(data)
@@ -204,7 +204,8 @@ class Recorded:
             "commando", battle, lambda: self.inner.commando(battle, unit, enemies),
             lambda action: None if action is None else [action[0], action[1].id], decode)
 
-    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: UnitView,
+                candidates: list[UnitView]) -> UnitView | None:
         return self._decide(
             "hawkeye", battle, lambda: self.inner.hawkeye(battle, unit, candidates),
             lambda chosen: None if chosen is None else chosen.id,
@@ -212,11 +213,11 @@ class Recorded:
 
     # ---- house rules bail_out and withdrawal (R6.12, R6.13) --------------------------------
 
-    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+    def bail_out(self, battle: SideView, unit: UnitView) -> bool:
         return self._decide("bail_out", battle, lambda: self.inner.bail_out(battle, unit),
                             bool, _bool)
 
-    def withdraw(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def withdraw(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         return self._decide("withdraw", battle,
                             lambda: self.inner.withdraw(battle, unit, zones), int, _int)
 
@@ -230,7 +231,7 @@ class Recorded:
 
 # ---- encoding helpers -------------------------------------------------------------------------
 
-def _unit(battle: SideView, uid: object) -> Unit:
+def _unit(battle: SideView, uid: object) -> UnitView:
     unit = battle.find(uid)
     if unit is None:
         raise ValueError(f"the side sees no unit with the id {uid!r}")
@@ -269,7 +270,7 @@ def _optional_str(value: object) -> str | None:
 
 def _plain(value: object) -> int | str | None:
     """A zone, a unit id or nothing (set-up and support choices)."""
-    if isinstance(value, Unit):
+    if isinstance(value, UnitView):
         return value.id
     if value is None or isinstance(value, int | str):
         return value

@@ -58,7 +58,9 @@ def reveal(battle: Battle, side: Side, unseen: bool = True) -> list[str]:
         elif unit.kind is UnitKind.INFANTRY and not unit.detected:
             where = f"zone {unit.zone}" if unit.zone is not None else "off the map"
             state = "destroyed" if unit.destroyed_turn is not None else "still there"
-            lines.append(f"  {unit.name}, infantry, never found ({where}, {state}).")
+            # (a strongpoint under the name the side knew it by, not its unit id)
+            known = battle.views[side].strongpoint_names().get(unit.id, unit.name)
+            lines.append(f"  {known}, infantry, never found ({where}, {state}).")
             said += 1
     for zone in battle.mines[enemy]:
         lines.append(f"  A minefield lay in zone {zone}.")

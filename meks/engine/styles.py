@@ -43,7 +43,7 @@ from meks.engine.controllers import (
     path_step,
 )
 from meks.engine.decisions import BANDS, RangeChoice
-from meks.engine.units import Unit
+from meks.engine.values import UnitView
 from meks.engine.view import SideView
 from meks.rules import ONE_FLOAT, armor_save
 from meks.scenario import Edge, Scenario, Side
@@ -92,7 +92,7 @@ def guarded_zones(battle: SideView, side: Side) -> list[int]:
     return sorted(set(zones))
 
 
-def exit_goals(battle: SideView, unit: Unit) -> list[tuple[int, Edge]]:
+def exit_goals(battle: SideView, unit: UnitView) -> list[tuple[int, Edge]]:
     """The exits ``unit``'s victory condition asks it to take: (zone, edge) pairs."""
     out: list[tuple[int, Edge]] = []
     for rule in side_intent(battle, unit.side).exits:
@@ -101,7 +101,7 @@ def exit_goals(battle: SideView, unit: Unit) -> list[tuple[int, Edge]]:
     return out
 
 
-def seen_enemies(battle: SideView, side: Side) -> list[Unit]:
+def seen_enemies(battle: SideView, side: Side) -> list[UnitView]:
     """The enemy units ``side`` sees on the map."""
     return [e for e in battle.side_units(side.enemy)
             if e.on_map and not e.hidden and e.zone is not None]
@@ -116,7 +116,7 @@ def toward(battle: SideView, start: int, goals: Iterable[int]) -> Order:
     return path_step(battle, start, targets[0])
 
 
-def onward(battle: SideView, side: Side, goal: Callable[[Unit], Order]) -> dict[str, Order]:
+def onward(battle: SideView, side: Side, goal: Callable[[UnitView], Order]) -> dict[str, Order]:
     """Second-movement orders: each unit that can move goes where ``goal`` sends it, when
     that is one of its legal second moves."""
     orders: dict[str, Order] = {}
@@ -142,7 +142,7 @@ def shift_toward(band: Band, want: Band, options: Sequence[RangeChoice]) -> Rang
     return next((c for c in steps if c in options), RangeChoice.STAY)
 
 
-def longest_reach(units: Iterable[Unit]) -> Band:
+def longest_reach(units: Iterable[UnitView]) -> Band:
     """The longest band any live ranged weapon of ``units`` reaches (Short when none)."""
     reach = Band.SHORT
     for unit in units:
@@ -153,7 +153,7 @@ def longest_reach(units: Iterable[Unit]) -> Band:
     return reach
 
 
-def expected_damage(battle: SideView, shooters: Iterable[Unit], targets: Sequence[Unit],
+def expected_damage(battle: SideView, shooters: Iterable[UnitView], targets: Sequence[UnitView],
                     band: Band) -> float:
     """The Hits ``shooters`` are expected to get through armor in one exchange at ``band``:
     each fires the ranged weapons the baseline's fire plan would (in range, within the heat
@@ -190,7 +190,7 @@ class Rush(Baseline):
 
     name = "rush"
 
-    def goal(self, battle: SideView, unit: Unit) -> Order:
+    def goal(self, battle: SideView, unit: UnitView) -> Order:
         assert unit.zone is not None
         zones = [e.zone for e in seen_enemies(battle, unit.side) if e.zone is not None]
         if not zones:
@@ -203,7 +203,7 @@ class Rush(Baseline):
     def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
         return onward(battle, side, lambda unit: self.goal(battle, unit))
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         return battle.band_of(unit.zone or 5) is not Band.SHORT
 
     def range_choice(self, battle: SideView, zone: int, side: Side,
@@ -216,7 +216,7 @@ class Hold(Baseline):
 
     name = "hold"
 
-    def homes(self, battle: SideView, unit: Unit) -> list[int]:
+    def homes(self, battle: SideView, unit: UnitView) -> list[int]:
         """The zones this unit holds: those the victory conditions name, else its set-up
         zone (none for a unit that arrived from off the map)."""
         named = sorted({*goal_zones(battle, unit.side), *guarded_zones(battle, unit.side)})
@@ -224,7 +224,7 @@ class Hold(Baseline):
             return named
         return [unit.setup_zone] if unit.setup_zone is not None else []
 
-    def goal(self, battle: SideView, unit: Unit) -> Order:
+    def goal(self, battle: SideView, unit: UnitView) -> Order:
         assert unit.zone is not None
         return toward(battle, unit.zone, self.homes(battle, unit))
 
@@ -271,7 +271,7 @@ class KeepRange(Baseline):
                      options: list[RangeChoice]) -> RangeChoice:
         return shift_toward(battle.band_of(zone), self.best_band(battle, zone, side), options)
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         zone = unit.zone or 5
         if not battle.enemies_in(zone, unit.side):
             return False
@@ -288,10 +288,10 @@ class ObjectiveRunner(Baseline):
         it keeps the enemy from."""
         return goal_zones(battle, side) or guarded_zones(battle, side)
 
-    def has_objective(self, battle: SideView, unit: Unit) -> bool:
+    def has_objective(self, battle: SideView, unit: UnitView) -> bool:
         return bool(exit_goals(battle, unit) or self.stays(battle, unit.side))
 
-    def goal(self, battle: SideView, unit: Unit) -> Order:
+    def goal(self, battle: SideView, unit: UnitView) -> Order:
         assert unit.zone is not None
         exits = exit_goals(battle, unit)
         for zone, edge in exits:
@@ -304,7 +304,7 @@ class ObjectiveRunner(Baseline):
             return None
         return self.way(battle, unit, goals)
 
-    def way(self, battle: SideView, unit: Unit, goals: list[int]) -> Order:
+    def way(self, battle: SideView, unit: UnitView, goals: list[int]) -> Order:
         """The first step toward the goal no enemy holds that is nearest by a way through
         zones without enemies (a held goal, or the straight way, when there is no other)."""
         assert unit.zone is not None
@@ -341,7 +341,7 @@ class ObjectiveRunner(Baseline):
             return False
         return zone not in self.stays(battle, side)
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         zone = unit.zone or 5
         return bool(battle.enemies_in(zone, unit.side)) and self.wants_out(
             battle, zone, unit.side)

@@ -12,8 +12,14 @@ contacts where the rules hide the rest:
 The engine keeps one view per side for the whole battle; every question filters the battle's
 units as it is asked, so a view is always up to date and costs nothing to keep. A view holds
 no public path back to the battle or to a unit its side may not see: its units are its own
-side's, the enemy units it sees, and contact faces. (Units are the engine's own objects,
-read-only by contract: a controller answers questions, it never changes a unit.)
+side's, the enemy units it sees, and contact faces.
+
+A view never hands out the engine's units: it hands out values (``meks.engine.values``), a
+frozen ``UnitView`` copy of each unit as the side sees it, built when it is read. While the
+engine asks a question (``asking`` .. ``answered``, which ``meks.engine.asking.Asking`` calls
+around every question) a unit has one value, so a controller may compare what it is handed
+by identity; the engine turns the values in the answer back into its own objects. Every
+method that takes a unit takes a value (or, for the engine's own checks, a unit).
 
 The view also lists the legal answers of the decisions whose options are not handed to the
 controller with the question (``move_options``, ``deploy_options``, ``setup_options``,
@@ -22,7 +28,8 @@ controller answers with one of them, and the engine refuses any other answer wit
 ``BattleError``.
 
 What the view tells is a function of what the side may know (issue 26): enemy units are
-labelled by the side's own contact numbers (``label``), not the engine's ids; a side sees
+labelled by the side's own contact numbers (``label``), not the engine's ids (an enemy
+infantry strongpoint is named Strongpoint 1, 2 ..., ``strongpoint_names``); a side sees
 none of the enemy's units while the enemy is still setting up and placing what hides, nor
 the enemy's set-up lines; a movement roll's result names the winner, not the numbers.
 """
@@ -39,7 +46,8 @@ from meks.catalog import Band, Catalog, Weapon
 from meks.dice import Dice
 from meks.engine.decisions import FOG, OVERRUN_RATIO, Retreat
 from meks.engine.log import Event, Kind
-from meks.engine.units import Unit, WeaponSlot
+from meks.engine.units import Unit
+from meks.engine.values import SlotView, UnitView, unit_value
 from meks.rules import KillsRoll, MovementRoll, ToHit, may_fire_again
 from meks.scenario import Edge, HouseRules, Placed, Scenario, Side, UnitKind
 from meks.victory import BattleState, UnitState
@@ -126,8 +134,8 @@ class Sight:
 class SideView:
     """One side's view of a battle (see the module docstring)."""
 
-    __slots__ = ("_b", "assets", "catalog", "enemy", "house", "identified", "known",
-                 "marked", "scenario", "side", "targeted", "token")
+    __slots__ = ("_asked", "_b", "_values", "assets", "catalog", "enemy", "house",
+                 "identified", "known", "marked", "scenario", "side", "targeted", "token")
 
     def __init__(self, battle: Source, side: Side) -> None:
         # A weak reference: the battle holds its views, and a cycle between them would keep
@@ -140,6 +148,10 @@ class SideView:
             self._b = battle
         self.side = side
         self.enemy = side.enemy
+        # While a question is being asked (``asking`` .. ``answered``) each unit's value is
+        # built once and handed out again; between questions every read builds a new one.
+        self._asked = False
+        self._values: dict[Unit, UnitView] = {}
         self.scenario: Scenario = battle.scenario
         self.catalog: Catalog = battle.catalog
         self.house: HouseRules = battle.house
@@ -161,6 +173,58 @@ class SideView:
     def __repr__(self) -> str:
         return f"SideView({self.side.value})"
 
+    # ---- values, not the engine's units (issue 26) -------------------------------------------
+
+    def asking(self) -> None:
+        """A question begins (the engine says so): from now until ``answered`` the view
+        hands out one value per unit, so that a controller may compare them by identity."""
+        self._values.clear()
+        self._asked = True
+
+    def answered(self) -> None:
+        """The question is answered: values are built afresh from now on."""
+        self._asked = False
+        self._values.clear()
+
+    def value(self, unit: Unit | UnitView) -> UnitView:
+        """What the side is handed of ``unit``: an immutable copy of it as it is now
+        (``meks.engine.values.UnitView``). The engine's units never leave the view."""
+        if not isinstance(unit, Unit):
+            return unit
+        if self._asked:
+            known = self._values.get(unit)
+            if known is None:
+                known = self._values[unit] = self._build(unit)
+            return known
+        return self._build(unit)
+
+    def _build(self, unit: Unit) -> UnitView:
+        if unit.design == STRONGPOINT and unit.side is not self.side:
+            return unit_value(unit, self._name(unit))
+        return unit_value(unit)
+
+    def _values_of(self, units: Iterable[Unit]) -> list[UnitView]:
+        if self._asked:
+            values = self._values
+            out = []
+            for u in units:
+                known = values.get(u)
+                if known is None:
+                    known = values[u] = self._build(u)
+                out.append(known)
+            return out
+        return [self._build(u) for u in units]
+
+    def _real(self, unit: Unit | UnitView) -> Unit:
+        """The unit (or the contact's face) a value handed out by this view stands for."""
+        if isinstance(unit, Unit):
+            return unit
+        uid = unit.id
+        for u in self._faces():
+            if u.id == uid:
+                return u
+        raise KeyError(f"the {self.side.value} sees no unit with the id {uid!r}")
+
     # ---- the battle's public facts -------------------------------------------------------
 
     @property
@@ -172,10 +236,11 @@ class SideView:
         """The round of the zone combat being fought (R5.2), 0 outside one."""
         return self._b.round
 
-    def computers_damaged(self, unit: Unit) -> bool:
+    def computers_damaged(self, unit: UnitView | Unit) -> bool:
         """Whether ``unit``'s Computers damage takes 1 off its shots now (R6.9: the turn,
         or fighting in rounds the round, after the critical)."""
-        return bool(unit.computers_turns) and self._b.clock(unit) in unit.computers_turns
+        return bool(unit.computers_turns) and self._b.clock(self._real(unit)) in \
+            unit.computers_turns
 
     @property
     def stamp(self) -> int:
@@ -223,26 +288,28 @@ class SideView:
     # The checks as the engine rolls them (``meks.rules`` descriptions: their modifiers,
     # each named, and their chances); describing one uses up no once-a-turn skill.
 
-    def to_hit(self, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+    def to_hit(self, unit: UnitView | Unit | None, weapon: Weapon, target: UnitView | Unit,
+               band: Band,
                gunnery: bool = False, single: bool = True) -> ToHit:
         """The to-hit roll of one shot of ``unit``'s ``weapon`` at ``target`` (R6.6;
         ``gunnery``: a Gunnery second shot; ``single``: the unit has one target)."""
-        return self._b.shot_to_hit(unit, weapon, target, band, gunnery, single)
+        return self._b.shot_to_hit(None if unit is None else self._real(unit), weapon,
+                                   self._real(target), band, gunnery, single)
 
-    def describe_kills_roll(self, weapon: Weapon, target: Unit,
+    def describe_kills_roll(self, weapon: Weapon, target: UnitView | Unit,
                             gunnery: bool = False) -> KillsRoll:
         """The kills roll of ``weapon`` against infantry ``target`` (R6.11)."""
-        return self._b.describe_kills_roll(weapon, target, gunnery)
+        return self._b.describe_kills_roll(weapon, self._real(target), gunnery)
 
-    def describe_movement_roll(self, unit: Unit, jump: bool = False,
+    def describe_movement_roll(self, unit: UnitView | Unit, jump: bool = False,
                                has: Callable[[str], bool] | None = None) -> MovementRoll:
         """A unit's movement roll (R6.2; ``jump``: with its Jump Jets; ``has``: whether it
         has a working system of a name, by default the unit's own)."""
-        return self._b.describe_movement_roll(unit, jump, has)
+        return self._b.describe_movement_roll(self._real(unit), jump, has)
 
-    def gunnery_left(self, unit: Unit) -> bool:
+    def gunnery_left(self, unit: UnitView | Unit) -> bool:
         """R6.5: whether the unit's pilot has Gunnery, not yet used this turn."""
-        return self._b.gunnery_left(unit)
+        return self._b.gunnery_left(self._real(unit))
 
     # ---- what the side knows of units ----------------------------------------------------
 
@@ -294,18 +361,21 @@ class SideView:
     # and the cheap one).
 
     @property
-    def units(self) -> list[Unit]:
+    def units(self) -> list[UnitView]:
         """Every unit the side may see: its own, and the enemy's it knows of."""
-        return list(self._faces())
+        return self._values_of(self._faces())
 
-    def side_units(self, side: Side) -> list[Unit]:
+    def side_units(self, side: Side) -> list[UnitView]:
         b = self._b
         if not b.secret and not b.sight.covers and not self._setting_up():
-            return b.side_units(side)
-        return [u for u in self._filtered() if u.side is side]
+            return self._values_of(b.side_units(side))
+        return self._values_of([u for u in self._filtered() if u.side is side])
 
-    def in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
+    def in_zone(self, zone: int, side: Side | None = None) -> list[UnitView]:
         """The units the side sees on the map in ``zone`` (of ``side`` only, if given)."""
+        return self._values_of(self._in_zone(zone, side))
+
+    def _in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
         b = self._b
         if not b.secret and not b.sight.covers and not self._setting_up():
             return b.in_zone(zone, side)
@@ -314,29 +384,31 @@ class SideView:
         return [u for u in self._filtered() if u.zone == zone and u.destroyed_turn is None
                 and u.exited_turn is None and u.arrived and (side is None or u.side is side)]
 
-    def visible_in(self, zone: int, side: Side) -> list[Unit]:
+    def visible_in(self, zone: int, side: Side) -> list[UnitView]:
         """``side``'s units in ``zone`` that are not hidden."""
         b = self._b
         if not b.secret and not b.sight.covers and not self._setting_up():
-            return b.visible_in(zone, side)
-        return [u for u in self.in_zone(zone, side) if not u.hidden]
+            return self._values_of(b.visible_in(zone, side))
+        return self._values_of([u for u in self._in_zone(zone, side) if not u.hidden])
 
-    def enemies_in(self, zone: int, side: Side) -> list[Unit]:
+    def enemies_in(self, zone: int, side: Side) -> list[UnitView]:
         """The units in ``zone`` that are enemies of ``side`` and not hidden."""
         return self.visible_in(zone, side.enemy)
 
-    def find(self, uid: object) -> Unit | None:
-        return next((u for u in self._faces() if u.id == uid), None)
+    def find(self, uid: object) -> UnitView | None:
+        found = next((u for u in self._faces() if u.id == uid), None)
+        return None if found is None else self.value(found)
 
-    def unit(self, uid: str) -> Unit:
+    def unit(self, uid: str) -> UnitView:
         found = self.find(uid)
         if found is None:
             raise KeyError(f"the {self.side.value} sees no unit with the id {uid!r}")
         return found
 
-    def can_leave(self, unit: Unit) -> bool:
+    def can_leave(self, unit: UnitView | Unit) -> bool:
         """R5.4: whether one of the side's units may leave its zone now."""
-        return unit.side is self.side and unit.zone is not None and self._b.can_leave(unit)
+        return unit.side is self.side and unit.zone is not None and \
+            self._b.can_leave(self._real(unit))
 
     @property
     def mines(self) -> list[int]:
@@ -373,11 +445,42 @@ class SideView:
         else:
             readable = [log[i] for i in range(len(log))
                         if private.get(i, side) is side][start:]
-        return [told(e) if e.kind is Kind.RANGE else e for e in readable]
+        out = [told(e) if e.kind is Kind.RANGE else e for e in readable]
+        if any(u.design == STRONGPOINT for u in self._b.units):
+            out = [e._replace(text=self.told_text(e.text)) if _SP in e.text else e
+                   for e in out]
+        return out
+
+    def told_text(self, text: str) -> str:
+        """``text`` (a log line, a die's purpose) as the side is told it: the enemy's
+        infantry strongpoints named as the side knows them (``strongpoint_names``), never
+        by the engine's ids, which count units the side has not seen (R8.1)."""
+        if _SP not in text:
+            return text
+        names = self.strongpoint_names()
+        return _STRONGPOINT.sub(lambda m: names.get(m.group(1), m.group(0)), text)
+
+    def strongpoint_names(self) -> dict[str, str]:
+        """The enemy's infantry strongpoints (a dismounted squad among them) by unit id, with
+        the names the side knows them by: Strongpoint 1, 2, ... in the order the scenario
+        gives them, then the squads in the order they dismount (nothing the enemy hides
+        counts toward the number)."""
+        names: dict[str, str] = {}
+        enemy = self.enemy
+        for u in self._b.units:
+            if u.side is enemy and u.design == STRONGPOINT:
+                names[u.id] = f"Strongpoint {len(names) + 1}"
+        return names
+
+    def _name(self, unit: Unit) -> str:
+        """The name the side knows ``unit`` by (an enemy strongpoint's its own)."""
+        if unit.design == STRONGPOINT and unit.side is not self.side:
+            return self.strongpoint_names().get(unit.id, unit.name)
+        return unit.name
 
     # ---- labels ------------------------------------------------------------------------------
 
-    def label(self, unit: Unit) -> str:
+    def label(self, unit: UnitView | Unit) -> str:
         """The name the side knows ``unit`` by: its own units by their ids; an enemy unit
         (a contact) by a label of the side's own, C1, C2, ... in the order the side met them
         (those met together by zone, name and design; contacts alike in all three in an
@@ -403,14 +506,14 @@ class SideView:
         def order(u: Unit) -> tuple[int, str, str, str]:
             tie = hashlib.blake2b(f"{seed}|{u.id}".encode(), digest_size=6).hexdigest() \
                 if seed is not None else u.id
-            return (u.zone if u.zone is not None else 99, u.name, u.design, tie)
+            return (u.zone if u.zone is not None else 99, self._name(u), u.design, tie)
 
         for u in sorted(new, key=order):
             labels[u.id] = f"C{len(labels) + 1}"
 
     # ---- legal answers ---------------------------------------------------------------------
 
-    def move_options(self, unit: Unit, second: bool = False) -> list[Choice]:
+    def move_options(self, unit: UnitView | Unit, second: bool = False) -> list[Choice]:
         """Every legal order for one of the side's units in a movement phase: None (stay),
         "dig" (Digging In: one asset, so one unit of the side's orders at most), an
         adjacent zone, an exit edge. Only None when it cannot move."""
@@ -421,7 +524,7 @@ class SideView:
             return options
         if not second and unit.is_mek and "Digging In" in b.assets[self.side]:
             options.append("dig")
-        if not b.can_leave(unit):
+        if not b.can_leave(self._real(unit)):
             return options
         for zone in b.adjacent(unit.zone):
             if second and self.enemies_in(zone, self.side):
@@ -432,7 +535,7 @@ class SideView:
                 options.append(rule.edge)
         return options
 
-    def deploy_options(self, unit: Unit) -> list[int]:
+    def deploy_options(self, unit: UnitView | Unit) -> list[int]:
         """The zones one of the side's units may set up in (the scenario's set-up zones); the
         whole placement must also keep the scenario's set-up rules (``setup_problems``)."""
         rules = self.scenario.side(unit.side).setup
@@ -454,18 +557,21 @@ class SideView:
         out, move first): no and yes."""
         return [False, True]
 
-    def fire_options(self, unit: Unit, targets: Sequence[Unit], band: Band,
-                     plan: Sequence[tuple[WeaponSlot, Unit]] = ()) -> list[
-                         tuple[WeaponSlot, Unit]]:
+    def fire_options(self, unit: UnitView | Unit, targets: Sequence[UnitView], band: Band,
+                     plan: Sequence[tuple[SlotView, UnitView]] = ()) -> list[
+                         tuple[SlotView, UnitView]]:
         """The legal next entries of ``unit``'s fire plan at ``targets`` (R6.5, R6.11), after
         the entries of ``plan``: a working weapon at one of the targets it can fire at at
         this band, each weapon once (a Gunnery pilot's one cannon-family or CIWS weapon
         twice, once a turn). An empty plan, or stopping at any point, is legal too."""
-        gunnery = self._b.gunnery_left(unit) and not any(
-            sum(1 for s, _ in plan if s is slot) + slot.fired >= 2 for slot in unit.weapons)
-        options: list[tuple[WeaponSlot, Unit]] = []
+        unit = self.value(unit)
+        targets = [self.value(t) for t in targets]
+        planned = [s.index for s, _ in plan]
+        gunnery = self._b.gunnery_left(self._real(unit)) and not any(
+            planned.count(slot.index) + slot.fired >= 2 for slot in unit.weapons)
+        options: list[tuple[SlotView, UnitView]] = []
         for slot in unit.live_weapons():
-            times = slot.fired + sum(1 for s, _ in plan if s is slot)
+            times = slot.fired + planned.count(slot.index)
             if times >= 1 and not may_fire_again(slot.weapon, times, gunnery):
                 continue
             weapon = slot.weapon
@@ -555,10 +661,14 @@ def told(event: Event) -> Event:
     return event if text == event.text else event._replace(text=text, value=None)
 
 
+# An infantry strongpoint's name as the engine gives it (after its unit id), and its design.
+_SP = "Strongpoint "
+_STRONGPOINT = re.compile(r"Strongpoint ([AD]\d+i?)\b")
+STRONGPOINT = "Infantry Strongpoint"
 _NUMBERS = re.compile(r" \d+ to \d+(?=:)| \(\d+\)(?=;)")
 
 
-def in_danger(unit: Unit) -> bool:
+def in_danger(unit: UnitView | Unit) -> bool:
     """R6.12: a Mek whose pilot may bail out: still in the battle and not doomed, with a
     living pilot, and one Hit from destruction or with a reactor that took a critical."""
     return (unit.is_mek and not unit.decoy and unit.pilot is not None and not unit.pilot.dead
@@ -566,7 +676,7 @@ def in_danger(unit: Unit) -> bool:
             and (unit.remaining <= 1 or unit.reactor_scare))
 
 
-def strength(units: Iterable[Unit]) -> int:
+def strength(units: Iterable[UnitView | Unit]) -> int:
     """R6.13: the Hits left to the units among ``units`` that count for an overrun: Meks and
     vehicles on the map (not those still to arrive), decoys left out."""
     return sum(u.remaining for u in units if u.on_map and not u.decoy and not u.is_infantry

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from meks.catalog import Band, Family, Weapon
 from meks.engine.decisions import BANDS
-from meks.engine.units import Unit, WeaponSlot
+from meks.engine.values import SlotView, UnitView
 from meks.rules import (
     ONE_FLOAT,
     MovementRoll,
@@ -59,7 +59,7 @@ def need_at(weapon: Weapon, band: Band) -> int | None:
     return _NEED[key]
 
 
-def base_worth(unit: Unit) -> float:
+def base_worth(unit: UnitView) -> float:
     """What a unit is worth: its price, or an estimate for support units and infantry."""
     if unit.points:
         return float(unit.points)
@@ -68,7 +68,7 @@ def base_worth(unit: Unit) -> float:
     return 2.0 * unit.max_hits + 2.0 * sum(w.weapon.price for w in unit.weapons)
 
 
-def firepower_share(unit: Unit) -> float:
+def firepower_share(unit: UnitView) -> float:
     """The share of its weapons (by price) a unit still has."""
     total = sum(w.weapon.price for w in unit.weapons)
     if not total:
@@ -76,7 +76,7 @@ def firepower_share(unit: Unit) -> float:
     return sum(w.weapon.price for w in unit.weapons if not w.destroyed) / total
 
 
-def worth(unit: Unit) -> float:
+def worth(unit: UnitView) -> float:
     """A unit's worth now: its price, scaled down as it loses weapons or its pilot is hurt."""
     value = base_worth(unit) * (0.4 + 0.6 * firepower_share(unit))
     if unit.wounded:
@@ -129,12 +129,16 @@ def contest(mine: Sequence[tuple[int, int, float]],
 class Gun:
     """One firing a unit can make, with its expected hits on each target it can hurt."""
 
-    slot: WeaponSlot
+    slot: SlotView
     heat: int
     family: Family
     extra: int  # -2 for a Gunnery second shot
-    evs: list[tuple[Unit, float, float]]  # target, expected hits, with the family skill
+    evs: list[tuple[UnitView, float, float]]  # target, expected hits, with the family skill
 
+
+
+Ref = tuple[str, bool]
+"""A unit as the bot remembers values of it: its id, and whether it is a decoy."""
 
 
 class Judge:
@@ -152,12 +156,15 @@ class Judge:
         self._turn = -1  # the battle's turn
         # (Units are keys themselves, not their ids: a bot that plays both sides sees an
         # enemy Decoy's contact, a unit of its own, under the decoy's id.)
-        self._fails: dict[tuple[Unit, str], float] = {}  # (target, weapon) -> save fails
-        self._worths: dict[Unit, float] = {}
-        self._hit_worths: dict[Unit, float] = {}
-        self._systems: dict[Unit, frozenset[str]] = {}
-        self._shooting: dict[Unit, tuple[object, ...]] = {}  # see ``_as_shooter``
-        self._shot_at: dict[Unit, tuple[object, ...]] = {}  # see ``_as_target``
+        # (A view hands out a new value of a unit for each question, so values are
+        # remembered by ``ref``: the unit's id, and whether it is a decoy, which tells a
+        # decoy of the bot's own side from the contact the enemy sees under the same id.)
+        self._fails: dict[tuple[Ref, str], float] = {}  # (target, weapon) -> save fails
+        self._worths: dict[Ref, float] = {}
+        self._hit_worths: dict[Ref, float] = {}
+        self._systems: dict[Ref, frozenset[str]] = {}
+        self._shooting: dict[Ref, tuple[object, ...]] = {}  # see ``_as_shooter``
+        self._shot_at: dict[Ref, tuple[object, ...]] = {}  # see ``_as_target``
         self._marked: dict[Side, frozenset[str]] = {}
         # Remembered for the battle (dropped when another battle starts, so it holds the
         # last battle's units until then): ``quick``'s values, keyed on everything they
@@ -194,31 +201,34 @@ class Judge:
             self._shot_at.clear()
             self._marked.clear()
 
-    def systems(self, unit: Unit) -> frozenset[str]:
+    def systems(self, unit: UnitView) -> frozenset[str]:
         """The names of the unit's working systems (remembered until something happens)."""
-        names = self._systems.get(unit)
+        key = (unit.id, unit.decoy)
+        names = self._systems.get(key)
         if names is None:
-            names = self._systems[unit] = frozenset(
+            names = self._systems[key] = frozenset(
                 s.system.name for s in unit.systems if not s.destroyed)
         return names
 
-    def worth(self, unit: Unit) -> float:
-        value = self._worths.get(unit)
+    def worth(self, unit: UnitView) -> float:
+        key = (unit.id, unit.decoy)
+        value = self._worths.get(key)
         if value is None:
-            value = self._worths[unit] = worth(unit)
+            value = self._worths[key] = worth(unit)
         return value
 
-    def hit_worth(self, target: Unit) -> float:
+    def hit_worth(self, target: UnitView) -> float:
         """What one damaging hit on ``target`` is worth: its share of the unit's worth
         (all of it when the hit destroys the unit), plus the chance of the critical the
         hit may cause (R6.9, read from the critical check) times a critical's harm.
         Remembered until anything happens."""
-        value = self._hit_worths.get(target)
+        key = (target.id, target.decoy)
+        value = self._hit_worths.get(key)
         if value is None:
-            value = self._hit_worths[target] = self._hit_worth(target)
+            value = self._hit_worths[key] = self._hit_worth(target)
         return value
 
-    def _hit_worth(self, target: Unit) -> float:
+    def _hit_worth(self, target: UnitView) -> float:
         if target.is_infantry:
             return self.worth(target) * 0.25
         left = target.remaining
@@ -233,7 +243,7 @@ class Judge:
             p *= 0.3
         return value / left + p * CRIT_SHARE * value
 
-    def target_value(self, target: Unit, lam: float) -> float:
+    def target_value(self, target: UnitView, lam: float) -> float:
         """The worth of landing ``lam`` expected damaging hits on ``target`` this turn
         (counted as a Poisson number of hits): the chance of destroying it, half the worth
         of the damage short of that (it brings a later kill nearer), and the criticals the
@@ -264,12 +274,12 @@ class Judge:
             crits *= 0.3
         return value * (tail + 0.5 * partial / left + CRIT_SHARE * crits)
 
-    def rating(self, battle: SideView, unit: Unit) -> int:
+    def rating(self, battle: SideView, unit: UnitView) -> int:
         return unit.heat_rating(self._heat_of_zone.get(unit.zone or 5, 0) > 0)
 
     # ---- expected values ---------------------------------------------------------------
 
-    def to_hit(self, battle: SideView, unit: Unit | None, weapon: Weapon, target: Unit,
+    def to_hit(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
                band: Band, single: bool, skill: bool, doubled: bool | None = None,
                gunnery: bool = False) -> ToHit | None:
         """The to-hit roll of one shot as the engine describes it (R6.6), read from
@@ -303,7 +313,7 @@ class Judge:
                 f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)),
             gunnery=gunnery, six_hits=battle.house.six_always_hits)
 
-    def modifier(self, battle: SideView, unit: Unit | None, weapon: Weapon, target: Unit,
+    def modifier(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
                  band: Band, single: bool, skill: bool,
                  doubled: bool | None = None) -> int:
         """The to-hit modifier of one shot, as the engine adds it up (R6.6),
@@ -311,7 +321,8 @@ class Judge:
         check = self.to_hit(battle, unit, weapon, target, band, single, skill, doubled)
         return 0 if check is None else check.modifier
 
-    def shot(self, battle: SideView, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+    def shot(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
+             band: Band,
              single: bool = True, skill: bool = False, extra: int = 0,
              doubled: bool | None = None) -> float:
         """Expected damaging hits (kills, against infantry) of one firing of ``weapon``
@@ -326,17 +337,17 @@ class Judge:
             return 0.0
         return check.dice * check.chance() * self.save_fails(target, weapon)
 
-    def save_fails(self, target: Unit, weapon: Weapon) -> float:
+    def save_fails(self, target: UnitView, weapon: Weapon) -> float:
         """The chance that ``target`` fails its armor save against one hit of ``weapon``
         (R6.8), remembered until anything happens."""
-        key = (target, weapon.name)
+        key = ((target.id, target.decoy), weapon.name)
         fail = self._fails.get(key)
         if fail is None:
             fail = self._fails[key] = armor_save(target.armor, weapon,
                                                  self.systems(target).__contains__).chance()
         return fail
 
-    def kills(self, battle: SideView, weapon: Weapon, target: Unit, band: Band) -> float:
+    def kills(self, battle: SideView, weapon: Weapon, target: UnitView, band: Band) -> float:
         """Expected kills against infantry (R6.11)."""
         if weapon.is_small:
             if band is not Band.SHORT:
@@ -346,7 +357,7 @@ class Judge:
         check = kills_roll(weapon, battle.terrain_to_hit(target.zone or 5))
         return float(check.expected(ONE_FLOAT))
 
-    def guns(self, battle: SideView, unit: Unit, targets: Sequence[Unit], band: Band,
+    def guns(self, battle: SideView, unit: UnitView, targets: Sequence[UnitView], band: Band,
              doubled: bool | None = None, single: bool | None = None) -> list[Gun]:
         """The weapons that can hurt one of ``targets`` at ``band``, with their odds
         (``single``: whether the unit attacks one target this turn, for a Targeting Array;
@@ -383,7 +394,7 @@ class Judge:
                     out.append(Gun(best.slot, best.heat, best.family, -2, evs))
         return out
 
-    def overheat_cost(self, unit: Unit, gun: Gun, already_hits: float) -> float:
+    def overheat_cost(self, unit: UnitView, gun: Gun, already_hits: float) -> float:
         """What an overheat costs: the weapon and 1 or 2 Hits with no save (R6.10)."""
         hits = overheat_hits(gun.slot.weapon)
         left = unit.remaining - already_hits
@@ -393,10 +404,10 @@ class Judge:
         weapon_cost = value * 0.6 * gun.slot.weapon.price / total_price * 0.5
         return self_cost + weapon_cost
 
-    def plan(self, battle: SideView, unit: Unit, targets: Sequence[Unit], band: Band,
+    def plan(self, battle: SideView, unit: UnitView, targets: Sequence[UnitView], band: Band,
              assigned: dict[str, float] | None = None, doubled: bool | None = None,
              heat_extra: int = 0, single: bool | None = None
-             ) -> tuple[float, list[tuple[WeaponSlot, Unit]], dict[str, float]]:
+             ) -> tuple[float, list[tuple[SlotView, UnitView]], dict[str, float]]:
         """The order of fire with the best expected worth: weapons within the heat rating
         first, then any weapon whose expected damage outweighs the overheat risk times its
         cost. Returns the worth, the plan and the expected hits on each target."""
@@ -419,7 +430,7 @@ class Judge:
                                                   / max(g.heat, 0.5))),
                       self._knapsack_order(guns, rating - heat0)]
         best_value = -1.0
-        best: list[tuple[WeaponSlot, Unit]] = []
+        best: list[tuple[SlotView, UnitView]] = []
         best_hits: dict[str, float] = {}
         for order in orders:
             value, chosen, hits = self._walk(unit, order, base, heat0, rating, hot)
@@ -447,8 +458,8 @@ class Judge:
         outside.sort(key=lambda g: (g.extra, g.heat, -max(e[2] for e in g.evs)))
         return inside + outside
 
-    def _walk(self, unit: Unit, order: Sequence[Gun], base: dict[str, float], heat0: int,
-              rating: int, hot: bool) -> tuple[float, list[tuple[WeaponSlot, Unit]],
+    def _walk(self, unit: UnitView, order: Sequence[Gun], base: dict[str, float], heat0: int,
+              rating: int, hot: bool) -> tuple[float, list[tuple[SlotView, UnitView]],
                                                 dict[str, float]]:
         heat = heat0
         value = 0.0
@@ -456,12 +467,12 @@ class Judge:
         fired: set[int] = set()
         hits: dict[str, float] = {}
         self_hits = 0.0
-        chosen: list[tuple[WeaponSlot, Unit]] = []
+        chosen: list[tuple[SlotView, UnitView]] = []
         for gun in order:
             if gun.extra and id(gun.slot) not in fired:
                 continue  # a Gunnery second shot follows the first
             first_of_family = gun.family not in used
-            pick: Unit | None = None
+            pick: UnitView | None = None
             pick_value = 0.0
             pick_ev = 0.0
             for t, plain, boosted in gun.evs:
@@ -489,7 +500,7 @@ class Judge:
             chosen.append((gun.slot, pick))
         return value, chosen, hits
 
-    def quick(self, battle: SideView, unit: Unit, target: Unit, band: Band,
+    def quick(self, battle: SideView, unit: UnitView, target: UnitView, band: Band,
               doubled: bool | None = None) -> float:
         """Expected damaging hits of ``unit`` on ``target`` this turn, a fast estimate: the
         best weapons that fit the heat rating, and the rest at their overheat odds.
@@ -501,10 +512,11 @@ class Judge:
         self.fresh(battle)
         return self._recall(battle, unit, target, band, doubled)
 
-    def _recall(self, battle: SideView, unit: Unit, target: Unit, band: Band,
+    def _recall(self, battle: SideView, unit: UnitView, target: UnitView, band: Band,
                 doubled: bool | None) -> float:
         """``quick``, once ``fresh`` has seen the battle as it is now."""
-        key = (unit, target, band, doubled, self._as_shooter(battle, unit),
+        key = (unit.id, unit.decoy, target.id, target.decoy, band, doubled,
+               self._as_shooter(battle, unit),
                self._as_target(battle, target), target.id in self.marked(battle, unit.side))
         known = self._quick.get(key)
         if known is None:
@@ -512,31 +524,33 @@ class Judge:
                                                             doubled)
         return known
 
-    def _as_shooter(self, battle: SideView, unit: Unit) -> tuple[object, ...]:
+    def _as_shooter(self, battle: SideView, unit: UnitView) -> tuple[object, ...]:
         """What of a shooter ``quick`` reads that may change during a battle: its zone (the
         heat rating's Moors), whether it acts (and whether the battle has begun), its
         pilot's wound, its heat (now, and carried over), which weapons work and which have
         fired, which systems work (Targeting Array, Heat Sink), whether its Computers are
         damaged this turn. Remembered until anything happens."""
-        known = self._shooting.get(unit)
+        ref = (unit.id, unit.decoy)
+        known = self._shooting.get(ref)
         if known is None:
             turn = self._turn
-            known = self._shooting[unit] = (
+            known = self._shooting[ref] = (
                 unit.zone, unit.can_act, turn > 0, unit.wounded, unit.heat, unit.carried_heat,
                 tuple([(w.destroyed, w.fired > 0) for w in unit.weapons]), self.systems(unit),
                 battle.computers_damaged(unit))
         return known
 
-    def _as_target(self, battle: SideView, target: Unit) -> tuple[object, ...]:
+    def _as_target(self, battle: SideView, target: UnitView) -> tuple[object, ...]:
         """What of a target ``quick`` reads that may change during a battle: its zone (the
         terrain), the zone it dug in, which systems work (Jammer, Point Defense, armor),
         whether a movement roll's winner doubled the terrain against its side there this
         turn, and whether a Phalanx of its side stands there. Remembered until anything
         happens."""
-        known = self._shot_at.get(target)
+        ref = (target.id, target.decoy)
+        known = self._shot_at.get(ref)
         if known is None:
             zone = target.zone or 5
-            known = self._shot_at[target] = (
+            known = self._shot_at[ref] = (
                 target.zone, target.dug_in_zone, self.systems(target),
                 battle.doubled_against(zone, target.side), self._phalanx and any(
                     f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)))
@@ -550,7 +564,7 @@ class Judge:
             known = self._marked[side] = battle.marked[side]
         return known
 
-    def _quick_estimate(self, battle: SideView, unit: Unit, target: Unit, band: Band,
+    def _quick_estimate(self, battle: SideView, unit: UnitView, target: UnitView, band: Band,
                         doubled: bool | None) -> float:
         """``quick``, worked out."""
         if not unit.can_act and battle.turn > 0:
@@ -595,7 +609,7 @@ class Judge:
             total *= wounded_acts_odds(ONE_FLOAT)
         return total
 
-    def power(self, battle: SideView, shooters: Sequence[Unit], targets: Sequence[Unit],
+    def power(self, battle: SideView, shooters: Sequence[UnitView], targets: Sequence[UnitView],
               band: Band | None = None) -> float:
         """Expected damaging hits a group deals another in a turn, averaged over the
         targets (and over the bands unless one is given)."""
@@ -611,7 +625,8 @@ class Judge:
                                        for t in targets]) / len(targets)
         return total
 
-    def ratio(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit]) -> float:
+    def ratio(self, battle: SideView, mine: Sequence[UnitView],
+              theirs: Sequence[UnitView]) -> float:
         """How a fight between two groups goes: above 1 ours lasts longer than theirs."""
         theirs = [u for u in theirs if not u.is_infantry or u.detected]
         if not theirs:
@@ -624,8 +639,8 @@ class Judge:
         life_theirs = sum(u.remaining for u in theirs)
         return (ours * life_mine + 1e-6) / (foe * life_theirs + 1e-6)
 
-    def fight_turns(self, battle: SideView, mine: Sequence[Unit],
-                    theirs: Sequence[Unit]) -> float:
+    def fight_turns(self, battle: SideView, mine: Sequence[UnitView],
+                    theirs: Sequence[UnitView]) -> float:
         """The turns ``mine`` need to grind ``theirs`` down: the enemy's remaining Hits over
         the damaging hits we expect to land on them a turn."""
         real = [u for u in theirs if (u.weapons or u.is_infantry)
@@ -638,7 +653,7 @@ class Judge:
 
     # ---- movement rolls and the exchange of fire ------------------------------------------
 
-    def roller(self, battle: SideView, unit: Unit,
+    def roller(self, battle: SideView, unit: UnitView,
                jump: bool = True) -> tuple[int, int, float] | None:
         """A unit's movement roll (R6.2): dice, modifier, chance it acts (Jump Jets used
         when fitted, unless ``jump`` is false)."""
@@ -650,8 +665,8 @@ class Judge:
                                               systems.__contains__)
         return check.dice, check.modifier, acts
 
-    def roll_odds(self, battle: SideView, mine: Sequence[Unit],
-                  theirs: Sequence[Unit]) -> tuple[float, float]:
+    def roll_odds(self, battle: SideView, mine: Sequence[UnitView],
+                  theirs: Sequence[UnitView]) -> tuple[float, float]:
         """Our chance to win the next movement roll in a zone, and to tie it."""
         a = [r for r in (self.roller(battle, u) for u in mine) if r is not None]
         b = [r for r in (self.roller(battle, u) for u in theirs) if r is not None]
@@ -666,7 +681,7 @@ class Judge:
             known = self._contests[key] = contest(mine, theirs)
         return known
 
-    def net(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit],
+    def net(self, battle: SideView, mine: Sequence[UnitView], theirs: Sequence[UnitView],
              band: Band, doubled: bool, clock: int) -> float:
         """Worth we expect to deal minus worth we expect to take at ``band``."""
         self.fresh(battle)

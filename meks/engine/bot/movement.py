@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from meks.engine.bot.tasks import ENGAGE_AT, Task, pressed
 from meks.engine.controllers import Order, distance
-from meks.engine.units import Unit
+from meks.engine.values import UnitView
 from meks.scenario import Edge, Side
 
 if TYPE_CHECKING:
@@ -68,7 +68,7 @@ class Planner:
         self.tasks = bot.tasks(battle, side)
         self.mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy]
         self.foes = [u for u in battle.side_units(side.enemy) if u.on_map and not u.hidden]
-        self.foes_in: dict[int, list[Unit]] = {}
+        self.foes_in: dict[int, list[UnitView]] = {}
         for u in self.foes:
             self.foes_in.setdefault(u.zone or 0, []).append(u)
         mine_zones = {u.zone for u in self.mine if not u.hidden}
@@ -102,7 +102,7 @@ class Planner:
     def can_enter(self, zone: int) -> bool:
         return not (self.second and self.battle.enemies_in(zone, self.side))
 
-    def move(self, unit: Unit, where: Order) -> None:
+    def move(self, unit: UnitView, where: Order) -> None:
         if where is None or where == unit.zone:
             return
         if isinstance(where, int):
@@ -111,8 +111,8 @@ class Planner:
             self.dest[unit.id] = where
         self.out[unit.id] = where
 
-    def threshold(self, movers: list[Unit] | None = None,
-                  foes: list[Unit] | None = None) -> float:
+    def threshold(self, movers: list[UnitView] | None = None,
+                  foes: list[UnitView] | None = None) -> float:
         """The force ratio needed to start a fight: lower when time runs against us, and
         nothing at all once the turns left are no more than the fight needs (``pressed``)."""
         if self.clock > 0:
@@ -139,7 +139,7 @@ class Planner:
         if not self.free:
             return {}
         self._take_goals()
-        groups: dict[tuple[str, int | None], list[Unit]] = {}
+        groups: dict[tuple[str, int | None], list[UnitView]] = {}
         for unit in self.free:
             if unit.id in self.out:
                 continue
@@ -171,7 +171,7 @@ class Planner:
             self._second_filter()
         return self.out
 
-    def _run(self, unit: Unit, task: Task) -> None:
+    def _run(self, unit: UnitView, task: Task) -> None:
         """The runner heads for the goal by the safest way, stepping only where no free
         enemy unit can fall on it (unless time runs out), and enters the goal when nothing
         can follow it in before the turn ends."""
@@ -221,7 +221,7 @@ class Planner:
                 self.move(unit, goal)
                 return
 
-    def _advance(self, units: list[Unit], goal: int, through: bool,
+    def _advance(self, units: list[UnitView], goal: int, through: bool,
                  rush: bool = False) -> None:
         """Move ``units`` a step toward ``goal``: around enemy-held zones when that costs
         little time, through them when the force is strong enough; a step into an enemy
@@ -251,7 +251,7 @@ class Planner:
                     path = around
             if len(path) > 1:
                 steps[unit.id] = path[1]
-        by_zone: dict[int, list[Unit]] = {}
+        by_zone: dict[int, list[UnitView]] = {}
         for unit in units:
             if unit.id in steps:
                 by_zone.setdefault(steps[unit.id], []).append(unit)
@@ -281,7 +281,7 @@ class Planner:
                 for unit in movers:
                     self.move(unit, zone)
 
-    def _net(self, units: list[Unit], goal: int) -> bool:
+    def _net(self, units: list[UnitView], goal: int) -> bool:
         """Hunt down free enemy units that keep out of reach: a clearly stronger main body of
         two units or more (outnumbering the quarry or not) spreads out so that every zone the
         quarry can reach in one move is next to one of us, and whoever is next to it steps in
@@ -320,7 +320,7 @@ class Planner:
             self.move(unit, best)
         return True
 
-    def _safe_step(self, movers: list[Unit], zone: int) -> bool:
+    def _safe_step(self, movers: list[UnitView], zone: int) -> bool:
         """A step into an empty zone next to enemies: fine unless the enemy next to it could
         fall on the movers with much more."""
         if self.clock < 0:
@@ -337,7 +337,7 @@ class Planner:
         battle = self.battle
         if self.second or "Digging In" not in battle.assets[self.side]:
             return
-        best: Unit | None = None
+        best: UnitView | None = None
         for unit in self.mine:
             if not unit.is_mek or unit.id in self.out or unit.moved or not unit.can_act:
                 continue

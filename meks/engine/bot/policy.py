@@ -24,7 +24,7 @@ from meks.engine.bot.movement import Planner, route
 from meks.engine.bot.tasks import Task, Tasks
 from meks.engine.controllers import Baseline, Order, distance
 from meks.engine.decisions import BANDS, RangeChoice, Retreat
-from meks.engine.units import Unit, WeaponSlot
+from meks.engine.values import SlotView, UnitView
 from meks.rules import ONE_FLOAT, armor_save
 from meks.scenario import BreakContact, Measure, Placed, Side, UnitKind
 
@@ -117,7 +117,7 @@ class Bot(Baseline):
         self._clock[key] = value
         return value
 
-    def deploy(self, battle: SideView, side: Side, units: Sequence[Unit]) -> dict[str, int]:
+    def deploy(self, battle: SideView, side: Side, units: Sequence[UnitView]) -> dict[str, int]:
         self._know(battle)
         rules = battle.scenario.side(side)
         zones = list(rules.setup.zones) if rules.setup else list(range(1, 10))
@@ -154,7 +154,7 @@ class Bot(Baseline):
             return (s, z)
         return sorted(zones, key=score)
 
-    def _placements_for(self, battle: SideView, side: Side, units: Sequence[Unit],
+    def _placements_for(self, battle: SideView, side: Side, units: Sequence[UnitView],
                         zones: list[int]) -> list[dict[str, int]]:
         rules = battle.scenario.side(side)
         order = self._main_zone(battle, side, zones)
@@ -363,7 +363,8 @@ class Bot(Baseline):
                 return False
         return True
 
-    def _quick_win(self, battle: SideView, mine: Sequence[Unit], theirs: Sequence[Unit]) -> bool:
+    def _quick_win(self, battle: SideView, mine: Sequence[UnitView],
+                   theirs: Sequence[UnitView]) -> bool:
         """Whether the enemy here is likely gone within a turn or two."""
         real = [u for u in theirs if not u.is_infantry or u.detected]
         if len(real) < len(theirs):
@@ -417,7 +418,7 @@ class Bot(Baseline):
         self._know(battle)
         return Planner(self, battle, side, second=True).orders()
 
-    def arrival_zone(self, battle: SideView, unit: Unit, zones: list[int]) -> int:
+    def arrival_zone(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         """Arrive where friends are, away from the enemy's strength, near the goal."""
         self._know(battle)
         friends = [u.zone for u in battle.side_units(unit.side) if u.on_map and u.zone]
@@ -433,7 +434,7 @@ class Bot(Baseline):
             return (s, z)
         return min(zones, key=score)
 
-    def jump(self, battle: SideView, unit: Unit) -> bool:
+    def jump(self, battle: SideView, unit: UnitView) -> bool:
         """Jump when the extra die (and no terrain penalty) raises the side's chance of
         winning the movement roll and the two heat it costs still leave the weapons room to
         fire; always when the side wants out at Long, where its weapons will not fire."""
@@ -523,8 +524,8 @@ class Bot(Baseline):
         return max(scores, key=lambda c: (scores[c], c is RangeChoice.STAY, c.value))
 
 
-    def targets(self, battle: SideView, unit: Unit, candidates: list[Unit],
-                limit: int) -> list[Unit]:
+    def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],
+                limit: int) -> list[UnitView]:
         """Focus fire: the targets where this unit's best plan adds the most worth, given
         the hits the side's other units are already expected to land this turn."""
         self._know(battle)
@@ -558,8 +559,8 @@ class Bot(Baseline):
             assigned[tid] = assigned.get(tid, 0.0) + h
         return chosen
 
-    def fire_plan(self, battle: SideView, unit: Unit, targets: list[Unit],
-                  band: Band) -> list[tuple[WeaponSlot, Unit]]:
+    def fire_plan(self, battle: SideView, unit: UnitView, targets: list[UnitView],
+                  band: Band) -> list[tuple[SlotView, UnitView]]:
         self._know(battle)
         live = [t for t in targets if not t.doomed]
         if not live:
@@ -567,7 +568,7 @@ class Bot(Baseline):
         _, plan, _ = self.judge.plan(battle, unit, live, band, single=len(targets) == 1)
         return plan
 
-    def dodge(self, battle: SideView, unit: Unit, weapon: Weapon, hits: int) -> bool:
+    def dodge(self, battle: SideView, unit: UnitView, weapon: Weapon, hits: int) -> bool:
         """Dodge an attack (all its ``hits``, R6.8) when a Hit would likely get through the
         armor, or the hits could finish the Mek, or the extra heat does not cost a shot."""
         self._know(battle)
@@ -578,7 +579,7 @@ class Bot(Baseline):
         room = self.judge.rating(battle, unit) - unit.heat
         return through >= 0.3 or room >= 1
 
-    def stay_hidden(self, battle: SideView, unit: Unit) -> bool:
+    def stay_hidden(self, battle: SideView, unit: UnitView) -> bool:
         """A hidden Mek stays hidden (unseen, and never a target) on a zone its side must
         hold, deny or be in, or anywhere when the side must keep units."""
         return (unit.zone or 0) in self.held_zones(battle, unit.side) or bool(
@@ -595,7 +596,7 @@ class Bot(Baseline):
             held.append(group)
         return held
 
-    def reveal(self, battle: SideView, unit: Unit) -> bool:
+    def reveal(self, battle: SideView, unit: UnitView) -> bool:
         self._know(battle)
         return not self.stay_hidden(battle, unit)
 
@@ -611,7 +612,7 @@ class Bot(Baseline):
             hurt = [u for u in battle.side_units(side) if u.on_map and u.is_mek
                     and (u.hits or u.legs or any(w.destroyed for w in u.weapons))]
             if hurt:
-                def gain(u: Unit) -> float:
+                def gain(u: UnitView) -> float:
                     return base_worth(u) * (u.hits / u.max_hits + 0.15 * u.legs
                                             + 0.5 * (1 - firepower_share(u)))
                 best = max(hurt, key=lambda u: (gain(u), u.id))
@@ -670,13 +671,14 @@ class Bot(Baseline):
                 best, best_v = m, here
         return best.id if best is not None else None
 
-    def dismount(self, battle: SideView, apc: Unit) -> bool:
+    def dismount(self, battle: SideView, apc: UnitView) -> bool:
         self._know(battle)
         intent = self.intent(battle, apc.side)
         zone = apc.zone or 0
         return bool(battle.enemies_in(zone, apc.side)) or zone in intent.deny + intent.goto
 
-    def hawkeye(self, battle: SideView, unit: Unit, candidates: list[Unit]) -> Unit | None:
+    def hawkeye(self, battle: SideView, unit: UnitView,
+                candidates: list[UnitView]) -> UnitView | None:
         """Hawkeye: identify what is worth knowing: a contact in the pilot's zone that shows
         no weapons (it may be a decoy soaking up fire), a masked unit there (its ID lets Data
         Link missiles fire), else the enemy there worth most; then the same next door."""
@@ -684,14 +686,14 @@ class Bot(Baseline):
         if not candidates:
             return None
 
-        def rank(e: Unit) -> tuple[bool, bool, bool, float, str]:
+        def rank(e: UnitView) -> tuple[bool, bool, bool, float, str]:
             return (e.zone == unit.zone, not e.weapons and not e.is_infantry,
                     "Masking & Insulation" in self.judge.systems(e), self.judge.worth(e), e.id)
         return max(candidates, key=rank)
 
     # ---- house rules bail_out and withdrawal (R6.12, R6.13) ---------------------------------
 
-    def bail_out(self, battle: SideView, unit: Unit) -> bool:
+    def bail_out(self, battle: SideView, unit: UnitView) -> bool:
         """Bail out when enemies that can fire stand in the Mek's zone and either it is one
         Hit from destruction with a pilot worth keeping (above Green, or with a skill), or
         its reactor took a critical and it has no more than half its Hits left."""
@@ -722,8 +724,8 @@ class Bot(Baseline):
             return Retreat.WITHDRAW
         return Retreat.FIGHT
 
-    def commando(self, battle: SideView, unit: Unit,
-                 enemies: list[Unit]) -> tuple[str, Unit] | None:
+    def commando(self, battle: SideView, unit: UnitView,
+                 enemies: list[UnitView]) -> tuple[str, UnitView] | None:
         self._know(battle)
         real = [e for e in enemies if e.weapons]
         if not real:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from meks.engine.bot.intent import group_gone, group_zone
 from meks.engine.controllers import distance
-from meks.engine.units import Unit
+from meks.engine.values import UnitView
 from meks.scenario import Edge, ExitMap, Measure, Side
 
 if TYPE_CHECKING:
@@ -30,8 +30,8 @@ PRESS_FACTOR = 1.5  # how much longer a fight is expected to last than its estim
 PRESS_MARGIN = 2.0  # turns added to that: the step in, and a turn to spare
 
 
-def pressed(bot: Bot, battle: SideView, turns_left: int, mine: Sequence[Unit],
-            foes: Sequence[Unit], steps: float = 0.0) -> bool:
+def pressed(bot: Bot, battle: SideView, turns_left: int, mine: Sequence[UnitView],
+            foes: Sequence[UnitView], steps: float = 0.0) -> bool:
     """Whether waiting no longer pays: the turns left (this one included) are no more than
     the fight of ``mine`` against ``foes`` needs (``Judge.fight_turns``, with a margin for
     the turns the estimate misses), plus the ``steps`` it takes to get there. A fight that
@@ -60,7 +60,7 @@ class Task:
     edge: Edge | None = None
 
 
-def real(unit: Unit) -> bool:
+def real(unit: UnitView) -> bool:
     """Whether an enemy unit looks like a real one (a Decoy's contact shows no weapons and
     is worth nothing; the bot never reads the enemy's hidden facts)."""
     return bool(unit.weapons or unit.is_infantry or unit.points or unit.carries_infantry)
@@ -97,7 +97,7 @@ class Tasks:
             self.out[unit.id] = Task("main", target)
         return self.out
 
-    def _evaders(self, left: list[Unit]) -> list[Unit]:
+    def _evaders(self, left: list[UnitView]) -> list[UnitView]:
         """When a draw is the best the side can hope for (neither side wins by waiting) and
         its whole force is clearly outmatched, the units that are not stuck in a fight keep
         out of the enemy's reach: a draw is better than a loss."""
@@ -116,7 +116,7 @@ class Tasks:
             self.out[unit.id] = Task("evade", self.refuge(unit))
         return out
 
-    def refuge(self, unit: Unit) -> int:
+    def refuge(self, unit: UnitView) -> int:
         """The zone within a step that is furthest from every free enemy unit."""
         battle = self.battle
         here = unit.zone or 5
@@ -151,7 +151,7 @@ class Tasks:
         missing = need - have
         return cond, int(missing + 0.999) if cond.of is Measure.UNITS else len(force)
 
-    def _exits(self, left: list[Unit]) -> list[Unit]:
+    def _exits(self, left: list[UnitView]) -> list[UnitView]:
         cond, count = self.wanted_exit()
         if cond is None:
             return left
@@ -199,7 +199,7 @@ class Tasks:
             return gz
         return None
 
-    def _holders(self, left: list[Unit]) -> list[Unit]:
+    def _holders(self, left: list[UnitView]) -> list[UnitView]:
         zone = self.hold_zone()
         if zone is None:
             return left
@@ -207,7 +207,7 @@ class Tasks:
             self.out[unit.id] = Task("hold", zone)
         return []
 
-    def _keeper(self, left: list[Unit]) -> list[Unit]:
+    def _keeper(self, left: list[UnitView]) -> list[UnitView]:
         """A side that must keep a unit while stopping the enemy from leaving keeps one
         unit out of harm's way; the rest pin the enemy."""
         intent = self.intent
@@ -226,13 +226,13 @@ class Tasks:
     def _far(self, zone: int) -> int:
         return min((distance(self.battle, zone, f.zone or 5) for f in self.foes), default=9)
 
-    def safest(self, unit: Unit) -> int:
+    def safest(self, unit: UnitView) -> int:
         here = unit.zone or 5
         options = [here, *self.battle.adjacent(here)]
         foe_zones = {f.zone for f in self.foes}
         return max(options, key=lambda z: (z not in foe_zones, self._far(z), z == here, -z))
 
-    def _runner(self, left: list[Unit]) -> list[Unit]:
+    def _runner(self, left: list[UnitView]) -> list[UnitView]:
         """An empty goal zone whose occupation wins: one unit slips into it."""
         battle = self.battle
         goals = [z for z in self.intent.occupy
@@ -243,7 +243,7 @@ class Tasks:
         key = f"runner:{self.side.value}"
         runner = next((u for u in left if u.id == self.bot._roles.get(key)), None)
         if runner is None:
-            def fitness(u: Unit) -> tuple[float, str]:
+            def fitness(u: UnitView) -> tuple[float, str]:
                 dist = distance(battle, u.zone or 5, goal)
                 speed = 3.5 * u.move.dice + u.move.bonus
                 return (dist * 3 - speed * 0.3 + self.bot.judge.worth(u) * 0.05, u.id)
@@ -252,7 +252,7 @@ class Tasks:
         self.out[runner.id] = Task("run", goal)
         return [u for u in left if u is not runner]
 
-    def _main_target(self, left: list[Unit]) -> int | None:
+    def _main_target(self, left: list[UnitView]) -> int | None:
         battle = self.battle
         intent = self.intent
         if not left:
@@ -318,7 +318,7 @@ class Tasks:
                 return best_zone
         return None
 
-    def _dist(self, units: Sequence[Unit], zone: int) -> float:
+    def _dist(self, units: Sequence[UnitView], zone: int) -> float:
         if not units:
             return 0.0
         return sum(distance(self.battle, u.zone or 5, zone) for u in units) / len(units)

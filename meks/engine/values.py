@@ -1,0 +1,318 @@
+"""What a controller is handed of a unit: values that cannot be changed (issue 26).
+
+A side's view (``meks.engine.view.SideView``) never hands a controller the engine's own
+``Unit``: it hands out a ``UnitView``, a copy of what the side may see of the unit at the
+moment of the question, with the same names as the unit's (``hits``, ``zone``, ``weapons``
+...) and the same reading methods (``alive``, ``on_map``, ``has_system`` ...). Its weapons
+are ``SlotView`` values (their ``index`` is the weapon's place on the unit, which is how a
+fire plan names it), its systems ``SystemView`` values, its pilot a ``PilotView``; its sets
+are frozensets and its lists tuples. Setting or deleting any attribute raises
+``FrozenError``, so a controller cannot change the battle, not even by mistake, and holds
+no path back to the engine's objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meks.catalog import Level, MoveDice, Size, System, Weapon
+from meks.engine.units import Pilot, Sensors, SystemSlot, WeaponSlot
+from meks.scenario import Edge, Side, UnitKind
+
+
+class FrozenError(AttributeError):
+    """An attempt to change a value a view handed out."""
+
+
+class _Frozen:
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenError(f"{type(self).__name__} is a value of the side's view: its "
+                          f"{name!r} cannot be changed")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenError(f"{type(self).__name__} is a value of the side's view: its "
+                          f"{name!r} cannot be deleted")
+
+    def __repr__(self) -> str:
+        names: tuple[str, ...] = getattr(type(self).__mro__[2], "__slots__", ())  # (fields)
+        shown = ", ".join(f"{n}={getattr(self, n)!r}" for n in names[:3])
+        return f"{type(self).__name__}({shown})"
+
+
+class _SlotFields:
+    __slots__ = ("destroyed", "fired", "index", "weapon")
+
+
+class SlotView(_Frozen, _SlotFields):
+    """One weapon of a unit: the weapon, whether it is destroyed, how many times it has
+    fired this turn, and its place in the unit's ``weapons`` (how a fire plan names it)."""
+
+    __slots__ = ()
+    weapon: Weapon
+    destroyed: bool
+    fired: int
+    index: int
+
+    @property
+    def name(self) -> str:
+        return self.weapon.name
+
+
+class _SystemFields:
+    __slots__ = ("destroyed", "system")
+
+
+class SystemView(_Frozen, _SystemFields):
+    __slots__ = ()
+    system: System
+    destroyed: bool
+
+
+class _PilotFields:
+    __slots__ = ("dead", "familiarity", "level", "name", "skills", "wounded")
+
+
+class PilotView(_Frozen, _PilotFields):
+    __slots__ = ()
+    name: str
+    level: Level
+    skills: frozenset[str]
+    familiarity: Size | None
+    wounded: bool
+    dead: bool
+
+    def has(self, skill: str) -> bool:
+        return skill in self.skills
+
+
+# Every field of the engine's ``Unit``, in its order. Kept in step with the dataclass by a
+# test (tests/test_observation.py).
+UNIT_FIELDS = (
+    "id", "side", "name", "kind", "max_hits", "armor", "move", "base_heat", "size", "design",
+    "points", "ref", "weapons", "systems", "pilot", "vehicle", "mobile",
+    "ignores_terrain_movement", "carries_infantry", "commando", "decoy", "hits", "zone",
+    "setup_zone", "group", "destroyed_turn", "exited_turn", "exit_edge", "exit_zone",
+    "arrived", "doomed", "exploded", "legs", "computers_turns", "rounds", "wounded",
+    "fought", "crits_taken", "pending", "infantry_kills", "losses_this_combat", "detected",
+    "hidden", "dug_in_zone", "heat", "carried_heat", "ice_man_used", "can_act", "moved",
+    "may_leave", "move_roll", "mek_kills", "dodged", "turn_skills", "reactor_scare", "bailed",
+    "last_hit_by")
+
+
+class _UnitFields:
+    __slots__ = UNIT_FIELDS
+
+
+class UnitView(_Frozen, _UnitFields):
+    """A unit as a side sees it at one moment (see the module docstring)."""
+
+    __slots__ = ()
+    id: str
+    side: Side
+    name: str
+    kind: UnitKind
+    max_hits: int
+    armor: int
+    move: MoveDice
+    base_heat: int
+    size: Size | None
+    design: str
+    points: int
+    ref: str | None
+    weapons: tuple[SlotView, ...]
+    systems: tuple[SystemView, ...]
+    pilot: PilotView | None
+    vehicle: bool
+    mobile: bool
+    ignores_terrain_movement: bool
+    carries_infantry: bool
+    commando: bool
+    decoy: bool
+    hits: int
+    zone: int | None
+    setup_zone: int | None
+    group: str | None
+    destroyed_turn: int | None
+    exited_turn: int | None
+    exit_edge: Edge | None
+    exit_zone: int | None
+    arrived: bool
+    doomed: bool
+    exploded: bool
+    legs: int
+    computers_turns: frozenset[int]
+    rounds: int
+    wounded: bool
+    fought: bool
+    crits_taken: int
+    pending: tuple[tuple[int, int], ...]
+    infantry_kills: int
+    losses_this_combat: bool
+    detected: bool
+    hidden: bool
+    dug_in_zone: int | None
+    heat: int
+    carried_heat: int
+    ice_man_used: bool
+    can_act: bool
+    moved: bool
+    may_leave: int | None
+    move_roll: int
+    mek_kills: int
+    dodged: bool
+    turn_skills: frozenset[str]
+    reactor_scare: bool
+    bailed: bool
+    last_hit_by: str | None
+
+    # ---- the same readings as the engine's ``Unit`` -------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        return self.destroyed_turn is None and self.exited_turn is None
+
+    @property
+    def on_map(self) -> bool:
+        return (self.destroyed_turn is None and self.exited_turn is None and self.arrived
+                and self.zone is not None)
+
+    @property
+    def is_mek(self) -> bool:
+        return self.kind is UnitKind.MEK
+
+    @property
+    def is_infantry(self) -> bool:
+        return self.kind is UnitKind.INFANTRY
+
+    @property
+    def remaining(self) -> int:
+        return self.max_hits - self.hits
+
+    def has_system(self, name: str) -> bool:
+        for s in self.systems:  # noqa: SIM110 (as the engine's Unit: a loop costs least)
+            if s.system.name == name and not s.destroyed:
+                return True
+        return False
+
+    def skill(self, name: str) -> bool:
+        pilot = self.pilot
+        return pilot is not None and name in pilot.skills
+
+    @property
+    def sensors(self) -> Sensors:
+        improved = False
+        for s in self.systems:
+            if not s.destroyed:
+                name = s.system.name
+                if name == "Advanced Sensors":
+                    return Sensors.ADVANCED
+                if name == "Improved Sensors":
+                    improved = True
+        return Sensors.IMPROVED if improved else Sensors.BASIC
+
+    @property
+    def masked(self) -> bool:
+        return self.has_system("Masking & Insulation")
+
+    def live_weapons(self) -> list[SlotView]:
+        return [w for w in self.weapons if not w.destroyed]
+
+    def heat_rating(self, moors: bool) -> int:
+        """R6.10: chassis Heat + Heat Sinks + 1 in Moors + 1 for Chassis Familiarity."""
+        rating = self.base_heat + (1 if moors else 0)
+        for s in self.systems:
+            if s.system.name == "Heat Sink" and not s.destroyed:
+                rating += 1
+        pilot = self.pilot
+        if pilot and pilot.familiarity is self.size:
+            rating += 1
+        return rating
+
+    def __repr__(self) -> str:
+        return f"UnitView({self.id!r}, {self.name!r})"
+
+
+# Building a value is on the hot path of every battle, so it is done on a draft: an object
+# of a class with the very same slots that may be set (plain attribute stores, the cheapest
+# Python has), turned into the frozen class once filled (``__class__``, allowed between
+# classes of one layout). The builder of a unit's value is generated from the field names.
+
+class _SlotDraft(_SlotFields):
+    __slots__ = ()
+
+
+class _SystemDraft(_SystemFields):
+    __slots__ = ()
+
+
+class _PilotDraft(_PilotFields):
+    __slots__ = ()
+
+
+class _UnitDraft(_UnitFields):
+    __slots__ = ()
+
+
+def slot_value(slot: WeaponSlot, index: int) -> SlotView:
+    v: Any = _SlotDraft()
+    v.weapon = slot.weapon
+    v.destroyed = slot.destroyed
+    v.fired = slot.fired
+    v.index = index
+    v.__class__ = SlotView
+    return v  # type: ignore[no-any-return]
+
+
+def _system_value(slot: SystemSlot) -> SystemView:
+    v: Any = _SystemDraft()
+    v.system = slot.system
+    v.destroyed = slot.destroyed
+    v.__class__ = SystemView
+    return v  # type: ignore[no-any-return]
+
+
+def _pilot_value(p: Pilot) -> PilotView:
+    v: Any = _PilotDraft()
+    v.name = p.name
+    v.level = p.level
+    v.skills = p.skills
+    v.familiarity = p.familiarity
+    v.wounded = p.wounded
+    v.dead = p.dead
+    v.__class__ = PilotView
+    return v  # type: ignore[no-any-return]
+
+
+_CONVERT: dict[str, str] = {
+    "name": "u.name if name is None else name",
+    "weapons": "tuple([slot_value(w, i) for i, w in enumerate(u.weapons)])",
+    "systems": "tuple([system_value(s) for s in u.systems])",
+    "pilot": "None if u.pilot is None else pilot_value(u.pilot)",
+    "computers_turns": "frozenset(u.computers_turns)",
+    "pending": "tuple(u.pending)",
+    "turn_skills": "frozenset(u.turn_skills)",
+}
+
+
+def _make_builder() -> Callable[..., UnitView]:
+    lines = ["def build(u, name=None):", "    v = Draft()"]
+    for field in UNIT_FIELDS:
+        lines.append(f"    v.{field} = {_CONVERT.get(field, 'u.' + field)}")
+    lines += ["    v.__class__ = UnitView", "    return v"]
+    scope: dict[str, Any] = {"Draft": _UnitDraft, "UnitView": UnitView,
+                             "slot_value": slot_value, "system_value": _system_value,
+                             "pilot_value": _pilot_value}
+    exec("\n".join(lines), scope)  # a fixed text built from the field names
+    return scope["build"]  # type: ignore[no-any-return]
+
+
+unit_value: Callable[..., UnitView] = _make_builder()
+"""``unit_value(unit, name=None)``: the value of ``unit`` as it is now (every field copied,
+containers frozen), under ``name`` if given (the name its viewer knows it by)."""
+
+
+__all__ = ["UNIT_FIELDS", "FrozenError", "PilotView", "SlotView", "SystemView", "UnitView",
+           "slot_value", "unit_value"]
