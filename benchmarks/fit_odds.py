@@ -11,10 +11,8 @@ Veteran or Elite at random (30/35/25/10 in 100): half the time one level for the
 with a chance of 1 in 4, and another with the same chance, and so on. Each match-up is fought
 ``--battles`` times, the bot commanding both sides, with the support results the scenario
 gives rolled from the battle's seed. The attacker's and the defender's wins are then fitted,
-each by its own logistic regression with a ridge (``RIDGE``), against the attacker's edge in
-strength and in movement rolls and in numbers (``meks.estimate.edge``, ``speed`` and
-``numbers``), the further terms (``meks.estimate.FEATURES``: the mix of the edge, the edge
-squared, the skills) and, battle by battle, the support results each side rolled.
+each by its own logistic regression, against the attacker's edge in strength and in movement
+rolls and in numbers (``meks.estimate.edge``, ``speed`` and ``numbers``).
 
 A second, independent draw of match-ups (other seeds, ``--check-pairs``) is fought in the same
 way and compared with what the fitted curves say: the table gives, by bands of the estimated
@@ -67,13 +65,11 @@ from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
 from meks.estimate import (  # noqa: E402
-    FEATURES,
     MODEL_FILE,
     Curve,
     Model,
     edge,
     from_edge,
-    further_terms,
     numbers,
     speed,
 )
@@ -173,27 +169,22 @@ def campaign_units(rng: random.Random, scenario: Scenario,
     return {side: company, side.enemy: enemy.units}
 
 
-def fight(task: Task) -> tuple[str, dict[str, float], list[tuple[str, dict[str, float]]]]:
-    """One match-up: (scenario, the attacker's edge, speed, numbers and the further terms of
-    the two forces, and for each battle its winner or 'draw' with the support terms of the
-    results each side rolled for it)."""
+def fight(task: Task) -> tuple[str, tuple[float, float, float], list[str]]:
+    """One match-up: (scenario, the attacker's edge, speed and numbers, each battle's winner
+    or 'draw')."""
     catalog = load_catalog()
     scenario = get_scenario(task.scenario)
     rng = random.Random(task.base * 1000 + task.pair)
     units = campaign_units(rng, scenario, catalog) or {
         side: side_units(rng, task.scenario, side) for side in Side}
-    features = {"edge": edge(units, catalog), "speed": speed(units, catalog),
-                "numbers": numbers(units), **further_terms(units, catalog)}
+    features = (edge(units, catalog), speed(units, catalog), numbers(units))
     out = []
     for b in range(task.battles):
         seed = (task.base + task.pair) * 100 + b
         forces = with_support(scenario, units, seed, catalog)
         result = Battle(scenario, forces, Dice.from_seed(seed),
                         {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog).run()
-        support = further_terms({side: () for side in Side}, catalog,
-                                {side: forces[side].support for side in Side})
-        support = {k: v for k, v in support.items() if k not in ("mix", "skills")}
-        out.append((result.winner.value if result.winner else "draw", support))
+        out.append(result.winner.value if result.winner else "draw")
     return task.scenario, features, out
 
 
@@ -212,20 +203,18 @@ def with_support(scenario: Scenario, units: dict[Side, tuple[UnitSpec, ...]], se
     return forces
 
 
-def logistic_fit(features: np.ndarray, y: np.ndarray,
-                 ridge: np.ndarray | None = None) -> tuple[float, ...]:
+def logistic_fit(features: np.ndarray, y: np.ndarray) -> tuple[float, ...]:
     """Maximum-likelihood logistic regression of ``y`` (0/1) on the ``features`` (a row a
-    battle) by Newton's method, with a ridge (``ridge``: one weight a column, the intercept
-    first; a light one by default) so that a scenario one side always wins still gives
-    finite curves."""
+    battle) by Newton's method, with a light ridge so that a scenario one side always wins
+    still gives finite curves."""
     design = np.column_stack([np.ones(len(y)), features])
     beta = np.zeros(design.shape[1])
-    penalty = np.diag(np.full(design.shape[1], 1e-2) if ridge is None else ridge)
+    ridge = np.eye(design.shape[1]) * 1e-2
     for _ in range(100):
         p = 1.0 / (1.0 + np.exp(-(design @ beta)))
         w = p * (1 - p)
-        grad = design.T @ (y - p) - penalty @ beta
-        hess = design.T @ (design * w[:, None]) + penalty
+        grad = design.T @ (y - p) - ridge @ beta
+        hess = design.T @ (design * w[:, None]) + ridge
         step = np.linalg.solve(hess, grad)
         beta = beta + step
         if np.max(np.abs(step)) < 1e-9:
@@ -233,66 +222,26 @@ def logistic_fit(features: np.ndarray, y: np.ndarray,
     return tuple(float(b) for b in beta)
 
 
-FIXED = ("edge", "speed", "numbers")
-RIDGE = {"fixed": 1e-2, "further": 1e-1, "support": 2.0}
-"""The ridge on each kind of weight: light on the edge, the speed and the numbers; heavier on
-the further terms and heavier still on each support result's (a result is held in few of a
-scenario's battles; measured on campaign-like match-ups, 5-fold by match-up, these gave the
-lowest Brier score)."""
-
-
-def columns(results: list[tuple[str, dict[str, float], list[tuple[str, dict[str, float]]]]],
-            scenario: str) -> list[str]:
-    """The terms fitted for ``scenario``: the edge, speed and numbers, ``FEATURES`` and every
-    support result either side held in one of its battles."""
-    seen = {k for sid, _, battles in results if sid == scenario for _, sup in battles
-            for k in sup}
-    return [*FIXED, *FEATURES, *sorted(seen)]
-
-
-def rows(results: list[tuple[str, dict[str, float], list[tuple[str, dict[str, float]]]]],
-         scenario: str, names: list[str]) -> tuple[np.ndarray, ...]:
+def rows(results: list[tuple[str, tuple[float, float, float], list[str]]],
+         scenario: str) -> tuple[np.ndarray, ...]:
     xs, att, dfd = [], [], []
     for sid, features, outcomes in results:
         if sid != scenario:
             continue
-        for o, support in outcomes:
-            values = {**features, **support, "edge2": features["edge"] ** 2}
-            xs.append([values.get(n, 0.0) for n in names])
+        for o in outcomes:
+            xs.append(features)
             att.append(1.0 if o == "attacker" else 0.0)
             dfd.append(1.0 if o == "defender" else 0.0)
-    return np.array(xs).reshape(-1, len(names)), np.array(att), np.array(dfd)
-
-
-def ridge(names: list[str]) -> np.ndarray:
-    kinds = ["fixed" if n in FIXED else "further" if n in FEATURES else "support"
-             for n in names]
-    return np.array([RIDGE["fixed"], *(RIDGE[k] for k in kinds)])
-
-
-def curve(weights: tuple[float, ...], names: list[str]) -> Curve:
-    named = dict(zip(names, weights[1:], strict=True))
-    further = tuple(sorted((n, w) for n, w in named.items() if n not in FIXED))
-    return Curve(weights[0], named["edge"], named["speed"], named["numbers"], further)
-
-
-def weights(c: Curve) -> dict[str, float]:
-    """A curve's weights by name, as the model file holds them."""
-    return {"intercept": c.intercept, "edge": c.slope, "speed": c.speed,
-            "numbers": c.numbers, **dict(c.terms)}
+    return np.array(xs).reshape(-1, 3), np.array(att), np.array(dfd)
 
 
 BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0.9),
          (0.9, 1.0001))
 
 
-def check(model: Model, xs: np.ndarray, names: list[str], won: np.ndarray,
-          side: Side) -> dict[str, Any]:
-    """How the curve of ``side`` agrees with battles fought afresh (``xs``: their terms, a
-    row a battle, by ``names``)."""
-    est = np.array([from_edge(model, *(float(row[names.index(n)]) for n in FIXED),
-                              dict(zip(names, (float(v) for v in row), strict=True))
-                              ).win(side) for row in xs])
+def check(model: Model, xs: np.ndarray, won: np.ndarray, side: Side) -> dict[str, Any]:
+    """How the curve of ``side`` agrees with battles fought afresh."""
+    est = np.array([from_edge(model, *(float(f) for f in row)).win(side) for row in xs])
     base = float(won.mean()) if len(won) else 0.0
     brier = float(np.mean((est - won) ** 2)) if len(won) else 0.0
     brier0 = float(np.mean((base - won) ** 2)) if len(won) else 0.0
@@ -319,20 +268,19 @@ def run(scenarios: list[str], pairs: int, battles: int, check_pairs: int,
                               "check_pairs": check_pairs, "revision": REVISION,
                               "controller": "bot", "scenarios": {}}
     for sid in scenarios:
-        names = columns(fitted, sid)
-        xs, att, dfd = rows(fitted, sid, names)
-        penalty = ridge(names)
-        edges = xs[:, names.index("edge")]
-        model = Model(sid, curve(logistic_fit(xs, att, penalty), names),
-                      curve(logistic_fit(xs, dfd, penalty), names), len(xs), "bot",
-                      REVISION, (float(edges.min()), float(edges.max())))
-        cx, catt, cdfd = rows(checks, sid, names)
+        xs, att, dfd = rows(fitted, sid)
+        model = Model(sid, Curve(*logistic_fit(xs, att)), Curve(*logistic_fit(xs, dfd)),
+                      len(xs), "bot", REVISION, (float(xs[:, 0].min()), float(xs[:, 0].max())))
+        cx, catt, cdfd = rows(checks, sid)
         report["scenarios"][sid] = {
-            "attacker": weights(model.attacker), "defender": weights(model.defender),
+            "attacker": [model.attacker.intercept, model.attacker.slope,
+                         model.attacker.speed, model.attacker.numbers],
+            "defender": [model.defender.intercept, model.defender.slope,
+                         model.defender.speed, model.defender.numbers],
             "fitted_battles": len(xs),
             "edge_range": list(model.edges),
-            "check": {"attacker": check(model, cx, names, catt, Side.ATTACKER),
-                      "defender": check(model, cx, names, cdfd, Side.DEFENDER)}}
+            "check": {"attacker": check(model, cx, catt, Side.ATTACKER),
+                      "defender": check(model, cx, cdfd, Side.DEFENDER)}}
     report["seconds"] = time.perf_counter() - started
     return report
 
@@ -346,22 +294,21 @@ def write_model(report: dict[str, Any]) -> None:
         if isinstance(loaded, dict):
             old = dict(loaded.get("scenarios", {}))
     for sid, entry in report["scenarios"].items():
-        old[sid] = {"attacker": {k: round(v, 4) for k, v in entry["attacker"].items()},
-                    "defender": {k: round(v, 4) for k, v in entry["defender"].items()},
+        old[sid] = {"attacker": [round(v, 4) for v in entry["attacker"]],
+                    "defender": [round(v, 4) for v in entry["defender"]],
                     "battles": entry["fitted_battles"],
                     "edges": [round(v, 3) for v in entry["edge_range"]],
                     "scenario": rules_digest(get_scenario(sid))}
     lines = [
         "# Odds curves for meks/estimate.py: for each built-in scenario, the attacker's and the",
-        "# defender's chance of winning as 1 / (1 + exp(-z)), z the sum of each weight below",
-        "# times its term: intercept (times 1); edge, the log of the attacker's strength over",
-        "# the defender's; speed, its chance of winning a movement roll less the defender's;",
-        "# numbers, the log of its count of Meks over the defender's; mix, edge2 and skills",
-        "# (meks.estimate.FEATURES); and '<side> support: <result>', 1 for each such support",
-        "# result the side holds. edges: the range of edge the fitted battles spanned (beyond",
-        "# it the nearest end counts). Fitted by benchmarks/fit_odds.py to battles the bot",
-        "# fought on both sides; scenario: the digest of the scenario's rules they were fitted",
-        "# to (campaigns.scenario_model.rules_digest). Do not edit by hand.",
+        "# defender's chance of winning as 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers))),",
+        "# [a, b, c, d] below: edge is the log of the attacker's strength over the defender's,",
+        "# speed its chance of winning a movement roll less the defender's, numbers the log of",
+        "# its count of Meks over the defender's (edges: the range of edge the",
+        "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
+        "# benchmarks/fit_odds.py to battles the bot fought on both sides; scenario: the digest",
+        "# of the scenario's rules they were fitted to (campaigns.scenario_model.rules_digest).",
+        "# Do not edit by hand.",
         f"controller: {report['controller']}",
         f"revision: {report['revision']}",
         "scenarios:",
@@ -369,13 +316,8 @@ def write_model(report: dict[str, Any]) -> None:
     for sid in sorted(old):
         e = old[sid]
         lines.append(f"  {sid}:")
-        for side in ("attacker", "defender"):
-            curve_weights = e[side]
-            if isinstance(curve_weights, list):  # a curve of the earlier form, kept
-                curve_weights = dict(zip(("intercept", "edge", "speed", "numbers"),
-                                         curve_weights, strict=False))
-            lines.append(f"    {side}:")
-            lines += [f"      {json.dumps(k)}: {v}" for k, v in curve_weights.items()]
+        lines.append(f"    attacker: [{', '.join(str(c) for c in e['attacker'])}]")
+        lines.append(f"    defender: [{', '.join(str(c) for c in e['defender'])}]")
         lines.append(f"    battles: {e['battles']}")
         lines.append(f"    edges: [{e['edges'][0]}, {e['edges'][1]}]")
         lines.append(f"    scenario: {e['scenario']}")
@@ -387,12 +329,10 @@ def table(report: dict[str, Any]) -> str:
            f"{report['check_pairs']} x {report['battles']} to check "
            f"({report['seconds']:.0f} s)"]
     for sid, entry in report["scenarios"].items():
+        a, d = entry["attacker"], entry["defender"]
         lo, hi = entry["edge_range"]
-        out.append(f"\n{sid}: edges {lo:+.2f}..{hi:+.2f}")
-        for side in ("attacker", "defender"):
-            main = ", ".join(f"{k} {entry[side][k]:+.2f}"
-                             for k in ("intercept", "edge", "speed", "numbers", *FEATURES))
-            out.append(f"  {side} curve: {main}; {len(entry[side]) - 7} support terms")
+        out.append(f"\n{sid}: attacker [{', '.join(f'{c:+.2f}' for c in a)}]  defender "
+                   f"[{', '.join(f'{c:+.2f}' for c in d)}]  edges {lo:+.2f}..{hi:+.2f}")
         for side in ("attacker", "defender"):
             c = entry["check"][side]
             out.append(f"  {side}: won {c['share']:.3f}, estimated {c['mean_estimate']:.3f}; "
@@ -405,9 +345,9 @@ def table(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=300,
+    parser.add_argument("--pairs", type=int, default=200,
                         help="random match-ups a scenario to fit on (default %(default)s)")
-    parser.add_argument("--battles", type=int, default=8,
+    parser.add_argument("--battles", type=int, default=4,
                         help="battles fought for each match-up (default %(default)s)")
     parser.add_argument("--check-pairs", type=int, default=60,
                         help="match-ups a scenario fought afresh to check the curves "

@@ -8,9 +8,8 @@ own muster for that budget at the campaign's difficulty.
 Two ways to judge a candidate:
 
 - **Estimated** (the built-in scenarios, the bot commanding): ``meks.estimate`` gives every
-  candidate's odds from the two forces and the support results both sides rolled (known
-  before the muster), with curves fitted to the bot's battles; the candidate nearest the
-  target wins (on a tie, the one nearest the scenario's budget and the
+  candidate's odds from the two forces at once, with curves fitted to the bot's battles; the
+  candidate nearest the target wins (on a tie, the one nearest the scenario's budget and the
   difficulty's pilots). Nothing is fought unless odds are asked for with ``runs``.
 - **Fought** (any other scenario or controller): candidates at the difficulty's pilot level
   (one level either side only once the band is used up) are ordered from the weakest to the
@@ -289,8 +288,7 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
             continue
         seen.add((option.budget, option.level))
         enemy = _with_level(base, option.level)
-        odds = estimate(scenario, {side: mine, enemy_side: enemy.units}, catalog, rules,
-                        {side: force.support, enemy_side: enemy.support})
+        odds = estimate(scenario, {side: mine, enemy_side: enemy.units}, catalog, rules)
         assert odds is not None  # model_for(scenario) was checked by the caller
         win = odds.win(side)
         tried.append({"budget": option.budget, "level": option.level, "win": round(win, 4)})
