@@ -13,7 +13,7 @@ no path back to the engine's objects.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence, Set
 from typing import Any
 
 from meks.catalog import Level, MoveDice, Size, System, Weapon
@@ -79,7 +79,7 @@ class PilotView(_Frozen, _PilotFields):
     __slots__ = ()
     name: str
     level: Level
-    skills: frozenset[str]
+    skills: Set[str]
     familiarity: Size | None
     wounded: bool
     dead: bool
@@ -107,7 +107,9 @@ class _UnitFields:
 
 
 class UnitView(_Frozen, _UnitFields):
-    """A unit as a side sees it at one moment (see the module docstring)."""
+    """A unit as a side sees it at one moment (see the module docstring). Its containers
+    are tuples and frozensets, declared as their abstract types so that code compiled with
+    mypyc also reads an engine ``Unit`` handed to it directly (as tests do)."""
 
     __slots__ = ()
     id: str
@@ -122,8 +124,8 @@ class UnitView(_Frozen, _UnitFields):
     design: str
     points: int
     ref: str | None
-    weapons: tuple[SlotView, ...]
-    systems: tuple[SystemView, ...]
+    weapons: Sequence[SlotView]
+    systems: Sequence[SystemView]
     pilot: PilotView | None
     vehicle: bool
     mobile: bool
@@ -143,12 +145,12 @@ class UnitView(_Frozen, _UnitFields):
     doomed: bool
     exploded: bool
     legs: int
-    computers_turns: frozenset[int]
+    computers_turns: Set[int]
     rounds: int
     wounded: bool
     fought: bool
     crits_taken: int
-    pending: tuple[tuple[int, int], ...]
+    pending: Sequence[tuple[int, int]]
     infantry_kills: int
     losses_this_combat: bool
     detected: bool
@@ -163,7 +165,7 @@ class UnitView(_Frozen, _UnitFields):
     move_roll: int
     mek_kills: int
     dodged: bool
-    turn_skills: frozenset[str]
+    turn_skills: Set[str]
     reactor_scare: bool
     bailed: bool
     last_hit_by: str | None
