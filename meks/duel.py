@@ -291,7 +291,7 @@ class _Duel:
 
     def modifier(self, side: int, shooter: MekState, weapon: Weapon,
                  guard: tuple[str, ...], band: int) -> int:
-        """``Battle.to_hit``'s modifier for a duel (one target, no skills); ``guard``: the
+        """``engine.fire.to_hit``'s modifier for a duel (one target, no skills); ``guard``: the
         target's systems."""
         return self.to_hit(side, shooter, weapon, guard, band)[1]
 
@@ -318,7 +318,7 @@ class _Duel:
 
     def shot(self, side: int, shooter: MekState, weapon: Weapon, target: MekState,
              band: int, guard: tuple[str, ...]) -> dict[MekState, Num]:
-        """``Battle.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing.
+        """``engine.fire.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing.
         ``guard``: the target's systems as the exchange began."""
         p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
         return self._shot_at(side, weapon, p_hit, mod, target, band, "Spaul Liner" in guard)
@@ -346,7 +346,7 @@ class _Duel:
 
     def land(self, model: MekModel, weapon: Weapon, target: MekState,
              band: int, spaul: bool) -> dict[MekState, Num]:
-        """``Battle.land``: the armor save (R6.8), then a Hit and its critical check (R6.9;
+        """``engine.fire.land``: the armor save (R6.8), then a Hit and its critical check (R6.9;
         ``spaul``: the target had a Spaul Liner as the exchange began). The killing Hit's
         critical changes nothing the duel follows: the Mek is destroyed either way."""
         if target[0] >= model.max_hits:
@@ -375,7 +375,7 @@ class _Duel:
         return out
 
     def critical(self, s: MekState, model: MekModel) -> dict[MekState, Num]:
-        """``Battle.critical``: each effect of the critical table (R6.9) at its chance, a
+        """``engine.damage.critical``: each effect of the critical table (R6.9) at its chance, a
         lost weapon or system each one of the live ones at its chance of being picked."""
         hits, legs, weapons, systems, comp, comp_next, wounded = s
         out: dict[MekState, Num] = {}
