@@ -27,63 +27,6 @@ from meks.rules import (
 )
 
 
-def wounded_roll(b: Board, unit: Unit) -> None:
-    """R6.9 Pilot Wounded: the unit acts only on 5+, rolled at the start of each turn
-    and of each later round of a zone combat (R5.2)."""
-    who = "pilot" if unit.pilot is not None else "crew"
-    roll = b.d6(f"wounded {who} of {unit.name} tries to act")
-    unit.can_act = wounded_acts(roll)
-    when = "this round" if b.round > 1 else "this turn"
-    b.note(Kind.NOTE, f"{unit.name}'s wounded {who} rolls {roll}: "
-           + (f"acts {when}." if unit.can_act else f"cannot act {when}."),
-           unit, value=roll)
-
-
-def weapon_heat(b: Board, unit: Unit, slot: WeaponSlot) -> bool:
-    """R6.10: add the weapon's heat; above the rating, the overheat roll. Returns
-    whether the weapon still fires."""
-    if unit.vehicle or unit.pilot is None:
-        return True  # R4.4: vehicles (and infantry) never overheat
-    unit.heat += slot.weapon.heat
-    rating = unit.heat_rating(b.terrain_at[unit.zone or 5].heat > 0)
-    if unit.heat <= rating:
-        return True  # within the rating: no overheat roll
-    check = rules.overheat(unit.heat, rating, slot.weapon)
-    excess = check.excess
-    roll, holds = check.roll(b, f"overheat roll for {unit.name}'s {slot.name}")
-    if holds:
-        b.note(Kind.OVERHEAT, f"{unit.name} runs hot ({unit.heat}/{rating}) but its "
-               f"{slot.name} holds ({roll} > {excess}).", unit, value=roll)
-        return True
-    # R6.10: the weapon is destroyed as it fires, so its shot is lost; its heat stays
-    # counted for the weapons after it.
-    overheat(b, unit, slot, roll, excess)
-    return False
-
-
-def overheat(b: Board, unit: Unit, slot: WeaponSlot, roll: int, excess: int) -> None:
-    """R6.10: the weapon is destroyed and the Mek takes 2 hits (missiles) or 1 (others),
-    with no save and no critical check."""
-    slot.destroyed = True
-    hits = overheat_hits(slot.weapon)
-    b.note(Kind.OVERHEAT, f"{unit.name}'s {slot.name} overheats ({roll} <= {excess}) "
-           f"and is destroyed; {unit.name} takes {hits} hit{'s' * (hits > 1)}.", unit,
-           value=roll)
-    damage(b, unit, hits, None, None, checks=False)
-
-
-def add_heat(b: Board, unit: Unit, amount: int, source: str) -> None:
-    """Heat from jump jets or agility (R6.10); Ice Man ignores one such source a turn."""
-    if unit.vehicle:
-        return
-    if unit.skill("Ice Man") and not unit.ice_man_used:
-        unit.ice_man_used = True
-        b.note(Kind.NOTE, f"{unit.name}'s pilot ignores the {source} heat (Ice Man).",
-               unit)
-        return
-    unit.heat += amount
-
-
 def armor_save(b: Board, target: Unit, weapon: Weapon) -> bool:
     """R6.8: roll >= AR saves; Hammer -1, Space-Lam +1 against cannons; Reactive Armor
     re-rolls a failed save against missiles, BPC against lasers."""
@@ -261,3 +204,60 @@ def destroy(b: Board, unit: Unit) -> None:
             "; the pilot ejects" if unit.pilot else "")
     b.note(Kind.DESTROYED, f"{unit.name} is destroyed{' ' if fate.startswith('and') else ''}"
            f"{fate}.", unit)
+
+
+def weapon_heat(b: Board, unit: Unit, slot: WeaponSlot) -> bool:
+    """R6.10: add the weapon's heat; above the rating, the overheat roll. Returns
+    whether the weapon still fires."""
+    if unit.vehicle or unit.pilot is None:
+        return True  # R4.4: vehicles (and infantry) never overheat
+    unit.heat += slot.weapon.heat
+    rating = unit.heat_rating(b.terrain_at[unit.zone or 5].heat > 0)
+    if unit.heat <= rating:
+        return True  # within the rating: no overheat roll
+    check = rules.overheat(unit.heat, rating, slot.weapon)
+    excess = check.excess
+    roll, holds = check.roll(b, f"overheat roll for {unit.name}'s {slot.name}")
+    if holds:
+        b.note(Kind.OVERHEAT, f"{unit.name} runs hot ({unit.heat}/{rating}) but its "
+               f"{slot.name} holds ({roll} > {excess}).", unit, value=roll)
+        return True
+    # R6.10: the weapon is destroyed as it fires, so its shot is lost; its heat stays
+    # counted for the weapons after it.
+    overheat(b, unit, slot, roll, excess)
+    return False
+
+
+def overheat(b: Board, unit: Unit, slot: WeaponSlot, roll: int, excess: int) -> None:
+    """R6.10: the weapon is destroyed and the Mek takes 2 hits (missiles) or 1 (others),
+    with no save and no critical check."""
+    slot.destroyed = True
+    hits = overheat_hits(slot.weapon)
+    b.note(Kind.OVERHEAT, f"{unit.name}'s {slot.name} overheats ({roll} <= {excess}) "
+           f"and is destroyed; {unit.name} takes {hits} hit{'s' * (hits > 1)}.", unit,
+           value=roll)
+    damage(b, unit, hits, None, None, checks=False)
+
+
+def add_heat(b: Board, unit: Unit, amount: int, source: str) -> None:
+    """Heat from jump jets or agility (R6.10); Ice Man ignores one such source a turn."""
+    if unit.vehicle:
+        return
+    if unit.skill("Ice Man") and not unit.ice_man_used:
+        unit.ice_man_used = True
+        b.note(Kind.NOTE, f"{unit.name}'s pilot ignores the {source} heat (Ice Man).",
+               unit)
+        return
+    unit.heat += amount
+
+
+def wounded_roll(b: Board, unit: Unit) -> None:
+    """R6.9 Pilot Wounded: the unit acts only on 5+, rolled at the start of each turn
+    and of each later round of a zone combat (R5.2)."""
+    who = "pilot" if unit.pilot is not None else "crew"
+    roll = b.d6(f"wounded {who} of {unit.name} tries to act")
+    unit.can_act = wounded_acts(roll)
+    when = "this round" if b.round > 1 else "this turn"
+    b.note(Kind.NOTE, f"{unit.name}'s wounded {who} rolls {roll}: "
+           + (f"acts {when}." if unit.can_act else f"cannot act {when}."),
+           unit, value=roll)

@@ -37,13 +37,6 @@ def _holds(slots: list[WeaponSlot], slot: WeaponSlot) -> bool:
     return slot in slots
 
 
-def shot_to_hit(b: Board, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
-                gunnery: bool = False, single: bool = True) -> ToHit:
-    """``to_hit`` of one shot of ``unit``'s ``weapon`` at ``target`` (``gunnery``: a
-    Gunnery second shot): describing it uses up no once-a-turn skill."""
-    return to_hit(b, Shot(unit, weapon, target, band, gunnery), single)
-
-
 def attack(b: Board, unit: Unit, targets: list[Unit], band: Band) -> None:
     """One unit's attacks this turn, weapon by weapon in the controller's order.
 
@@ -156,6 +149,13 @@ def to_hit(b: Board, shot: Shot, single: bool) -> ToHit:
                                 and f.has_system("Phalanx")
                                 for f in b.carrying("Phalanx")),
         gunnery=shot.gunnery, six_hits=b.house.six_always_hits)
+
+
+def shot_to_hit(b: Board, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
+                gunnery: bool = False, single: bool = True) -> ToHit:
+    """``to_hit`` of one shot of ``unit``'s ``weapon`` at ``target`` (``gunnery``: a
+    Gunnery second shot): describing it uses up no once-a-turn skill."""
+    return to_hit(b, Shot(unit, weapon, target, band, gunnery), single)
 
 
 def modifiers(b: Board, shot: Shot, single: bool) -> tuple[int, list[str]]:
