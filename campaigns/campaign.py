@@ -75,7 +75,7 @@ from campaigns.company import (
 from campaigns.files import PLAN, is_file, read_yaml_file, resolved
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
-from campaigns.parts import Part, counted, named_part, repair_mek
+from campaigns.parts import Part, counted, named_part
 from campaigns.play import PlayState, load, start_sides
 from campaigns.scenario_model import HouseRules as HouseRulesModel
 from campaigns.scenario_model import scenario_data, stored_scenario
@@ -89,6 +89,7 @@ from campaigns.scenarios import (
 )
 from campaigns.stored import DamagedRecord, stored_json
 from campaigns.treasury import Broke, points
+from campaigns.workshop import repair_mek
 from db.models import Campaign, Company, Mek, Pilot, Play
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice

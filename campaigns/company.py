@@ -23,6 +23,7 @@ from sqlmodel import Session, col, select
 from campaigns import roster
 from campaigns.errors import NotFound as NotFound  # (re-exported)
 from campaigns.errors import Refused as Refused
+from campaigns.parts import heat_loss
 from campaigns.stored import stored_json
 from campaigns.treasury import charge, points, refund
 from db.locks import lock_company, mark_locked
@@ -321,8 +322,6 @@ def view_of(doc: roster.Document) -> dict[str, Any]:
 
 def _doc_extras(m: dict[str, Any]) -> dict[str, Any]:
     """``mek_extras`` from a Mek in a roster document."""
-    from campaigns.parts import heat_loss
-
     out: dict[str, Any] = {}
     if m.get("lost"):
         out["lost"] = [p["part"] for p in m["lost"]]
@@ -506,8 +505,6 @@ def mek_extras(mek: Mek) -> dict[str, Any]:
     """What the campaign house rules keep on a Mek (R3.7, R3.8), when it is not nothing:
     the parts it lost, the points it owes at its next muster, its wear and the heat rating
     that took."""
-    from campaigns.parts import heat_loss
-
     out: dict[str, Any] = {}
     lost = stored_json(mek, "lost", list)
     if lost:

@@ -5,8 +5,9 @@ from typing import TYPE_CHECKING, Any
 
 import typer
 
+from cli.files import html_file
 from cli.output import print_json, print_lines, show
-from cli.state import JSON, html_file, interactive, pairs, session
+from cli.state import JSON, interactive, pairs, session
 
 if TYPE_CHECKING:
     from meks.dice import Dice
@@ -247,7 +248,8 @@ def report(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
 
     The page needs no network: its style and drawings are inside it."""
     from campaigns.reports import battle_report
-    from cli.output import say, write_atomically
+    from cli.files import write_atomically
+    from cli.output import say
 
     with session(create=False) as s:
         page = battle_report(s, battle_id)

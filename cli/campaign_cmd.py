@@ -7,8 +7,9 @@ from typing import Any
 import typer
 
 from cli.battle_cmd import AUTO_SKILLS, CONTROLLER
+from cli.files import html_file
 from cli.output import print_json, quiet, say, show
-from cli.state import JSON, html_file, session
+from cli.state import JSON, session
 
 app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a company.")
 
@@ -109,7 +110,7 @@ def report(company: str = COMPANY,
 
     The page needs no network: its style and charts are inside it."""
     from campaigns.reports import campaign_report
-    from cli.output import write_atomically
+    from cli.files import write_atomically
 
     with session(create=False) as s:
         page = campaign_report(s, company)
@@ -271,7 +272,7 @@ def sell(company: str = COMPANY,
          as_json: bool = JSON) -> None:
     """Sell salvaged parts from the stockpile into the campaign's treasury (house rule
     treasury): each for half its catalog price, rounded up."""
-    from campaigns.treasury import sell_parts
+    from campaigns.workshop import sell_parts
 
     with session() as s:
         result = sell_parts(s, company, parts or [], everything=everything)

@@ -4,7 +4,8 @@ from pathlib import Path
 
 import typer
 
-from cli.output import print_json, say, write_atomically
+from cli.files import write_atomically
+from cli.output import print_json, say
 from cli.state import JSON, location
 
 app = typer.Typer(no_args_is_help=True, help="The database in use.")

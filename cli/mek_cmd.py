@@ -123,7 +123,7 @@ def repair(company: str = COMPANY, mek: str = MEK,
 
     Lost parts stay lost after a battle under the house rule spare_parts. Without --buy
     the repair is refused, naming every part missing, if the stockpile lacks any."""
-    from campaigns.parts import repair_mek
+    from campaigns.workshop import repair_mek
 
     with session() as s:
         result = repair_mek(s, company, mek, buy=buy)
@@ -152,7 +152,7 @@ def refit(company: str = COMPANY, mek: str = MEK,
     those it no longer needs go into it. The design rules apply as in 'meks design check',
     and every problem is listed at once."""
     from campaigns.designs import load_design_file
-    from campaigns.parts import refit_mek
+    from campaigns.workshop import refit_mek
     from meks.catalog import load_catalog
 
     catalog = load_catalog()
@@ -180,7 +180,7 @@ def overhaul(company: str = COMPANY, mek: str = MEK,
     It costs half the Mek's price, rounded up, owed at its next muster. A Mek that has not
     lost any heat rating yet is overhauled only with --yes, or when you confirm at the
     terminal."""
-    from campaigns.parts import MendsNothing, overhaul_mek
+    from campaigns.workshop import MendsNothing, overhaul_mek
     from cli.state import interactive
 
     try:

@@ -78,8 +78,8 @@ def _picture_file(value: Path | None) -> Path | None:
     that exists and can be written."""
     import os
 
+    from cli.files import replaceable
     from cli.odds_plot import FORMATS
-    from cli.output import replaceable
 
     if value is None:
         return None
@@ -122,8 +122,8 @@ def ladder(
     odds duel' solves exactly, and the bot is about ten times slower in a duel."""
     from campaigns.odds import ladder as fight_ladder
     from campaigns.odds import ladder_terrains
+    from cli.files import write_atomically
     from cli.odds_plot import ladder_picture
-    from cli.output import write_atomically
 
     grounds = ladder_terrains(terrain)
     total = len(grounds) * runs * 36

@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -106,25 +105,3 @@ def pairs(values: list[str], what: str, as_int: bool = False,
             raise typer.BadParameter(f"{value!r}: the part after '=' must be at most {most}")
         out[name.strip()] = rest.strip()
     return out
-
-
-def html_file(value: Path) -> Path:
-    """An HTML page's name (``-o``), checked before any work: its ending, a folder that
-    exists and can be written, and nothing there but a regular file (``replaceable``)."""
-    import os
-
-    from cli.output import replaceable
-
-    if value.suffix.lower() not in (".html", ".htm"):
-        raise typer.BadParameter(f"{value} is not a file name ending .html; give one such as "
-                                 "report.html.")
-    target = value.expanduser()
-    folder = target.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK):
-        raise typer.BadParameter(f"cannot write in {folder}: give a file in a folder that "
-                                 "exists and that you can write to.")
-    replaceable(target)
-    if target.exists() and not os.access(target, os.W_OK):
-        raise typer.BadParameter(f"{target} exists and is not a file you can replace; give "
-                                 "another name.")
-    return target

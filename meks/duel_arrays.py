@@ -1,7 +1,7 @@
 """The exact duel's chain solved with arrays (floats): the fast path behind ``exact_duel``.
 
-``meks.duel._Duel`` describes one turn of the duel state by state, in dictionaries, and can
-carry exact fractions; it is the reference. This module takes the same transitions and
+``meks.duel_chain.DuelChain`` describes one turn of the duel state by state, in dictionaries,
+and can carry exact fractions; it is the reference. This module takes the same transitions and
 solves the chain with NumPy and SciPy's sparse matrices, which is many times faster for the
 larger Meks. Both give the same probabilities (to float rounding); the tests compare them.
 
@@ -32,15 +32,13 @@ and run the matrix library on one thread (its results do not depend on the count
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from scipy import sparse
 
+from meks.duel_chain import DuelChain, MekState, next_turn
 from meks.rules import ONE_FLOAT, wounded_acts_odds
-
-if TYPE_CHECKING:
-    from meks.duel import MekState, _Duel
 
 SHORT, MEDIUM, LONG = 0, 1, 2
 BANDS = (SHORT, MEDIUM, LONG)
@@ -82,11 +80,8 @@ def _number(states: list[MekState], index: dict[MekState, int], state: MekState)
 class ArrayChain:
     """The duel of ``duel`` as matrices; ``solve`` gives the outcome probabilities."""
 
-    def __init__(self, duel: _Duel) -> None:
-        from meks.duel import _next_turn
-
+    def __init__(self, duel: DuelChain) -> None:
         self.duel = duel
-        self._next_turn = _next_turn
         self.sides = (_Side(duel.models[0].start(), duel.models[0].max_hits),
                       _Side(duel.models[1].start(), duel.models[1].max_hits))
         # (target side, fire class, band) -> (rows: target start, cols: target mid, chance)
@@ -176,8 +171,8 @@ class ArrayChain:
                 while nexted[target] < len(t.mid):
                     state = t.mid[nexted[target]]
                     if not t.dead(state):
-                        t.add_start(self._next_turn(state, False))
-                        t.add_start(self._next_turn(state, True))
+                        t.add_start(next_turn(state, False))
+                        t.add_start(next_turn(state, True))
                     nexted[target] += 1
                     busy = True
 
@@ -195,7 +190,7 @@ class ArrayChain:
             for settled in (False, True):
                 destroyed = len(s.start)  # the last column
                 ends[(side, settled)] = np.array(
-                    [destroyed if s.dead(m) else s.start_index[self._next_turn(m, settled)]
+                    [destroyed if s.dead(m) else s.start_index[next_turn(m, settled)]
                      for m in s.mid], dtype=np.int64)
                 self.end[(side, settled)] = _csr(range(len(s.mid)), ends[(side, settled)],
                                                  [1.0] * len(s.mid),

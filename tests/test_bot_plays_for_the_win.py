@@ -12,7 +12,7 @@ from campaigns.scenarios import get_scenario
 from meks.catalog import Band
 from meks.dice import Dice
 from meks.engine import REVISION, as_fought_under
-from meks.engine.bot.movement import NET_AT, Planner
+from meks.engine.bot.movement import NET_AT
 from meks.engine.bot.policy import Bot
 from meks.engine.bot.tasks import PRESS_FACTOR, PRESS_MARGIN, Tasks, pressed
 from meks.engine.core import Battle, Engagement, RangeChoice
@@ -68,10 +68,10 @@ def test_pressed_once_the_turns_left_are_no_more_than_the_fight_needs() -> None:
     view = view_of(battle, Side.ATTACKER)
     turns = bot.judge.fight_turns(view, [draken], [enemy])
     need = turns * PRESS_FACTOR + PRESS_MARGIN
-    assert pressed(bot, view, int(need), [draken], [enemy])
-    assert not pressed(bot, view, int(need) + 1, [draken], [enemy])
-    assert pressed(bot, view, int(need) + 1, [draken], [enemy], steps=1.0)
-    assert not pressed(bot, view, int(turns) - 1, [draken], [enemy])
+    assert pressed(bot.judge, view, int(need), [draken], [enemy])
+    assert not pressed(bot.judge, view, int(need) + 1, [draken], [enemy])
+    assert pressed(bot.judge, view, int(need) + 1, [draken], [enemy], steps=1.0)
+    assert not pressed(bot.judge, view, int(turns) - 1, [draken], [enemy])
 
 
 def test_a_side_that_must_act_commits_when_the_fight_needs_the_turns_left() -> None:
@@ -86,7 +86,7 @@ def test_a_side_that_must_act_commits_when_the_fight_needs_the_turns_left() -> N
     view = view_of(battle, Side.ATTACKER)
     # Three whole Meks in the town take the attacker far more than the ten turns left.
     assert bot.judge.fight_turns(view, mine, foes) > 12
-    assert Planner(bot, view, Side.ATTACKER, second=False).threshold(mine, foes) == 0.9
+    assert bot.planner(view, Side.ATTACKER, second=False).threshold(mine, foes) == 0.9
     # A lone Mek worn down to one Hit can be destroyed in time: the attacker goes in as soon
     # as the turns left are no more than that fight needs (with the margin), not earlier.
     foes = foes[:1]
@@ -98,7 +98,7 @@ def test_a_side_that_must_act_commits_when_the_fight_needs_the_turns_left() -> N
     for turn in range(1, limit + 1):
         battle.turn = turn
         battle.log.append(battle.log[-1])
-        planner = Planner(bot, view, Side.ATTACKER, second=False)
+        planner = bot.planner(view, Side.ATTACKER, second=False)
         left = limit - turn + 1  # this turn included
         assert planner.clock < 0
         if planner.turns_left > 4:
@@ -115,7 +115,8 @@ def test_head_to_head_the_bot_does_not_wait_out_the_turns_its_fight_needs() -> N
     battle, bot = scenario_battle("head-to-head", turn=1)
     view = view_of(battle, Side.ATTACKER)
     assert bot.clock(view, Side.ATTACKER) == 0
-    tasks = Tasks(bot, view, Side.ATTACKER).assign()
+    tasks = Tasks(bot.judge, {}, view, Side.ATTACKER, intent=bot.intent(view, Side.ATTACKER),
+                  clock=bot.clock(view, Side.ATTACKER)).assign()
     assert tasks and all(t.role == "main" and t.zone is not None for t in tasks.values())
 
 
@@ -269,7 +270,7 @@ def test_units_bound_for_a_held_exit_go_in_at_once_when_time_runs_against_them()
     view = view_of(battle, Side.ATTACKER)
     assert bot.clock(view, Side.ATTACKER) < 0
     foes = battle.enemies_in(8, Side.ATTACKER)
-    planner = Planner(bot, view, Side.ATTACKER, second=False)
+    planner = bot.planner(view, Side.ATTACKER, second=False)
     # below even the ratio a unit passing through would need
     assert bot.judge.ratio(view, attackers, foes) < planner.threshold(attackers, foes) * 0.6
     orders = bot.movement(view, Side.ATTACKER)

@@ -19,12 +19,12 @@ from meks.duel import (
     DuelError,
     DuelOdds,
     MonteCarlo,
-    _Duel,
     engine_duel,
     exact_duel,
     mek_model,
     stock_designs,
 )
+from meks.duel_chain import DuelChain
 
 
 def _worst_z(exact: DuelOdds, mc: MonteCarlo) -> float:
@@ -115,8 +115,8 @@ def test_whole_number_solver_equals_the_fraction_walk(a: str, b: str, terrain: s
     cat = load_catalog()
     ground = cat.terrain_named(terrain)
     models = (mek_model(a, pilots[0], terrain, cat), mek_model(b, pilots[1], terrain, cat))
-    fast = _Duel(*models, ground.to_hit, True, cat).solve_exact(turns)
-    plain = _Duel(*models, ground.to_hit, True, cat).walk(turns)
+    fast = DuelChain(*models, ground.to_hit, True, cat).solve_exact(turns)
+    plain = DuelChain(*models, ground.to_hit, True, cat).walk(turns)
     assert (fast.a, fast.b, fast.draw) == (plain.a, plain.b, plain.draw)
     assert fast.a + fast.b + fast.draw == 1
 
@@ -145,7 +145,7 @@ def test_every_stock_pair_keeps_its_fingerprint() -> None:
     """Issue 19 ("results unchanged: fingerprints equal before and after each speed
     change"): all 45 pairs' decimals equal to the last bit, and the fractions exactly, to
     tests/fixtures/duel_fingerprint.json, recorded before the speed work (the WASP v ODIN
-    fractions, first offered then, from the Fraction walk, ``_Duel.walk``). The decimals are
+    fractions, first offered then, from the Fraction walk, ``DuelChain.walk``). The decimals are
     those of the matrix library installed here (NumPy's OpenBLAS); should a new version of it
     move a last bit, renew the file knowingly with ``python -m tests.test_duel``."""
     recorded = json.loads(FINGERPRINT.read_text())

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from meks.catalog import Band, SystemKind, Weapon
-from meks.duel import MekState, _Duel, mek_model
+from meks.duel import mek_model
+from meks.duel_chain import DuelChain, MekState
 from meks.engine.core import Battle, Shot
 from meks.engine.units import Sensors, Unit
 from meks.rules import (
@@ -343,7 +344,7 @@ def test_the_duel_reads_the_critical_table_R6_9() -> None:
     """The exact duel's critical: each effect at the table's chance, the Reactor Core's
     explosion at its own, a lost weapon or system each at its chance of being picked."""
     model = mek_model("DEMON")
-    duel = _Duel(model, mek_model("WASP"), 0, True, CATALOG)
+    duel = DuelChain(model, mek_model("WASP"), 0, True, CATALOG)
     state = (1, 0, model.weapons, model.systems, False, False, False)
     after = duel.critical(state, model)
     assert sum(after.values()) == 1

@@ -4,7 +4,8 @@
 (zones to occupy, hold, be in or deny, exits to take or block, units to destroy or keep);
 ``standing_still`` says who gains by waiting: whether the side wins, draws or loses if
 nothing changes until the last turn. Set-up groups named by a condition are found on the
-map by ``group_zone`` and ``group_gone``.
+map by ``group_zone`` and ``group_gone``; ``held_zones`` are where a hidden unit counts as
+present, and ``stays_hidden`` says whether a hidden Mek keeps out of sight.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from meks.scenario import (
 from meks.victory import holds, mek_points
 
 if TYPE_CHECKING:
+    from meks.engine.values import UnitView
     from meks.engine.view import SideView
 
 
@@ -133,6 +135,24 @@ def group_gone(battle: SideView, group: str) -> bool:
     """Whether every unit of the set-up group ``group`` is destroyed."""
     members = [u for u in battle.units if u.group == group]
     return bool(members) and all(not u.alive for u in members)
+
+
+def held_zones(battle: SideView, intent: Intent) -> list[int]:
+    """Zones a side with ``intent`` must hold, deny or be in (and the zone of a set-up group
+    the enemy must take): there a hidden unit counts as present. (Not an exit zone: only
+    units the enemy can see stop it leaving.)"""
+    held = intent.deny + intent.goto
+    group = group_zone(battle, intent.deny_group)
+    if group is not None:
+        held.append(group)
+    return held
+
+
+def stays_hidden(battle: SideView, intent: Intent, unit: UnitView) -> bool:
+    """Whether a hidden Mek of the side with ``intent`` stays hidden (unseen, and never a
+    target): on a zone its side must hold, deny or be in, or anywhere when the side must
+    keep units."""
+    return (unit.zone or 0) in held_zones(battle, intent) or bool(intent.keep)
 
 
 def standing_still(battle: SideView, side: Side) -> int:

@@ -12,13 +12,14 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import TYPE_CHECKING
 
+from meks.engine.bot.evaluation import Judge
+from meks.engine.bot.intent import Intent, stays_hidden
 from meks.engine.bot.tasks import ENGAGE_AT, Task, pressed
 from meks.engine.controllers import Order, distance
 from meks.engine.values import UnitView
 from meks.scenario import Edge, Side
 
 if TYPE_CHECKING:
-    from meks.engine.bot.policy import Bot
     from meks.engine.view import SideView
 
 EVEN_FIGHT = 1.0  # force ratio a side takes a fight at, late, when a draw is the alternative
@@ -56,16 +57,19 @@ def route(battle: SideView, start: int, goal: int, cost: dict[int, float] | None
 
 
 class Planner:
-    """One movement phase of one side: every free unit's order."""
+    """One movement phase of one side: every free unit's order, from what the bot knows of
+    the side this turn: its ``judge``, its ``intent``, its ``clock`` (``Bot.clock``) and its
+    units' ``tasks``."""
 
-    def __init__(self, bot: Bot, battle: SideView, side: Side, second: bool) -> None:
-        self.bot = bot
+    def __init__(self, judge: Judge, battle: SideView, side: Side, second: bool, *,
+                 intent: Intent, clock: int, tasks: dict[str, Task]) -> None:
+        self.judge = judge
         self.battle = battle
         self.side = side
         self.second = second
-        self.intent = bot.intent(battle, side)
-        self.clock = bot.clock(battle, side)
-        self.tasks = bot.tasks(battle, side)
+        self.intent = intent
+        self.clock = clock
+        self.tasks = tasks
         self.mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy]
         self.foes = [u for u in battle.side_units(side.enemy) if u.on_map and not u.hidden]
         self.foes_in: dict[int, list[UnitView]] = {}
@@ -77,7 +81,8 @@ class Planner:
         self.turns_left = battle.scenario.turn_limit - battle.turn
         # Every unit may make the second movement, whether or not it moved this turn.
         self.free = [u for u in self.mine if u.mobile and u.can_act and (second or not u.moved)
-                     and battle.can_leave(u) and not (u.hidden and bot.stay_hidden(battle, u))]
+                     and battle.can_leave(u)
+                     and not (u.hidden and stays_hidden(battle, intent, u))]
         self.out: dict[str, Order] = {}
         self.dest: dict[str, int] = {u.id: u.zone or 0 for u in self.mine}
 
@@ -120,7 +125,7 @@ class Planner:
         base = ENGAGE_AT if self.clock == 0 else \
             0.9 if self.turns_left > 4 else 0.6 if self.turns_left > 2 else 0.0
         if not (movers and foes and base) or not pressed(
-                self.bot, self.battle, self.turns_left + 1, movers, foes):
+                self.judge, self.battle, self.turns_left + 1, movers, foes):
             return base
         # Pressed: when time is against us, waiting longer only leaves the fight fewer
         # turns; when neither side gains by waiting, an even fight is worth taking.
@@ -217,7 +222,7 @@ class Planner:
             near = [u for u in self.free if u.id not in self.out
                     and goal in battle.adjacent(u.zone or 0)]
             if near:
-                unit = min(near, key=lambda u: (self.bot.judge.worth(u), u.id))
+                unit = min(near, key=lambda u: (self.judge.worth(u), u.id))
                 self.move(unit, goal)
                 return
 
@@ -243,7 +248,7 @@ class Planner:
                 first_fight = next((z for z in direct[1:-1] if self.foes_in.get(z)), None)
                 slack = len(around) - len(direct)
                 if first_fight is not None:
-                    ratio = self.bot.judge.ratio(battle, units, self.foes_in[first_fight])
+                    ratio = self.judge.ratio(battle, units, self.foes_in[first_fight])
                     time_ok = self.turns_left >= len(around) + 1
                     if ratio < self.threshold() * 1.5 and time_ok and slack <= 2:
                         path = around
@@ -267,7 +272,7 @@ class Planner:
             there = [u for u in battle.in_zone(zone, self.side)
                      if not u.decoy and u not in movers]
             together = movers + there
-            ratio = self.bot.judge.ratio(battle, together, foes)
+            ratio = self.judge.ratio(battle, together, foes)
             need = self.threshold(together, foes)
             if through:
                 need *= 0.6
@@ -275,7 +280,7 @@ class Planner:
                 need = 0.0
             if there:
                 # Friends are fighting there: reinforce when it clearly helps them.
-                alone = self.bot.judge.ratio(battle, there, foes)
+                alone = self.judge.ratio(battle, there, foes)
                 need = min(need, max(0.35, alone * 1.3))
             if ratio >= need:
                 for unit in movers:
@@ -292,7 +297,7 @@ class Planner:
         if not foes or len(units) < 2 or not all(f.mobile for f in foes) or any(
                 u.zone == goal for u in self.mine):
             return False
-        ratio = self.bot.judge.ratio(battle, units, foes)
+        ratio = self.judge.ratio(battle, units, foes)
         if ratio < NET_AT or ratio < self.threshold(units, foes):
             return False
         reach = {goal, *battle.adjacent(goal)}
@@ -331,7 +336,7 @@ class Planner:
             return True
         group = movers + [u for u in self.mine if self.dest.get(u.id) == zone
                           and u not in movers]
-        return self.bot.judge.ratio(self.battle, group, threats) >= 0.7
+        return self.judge.ratio(self.battle, group, threats) >= 0.7
 
     def _dig(self) -> None:
         battle = self.battle
@@ -347,7 +352,7 @@ class Planner:
             near = [f for f in self.foes if distance(battle, f.zone or 5, zone) <= 1]
             if not near:
                 continue
-            if best is None or self.bot.judge.worth(unit) > self.bot.judge.worth(best):
+            if best is None or self.judge.worth(unit) > self.judge.worth(best):
                 best = unit
         if best is not None:
             self.out[best.id] = "dig"
@@ -367,7 +372,7 @@ class Planner:
             if task.role in ("run", "exit", "keep", "hold", "evade") or not unit.is_mek:
                 continue
             near = any(distance(battle, f.zone or 5, where) <= 1 for f in self.foes)
-            room = self.bot.judge.rating(battle, unit) - sum(
+            room = self.judge.rating(battle, unit) - sum(
                 w.weapon.heat for w in unit.live_weapons() if not w.weapon.is_small)
             if near and room < 2:
                 del self.out[uid]

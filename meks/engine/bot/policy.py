@@ -19,7 +19,13 @@ from mypy_extensions import mypyc_attr
 from meks.catalog import Band, Catalog, Design, Size, Weapon, load_catalog
 from meks.engine.bot.choices import Difficulty, choose_skill, muster
 from meks.engine.bot.evaluation import Judge, base_worth, firepower_share
-from meks.engine.bot.intent import Intent, group_zone, read_intent, standing_still
+from meks.engine.bot.intent import (
+    Intent,
+    held_zones,
+    read_intent,
+    standing_still,
+    stays_hidden,
+)
 from meks.engine.bot.movement import Planner, route
 from meks.engine.bot.tasks import Task, Tasks
 from meks.engine.controllers import Baseline, Order, distance
@@ -289,7 +295,8 @@ class Bot(Baseline):
         cached = self._tasks.get(side)
         if cached is not None and cached[0] == key:
             return cached[1]
-        result = Tasks(self, battle, side).assign()
+        result = Tasks(self.judge, self._roles, battle, side, intent=self.intent(battle, side),
+                       clock=self.clock(battle, side)).assign()
         self._tasks[side] = (key, result)
         return result
 
@@ -410,13 +417,18 @@ class Bot(Baseline):
                     return True
         return False
 
-    def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
+    def planner(self, battle: SideView, side: Side, second: bool) -> Planner:
+        """The movement planner of ``side`` for this phase (``second``: the second
+        movement), with what the bot knows of it now."""
         self._know(battle)
-        return Planner(self, battle, side, second=False).orders()
+        return Planner(self.judge, battle, side, second, intent=self.intent(battle, side),
+                       clock=self.clock(battle, side), tasks=self.tasks(battle, side))
+
+    def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
+        return self.planner(battle, side, second=False).orders()
 
     def second_move(self, battle: SideView, side: Side) -> dict[str, Order]:
-        self._know(battle)
-        return Planner(self, battle, side, second=True).orders()
+        return self.planner(battle, side, second=True).orders()
 
     def arrival_zone(self, battle: SideView, unit: UnitView, zones: list[int]) -> int:
         """Arrive where friends are, away from the enemy's strength, near the goal."""
@@ -580,21 +592,12 @@ class Bot(Baseline):
         return through >= 0.3 or room >= 1
 
     def stay_hidden(self, battle: SideView, unit: UnitView) -> bool:
-        """A hidden Mek stays hidden (unseen, and never a target) on a zone its side must
-        hold, deny or be in, or anywhere when the side must keep units."""
-        return (unit.zone or 0) in self.held_zones(battle, unit.side) or bool(
-            self.intent(battle, unit.side).keep)
+        """A hidden Mek stays hidden (``intent.stays_hidden``)."""
+        return stays_hidden(battle, self.intent(battle, unit.side), unit)
 
     def held_zones(self, battle: SideView, side: Side) -> list[int]:
-        """Zones the side must hold, deny or be in (and the zone of a set-up group the enemy
-        must take): there a hidden unit counts as present. (Not an exit zone: only units the
-        enemy can see stop it leaving.)"""
-        intent = self.intent(battle, side)
-        held = intent.deny + intent.goto
-        group = group_zone(battle, intent.deny_group)
-        if group is not None:
-            held.append(group)
-        return held
+        """Zones where a hidden unit of ``side`` counts as present (``intent.held_zones``)."""
+        return held_zones(battle, self.intent(battle, side))
 
     def reveal(self, battle: SideView, unit: UnitView) -> bool:
         self._know(battle)

@@ -12,13 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meks.engine.bot.intent import group_gone, group_zone
+from meks.engine.bot.evaluation import Judge
+from meks.engine.bot.intent import Intent, group_gone, group_zone
 from meks.engine.controllers import distance
 from meks.engine.values import UnitView
 from meks.scenario import Edge, ExitMap, Measure, Side
 
 if TYPE_CHECKING:
-    from meks.engine.bot.policy import Bot
     from meks.engine.view import SideView
 
 EVADE_BELOW = 0.55  # force ratio under which a side that can only draw stays out of reach
@@ -30,14 +30,14 @@ PRESS_FACTOR = 1.5  # how much longer a fight is expected to last than its estim
 PRESS_MARGIN = 2.0  # turns added to that: the step in, and a turn to spare
 
 
-def pressed(bot: Bot, battle: SideView, turns_left: int, mine: Sequence[UnitView],
+def pressed(judge: Judge, battle: SideView, turns_left: int, mine: Sequence[UnitView],
             foes: Sequence[UnitView], steps: float = 0.0) -> bool:
     """Whether waiting no longer pays: the turns left (this one included) are no more than
     the fight of ``mine`` against ``foes`` needs (``Judge.fight_turns``, with a margin for
     the turns the estimate misses), plus the ``steps`` it takes to get there. A fight that
     needs more turns than are left at all does not press: started early it would only be
     lost sooner (the clock's own thresholds still send the side in at the end)."""
-    turns = bot.judge.fight_turns(battle, mine, foes)
+    turns = judge.fight_turns(battle, mine, foes)
     return turns + steps <= turns_left <= turns * PRESS_FACTOR + PRESS_MARGIN + steps
 
 
@@ -67,14 +67,19 @@ def real(unit: UnitView) -> bool:
 
 
 class Tasks:
-    """Hands out the tasks of one side."""
+    """Hands out the tasks of one side, from what the bot knows of it this turn: its
+    ``judge``, its ``intent`` and its ``clock`` (``Bot.clock``). ``roles``: which unit holds
+    a lasting role (the keeper, the runner), kept by the bot from turn to turn; ``assign``
+    fills it in."""
 
-    def __init__(self, bot: Bot, battle: SideView, side: Side) -> None:
-        self.bot = bot
+    def __init__(self, judge: Judge, roles: dict[str, str], battle: SideView, side: Side, *,
+                 intent: Intent, clock: int) -> None:
+        self.judge = judge
+        self.roles = roles
         self.battle = battle
         self.side = side
-        self.intent = bot.intent(battle, side)
-        self.clock = bot.clock(battle, side)
+        self.intent = intent
+        self.clock = clock
         self.turns_left = battle.scenario.turn_limit - battle.turn + (
             0 if battle.turn else 1)
         self.mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy
@@ -106,7 +111,7 @@ class Tasks:
             return left
         mine = [u for u in battle.side_units(self.side) if u.on_map and not u.decoy]
         foes = [f for f in self.foes if f.weapons]
-        if not foes or self.bot.judge.ratio(battle, mine, foes) >= EVADE_BELOW:
+        if not foes or self.judge.ratio(battle, mine, foes) >= EVADE_BELOW:
             return left
         out = []
         for unit in left:
@@ -214,12 +219,12 @@ class Tasks:
         if not (intent.keep and intent.enemy_exits) or len(left) < 1 or not self.foes:
             return left
         key = f"keeper:{self.side.value}"
-        keeper = next((u for u in left if u.id == self.bot._roles.get(key)), None)
+        keeper = next((u for u in left if u.id == self.roles.get(key)), None)
         if keeper is None:
             engaged = {u.id for u in left if self.battle.enemies_in(u.zone or 0, self.side)}
             pool = [u for u in left if u.id not in engaged] or left
             keeper = max(pool, key=lambda u: (self._far(u.zone or 5), u.remaining, u.id))
-            self.bot._roles[key] = keeper.id
+            self.roles[key] = keeper.id
         self.out[keeper.id] = Task("keep", self.safest(keeper))
         return [u for u in left if u is not keeper]
 
@@ -241,14 +246,14 @@ class Tasks:
             return left
         goal = goals[0]
         key = f"runner:{self.side.value}"
-        runner = next((u for u in left if u.id == self.bot._roles.get(key)), None)
+        runner = next((u for u in left if u.id == self.roles.get(key)), None)
         if runner is None:
             def fitness(u: UnitView) -> tuple[float, str]:
                 dist = distance(battle, u.zone or 5, goal)
                 speed = 3.5 * u.move.dice + u.move.bonus
-                return (dist * 3 - speed * 0.3 + self.bot.judge.worth(u) * 0.05, u.id)
+                return (dist * 3 - speed * 0.3 + self.judge.worth(u) * 0.05, u.id)
             runner = min(left, key=fitness)
-            self.bot._roles[key] = runner.id
+            self.roles[key] = runner.id
         self.out[runner.id] = Task("run", goal)
         return [u for u in left if u is not runner]
 
@@ -271,7 +276,7 @@ class Tasks:
             # Pin the free enemy that is closest to the runner's goal.
             goal = runner.zone
             nearest = min(self.free_foes, key=lambda f: (
-                distance(battle, f.zone or 5, goal), -self.bot.judge.worth(f), f.id))
+                distance(battle, f.zone or 5, goal), -self.judge.worth(f), f.id))
             return nearest.zone
         # Friends stuck in a fight: reinforce where it helps.
         engaged = sorted({u.zone or 0 for u in battle.side_units(self.side)
@@ -285,10 +290,10 @@ class Tasks:
             if not helpers:
                 continue
             foes = battle.enemies_in(zone, self.side)
-            before = self.bot.judge.ratio(battle, here, foes)
-            after = self.bot.judge.ratio(battle, here + helpers, foes)
+            before = self.judge.ratio(battle, here, foes)
+            after = self.judge.ratio(battle, here + helpers, foes)
             if after >= 0.6 and after > before * 1.15:
-                score = (after - before) * sum(self.bot.judge.worth(u) for u in here)
+                score = (after - before) * sum(self.judge.worth(u) for u in here)
                 if best is None or score > best[0]:
                     best = (score, zone)
         if best is not None:
@@ -301,15 +306,15 @@ class Tasks:
                         u.is_infantry]
                 if not real:
                     continue
-                ratio = self.bot.judge.ratio(battle, left, real)
-                value = sum(self.bot.judge.worth(u) for u in real)
+                ratio = self.judge.ratio(battle, left, real)
+                value = sum(self.judge.worth(u) for u in real)
                 candidates.append((-(min(ratio, 3.0) * value) + self._dist(left, zone) * 3,
                                    zone))
             if candidates:
                 best_zone = min(candidates)[1]
                 if self.clock == 0 and battle.turn <= WAIT_TURNS and \
-                        self.bot.judge.ratio(battle, left, self.foes) < ENGAGE_AT and \
-                        not pressed(self.bot, battle, self.turns_left, left, self.foes,
+                        self.judge.ratio(battle, left, self.foes) < ENGAGE_AT and \
+                        not pressed(self.judge, battle, self.turns_left, left, self.foes,
                                     self._dist(left, best_zone)):
                     # Neither side gains by waiting and we are not the stronger: let the
                     # enemy come to us (into our minefield, to our decoy and hidden Mek),
