@@ -312,8 +312,8 @@ HEADER = (
     "# command: the command line that last wrote this file, every default spelt out. Run",
     "# from the repository's root, it fits the scenarios it names again, the same to the",
     "# last digit (its arguments seed every draw), and keeps the others as they are: so it",
-    "# writes this file again. A scenario an earlier command fitted keeps that command in",
-    "# its own entry (one with none was fitted before the file recorded commands).",
+    "# writes this file again. A scenario's own command is the one that fitted it (a",
+    "# scenario with none was fitted before the file recorded commands).",
     "# check: how each side's curve agreed with the battles of --check-pairs match-ups",
     "# fought afresh: the battles, the share won, the mean estimate, the Brier score of the",
     "# curve and of a constant guess (the share won), and by bands of the estimate",
@@ -367,17 +367,15 @@ def read_model(path: Path) -> dict[str, Any]:
 
 def model_text(report: dict[str, Any], old: dict[str, Any], command: str) -> str:
     """The curves file: the scenarios of ``report`` fitted by ``command``, and the others of
-    the file as it was (``old``), each keeping the command that fitted it."""
+    the file as it was (``old``) as they were, each with the command that fitted it where the
+    file recorded one."""
     entries: dict[str, dict[str, Any]] = {}
     for sid, entry in dict(old.get("scenarios") or {}).items():
-        kept = dict(entry)
-        if "command" not in kept and old.get("command") is not None:
-            kept["command"] = old["command"]
-        entries[sid] = kept
+        entries[sid] = dict(entry)
     for sid, fitted in report["scenarios"].items():
         entries[sid] = {"attacker": fitted["attacker"], "defender": fitted["defender"],
                         "battles": fitted["fitted_battles"], "edges": fitted["edge_range"],
-                        "scenario": rules_digest(get_scenario(sid)),
+                        "scenario": rules_digest(get_scenario(sid)), "command": command,
                         "check": fitted["check"]}
     lines = [*HEADER,
              f"controller: {report['controller']}",

@@ -198,15 +198,15 @@ def models() -> dict[str, Model]:
 
 def read_models(text: str, source: str = MODEL_FILE) -> dict[str, Model]:
     """The curves in ``text`` (a file as ``benchmarks/fit_odds.py`` writes it), by scenario
-    id. The command line that fitted them (the file's, or a scenario's own where an earlier
-    command fitted it) and the checks against battles fought afresh are read where the file
-    records them: files written before it did have neither."""
+    id. Each scenario's command line (the one that fitted it) and its checks against battles
+    fought afresh are read where the file records them: curves fitted before it did have
+    neither."""
     raw = parse_yaml(text, source)
     assert isinstance(raw, dict)
     out = {}
     for sid, entry in raw["scenarios"].items():
         low, high = entry["edges"]
-        command = entry.get("command", raw.get("command"))
+        command = entry.get("command")
         check = entry.get("check")
         out[sid] = Model(sid, Curve(*entry["attacker"]), Curve(*entry["defender"]),
                          int(entry["battles"]), str(raw["controller"]), int(raw["revision"]),
