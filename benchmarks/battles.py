@@ -21,8 +21,10 @@ repeats.
     python benchmarks/battles.py [--battles N] [--bot-battles M] [--jobs J] [--json]
                                  [--profile] [--profile-bot] [--cpu K]
 
-This is a benchmark, not a test: it exits 0 whether the goals are met or not, and also when
-it cannot run (the failure is reported instead of the figures).
+This is a benchmark, not a test: it exits 0 whether the goals are met or not (and reports
+dice or fingerprints that do not agree as figures), 2 on a bad argument, and 1 when it cannot
+run (a battle that raises, a worker process that fails), saying why on stderr instead of the
+figures.
 """
 
 from __future__ import annotations
@@ -48,20 +50,24 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import meks
-from campaigns.processes import available_cpus
-from campaigns.scenarios import get_scenario
-from meks.catalog import Catalog, load_catalog
-from meks.dice import Dice
-from meks.engine.bot.policy import Bot
-from meks.engine.controllers import Baseline, Controller
-from meks.engine.core import Battle
-from meks.engine.log import digest
-from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.scenario import Scenario, Side
-
 HERE = Path(__file__).resolve()
 REPO_ROOT = HERE.parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+import meks  # noqa: E402
+from benchmarks._run import failed, parse, positive_int, usage_error  # noqa: E402
+from campaigns.processes import available_cpus  # noqa: E402
+from campaigns.scenarios import get_scenario  # noqa: E402
+from meks.catalog import Catalog, load_catalog  # noqa: E402
+from meks.dice import Dice  # noqa: E402
+from meks.engine.bot.policy import Bot  # noqa: E402
+from meks.engine.controllers import Baseline, Controller  # noqa: E402
+from meks.engine.core import Battle  # noqa: E402
+from meks.engine.log import digest  # noqa: E402
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
+from meks.scenario import Scenario, Side  # noqa: E402
+
 DEFAULT_BATTLES = 2000
 DEFAULT_JOBS = available_cpus()  # taken before this process pins itself to one CPU
 REPEATS = 3
@@ -574,13 +580,6 @@ def profile_report(p: dict[str, Any]) -> list[str]:
 
 # ---- the command -------------------------------------------------------------------------
 
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--battles", type=positive_int, default=DEFAULT_BATTLES,
@@ -600,13 +599,15 @@ def main(argv: list[str] | None = None) -> int:
                         help=f"the same over {PROFILE_BATTLES} Bot battles")
     parser.add_argument("--cpu", type=int, default=None,
                         help="the CPU to pin this process to (default: the first it may use)")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit:  # --help, or a bad option (already reported by argparse)
-        return 0
+    args = parse(parser, argv)
+    if isinstance(args, int):  # --help, or a usage error argparse has explained
+        return args
     bot_n = args.bot_battles or max(1, args.battles // 4)
+    cpus = allowed_cpus()
+    if args.cpu is not None and cpus is not None and args.cpu not in cpus:
+        return usage_error(parser, f"argument --cpu: this process may not run on CPU "
+                           f"{args.cpu} (it may use {', '.join(map(str, cpus))})")
     try:
-        cpus = allowed_cpus()
         pinned, cpu = pin_to_one_cpu(args.cpu)
         if cpus is not None and cpu is not None:  # the workers start on this process's CPU
             cpus = [cpu] + [c for c in cpus if c != cpu]
@@ -620,9 +621,8 @@ def main(argv: list[str] | None = None) -> int:
             data["profile"] = profile(setup, PROFILE_BATTLES)
         if args.profile_bot:
             data["profile_bot"] = profile(setup, PROFILE_BATTLES, BOT)
-    except Exception as exc:  # a benchmark reports, it never fails the build
-        print(f"battles benchmark could not run: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 0
+    except Exception as exc:
+        return failed("The battles benchmark", exc)
     print(json.dumps(data, indent=2) if args.json else report(data))
     return 0
 

@@ -15,18 +15,16 @@ have the same support.
 The table gives, per scenario, the bot's wins, the baseline's wins, the draws, and the bot's
 share of the decided battles against the goal of 65% (issue 6, "Must hold"), then the same
 split by the bot's side. Results do not depend on ``--jobs``. This is a benchmark, not a
-test: it exits 0 whether or not the goal is met, and also when it cannot run (the failure is
-reported instead of the figures).
+test: it exits 0 whether or not the goal is met; it exits 2 on a bad argument and 1 when it
+cannot run, saying why on stderr.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import sys
 import time
-import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,6 +36,7 @@ REPO_ROOT = HERE.parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks._run import parse, positive_int, print_report  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.catalog import Catalog, load_catalog  # noqa: E402
@@ -176,20 +175,6 @@ def fight_all(fight: Callable[[T], R], tasks: list[T], jobs: int) -> list[R]:
     return [fight(t) for t in tasks]
 
 
-def print_report(name: str, make: Callable[[], dict[str, Any]], as_json: bool,
-                 table: Callable[[dict[str, Any]], str]) -> int:
-    """Print the report ``make`` gives, as JSON or as ``table`` draws it; a benchmark that
-    fails says why (with the traceback) and exits 1."""
-    try:
-        report = make()
-    except Exception as exc:
-        print(f"{name} could not run: {exc!r}")
-        traceback.print_exc()
-        return 1
-    print(json.dumps(report, indent=2) if as_json else table(report))
-    return 0
-
-
 def forces_report(scenarios: list[str], difficulty: str) -> dict[str, dict[str, list[str]]]:
     """The designs of each side's force in each scenario, for a report."""
     catalog = load_catalog()
@@ -226,9 +211,10 @@ def table(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--battles", type=int, default=DEFAULT_BATTLES,
-                        help="battles per scenario (even; default %(default)s)")
-    parser.add_argument("--jobs", type=int, default=available_cpus(),
+    parser.add_argument("--battles", type=positive_int, default=DEFAULT_BATTLES,
+                        help="battles per scenario (an odd number is taken as the next even "
+                        "one; default %(default)s)")
+    parser.add_argument("--jobs", type=positive_int, default=available_cpus(),
                         help="worker processes (default: one for each CPU this process may "
                         "use, %(default)s here)")
     parser.add_argument("--scenario", action="append", choices=SCENARIOS,
@@ -236,14 +222,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--muster", choices=("easy", "normal", "hard"), default="normal",
                         help="the difficulty the forces are mustered at (default: normal)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit:  # usage errors are reported by argparse; a benchmark still exits 0
-        return 0
-    battles = max(2, args.battles + args.battles % 2)
+    args = parse(parser, argv)
+    if isinstance(args, int):  # --help, or a usage error argparse has explained
+        return args
+    battles = args.battles + args.battles % 2
     return print_report("bot_vs_baseline", lambda: run(
-        args.scenario or list(SCENARIOS), battles, max(1, args.jobs), args.muster),
-        args.json, table)
+        args.scenario or list(SCENARIOS), battles, args.jobs, args.muster), args.json, table)
 
 
 if __name__ == "__main__":

@@ -32,14 +32,15 @@ time, the company's pilots average at least 6 Mek kills per campaign, and prepar
 takes no more than 3x the time of fighting it. With ``--runs``, each battle's odds are also
 fought with the forces the estimate balanced, and the report gives the estimate's mean
 absolute error against them in every scenario (goal: at most 10 points). This is a
-benchmark, not a test: it exits 0 whether or not a goal is met, and 1 only when it cannot run
-(the failure is reported). The results do not depend on ``--jobs``; the times do, a little,
-on how busy the machine is.
+benchmark, not a test: it exits 0 whether or not a goal is met, 2 on a bad argument and 1
+when it cannot run or cannot write ``--record`` (saying why on stderr). The results do not
+depend on ``--jobs``; the times do, a little, on how busy the machine is.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import multiprocessing
 import sys
 import tempfile
@@ -51,7 +52,16 @@ REPO_ROOT = HERE.parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks.bot_vs_baseline import print_report  # noqa: E402
+from benchmarks._run import (  # noqa: E402
+    Failure,
+    failed,
+    non_negative_int,
+    parse,
+    positive_int,
+    print_report,
+    writable,
+    write_whole,
+)
 from campaigns.processes import available_cpus  # noqa: E402
 
 SEED_BASE = 16_000
@@ -68,7 +78,6 @@ def one_campaign(job: tuple[int, str, int | None, bool, int, bool | None,
     switches the house rule on or off (None: as the built-in plan has it), and ``pay``,
     when given, replaces its numbers (start, win, draw, loss) for the measurement."""
     index, difficulty, runs, forces, base, treasury, pay = job
-    import json
 
     from sqlmodel import Session, col, select
 
@@ -256,12 +265,7 @@ def write_forces(path: Path, played: list[dict[str, Any]], difficulty: str) -> N
     a line, each with its scenario, the company's side, the difficulty, the result and the
     company's force as the battle's record keeps it): the campaign-like forces ``fit_odds.py``
     fits the curves on. Battles of the same difficulty already in the file are replaced."""
-    import json
-
-    kept = []
-    if path.exists():
-        kept = [b for b in json.loads(path.read_text(encoding="utf-8"))
-                if b["difficulty"] != difficulty]
+    kept = [b for b in read_forces(path) if b["difficulty"] != difficulty]
     for campaign in played:
         for step in campaign["steps"]:
             if "forces" in step:
@@ -269,9 +273,34 @@ def write_forces(path: Path, played: list[dict[str, Any]], difficulty: str) -> N
                              "difficulty": difficulty, "campaign": campaign["index"],
                              "result": step["result"],
                              "company": step["forces"][step["side"]]})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("[\n" + ",\n".join(json.dumps(b, separators=(",", ":")) for b in kept)
-                    + "\n]\n", encoding="utf-8")
+    write_whole(path, "[\n" + ",\n".join(json.dumps(b, separators=(",", ":")) for b in kept)
+                + "\n]\n")
+
+
+def read_forces(path: Path) -> list[dict[str, Any]]:
+    """The battles already recorded in ``path`` (none when it does not exist);
+    ``Failure`` when it is not such a file."""
+    if not path.exists():
+        return []
+    try:
+        battles = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(battles, list) or not all(
+                isinstance(b, dict) and "difficulty" in b for b in battles):
+            raise ValueError("not a list of recorded battles")
+    except (OSError, ValueError) as exc:
+        raise Failure(f"cannot read the recorded forces in {path} ({exc}); give another "
+                      "file to --record") from exc
+    return battles
+
+
+def ready_to_record(path: Path) -> None:
+    """Check, before any campaign is played, that ``path`` can be read and written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise Failure(f"cannot make the folder {path.parent}: {exc.strerror or exc}") from exc
+    writable(path)
+    read_forces(path)
 
 
 def _pct(value: float | None) -> str:
@@ -337,17 +366,27 @@ def table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def pay_numbers(text: str) -> tuple[int, int, int, int]:
+    """An argparse type: --pay's four whole numbers."""
+    try:
+        start, win, draw, loss = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not four whole numbers START,WIN,DRAW,LOSS") from None
+    return start, win, draw, loss
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--campaigns", type=int, default=DEFAULT_CAMPAIGNS,
+    parser.add_argument("--campaigns", type=positive_int, default=DEFAULT_CAMPAIGNS,
                         help="seeded campaigns to play (default %(default)s)")
     parser.add_argument("--difficulty", choices=("easy", "normal", "hard"), default="normal",
                         help="the campaigns' difficulty (default: normal)")
-    parser.add_argument("--runs", type=int, default=None,
+    parser.add_argument("--runs", type=non_negative_int, default=None,
                         help="battles fought for the odds before each campaign battle "
                         "(default: none, the odds are estimated, as 'campaign run' does; "
                         "0: no odds, no balancing)")
-    parser.add_argument("--jobs", type=int, default=available_cpus(),
+    parser.add_argument("--jobs", type=positive_int, default=available_cpus(),
                         help="worker processes (default: one for each CPU this process may "
                         "use, %(default)s here)")
     parser.add_argument("--seed-base", type=int, default=SEED_BASE,
@@ -362,24 +401,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--treasury", action=argparse.BooleanOptionalAction, default=None,
                         help="switch the house rule treasury on or off (default: as the "
                         "built-in plan has it)")
-    parser.add_argument("--pay", default=None, metavar="START,WIN,DRAW,LOSS",
+    parser.add_argument("--pay", type=pay_numbers, default=None, metavar="START,WIN,DRAW,LOSS",
                         help="try other treasury numbers: the points a campaign starts with "
                         "and what a won, drawn and lost battle pays")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    try:
-        args = parser.parse_args(argv)
-        pay = None
-        if args.pay is not None:
-            try:
-                start, win, draw, loss = (int(x) for x in args.pay.split(","))
-            except ValueError:
-                parser.error("--pay takes four whole numbers: START,WIN,DRAW,LOSS")
-            pay = (start, win, draw, loss)
-    except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
-        return int(done.code or 0)
+    args = parse(parser, argv)
+    if isinstance(args, int):  # --help, or a usage error argparse has explained
+        return args
+    if args.record is not None:
+        try:
+            ready_to_record(args.record)
+        except Failure as exc:
+            return failed("campaigns", exc)
     return print_report("campaigns", lambda: run(
-        max(1, args.campaigns), args.difficulty, None if args.runs is None else max(0, args.runs),
-        max(1, args.jobs), args.record, args.seed_base, args.treasury, pay), args.json, table)
+        args.campaigns, args.difficulty, args.runs, args.jobs, args.record, args.seed_base,
+        args.treasury, args.pay), args.json, table)
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """Exact duel speed: the time of ``meks.duel.exact_duel`` for every pair of stock Meks (floats,
-then exact fractions), and the verdicts on the speed goals of issue 19. Always exits 0.
+then exact fractions), and the verdicts on the speed goals of issue 19. It exits 0 whether
+the goals are met or not, 2 on a bad argument (an unknown terrain), and 1 when a pair cannot
+be timed (its computation raised anything but the product's refusal), saying why on stderr.
 
     python benchmarks/duel.py                 # every pair, each given at most 60 s
     python benchmarks/duel.py --limit 10      # a pair slower than 10 s is cut off
@@ -22,8 +24,18 @@ from __future__ import annotations
 import argparse
 import itertools
 import multiprocessing as mp
+import queue
 import statistics
+import sys
 import time
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from benchmarks._run import Failure, failed, parse, positive_float, usage_error  # noqa: E402
 
 GOAL_S = 1.0  # every pair
 SMALL_GOAL_MS = 50.0  # pairs of two Light or Medium Meks
@@ -34,32 +46,46 @@ REFUSED = -1.0
 
 def _time_pair(a: str, b: str, terrain: str, exact: bool,
                out: mp.Queue) -> None:  # type: ignore[type-arg]
-    from meks.duel import DuelError, exact_duel
+    """Put the median time of the pair on ``out``; REFUSED when the product refuses it, or
+    the error, as text, when its computation fails."""
+    try:
+        from meks.duel import DuelError, exact_duel
 
-    exact_duel("WASP", "WASP")  # warm imports and the catalog
-    times = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        try:
-            exact_duel(a, b, terrain, exact=exact)
-        except DuelError:
-            out.put(REFUSED)
-            return
-        times.append(time.perf_counter() - start)
-    out.put(statistics.median(times))
+        exact_duel("WASP", "WASP")  # warm imports and the catalog
+        times = []
+        for _ in range(REPEATS):
+            start = time.perf_counter()
+            try:
+                exact_duel(a, b, terrain, exact=exact)
+            except DuelError:
+                out.put(REFUSED)
+                return
+            times.append(time.perf_counter() - start)
+        out.put(statistics.median(times))
+    except Exception as exc:
+        out.put(f"{type(exc).__name__}: {exc}")
 
 
 def _timed(a: str, b: str, terrain: str, exact: bool, limit: float) -> float | None:
-    """The median time of the pair, REFUSED, or None when it was cut off after ``limit``."""
-    queue: mp.Queue = mp.Queue()  # type: ignore[type-arg]
-    child = mp.Process(target=_time_pair, args=(a, b, terrain, exact, queue))
+    """The median time of the pair, REFUSED, or None when it was cut off after ``limit``;
+    ``Failure`` when its computation failed."""
+    answer: mp.Queue = mp.Queue()  # type: ignore[type-arg]
+    child = mp.Process(target=_time_pair, args=(a, b, terrain, exact, answer))
     child.start()
     child.join(limit * REPEATS + 5)
     if child.is_alive():
         child.terminate()
         child.join()
         return None
-    return queue.get() if not queue.empty() else float("nan")
+    kind = "fractions" if exact else "decimals"
+    try:
+        got = answer.get(timeout=5)
+    except queue.Empty:
+        raise Failure(f"timing the {kind} of {a} vs {b} gave no answer (its process ended "
+                      f"with exit code {child.exitcode})") from None
+    if isinstance(got, str):
+        raise Failure(f"timing the {kind} of {a} vs {b} failed: {got}")
+    return float(got)
 
 
 def _shown(seconds: float | None, limit: float) -> str:
@@ -74,17 +100,35 @@ def _verdict(met: bool) -> str:
     return "MET" if met else "NOT MET"
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    parser.add_argument("--terrain", default="Plains")
-    parser.add_argument("--limit", type=float, default=60.0,
-                        help="seconds one computation of a pair may take")
+    parser.add_argument("--terrain", default="Plains",
+                        help="the terrain of the duels (default %(default)s)")
+    parser.add_argument("--limit", type=positive_float, default=60.0,
+                        help="seconds one computation of a pair may take (default %(default)s)")
     parser.add_argument("--no-fractions", dest="fractions", action="store_false",
                         help="time the decimals only")
-    args = parser.parse_args()
+    args = parse(parser, argv)
+    if isinstance(args, int):  # --help, or a usage error argparse has explained
+        return args
     from meks.catalog import load_catalog
+    from meks.errors import UnknownName
 
     cat = load_catalog()
+    try:
+        args.terrain = cat.terrain_named(args.terrain).name
+    except UnknownName:
+        return usage_error(parser, f"argument --terrain: no terrain is called {args.terrain!r} "
+                           f"(the catalog has {', '.join(t.name for t in cat.terrain)})")
+    try:
+        run(args, cat)
+    except Exception as exc:
+        return failed("The duel benchmark", exc)
+    return 0
+
+
+def run(args: argparse.Namespace, cat: Any) -> None:
+    """Time every pair and print the figures as they come."""
     names = [d.name for d in cat.designs]
     small = {d.name for d in cat.designs if d.size.value in SMALL_SIZES}
     pairs = list(itertools.combinations_with_replacement(names, 2))
@@ -144,4 +188,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

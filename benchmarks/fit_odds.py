@@ -21,11 +21,16 @@ attacker and the defender, and the Brier score of the estimate against that of a
 (the scenario's overall share): below it means the curves tell match-ups apart.
 
     python benchmarks/fit_odds.py [--pairs N] [--battles K] [--check-pairs M] [--jobs J]
-                                  [--scenario ID ...] [--write] [--json]
+                                  [--scenario ID ...] [--write [--output FILE]] [--json]
 
-With ``--write`` the fitted curves replace ``meks/data/odds_model.yaml`` (only for the
-scenarios fitted; the others are kept). The draws are seeded: the same arguments give the
-same curves. A benchmark, not a test: it exits 1 when it could not run, saying why.
+With ``--write`` the fitted curves replace those of ``meks/data/odds_model.yaml`` (or of
+``--output``) for the scenarios fitted, with their checks and this run's command line, every
+default spelt out; the file's other scenarios are kept, each with the command that fitted it.
+The draws are seeded by the arguments (``--jobs`` only shares the work out), so the recorded
+command, run again from the repository's root, writes the same file. A benchmark, not a test:
+a poor fit is a figure; it exits 2 on a bad argument and 1 when it cannot run or cannot write
+the file (checked before any battle is fought), saying why on stderr; the file is written
+whole or not at all.
 """
 
 from __future__ import annotations
@@ -33,9 +38,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shlex
 import sys
 import time
-import traceback
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -48,6 +53,15 @@ REPO_ROOT = HERE.parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks._run import (  # noqa: E402
+    Failure,
+    failed,
+    parse,
+    positive_int,
+    usage_error,
+    writable,
+    write_whole,
+)
 from benchmarks.bot_vs_baseline import CAMPAIGN_SCENARIOS, SCENARIOS, fight_all  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 from campaigns.scenario_model import rules_digest  # noqa: E402
@@ -64,6 +78,7 @@ from meks.engine.bot.choices import (  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
+from meks.errors import InputError  # noqa: E402
 from meks.estimate import (  # noqa: E402
     MODEL_FILE,
     Curve,
@@ -285,43 +300,115 @@ def run(scenarios: list[str], pairs: int, battles: int, check_pairs: int,
     return report
 
 
-def write_model(report: dict[str, Any]) -> None:
+HEADER = (
+    "# Odds curves for meks/estimate.py: for each built-in scenario, the attacker's and the",
+    "# defender's chance of winning as 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers))),",
+    "# [a, b, c, d] below: edge is the log of the attacker's strength over the defender's,",
+    "# speed its chance of winning a movement roll less the defender's, numbers the log of",
+    "# its count of Meks over the defender's (edges: the range of edge the",
+    "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
+    "# benchmarks/fit_odds.py to battles the bot fought on both sides; scenario: the digest",
+    "# of the scenario's rules they were fitted to (campaigns.scenario_model.rules_digest).",
+    "# command: the command line that last wrote this file, every default spelt out. Run",
+    "# from the repository's root, it fits the scenarios it names again, the same to the",
+    "# last digit (its arguments seed every draw), and keeps the others as they are: so it",
+    "# writes this file again. A scenario's own command is the one that fitted it (a",
+    "# scenario with none was fitted before the file recorded commands).",
+    "# check: how each side's curve agreed with the battles of --check-pairs match-ups",
+    "# fought afresh: the battles, the share won, the mean estimate, the Brier score of the",
+    "# curve and of a constant guess (the share won), and by bands of the estimate",
+    "# [battles, mean estimate, share won].",
+    "# Do not edit by hand.",
+)
+
+
+ENTRY_KEYS = ("attacker", "defender", "battles", "edges", "scenario")
+
+
+def recorded_command(args: argparse.Namespace, scenarios: list[str]) -> str:
+    """The command line of this run as the file records it: every argument that shapes the
+    file, defaults included, the output path relative to the repository where it lies in it
+    (so the command is run from the repository's root)."""
+    output = Path(args.output).resolve()
+    shown = output.relative_to(REPO_ROOT).as_posix() if output.is_relative_to(REPO_ROOT) \
+        else str(output)
+    words = ["python", "benchmarks/fit_odds.py", "--pairs", str(args.pairs),
+             "--battles", str(args.battles), "--check-pairs", str(args.check_pairs),
+             "--jobs", str(args.jobs)]
+    for sid in scenarios:
+        words += ["--scenario", sid]
+    return shlex.join([*words, "--write", "--output", shown])
+
+
+def _number(value: float, places: int) -> str:
+    return str(round(float(value), places))
+
+
+def read_model(path: Path) -> dict[str, Any]:
+    """The curves file at ``path`` as plain data (empty when there is none yet);
+    ``Failure`` when it is not such a file."""
     from meks.yamlio import parse_yaml
 
-    old: dict[str, Any] = {}
-    if MODEL_PATH.exists():
-        loaded = parse_yaml(MODEL_PATH.read_text("utf-8"), MODEL_FILE)
-        if isinstance(loaded, dict):
-            old = dict(loaded.get("scenarios", {}))
-    for sid, entry in report["scenarios"].items():
-        old[sid] = {"attacker": [round(v, 4) for v in entry["attacker"]],
-                    "defender": [round(v, 4) for v in entry["defender"]],
-                    "battles": entry["fitted_battles"],
-                    "edges": [round(v, 3) for v in entry["edge_range"]],
-                    "scenario": rules_digest(get_scenario(sid))}
-    lines = [
-        "# Odds curves for meks/estimate.py: for each built-in scenario, the attacker's and the",
-        "# defender's chance of winning as 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers))),",
-        "# [a, b, c, d] below: edge is the log of the attacker's strength over the defender's,",
-        "# speed its chance of winning a movement roll less the defender's, numbers the log of",
-        "# its count of Meks over the defender's (edges: the range of edge the",
-        "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
-        "# benchmarks/fit_odds.py to battles the bot fought on both sides; scenario: the digest",
-        "# of the scenario's rules they were fitted to (campaigns.scenario_model.rules_digest).",
-        "# Do not edit by hand.",
-        f"controller: {report['controller']}",
-        f"revision: {report['revision']}",
-        "scenarios:",
-    ]
-    for sid in sorted(old):
-        e = old[sid]
+    if not path.exists():
+        return {}
+    try:
+        loaded = parse_yaml(path.read_text("utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, InputError) as exc:
+        raise Failure(f"cannot read the odds curves in {path} ({exc})") from exc
+    if not isinstance(loaded, dict) or not isinstance(loaded.get("scenarios"), dict):
+        raise Failure(f"{path} is not an odds curves file (it has no scenarios)")
+    for sid, entry in loaded["scenarios"].items():
+        missing = [key for key in ENTRY_KEYS if not isinstance(entry, dict) or key not in entry]
+        if missing:
+            raise Failure(f"{path} is not an odds curves file (scenario {sid} has no "
+                          f"{', '.join(missing)})")
+    return loaded
+
+
+def model_text(report: dict[str, Any], old: dict[str, Any], command: str) -> str:
+    """The curves file: the scenarios of ``report`` fitted by ``command``, and the others of
+    the file as it was (``old``) as they were, each with the command that fitted it where the
+    file recorded one."""
+    entries: dict[str, dict[str, Any]] = {}
+    for sid, entry in dict(old.get("scenarios") or {}).items():
+        entries[sid] = dict(entry)
+    for sid, fitted in report["scenarios"].items():
+        entries[sid] = {"attacker": fitted["attacker"], "defender": fitted["defender"],
+                        "battles": fitted["fitted_battles"], "edges": fitted["edge_range"],
+                        "scenario": rules_digest(get_scenario(sid)), "command": command,
+                        "check": fitted["check"]}
+    lines = [*HEADER,
+             f"controller: {report['controller']}",
+             f"revision: {report['revision']}",
+             f"command: {json.dumps(command)}",
+             "scenarios:"]
+    for sid in sorted(entries):
+        e = entries[sid]
         lines.append(f"  {sid}:")
-        lines.append(f"    attacker: [{', '.join(str(c) for c in e['attacker'])}]")
-        lines.append(f"    defender: [{', '.join(str(c) for c in e['defender'])}]")
-        lines.append(f"    battles: {e['battles']}")
-        lines.append(f"    edges: [{e['edges'][0]}, {e['edges'][1]}]")
+        lines.append(f"    attacker: [{', '.join(_number(c, 4) for c in e['attacker'])}]")
+        lines.append(f"    defender: [{', '.join(_number(c, 4) for c in e['defender'])}]")
+        lines.append(f"    battles: {int(e['battles'])}")
+        lines.append(f"    edges: [{_number(e['edges'][0], 3)}, {_number(e['edges'][1], 3)}]")
         lines.append(f"    scenario: {e['scenario']}")
-    MODEL_PATH.write_text("\n".join(lines) + "\n", "utf-8")
+        if e.get("command") is not None:
+            lines.append(f"    command: {json.dumps(str(e['command']))}")
+        if e.get("check") is not None:
+            lines.append("    check:")
+            for side in ("attacker", "defender"):
+                c = e["check"][side]
+                lines += [f"      {side}:",
+                          f"        battles: {int(c['battles'])}",
+                          *(f"        {key}: {_number(c[key], 4)}" for key in
+                            ("share", "mean_estimate", "brier", "brier_constant")),
+                          "        bands:" + ("" if c["bands"] else " {}")]
+                bands = c["bands"]
+                if isinstance(bands, dict):  # as read back from the file
+                    bands = [{"band": k, "battles": v[0], "estimate": v[1], "won": v[2]}
+                             for k, v in bands.items()]
+                lines += [f"          {b['band']}: [{int(b['battles'])}, "
+                          f"{_number(b['estimate'], 4)}, {_number(b['won'], 4)}]"
+                          for b in bands]
+    return "\n".join(lines) + "\n"
 
 
 def table(report: dict[str, Any]) -> str:
@@ -340,41 +427,55 @@ def table(report: dict[str, Any]) -> str:
             for band in c["bands"]:
                 out.append(f"    estimate {band['band']}: {band['battles']:5d} battles, "
                            f"mean estimate {band['estimate']:.3f}, won {band['won']:.3f}")
+    if "written" in report:
+        out.append(f"\nWritten to {report['written']['file']}, with the command that writes "
+                   f"it again:\n  {report['written']['command']}")
     return "\n".join(out)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--pairs", type=int, default=200,
+    parser.add_argument("--pairs", type=positive_int, default=200,
                         help="random match-ups a scenario to fit on (default %(default)s)")
-    parser.add_argument("--battles", type=int, default=4,
+    parser.add_argument("--battles", type=positive_int, default=4,
                         help="battles fought for each match-up (default %(default)s)")
-    parser.add_argument("--check-pairs", type=int, default=60,
+    parser.add_argument("--check-pairs", type=positive_int, default=60,
                         help="match-ups a scenario fought afresh to check the curves "
                         "(default %(default)s)")
-    parser.add_argument("--jobs", type=int, default=available_cpus(),
+    parser.add_argument("--jobs", type=positive_int, default=available_cpus(),
                         help="worker processes (default: one for each CPU this process may "
-                        "use, %(default)s here)")
+                        "use, %(default)s here; the figures do not depend on it)")
     parser.add_argument("--scenario", action="append",
                         choices=(*SCENARIOS, *CAMPAIGN_SCENARIOS),
                         help="fit only this scenario (again for more; default: the six and "
                         "the built-in campaign's copies)")
     parser.add_argument("--write", action="store_true",
-                        help="store the fitted curves in meks/data/odds_model.yaml")
+                        help="store the fitted curves, their checks and this command line in "
+                        f"{MODEL_PATH.relative_to(REPO_ROOT)} (the other scenarios of the file "
+                        "are kept)")
+    parser.add_argument("--output", type=Path, default=None, metavar="FILE",
+                        help="with --write, the file to store them in instead (default "
+                        f"{MODEL_PATH.relative_to(REPO_ROOT)})")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parse(parser, argv)
+    if isinstance(args, int):  # --help, or a usage error argparse has explained
+        return args
+    if args.output is not None and not args.write:
+        return usage_error(parser, "argument --output: give --write too, to store the curves")
+    args.output = args.output or MODEL_PATH
+    scenarios = list(dict.fromkeys(args.scenario or [*SCENARIOS, *CAMPAIGN_SCENARIOS]))
+    command = recorded_command(args, scenarios)
     try:
-        args = parser.parse_args(argv)
-    except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
-        return int(done.code or 0)
-    try:
-        report = run(args.scenario or [*SCENARIOS, *CAMPAIGN_SCENARIOS], args.pairs,
-                     args.battles, args.check_pairs, args.jobs)
+        old: dict[str, Any] = {}
+        if args.write:  # before the fight, not after it
+            writable(args.output)
+            old = read_model(args.output)
+        report = run(scenarios, args.pairs, args.battles, args.check_pairs, args.jobs)
         if args.write:
-            write_model(report)
-    except Exception:  # a failure is reported, and the script exits 1
-        traceback.print_exc()
-        print("The fit could not run; see the error above.")
-        return 1
+            write_whole(args.output, model_text(report, old, command))
+            report["written"] = {"file": str(args.output), "command": command}
+    except Exception as exc:
+        return failed("fit_odds", exc)
     print(json.dumps(report, indent=2) if args.json else table(report))
     return 0
 

@@ -13,8 +13,8 @@ contest (each side winning 30% to 70% of the battles, at most 15% drawn: issue 2
 
 ``--plan printed`` (the default) fights the six scenarios as printed; ``--plan campaign`` the
 built-in campaign plan's copies of them. ``--rounds`` fights with another cap on a zone
-combat's rounds (R5.2) than the scenario's. A benchmark, not a test: it prints figures, and
-exits 1 only when it could not run.
+combat's rounds (R5.2) than the scenario's. A benchmark, not a test: it prints figures; it
+exits 2 on a bad argument and 1 when it cannot run, saying why on stderr.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ REPO_ROOT = HERE.parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks.bot_vs_baseline import SCENARIOS, fight_all, print_report  # noqa: E402
+from benchmarks._run import parse, positive_int, print_report  # noqa: E402
+from benchmarks.bot_vs_baseline import SCENARIOS, fight_all  # noqa: E402
 from benchmarks.fit_odds import side_units, with_support  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 from meks.catalog import load_catalog  # noqa: E402
@@ -127,26 +128,25 @@ def table(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--battles", type=int, default=400,
+    parser.add_argument("--battles", type=positive_int, default=400,
                         help="battles a scenario (default %(default)s)")
     parser.add_argument("--scenario", action="append", choices=SCENARIOS,
                         help="only this scenario (again for more; default: all six)")
-    parser.add_argument("--rounds", type=int, default=None,
+    parser.add_argument("--rounds", type=positive_int, default=None,
                         help="the cap on a zone combat's rounds (default: the scenario's)")
     parser.add_argument("--plan", choices=("printed", "campaign"), default="printed",
                         help="the six as printed, or the built-in campaign's copies "
                         "(default: printed)")
-    parser.add_argument("--jobs", type=int, default=available_cpus(),
+    parser.add_argument("--jobs", type=positive_int, default=available_cpus(),
                         help="worker processes (default: one for each CPU this process may "
                         "use, %(default)s here)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
-        return int(done.code or 0)
+    args = parse(parser, argv)
+    if isinstance(args, int):  # --help, or a usage error argparse has explained
+        return args
     scenarios = args.scenario or list(SCENARIOS)
     return print_report("The seats benchmark", lambda: measure(
-        scenarios, args.battles, args.plan, args.rounds, max(1, args.jobs)), args.json, table)
+        scenarios, args.battles, args.plan, args.rounds, args.jobs), args.json, table)
 
 
 if __name__ == "__main__":

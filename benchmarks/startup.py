@@ -18,8 +18,10 @@ prints each variant's total import time (the median over the rounds) with its ra
 bare app's, and the modules only ``meks`` imports, heaviest first by their own import time.
 Import times are steadier than wall times on a busy machine, and say where the time goes.
 
-This is a benchmark, not a test: it exits 0 whether the goals are met or not, and also when
-a variant fails to run (the failure is reported instead of a time).
+This is a benchmark, not a test: it exits 0 whether the goals are met or not, and 2 on a bad
+argument. When a variant fails to run (it exits non-zero), it still prints the figures, with
+the failure instead of a time, then says so on stderr and exits 1; when it cannot run at all,
+it says why on stderr and exits 1.
 """
 
 from __future__ import annotations
@@ -39,6 +41,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO_ROOT = HERE.parent
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from benchmarks._run import failed, parse, positive_int  # noqa: E402
+
 DEFAULT_ROUNDS = 15
 
 
@@ -296,13 +303,6 @@ def report(data: dict[str, object]) -> str:
     return "\n".join(lines)
 
 
-def positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=positive_int, default=DEFAULT_ROUNDS,
@@ -314,20 +314,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--importtime", action="store_true",
                         help="measure import time with python -X importtime instead of wall "
                         "time, and list the modules only meks imports")
-    args = parser.parse_args(argv)
+    args = parse(parser, argv)
+    if isinstance(args, int):  # --help, or a usage error argparse has explained
+        return args
     try:
         if args.importtime:
             data = import_results(measure_imports(args.rounds, args.pyc_cache), args.rounds,
                                   args.pyc_cache)
         else:
             data = results(measure(args.rounds, args.pyc_cache), args.rounds, args.pyc_cache)
-    except Exception as exc:  # a benchmark reports, it never fails the build
-        print(f"startup benchmark could not run: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 0
+    except Exception as exc:
+        return failed("The startup benchmark", exc)
     if args.json:
         print(json.dumps(data, indent=2))
     else:
         print(import_report(data) if args.importtime else report(data))
+    broken = [f"{v['label']} failed {len(v['failures'])} of its runs (exit {v['failures'][0]})"
+              for v in data["variants"] if v["failures"]]  # type: ignore[attr-defined]
+    if broken:
+        print(f"The startup benchmark could not time every variant: {'; '.join(broken)}.",
+              file=sys.stderr)
+        return 1
     return 0
 
 

@@ -33,9 +33,10 @@ cases apart.
 The table gives, for each scenario and seat, the bot-vs-bot reference and then for each style
 its wins, the bot's wins, the draws (shares of the cell's battles), the margin, two standard
 errors, the verdict and the score margin. Results do not depend on ``--jobs``. This is a
-benchmark, not a test: it exits 0 whether or not the goal is met, and 1 only when it cannot
-run (the failure is reported instead of the figures). ``--plan campaign`` fights the built-in
-campaign's plan (its copies of the scenarios, and Head to Head as printed).
+benchmark, not a test: it exits 0 whether or not the goal is met, 2 on a bad argument and 1
+when it cannot run (saying why on stderr instead of the figures). ``--plan campaign``
+fights the built-in campaign's plan (its copies of the scenarios, and Head to Head as
+printed).
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ REPO_ROOT = HERE.parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from benchmarks._run import parse, positive_int, print_report  # noqa: E402
 from benchmarks.bot_vs_baseline import (  # noqa: E402
     CAMPAIGN_SCENARIOS,
     SCENARIOS,
@@ -61,7 +63,6 @@ from benchmarks.bot_vs_baseline import (  # noqa: E402
     fight_all,
     forces_of,
     forces_report,
-    print_report,
     support_for,
 )
 from campaigns.processes import available_cpus  # noqa: E402
@@ -217,9 +218,9 @@ def table(report: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--battles", type=int, default=DEFAULT_BATTLES,
+    parser.add_argument("--battles", type=positive_int, default=DEFAULT_BATTLES,
                         help="battles a cell (default %(default)s)")
-    parser.add_argument("--jobs", type=int, default=available_cpus(),
+    parser.add_argument("--jobs", type=positive_int, default=available_cpus(),
                         help="worker processes (default: one for each CPU this process may "
                         "use, %(default)s here)")
     parser.add_argument("--scenario", action="append",
@@ -233,15 +234,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--muster", choices=("easy", "normal", "hard"), default="normal",
                         help="the difficulty the forces are mustered at (default: normal)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as done:  # --help (0) or a usage error (2), as argparse said
-        return int(done.code or 0)
+    args = parse(parser, argv)
+    if isinstance(args, int):  # --help, or a usage error argparse has explained
+        return args
     plan = SCENARIOS if args.plan == "printed" else (*CAMPAIGN_SCENARIOS[:4], "head-to-head",
                                                       CAMPAIGN_SCENARIOS[4])
     return print_report("styles", lambda: run(
         list(dict.fromkeys(args.scenario or plan)), list(dict.fromkeys(args.style or STYLES)),
-        max(1, args.battles), max(1, args.jobs), args.muster), args.json, table)
+        args.battles, args.jobs, args.muster), args.json, table)
 
 
 if __name__ == "__main__":

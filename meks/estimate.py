@@ -145,6 +145,17 @@ class Curve:
 
 
 @dataclass(frozen=True)
+class Check:
+    """How one side's curve agreed, when it was fitted, with battles fought afresh."""
+
+    battles: int
+    share: float  # the share of them the side won
+    mean_estimate: float  # the mean chance the curve gave it
+    brier: float  # the curve's Brier score
+    brier_constant: float  # that of a constant guess, the share won
+
+
+@dataclass(frozen=True)
 class Model:
     """A scenario's fitted curves, with what they were fitted to."""
 
@@ -156,6 +167,8 @@ class Model:
     revision: int
     edges: tuple[float, float] = (-6.0, 6.0)  # the edges the fitted battles spanned
     rules: str | None = None  # the digest of the scenario's rules they were fitted to
+    command: str | None = None  # the command line that fitted them, where the file says
+    checks: tuple[Check, Check] | None = None  # the attacker's and the defender's check
 
 
 @dataclass(frozen=True)
@@ -180,16 +193,39 @@ class Estimate:
 def models() -> dict[str, Model]:
     """The fitted curves of the built-in scenarios, by scenario id."""
     text = resources.files("meks").joinpath("data", MODEL_FILE).read_text("utf-8")
-    raw = parse_yaml(text, MODEL_FILE)
+    return read_models(text)
+
+
+def read_models(text: str, source: str = MODEL_FILE) -> dict[str, Model]:
+    """The curves in ``text`` (a file as ``benchmarks/fit_odds.py`` writes it), by scenario
+    id. Each scenario's command line (the one that fitted it) and its checks against battles
+    fought afresh are read where the file records them: curves fitted before it did have
+    neither."""
+    raw = parse_yaml(text, source)
     assert isinstance(raw, dict)
     out = {}
     for sid, entry in raw["scenarios"].items():
         low, high = entry["edges"]
+        command = entry.get("command")
+        check = entry.get("check")
         out[sid] = Model(sid, Curve(*entry["attacker"]), Curve(*entry["defender"]),
                          int(entry["battles"]), str(raw["controller"]), int(raw["revision"]),
                          (float(low), float(high)),
-                         str(entry["scenario"]) if "scenario" in entry else None)
+                         str(entry["scenario"]) if "scenario" in entry else None,
+                         None if command is None else str(command),
+                         None if check is None else (_check(check["attacker"]),
+                                                     _check(check["defender"])))
     return out
+
+
+def _check(figures: Mapping[str, object]) -> Check:
+    def number(key: str) -> float:
+        value = figures[key]
+        assert isinstance(value, int | float)
+        return float(value)
+
+    return Check(int(number("battles")), number("share"), number("mean_estimate"),
+                 number("brier"), number("brier_constant"))
 
 
 def model_for(scenario: Scenario, rules: str | None = None) -> Model | None:
