@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -54,8 +55,45 @@ def force(*units: UnitSpec, support: Sequence[str] = ()) -> ForceSpec:
     return ForceSpec(tuple(units), tuple(support))
 
 
+_ENGINE_ID = re.compile(r"[AD]\d+i?")
+
+
+def told_id(view: Any, uid: object) -> object:
+    """``uid`` as ``view``'s side is told it: an enemy unit's engine id (as the tests name
+    units) becomes the side's own label for it (R8.1, revision 10); anything else is kept."""
+    if isinstance(uid, str) and _ENGINE_ID.fullmatch(uid) and uid[:1] != view.side.value[0].upper():
+        return view.label(view._b.unit(uid))
+    if isinstance(uid, list | tuple):
+        return type(uid)(told_id(view, x) for x in uid)
+    return uid
+
+
+class EngineNames:
+    """A side's view for a test's scripted answers: units may be looked up by the engine's
+    ids, as the tests name them (``unit``, ``find``); everything else is the view's own."""
+
+    def __init__(self, view: Any) -> None:
+        self._view = view
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._view, name)
+
+    def unit(self, uid: str) -> Any:
+        return self._view.unit(told_id(self._view, uid))
+
+    def find(self, uid: object) -> Any:
+        return self._view.find(told_id(self._view, uid))
+
+
+def _scripted(view: Any, override: Callable[..., Any]) -> Callable[..., Any]:
+    def answer(*args: Any) -> Any:
+        return told_id(view, override(EngineNames(view), *args))
+    return answer
+
+
 class Scripted(Baseline):
-    """The baseline, with chosen decisions overridden per test."""
+    """The baseline, with chosen decisions overridden per test (scripted answers may name
+    enemy units by the engine's ids: they are told to the engine by the side's labels)."""
 
     def __init__(self, ranges: Sequence[RangeChoice] = (),
                  fire: Callable[[Battle, Unit, list[Unit], Band],
@@ -80,7 +118,10 @@ class Scripted(Baseline):
     def __getattribute__(self, name: str) -> Any:
         overrides = object.__getattribute__(self, "_overrides")
         if name in overrides:
-            return overrides[name]
+            override = overrides[name]
+            if not callable(override):
+                return override
+            return lambda view, *args: _scripted(view, override)(*args)
         return object.__getattribute__(self, name)
 
 

@@ -301,7 +301,7 @@ def test_a_unit_chosen_as_a_target_counts_as_targeted_for_an_air_strike_R4_3() -
                   *INIT, 1, *TIE, 1],  # turn 2: the Air Strike misses; the Cannon too
                  turns=2, attacker_ctl=Scripted(
                      support=lambda b, side, at, zone: [("Air Strike", "D1")]
-                     if at == "combat" and "D1" in b.targeted[side] else []))
+                     if at == "combat" and b.unit("D1").id in b.targeted[side] else []))
     assert "D1" in b.targeted[Side.ATTACKER]
     assert shot_texts(b)[1] == "Support fires Missile at Post: 1+0 vs 3+ - miss."
     assert "Air Strike" not in b.assets[Side.ATTACKER]

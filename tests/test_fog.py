@@ -251,12 +251,13 @@ class Transcript:
     def catch_up(self, battle: Battle, view: SideView) -> None:
         """The log events the view lets the side read since the last call."""
         events = view.events(self.stamp)
+        # (where each event the side may read stands in the whole log: a view tells an
+        # event about an enemy unit as a copy, under the side's label)
+        private = battle.sight.private
+        places = [i for i in range(len(battle.log))
+                  if private.get(i, view.side) is view.side][self.stamp:]
         self.stamp = view.stamp
-        places = {id(e): i for i, e in enumerate(battle.log)}
-        last = self.items[-1][0] if self.items else 0
-        for event in events:
-            at = places.get(id(event), last)
-            last = at
+        for at, event in zip(places, events, strict=True):
             for line in render([event], rolls=True):
                 self.items.append((at, ("line", line)))
 
@@ -521,7 +522,7 @@ def test_a_shot_at_a_decoy_shows_the_modifiers_it_was_offered_with_R8_1_issue_26
         shooter = b.unit("A1")
         target = next(u for u in b.units if u.decoy) if decoy else b.unit("D1")
         view = b.views[A]
-        face = view.find(target.id)
+        face = view.find(view.label(target))
         assert face is not None
         hammer = next(s.weapon for s in shooter.weapons if s.name == "Hammer Missile")
         offered = view.to_hit(shooter, hammer, face, Band.MEDIUM).notes

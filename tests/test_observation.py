@@ -25,6 +25,7 @@ from tests.engine_helpers import (
     INIT,
     TIE,
     Scripted,
+    told_id,
     Watched,
     battle,
     force,
@@ -84,7 +85,8 @@ def test_a_decoy_is_a_mek_contact_the_enemy_cannot_tell_from_a_mek_R8_1_R4_3() -
               d_ctl=still(setup_support=lambda b, side, asset: 9))
     fake = next(u for u in b.units if u.decoy)
     view = b.views[A]
-    contact, real = view.unit(fake.id), view.unit("D1")
+    contact, real = view.unit(told_id(view, fake.id)), view.unit(told_id(view, "D1"))
+    assert {contact.id, real.id} == {"C1", "C2"}  # (the side's own labels, revision 10)
     assert fake.id == "D2" and contact is not fake and not contact.decoy
     make = ("name", "kind", "design", "size", "max_hits", "armor", "move", "points", "zone")
     assert [getattr(contact, f) for f in make] == [getattr(real, f) for f in make]
@@ -124,19 +126,22 @@ def test_a_hidden_mek_is_not_there_until_it_moves_R8_1_R4_3() -> None:
                           movement=lambda b, s: {"D1": 8} if b.turn == 1 else {}))
     view = b.views[A]
     lurker = b.unit("D1")
-    assert lurker.hidden and view.find("D1") is None and view.in_zone(9) == []
+    assert lurker.hidden and view.find(told_id(view, "D1")) is None and view.in_zone(9) == []
     assert view.state().defender == () and not reaches(view, lurker)
     assert b.views[D].unit("D1").hidden  # its own side sees it
     b.play_turn()  # it moves: no longer hidden
-    assert view.unit("D1").id == lurker.id and [u.id for u in view.in_zone(8)] == ["D1"]
+    # (known to the attacker under its own label, revision 10)
+    label = view.label(lurker)
+    assert label == "C1" and view.unit(label).zone == 8
+    assert [u.id for u in view.in_zone(8)] == [label]
 
 
 def test_a_hidden_mek_is_not_there_until_it_fires_R8_1_R4_3() -> None:
     b = apart(post(), force(post(), support=("Hidden Mek",)), [*INIT, 1, 1, 1, 1],
               a_zone=5, d_zone=5, d_ctl=still(setup_support=lambda b, side, asset: "D1"))
-    assert b.views[A].find("D1") is None
+    assert b.views[A].find(told_id(b.views[A], "D1")) is None
     b.unit("D1").hidden = False  # (what firing does, R4.3)
-    assert b.views[A].find("D1") is not None
+    assert b.views[A].find(told_id(b.views[A], "D1")) is not None
 
 
 def test_a_minefield_zone_is_unknown_until_it_triggers_R8_1_R4_3() -> None:
@@ -158,11 +163,13 @@ def test_undetected_infantry_is_not_there_R8_1() -> None:
     squad = b.unit("D2")
     view = b.views[A]
     assert squad.kind.value == "infantry" and not squad.detected
-    assert view.find("D2") is None and [u.id for u in view.in_zone(9)] == ["D1"]
+    assert view.find(told_id(view, "D2")) is None
+    assert [u.id for u in view.in_zone(9)] == [view.label(b.unit("D1"))] == ["C1"]
     assert not reaches(view, squad)
-    assert not any(e.unit == "D2" or "Strongpoint" in e.text for e in view.events())
+    assert not any("Strongpoint" in e.text for e in view.events())
+    assert all(e.unit in (None, "A1", "C1") for e in view.events())
     squad.detected = True
-    assert view.unit("D2").id == squad.id
+    assert view.unit(told_id(view, "D2")).id == view.label(squad) == "C2"
 
 
 def test_the_recon_drone_shows_what_was_hidden_R8_1_R4_3() -> None:
@@ -172,9 +179,11 @@ def test_the_recon_drone_shows_what_was_hidden_R8_1_R4_3() -> None:
               d_ctl=still(setup_support=lambda b, side, asset: 9),
               defender={"strongpoints": [{"zone": 9}]})
     view = b.views[A]
-    assert {u.id for u in view.in_zone(9)} == {"D1", "D3"}  # the Post and the contact
+    post_, contact = view.label(b.unit("D1")), view.label(b.unit("D3"))
+    assert {u.id for u in view.in_zone(9)} == {post_, contact}  # the Post and the contact
     b.play_turn()
-    assert {u.id for u in view.in_zone(9)} == {"D1", "D2"}  # the decoy gone, the squad found
+    squad = view.label(b.unit("D2"))  # the decoy gone, the squad found
+    assert {u.id for u in view.in_zone(9)} == {post_, squad} and squad not in (post_, contact)
 
 
 def test_a_sides_records_follow_the_battle_and_cannot_be_changed_R8_1_R4_3() -> None:
@@ -191,16 +200,17 @@ def test_a_sides_records_follow_the_battle_and_cannot_be_changed_R8_1_R4_3() -> 
     assert assets == ("Recon Drone", "Air Strike") and not known and not identified
     b.play_turn()  # the drone IDs the Post in zone 9
     assert view.assets[A] == ("Air Strike",)
-    assert view.known[A] == view.identified[A] == {"D1"}
+    post_ = view.label(b.unit("D1"))  # (the side's own label for it, revision 10)
+    assert view.known[A] == view.identified[A] == {post_}
     assert assets == ("Recon Drone", "Air Strike") and not known and not identified
     assert b.views[D].assets[A] == () and b.views[D].known[A] == frozenset()  # not its own
     b.play_turn()  # a new turn: what was ID'd this turn is forgotten, what is known is not
-    assert not view.identified[A] and view.known[A] == {"D1"}
+    assert not view.identified[A] and view.known[A] == {post_}
     for name in ("targeted", "marked"):
         record = getattr(view, name)
         before = record[A]
         b.learn(getattr(b, name), A, ("D1",))
-        assert not before and record[A] == {"D1"}
+        assert not before and record[A] == {post_}
     for record in (view.assets, view.known, view.identified, view.targeted, view.marked):
         held = record[A]
         assert type(held) in (tuple, frozenset)
@@ -283,10 +293,10 @@ class Wrong(Baseline):
         return object.__getattribute__(self, name)
 
 
-def busy_battle(controllers: dict[Side, Any]) -> Battle:
+def busy_battle(controllers: dict[Side, Any], seed: int = 3) -> Battle:
     from tests.test_play import busy_forces
 
-    return Battle(get_scenario("citadel"), busy_forces(), Dice.from_seed(3), controllers,
+    return Battle(get_scenario("citadel"), busy_forces(), Dice.from_seed(seed), controllers,
                   CATALOG)
 
 
@@ -294,15 +304,17 @@ def busy_battle(controllers: dict[Side, Any]) -> Battle:
 def test_an_illegal_answer_to_each_decision_raises_issue_15(decision: str) -> None:
     """Every kind of decision: an answer that is none of its legal options stops the battle
     with a BattleError naming the decision and the answer."""
-    for side in Side:
-        controllers = {s: Baseline() for s in Side}
-        controllers[side] = Wrong(decision)
-        b = busy_battle(controllers)
-        try:
-            b.run()
-        except BattleError as error:
-            assert f"'{decision}" in str(error) and "not one of its legal options" in str(error)
-            return
+    for seed in (3, 4, 5, 6):  # (a battle or two in which the decision comes up)
+        for side in Side:
+            controllers = {s: Baseline() for s in Side}
+            controllers[side] = Wrong(decision)
+            b = busy_battle(controllers, seed)
+            try:
+                b.run()
+            except BattleError as error:
+                assert f"'{decision}" in str(error)
+                assert "not one of its legal options" in str(error)
+                return
     pytest.fail(f"{decision} was never asked")
 
 
@@ -475,7 +487,7 @@ def test_a_value_is_the_unit_as_it_was_when_handed_out_issue_26() -> None:
 
     assert tuple(f.name for f in dataclasses.fields(Unit)) == UNIT_FIELDS
     b = apart(post(), post(), [])
-    view = b.views[A]
+    view = b.views[D]
     before = view.unit("D1")
     b.unit("D1").hits += 1
     assert before.hits == 0 and view.unit("D1").hits == 1

@@ -46,10 +46,17 @@ class Retreat(enum.Enum):
 # passes for (R8.1; docs/rules.md, "Engine revisions").
 FOG = 9
 
+# The first engine revision to hand a controller the enemy's units under the side's own
+# labels (C1, C2 ... in the order it met them) and in that order, never under the engine's
+# ids or in the battle's order, which count and place units the side has not seen (R8.1;
+# docs/rules.md, "Engine revisions").
+LABELS = 10
+
 # R6.13, our decisions: the Hits each unit of a side that withdraws or overruns takes (never
 # its last one), and how many times the enemy's Hits left a side's must be to overrun.
 RETREAT_HITS = 3
 OVERRUN_RATIO = 3
 
 
-__all__ = ["BANDS", "FOG", "OVERRUN_RATIO", "RETREAT_HITS", "BattleError", "RangeChoice", "Retreat"]
+__all__ = ["BANDS", "FOG", "LABELS", "OVERRUN_RATIO", "RETREAT_HITS", "BattleError",
+           "RangeChoice", "Retreat"]

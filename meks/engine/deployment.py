@@ -115,7 +115,7 @@ def setup_assets(b: Board, side: Side,
             raise b.refuse(side, f"setup_support ({asset})", choice)
         if choice is None:
             continue
-        chosen = b.find(choice)
+        chosen = b.find(view.engine_answer(choice))
         if asset == "Minefield" and isinstance(choice, int):
             b.mines[side].append(choice)
             b.decided(side, "a minefield is laid (hidden) in one zone")

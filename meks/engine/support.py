@@ -35,7 +35,7 @@ def use_support(b: Board, side: Side, moment: str, zone: int | None) -> None:
                            if asset not in b.assets[side] else
                            f"not a choice for the {asset} now")
         used.append(asset)
-        if support_asset(b, side, asset, choice, moment):
+        if support_asset(b, side, asset, view.engine_answer(choice), moment):
             b.spend(side, asset)
 
 

@@ -289,6 +289,7 @@ def _pilot_value(p: Pilot) -> PilotView:
 
 
 _CONVERT: dict[str, str] = {
+    "id": "u.id if uid is None else uid",
     "name": "u.name if name is None else name",
     "weapons": "tuple([slot_value(w, i) for i, w in enumerate(u.weapons)])",
     "systems": "tuple([system_value(s) for s in u.systems])",
@@ -300,7 +301,7 @@ _CONVERT: dict[str, str] = {
 
 
 def _make_builder() -> Callable[..., UnitView]:
-    lines = ["def build(u, name=None):", "    v = Draft()"]
+    lines = ["def build(u, name=None, uid=None):", "    v = Draft()"]
     for field in UNIT_FIELDS:
         lines.append(f"    v.{field} = {_CONVERT.get(field, 'u.' + field)}")
     lines += ["    v.__class__ = UnitView", "    return v"]
@@ -312,8 +313,9 @@ def _make_builder() -> Callable[..., UnitView]:
 
 
 unit_value: Callable[..., UnitView] = _make_builder()
-"""``unit_value(unit, name=None)``: the value of ``unit`` as it is now (every field copied,
-containers frozen), under ``name`` if given (the name its viewer knows it by)."""
+"""``unit_value(unit, name=None, uid=None)``: the value of ``unit`` as it is now (every field
+copied, containers frozen), under ``name`` and ``uid`` if given (the name and the label its
+viewer knows it by)."""
 
 
 __all__ = ["UNIT_FIELDS", "FrozenError", "PilotView", "SlotView", "SystemView", "UnitView",

@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 from meks.catalog import Band, Catalog, Weapon
 from meks.dice import Dice
-from meks.engine.decisions import FOG, OVERRUN_RATIO, Retreat
+from meks.engine.decisions import FOG, LABELS, OVERRUN_RATIO, Retreat
 from meks.engine.log import Event, Kind
 from meks.engine.units import Unit
 from meks.engine.values import SlotView, UnitView, unit_value
@@ -110,8 +110,8 @@ class Sight:
     only one side may read (by position), the zones each side saw occupied at the end of
     each turn, and an object that stands for the battle."""
 
-    __slots__ = ("covers", "hidden", "labels", "placed", "private", "seen_history", "set_up",
-                 "token", "views")
+    __slots__ = ("covers", "hidden", "labelled", "labels", "placed", "private", "seen_history",
+                 "set_up", "token", "views")
 
     def __init__(self) -> None:
         self.views: tuple[SideView, ...] = ()
@@ -127,15 +127,18 @@ class Sight:
         self.set_up: int | None = None
         # The sides that have set up and placed what hides (the enemy sees their units).
         self.placed: tuple[Side, ...] = ()
-        # Each side's own labels for the enemy units it has met (engine id -> label).
+        # Each side's own labels for the enemy units it has met (engine id -> label), and
+        # the other way round (label -> engine id).
         self.labels: dict[Side, dict[str, str]] = {Side.ATTACKER: {}, Side.DEFENDER: {}}
+        self.labelled: dict[Side, dict[str, str]] = {Side.ATTACKER: {}, Side.DEFENDER: {}}
 
 
 class SideView:
     """One side's view of a battle (see the module docstring)."""
 
-    __slots__ = ("_asked", "_b", "_values", "assets", "catalog", "enemy", "house",
-                 "identified", "known", "marked", "scenario", "side", "targeted", "token")
+    __slots__ = ("_asked", "_b", "_labelled", "_values", "assets", "catalog", "enemy",
+                 "house", "identified", "known", "marked", "scenario", "side", "targeted",
+                 "token")
 
     def __init__(self, battle: Source, side: Side) -> None:
         # A weak reference: the battle holds its views, and a cycle between them would keep
@@ -152,6 +155,9 @@ class SideView:
         # built once and handed out again; between questions every read builds a new one.
         self._asked = False
         self._values: dict[Unit, UnitView] = {}
+        # From revision 10 on the enemy's units are handed out under the side's own labels
+        # and in their order (``label``), never under the engine's ids.
+        self._labelled = battle.revision >= LABELS
         self.scenario: Scenario = battle.scenario
         self.catalog: Catalog = battle.catalog
         self.house: HouseRules = battle.house
@@ -161,13 +167,15 @@ class SideView:
         # What the side knows of its own records (the enemy's read as empty).
         self.assets: Mapping[Side, tuple[str, ...]] = _Own(self._b, side, "assets")
         """The side's support assets not yet used (the enemy's are not known)."""
-        self.known: Mapping[Side, frozenset[str]] = _Own(self._b, side, "known")
+        relabel = self._relabel_ids if self._labelled else None
+        self.known: Mapping[Side, frozenset[str]] = _Own(self._b, side, "known", relabel)
         """Enemy units the side has targeted, hit or ID'd (for Support Fire, Air Strike)."""
-        self.identified: Mapping[Side, frozenset[str]] = _Own(self._b, side, "identified")
+        self.identified: Mapping[Side, frozenset[str]] = _Own(self._b, side, "identified",
+                                                                relabel)
         """Enemy units the side has ID'd this turn."""
-        self.targeted: Mapping[Side, frozenset[str]] = _Own(self._b, side, "targeted")
+        self.targeted: Mapping[Side, frozenset[str]] = _Own(self._b, side, "targeted", relabel)
         """Enemy units the side has chosen as targets (for an Air Strike)."""
-        self.marked: Mapping[Side, frozenset[str]] = _Own(self._b, side, "marked")
+        self.marked: Mapping[Side, frozenset[str]] = _Own(self._b, side, "marked", relabel)
         """Enemy units the side's Commandos marked this turn (+1 to hit them)."""
 
     def __repr__(self) -> str:
@@ -180,6 +188,8 @@ class SideView:
         hands out one value per unit, so that a controller may compare them by identity."""
         self._values.clear()
         self._asked = True
+        if self._labelled:
+            self._meet()  # every contact the side sees now has its label before it is told
 
     def answered(self) -> None:
         """The question is answered: values are built afresh from now on."""
@@ -199,9 +209,42 @@ class SideView:
         return self._build(unit)
 
     def _build(self, unit: Unit) -> UnitView:
-        if unit.design == STRONGPOINT and unit.side is not self.side:
-            return unit_value(unit, self._name(unit))
-        return unit_value(unit)
+        enemy = unit.side is not self.side
+        name = self._name(unit) if enemy and unit.design == STRONGPOINT else None
+        if not self._labelled:
+            return unit_value(unit, name)
+        if enemy:
+            return unit_value(unit, name, self.label(unit))
+        value = unit_value(unit)
+        if unit.turn_skills or unit.last_hit_by is not None:
+            # (what names an enemy unit in the side's own records, by its label)
+            labels = self._b.sight.labels[self.side]
+            if unit.last_hit_by in labels:
+                object.__setattr__(value, "last_hit_by", labels[unit.last_hit_by])
+            if any(":" in key for key in unit.turn_skills):
+                object.__setattr__(value, "turn_skills", frozenset(
+                    _relabel_key(key, labels) for key in unit.turn_skills))
+        return value
+
+    def _relabel_ids(self, ids: frozenset[str]) -> frozenset[str]:
+        """A set of enemy unit ids (one of the side's records) under the side's labels
+        (an id of a unit it never met left out)."""
+        labels = self._b.sight.labels[self.side]
+        if any(uid not in labels for uid in ids):
+            self._meet()
+        return frozenset(labels[uid] for uid in ids if uid in labels)
+
+    def _engine_id(self, uid: object) -> object:
+        """The engine's id of the unit the side knows as ``uid`` (its own units' ids are the
+        engine's; from revision 10 on an enemy unit's is the side's label)."""
+        if self._labelled and isinstance(uid, str):
+            return self._b.sight.labelled[self.side].get(uid, uid if uid[:1] in _OWN[
+                self.side] else None)
+        return uid
+
+    def engine_answer(self, answer: object) -> object:
+        """An answer naming a unit (a support asset's target) as the engine names it."""
+        return self._engine_id(answer) if isinstance(answer, str) else answer
 
     def _values_of(self, units: Iterable[Unit]) -> list[UnitView]:
         if self._asked:
@@ -219,8 +262,8 @@ class SideView:
         """The unit (or the contact's face) a value handed out by this view stands for."""
         if isinstance(unit, Unit):
             return unit
-        uid = unit.id
-        for u in self._faces():
+        uid = self._engine_id(unit.id)
+        for u in self._filtered_faces():
             if u.id == uid:
                 return u
         raise KeyError(f"the {self.side.value} sees no unit with the id {uid!r}")
@@ -313,12 +356,38 @@ class SideView:
 
     # ---- what the side knows of units ----------------------------------------------------
 
-    def _faces(self) -> Iterable[Unit]:
+    def _filtered_faces(self) -> Iterable[Unit]:
         """Every unit the side may see, contacts as their faces, in the battle's order."""
         b = self._b
         if not b.secret and not b.sight.covers and not self._setting_up():
             return b.units  # nothing is kept from anyone
         return self._filtered()
+
+    def _faces(self) -> Iterable[Unit]:
+        """Every unit the side may see, contacts as their faces, in the order it is told of
+        them (``_arranged``)."""
+        return self._arranged(self._filtered_faces())
+
+    def _arranged(self, units: Iterable[Unit]) -> Iterable[Unit]:
+        """``units`` in the order the side is told of them: the attacker's first, each
+        side's own in the battle's order; from revision 10 on the enemy's by the side's
+        labels, in the order it met them (the battle's order of the enemy's units tells where
+        a decoy was laid and counts units the side has not seen, R8.1)."""
+        if not self._labelled:
+            return units
+        units = list(units)
+        side = self.side
+        labels = self._b.sight.labels[side]
+        if any(u.side is not side and u.id not in labels for u in units):
+            self._meet()
+        defender = DEFENDER
+
+        def place(u: Unit) -> tuple[bool, int]:
+            if u.side is side:
+                return (u.side is defender, 0)
+            return (u.side is defender, int(labels.get(u.id, "C0")[1:]))
+
+        return sorted(units, key=place)
 
     def _setting_up(self) -> bool:
         """Whether the enemy is still setting up, what hides not placed yet: then no enemy
@@ -368,8 +437,9 @@ class SideView:
     def side_units(self, side: Side) -> list[UnitView]:
         b = self._b
         if not b.secret and not b.sight.covers and not self._setting_up():
-            return self._values_of(b.side_units(side))
-        return self._values_of([u for u in self._filtered() if u.side is side])
+            return self._values_of(self._arranged(b.side_units(side)))
+        return self._values_of(self._arranged([u for u in self._filtered()
+                                               if u.side is side]))
 
     def in_zone(self, zone: int, side: Side | None = None) -> list[UnitView]:
         """The units the side sees on the map in ``zone`` (of ``side`` only, if given)."""
@@ -378,17 +448,18 @@ class SideView:
     def _in_zone(self, zone: int, side: Side | None = None) -> list[Unit]:
         b = self._b
         if not b.secret and not b.sight.covers and not self._setting_up():
-            return b.in_zone(zone, side)
+            return list(self._arranged(b.in_zone(zone, side)))
         if zone is None:
             return []
-        return [u for u in self._filtered() if u.zone == zone and u.destroyed_turn is None
-                and u.exited_turn is None and u.arrived and (side is None or u.side is side)]
+        return list(self._arranged([
+            u for u in self._filtered() if u.zone == zone and u.destroyed_turn is None
+            and u.exited_turn is None and u.arrived and (side is None or u.side is side)]))
 
     def visible_in(self, zone: int, side: Side) -> list[UnitView]:
         """``side``'s units in ``zone`` that are not hidden."""
         b = self._b
         if not b.secret and not b.sight.covers and not self._setting_up():
-            return self._values_of(b.visible_in(zone, side))
+            return self._values_of(self._arranged(b.visible_in(zone, side)))
         return self._values_of([u for u in self._in_zone(zone, side) if not u.hidden])
 
     def enemies_in(self, zone: int, side: Side) -> list[UnitView]:
@@ -396,7 +467,8 @@ class SideView:
         return self.visible_in(zone, side.enemy)
 
     def find(self, uid: object) -> UnitView | None:
-        found = next((u for u in self._faces() if u.id == uid), None)
+        uid = self._engine_id(uid)
+        found = next((u for u in self._filtered_faces() if u.id == uid), None)
         return None if found is None else self.value(found)
 
     def unit(self, uid: str) -> UnitView:
@@ -423,8 +495,9 @@ class SideView:
         for u in self._faces():
             if u.decoy:  # the side's own decoy: it knows it is not a unit
                 continue
+            uid = self.label(u) if self._labelled and u.side is not self.side else u.id
             (attacker if u.side is Side.ATTACKER else defender).append(UnitState(
-                u.id, u.kind, u.zone if u.on_map else None, u.points, u.group, u.setup_zone,
+                uid, u.kind, u.zone if u.on_map else None, u.points, u.group, u.setup_zone,
                 u.destroyed_turn, u.exited_turn, u.exit_edge, u.exit_zone))
         return BattleState(turn=self._b.turn, attacker=tuple(attacker),
                            defender=tuple(defender),
@@ -446,6 +519,13 @@ class SideView:
             readable = [log[i] for i in range(len(log))
                         if private.get(i, side) is side][start:]
         out = [told(e) if e.kind is Kind.RANGE else e for e in readable]
+        if self._labelled:  # (enemy units named by the side's labels, R8.1)
+            labels = self._b.sight.labels[self.side]
+            own = _OWN[self.side]
+            out = [e if (e.unit is None or e.unit[:1] in own) and
+                   (e.target is None or e.target[:1] in own) else
+                   e._replace(unit=_told_id(e.unit, labels, own),
+                              target=_told_id(e.target, labels, own)) for e in out]
         if any(u.design == STRONGPOINT for u in self._b.units):
             out = [e._replace(text=self.told_text(e.text)) if _SP in e.text else e
                    for e in out]
@@ -486,8 +566,8 @@ class SideView:
         (those met together by zone, name and design; contacts alike in all three in an
         order drawn from the battle's seed), never the engine's id, which would tell of
         units the side has not seen (R8.1)."""
-        if unit.side is self.side:
-            return unit.id
+        if unit.side is self.side or (self._labelled and isinstance(unit, UnitView)):
+            return unit.id  # (from revision 10 on, an enemy's value is under its label)
         labels = self._b.sight.labels[self.side]
         found = labels.get(unit.id)
         if found is None:
@@ -500,8 +580,10 @@ class SideView:
     def _meet(self) -> None:
         """Label every enemy unit the side now sees and has not labelled yet."""
         labels = self._b.sight.labels[self.side]
+        labelled = self._b.sight.labelled[self.side]
         seed = self._b.dice.seed
-        new = [u for u in self._faces() if u.side is not self.side and u.id not in labels]
+        new = [u for u in self._filtered_faces() if u.side is not self.side and
+               u.id not in labels]
 
         def order(u: Unit) -> tuple[int, str, str, str]:
             tie = hashlib.blake2b(f"{seed}|{u.id}".encode(), digest_size=6).hexdigest() \
@@ -509,7 +591,8 @@ class SideView:
             return (u.zone if u.zone is not None else 99, self._name(u), u.design, tie)
 
         for u in sorted(new, key=order):
-            labels[u.id] = f"C{len(labels) + 1}"
+            labels[u.id] = label = f"C{len(labels) + 1}"
+            labelled[label] = u.id
 
     # ---- legal answers ---------------------------------------------------------------------
 
@@ -612,9 +695,9 @@ class SideView:
         if asset == "Recon Drone":
             return list(range(1, 10))
         if asset == "Support Fire" and moment == "combat":
-            known = self._b.known[self.side] | self._b.identified[self.side]
+            known = self.known[self.side] | self.identified[self.side]
         elif asset == "Air Strike":
-            known = self._b.targeted[self.side]
+            known = self.targeted[self.side]
         else:
             return []
         return [u.id for u in self.side_units(self.enemy) if u.id in known and u.on_map
@@ -665,6 +748,22 @@ def told(event: Event) -> Event:
 _SP = "Strongpoint "
 _STRONGPOINT = re.compile(r"Strongpoint ([AD]\d+i?)\b")
 STRONGPOINT = "Infantry Strongpoint"
+# The first letter of each side's own unit ids.
+_OWN = {Side.ATTACKER: "A", DEFENDER: "D"}
+
+
+def _told_id(uid: str | None, labels: Mapping[str, str], own: str) -> str | None:
+    """A unit id in a log event as a side is told it: its own, or the enemy's label (None
+    for an enemy unit it has not met)."""
+    if uid is None or uid[:1] in own:
+        return uid
+    return labels.get(uid)
+
+
+def _relabel_key(key: str, labels: Mapping[str, str]) -> str:
+    """A unit's once-a-turn record ("identified:D4") naming an enemy unit by its label."""
+    what, sep, uid = key.partition(":")
+    return f"{what}:{labels[uid]}" if sep and uid in labels else key
 _NUMBERS = re.compile(r" \d+ to \d+(?=:)| \(\d+\)(?=;)")
 
 
@@ -692,17 +791,32 @@ class _Own(Mapping[Side, Any]):
     keeps each entry immutable (a frozenset, a tuple for ``assets``) and replaces it when it
     changes, so the entry itself is handed out, and a read costs no copy."""
 
-    __slots__ = ("_b", "_empty", "_name", "_side")
+    __slots__ = ("_b", "_empty", "_name", "_relabel", "_seen", "_side", "_told")
 
-    def __init__(self, battle: Source, side: Side, name: str) -> None:
+    def __init__(self, battle: Source, side: Side, name: str,
+                 relabel: Callable[[frozenset[str]], frozenset[str]] | None = None) -> None:
         self._b = battle
         self._side = side
         self._name = name
         self._empty: tuple[str, ...] | frozenset[str] = () if name == "assets" else _NONE
+        # From revision 10 on a record of enemy units is told under the side's labels: the
+        # last entry read and what it was told as (an entry is replaced when it changes).
+        self._relabel = relabel
+        self._seen: object = None
+        self._told: frozenset[str] = _NONE
 
     def __getitem__(self, side: Side) -> Any:
         if side is self._side:
-            return getattr(self._b, self._name)[side]
+            held = getattr(self._b, self._name)[side]
+            if self._relabel is None:
+                return held
+            if held is self._seen:
+                return self._told
+            told = self._relabel(held)
+            if len(told) == len(held):  # (kept only once every unit in it has its label)
+                self._told = told
+                self._seen = held
+            return told
         return self._empty
 
     def __iter__(self) -> Iterator[Side]:
