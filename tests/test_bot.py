@@ -342,7 +342,7 @@ def test_the_bots_remembered_estimate_follows_everything_it_reads() -> None:
     first value back."""
     from meks.engine.bot.evaluation import Judge
     from meks.engine.core import Engagement
-    from tests.engine_helpers import custom, map_scenario
+    from tests.engine_helpers import custom, map_scenario, told_id
 
     scenario = map_scenario((5,), (5,), terrain={5: "Woods", 4: "Moors"})
     sides = {Side.ATTACKER: ForceSpec((mek("THOR"), mek("SAGITARII"))),
@@ -361,16 +361,21 @@ def test_the_bots_remembered_estimate_follows_everything_it_reads() -> None:
     def something_happens() -> None:
         battle.log.append(battle.log[-1])
 
+    def quick(judge: Judge, unit: Unit, target: Unit, band: Band) -> float:
+        # The judge is handed the units as the side is told of them (R8.1, revision 10).
+        return judge.quick(view, view.find(told_id(view, unit.id)),
+                           view.find(told_id(view, target.id)), band)
+
     def check(unit: Unit, target: Unit, band: Band, change: Callable[[], object],
               undo: Callable[[], object]) -> None:
-        before = bot.judge.quick(view, unit, target, band)
+        before = quick(bot.judge, unit, target, band)
         change()
         something_happens()
-        after = bot.judge.quick(view, unit, target, band)
-        assert after == Judge().quick(view, unit, target, band) != before, change
+        after = quick(bot.judge, unit, target, band)
+        assert after == quick(Judge(), unit, target, band) != before, change
         undo()
         something_happens()
-        assert bot.judge.quick(view, unit, target, band) == before
+        assert quick(bot.judge, unit, target, band) == before
 
     ppc, _, _, _, ciws = thor.weapons
     sink = next(s for s in thor.systems if s.system.name == "Heat Sink")

@@ -34,6 +34,7 @@ from tests.engine_helpers import (
     rolls_for,
     start,
     texts,
+    told_id,
 )
 
 SENSOR = {Sensors.BASIC: (), Sensors.IMPROVED: ("Improved Sensors",),
@@ -479,7 +480,8 @@ def test_basic_sensors_do_not_identify_next_door_R6_4() -> None:
 
 
 def hawkeye_at_decoy(b: Battle, unit: Unit, candidates: list[Unit]) -> Unit:
-    return next(c for c in candidates if c.id == "D2")  # the decoy, by its id
+    # the decoy, by the label the side knows it under (R8.1)
+    return next(c for c in candidates if c.id == told_id(b, "D2"))
 
 
 @pytest.mark.parametrize(("roll", "gone"), [(5, True), (4, False)])

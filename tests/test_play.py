@@ -27,6 +27,7 @@ from meks.engine.recorded import Recorded, ReplayMismatch
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.engine.values import SlotView, UnitView
 from meks.scenario import Edge, Side
+from tests.engine_helpers import told_id
 from tests.test_battle_cli import BLUE, RED
 
 CATALOG = load_catalog()
@@ -163,15 +164,17 @@ class Answers:
         # that a replayed answer, found in the view, is the very value handed out).
         b = battle.views[Side.ATTACKER]
         b.asking()
-        self.a1, self.d1 = b.unit("A1"), b.unit("D1")
+        # the enemy's units by the labels the attacker knows them under (R8.1)
+        d1, d2 = told_id(b, "D1"), told_id(b, "D2")
+        self.a1, self.d1 = b.unit("A1"), b.unit(d1)
         self.slot = self.a1.weapons[-1]
         self.values: dict[str, Any] = {
-            "deploy": {"A1": 7, "A2": 8}, "setup_support": "D2", "move_first": True,
+            "deploy": {"A1": 7, "A2": 8}, "setup_support": d2, "move_first": True,
             "movement": {"A1": 4, "A2": Edge.NORTH, "A3": "dig", "A4": None},
             "second_move": {"A1": Edge.WEST}, "arrival_zone": 9, "jump": True,
-            "range_choice": RangeChoice.CLOSE_TWO, "targets": [self.d1, b.unit("D2")],
-            "fire_plan": [(self.slot, self.d1), (self.a1.weapons[0], b.unit("D2"))],
-            "dodge": False, "support": [("Recon Drone", 5), ("Support Fire", "D1"),
+            "range_choice": RangeChoice.CLOSE_TWO, "targets": [self.d1, b.unit(d2)],
+            "fire_plan": [(self.slot, self.d1), (self.a1.weapons[0], b.unit(d2))],
+            "dodge": False, "support": [("Recon Drone", 5), ("Support Fire", d1),
                                         ("Repair Truck", None)],
             "ambush": "A1", "dismount": True, "reveal": False,
             "commando": ("mark", self.d1), "hawkeye": self.d1,
@@ -217,7 +220,7 @@ def test_every_decision_type_survives_json() -> None:
         assert slot is slot2 and target is target2 and isinstance(slot, SlotView)
     assert all(isinstance(u, UnitView) for u in second["targets"])
     assert stored[[r["ask"] for r in stored].index("fire_plan")]["value"] == [
-        [len(a1.weapons) - 1, "D1"], [0, "D2"]]
+        [len(a1.weapons) - 1, told_id(view, "D1")], [0, told_id(view, "D2")]]
     assert stored[[r["ask"] for r in stored].index("range_choice")]["value"] == "CLOSE_TWO"
 
 
