@@ -334,16 +334,17 @@ def test_a_partial_fit_keeps_each_scenarios_own_command_and_writes_the_same_file
     assert target.read_text("utf-8") == both
 
 
-def test_the_shipped_curves_still_load_and_a_fit_into_them_changes_only_its_scenario(
+def test_the_shipped_curves_record_their_command_and_a_fit_into_them_changes_only_its_scenario(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The shipped file predates the recorded command and checks: it loads without them, and
-    fitting one scenario into a copy rewrites that scenario alone (the others come back as
-    they were, to the character)."""
+    """The shipped file records, for every scenario, the command that fitted it and its
+    checks; fitting one scenario into a copy rewrites that scenario alone (the others come
+    back as they were, to the character)."""
     from meks.estimate import read_models
 
     shipped = SHIPPED.read_text("utf-8")
     before = read_models(shipped)
-    assert all(m.command is None and m.checks is None for m in before.values())
+    assert all(m.command and "fit_odds.py" in m.command and m.checks
+               for m in before.values())
     module = bench("fit_odds")
     copy = tmp_path / "odds_model.yaml"
     copy.write_text(shipped, "utf-8")

@@ -25,7 +25,6 @@ from tests.engine_helpers import (
     INIT,
     TIE,
     Scripted,
-    told_id,
     Watched,
     battle,
     force,
@@ -33,6 +32,7 @@ from tests.engine_helpers import (
     map_scenario,
     post,
     start,
+    told_id,
 )
 
 A, D = Side.ATTACKER, Side.DEFENDER
