@@ -64,7 +64,11 @@ def user_scenarios_dir() -> Path:
         return Path(override).expanduser()
     import platformdirs
 
-    return Path(platformdirs.user_data_dir("meks")) / "scenarios"
+    # Beside the database (db.engine names no app author either). On Windows an app author
+    # adds a folder level; a scenarios folder made there by earlier versions is kept in use.
+    here = Path(platformdirs.user_data_dir("meks", appauthor=False)) / "scenarios"
+    earlier = Path(platformdirs.user_data_dir("meks")) / "scenarios"
+    return earlier if earlier != here and earlier.is_dir() and not here.exists() else here
 
 
 # ---- reading one file --------------------------------------------------------------------

@@ -12,11 +12,18 @@ import typer
 
 
 def html_file(value: Path) -> Path:
-    """An HTML page's name (``-o``), checked before any work: its ending, a folder that
-    exists and can be written, and nothing there but a regular file (``replaceable``)."""
+    """An HTML page's name (``-o``), checked before any work (``writable_target``)."""
     if value.suffix.lower() not in (".html", ".htm"):
         raise typer.BadParameter(f"{value} is not a file name ending .html; give one such as "
                                  "report.html.")
+    return writable_target(value)
+
+
+def writable_target(value: Path) -> Path:
+    """``value`` (with ``~`` expanded) if a file may be written there, checked before any
+    work: a folder that exists and can be written, and nothing there but a regular file that
+    can be replaced (``replaceable``). Every option naming a file to write checks with this
+    once it has checked the file's ending."""
     target = value.expanduser()
     folder = target.parent
     if not folder.is_dir() or not os.access(folder, os.W_OK):

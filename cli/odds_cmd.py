@@ -74,11 +74,9 @@ TERRAIN_HELP = ("A terrain to fight on: Plains, Desert, Woods, Urban, Highlands 
 
 
 def _picture_file(value: Path | None) -> Path | None:
-    """A chart file's name, checked before the duels are fought: its ending, and a folder
-    that exists and can be written."""
-    import os
-
-    from cli.files import replaceable
+    """A chart file's name, checked before the duels are fought: its ending, then where it
+    goes (``writable_target``)."""
+    from cli.files import writable_target
     from cli.odds_plot import FORMATS
 
     if value is None:
@@ -86,16 +84,7 @@ def _picture_file(value: Path | None) -> Path | None:
     if value.suffix.lower() not in FORMATS:  # ".svg" alone is a hidden file with no ending
         raise typer.BadParameter(f"{value} is not a file name ending .svg or .png; give one "
                                  "such as ladder.svg (a drawing) or ladder.png (an image).")
-    target = value.expanduser()
-    folder = target.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK):
-        raise typer.BadParameter(f"cannot write in {folder}: give a file in a folder that "
-                                 "exists and that you can write to.")
-    replaceable(target)  # a pipe, device, socket or folder is refused, as by every writer
-    if target.exists() and not os.access(target, os.W_OK):
-        raise typer.BadParameter(f"{target} exists and is not a file you can replace; give "
-                                 "another name.")
-    return target
+    return writable_target(value)
 
 
 @app.command()

@@ -572,6 +572,29 @@ def test_user_scenarios_folder_follows_the_environment_variable(tmp_path: Path) 
     assert user_scenarios_dir() == tmp_path / "user-scenarios"
 
 
+def test_user_scenarios_folder_sits_beside_the_database_and_keeps_an_earlier_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the variable the folder is in the user's data folder named without an app
+    author, as the database's is; where the app author adds a level (Windows), a folder
+    made there before is kept in use rather than left behind."""
+    import platformdirs
+
+    from campaigns.scenarios import ENV_DIR
+
+    monkeypatch.delenv(ENV_DIR, raising=False)
+
+    def windows_like(appname: str, appauthor: object = None) -> str:
+        base = tmp_path / appname
+        return str(base if appauthor is False else base / appname)
+
+    monkeypatch.setattr(platformdirs, "user_data_dir", windows_like)
+    assert user_scenarios_dir() == tmp_path / "meks" / "scenarios"
+    (tmp_path / "meks" / "meks" / "scenarios").mkdir(parents=True)
+    assert user_scenarios_dir() == tmp_path / "meks" / "meks" / "scenarios"
+    (tmp_path / "meks" / "scenarios").mkdir()
+    assert user_scenarios_dir() == tmp_path / "meks" / "scenarios"
+
+
 def test_user_scenario_is_found_by_id() -> None:
     write_user_scenario("mine.yaml", yaml.safe_dump({**MINIMAL, "id": "my-own"}))
     assert get_scenario("my-own").name == "Minimal"
