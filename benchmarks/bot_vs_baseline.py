@@ -39,15 +39,15 @@ if str(REPO_ROOT) not in sys.path:
 from benchmarks._run import parse, positive_int, print_report  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 from campaigns.scenarios import get_scenario  # noqa: E402
-from meks.catalog import Catalog, load_catalog  # noqa: E402
-from meks.dice import Dice  # noqa: E402
 from meks.engine.bot.choices import Difficulty, muster  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.controllers import Baseline, Controller  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
-from meks.scenario import Scenario, Side  # noqa: E402
-from meks.support import RICH_UNCLE, roll_support  # noqa: E402
+from meks.game.catalog import Catalog, load_catalog  # noqa: E402
+from meks.game.dice import Dice  # noqa: E402
+from meks.game.scenario import Scenario, Side  # noqa: E402
+from meks.game.support import RICH_UNCLE, roll_support  # noqa: E402
 
 T = TypeVar("T")
 R = TypeVar("R")

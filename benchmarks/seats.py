@@ -37,11 +37,11 @@ from benchmarks._run import parse, positive_int, print_report  # noqa: E402
 from benchmarks.bot_vs_baseline import SCENARIOS, fight_all  # noqa: E402
 from benchmarks.fit_odds import side_units, with_support  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from meks.catalog import load_catalog  # noqa: E402
-from meks.dice import Dice  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
-from meks.scenario import Scenario, Side  # noqa: E402
+from meks.game.catalog import load_catalog  # noqa: E402
+from meks.game.dice import Dice  # noqa: E402
+from meks.game.scenario import Scenario, Side  # noqa: E402
 
 SEATS_SEED = 52_000
 LOW, HIGH, DRAWS = 0.30, 0.70, 0.15  # a contest: each side wins 30% to 70%, at most 15% drawn

@@ -39,8 +39,6 @@ from campaigns.scenarios import get_scenario
 from campaigns.stored import reading, stored_json
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Company, Muster
-from meks.catalog import Catalog, load_catalog
-from meks.dice import Dice
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Baseline, Controller
@@ -48,8 +46,10 @@ from meks.engine.core import Battle
 from meks.engine.decisions import Retreat
 from meks.engine.log import Event, digest, render
 from meks.engine.units import ForceSpec, Unit
-from meks.errors import MeksError
-from meks.scenario import Scenario, Side
+from meks.game.catalog import Catalog, load_catalog
+from meks.game.dice import Dice
+from meks.game.errors import MeksError
+from meks.game.scenario import Scenario, Side
 
 
 @dataclass

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from meks.scenario import Measure, Result, Scenario, SetupRule, Side
+from meks.game.scenario import Measure, Result, Scenario, SetupRule, Side
 
 
 @dataclass(frozen=True)

@@ -91,13 +91,13 @@ from campaigns.stored import DamagedRecord, stored_json
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
 from db.models import Campaign, Company, Mek, Pilot, Play
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.dice import Dice
+from meks.analysis.forcepick import Option, pick_force
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
-from meks.errors import InputError, MeksError
-from meks.forcepick import Option, pick_force
-from meks.scenario import Scenario, Side, house_rule_problems
-from meks.schema import build
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.dice import Dice
+from meks.game.errors import InputError, MeksError
+from meks.game.scenario import Scenario, Side, house_rule_problems
+from meks.game.schema import build
 
 # The six scenarios of the rules as printed, with the side the company takes in each.
 PRINTED_PLAN = (

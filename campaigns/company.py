@@ -28,15 +28,21 @@ from campaigns.stored import stored_json
 from campaigns.treasury import charge, points, refund
 from db.locks import lock_company, mark_locked
 from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.construction import Pricing, check_design
-from meks.dice import Dice
-from meks.errors import InputError, MeksError, UsageError, problem
-from meks.names import normalize, suggest
-from meks.plain import plain
-from meks.scenario import Scenario, Side, SideRules
-from meks.support import roll_support
-from meks.text import TYPED_WHITESPACE, bad_character, describe, shown, without_format_characters
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.construction import Pricing, check_design
+from meks.game.dice import Dice
+from meks.game.errors import InputError, MeksError, UsageError, problem
+from meks.game.names import normalize, suggest
+from meks.game.plain import plain
+from meks.game.scenario import Scenario, Side, SideRules
+from meks.game.support import roll_support
+from meks.game.text import (
+    TYPED_WHITESPACE,
+    bad_character,
+    describe,
+    shown,
+    without_format_characters,
+)
 
 
 def shell_arg(text: str) -> str:
@@ -228,7 +234,7 @@ def find_pilot(session: Session, company: Company, ref: str) -> Pilot:
 
 
 def _did_you_mean(typed: str, names: Sequence[str]) -> str:
-    """" Did you mean 'X'?" with the names nearest ``typed`` (``meks.names.suggest``, as for
+    """" Did you mean 'X'?" with the names nearest ``typed`` (``meks.game.names.suggest``, as for
     catalog and scenario names), or nothing when none is near."""
     near = suggest(typed, {normalize(n): n for n in names})
     return " Did you mean " + " or ".join(repr(n) for n in near) + "?" if near else ""

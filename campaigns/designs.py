@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from campaigns.files import DESIGN, read_yaml_file
-from meks.catalog import Design
-from meks.construction import design_from_data
+from meks.game.catalog import Design
+from meks.game.construction import design_from_data
 
 
 def load_design_file(path: Path) -> Design:

@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from campaigns.files import DICE, read_text, text_lines
-from meks.errors import InputError
+from meks.game.errors import InputError
 
 
 def read_dice_file(path: Path) -> list[int]:

@@ -17,11 +17,11 @@ and backups are all read here, with the same limits and the same wording of ever
 - Lists and mappings may nest at most ``MAX_DEPTH`` deep, whole numbers may have at most
   ``MAX_DIGITS`` digits (Python refuses to read ones past 4,300 digits at all).
 - Every text in the data, keys included, is checked for control characters
-  (``meks.text``): tabs and line breaks are allowed, NUL, ESC, DEL and the other control
+  (``meks.game.text``): tabs and line breaks are allowed, NUL, ESC, DEL and the other control
   characters are not. The refusal names the place of the text.
 
 The product's own package data (the catalog, the built-in scenarios) is trusted and read
-by ``meks.yamlio`` instead, which is faster.
+by ``meks.game.yamlio`` instead, which is faster.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ from pathlib import Path
 
 import yaml
 
-from meks.errors import InputError, dotted, os_problem, place, problem
-from meks.text import FILE_WHITESPACE, control_pattern, describe
+from meks.game.errors import InputError, dotted, os_problem, place, problem
+from meks.game.text import FILE_WHITESPACE, control_pattern, describe
 
-__all__ = ["dotted", "place", "problem"]  # the one wording of a problem, from meks.errors
+__all__ = ["dotted", "place", "problem"]  # the one wording of a problem, from meks.game.errors
 
 MIB = 1024 * 1024
 MAX_DEPTH = 100  # lists and mappings inside each other; our files need fewer than 10

@@ -36,11 +36,11 @@ from campaigns.parts import (
 )
 from campaigns.stored import reading, stored_json
 from db.models import Battle, Mek, Muster, Pilot
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.dice import Dice
 from meks.engine.bot.choices import choose_skill
-from meks.errors import MeksError, UsageError
-from meks.pilots import (
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.dice import Dice
+from meks.game.errors import MeksError, UsageError
+from meks.game.pilots import (
     FAMILIARITY,
     available_skills,
     base_skill,
@@ -48,7 +48,7 @@ from meks.pilots import (
     roll_for_skill,
     skill_label,
 )
-from meks.scenario import HouseRules, Salvage
+from meks.game.scenario import HouseRules, Salvage
 
 RESULTS = ("win", "loss", "draw")
 # How a battle ended early for a company (house rule withdrawal, R6.13), as reports say it.

@@ -25,8 +25,8 @@ from campaigns.stored import stored_json
 from db.models import Battle as BattleRow
 from meks.engine.core import Battle
 from meks.engine.log import digest
-from meks.errors import MeksError
-from meks.scenario import Side, UnitKind
+from meks.game.errors import MeksError
+from meks.game.scenario import Side, UnitKind
 
 ZONES = tuple(range(1, 10))  # row by row, north (the top edge) first
 

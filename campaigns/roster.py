@@ -25,7 +25,7 @@ from db.models import (
     SupportRoll,
     fold,
 )
-from meks.errors import InputError
+from meks.game.errors import InputError
 
 SCHEMA_NAME = "meks-roster"
 SCHEMA_VERSION = 1

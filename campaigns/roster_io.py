@@ -43,11 +43,11 @@ from campaigns.parts import heat_loss
 from campaigns.scenario_model import HouseRules, parse_scenario
 from campaigns.scenarios import discover
 from db.models import Company, fold
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.construction import check_design
-from meks.errors import InputError, MeksError, problem, within
-from meks.names import normalize
-from meks.pilots import FAMILIARITY, base_skill
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.construction import check_design
+from meks.game.errors import InputError, MeksError, problem, within
+from meks.game.names import normalize
+from meks.game.pilots import FAMILIARITY, base_skill
 
 FORMATS = ("json", "yaml", "csv", "md", "html")
 IMPORTABLE = ("json", "yaml")

@@ -1,14 +1,14 @@
 """The scenario file model: what a scenario file may hold, checked and worded for players.
 
 A scenario file is YAML; ``parse_scenario`` turns its plain data into the game's
-``meks.scenario.Scenario`` or raises ``ScenarioInvalid`` listing *every* problem, each with
+``meks.game.scenario.Scenario`` or raises ``ScenarioInvalid`` listing *every* problem, each with
 the path of the value it concerns (``attacker.setup.zones[0]``) and a reason a player
 understands. Finding line numbers is the job of ``campaigns.scenarios``; this module only
 sees plain data.
 
 Checking happens in two passes. The pydantic models here check shapes and single values
 (zones 1-9, known terrain, whole numbers, no unknown keys); every error pydantic reports is
-worded by one translator (``_from_pydantic``). ``meks.scenario.semantic_problems`` then
+worded by one translator (``_from_pydantic``). ``meks.game.scenario.semantic_problems`` then
 checks what spans several values, on the game's own types.
 
 The models also give the JSON Schema of a scenario file (``scenario_json_schema``) and the
@@ -48,11 +48,11 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from meks import scenario as game
-from meks.catalog import Size, load_catalog
-from meks.construction import Pricing
-from meks.errors import MAX_LISTED, AmbiguousName, described
-from meks.scenario import (
+from meks.game import scenario as game
+from meks.game.catalog import Size, load_catalog
+from meks.game.construction import Pricing
+from meks.game.errors import MAX_LISTED, AmbiguousName, described
+from meks.game.scenario import (
     COMBINATORS,
     CONDITION_TYPES,
     DEFAULT_BUDGET,
@@ -75,7 +75,7 @@ from meks.scenario import (
     ZoneChoice,
     semantic_problems,
 )
-from meks.text import without_format_characters
+from meks.game.text import without_format_characters
 
 # ---- value types with their own checks ---------------------------------------------------
 
@@ -395,7 +395,7 @@ class HouseRules(_Model):
     @model_serializer(mode="wrap")
     def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # The campaign house rules are stored only when switched on, as the plain type
-        # stores them (meks.scenario.HouseRules.QUIET): older stored scenarios keep their form.
+        # stores them (meks.game.scenario.HouseRules.QUIET): older stored scenarios keep their form.
         data: dict[str, Any] = handler(self)
         for name in game.HouseRules.QUIET:
             if getattr(self, name) == type(self).model_fields[name].default:
@@ -646,7 +646,7 @@ class Scenario(_Model):
 
     @model_serializer(mode="wrap")
     def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        # Stored only when given, as the plain type stores it (meks.scenario.Scenario.QUIET):
+        # Stored only when given, as the plain type stores it (meks.game.scenario.Scenario.QUIET):
         # scenarios stored before keep their form.
         data: dict[str, Any] = handler(self)
         if not self.changes:

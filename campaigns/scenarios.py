@@ -24,9 +24,9 @@ import yaml
 
 from campaigns.files import SCENARIO, is_file, parse_yaml, problem, read_text
 from campaigns.scenario_model import parse_scenario
-from meks.errors import InputError, MeksError, os_problem
-from meks.names import normalize, suggest
-from meks.scenario import Problem, Scenario, ScenarioInvalid, Side
+from meks.game.errors import InputError, MeksError, os_problem
+from meks.game.names import normalize, suggest
+from meks.game.scenario import Problem, Scenario, ScenarioInvalid, Side
 
 ENV_DIR = "MEKS_SCENARIOS_DIR"
 SUFFIXES = (".yaml", ".yml")

@@ -4,7 +4,7 @@ One plain model (``PlaySheet``) is built from a company document (``campaigns.ro
 either for the whole company (``meks roster export --format md|html``) or for the muster
 waiting for its battle (``meks muster sheet``); Markdown and HTML both render that model, so
 the two cannot disagree. Every number and rule text on a sheet comes from the catalog
-(``meks/data``), the rules (``meks.rules``) or from the engine's own unit, built as the
+(``meks/game/data``), the rules (``meks.game.rules``) or from the engine's own unit, built as the
 battle builds it (``campaigns.parts.fighting_spec``: lost parts, wear), never from this
 module. The HTML is a Jinja2 template (``campaigns/templates/sheet.html``) that escapes
 every value.
@@ -20,10 +20,10 @@ from typing import Any
 
 from campaigns.briefing import ScenarioBrief, brief
 from campaigns.parts import Part, fighting_spec, heat_loss
-from meks.catalog import Band, Catalog, Design, Size
 from meks.engine.units import PilotSpec, Unit, build_unit
-from meks.pilots import base_skill
-from meks.rules import (
+from meks.game.catalog import Band, Catalog, Design, Size
+from meks.game.pilots import base_skill
+from meks.game.rules import (
     CRITICAL_CHECK_TEXT,
     ToHit,
     critical_effects,
@@ -31,8 +31,8 @@ from meks.rules import (
     to_hit,
     turn_sequence,
 )
-from meks.scenario import COMBAT_ROUNDS, Scenario, Side
-from meks.text import without_format_characters
+from meks.game.scenario import COMBAT_ROUNDS, Scenario, Side
+from meks.game.text import without_format_characters
 
 Doc = dict[str, Any]
 
@@ -188,7 +188,7 @@ def _needed(check: ToHit) -> str:
 def to_hit_lines(unit: Unit, six_hits: bool = False
                  ) -> tuple[tuple[ToHitLine, ...], tuple[str, ...]]:
     """Each of ``unit``'s working weapons with the roll it needs at each band, as
-    ``meks.rules.to_hit`` works it out with the modifiers the unit always brings: its
+    ``meks.game.rules.to_hit`` works it out with the modifiers the unit always brings: its
     pilot's level and a Targeting Array (one target); with the pilot's Accuracy, Guidance
     or Steady Hand, the first attack of that family each round in brackets. The target's
     terrain and systems are left to the table. Also the modifiers applied, named."""
@@ -288,10 +288,10 @@ def _signed(value: int) -> str:
 def quick_reference(cards: Sequence[MekCard], catalog: Catalog,
                     rounds: int = COMBAT_ROUNDS,
                     scenario: ScenarioBrief | None = None) -> QuickReference:
-    """The one-page reference: the turn (``meks.rules.turn_sequence``), the terrain table
+    """The one-page reference: the turn (``meks.game.rules.turn_sequence``), the terrain table
     (the catalog's; with a scenario, the zones of each terrain), each Mek's to-hit rolls
     with its pilot (``MekCard.to_hit``) and the critical table
-    (``meks.rules.critical_effects``)."""
+    (``meks.game.rules.critical_effects``)."""
     columns: tuple[str, ...] = ("Terrain", "Movement roll", "To hit", "Heat rating")
     rows: list[tuple[str, ...]] = [
         (t.name, _signed(t.move), _signed(t.to_hit), _signed(t.heat) if t.heat else "-")
@@ -349,7 +349,7 @@ def muster_scenario(muster: Doc) -> Scenario | None:
     today; None for a muster made without a scenario (or for one no longer known)."""
     from campaigns.scenario_model import stored_scenario
     from campaigns.scenarios import find_scenario
-    from meks.errors import MeksError
+    from meks.game.errors import MeksError
 
     if muster.get("definition"):
         return stored_scenario(muster["definition"])
@@ -417,7 +417,7 @@ BOX, TICKED = "☐", "☒"
 def shown(text: object) -> str:
     """Text as a sheet shows it: without the invisible characters that would change how
     the text around them reads (right-to-left overrides, zero-width spaces; as names are
-    stored, ``meks.text.without_format_characters``)."""
+    stored, ``meks.game.text.without_format_characters``)."""
     return without_format_characters(str(text))
 
 

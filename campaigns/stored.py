@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from meks.errors import MeksError
+from meks.game.errors import MeksError
 
 
 class DamagedRecord(MeksError):

@@ -233,7 +233,7 @@ def choose_muster(company: str, questions_to_stderr: bool = False) -> list[str] 
     from campaigns.company import Refused
     from cli import campaign_views
     from cli.output import error, stderr
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     catalog = load_catalog()
     with session() as s:

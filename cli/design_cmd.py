@@ -21,8 +21,8 @@ def check(
     breaks a rule, 2 when the file cannot be read.
     """
     from campaigns.designs import load_design_file
-    from meks.catalog import load_catalog
-    from meks.construction import check_design
+    from meks.game.catalog import load_catalog
+    from meks.game.construction import check_design
 
     catalog = load_catalog()
     report = check_design(load_design_file(file), catalog)

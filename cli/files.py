@@ -38,7 +38,7 @@ def replaceable(target: Path) -> Path:
     import stat
 
     from campaigns.files import special_file
-    from meks.errors import InputError, os_failure
+    from meks.game.errors import InputError, os_failure
 
     target = target.expanduser()
     try:
@@ -67,7 +67,7 @@ def write_atomically(target: Path, content: str | bytes) -> str:
     import stat
     import tempfile
 
-    from meks.errors import InputError, os_failure
+    from meks.game.errors import InputError, os_failure
 
     target = replaceable(target)
     try:

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from rich.text import Text
 
     from campaigns.scenarios import ScenarioEntry
-    from meks.scenario import Scenario
+    from meks.game.scenario import Scenario
 
 app = typer.Typer(no_args_is_help=True, help="The scenarios: list them, show one, check a "
                   "scenario file you wrote, print the file format's JSON Schema.")
@@ -32,7 +32,7 @@ def list_scenarios(as_json: bool = JSON) -> None:
     else:
         from rich.text import Text
 
-        from meks.text import printable
+        from meks.game.text import printable
 
         show(_list_table(usable),
              Text(f"Your own scenarios go in {printable(str(user_scenarios_dir()))}"))
@@ -71,7 +71,7 @@ def check(
     the line and the reason.
     """
     from campaigns.scenarios import check_scenario_file
-    from meks.errors import InputError, listed
+    from meks.game.errors import InputError, listed
 
     try:
         summary = check_scenario_file(file)
@@ -94,7 +94,7 @@ def schema() -> None:
 def warn(message: str) -> None:
     from rich.markup import escape
 
-    from meks.text import printable
+    from meks.game.text import printable
 
     stderr().print(f"[yellow]Warning:[/yellow] {escape(printable(message))}", highlight=False)
 
@@ -150,7 +150,7 @@ def _from_folder(file: str, folder: Path) -> "Text":
     (no markup), any byte that could drive the terminal written as its escape."""
     from rich.text import Text
 
-    from meks.text import printable
+    from meks.game.text import printable
 
     try:
         return Text(printable(str(Path(file).relative_to(folder))))
@@ -162,7 +162,7 @@ def _marks(scenario: "Scenario", zone: int) -> list[str]:
     from rich.markup import escape
 
     from campaigns.briefing import zone_marks
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     colour = {Side.ATTACKER: "red", Side.DEFENDER: "blue"}
     return [f"[{colour[m.side]}]{escape(m.text)}[/]" if m.side else escape(m.text)
@@ -192,7 +192,7 @@ def _forces(scenario: "Scenario") -> "RenderableType":
     from rich.table import Table
 
     from cli.views import grouped
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     table = Table(title="Forces", box=box.SIMPLE_HEAD, title_justify="left", expand=False)
     table.add_column("")
@@ -224,7 +224,7 @@ def _scenario_view(scenario: "Scenario") -> "list[RenderableType]":
     from rich.panel import Panel
     from rich.text import Text
 
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     head = Panel(Text(scenario.briefing.strip() or "(no briefing)"),
                  title=f"{escape(scenario.name)} ({scenario.id}), {scenario.turn_limit} turns",

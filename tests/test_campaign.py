@@ -228,10 +228,10 @@ def test_campaign_run_killed_at_random_moments_carries_on_to_the_same_end(
 def test_the_enemy_rolls_support_before_its_muster_so_rich_uncle_adds_points_R4_2() -> None:
     from campaigns.campaign import enemy_force
     from campaigns.scenarios import get_scenario
-    from meks.catalog import load_catalog
-    from meks.dice import Dice
     from meks.engine.bot.choices import Difficulty, muster
-    from meks.scenario import Side
+    from meks.game.catalog import load_catalog
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     catalog = load_catalog()
     scenario = get_scenario("head-to-head")

@@ -245,8 +245,8 @@ def _setup(db: str, extra: str) -> None:
     from campaigns.play import start
     from campaigns.scenarios import get_scenario
     from db.engine import transaction
-    from meks.catalog import load_catalog
-    from meks.scenario import Side
+    from meks.game.catalog import load_catalog
+    from meks.game.scenario import Side
 
     catalog = load_catalog()
     with transaction(db) as s:
@@ -277,10 +277,10 @@ def _case(name: str) -> Any:
     from campaigns.campaign import next_scenario, start_campaign
     from campaigns.play import finish, load, start
     from campaigns.postbattle import record_battle
-    from meks.catalog import load_catalog
-    from meks.dice import Dice
     from meks.engine.controllers import Baseline
-    from meks.scenario import Side
+    from meks.game.catalog import load_catalog
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     catalog = load_catalog()
 

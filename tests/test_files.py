@@ -31,8 +31,8 @@ from campaigns.dicefile import read_dice_file
 from campaigns.roster_io import parse_roster, read_roster_file
 from campaigns.scenarios import read_scenario_file
 from cli.app import app
-from meks.errors import MAX_LISTED, InputError, MeksError, UsageError
-from meks.text import TYPED_WHITESPACE, bad_character
+from meks.game.errors import MAX_LISTED, InputError, MeksError, UsageError
+from meks.game.text import TYPED_WHITESPACE, bad_character
 
 REPO = Path(__file__).resolve().parent.parent
 OPENING = (REPO / "campaigns" / "scenarios" / "1-opening-shots.yaml").read_text("utf-8")

@@ -461,7 +461,7 @@ def test_item6_salvage_is_bounded_by_the_enemy_meks_destroyed(runner: CliRunner,
     each enemy Mek stated with --enemy-destroyed) carried at most the most parts one Mek
     can carry."""
     from campaigns.postbattle import most_parts_on_a_mek
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     most = most_parts_on_a_mek(load_catalog())
     many = [a for _ in range(2000) for a in ("--salvage", "Rail Cannon")]

@@ -16,8 +16,6 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.catalog import Band, load_catalog
-from meks.dice import Dice
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle, RangeChoice
@@ -26,7 +24,9 @@ from meks.engine.log import digest
 from meks.engine.recorded import Recorded, ReplayMismatch
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.engine.values import SlotView, UnitView
-from meks.scenario import Edge, Side
+from meks.game.catalog import Band, load_catalog
+from meks.game.dice import Dice
+from meks.game.scenario import Edge, Side
 from tests.test_battle_cli import BLUE, RED
 
 CATALOG = load_catalog()
@@ -613,7 +613,7 @@ class Checked(Bot):
         return self.check(battle, side, super().second_move(battle, side))
 
     def check(self, battle: Any, side: Side, orders: dict[str, Any]) -> dict[str, Any]:
-        from meks.catalog import Size
+        from meks.game.catalog import Size
 
         for uid, where in orders.items():
             if not isinstance(where, int):
@@ -1087,7 +1087,7 @@ def test_a_play_stored_without_a_revision_goes_on_under_one_exchange_R5_2(
     from campaigns.play import load, start
     from cli.state import session
     from db.models import Play
-    from meks.scenario import COMBAT_ROUNDS, BreakContact
+    from meks.game.scenario import COMBAT_ROUNDS, BreakContact
 
     red, blue = files
     with session() as s:

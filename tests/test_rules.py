@@ -1,4 +1,4 @@
-"""The rules core (meks.rules, issue 15 item 1 "One source per rule"): each check described
+"""The rules core (meks.game.rules, issue 15 item 1 "One source per rule"): each check described
 as a value, its chance counted over the die faces, its roll with fixed dice the engine's,
 and (Hypothesis) the chance it reports equal to the frequency over every sequence of faces
 that rolling it can use."""
@@ -12,12 +12,12 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meks.catalog import Band, SystemKind, Weapon
-from meks.duel import mek_model
-from meks.duel_chain import DuelChain, MekState
+from meks.analysis.duel import mek_model
+from meks.analysis.duel_chain import DuelChain, MekState
 from meks.engine.core import Battle, Shot
 from meks.engine.units import Sensors, Unit
-from meks.rules import (
+from meks.game.catalog import Band, SystemKind, Weapon
+from meks.game.rules import (
     COMPUTERS,
     CRITICAL_TABLE,
     HAWKEYE,

@@ -27,8 +27,8 @@ from campaigns.scenario_model import (
     stored_scenario,
 )
 from campaigns.scenarios import get_scenario, read_scenario_file
-from meks import scenario as game
-from meks.scenario import Edge, ScenarioInvalid, Side
+from meks.game import scenario as game
+from meks.game.scenario import Edge, ScenarioInvalid, Side
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -51,11 +51,12 @@ def test_the_game_and_its_engine_do_not_import_pydantic() -> None:
     vocabulary) and building and checking a scenario there loads no pydantic."""
     snippet = (
         "import importlib, pkgutil, sys\n"
-        "import meks, meks.engine.core, meks.victory, meks.duel, meks.odds, meks.scenario\n"
+        "import meks, meks.engine.core, meks.game.victory, meks.analysis.duel\n"
+        "import meks.analysis.odds, meks.game.scenario\n"
         "for info in pkgutil.walk_packages(meks.__path__, 'meks.'):\n"
         "    importlib.import_module(info.name)\n"
-        "scenario = meks.duel.duel_scenario('Woods')\n"
-        "assert meks.scenario.semantic_problems(scenario) == []\n"
+        "scenario = meks.analysis.duel.duel_scenario('Woods')\n"
+        "assert meks.game.scenario.semantic_problems(scenario) == []\n"
         "print('@@', sorted(m for m in sys.modules if m.split('.')[0].startswith('pydantic')))"
     )
     proc = subprocess.run([sys.executable, "-c", snippet], cwd=REPO, capture_output=True,
@@ -250,7 +251,7 @@ def test_many_unknown_keys_are_counted_not_each_worded(monkeypatch: pytest.Monke
     """Issue 14, item 2: a scenario with 20,000 unknown keys words only the problems a
     message lists (and one more), each with its spelling hint; the rest are counted, and the
     '... and N more' line still says how many there truly are."""
-    from meks.errors import MAX_LISTED
+    from meks.game.errors import MAX_LISTED
 
     calls = []
     convert = scenario_model._from_pydantic

@@ -29,15 +29,15 @@ from campaigns.scenarios import (
     user_scenarios_dir,
 )
 from cli.app import app
-from meks.catalog import Size
-from meks.errors import InputError, MeksError
-from meks.scenario import (
+from meks.game.catalog import Size
+from meks.game.errors import InputError, MeksError
+from meks.game.scenario import (
     Measure,
     Placed,
     Scenario,
     Side,
 )
-from meks.victory import BattleState, UnitState, judge
+from meks.game.victory import BattleState, UnitState, judge
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = ["opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",

@@ -11,8 +11,8 @@ import pytest
 
 from campaigns.scenario_model import parse_condition
 from campaigns.scenarios import get_scenario
-from meks.scenario import Edge, Scenario, Side, UnitKind
-from meks.victory import BattleState, BattleView, Outcome, UnitState, holds, judge, spent
+from meks.game.scenario import Edge, Scenario, Side, UnitKind
+from meks.game.victory import BattleState, BattleView, Outcome, UnitState, holds, judge, spent
 
 A, D = Side.ATTACKER, Side.DEFENDER
 MEK, VEHICLE, INFANTRY = UnitKind.MEK, UnitKind.VEHICLE, UnitKind.INFANTRY

@@ -19,8 +19,8 @@ from meks.engine.decisions import Retreat
 from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
 from meks.engine.view import strength
-from meks.scenario import HouseRules, Side
-from meks.victory import Outcome
+from meks.game.scenario import HouseRules, Side
+from meks.game.victory import Outcome
 from tests.engine_helpers import (
     INIT,
     TIE,

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from meks import rules
-from meks.catalog import Weapon
 from meks.engine.board import Board
 from meks.engine.log import Kind
 from meks.engine.units import Unit, WeaponSlot
-from meks.rules import (
+from meks.game import rules
+from meks.game.catalog import Weapon
+from meks.game.rules import (
     COMPUTERS,
     CRITICAL_TABLE,
     LEG_DAMAGED,

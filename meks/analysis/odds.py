@@ -12,12 +12,12 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from meks.catalog import Catalog, Design
-from meks.dice import Dice
 from meks.engine.controllers import Controller
 from meks.engine.core import Battle
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.scenario import Scenario, Side, duel
+from meks.game.catalog import Catalog, Design
+from meks.game.dice import Dice
+from meks.game.scenario import Scenario, Side, duel
 
 Z95 = 1.959963984540054
 

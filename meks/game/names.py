@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from meks.errors import AmbiguousName, UnknownName
+from meks.game.errors import AmbiguousName, UnknownName
 
 T = TypeVar("T")
 

@@ -7,8 +7,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from meks.catalog import Catalog, Design, Family, Level, Size
-from meks.dice import Dice
+from meks.game.catalog import Catalog, Design, Family, Level, Size
+from meks.game.dice import Dice
 
 FIRST_SKILL_TARGET = 5
 FAMILIARITY = "Chassis Familiarity"

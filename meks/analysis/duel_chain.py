@@ -3,7 +3,7 @@ state by state.
 
 Both Meks stand in one zone from turn 1, engaged at Long range; the last Mek standing wins,
 and it is a draw when both are destroyed in the same exchange or when the turn limit ends.
-Both sides play the engine's ``Baseline`` controller (see ``meks.duel``).
+Both sides play the engine's ``Baseline`` controller (see ``meks.analysis.duel``).
 
 The duel is an absorbing Markov chain, one step a round of zone combat (R5.2): the two Meks
 never part, so each turn of the duel is the cap's rounds, and below "turn" reads as a step
@@ -33,7 +33,7 @@ come from ``DuelChain.solve_exact``, which walks the chain state by state in dic
 each turn's chances as whole numbers over one denominator (no fraction is reduced until the
 end); it grows with the number of pairs of states. ``DuelChain.walk`` walks the same chain
 one ``Fraction`` (or float) at a time: the plainest way, kept as the reference the tests
-compare with. ``meks.duel_arrays`` solves the same chain with matrices, many times faster.
+compare with. ``meks.analysis.duel_arrays`` solves the same chain with matrices, many times faster.
 """
 
 from __future__ import annotations
@@ -44,9 +44,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from meks.catalog import Band, Catalog, Weapon
 from meks.engine.controllers import baseline_closes, baseline_fires, reach
-from meks.rules import (
+from meks.game.catalog import Band, Catalog, Weapon
+from meks.game.rules import (
     COMPUTERS,
     CRITICAL_TABLE,
     LEG_DAMAGED,

@@ -20,7 +20,7 @@ import types
 import typing
 from typing import Any, TypeVar
 
-from meks.errors import MAX_LISTED, InputError, described, problem, within
+from meks.game.errors import MAX_LISTED, InputError, described, problem, within
 
 T = TypeVar("T")
 

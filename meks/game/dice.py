@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
-from meks.errors import DiceError
+from meks.game.errors import DiceError
 
 SIDES = 6
 

@@ -1,5 +1,5 @@
 """The catalog: chassis, weapons, systems, stock designs, skills, support tables, pilot
-levels and terrain, loaded once from the YAML files in ``meks/data`` and checked against the
+levels and terrain, loaded once from the YAML files in ``meks/game/data`` and checked against the
 dataclasses below as they load.
 """
 
@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
-from meks import schema
-from meks.errors import InputError, UnknownName
-from meks.names import NameIndex, normalize, suggest
-from meks.yamlio import parse_yaml
+from meks.game import schema
+from meks.game.errors import InputError, UnknownName
+from meks.game.names import NameIndex, normalize, suggest
+from meks.game.yamlio import parse_yaml
 
 
 class Size(enum.Enum):
@@ -442,8 +442,8 @@ _FILES: dict[str, Any] = {
 
 
 def _load_file(name: str) -> tuple[Any, ...]:
-    source = f"meks/data/{name}.yaml"
-    text = resources.files("meks").joinpath("data", f"{name}.yaml").read_text("utf-8")
+    source = f"meks/game/data/{name}.yaml"
+    text = resources.files("meks.game").joinpath("data", f"{name}.yaml").read_text("utf-8")
     return schema.build_list(_FILES[name], parse_yaml(text, source), source)
 
 
@@ -467,7 +467,7 @@ def _assemble(parts: dict[str, tuple[Any, ...]]) -> Catalog:
     )
     problems = _cross_check(catalog)
     if problems:
-        raise InputError("meks/data", problems)
+        raise InputError("meks/game/data", problems)
     return catalog
 
 

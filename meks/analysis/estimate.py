@@ -1,6 +1,6 @@
 """A battle's odds at a glance: an estimate from the two forces, without fighting.
 
-Fighting a few hundred battles (``meks.odds.simulate``) gives the odds of a match-up; that
+Fighting a few hundred battles (``meks.analysis.odds.simulate``) gives the odds of a match-up; that
 takes seconds with the bot. A campaign wants an answer for several candidate enemy musters
 before every battle, in well under the time of the battle itself, so it asks this module.
 
@@ -16,8 +16,8 @@ The estimate has two parts:
   the movement rolls chooses the range, so the faster side fights when and where it likes.
 - **The numbers**: the log of the attacker's count of Meks over the defender's (a scenario
   won by getting a share of the force off the map is easier with more Meks to send).
-- **A curve for each built-in scenario** (``meks/data/odds_model.yaml``): the attacker's and
-  the defender's chance of winning as logistic functions of the three,
+- **A curve for each built-in scenario** (``meks/analysis/data/odds_model.yaml``): the
+  attacker's and the defender's chance of winning as logistic functions of the three,
   ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers)))`` for each side, fitted to
   battles the bot fought on both sides with random forces (``benchmarks/fit_odds.py`` fits
   them and says how well they agree with battles fought afresh). A draw is whatever the two
@@ -36,13 +36,13 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from meks.catalog import Catalog
 from meks.engine.bot.choices import design_profile
 from meks.engine.bot.evaluation import contest
 from meks.engine.units import UnitSpec, build_unit
-from meks.rules import movement_roll
-from meks.scenario import HouseRules, Scenario, Side
-from meks.yamlio import parse_yaml
+from meks.game.catalog import Catalog
+from meks.game.rules import movement_roll
+from meks.game.scenario import HouseRules, Scenario, Side
+from meks.game.yamlio import parse_yaml
 
 MODEL_FILE = "odds_model.yaml"
 BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits", "bail_out", "withdrawal",
@@ -78,7 +78,7 @@ _PROFILES: dict[tuple[int, object, int], tuple[float, float]] = {}
 
 
 def rollers(units: Sequence[UnitSpec], catalog: Catalog) -> list[tuple[int, int, float]]:
-    """Each Mek's movement roll (R6.2, ``meks.rules.movement_roll``) as (dice, modifier, 1):
+    """Each Mek's movement roll (R6.2, ``meks.game.rules.movement_roll``) as (dice, modifier, 1):
     its chassis dice and bonus, its pilot's level, Maneuver and Chassis Familiarity, Servo
     Boosters, and Jump Jets' extra die (the zone's terrain is left out: it is the same for
     both sides)."""
@@ -192,7 +192,7 @@ class Estimate:
 @cache
 def models() -> dict[str, Model]:
     """The fitted curves of the built-in scenarios, by scenario id."""
-    text = resources.files("meks").joinpath("data", MODEL_FILE).read_text("utf-8")
+    text = resources.files("meks.analysis").joinpath("data", MODEL_FILE).read_text("utf-8")
     return read_models(text)
 
 

@@ -36,7 +36,7 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from meks.scenario import (
+from meks.game.scenario import (
     SIDES,
     AllOf,
     AnyOf,

@@ -28,9 +28,9 @@ import typing
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, Literal, TypeAlias
 
-from meks.catalog import Size, load_catalog
-from meks.construction import Pricing, check_design
-from meks.errors import InputError, dotted, problem
+from meks.game.catalog import Size, load_catalog
+from meks.game.construction import Pricing, check_design
+from meks.game.errors import InputError, dotted, problem
 
 ZONES = tuple(range(1, 10))
 DEFAULT_BUDGET = 60

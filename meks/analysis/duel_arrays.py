@@ -1,9 +1,10 @@
 """The exact duel's chain solved with arrays (floats): the fast path behind ``exact_duel``.
 
-``meks.duel_chain.DuelChain`` describes one turn of the duel state by state, in dictionaries,
-and can carry exact fractions; it is the reference. This module takes the same transitions and
-solves the chain with NumPy and SciPy's sparse matrices, which is many times faster for the
-larger Meks. Both give the same probabilities (to float rounding); the tests compare them.
+``meks.analysis.duel_chain.DuelChain`` describes one turn of the duel state by state, in
+dictionaries, and can carry exact fractions; it is the reference. This module takes the same
+transitions and solves the chain with NumPy and SciPy's sparse matrices, which is many times
+faster for the larger Meks. Both give the same probabilities (to float rounding); the tests
+compare them.
 
 The key facts that keep the arrays small:
 
@@ -37,8 +38,8 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from meks.duel_chain import DuelChain, MekState, next_turn
-from meks.rules import ONE_FLOAT, wounded_acts_odds
+from meks.analysis.duel_chain import DuelChain, MekState, next_turn
+from meks.game.rules import ONE_FLOAT, wounded_acts_odds
 
 SHORT, MEDIUM, LONG = 0, 1, 2
 BANDS = (SHORT, MEDIUM, LONG)

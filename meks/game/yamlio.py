@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import yaml
 
-from meks.errors import InputError
+from meks.game.errors import InputError
 
 # The C parser is much faster; fall back to the pure-Python one where PyYAML lacks it.
 _Loader: type[yaml.SafeLoader | yaml.CSafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

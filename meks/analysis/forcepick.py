@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from meks.catalog import Catalog, Design, Size
+from meks.game.catalog import Catalog, Design, Size
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from meks.catalog import Catalog, SupportEntry, SupportTable
-from meks.dice import Dice
+from meks.game.catalog import Catalog, SupportEntry, SupportTable
+from meks.game.dice import Dice
 
 RICH_UNCLE = "Rich Uncle"
 

@@ -8,11 +8,11 @@ overshoot), never open, never break contact, never jump, and fire the weapons, i
 that keep it within its heat rating.
 
 The duel is an absorbing Markov chain, one step a round of zone combat (R5.2): its states and
-transitions are ``meks.duel_chain`` (``DuelChain``, which also walks the chain state by state,
-in exact fractions when asked); ``meks.duel_arrays`` solves the same chain with matrices,
-many times faster. ``exact_duel`` builds the chain for two stock Meks and solves it: floats
-from the matrices by default, or exact ``Fraction`` values with ``exact=True`` (refused for
-the larger Meks, whose pairs of states would take too long).
+transitions are ``meks.analysis.duel_chain`` (``DuelChain``, which also walks the chain state
+by state, in exact fractions when asked); ``meks.analysis.duel_arrays`` solves the same chain
+with matrices, many times faster. ``exact_duel`` builds the chain for two stock Meks and
+solves it: floats from the matrices by default, or exact ``Fraction`` values with
+``exact=True`` (refused for the larger Meks, whose pairs of states would take too long).
 
 ``engine_duel`` fights the same duel with the engine itself (Monte Carlo), to compare.
 """
@@ -24,12 +24,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meks.catalog import Catalog, load_catalog
-from meks.duel_arrays import ArrayChain
-from meks.duel_chain import DuelChain, DuelOdds, MekModel
-from meks.errors import MeksError
-from meks.rules import CRITICAL_TABLE
-from meks.scenario import COMBAT_ROUNDS
+from meks.analysis.duel_arrays import ArrayChain
+from meks.analysis.duel_chain import DuelChain, DuelOdds, MekModel
+from meks.game.catalog import Catalog, load_catalog
+from meks.game.errors import MeksError
+from meks.game.rules import CRITICAL_TABLE
+from meks.game.scenario import COMBAT_ROUNDS
 
 TURN_LIMIT = 12
 # Fractions are worked out state by state, in whole numbers: about 0.1 to 0.2 ms for each pair of
@@ -131,7 +131,7 @@ def duel_scenario(terrain: str = "Plains", turn_limit: int = TURN_LIMIT,
     zone combat's cap on rounds, R5.2)."""
     import dataclasses
 
-    from meks.scenario import duel
+    from meks.game.scenario import duel
 
     scenario = duel(terrain, turn_limit=turn_limit)
     if rounds == scenario.house_rules.combat_rounds:
@@ -146,11 +146,11 @@ def engine_duel(a: str, b: str, terrain: str = "Plains",
                 progress: Callable[[int], None] | None = None) -> MonteCarlo:
     """Fight the duel ``runs`` times with the engine and the baseline on both sides; run
     ``i`` rolls ``Dice.from_seed(seed + i)`` (or the given ``seeds``). ``a`` is the attacker."""
-    from meks.dice import Dice
     from meks.engine.controllers import Baseline
     from meks.engine.core import Battle
     from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-    from meks.scenario import Side
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     cat = load_catalog()
     ground = cat.terrain_named(terrain)

@@ -15,10 +15,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from meks.catalog import Catalog, Design, Mount, Size, System, SystemKind, Weapon
-from meks.errors import AmbiguousName, InputError, MeksError
-from meks.names import NameIndex, normalize
-from meks.schema import build
+from meks.game.catalog import Catalog, Design, Mount, Size, System, SystemKind, Weapon
+from meks.game.errors import AmbiguousName, InputError, MeksError
+from meks.game.names import NameIndex, normalize
+from meks.game.schema import build
 
 T = TypeVar("T")
 

@@ -27,7 +27,7 @@ from typing import Any
 
 from mypy_extensions import mypyc_attr
 
-from meks.catalog import Band, Family, System, SystemKind, Weapon
+from meks.game.catalog import Band, Family, System, SystemKind, Weapon
 
 Num = Any  # float, or Fraction when a chance is exact
 
