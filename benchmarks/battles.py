@@ -57,8 +57,8 @@ if str(REPO_ROOT) not in sys.path:
 
 import meks  # noqa: E402
 from benchmarks._run import failed, parse, positive_int, usage_error  # noqa: E402
+from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.controllers import Baseline, Controller  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402

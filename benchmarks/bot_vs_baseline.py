@@ -37,8 +37,8 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks._run import parse, positive_int, print_report  # noqa: E402
+from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.engine.bot.choices import Difficulty, muster  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.controllers import Baseline, Controller  # noqa: E402
@@ -53,7 +53,7 @@ T = TypeVar("T")
 R = TypeVar("R")
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
              "head-to-head", "citadel")
-# The built-in campaign's copies of some of them (campaigns/scenarios/campaign).
+# The built-in campaign's copies of some of them (campaigns/files/scenarios/campaign).
 CAMPAIGN_SCENARIOS = ("opening-shots-campaign", "at-the-hot-gates-campaign",
                       "buying-us-some-time-campaign", "through-the-breach-campaign",
                       "citadel-campaign")

@@ -63,9 +63,9 @@ from benchmarks._run import (  # noqa: E402
     write_whole,
 )
 from benchmarks.bot_vs_baseline import CAMPAIGN_SCENARIOS, SCENARIOS, fight_all  # noqa: E402
+from campaigns.files.scenario_model import rules_digest  # noqa: E402
+from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from campaigns.scenario_model import rules_digest  # noqa: E402
-from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.analysis.estimate import (  # noqa: E402
     MODEL_FILE,
     Curve,
@@ -309,7 +309,7 @@ HEADER = (
     "# its count of Meks over the defender's (edges: the range of edge the",
     "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
     "# benchmarks/fit_odds.py to battles the bot fought on both sides; scenario: the digest",
-    "# of the scenario's rules they were fitted to (campaigns.scenario_model.rules_digest).",
+    "# of the scenario's rules they were fitted to (campaigns.files.scenario_model.rules_digest).",
     "# command: the command line that last wrote this file, every default spelt out. Run",
     "# from the repository's root, it fits the scenarios it names again, the same to the",
     "# last digit (its arguments seed every draw), and keeps the others as they are: so it",

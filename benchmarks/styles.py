@@ -65,8 +65,8 @@ from benchmarks.bot_vs_baseline import (  # noqa: E402
     forces_report,
     support_for,
 )
+from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from campaigns.scenarios import get_scenario  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.controllers import Controller  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402

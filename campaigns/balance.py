@@ -28,8 +28,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from campaigns.errors import Refused
+from campaigns.files.scenario_model import rules_digest
 from campaigns.odds_work import controllers
-from campaigns.scenario_model import rules_digest
 from meks.analysis.estimate import Estimate, estimate, model_for
 from meks.analysis.odds import Tally, simulate, wilson
 from meks.engine.bot.choices import Difficulty

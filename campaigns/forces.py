@@ -20,10 +20,10 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from campaigns.company import Refused, file_name, get_company, shell_arg
-from campaigns.designs import load_design_file
-from campaigns.files import FORCE, read_yaml_file
+from campaigns.files.designs import load_design_file
+from campaigns.files.reading import FORCE, read_yaml_file
+from campaigns.files.stored import reading, stored_json
 from campaigns.parts import fighting_spec, lost_parts, mek_design
-from campaigns.stored import reading, stored_json
 from db.models import Company, Mek, Muster, Pilot, SupportRoll, fold
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, Design, Size, load_catalog

@@ -20,9 +20,9 @@ from campaigns.battles import (
     participant,
 )
 from campaigns.company import Refused
+from campaigns.files.scenario_model import scenario_data
+from campaigns.files.scenarios import get_scenario
 from campaigns.odds_work import chunk_duels, chunk_odds, chunk_winners
-from campaigns.scenario_model import scenario_data
-from campaigns.scenarios import get_scenario
 from meks.analysis.odds import (
     Tally,
     paired_difference,

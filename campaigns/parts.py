@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from campaigns.errors import Refused
-from campaigns.stored import stored_json
+from campaigns.files.stored import stored_json
 from db.models import Mek, StockPart
 from meks.engine.units import PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, Design, Size, load_catalog

@@ -32,10 +32,10 @@ from campaigns.battles import (
 )
 from campaigns.campaign_step import Step, complete_step
 from campaigns.company import NotFound, Refused, is_id, lock
+from campaigns.files.scenario_model import scenario_data, stored_scenario
+from campaigns.files.scenarios import get_scenario
+from campaigns.files.stored import reading, stored_json
 from campaigns.in_play import play_using
-from campaigns.scenario_model import scenario_data, stored_scenario
-from campaigns.scenarios import get_scenario
-from campaigns.stored import reading, stored_json
 from db.models import Campaign, Company, Muster, Play, utcnow
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty

@@ -81,7 +81,7 @@ class MeksGroup(TyperGroup):
             if exc.filename is None:  # not about a file the player named: a bug
                 internal_error(exc)
                 raise typer.Exit(1) from None
-            # a file met where no reader of campaigns.files was asked: worded as they do
+            # a file met where no reader of campaigns.files.reading was asked: worded as they do
             error(f"{exc.filename}: {os_problem(exc)}")
             raise typer.Exit(2) from None
         except Exception as exc:  # a bug: say so plainly, no traceback unless asked

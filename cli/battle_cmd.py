@@ -131,7 +131,7 @@ def _dice(seed: int | None, dice: str | None) -> "Dice":
                 typer.echo("A die shows 1 to 6.", err=True)
 
         return Dice.from_callback(ask)
-    from campaigns.dicefile import read_dice_file
+    from campaigns.files.dicefile import read_dice_file
 
     return Dice.from_sequence(read_dice_file(Path(dice)))
 
@@ -247,7 +247,7 @@ def report(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
     then what each side kept hidden from the other.
 
     The page needs no network: its style and drawings are inside it."""
-    from campaigns.reports import battle_report
+    from campaigns.reports.pages import battle_report
     from cli.files import write_atomically
     from cli.output import say
 

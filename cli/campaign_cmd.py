@@ -109,7 +109,7 @@ def report(company: str = COMPANY,
     and level, then every battle's nine zones turn by turn with what was hidden.
 
     The page needs no network: its style and charts are inside it."""
-    from campaigns.reports import campaign_report
+    from campaigns.reports.pages import campaign_report
     from cli.files import write_atomically
 
     with session(create=False) as s:

@@ -20,7 +20,7 @@ def check(
     Every problem is listed, not just the first. Exit 0 when the design is legal, 1 when it
     breaks a rule, 2 when the file cannot be read.
     """
-    from campaigns.designs import load_design_file
+    from campaigns.files.designs import load_design_file
     from meks.game.catalog import load_catalog
     from meks.game.construction import check_design
 

@@ -37,7 +37,7 @@ def replaceable(target: Path) -> Path:
     replace: ``InputError`` (exit 2), one sentence. Every writer checks with this."""
     import stat
 
-    from campaigns.files import special_file
+    from campaigns.files.reading import special_file
     from meks.game.errors import InputError, os_failure
 
     target = target.expanduser()

@@ -33,7 +33,7 @@ def buy(
 
     Stock designs cost their printed price, custom designs the price of their parts."""
     from campaigns.company import buy_mek
-    from campaigns.designs import load_design_file
+    from campaigns.files.designs import load_design_file
     from meks.game.catalog import load_catalog
     from meks.game.construction import Pricing
 
@@ -63,7 +63,7 @@ def _is_design_file(ref: str, catalog: "Catalog") -> bool:
         return True
     if catalog.ix.design.find(ref) is not None:
         return False
-    from campaigns.files import is_file
+    from campaigns.files.reading import is_file
 
     return is_file(ref)
 
@@ -151,7 +151,7 @@ def refit(company: str = COMPANY, mek: str = MEK,
     The parts the new design needs beyond those the Mek carries come out of the stockpile;
     those it no longer needs go into it. The design rules apply as in 'meks design check',
     and every problem is listed at once."""
-    from campaigns.designs import load_design_file
+    from campaigns.files.designs import load_design_file
     from campaigns.workshop import refit_mek
     from meks.game.catalog import load_catalog
 

@@ -18,7 +18,7 @@ SIZES = "Light, Medium, Heavy, Assault or Titan"  # meks.game.catalog.Size, here
 
 def scenario_side(scenario: str, side: str | None) -> "tuple[Scenario, Side]":
     """The scenario (id or file) and side named on the command line."""
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
     from meks.game.scenario import Side
 
     if side is None:
@@ -96,8 +96,8 @@ def muster(
     waiting for its battle is replaced.
 
     'meks muster sheet COMPANY' prints the play sheet of the force waiting for its battle."""
-    from campaigns.company import Limits
-    from campaigns.company import muster as do_muster
+    from campaigns.musters import Limits
+    from campaigns.musters import muster as do_muster
     from cli import store_views
     from meks.game.catalog import Size
 

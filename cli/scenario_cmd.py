@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-    from campaigns.scenarios import ScenarioEntry
+    from campaigns.files.scenarios import ScenarioEntry
     from meks.game.scenario import Scenario
 
 app = typer.Typer(no_args_is_help=True, help="The scenarios: list them, show one, check a "
@@ -23,7 +23,7 @@ JSON = typer.Option(False, "--json", help="Print JSON instead of tables.")
 @app.command("list")
 def list_scenarios(as_json: bool = JSON) -> None:
     """The built-in scenarios and your own (files in your scenarios folder)."""
-    from campaigns.scenarios import discover, user_scenarios_dir
+    from campaigns.files.scenarios import discover, user_scenarios_dir
 
     entries = discover()
     usable = [e for e in entries if e.scenario is not None]
@@ -50,7 +50,7 @@ def show_scenario(
     as_json: bool = JSON,
 ) -> None:
     """The briefing, both sides' forces, the map and how each side wins."""
-    from campaigns.scenarios import find_scenario
+    from campaigns.files.scenarios import find_scenario
 
     entry = find_scenario(scenario)
     assert entry.scenario is not None
@@ -70,7 +70,7 @@ def check(
     Exit 0 with a summary when the file is valid; exit 2 listing each problem with the file,
     the line and the reason.
     """
-    from campaigns.scenarios import check_scenario_file
+    from campaigns.files.scenarios import check_scenario_file
     from meks.game.errors import InputError, listed
 
     try:
@@ -86,7 +86,7 @@ def check(
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of scenario files (for editors and validators)."""
-    from campaigns.scenario_model import scenario_json_schema
+    from campaigns.files.scenario_model import scenario_json_schema
 
     print_json(scenario_json_schema())
 
@@ -110,7 +110,7 @@ def _entry_json(entry: "ScenarioEntry") -> dict[str, Any]:
 
 
 def _scenario_json(scenario: "Scenario", entry: "ScenarioEntry") -> dict[str, Any]:
-    from campaigns.scenario_model import scenario_data
+    from campaigns.files.scenario_model import scenario_data
 
     data: dict[str, Any] = scenario_data(scenario)
     data["assumed"] = list(scenario.assumptions)
@@ -126,7 +126,7 @@ def _list_table(entries: "list[ScenarioEntry]") -> "RenderableType":
     from rich import box
     from rich.table import Table
 
-    from campaigns.scenarios import user_scenarios_dir
+    from campaigns.files.scenarios import user_scenarios_dir
 
     folder = user_scenarios_dir()
     table = Table(title="Scenarios", box=box.SIMPLE_HEAD, title_justify="left", expand=False)
@@ -161,7 +161,7 @@ def _from_folder(file: str, folder: Path) -> "Text":
 def _marks(scenario: "Scenario", zone: int) -> list[str]:
     from rich.markup import escape
 
-    from campaigns.briefing import zone_marks
+    from campaigns.reports.briefing import zone_marks
     from meks.game.scenario import Side
 
     colour = {Side.ATTACKER: "red", Side.DEFENDER: "blue"}
@@ -229,7 +229,7 @@ def _scenario_view(scenario: "Scenario") -> "list[RenderableType]":
     head = Panel(Text(scenario.briefing.strip() or "(no briefing)"),
                  title=f"{escape(scenario.name)} ({scenario.id}), {scenario.turn_limit} turns",
                  title_align="left", expand=False)
-    from campaigns.briefing import turn_limit_text, wins_text
+    from campaigns.reports.briefing import turn_limit_text, wins_text
 
     lines = [f"[bold]{side.value.capitalize()}[/bold] {escape(wins_text(scenario, side))}."
              for side in Side]

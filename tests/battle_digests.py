@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.choices import muster
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from campaigns.scenario_model import parse_scenario
+from campaigns.files.scenario_model import parse_scenario
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle, Engagement, RangeChoice
 from meks.engine.log import Kind, render

@@ -386,7 +386,7 @@ def test_repair_none_house_rule_keeps_damage_for_the_next_battle_R3_4(
     from meks.game.dice import Dice
     from meks.game.scenario import Side
 
-    source = Path(__file__).parent.parent / "campaigns" / "scenarios" / "1-opening-shots.yaml"
+    source = Path(__file__).parent.parent / "campaigns/files/scenarios" / "1-opening-shots.yaml"
     data = yaml.safe_load(source.read_text())
     data.update(id="no-repairs", name="No Repairs", house_rules={"repair": "none"})
     scenario = tmp_path / "no-repairs.yaml"

@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.movement import NET_AT
 from meks.engine.bot.policy import Bot

@@ -8,7 +8,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle
 from meks.engine.log import Kind, digest

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meks
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.analysis.estimate import (
     Curve,
     Model,
@@ -36,7 +36,7 @@ from meks.game.scenario import HouseRules, Side
 REPO = Path(__file__).resolve().parent.parent
 BUILT_IN = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
             "head-to-head", "citadel",
-            # the built-in campaign's copies (campaigns/scenarios/campaign)
+            # the built-in campaign's copies (campaigns/files/scenarios/campaign)
             "opening-shots-campaign", "at-the-hot-gates-campaign",
             "buying-us-some-time-campaign", "through-the-breach-campaign", "citadel-campaign")
 
@@ -166,7 +166,7 @@ def test_every_built_in_scenarios_curves_were_fitted_to_its_rules_as_they_are() 
     """The curves keep the digest of the scenario they were fitted to: a change to a built-in
     scenario's map, sides, victory or house rules (not its wording) needs them fitted again
     (``benchmarks/fit_odds.py --scenario ID --write``)."""
-    from campaigns.scenario_model import rules_digest
+    from campaigns.files.scenario_model import rules_digest
     from meks.game.yamlio import parse_yaml
 
     raw = parse_yaml((Path(meks.__file__).parent / "analysis" / "data" / "odds_model.yaml")

@@ -41,7 +41,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle

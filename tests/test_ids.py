@@ -77,7 +77,7 @@ def test_numbers_no_battle_or_muster_could_hold_are_usage_errors(runner: CliRunn
 
 
 def test_digits_other_than_0_to_9_are_not_die_values(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from campaigns.dicefile import read_dice_file
+    from campaigns.files.dicefile import read_dice_file
     from meks.game.errors import InputError
 
     file = tmp_path / "dice.txt"

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, render

@@ -232,7 +232,7 @@ def test_skill_refuses_bad_input(runner: CliRunner, force: str) -> None:
 
 
 def test_bot_force_and_paired_difference(catalog: Catalog) -> None:
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
 
     scenario = get_scenario("opening-shots")
     force = bot_force(scenario, Side.ATTACKER, catalog)

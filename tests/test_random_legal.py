@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle

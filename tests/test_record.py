@@ -218,7 +218,7 @@ def log_positions(events: list[dict[str, Any]]) -> dict[int, dict[str, int]]:
 
 def test_the_map_puts_every_unit_where_the_log_says_it_stood(
         runner: CliRunner, wolves: str, tmp_path: Path) -> None:
-    from campaigns.reports import battle_map
+    from campaigns.reports.pages import battle_map
     from cli.state import session
     from db.models import BattleLog
 
@@ -313,8 +313,8 @@ def hostile_record() -> dict[str, Any]:
 
 
 def hostile_page() -> str:
-    from campaigns.charts import odds_chart, pilots_chart, treasury_chart
-    from campaigns.reports import BattleMap, Placed, TurnMap, _render
+    from campaigns.reports.charts import odds_chart, pilots_chart, treasury_chart
+    from campaigns.reports.pages import BattleMap, Placed, TurnMap, _render
 
     record = hostile_record()
     steps = record["steps"]
@@ -350,7 +350,7 @@ def test_every_name_in_the_page_is_escaped_text() -> None:
 
 
 def test_a_name_with_dollars_is_not_read_as_mathematics() -> None:
-    from campaigns.charts import pilots_chart
+    from campaigns.reports.charts import pilots_chart
 
     step = hostile_record()["steps"][0]
     step["pilots"][0]["pilot"] = "$x^2$ and _under"

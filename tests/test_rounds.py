@@ -677,7 +677,7 @@ def test_the_baseline_withdraws_towards_its_goal_else_into_the_first_zone_R6_3()
 # ---- R7.3 Head to Head at the turn limit ------------------------------------------------------
 
 def head_to_head(turn: int, attacker: Any, defender: Any) -> Any:
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
     from meks.game.victory import BattleState, judge
 
     return judge(get_scenario("head-to-head"),
@@ -787,7 +787,7 @@ def test_scenario_show_says_how_mek_points_decide_R7_3(runner: CliRunner) -> Non
 
 
 def test_head_to_head_ships_with_mek_points_at_the_turn_limit_R7_3() -> None:
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
     from meks.game.scenario import Result
 
     scenario = get_scenario("head-to-head")
@@ -814,7 +814,7 @@ def test_earlier_revisions_are_fought_under_one_exchange_and_stay_R5_2_R6_3() ->
 @pytest.fixture
 def old_rules(tmp_path: Path) -> str:
     """Opening Shots under the readings engine revisions before 8 fought under."""
-    data = yaml.safe_load((REPO / "campaigns" / "scenarios" / "1-opening-shots.yaml")
+    data = yaml.safe_load((REPO / "campaigns" / "files" / "scenarios" / "1-opening-shots.yaml")
                           .read_text(encoding="utf-8"))
     data["id"] = "opening-shots-of-old"
     data.setdefault("house_rules", {}).update(combat_rounds=1, break_contact="stay")

@@ -17,27 +17,30 @@ from meks.analysis.duel_chain import DuelChain, MekState
 from meks.engine.core import Battle, Shot
 from meks.engine.units import Sensors, Unit
 from meks.game.catalog import Band, SystemKind, Weapon
-from meks.game.rules import (
+from meks.game.criticals import (
     COMPUTERS,
     CRITICAL_TABLE,
-    HAWKEYE,
     LEG_DAMAGED,
-    MINEFIELD,
-    MINEFIELD_HITS,
-    ONE_EXACT,
-    ONE_FLOAT,
     PILOT_WOUNDED,
     REACTOR_CORE,
     SYSTEM_LOST,
     WEAPON_DESTROYED,
     WOUNDED_ACTS,
+    critical_check,
+    wounded_acts_odds,
+)
+from meks.game.rules import (
+    HAWKEYE,
+    MINEFIELD,
+    MINEFIELD_HITS,
+    ONE_EXACT,
+    ONE_FLOAT,
     ArmorSave,
     DieCheck,
     InitiativeRoll,
     Roller,
     armor_save,
     arrival,
-    critical_check,
     identifies_unmasked,
     infantry_detection,
     infantry_hit_odds,
@@ -52,7 +55,6 @@ from meks.game.rules import (
     pick_odds,
     random_pick,
     to_hit,
-    wounded_acts_odds,
 )
 from tests.engine_helpers import CATALOG, battle, duel_scenario, force, gun, post, start
 

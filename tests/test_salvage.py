@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "campaigns" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "campaigns" / "files" / "scenarios"
 BLUE = """\
 meks:
   - {design: VIPER, pilot: Dee}
@@ -74,7 +74,7 @@ def blue(tmp_path: Path) -> str:
 
 def snapshot(company: str) -> dict[str, Any]:
     from campaigns.company import get_company
-    from campaigns.roster import snapshot as take
+    from campaigns.files.roster import snapshot as take
     from cli.state import session
 
     with session() as s:
@@ -122,8 +122,8 @@ def test_salvage_rule_is_off_by_default_and_the_stored_scenario_form_keeps_it_ou
         tmp_path: Path) -> None:
     """The house rules salvage, spare_parts and wear are off unless switched on, and a
     scenario stores them only when on: scenarios stored before them keep their form."""
-    from campaigns.scenario_model import scenario_data
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenario_model import scenario_data
+    from campaigns.files.scenarios import get_scenario
     from meks.game.scenario import HouseRules, Salvage
 
     assert HouseRules().salvage is Salvage.NONE
@@ -265,8 +265,8 @@ def test_a_muster_keeps_its_scenario_through_undo_export_and_import_R3_6(
     company's state (undo brings it back), in an exported roster (imported, the copy's
     battle takes those rules; a kept scenario that is not valid is refused, exit 2). A muster
     that has fought keeps it no longer, and db check finds all sound."""
-    from campaigns.scenario_model import scenario_data
-    from campaigns.scenarios import read_scenario_file
+    from campaigns.files.scenario_model import scenario_data
+    from campaigns.files.scenarios import read_scenario_file
 
     spoils = tmp_path / "spoils.yaml"
     data = yaml.safe_load((SCENARIOS / "1-opening-shots.yaml").read_text())

@@ -1,5 +1,5 @@
 """The scenario file model lives in the files layer (issue 14, item 2): ``meks`` keeps the
-game's vocabulary as plain types and never imports pydantic; ``campaigns.scenario_model``
+game's vocabulary as plain types and never imports pydantic; ``campaigns.files.scenario_model``
 checks a file, converts it to those types, and writes and reads the stored form of a
 scenario exactly as it was stored before the move, so existing databases and backups load
 and their battles replay as they were fought."""
@@ -19,16 +19,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from campaigns import scenario_model
-from campaigns.scenario_model import (
+from campaigns.files import scenario_model
+from campaigns.files.scenario_model import (
     parse_condition,
     parse_scenario,
     scenario_data,
     stored_scenario,
 )
-from campaigns.scenarios import get_scenario, read_scenario_file
+from campaigns.files.scenarios import get_scenario, read_scenario_file
 from meks.game import scenario as game
-from meks.game.scenario import Edge, ScenarioInvalid, Side
+from meks.game.scenario import Edge, Side
+from meks.game.scenario_checks import ScenarioInvalid
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -56,7 +57,7 @@ def test_the_game_and_its_engine_do_not_import_pydantic() -> None:
         "for info in pkgutil.walk_packages(meks.__path__, 'meks.'):\n"
         "    importlib.import_module(info.name)\n"
         "scenario = meks.analysis.duel.duel_scenario('Woods')\n"
-        "assert meks.game.scenario.semantic_problems(scenario) == []\n"
+        "assert meks.game.scenario_checks.semantic_problems(scenario) == []\n"
         "print('@@', sorted(m for m in sys.modules if m.split('.')[0].startswith('pydantic')))"
     )
     proc = subprocess.run([sys.executable, "-c", snippet], cwd=REPO, capture_output=True,
@@ -285,7 +286,7 @@ def test_the_rules_digest_moves_with_the_rules_not_the_wording() -> None:
     """What odds curves are checked against: Citadel with another victory (an attacker in
     the city at the end takes it) or one more turn has another digest; reworded (name and
     briefing), it keeps its own."""
-    from campaigns.scenario_model import rules_digest
+    from campaigns.files.scenario_model import rules_digest
 
     today = _scenario("citadel")
     data = scenario_data(today)

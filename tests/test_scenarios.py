@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from campaigns.scenario_model import parse_scenario, scenario_json_schema
-from campaigns.scenarios import (
+from campaigns.files.scenario_model import parse_scenario, scenario_json_schema
+from campaigns.files.scenarios import (
     builtin_entries,
     builtin_file,
     check_scenario_file,
@@ -313,7 +313,7 @@ def test_side_limits_for_the_muster() -> None:
 
 # ---- broken files: clear errors with lines -----------------------------------------------
 
-OPENING = (REPO / "campaigns" / "scenarios" / "1-opening-shots.yaml").read_text("utf-8")
+OPENING = (REPO / "campaigns" / "files" / "scenarios" / "1-opening-shots.yaml").read_text("utf-8")
 
 
 def problems_in(text: str) -> list[str]:

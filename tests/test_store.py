@@ -30,7 +30,7 @@ def run_json(runner: CliRunner, *args: str) -> Any:
 def state(runner: CliRunner, name: str = CO) -> dict[str, Any]:
     """The company's full document, as the roster export writes it."""
     from campaigns.company import get_company
-    from campaigns.roster import snapshot
+    from campaigns.files.roster import snapshot
     from cli.state import session
 
     with session() as s:
@@ -518,8 +518,8 @@ def test_a_muster_naming_a_mek_twice_is_refused(runner: CliRunner, company: str)
 
 
 def test_composition_is_exact(runner: CliRunner, company: str) -> None:
-    from campaigns.company import Limits, muster
     from campaigns.company import Refused as MusterRefused
+    from campaigns.musters import Limits, muster
     from cli.state import session
     from meks.game.catalog import Size
 
@@ -834,7 +834,7 @@ def test_names_have_a_length_limit(runner: CliRunner, company: str, tmp_path: Pa
 
 
 def test_muster_budget_has_the_scenario_limit(runner: CliRunner, company: str) -> None:
-    from campaigns.scenario_model import SideRules
+    from campaigns.files.scenario_model import SideRules
     from cli.muster_cmd import MAX_BUDGET
 
     assert SideRules(budget=MAX_BUDGET).budget == MAX_BUDGET

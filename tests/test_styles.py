@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine import styles as styles_module
 from meks.engine.bot.choices import muster
 from meks.engine.bot.policy import Bot

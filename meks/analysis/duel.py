@@ -27,8 +27,8 @@ from typing import Any
 from meks.analysis.duel_arrays import ArrayChain
 from meks.analysis.duel_chain import DuelChain, DuelOdds, MekModel
 from meks.game.catalog import Catalog, load_catalog
+from meks.game.criticals import CRITICAL_TABLE
 from meks.game.errors import MeksError
-from meks.game.rules import CRITICAL_TABLE
 from meks.game.scenario import COMBAT_ROUNDS
 
 TURN_LIMIT = 12

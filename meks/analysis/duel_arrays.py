@@ -39,7 +39,8 @@ import numpy as np
 from scipy import sparse
 
 from meks.analysis.duel_chain import DuelChain, MekState, next_turn
-from meks.game.rules import ONE_FLOAT, wounded_acts_odds
+from meks.game.criticals import wounded_acts_odds
+from meks.game.rules import ONE_FLOAT
 
 SHORT, MEDIUM, LONG = 0, 1, 2
 BANDS = (SHORT, MEDIUM, LONG)

@@ -46,23 +46,25 @@ from typing import Any
 
 from meks.engine.controllers import baseline_closes, baseline_fires, reach
 from meks.game.catalog import Band, Catalog, Weapon
-from meks.game.rules import (
+from meks.game.criticals import (
     COMPUTERS,
     CRITICAL_TABLE,
     LEG_DAMAGED,
-    ONE_EXACT,
-    ONE_FLOAT,
     PILOT_WOUNDED,
     REACTOR_CORE,
     WEAPON_DESTROYED,
+    critical_check,
+    wounded_acts_odds,
+)
+from meks.game.rules import (
+    ONE_EXACT,
+    ONE_FLOAT,
     MovementRoll,
     armor_save,
     contest,
-    critical_check,
     movement_roll,
     pick_odds,
     to_hit,
-    wounded_acts_odds,
 )
 
 Num = Any  # float, or Fraction when the odds are computed exactly

@@ -52,8 +52,9 @@ from meks.engine.log import Kind
 from meks.engine.units import ForceSpec, Unit
 from meks.engine.view import SideView
 from meks.game.catalog import Band, Catalog, Weapon
+from meks.game.criticals import CriticalCheck
 from meks.game.dice import Dice
-from meks.game.rules import CriticalCheck, KillsRoll, MovementRoll, ToHit, initiative
+from meks.game.rules import KillsRoll, MovementRoll, ToHit, initiative
 from meks.game.scenario import SIDES, Edge, Scenario, Side, UnitKind
 from meks.game.victory import BattleState, Outcome
 

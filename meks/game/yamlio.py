@@ -2,7 +2,7 @@
 text, numbers, booleans). Tags that would build Python objects are refused, and syntax
 errors become an ``InputError`` naming the source and the line.
 
-Files a player gives the product are read by ``campaigns.files`` instead, with limits on
+Files a player gives the product are read by ``campaigns.files.reading`` instead, with limits on
 size, nesting, aliases, numbers and control characters.
 """
 

@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 from meks.engine.decisions import BANDS
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Family, Weapon
+from meks.game.criticals import critical_check, wounded_acts_odds
 from meks.game.rules import (
     ONE_FLOAT,
     MovementRoll,
     Overheat,
     ToHit,
     armor_save,
-    critical_check,
     gunnery_weapon,
     infantry_hit_odds,
     kills_roll,
@@ -34,7 +34,6 @@ from meks.game.rules import (
     overheat_hits,
     skill_of,
     to_hit,
-    wounded_acts_odds,
 )
 from meks.game.rules import contest as compare_rolls
 from meks.game.scenario import Side

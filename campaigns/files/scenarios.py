@@ -1,6 +1,6 @@
 """Scenario files: the built-in ones shipped with the game and the player's own.
 
-Built-in scenarios are package data (``campaigns/scenarios/*.yaml``). A player's scenarios
+Built-in scenarios are package data (``campaigns/files/scenarios/*.yaml``). A player's scenarios
 are the ``*.yaml`` files in the ``scenarios`` folder of the per-user data directory, or in
 the folder named by the ``MEKS_SCENARIOS_DIR`` environment variable. Wherever a scenario id
 is asked for, a path to a scenario file works too.
@@ -22,11 +22,12 @@ from pathlib import Path
 
 import yaml
 
-from campaigns.files import SCENARIO, is_file, parse_yaml, problem, read_text
-from campaigns.scenario_model import parse_scenario
+from campaigns.files.reading import SCENARIO, is_file, parse_yaml, problem, read_text
+from campaigns.files.scenario_model import parse_scenario
 from meks.game.errors import InputError, MeksError, os_problem
 from meks.game.names import normalize, suggest
-from meks.game.scenario import Problem, Scenario, ScenarioInvalid, Side
+from meks.game.scenario import Scenario, Side
+from meks.game.scenario_checks import Problem, ScenarioInvalid
 
 ENV_DIR = "MEKS_SCENARIOS_DIR"
 SUFFIXES = (".yaml", ".yml")
@@ -159,10 +160,10 @@ class _LineIndex:
 @functools.cache
 def builtin_entries() -> tuple[ScenarioEntry, ...]:
     """The scenarios shipped with the game: the six of the rules in their order, then the
-    built-in campaign's copies of some of them (``campaigns/scenarios/campaign``)."""
+    built-in campaign's copies of some of them (``campaigns/files/scenarios/campaign``)."""
     entries = []
-    for folder, where in ((resources.files("campaigns").joinpath("scenarios"), "scenarios"),
-                          (resources.files("campaigns").joinpath("scenarios", "campaign"),
+    for folder, where in ((resources.files("campaigns.files").joinpath("scenarios"), "scenarios"),
+                          (resources.files("campaigns.files").joinpath("scenarios", "campaign"),
                            "scenarios/campaign")):
         entries += _entries_in(folder, where)
     return tuple(entries)
@@ -187,7 +188,7 @@ def builtin_file(scenario_id: str) -> Path:
     """The package file of a built-in scenario (for tests and ``scenario check``)."""
     for entry in builtin_entries():
         if entry.scenario is not None and entry.scenario.id == scenario_id:
-            return Path(str(resources.files("campaigns").joinpath(
+            return Path(str(resources.files("campaigns.files").joinpath(
                 *Path(entry.file).parts[1:])))
     raise MeksError(f"No built-in scenario is called {scenario_id!r}.")
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, col, delete, select
 
-from campaigns.stored import stored_json
+from campaigns.files.stored import stored_json
 from db.models import (
     Battle,
     Campaign,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from campaigns.files import DICE, read_text, text_lines
+from campaigns.files.reading import DICE, read_text, text_lines
 from meks.game.errors import InputError
 
 

@@ -1,12 +1,12 @@
 """Play sheets: what a player needs at the table for each Mek, read from the catalog.
 
-One plain model (``PlaySheet``) is built from a company document (``campaigns.roster``),
+One plain model (``PlaySheet``) is built from a company document (``campaigns.files.roster``),
 either for the whole company (``meks roster export --format md|html``) or for the muster
 waiting for its battle (``meks muster sheet``); Markdown and HTML both render that model, so
 the two cannot disagree. Every number and rule text on a sheet comes from the catalog
 (``meks/game/data``), the rules (``meks.game.rules``) or from the engine's own unit, built as the
 battle builds it (``campaigns.parts.fighting_spec``: lost parts, wear), never from this
-module. The HTML is a Jinja2 template (``campaigns/templates/sheet.html``) that escapes
+module. The HTML is a Jinja2 template (``campaigns/reports/templates/sheet.html``) that escapes
 every value.
 """
 
@@ -18,19 +18,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from campaigns.briefing import ScenarioBrief, brief
 from campaigns.parts import Part, fighting_spec, heat_loss
+from campaigns.reports.briefing import ScenarioBrief, brief
 from meks.engine.units import PilotSpec, Unit, build_unit
 from meks.game.catalog import Band, Catalog, Design, Size
 from meks.game.pilots import base_skill
-from meks.game.rules import (
-    CRITICAL_CHECK_TEXT,
-    ToHit,
-    critical_effects,
-    skill_of,
-    to_hit,
-    turn_sequence,
-)
+from meks.game.reference import CRITICAL_CHECK_TEXT, critical_effects, turn_sequence
+from meks.game.rules import ToHit, skill_of, to_hit
 from meks.game.scenario import COMBAT_ROUNDS, Scenario, Side
 from meks.game.text import without_format_characters
 
@@ -288,10 +282,10 @@ def _signed(value: int) -> str:
 def quick_reference(cards: Sequence[MekCard], catalog: Catalog,
                     rounds: int = COMBAT_ROUNDS,
                     scenario: ScenarioBrief | None = None) -> QuickReference:
-    """The one-page reference: the turn (``meks.game.rules.turn_sequence``), the terrain table
+    """The one-page reference: the turn (``meks.game.reference.turn_sequence``), the terrain table
     (the catalog's; with a scenario, the zones of each terrain), each Mek's to-hit rolls
     with its pilot (``MekCard.to_hit``) and the critical table
-    (``meks.game.rules.critical_effects``)."""
+    (``meks.game.reference.critical_effects``)."""
     columns: tuple[str, ...] = ("Terrain", "Movement roll", "To hit", "Heat rating")
     rows: list[tuple[str, ...]] = [
         (t.name, _signed(t.move), _signed(t.to_hit), _signed(t.heat) if t.heat else "-")
@@ -347,8 +341,8 @@ def roster_sheet(doc: Doc, catalog: Catalog, tables: Sequence[Table] = ()) -> Pl
 def muster_scenario(muster: Doc) -> Scenario | None:
     """The scenario a muster was made for: the one it keeps, else the one its id names
     today; None for a muster made without a scenario (or for one no longer known)."""
-    from campaigns.scenario_model import stored_scenario
-    from campaigns.scenarios import find_scenario
+    from campaigns.files.scenario_model import stored_scenario
+    from campaigns.files.scenarios import find_scenario
     from meks.game.errors import MeksError
 
     if muster.get("definition"):
@@ -366,7 +360,7 @@ def muster_sheet(doc: Doc, catalog: Catalog) -> PlaySheet | None:
     mustered Mek with the pilot mustered with it, the support results that muster took, its
     scenario (map, set-up, victory) and the quick reference. None when no muster is
     waiting."""
-    from campaigns.company import muster_price
+    from campaigns.musters import muster_price
 
     muster = waiting_muster(doc)
     if muster is None:
@@ -618,7 +612,7 @@ def _templates() -> Any:
         return shown(value) if isinstance(value, str) and not isinstance(value, Markup) \
             else value
 
-    env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns", "templates"),
+    env = jinja2.Environment(loader=jinja2.PackageLoader("campaigns.reports", "templates"),
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              finalize=finalize, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)

@@ -3,12 +3,12 @@
 A scenario file is YAML; ``parse_scenario`` turns its plain data into the game's
 ``meks.game.scenario.Scenario`` or raises ``ScenarioInvalid`` listing *every* problem, each with
 the path of the value it concerns (``attacker.setup.zones[0]``) and a reason a player
-understands. Finding line numbers is the job of ``campaigns.scenarios``; this module only
+understands. Finding line numbers is the job of ``campaigns.files.scenarios``; this module only
 sees plain data.
 
 Checking happens in two passes. The pydantic models here check shapes and single values
 (zones 1-9, known terrain, whole numbers, no unknown keys); every error pydantic reports is
-worded by one translator (``_from_pydantic``). ``meks.game.scenario.semantic_problems`` then
+worded by one translator (``_from_pydantic``). ``meks.game.scenario_checks.semantic_problems`` then
 checks what spans several values, on the game's own types.
 
 The models also give the JSON Schema of a scenario file (``scenario_json_schema``) and the
@@ -64,17 +64,15 @@ from meks.game.scenario import (
     Edge,
     Measure,
     Path,
-    Problem,
     Repair,
     Result,
     Salvage,
-    ScenarioInvalid,
     Side,
     SkillChoice,
     UnitKind,
     ZoneChoice,
-    semantic_problems,
 )
+from meks.game.scenario_checks import Problem, ScenarioInvalid, semantic_problems
 from meks.game.text import without_format_characters
 
 # ---- value types with their own checks ---------------------------------------------------

@@ -1,8 +1,8 @@
 """Reports to open in a browser or print: a company's campaign (``campaign report``) and one
 battle (``battle report``), each one self-contained HTML page.
 
-The pages come from Jinja2 templates (``campaigns/templates``) that escape every value by
-default; the charts are SVG drawn by matplotlib (``campaigns.charts``), put in the page as
+The pages come from Jinja2 templates (``campaigns/reports/templates``) that escape every value by
+default; the charts are SVG drawn by matplotlib (``campaigns.reports.charts``), put in the page as
 they are; the style is in the page. Nothing in a page asks for a file or an address: it
 reads the same offline.
 
@@ -20,8 +20,8 @@ from sqlmodel import Session
 
 from campaigns.battles import log_row, rebuilt
 from campaigns.company import get_company
+from campaigns.files.stored import stored_json
 from campaigns.record import battle_list, campaign_record
-from campaigns.stored import stored_json
 from db.models import Battle as BattleRow
 from meks.engine.core import Battle
 from meks.engine.log import digest
@@ -167,7 +167,7 @@ def battle_map(session: Session, battle_id: int) -> BattleMap:
 def _environment() -> Any:
     from jinja2 import Environment, PackageLoader, StrictUndefined
 
-    return Environment(loader=PackageLoader("campaigns", "templates"), autoescape=True,
+    return Environment(loader=PackageLoader("campaigns.reports", "templates"), autoescape=True,
                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
 
 
@@ -195,7 +195,7 @@ def battle_report(session: Session, battle_id: int) -> str:
 def campaign_report(session: Session, company_name: str) -> str:
     """The company's campaign page: the record step by step, the charts, then each
     battle's map."""
-    from campaigns.charts import odds_chart, pilots_chart, treasury_chart
+    from campaigns.reports.charts import odds_chart, pilots_chart, treasury_chart
 
     company = get_company(session, company_name)
     record = campaign_record(session, company.name)

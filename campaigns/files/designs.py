@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from campaigns.files import DESIGN, read_yaml_file
+from campaigns.files.reading import DESIGN, read_yaml_file
 from meks.game.catalog import Design
 from meks.game.construction import design_from_data
 
