@@ -57,16 +57,16 @@ if str(REPO_ROOT) not in sys.path:
 
 import meks  # noqa: E402
 from benchmarks._run import failed, parse, positive_int, usage_error  # noqa: E402
+from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from campaigns.scenarios import get_scenario  # noqa: E402
-from meks.catalog import Catalog, load_catalog  # noqa: E402
-from meks.dice import Dice  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.controllers import Baseline, Controller  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.log import digest  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
-from meks.scenario import Scenario, Side  # noqa: E402
+from meks.game.catalog import Catalog, load_catalog  # noqa: E402
+from meks.game.dice import Dice  # noqa: E402
+from meks.game.scenario import Scenario, Side  # noqa: E402
 
 DEFAULT_BATTLES = 2000
 DEFAULT_JOBS = available_cpus()  # taken before this process pins itself to one CPU

@@ -37,23 +37,23 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks._run import parse, positive_int, print_report  # noqa: E402
+from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from campaigns.scenarios import get_scenario  # noqa: E402
-from meks.catalog import Catalog, load_catalog  # noqa: E402
-from meks.dice import Dice  # noqa: E402
 from meks.engine.bot.choices import Difficulty, muster  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.controllers import Baseline, Controller  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
-from meks.scenario import Scenario, Side  # noqa: E402
-from meks.support import RICH_UNCLE, roll_support  # noqa: E402
+from meks.game.catalog import Catalog, load_catalog  # noqa: E402
+from meks.game.dice import Dice  # noqa: E402
+from meks.game.scenario import Scenario, Side  # noqa: E402
+from meks.game.support import RICH_UNCLE, roll_support  # noqa: E402
 
 T = TypeVar("T")
 R = TypeVar("R")
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
              "head-to-head", "citadel")
-# The built-in campaign's copies of some of them (campaigns/scenarios/campaign).
+# The built-in campaign's copies of some of them (campaigns/files/scenarios/campaign).
 CAMPAIGN_SCENARIOS = ("opening-shots-campaign", "at-the-hot-gates-campaign",
                       "buying-us-some-time-campaign", "through-the-breach-campaign",
                       "citadel-campaign")

@@ -86,7 +86,7 @@ def one_campaign(job: tuple[int, str, int | None, bool, int, bool | None,
     from campaigns.company import create_company
     from db.engine import engine_for
     from db.models import BattleLog, Muster
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     if pay is not None:
         treasury_rule.PAY = treasury_rule.Pay(*pay)

@@ -1,5 +1,5 @@
-"""Exact duel speed: the time of ``meks.duel.exact_duel`` for every pair of stock Meks (floats,
-then exact fractions), and the verdicts on the speed goals of issue 19. It exits 0 whether
+"""Exact duel speed: the time of ``meks.analysis.duel.exact_duel`` for every pair of stock Meks
+(floats, then exact fractions), and the verdicts on the speed goals of issue 19. It exits 0 whether
 the goals are met or not, 2 on a bad argument (an unknown terrain), and 1 when a pair cannot
 be timed (its computation raised anything but the product's refusal), saying why on stderr.
 
@@ -49,7 +49,7 @@ def _time_pair(a: str, b: str, terrain: str, exact: bool,
     """Put the median time of the pair on ``out``; REFUSED when the product refuses it, or
     the error, as text, when its computation fails."""
     try:
-        from meks.duel import DuelError, exact_duel
+        from meks.analysis.duel import DuelError, exact_duel
 
         exact_duel("WASP", "WASP")  # warm imports and the catalog
         times = []
@@ -111,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(parser, argv)
     if isinstance(args, int):  # --help, or a usage error argparse has explained
         return args
-    from meks.catalog import load_catalog
-    from meks.errors import UnknownName
+    from meks.game.catalog import load_catalog
+    from meks.game.errors import UnknownName
 
     cat = load_catalog()
     try:

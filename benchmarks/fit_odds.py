@@ -1,5 +1,5 @@
-"""Fit the odds curves of ``meks/estimate.py`` to battles the bot fights, and say how well they
-agree with battles fought afresh.
+"""Fit the odds curves of ``meks/analysis/estimate.py`` to battles the bot fights, and say how
+well they agree with battles fought afresh.
 
 For each built-in scenario, ``--pairs`` random match-ups are drawn: each side's budget is the
 scenario's times one of 0.70, 0.85, 1.00, 1.15, 1.30; its Meks are, half the time, any force
@@ -12,7 +12,7 @@ with a chance of 1 in 4, and another with the same chance, and so on. Each match
 ``--battles`` times, the bot commanding both sides, with the support results the scenario
 gives rolled from the battle's seed. The attacker's and the defender's wins are then fitted,
 each by its own logistic regression, against the attacker's edge in strength and in movement
-rolls and in numbers (``meks.estimate.edge``, ``speed`` and ``numbers``).
+rolls and in numbers (``meks.analysis.estimate.edge``, ``speed`` and ``numbers``).
 
 A second, independent draw of match-ups (other seeds, ``--check-pairs``) is fought in the same
 way and compared with what the fitted curves say: the table gives, by bands of the estimated
@@ -23,7 +23,7 @@ attacker and the defender, and the Brier score of the estimate against that of a
     python benchmarks/fit_odds.py [--pairs N] [--battles K] [--check-pairs M] [--jobs J]
                                   [--scenario ID ...] [--write [--output FILE]] [--json]
 
-With ``--write`` the fitted curves replace those of ``meks/data/odds_model.yaml`` (or of
+With ``--write`` the fitted curves replace those of ``meks/analysis/data/odds_model.yaml`` (or of
 ``--output``) for the scenarios fitted, with their checks and this run's command line, every
 default spelt out; the file's other scenarios are kept, each with the command that fitted it.
 The draws are seeded by the arguments (``--jobs`` only shares the work out), so the recorded
@@ -63,11 +63,18 @@ from benchmarks._run import (  # noqa: E402
     write_whole,
 )
 from benchmarks.bot_vs_baseline import CAMPAIGN_SCENARIOS, SCENARIOS, fight_all  # noqa: E402
+from campaigns.files.scenario_model import rules_digest  # noqa: E402
+from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from campaigns.scenario_model import rules_digest  # noqa: E402
-from campaigns.scenarios import get_scenario  # noqa: E402
-from meks.catalog import Catalog, Design, load_catalog  # noqa: E402
-from meks.dice import Dice  # noqa: E402
+from meks.analysis.estimate import (  # noqa: E402
+    MODEL_FILE,
+    Curve,
+    Model,
+    edge,
+    from_edge,
+    numbers,
+    speed,
+)
 from meks.engine import REVISION  # noqa: E402
 from meks.engine.bot.choices import (  # noqa: E402
     DIFFICULTIES,
@@ -78,26 +85,19 @@ from meks.engine.bot.choices import (  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
-from meks.errors import InputError  # noqa: E402
-from meks.estimate import (  # noqa: E402
-    MODEL_FILE,
-    Curve,
-    Model,
-    edge,
-    from_edge,
-    numbers,
-    speed,
-)
-from meks.pilots import available_skills  # noqa: E402
-from meks.scenario import Scenario, Side  # noqa: E402
-from meks.support import RICH_UNCLE, roll_support  # noqa: E402
+from meks.game.catalog import Catalog, Design, load_catalog  # noqa: E402
+from meks.game.dice import Dice  # noqa: E402
+from meks.game.errors import InputError  # noqa: E402
+from meks.game.pilots import available_skills  # noqa: E402
+from meks.game.scenario import Scenario, Side  # noqa: E402
+from meks.game.support import RICH_UNCLE, roll_support  # noqa: E402
 
 SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
 LEVELS = (("Green", 30), ("Regular", 35), ("Veteran", 25), ("Elite", 10))
 SKILL_CHANCE = 0.25  # a pilot's chance of a skill, and of each further one
 FIT_SEED = 31_000
 CHECK_SEED = 77_000
-MODEL_PATH = REPO_ROOT / "meks" / "data" / MODEL_FILE
+MODEL_PATH = REPO_ROOT / "meks" / "analysis" / "data" / MODEL_FILE
 CAMPAIGN_FORCES = REPO_ROOT / "benchmarks" / "data" / "campaign_forces.json"
 CAMPAIGN_SHARE = 0.5  # of a scenario's match-ups, when it has recorded company forces
 
@@ -301,14 +301,15 @@ def run(scenarios: list[str], pairs: int, battles: int, check_pairs: int,
 
 
 HEADER = (
-    "# Odds curves for meks/estimate.py: for each built-in scenario, the attacker's and the",
-    "# defender's chance of winning as 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers))),",
+    "# Odds curves for meks/analysis/estimate.py: for each built-in scenario, the attacker's",
+    "# and the defender's chance of winning as",
+    "# 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers))),",
     "# [a, b, c, d] below: edge is the log of the attacker's strength over the defender's,",
     "# speed its chance of winning a movement roll less the defender's, numbers the log of",
     "# its count of Meks over the defender's (edges: the range of edge the",
     "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
     "# benchmarks/fit_odds.py to battles the bot fought on both sides; scenario: the digest",
-    "# of the scenario's rules they were fitted to (campaigns.scenario_model.rules_digest).",
+    "# of the scenario's rules they were fitted to (campaigns.files.scenario_model.rules_digest).",
     "# command: the command line that last wrote this file, every default spelt out. Run",
     "# from the repository's root, it fits the scenarios it names again, the same to the",
     "# last digit (its arguments seed every draw), and keeps the others as they are: so it",
@@ -347,7 +348,7 @@ def _number(value: float, places: int) -> str:
 def read_model(path: Path) -> dict[str, Any]:
     """The curves file at ``path`` as plain data (empty when there is none yet);
     ``Failure`` when it is not such a file."""
-    from meks.yamlio import parse_yaml
+    from meks.game.yamlio import parse_yaml
 
     if not path.exists():
         return {}

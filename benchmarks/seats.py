@@ -37,11 +37,11 @@ from benchmarks._run import parse, positive_int, print_report  # noqa: E402
 from benchmarks.bot_vs_baseline import SCENARIOS, fight_all  # noqa: E402
 from benchmarks.fit_odds import side_units, with_support  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from meks.catalog import load_catalog  # noqa: E402
-from meks.dice import Dice  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
-from meks.scenario import Scenario, Side  # noqa: E402
+from meks.game.catalog import load_catalog  # noqa: E402
+from meks.game.dice import Dice  # noqa: E402
+from meks.game.scenario import Scenario, Side  # noqa: E402
 
 SEATS_SEED = 52_000
 LOW, HIGH, DRAWS = 0.30, 0.70, 0.15  # a contest: each side wins 30% to 70%, at most 15% drawn
@@ -58,7 +58,7 @@ class Task:
 def scenario_of(scenario_id: str, plan: str, rounds: int | None) -> Scenario:
     """The scenario as the plan fights it, with ``rounds`` as its cap when given."""
     from campaigns.campaign import BUILT_IN_PLAN, PRINTED_PLAN
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
 
     if plan == "campaign":  # the campaign's copy of the printed scenario, where it has one
         printed = [sid for sid, _ in PRINTED_PLAN]

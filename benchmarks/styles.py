@@ -65,16 +65,16 @@ from benchmarks.bot_vs_baseline import (  # noqa: E402
     forces_report,
     support_for,
 )
+from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
-from campaigns.scenarios import get_scenario  # noqa: E402
-from meks.catalog import load_catalog  # noqa: E402
-from meks.dice import Dice  # noqa: E402
 from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.controllers import Controller  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.engine.styles import STYLES  # noqa: E402
 from meks.engine.units import ForceSpec  # noqa: E402
-from meks.scenario import Side  # noqa: E402
+from meks.game.catalog import load_catalog  # noqa: E402
+from meks.game.dice import Dice  # noqa: E402
+from meks.game.scenario import Side  # noqa: E402
 
 DEFAULT_BATTLES = 400
 BOT = "bot"

@@ -7,7 +7,7 @@ own muster for that budget at the campaign's difficulty.
 
 Two ways to judge a candidate:
 
-- **Estimated** (the built-in scenarios, the bot commanding): ``meks.estimate`` gives every
+- **Estimated** (the built-in scenarios, the bot commanding): ``meks.analysis.estimate`` gives every
   candidate's odds from the two forces at once, with curves fitted to the bot's battles; the
   candidate nearest the target wins (on a tie, the one nearest the scenario's budget and the
   difficulty's pilots). Nothing is fought unless odds are asked for with ``runs``.
@@ -28,17 +28,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from campaigns.errors import Refused
+from campaigns.files.scenario_model import rules_digest
 from campaigns.odds_work import controllers
-from campaigns.scenario_model import rules_digest
-from meks.catalog import Catalog
-from meks.dice import Dice
+from meks.analysis.estimate import Estimate, estimate, model_for
+from meks.analysis.odds import Tally, simulate, wilson
 from meks.engine.bot.choices import Difficulty
 from meks.engine.bot.choices import muster as bot_muster
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.estimate import Estimate, estimate, model_for
-from meks.odds import Tally, simulate, wilson
-from meks.scenario import Scenario, Side
-from meks.support import SupportResult, roll_support
+from meks.game.catalog import Catalog
+from meks.game.dice import Dice
+from meks.game.scenario import Scenario, Side
+from meks.game.support import SupportResult, roll_support
 
 ENEMY_LEVEL = {Difficulty.EASY: "Green", Difficulty.NORMAL: "Regular",
                Difficulty.HARD: "Veteran"}

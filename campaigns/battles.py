@@ -30,17 +30,15 @@ from campaigns.fighters import both as both
 from campaigns.fighters import controller as controller
 from campaigns.fighters import force_from_data as force_from_data
 from campaigns.fighters import force_to_data as force_to_data
+from campaigns.files.scenario_model import scenario_data, stored_scenario
+from campaigns.files.scenarios import get_scenario
+from campaigns.files.stored import reading, stored_json
 from campaigns.forces import load_force_file, muster_force
 from campaigns.in_play import play_using
 from campaigns.parts import SYSTEM, WEAPON, Part, salvages, wreck_parts
 from campaigns.postbattle import Aftermath, aftermath
-from campaigns.scenario_model import scenario_data, stored_scenario
-from campaigns.scenarios import get_scenario
-from campaigns.stored import reading, stored_json
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Company, Muster
-from meks.catalog import Catalog, load_catalog
-from meks.dice import Dice
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Baseline, Controller
@@ -48,8 +46,10 @@ from meks.engine.core import Battle
 from meks.engine.decisions import Retreat
 from meks.engine.log import Event, digest, render
 from meks.engine.units import ForceSpec, Unit
-from meks.errors import MeksError
-from meks.scenario import Scenario, Side
+from meks.game.catalog import Catalog, load_catalog
+from meks.game.dice import Dice
+from meks.game.errors import MeksError
+from meks.game.scenario import Scenario, Side
 
 
 @dataclass
@@ -75,7 +75,7 @@ class Fought:
 
 
 def is_force_file(ref: str) -> bool:
-    from campaigns.files import is_file
+    from campaigns.files.reading import is_file
 
     return ref.lower().endswith((".yaml", ".yml")) or is_file(ref)
 

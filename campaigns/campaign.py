@@ -55,7 +55,6 @@ from campaigns.battles import (
 )
 from campaigns.campaign_step import Step, complete_step, odds_before
 from campaigns.company import (
-    Limits,
     NotFound,
     Refused,
     assign_pilot,
@@ -65,21 +64,15 @@ from campaigns.company import (
     file_name,
     get_company,
     hire_pilot,
-    muster,
-    next_muster,
     shell_arg,
     support_roll,
     support_rolls_for,
     waiting_muster,
 )
-from campaigns.files import PLAN, is_file, read_yaml_file, resolved
-from campaigns.forces import muster_force
-from campaigns.in_play import play_using
-from campaigns.parts import Part, counted, named_part
-from campaigns.play import PlayState, load, start_sides
-from campaigns.scenario_model import HouseRules as HouseRulesModel
-from campaigns.scenario_model import scenario_data, stored_scenario
-from campaigns.scenarios import (
+from campaigns.files.reading import PLAN, is_file, read_yaml_file, resolved
+from campaigns.files.scenario_model import HouseRules as HouseRulesModel
+from campaigns.files.scenario_model import scenario_data, stored_scenario
+from campaigns.files.scenarios import (
     Origin,
     ScenarioEntry,
     find_scenario,
@@ -87,17 +80,23 @@ from campaigns.scenarios import (
     read_scenario_file,
     user_scenarios_dir,
 )
-from campaigns.stored import DamagedRecord, stored_json
+from campaigns.files.stored import DamagedRecord, stored_json
+from campaigns.forces import muster_force
+from campaigns.in_play import play_using
+from campaigns.musters import Limits, muster, next_muster
+from campaigns.parts import Part, counted, named_part
+from campaigns.play import PlayState, load, start_sides
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
 from db.models import Campaign, Company, Mek, Pilot, Play
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.dice import Dice
+from meks.analysis.forcepick import Option, pick_force
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
-from meks.errors import InputError, MeksError
-from meks.forcepick import Option, pick_force
-from meks.scenario import Scenario, Side, house_rule_problems
-from meks.schema import build
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.dice import Dice
+from meks.game.errors import InputError, MeksError
+from meks.game.scenario import Scenario, Side
+from meks.game.scenario_checks import house_rule_problems
+from meks.game.schema import build
 
 # The six scenarios of the rules as printed, with the side the company takes in each.
 PRINTED_PLAN = (
@@ -111,7 +110,7 @@ PRINTED_PLAN = (
 PRINTED_NAME = "The six scenarios of the rules, as printed"
 # The built-in campaign: the same six, each seat a contest. Where a printed scenario leaves
 # one side nearly always winning, bot against bot, the campaign plays a copy with the fewest
-# changes that make both seats a contest (campaigns/scenarios/campaign; docs/rules.md, "The
+# changes that make both seats a contest (campaigns/files/scenarios/campaign; docs/rules.md, "The
 # built-in campaign's scenarios").
 BUILT_IN_PLAN = (
     ("opening-shots-campaign", "attacker"),

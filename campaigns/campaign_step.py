@@ -18,9 +18,9 @@ from sqlmodel import Session
 from campaigns import treasury as treasury_rule
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
-from campaigns.stored import stored_json
+from campaigns.files.stored import stored_json
 from db.models import Campaign, Company
-from meks.scenario import Side
+from meks.game.scenario import Side
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ the store (the odds' worker processes) can raise them without importing it."""
 
 from __future__ import annotations
 
-from meks.errors import MeksError
+from meks.game.errors import MeksError
 
 
 class NotFound(MeksError):

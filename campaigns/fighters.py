@@ -7,12 +7,12 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.errors import Refused
-from meks.catalog import Design, Size
 from meks.engine.bot.choices import Difficulty
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.scenario import Side
+from meks.game.catalog import Design, Size
+from meks.game.scenario import Side
 
 CONTROLLERS: dict[str, type[Baseline]] = {"bot": Bot, "baseline": Baseline}
 DEFAULT_CONTROLLER = "bot"

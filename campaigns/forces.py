@@ -20,17 +20,17 @@ from pathlib import Path
 from sqlmodel import Session, col, select
 
 from campaigns.company import Refused, file_name, get_company, shell_arg
-from campaigns.designs import load_design_file
-from campaigns.files import FORCE, read_yaml_file
+from campaigns.files.designs import load_design_file
+from campaigns.files.reading import FORCE, read_yaml_file
+from campaigns.files.stored import reading, stored_json
 from campaigns.parts import fighting_spec, lost_parts, mek_design
-from campaigns.stored import reading, stored_json
 from db.models import Company, Mek, Muster, Pilot, SupportRoll, fold
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.construction import check_design
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.errors import InputError, MeksError
-from meks.pilots import base_skill
-from meks.schema import build
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.construction import check_design
+from meks.game.errors import InputError, MeksError
+from meks.game.pilots import base_skill
+from meks.game.schema import build
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from sqlalchemy import select as select_columns
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
-from campaigns.roster import snapshot
-from campaigns.stored import DamagedRecord
+from campaigns.files.roster import snapshot
+from campaigns.files.stored import DamagedRecord
 from db.backup import json_problem, tables
 from db.engine import damaged, is_damage
 from db.models import Campaign, Company, Event, Muster, Play

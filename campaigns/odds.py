@@ -20,21 +20,21 @@ from campaigns.battles import (
     participant,
 )
 from campaigns.company import Refused
+from campaigns.files.scenario_model import scenario_data
+from campaigns.files.scenarios import get_scenario
 from campaigns.odds_work import chunk_duels, chunk_odds, chunk_winners
-from campaigns.scenario_model import scenario_data
-from campaigns.scenarios import get_scenario
-from meks.catalog import Catalog, load_catalog
-from meks.engine.bot.choices import Difficulty, muster
-from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.errors import MeksError, UsageError
-from meks.odds import (
+from meks.analysis.odds import (
     Tally,
     paired_difference,
     sub_seed,
     wilson,
 )
-from meks.pilots import available_skills, skill_label
-from meks.scenario import Scenario, Side
+from meks.engine.bot.choices import Difficulty, muster
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
+from meks.game.catalog import Catalog, load_catalog
+from meks.game.errors import MeksError, UsageError
+from meks.game.pilots import available_skills, skill_label
+from meks.game.scenario import Scenario, Side
 
 CHUNK = 50
 RUNS = {"bot": 400, "baseline": 1000}

@@ -8,11 +8,11 @@ from collections.abc import Callable
 from typing import Any
 
 from campaigns.fighters import controller, force_from_data
-from campaigns.scenario_model import stored_scenario
-from meks.catalog import load_catalog
+from campaigns.files.scenario_model import stored_scenario
+from meks.analysis.odds import Tally, duel_force, duel_scenario, simulate, winners
 from meks.engine.controllers import Controller
-from meks.odds import Tally, duel_force, duel_scenario, simulate, winners
-from meks.scenario import Side
+from meks.game.catalog import load_catalog
+from meks.game.scenario import Side
 
 
 def controllers(name: str) -> Callable[[], dict[Side, Controller]]:

@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from campaigns.errors import Refused
-from campaigns.stored import stored_json
+from campaigns.files.stored import stored_json
 from db.models import Mek, StockPart
-from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.engine.units import PilotSpec, UnitSpec
-from meks.errors import UnknownName
-from meks.scenario import Salvage
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.errors import UnknownName
+from meks.game.scenario import Salvage
 
 # Our decisions (docs/rules.md R3.7, R3.8)
 REPAIR_PRICE = 1  # points for each Hit mended under 'repair: paid'

@@ -32,13 +32,11 @@ from campaigns.battles import (
 )
 from campaigns.campaign_step import Step, complete_step
 from campaigns.company import NotFound, Refused, is_id, lock
+from campaigns.files.scenario_model import scenario_data, stored_scenario
+from campaigns.files.scenarios import get_scenario
+from campaigns.files.stored import reading, stored_json
 from campaigns.in_play import play_using
-from campaigns.scenario_model import scenario_data, stored_scenario
-from campaigns.scenarios import get_scenario
-from campaigns.stored import reading, stored_json
 from db.models import Campaign, Company, Muster, Play, utcnow
-from meks.catalog import Catalog, load_catalog
-from meks.dice import Dice
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Controller
@@ -46,7 +44,9 @@ from meks.engine.core import Battle
 from meks.engine.log import digest
 from meks.engine.recorded import Decision
 from meks.engine.units import ForceSpec
-from meks.scenario import Scenario, Side
+from meks.game.catalog import Catalog, load_catalog
+from meks.game.dice import Dice
+from meks.game.scenario import Scenario, Side
 
 PLAYER = "player"  # the controller name a played side is stored under
 

@@ -20,6 +20,7 @@ from campaigns.company import (
     find_mek,
     find_pilot,
 )
+from campaigns.files.stored import reading, stored_json
 from campaigns.in_play import play_using
 from campaigns.parts import (
     REPAIR_PRICE,
@@ -34,13 +35,12 @@ from campaigns.parts import (
     salvages,
     store_parts,
 )
-from campaigns.stored import reading, stored_json
 from db.models import Battle, Mek, Muster, Pilot
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.dice import Dice
 from meks.engine.bot.choices import choose_skill
-from meks.errors import MeksError, UsageError
-from meks.pilots import (
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.dice import Dice
+from meks.game.errors import MeksError, UsageError
+from meks.game.pilots import (
     FAMILIARITY,
     available_skills,
     base_skill,
@@ -48,7 +48,7 @@ from meks.pilots import (
     roll_for_skill,
     skill_label,
 )
-from meks.scenario import HouseRules, Salvage
+from meks.game.scenario import HouseRules, Salvage
 
 RESULTS = ("win", "loss", "draw")
 # How a battle ended early for a company (house rule withdrawal, R6.13), as reports say it.
@@ -305,14 +305,14 @@ def house_rules_of(muster: Muster) -> HouseRules:
     kept one, of the scenario with its id now; the rulings' defaults for a muster made
     without a scenario, or for one that can no longer be found."""
     if muster.definition is not None:
-        from campaigns.scenario_model import stored_scenario
+        from campaigns.files.scenario_model import stored_scenario
 
         data = stored_json(muster, "definition", dict)
         with reading(muster, "definition"):
             return stored_scenario(data).house_rules
     if muster.scenario is None:
         return HouseRules()
-    from campaigns.scenarios import find_scenario
+    from campaigns.files.scenarios import find_scenario
 
     try:
         entry = find_scenario(muster.scenario, files=False)

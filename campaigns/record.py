@@ -16,7 +16,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from campaigns.company import NotFound, get_company, shell_arg
-from campaigns.stored import reading, stored_json
+from campaigns.files.stored import reading, stored_json
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Campaign, Company, Muster, Pilot
 

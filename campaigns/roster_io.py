@@ -1,6 +1,6 @@
 """Rosters in and out of the database: ``meks roster export``, ``import`` and ``schema``.
 
-JSON and YAML carry the company document (``campaigns.roster``) as is and can be imported
+JSON and YAML carry the company document (``campaigns.files.roster``) as is and can be imported
 again; CSV (one row per Mek, for spreadsheets), Markdown and HTML (a printable roster sheet)
 are for reading and printing only.
 
@@ -29,7 +29,6 @@ import yaml
 from pydantic import ValidationError
 from sqlmodel import Session
 
-from campaigns import roster, sheet
 from campaigns.company import (
     Refused,
     changing,
@@ -38,16 +37,18 @@ from campaigns.company import (
     get_company,
     shell_arg,
 )
-from campaigns.files import ROSTER, parse_json_or_yaml, read_text
+from campaigns.files import roster
+from campaigns.files.reading import ROSTER, parse_json_or_yaml, read_text
+from campaigns.files.scenario_model import HouseRules, parse_scenario
+from campaigns.files.scenarios import discover
 from campaigns.parts import heat_loss
-from campaigns.scenario_model import HouseRules, parse_scenario
-from campaigns.scenarios import discover
+from campaigns.reports import sheet
 from db.models import Company, fold
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.construction import check_design
-from meks.errors import InputError, MeksError, problem, within
-from meks.names import normalize
-from meks.pilots import FAMILIARITY, base_skill
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.construction import check_design
+from meks.game.errors import InputError, MeksError, problem, within
+from meks.game.names import normalize
+from meks.game.pilots import FAMILIARITY, base_skill
 
 FORMATS = ("json", "yaml", "csv", "md", "html")
 IMPORTABLE = ("json", "yaml")
@@ -186,7 +187,7 @@ def _ledger(doc: roster.Document) -> tuple[sheet.Table, ...]:
 
 
 def play_sheet(doc: roster.Document) -> sheet.PlaySheet:
-    """The company's printable roster: a play card per active Mek (``campaigns.sheet``)
+    """The company's printable roster: a play card per active Mek (``campaigns.reports.sheet``)
     followed by its record."""
     return sheet.roster_sheet(doc, load_catalog(), _ledger(doc))
 
@@ -205,7 +206,7 @@ def to_html(doc: roster.Document, paper: str | None = None) -> str:
 
 def read_roster_file(path: Path) -> str:
     """The text of a roster file; ``InputError`` (exit 2) if it cannot be read (see
-    ``campaigns.files``)."""
+    ``campaigns.files.reading``)."""
     return read_text(path, ROSTER)
 
 

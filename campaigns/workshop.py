@@ -34,9 +34,9 @@ from campaigns.parts import (
     take_parts,
 )
 from campaigns.treasury import sale_price, treasury_campaign
-from meks.catalog import Catalog, Design, Size, load_catalog
-from meks.construction import check_design
-from meks.plain import plain
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.construction import check_design
+from meks.game.plain import plain
 
 # ---- repair, refit and overhaul (R3.7, R3.8) ------------------------------------------------
 

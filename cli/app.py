@@ -52,7 +52,7 @@ class MeksGroup(TyperGroup):
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: Any) -> Any:  # typer's own click Context
-        from meks.errors import MeksError
+        from meks.game.errors import MeksError
 
         try:
             return super().invoke(ctx)
@@ -76,12 +76,12 @@ class MeksGroup(TyperGroup):
             raise typer.Exit(0) from None
         except OSError as exc:
             from cli.output import error, internal_error
-            from meks.errors import os_problem
+            from meks.game.errors import os_problem
 
             if exc.filename is None:  # not about a file the player named: a bug
                 internal_error(exc)
                 raise typer.Exit(1) from None
-            # a file met where no reader of campaigns.files was asked: worded as they do
+            # a file met where no reader of campaigns.files.reading was asked: worded as they do
             error(f"{exc.filename}: {os_problem(exc)}")
             raise typer.Exit(2) from None
         except Exception as exc:  # a bug: say so plainly, no traceback unless asked
@@ -99,7 +99,7 @@ def _refuse_control_characters(args: list[str]) -> None:
     """Nothing typed may hold a control character but a tab or a line break (names turn
     those into spaces): a NUL cannot be stored, and an escape sequence echoed back would
     take over the terminal. Checked before any command runs (exit 2)."""
-    from meks.text import TYPED_WHITESPACE, bad_character, describe, shown
+    from meks.game.text import TYPED_WHITESPACE, bad_character, describe, shown
 
     for arg in args:
         # a byte of a file name that is not UTF-8 reads as a lone surrogate and is let by

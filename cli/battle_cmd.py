@@ -10,7 +10,7 @@ from cli.output import print_json, print_lines, show
 from cli.state import JSON, interactive, pairs, session
 
 if TYPE_CHECKING:
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
 app = typer.Typer(no_args_is_help=True, help="Record and fight battles.")
 
@@ -65,7 +65,7 @@ def record(
     credited, promotions, a new-skill roll for each surviving pilot, and the salvage named."""
     from campaigns.postbattle import ChoicesNeeded, record_battle
     from cli import store_views
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     result = result.strip().lower()
     if result not in ("win", "loss", "draw"):
@@ -116,7 +116,7 @@ def record(
 
 def _dice(seed: int | None, dice: str | None) -> "Dice":
     """The dice for a battle: a seed (default), a file of values, or 'manual' prompts."""
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     if dice is None:
         return Dice.from_seed(seed)
@@ -131,7 +131,7 @@ def _dice(seed: int | None, dice: str | None) -> "Dice":
                 typer.echo("A die shows 1 to 6.", err=True)
 
         return Dice.from_callback(ask)
-    from campaigns.dicefile import read_dice_file
+    from campaigns.files.dicefile import read_dice_file
 
     return Dice.from_sequence(read_dice_file(Path(dice)))
 
@@ -191,7 +191,7 @@ def auto(
     from campaigns.battles import both, fight, is_force_file, store, summary
     from cli.store_views import counted_names
     from meks.engine.log import render
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     chosen = _dice(seed, dice)
     sides = both(controller_name)
@@ -247,7 +247,7 @@ def report(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
     then what each side kept hidden from the other.
 
     The page needs no network: its style and drawings are inside it."""
-    from campaigns.reports import battle_report
+    from campaigns.reports.pages import battle_report
     from cli.files import write_atomically
     from cli.output import say
 
@@ -323,7 +323,7 @@ def play(
     from campaigns.company import Refused
     from campaigns.play import start
     from cli.play_run import play_to_end
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     chosen = side.strip().lower()
     if chosen not in ("attacker", "defender"):

@@ -109,7 +109,7 @@ def report(company: str = COMPANY,
     and level, then every battle's nine zones turn by turn with what was hidden.
 
     The page needs no network: its style and charts are inside it."""
-    from campaigns.reports import campaign_report
+    from campaigns.reports.pages import campaign_report
     from cli.files import write_atomically
 
     with session(create=False) as s:
@@ -233,7 +233,7 @@ def choose_muster(company: str, questions_to_stderr: bool = False) -> list[str] 
     from campaigns.company import Refused
     from cli import campaign_views
     from cli.output import error, stderr
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     catalog = load_catalog()
     with session() as s:

@@ -14,7 +14,7 @@ JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
 @app.command()
 def chassis(as_json: bool = JSON) -> None:
     """The five chassis sizes with their Hits, armor, heat, movement and mounts."""
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     catalog = load_catalog()
     if as_json:
@@ -30,8 +30,8 @@ def chassis(as_json: bool = JSON) -> None:
 @app.command()
 def weapons(as_json: bool = JSON) -> None:
     """All weapons with family, mount, range, to-hit, heat, price and special rule."""
-    from meks.catalog import load_catalog
-    from meks.plain import plain
+    from meks.game.catalog import load_catalog
+    from meks.game.plain import plain
 
     catalog = load_catalog()
     if as_json:
@@ -45,7 +45,7 @@ def weapons(as_json: bool = JSON) -> None:
 @app.command()
 def systems(as_json: bool = JSON) -> None:
     """All systems with their price rule, slots, sizes allowed and effect."""
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     catalog = load_catalog()
     if as_json:
@@ -61,8 +61,8 @@ def systems(as_json: bool = JSON) -> None:
 @app.command()
 def designs(as_json: bool = JSON) -> None:
     """The stock Meks with printed and computed prices, weapons and systems."""
-    from meks.catalog import load_catalog
-    from meks.construction import stock_reports
+    from meks.game.catalog import load_catalog
+    from meks.game.construction import stock_reports
 
     reports = stock_reports(load_catalog())
     if as_json:
@@ -78,8 +78,8 @@ def designs(as_json: bool = JSON) -> None:
 @app.command()
 def skills(as_json: bool = JSON) -> None:
     """The pilot skills and what each does."""
-    from meks.catalog import load_catalog
-    from meks.plain import plain
+    from meks.game.catalog import load_catalog
+    from meks.game.plain import plain
 
     catalog = load_catalog()
     if as_json:
@@ -93,8 +93,8 @@ def skills(as_json: bool = JSON) -> None:
 @app.command()
 def support(as_json: bool = JSON) -> None:
     """The three support tables: first die picks the table, second die the result."""
-    from meks.catalog import load_catalog
-    from meks.plain import plain
+    from meks.game.catalog import load_catalog
+    from meks.game.plain import plain
 
     catalog = load_catalog()
     if as_json:
@@ -112,7 +112,7 @@ def show_one(
     as_json: bool = JSON,
 ) -> None:
     """Everything about one design, weapon, system, skill, chassis or support result."""
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     catalog = load_catalog()
     item = catalog.find_any(name)
@@ -129,8 +129,8 @@ def show_one(
 @app.command()
 def check(as_json: bool = JSON) -> None:
     """Recompute every stock Mek's price from its parts and compare it with the printed one."""
-    from meks.catalog import load_catalog
-    from meks.construction import stock_reports
+    from meks.game.catalog import load_catalog
+    from meks.game.construction import stock_reports
 
     reports = stock_reports(load_catalog())
     if as_json:

@@ -76,7 +76,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
 
     The backup is checked first, and the restored data must pass 'meks db check' before
     it replaces anything; otherwise the database stays as it was."""
-    from campaigns.files import BACKUP, read_json_file
+    from campaigns.files.reading import BACKUP, read_json_file
     from campaigns.integrity import restore as do_restore
     from cli.state import interactive
     from db.backup import validate

@@ -20,9 +20,9 @@ def check(
     Every problem is listed, not just the first. Exit 0 when the design is legal, 1 when it
     breaks a rule, 2 when the file cannot be read.
     """
-    from campaigns.designs import load_design_file
-    from meks.catalog import load_catalog
-    from meks.construction import check_design
+    from campaigns.files.designs import load_design_file
+    from meks.game.catalog import load_catalog
+    from meks.game.construction import check_design
 
     catalog = load_catalog()
     report = check_design(load_design_file(file), catalog)

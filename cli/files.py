@@ -44,8 +44,8 @@ def replaceable(target: Path) -> Path:
     replace: ``InputError`` (exit 2), one sentence. Every writer checks with this."""
     import stat
 
-    from campaigns.files import special_file
-    from meks.errors import InputError, os_failure
+    from campaigns.files.reading import special_file
+    from meks.game.errors import InputError, os_failure
 
     target = target.expanduser()
     try:
@@ -74,7 +74,7 @@ def write_atomically(target: Path, content: str | bytes) -> str:
     import stat
     import tempfile
 
-    from meks.errors import InputError, os_failure
+    from meks.game.errors import InputError, os_failure
 
     target = replaceable(target)
     try:

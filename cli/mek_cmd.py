@@ -9,7 +9,7 @@ from cli.output import print_json, say, show
 from cli.state import JSON, session
 
 if TYPE_CHECKING:
-    from meks.catalog import Catalog
+    from meks.game.catalog import Catalog
 
 app = typer.Typer(no_args_is_help=True,
                   help="Buy, list, rename, sell, repair, refit and overhaul Meks.")
@@ -33,9 +33,9 @@ def buy(
 
     Stock designs cost their printed price, custom designs the price of their parts."""
     from campaigns.company import buy_mek
-    from campaigns.designs import load_design_file
-    from meks.catalog import load_catalog
-    from meks.construction import Pricing
+    from campaigns.files.designs import load_design_file
+    from meks.game.catalog import load_catalog
+    from meks.game.construction import Pricing
 
     try:
         rule = Pricing(pricing.lower())
@@ -63,7 +63,7 @@ def _is_design_file(ref: str, catalog: "Catalog") -> bool:
         return True
     if catalog.ix.design.find(ref) is not None:
         return False
-    from campaigns.files import is_file
+    from campaigns.files.reading import is_file
 
     return is_file(ref)
 
@@ -151,9 +151,9 @@ def refit(company: str = COMPANY, mek: str = MEK,
     The parts the new design needs beyond those the Mek carries come out of the stockpile;
     those it no longer needs go into it. The design rules apply as in 'meks design check',
     and every problem is listed at once."""
-    from campaigns.designs import load_design_file
+    from campaigns.files.designs import load_design_file
     from campaigns.workshop import refit_mek
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     catalog = load_catalog()
     custom = _is_design_file(design, catalog)

@@ -10,16 +10,16 @@ from cli.output import emit, print_json, show
 from cli.state import JSON, OUTPUT, PAPER, session
 
 if TYPE_CHECKING:
-    from meks.scenario import Scenario, Side
+    from meks.game.scenario import Scenario, Side
 
-MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.scenario.MAX_BUDGET)
-SIZES = "Light, Medium, Heavy, Assault or Titan"  # meks.catalog.Size, here to start quickly
+MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.game.scenario.MAX_BUDGET)
+SIZES = "Light, Medium, Heavy, Assault or Titan"  # meks.game.catalog.Size, here to start quickly
 
 
 def scenario_side(scenario: str, side: str | None) -> "tuple[Scenario, Side]":
     """The scenario (id or file) and side named on the command line."""
-    from campaigns.scenarios import get_scenario
-    from meks.scenario import Side
+    from campaigns.files.scenarios import get_scenario
+    from meks.game.scenario import Side
 
     if side is None:
         raise typer.BadParameter("say which side the company takes: --side attacker or "
@@ -96,10 +96,10 @@ def muster(
     waiting for its battle is replaced.
 
     'meks muster sheet COMPANY' prints the play sheet of the force waiting for its battle."""
-    from campaigns.company import Limits
-    from campaigns.company import muster as do_muster
+    from campaigns.musters import Limits
+    from campaigns.musters import muster as do_muster
     from cli import store_views
-    from meks.catalog import Size
+    from meks.game.catalog import Size
 
     if scenario is not None:
         if budget is not None or max_size is not None:

@@ -42,8 +42,8 @@ def duel(
     Both Meks stand in one zone, play the baseline policy, start at Long range and fight
     for 12 turns; the exact chances are shown beside the same duel fought RUNS times."""
     from cli.output import fight_progress, print_json, quiet, show, stderr
-    from meks.catalog import load_catalog
-    from meks.duel import engine_duel, exact_duel
+    from meks.analysis.duel import engine_duel, exact_duel
+    from meks.game.catalog import load_catalog
 
     cat = load_catalog()  # names as the catalog prints them
     a, b = cat.design(a).name, cat.design(b).name

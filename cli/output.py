@@ -36,7 +36,7 @@ def quiet() -> bool:
 def say(message: str) -> None:
     """A confirmation or progress line: printed unless --quiet."""
     if not _quiet:
-        from meks.text import printable
+        from meks.game.text import printable
 
         typer.echo(printable(message))
 
@@ -104,7 +104,7 @@ def error(message: str) -> None:
     is ever printed: the message is scrubbed of them first."""
     from rich.markup import escape
 
-    from meks.text import printable
+    from meks.game.text import printable
 
     stderr().print(f"[red]Error:[/red] {escape(printable(scrubbed(message)))}",
                    highlight=False)

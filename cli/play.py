@@ -33,14 +33,14 @@ from cli.play_views import (
     shot_odds,
     unit_label,
 )
-from meks.catalog import Band, Weapon
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Order
 from meks.engine.decisions import BANDS, RETREAT_HITS, RangeChoice, Retreat
 from meks.engine.log import Kind, render
 from meks.engine.values import SlotView, UnitView
-from meks.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
-from meks.scenario import BreakContact, Edge, Placed, Side
+from meks.game.catalog import Band, Weapon
+from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
+from meks.game.scenario import BreakContact, Edge, Placed, Side
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -68,7 +68,7 @@ def choose_skills(pending: Sequence[PendingChoice],
     the bot's pick the default (Enter). A skill it cannot take is said (on standard error),
     then asked again; q quits (``Quit``)."""
     from campaigns.postbattle import check_skill
-    from meks.errors import MeksError
+    from meks.game.errors import MeksError
 
     ask = ask or (lambda text, default: str(typer.prompt(text, default=default)))
     chosen = []
@@ -102,7 +102,7 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
     from cli.store_views import counted_names
     from meks.engine import REVISION
     from meks.engine.recorded import ReplayMismatch
-    from meks.errors import MeksError
+    from meks.game.errors import MeksError
 
     def save(index: int, data: dict[str, Any]) -> None:
         with session() as s:

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from meks.catalog import Band
 from meks.engine.decisions import OVERRUN_RATIO
 from meks.engine.values import SlotView, UnitView
 from meks.engine.view import strength
-from meks.rules import ONE_FLOAT, armor_save
-from meks.scenario import Side
+from meks.game.catalog import Band
+from meks.game.rules import ONE_FLOAT, armor_save
+from meks.game.scenario import Side
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

@@ -61,7 +61,7 @@ def import_(
     """Found a new company from a JSON or YAML roster (all or nothing)."""
     from pathlib import Path
 
-    from campaigns.files import ROSTER, read_stdin
+    from campaigns.files.reading import ROSTER, read_stdin
     from campaigns.roster_io import import_roster, read_roster_file
 
     if file == "-":

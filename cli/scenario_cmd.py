@@ -11,8 +11,8 @@ if TYPE_CHECKING:
     from rich.console import RenderableType
     from rich.text import Text
 
-    from campaigns.scenarios import ScenarioEntry
-    from meks.scenario import Scenario
+    from campaigns.files.scenarios import ScenarioEntry
+    from meks.game.scenario import Scenario
 
 app = typer.Typer(no_args_is_help=True, help="The scenarios: list them, show one, check a "
                   "scenario file you wrote, print the file format's JSON Schema.")
@@ -23,7 +23,7 @@ JSON = typer.Option(False, "--json", help="Print JSON instead of tables.")
 @app.command("list")
 def list_scenarios(as_json: bool = JSON) -> None:
     """The built-in scenarios and your own (files in your scenarios folder)."""
-    from campaigns.scenarios import discover, user_scenarios_dir
+    from campaigns.files.scenarios import discover, user_scenarios_dir
 
     entries = discover()
     usable = [e for e in entries if e.scenario is not None]
@@ -32,7 +32,7 @@ def list_scenarios(as_json: bool = JSON) -> None:
     else:
         from rich.text import Text
 
-        from meks.text import printable
+        from meks.game.text import printable
 
         show(_list_table(usable),
              Text(f"Your own scenarios go in {printable(str(user_scenarios_dir()))}"))
@@ -50,7 +50,7 @@ def show_scenario(
     as_json: bool = JSON,
 ) -> None:
     """The briefing, both sides' forces, the map and how each side wins."""
-    from campaigns.scenarios import find_scenario
+    from campaigns.files.scenarios import find_scenario
 
     entry = find_scenario(scenario)
     assert entry.scenario is not None
@@ -70,8 +70,8 @@ def check(
     Exit 0 with a summary when the file is valid; exit 2 listing each problem with the file,
     the line and the reason.
     """
-    from campaigns.scenarios import check_scenario_file
-    from meks.errors import InputError, listed
+    from campaigns.files.scenarios import check_scenario_file
+    from meks.game.errors import InputError, listed
 
     try:
         summary = check_scenario_file(file)
@@ -86,7 +86,7 @@ def check(
 @app.command()
 def schema() -> None:
     """Print the JSON Schema of scenario files (for editors and validators)."""
-    from campaigns.scenario_model import scenario_json_schema
+    from campaigns.files.scenario_model import scenario_json_schema
 
     print_json(scenario_json_schema())
 
@@ -94,7 +94,7 @@ def schema() -> None:
 def warn(message: str) -> None:
     from rich.markup import escape
 
-    from meks.text import printable
+    from meks.game.text import printable
 
     stderr().print(f"[yellow]Warning:[/yellow] {escape(printable(message))}", highlight=False)
 
@@ -110,7 +110,7 @@ def _entry_json(entry: "ScenarioEntry") -> dict[str, Any]:
 
 
 def _scenario_json(scenario: "Scenario", entry: "ScenarioEntry") -> dict[str, Any]:
-    from campaigns.scenario_model import scenario_data
+    from campaigns.files.scenario_model import scenario_data
 
     data: dict[str, Any] = scenario_data(scenario)
     data["assumed"] = list(scenario.assumptions)
@@ -126,7 +126,7 @@ def _list_table(entries: "list[ScenarioEntry]") -> "RenderableType":
     from rich import box
     from rich.table import Table
 
-    from campaigns.scenarios import user_scenarios_dir
+    from campaigns.files.scenarios import user_scenarios_dir
 
     folder = user_scenarios_dir()
     table = Table(title="Scenarios", box=box.SIMPLE_HEAD, title_justify="left", expand=False)
@@ -150,7 +150,7 @@ def _from_folder(file: str, folder: Path) -> "Text":
     (no markup), any byte that could drive the terminal written as its escape."""
     from rich.text import Text
 
-    from meks.text import printable
+    from meks.game.text import printable
 
     try:
         return Text(printable(str(Path(file).relative_to(folder))))
@@ -161,8 +161,8 @@ def _from_folder(file: str, folder: Path) -> "Text":
 def _marks(scenario: "Scenario", zone: int) -> list[str]:
     from rich.markup import escape
 
-    from campaigns.briefing import zone_marks
-    from meks.scenario import Side
+    from campaigns.reports.briefing import zone_marks
+    from meks.game.scenario import Side
 
     colour = {Side.ATTACKER: "red", Side.DEFENDER: "blue"}
     return [f"[{colour[m.side]}]{escape(m.text)}[/]" if m.side else escape(m.text)
@@ -192,7 +192,7 @@ def _forces(scenario: "Scenario") -> "RenderableType":
     from rich.table import Table
 
     from cli.views import grouped
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     table = Table(title="Forces", box=box.SIMPLE_HEAD, title_justify="left", expand=False)
     table.add_column("")
@@ -224,12 +224,12 @@ def _scenario_view(scenario: "Scenario") -> "list[RenderableType]":
     from rich.panel import Panel
     from rich.text import Text
 
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     head = Panel(Text(scenario.briefing.strip() or "(no briefing)"),
                  title=f"{escape(scenario.name)} ({scenario.id}), {scenario.turn_limit} turns",
                  title_align="left", expand=False)
-    from campaigns.briefing import turn_limit_text, wins_text
+    from campaigns.reports.briefing import turn_limit_text, wins_text
 
     lines = [f"[bold]{side.value.capitalize()}[/bold] {escape(wins_text(scenario, side))}."
              for side in Side]

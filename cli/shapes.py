@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from meks.catalog import Catalog, Chassis, Design, Skill, SupportEntry, System, Weapon
-from meks.construction import DesignReport, check_design
-from meks.plain import plain
+from meks.game.catalog import Catalog, Chassis, Design, Skill, SupportEntry, System, Weapon
+from meks.game.construction import DesignReport, check_design
+from meks.game.plain import plain
 
 
 def chassis_json(chassis: Chassis) -> dict[str, Any]:

@@ -43,8 +43,8 @@ def location() -> str:
 def _refuse_control(where: str) -> None:
     """A database named (by --db, checked with every typed argument, or by $MEKS_DB) with a
     control character in it is refused: meks would make a file of that name, and echo it."""
-    from meks.errors import UsageError
-    from meks.text import bad_character, describe, printable
+    from meks.game.errors import UsageError
+    from meks.game.text import bad_character, describe, printable
 
     char = bad_character("".join(c for c in where if not 0xD800 <= ord(c) <= 0xDFFF), "")
     if char is not None:
@@ -93,7 +93,7 @@ def pairs(values: list[str], what: str, as_int: bool = False,
         key = " ".join(name.split()).casefold()
         if key in seen:  # a second value would silently replace the first
             from campaigns.postbattle import twice
-            from meks.errors import UsageError
+            from meks.game.errors import UsageError
 
             raise UsageError(twice(seen[key], option or what))
         seen[key] = name.strip()

@@ -27,7 +27,7 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
     The first die picks the table, the second the result; the results are kept until then."""
     from campaigns.company import support_roll, support_rolls_for
     from cli.muster_cmd import scenario_side
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     why = ""
     with session() as s:

@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from meks.catalog import (
+from meks.game.catalog import (
     Catalog,
     Chassis,
     Design,
@@ -20,7 +20,7 @@ from meks.catalog import (
     System,
     Weapon,
 )
-from meks.construction import DesignReport, check_design
+from meks.game.construction import DesignReport, check_design
 
 
 def _table(title: str, *columns: str) -> Table:

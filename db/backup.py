@@ -35,7 +35,7 @@ from sqlmodel import Session, SQLModel
 import db.models  # noqa: F401 - registers every table
 from db.engine import consistent
 from db.migrations import LATEST, migrate, recompute_since
-from meks.errors import InputError
+from meks.game.errors import InputError
 
 FORMAT = "meks-backup"
 

@@ -37,8 +37,8 @@ from sqlmodel import Session
 
 from db.migrations import LATEST, NewerSchema, applied_versions, migrate
 from db.redact import MASK, SECRET_KEYS, scrub, shown
-from meks.errors import InputError, MeksError, os_reason
-from meks.text import printable
+from meks.game.errors import InputError, MeksError, os_reason
+from meks.game.text import printable
 
 ENV_VAR = "MEKS_DB"
 BUSY_TIMEOUT_MS = 60_000

@@ -1,4 +1,6 @@
-"""The Meks & Mercs game itself: catalog, construction rules, dice and (later) battles.
+"""The Meks & Mercs game itself, in three rooms: ``meks.game`` (the game's data and rules),
+``meks.engine`` (a battle, turn by turn, and the bot) and ``meks.analysis`` (odds without
+playing: the exact duel, many battles, the estimate).
 
 This package is pure: it reads nothing but its own package data, touches no database and
 no terminal.

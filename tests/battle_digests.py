@@ -13,17 +13,17 @@ from __future__ import annotations
 import json
 import sys
 
-from campaigns.scenarios import get_scenario
-from meks.catalog import Catalog, load_catalog
-from meks.dice import Dice
+from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.choices import muster
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
 from meks.engine.log import digest
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.scenario import Scenario, Side
-from meks.support import RICH_UNCLE, roll_support
+from meks.game.catalog import Catalog, load_catalog
+from meks.game.dice import Dice
+from meks.game.scenario import Scenario, Side
+from meks.game.support import RICH_UNCLE, roll_support
 
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
              "head-to-head", "citadel")

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from meks.catalog import Catalog, load_catalog
+from meks.game.catalog import Catalog, load_catalog
 
 
 @pytest.fixture(scope="session")

@@ -7,14 +7,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from campaigns.scenario_model import parse_scenario
-from meks.catalog import Band, Design, Size, load_catalog
-from meks.dice import Dice
+from campaigns.files.scenario_model import parse_scenario
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle, Engagement, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
-from meks.scenario import Scenario, Side
+from meks.game.catalog import Band, Design, Size, load_catalog
+from meks.game.dice import Dice
+from meks.game.scenario import Scenario, Side
 
 CATALOG = load_catalog()
 

@@ -26,10 +26,10 @@ from campaigns.balance import (
     balance,
     candidates,
 )
-from meks.catalog import Catalog
+from meks.analysis.odds import Tally
 from meks.engine.bot.choices import Difficulty
-from meks.odds import Tally
-from meks.scenario import Side
+from meks.game.catalog import Catalog
+from meks.game.scenario import Side
 from tests.test_campaign import run, run_json
 
 REPO = Path(__file__).resolve().parent.parent
@@ -168,7 +168,7 @@ def test_the_same_campaign_seed_gives_the_same_odds_and_enemy(runner: CliRunner,
 def test_candidates_stay_in_the_stated_band(budget: int, difficulty: Difficulty) -> None:
     """Our decision (docs/rules.md): the enemy's budget is 70%-130% of the scenario's, and its
     pilots are the difficulty's level or one step either side, only at the band's ends."""
-    from meks.scenario import SideRules
+    from meks.game.scenario import SideRules
 
     class Fake:
         def side(self, side: Side) -> SideRules:
@@ -191,8 +191,8 @@ def test_balancing_picks_the_candidate_nearest_the_target(monkeypatch: pytest.Mo
     the scenario's budget towards the target and stops at the candidate nearest it; the
     odds shown are those of the chosen enemy."""
     import campaigns.balance as balance_module
+    from campaigns.files.scenarios import get_scenario
     from campaigns.odds import bot_force
-    from campaigns.scenarios import get_scenario
 
     scenario = get_scenario("citadel")
 
@@ -228,8 +228,8 @@ def test_balancing_moves_real_odds_towards_the_target_on_a_fixed_seed(
     """Fought (by the baseline, which has no curves), on a fixed seed: the enemy balancing
     chooses gives the company odds at least as near the difficulty's target as the
     scenario's own muster, and the same call gives the same enemy and odds (determinism)."""
+    from campaigns.files.scenarios import get_scenario
     from campaigns.odds import bot_force
-    from campaigns.scenarios import get_scenario
 
     scenario = get_scenario("head-to-head")
     force = bot_force(scenario, Side.ATTACKER, catalog)
@@ -254,7 +254,7 @@ def test_the_estimate_judges_the_candidates_balancing_by_battles_walks_through()
     lower at the bottom and a level higher at the top), not every budget at every level:
     that let balancing pick the match-ups the curves misjudge most."""
     from campaigns.balance import candidates, estimated_candidates
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
 
     scenario = get_scenario("head-to-head")
     budget = scenario.side(Side.DEFENDER).budget
@@ -270,8 +270,8 @@ def test_a_level_lower_moves_inward_when_the_bottom_budget_buys_no_force(
     """Opening Shots fixes the composition (a Medium and two Lights): 70% of its 30 points buys
     no force, so the Green enemy a normal campaign may field is judged at the lowest budget
     of the band that buys one, instead of not at all."""
+    from campaigns.files.scenarios import get_scenario
     from campaigns.odds import bot_force
-    from campaigns.scenarios import get_scenario
 
     scenario = get_scenario("opening-shots-campaign")
     force = bot_force(scenario, Side.ATTACKER, catalog)
@@ -287,9 +287,9 @@ def test_balancing_by_the_estimate_picks_the_candidate_nearest_the_target(
     """The chosen enemy is the judged candidate whose estimated chance for the company is
     nearest the difficulty's target, and its odds are the estimate's for that muster;
     nothing is fought without ``runs``; the same call gives the same enemy."""
+    from campaigns.files.scenarios import get_scenario
     from campaigns.odds import bot_force
-    from campaigns.scenarios import get_scenario
-    from meks.estimate import estimate
+    from meks.analysis.estimate import estimate
 
     scenario = get_scenario("head-to-head")
     force = bot_force(scenario, Side.ATTACKER, catalog)
@@ -314,11 +314,11 @@ def test_on_a_tie_the_estimate_keeps_the_scenarios_budget_and_the_usual_pilots(
         monkeypatch: pytest.MonkeyPatch, catalog: Catalog) -> None:
     """When every candidate is as near the target (curves that do not depend on the forces),
     balancing keeps the scenario's own budget and the difficulty's pilot level."""
-    import meks.estimate as estimate_module
+    import meks.analysis.estimate as estimate_module
+    from campaigns.files.scenario_model import rules_digest
+    from campaigns.files.scenarios import get_scenario
     from campaigns.odds import bot_force
-    from campaigns.scenario_model import rules_digest
-    from campaigns.scenarios import get_scenario
-    from meks.estimate import Curve, Model
+    from meks.analysis.estimate import Curve, Model
 
     scenario = get_scenario("head-to-head")
     flat = Model("head-to-head", Curve(0.0, 0.0), Curve(-2.0, 0.0), 100, "bot", 6,
@@ -366,10 +366,10 @@ def test_a_scenario_that_takes_a_built_in_id_with_other_rules_is_not_estimated(
     odds are fought; the same rules under the built-in id are estimated."""
     import dataclasses
 
+    from campaigns.files.scenario_model import rules_digest
+    from campaigns.files.scenarios import get_scenario
     from campaigns.odds import bot_force
-    from campaigns.scenario_model import rules_digest
-    from campaigns.scenarios import get_scenario
-    from meks.estimate import model_for
+    from meks.analysis.estimate import model_for
 
     scenario = get_scenario("head-to-head")
     assert model_for(scenario, rules_digest(scenario)) is not None

@@ -246,7 +246,7 @@ def test_dice_file_replays_fixed_values_and_refuses_bad_ones(
     seeded = run_json(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
                       "--seed", "5")
     from campaigns.battles import fight
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     values = [r.value for r in fight(None, "opening-shots", red, blue,
                                      Dice.from_seed(5)).battle.dice.log]
@@ -268,7 +268,7 @@ def test_dice_file_replays_fixed_values_and_refuses_bad_ones(
 def test_manual_dice_are_asked_for(runner: CliRunner, files: tuple[str, str]) -> None:
     red, blue = files
     from campaigns.battles import fight
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     values = [r.value for r in fight(None, "opening-shots", red, blue,
                                      Dice.from_seed(9)).battle.dice.log]
@@ -335,7 +335,7 @@ def test_force_file_takes_no_more_support_than_the_scenario_grants_R4_1(
     from campaigns.company import Refused
     from campaigns.play import start
     from cli.state import session
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     with pytest.raises(Refused) as refused, session() as s:  # battle play, at a terminal
         start(s, "opening-shots", Side.DEFENDER, seven, blue)
@@ -382,11 +382,11 @@ def test_repair_none_house_rule_keeps_damage_for_the_next_battle_R3_4(
 
     from campaigns.battles import fight
     from cli.state import session
-    from meks.dice import Dice
     from meks.engine.units import build_unit
-    from meks.scenario import Side
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
-    source = Path(__file__).parent.parent / "campaigns" / "scenarios" / "1-opening-shots.yaml"
+    source = Path(__file__).parent.parent / "campaigns/files/scenarios" / "1-opening-shots.yaml"
     data = yaml.safe_load(source.read_text())
     data.update(id="no-repairs", name="No Repairs", house_rules={"repair": "none"})
     scenario = tmp_path / "no-repairs.yaml"

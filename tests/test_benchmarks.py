@@ -25,7 +25,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-SHIPPED = REPO / "meks" / "data" / "odds_model.yaml"
+SHIPPED = REPO / "meks" / "analysis" / "data" / "odds_model.yaml"
 TINY = ["--pairs", "3", "--battles", "1", "--check-pairs", "2", "--jobs", "1"]
 
 
@@ -238,7 +238,7 @@ def fit(module: ModuleType, target: Path, *scenarios: str) -> str:
 
 
 def recorded(text: str) -> str:
-    from meks.yamlio import parse_yaml
+    from meks.game.yamlio import parse_yaml
 
     raw = parse_yaml(text, "curves")
     assert isinstance(raw, dict)
@@ -257,7 +257,7 @@ def test_fit_odds_records_its_command_and_that_command_writes_the_same_file(
     """A tiny fit of one scenario, twice: the same file; its command spells out every
     argument, defaults included; run again from the repository's root, it writes the same
     file, curves, battles and check figures to the last digit."""
-    from meks.estimate import read_models
+    from meks.analysis.estimate import read_models
 
     module = bench("fit_odds")
     target = tmp_path / "curves.yaml"
@@ -310,7 +310,7 @@ def test_a_recorded_default_is_the_default_the_script_has(
     assert words[words.index("--check-pairs") + 1] == "60"
     assert words[words.index("--jobs") + 1] == str(module.available_cpus())
     assert words.count("--scenario") == 11
-    assert words[-3:] == ["--write", "--output", "meks/data/odds_model.yaml"]
+    assert words[-3:] == ["--write", "--output", "meks/analysis/data/odds_model.yaml"]
 
 
 def test_a_partial_fit_keeps_each_scenarios_own_command_and_writes_the_same_file_again(
@@ -318,7 +318,7 @@ def test_a_partial_fit_keeps_each_scenarios_own_command_and_writes_the_same_file
     """A second command fitting another scenario into the file keeps the first scenario,
     with the command that fitted it in its own entry; running the file's command again gives
     the same file."""
-    from meks.estimate import read_models
+    from meks.analysis.estimate import read_models
 
     module = bench("fit_odds")
     target = tmp_path / "curves.yaml"
@@ -339,7 +339,7 @@ def test_the_shipped_curves_record_their_command_and_a_fit_into_them_changes_onl
     """The shipped file records, for every scenario, the command that fitted it and its
     checks; fitting one scenario into a copy rewrites that scenario alone (the others come
     back as they were, to the character)."""
-    from meks.estimate import read_models
+    from meks.analysis.estimate import read_models
 
     shipped = SHIPPED.read_text("utf-8")
     before = read_models(shipped)

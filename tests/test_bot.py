@@ -9,10 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from campaigns.scenarios import get_scenario
-from meks.catalog import Band, Design, Size, Weapon
-from meks.construction import Pricing, check_design
-from meks.dice import Dice
+from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.choices import Difficulty, choose_skill, muster
 from meks.engine.bot.intent import read_intent
 from meks.engine.bot.policy import Bot
@@ -20,7 +17,10 @@ from meks.engine.controllers import Baseline, Controller, Order
 from meks.engine.core import Battle, RangeChoice
 from meks.engine.log import Kind, digest
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
-from meks.scenario import Edge, Scenario, Side
+from meks.game.catalog import Band, Design, Size, Weapon
+from meks.game.construction import Pricing, check_design
+from meks.game.dice import Dice
+from meks.game.scenario import Edge, Scenario, Side
 from tests.engine_helpers import CATALOG, duel_scenario, mek
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ def test_a_hits_worth_counts_the_critical_it_may_cause_R6_9() -> None:
     critical check after that hit (R6.9: a roll above the Hits left), confirmed a second
     time on a Spaul Liner (SABER); a hit that destroys the unit is worth all of it."""
     from meks.engine.bot.evaluation import CRIT_SHARE
-    from meks.rules import critical_check
+    from meks.game.criticals import critical_check
 
     for design, spaul in (("VIPER", False), ("SABER", True)):
         battle, bot, _, target = duel("VIPER", design)

@@ -8,16 +8,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from campaigns.scenarios import get_scenario
-from meks.catalog import Band
-from meks.dice import Dice
+from campaigns.files.scenarios import get_scenario
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.movement import NET_AT
 from meks.engine.bot.policy import Bot
 from meks.engine.bot.tasks import PRESS_FACTOR, PRESS_MARGIN, Tasks, pressed
 from meks.engine.core import Battle, Engagement, RangeChoice
 from meks.engine.view import SideView
-from meks.scenario import Side
+from meks.game.catalog import Band
+from meks.game.dice import Dice
+from meks.game.scenario import Side
 from tests.engine_helpers import CATALOG, force, mek
 from tests.test_bot import duel, forces
 

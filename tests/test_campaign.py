@@ -119,7 +119,7 @@ def test_a_plan_can_name_a_scenario_file_which_the_campaign_keeps(runner: CliRun
 
     folder = tmp_path / "plans"
     folder.mkdir()
-    text = (REPO / "campaigns" / "scenarios" / "5-head-to-head.yaml").read_text()
+    text = (REPO / "campaigns" / "files" / "scenarios" / "5-head-to-head.yaml").read_text()
     data = yaml.safe_load(text)
     data.update(id="citadel", name="Mirror Match", turn_limit=3)  # the id of a built-in
     (folder / "mirror.yaml").write_text(yaml.safe_dump(data))
@@ -227,11 +227,11 @@ def test_campaign_run_killed_at_random_moments_carries_on_to_the_same_end(
 
 def test_the_enemy_rolls_support_before_its_muster_so_rich_uncle_adds_points_R4_2() -> None:
     from campaigns.campaign import enemy_force
-    from campaigns.scenarios import get_scenario
-    from meks.catalog import load_catalog
-    from meks.dice import Dice
+    from campaigns.files.scenarios import get_scenario
     from meks.engine.bot.choices import Difficulty, muster
-    from meks.scenario import Side
+    from meks.game.catalog import load_catalog
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     catalog = load_catalog()
     scenario = get_scenario("head-to-head")

@@ -178,7 +178,7 @@ def test_a_campaign_step_the_play_no_longer_records_is_a_damaged_record(
     import pytest
 
     from campaigns.campaign import play_step
-    from campaigns.stored import DamagedRecord
+    from campaigns.files.stored import DamagedRecord
     from cli.state import session
 
     play_id, _ = campaign_play(runner)

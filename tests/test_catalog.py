@@ -7,9 +7,9 @@ from importlib import resources
 
 import pytest
 
-from meks.catalog import Band, Catalog, Family, Mount, Size, catalog_from_data
-from meks.errors import AmbiguousName, InputError, UnknownName
-from meks.yamlio import parse_yaml
+from meks.game.catalog import Band, Catalog, Family, Mount, Size, catalog_from_data
+from meks.game.errors import AmbiguousName, InputError, UnknownName
+from meks.game.yamlio import parse_yaml
 
 WEAPONS = [
     "Cannon", "Vulcan Cannon", "Rail Cannon", "Howitzer", "Laser", "Twin Laser",
@@ -32,7 +32,7 @@ DESIGNS = ["WASP", "VIPER", "DEMON", "SABER", "SAGITARII", "DRAKEN", "THOR", "WA
 
 def raw_data() -> dict[str, object]:
     files = ["chassis", "weapons", "systems", "designs", "skills", "support", "pilots", "terrain"]
-    base = resources.files("meks").joinpath("data")
+    base = resources.files("meks.game").joinpath("data")
     return {f: parse_yaml(base.joinpath(f"{f}.yaml").read_text("utf-8"), f) for f in files}
 
 

@@ -240,13 +240,14 @@ def _setup(db: str, extra: str) -> None:
     """Lance and Rival, each with VIPER-1, WASP-1 and WASP-2 piloted; ``extra``: what the
     case needs on top (a muster, a campaign, a play)."""
     from campaigns.campaign import start_campaign
-    from campaigns.company import Limits, assign_pilot, buy_mek, create_company, hire_pilot
-    from campaigns.company import muster as do_muster
+    from campaigns.company import assign_pilot, buy_mek, create_company, hire_pilot
+    from campaigns.files.scenarios import get_scenario
+    from campaigns.musters import Limits
+    from campaigns.musters import muster as do_muster
     from campaigns.play import start
-    from campaigns.scenarios import get_scenario
     from db.engine import transaction
-    from meks.catalog import load_catalog
-    from meks.scenario import Side
+    from meks.game.catalog import load_catalog
+    from meks.game.scenario import Side
 
     catalog = load_catalog()
     with transaction(db) as s:
@@ -273,14 +274,15 @@ def _setup(db: str, extra: str) -> None:
 def _case(name: str) -> Any:
     """What the case's second change does, given its session."""
     from campaigns import company as c
+    from campaigns import musters
     from campaigns.battles import fight, store
     from campaigns.campaign import next_scenario, start_campaign
     from campaigns.play import finish, load, start
     from campaigns.postbattle import record_battle
-    from meks.catalog import load_catalog
-    from meks.dice import Dice
     from meks.engine.controllers import Baseline
-    from meks.scenario import Side
+    from meks.game.catalog import load_catalog
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     catalog = load_catalog()
 
@@ -301,7 +303,7 @@ def _case(name: str) -> Any:
         "pilot hire": ("", lambda s: c.hire_pilot(s, "Lance", "Zed")),
         "pilot assign": ("", lambda s: c.assign_pilot(s, "Lance", "Lance VIPER-1", "WASP-2")),
         "support roll": ("", lambda s: c.support_roll(s, "Lance", Dice.from_seed(1))),
-        "muster": ("", lambda s: c.muster(s, "Lance", c.Limits.plain(100), ["WASP-1"])),
+        "muster": ("", lambda s: musters.muster(s, "Lance", musters.Limits.plain(100), ["WASP-1"])),
         "battle record": ("muster", lambda s: record_battle(s, "Lance", "win",
                                                             Dice.from_seed(2), auto=True)),
         "company undo": ("", lambda s: c.undo(s, "Lance")),

@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meks.catalog import Catalog, Design, Mount, Size, load_catalog
-from meks.construction import Pricing, Rule, check_design, design_from_data
-from meks.errors import InputError
+from meks.game.catalog import Catalog, Design, Mount, Size, load_catalog
+from meks.game.construction import Pricing, Rule, check_design, design_from_data
+from meks.game.errors import InputError
 
 CATALOG = load_catalog()
 

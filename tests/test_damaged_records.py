@@ -121,7 +121,7 @@ def test_damaged_scenario_copy_in_a_campaign_plan_is_one_sentence(runner: CliRun
     database stops 'campaign next' with the damaged-record sentence."""
     import yaml
 
-    text = (Path(__file__).resolve().parent.parent / "campaigns" / "scenarios" /
+    text = (Path(__file__).resolve().parent.parent / "campaigns" / "files" / "scenarios" /
             "5-head-to-head.yaml").read_text(encoding="utf-8")
     data = yaml.safe_load(text)
     data.update(id="river", name="River Crossing")

@@ -466,7 +466,7 @@ def test_item6_files_inside_the_plans_folder_still_work(runner: CliRunner,
 
     folder = tmp_path / "plans"
     (folder / "maps").mkdir(parents=True)
-    text = (Path(__file__).resolve().parent.parent / "campaigns" / "scenarios" /
+    text = (Path(__file__).resolve().parent.parent / "campaigns" / "files" / "scenarios" /
             "5-head-to-head.yaml").read_text()
     data = yaml.safe_load(text)
     data.update(id="river", name="River Crossing", turn_limit=2)

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meks.dice import Dice, Roll
-from meks.errors import DiceError
+from meks.game.dice import Dice, Roll
+from meks.game.errors import DiceError
 
 
 def test_fixed_sequence_returns_values_in_order_and_logs_purposes() -> None:

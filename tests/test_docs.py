@@ -104,7 +104,7 @@ def _repo_files() -> list[str]:
 
 @pytest.mark.parametrize("name", ["architecture.md", "testing.md"])
 def test_the_files_and_modules_a_page_names_exist(name: str) -> None:
-    """A file named in code (`meks/rules.py`, `rules.py`, `engine/bot/`) is a file of the
+    """A file named in code (`meks/game/rules.py`, `rules.py`, `engine/bot/`) is a file of the
     repository, ending so; a dotted module (`meks.engine.core`) is a module or package."""
     files = _repo_files()
     text = (ROOT / "docs" / name).read_text(encoding="utf-8")

@@ -1,4 +1,4 @@
-"""The exact duel (meks.duel): a probability distribution, symmetric where it must be, and
+"""The exact duel (meks.analysis.duel): a probability distribution, symmetric where it must be, and
 in agreement with the engine's own duels (Monte Carlo with the baseline on both sides)."""
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meks.catalog import load_catalog
-from meks.duel import (
+from meks.analysis.duel import (
     DuelError,
     DuelOdds,
     MonteCarlo,
@@ -24,7 +23,8 @@ from meks.duel import (
     mek_model,
     stock_designs,
 )
-from meks.duel_chain import DuelChain
+from meks.analysis.duel_chain import DuelChain
+from meks.game.catalog import load_catalog
 
 
 def _worst_z(exact: DuelOdds, mc: MonteCarlo) -> float:
@@ -162,7 +162,7 @@ def test_every_stock_pair_keeps_its_fingerprint() -> None:
 ])
 def test_matrices_agree_with_the_state_by_state_reference(
         a: str, b: str, terrain: str, pilots: tuple[str, str]) -> None:
-    """The fast path (meks.duel_arrays) and the reference walk give the same chances."""
+    """The fast path (meks.analysis.duel_arrays) and the reference walk give the same chances."""
     fast = exact_duel(a, b, terrain, pilots).as_floats()
     slow = exact_duel(a, b, terrain, pilots, reference=True).as_floats()
     for key in fast:

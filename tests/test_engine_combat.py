@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from meks.catalog import Band
 from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind
 from meks.engine.units import Sensors, Unit
-from meks.scenario import Side
+from meks.game.catalog import Band
+from meks.game.scenario import Side
 from tests.engine_helpers import (
     INIT,
     TIE,

@@ -8,13 +8,13 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns.scenarios import get_scenario
-from meks.dice import Dice
+from campaigns.files.scenarios import get_scenario
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle
 from meks.engine.log import Kind, digest
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.scenario import Scenario, Side
+from meks.game.dice import Dice
+from meks.game.scenario import Scenario, Side
 from tests.engine_helpers import CATALOG
 
 SCENARIOS = {sid: get_scenario(sid) for sid in (

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from meks.catalog import Band
 from meks.engine.core import Battle, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.units import Unit
-from meks.scenario import Side
+from meks.game.catalog import Band
+from meks.game.scenario import Side
 from tests.engine_helpers import (
     INIT,
     TIE,

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from meks.catalog import Band
 from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, render
-from meks.scenario import Side
+from meks.game.catalog import Band
+from meks.game.scenario import Side
 from tests.engine_helpers import (
     INIT,
     TIE,

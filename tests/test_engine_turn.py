@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from meks.catalog import Band
 from meks.engine.core import Battle, BattleError, Engagement, RangeChoice
 from meks.engine.log import Kind
-from meks.scenario import Edge, Side
+from meks.game.catalog import Band
+from meks.game.scenario import Edge, Side
 from tests.engine_helpers import (
     Scripted,
     assert_all_dice_used,

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaigns.scenario_model import parse_scenario
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenario_model import parse_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine.log import Kind
-from meks.scenario import Edge, Side
-from meks.victory import Outcome
+from meks.game.scenario import Edge, Side
+from meks.game.victory import Outcome
 from tests.engine_helpers import INIT, Scripted, assert_all_dice_used, battle, force, post, texts
 
 

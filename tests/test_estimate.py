@@ -1,4 +1,4 @@
-"""The odds estimate (``meks/estimate.py``, issue 16 item 3): a battle's odds from the two
+"""The odds estimate (``meks/analysis/estimate.py``, issue 16 item 3): a battle's odds from the two
 forces' strengths through curves fitted to the bot's battles, so that a campaign can balance
 its enemy without fighting; and the script that fits the curves (``benchmarks/fit_odds.py``)."""
 
@@ -15,10 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import meks
-from campaigns.scenarios import get_scenario
-from meks.catalog import Catalog
-from meks.engine.units import PilotSpec, UnitSpec
-from meks.estimate import (
+from campaigns.files.scenarios import get_scenario
+from meks.analysis.estimate import (
     Curve,
     Model,
     edge,
@@ -31,12 +29,14 @@ from meks.estimate import (
     speed,
     strength,
 )
-from meks.scenario import HouseRules, Side
+from meks.engine.units import PilotSpec, UnitSpec
+from meks.game.catalog import Catalog
+from meks.game.scenario import HouseRules, Side
 
 REPO = Path(__file__).resolve().parent.parent
 BUILT_IN = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
             "head-to-head", "citadel",
-            # the built-in campaign's copies (campaigns/scenarios/campaign)
+            # the built-in campaign's copies (campaigns/files/scenarios/campaign)
             "opening-shots-campaign", "at-the-hot-gates-campaign",
             "buying-us-some-time-campaign", "through-the-breach-campaign", "citadel-campaign")
 
@@ -118,8 +118,8 @@ def test_numbers_are_the_log_of_the_count_of_meks(catalog: Catalog) -> None:
 def test_forces_within_the_limits_spend_what_they_are_asked_to(catalog: Catalog) -> None:
     """``forces_within``: every force of stock designs within the budget, size limit and
     composition, spending at least the share asked (the fit draws from them)."""
-    from meks.catalog import Size
     from meks.engine.bot.choices import forces_within
+    from meks.game.catalog import Size
 
     forces = forces_within(30, None, {Size.MEDIUM: 1, Size.LIGHT: 2}, catalog)
     assert forces and all(sorted(d.size.value for d in f) == ["Light", "Light", "Medium"]
@@ -166,10 +166,10 @@ def test_every_built_in_scenarios_curves_were_fitted_to_its_rules_as_they_are() 
     """The curves keep the digest of the scenario they were fitted to: a change to a built-in
     scenario's map, sides, victory or house rules (not its wording) needs them fitted again
     (``benchmarks/fit_odds.py --scenario ID --write``)."""
-    from campaigns.scenario_model import rules_digest
-    from meks.yamlio import parse_yaml
+    from campaigns.files.scenario_model import rules_digest
+    from meks.game.yamlio import parse_yaml
 
-    raw = parse_yaml((Path(meks.__file__).parent / "data" / "odds_model.yaml")
+    raw = parse_yaml((Path(meks.__file__).parent / "analysis" / "data" / "odds_model.yaml")
                      .read_text("utf-8"), "odds_model.yaml")
     assert isinstance(raw, dict)
     for sid in BUILT_IN:
@@ -197,7 +197,7 @@ def test_house_rules_that_change_battles_leave_a_scenario_without_an_estimate(
     moves, bail out, withdrawal, and one exchange a turn or breaking contact to stay (the
     readings of engine revisions before 8) leave no estimate; house rules of the campaign
     between battles do not matter."""
-    from meks.scenario import BreakContact, Repair
+    from meks.game.scenario import BreakContact, Repair
 
     scenario = get_scenario("head-to-head")
     forces = {Side.ATTACKER: (mek(catalog, "DRAKEN"),), Side.DEFENDER: (mek(catalog, "THOR"),)}
@@ -215,7 +215,7 @@ def test_the_fit_script_fits_checks_and_prints_json() -> None:
     """``benchmarks/fit_odds.py`` on a tiny draw: exits 0 and prints both curves, the edges
     they span and the check against battles fought afresh (it writes nothing without
     ``--write``)."""
-    model_file = REPO / "meks" / "data" / "odds_model.yaml"
+    model_file = REPO / "meks" / "analysis" / "data" / "odds_model.yaml"
     before = model_file.read_text("utf-8")
     done = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "fit_odds.py"), "--pairs", "4",

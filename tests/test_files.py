@@ -2,7 +2,7 @@
 the store.
 
 Every file the product reads (design, force, scenario, plan, dice, roster, backup) goes
-through ``campaigns.files``: regular files only (never a FIFO or a device such as
+through ``campaigns.files.reading``: regular files only (never a FIFO or a device such as
 ``/dev/zero``), a size limit per kind, no YAML tags, anchors or aliases, nesting and numbers
 bounded, no control character in any text, and past 50 problems a count instead of a list.
 Names and anything typed with NUL, ESC or another control character are refused, not
@@ -25,17 +25,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from campaigns import files
 from campaigns.company import clean_name
-from campaigns.dicefile import read_dice_file
+from campaigns.files import reading as files
+from campaigns.files.dicefile import read_dice_file
+from campaigns.files.scenarios import read_scenario_file
 from campaigns.roster_io import parse_roster, read_roster_file
-from campaigns.scenarios import read_scenario_file
 from cli.app import app
-from meks.errors import MAX_LISTED, InputError, MeksError, UsageError
-from meks.text import TYPED_WHITESPACE, bad_character
+from meks.game.errors import MAX_LISTED, InputError, MeksError, UsageError
+from meks.game.text import TYPED_WHITESPACE, bad_character
 
 REPO = Path(__file__).resolve().parent.parent
-OPENING = (REPO / "campaigns" / "scenarios" / "1-opening-shots.yaml").read_text("utf-8")
+OPENING = (REPO / "campaigns" / "files" / "scenarios" / "1-opening-shots.yaml").read_text("utf-8")
 DESIGN = "name: Hornet\nsize: Heavy\nweapons: [Rail Cannon, Howitzer]\nsystems: [Jammer]\n"
 FORCE = "meks:\n  - {design: VIPER, callsign: Anvil}\n  - {design: WASP}\n  - {design: WASP}\n"
 PLAN = "name: War\nscenarios:\n  - {scenario: opening-shots, side: attacker}\n"

@@ -41,9 +41,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.scenarios import get_scenario
-from meks.catalog import Band, load_catalog
-from meks.dice import Dice
+from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle
@@ -52,7 +50,9 @@ from meks.engine.log import Kind, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
 from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
-from meks.scenario import Edge, Side
+from meks.game.catalog import Band, load_catalog
+from meks.game.dice import Dice
+from meks.game.scenario import Edge, Side
 
 CATALOG = load_catalog()
 A, D = Side.ATTACKER, Side.DEFENDER
@@ -135,7 +135,7 @@ class Lurking(Baseline):
     def deploy(self, battle: SideView, side: Side, units: Any) -> dict[str, int]:
         """The baseline's set-up of the units the enemy will see; the hidden thing in the
         first of their zones the scenario's set-up allows."""
-        from meks.scenario import Placed
+        from meks.game.scenario import Placed
 
         lurkers = [u for u in units if u.name == "Hal" or u.is_infantry or self.lurker(u)]
         placement = super().deploy(battle, side, [u for u in units if u not in lurkers])

@@ -144,7 +144,7 @@ def test_fuzz_force_files(runner: CliRunner, tmp_path: Path, text: str | bytes) 
 
 
 @given(text=contents(yaml.safe_load(
-    (Path(__file__).parent.parent / "campaigns" / "scenarios" / "6-citadel.yaml").read_text())))
+    (Path(__file__).parent.parent / "campaigns/files/scenarios" / "6-citadel.yaml").read_text())))
 @SETTINGS
 def test_fuzz_scenario_files(runner: CliRunner, tmp_path: Path, text: str | bytes) -> None:
     path = write(tmp_path, "scenario.yaml", text)

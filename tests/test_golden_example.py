@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from meks.catalog import Band
 from meks.engine.core import RangeChoice
 from meks.engine.log import Kind
 from meks.engine.units import Unit
-from meks.scenario import Side
+from meks.game.catalog import Band
+from meks.game.scenario import Side
 from tests.engine_helpers import Scripted, battle, duel_scenario, force, mek, texts, weapons_named
 
 DICE = [

@@ -173,7 +173,8 @@ def test_scenario_list_names_a_file_in_full_at_80_columns_issue18_item3(
 
     folder = Path(os.environ["MEKS_SCENARIOS_DIR"])
     folder.mkdir(parents=True, exist_ok=True)
-    text = (Path(__file__).parent.parent / "campaigns" / "scenarios" / "6-citadel.yaml").read_text()
+    text = (Path(__file__).parent.parent / "campaigns/files/scenarios" / "6-citadel.yaml"
+            ).read_text()
     name = "my-own-citadel-raid-with-a-rather-long-file-name.yaml"
     (folder / name).write_text(text.replace("id: citadel", "id: my-own-raid", 1))
     out = _out(runner, "scenario", "list")

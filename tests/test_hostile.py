@@ -461,7 +461,7 @@ def test_item6_salvage_is_bounded_by_the_enemy_meks_destroyed(runner: CliRunner,
     each enemy Mek stated with --enemy-destroyed) carried at most the most parts one Mek
     can carry."""
     from campaigns.postbattle import most_parts_on_a_mek
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     most = most_parts_on_a_mek(load_catalog())
     many = [a for _ in range(2000) for a in ("--salvage", "Rail Cannon")]
@@ -531,7 +531,7 @@ def test_item7_yaml_keys_given_twice_are_refused_naming_both_lines(runner: CliRu
     said = plain_refusal(*invoke(runner, "odds", "opening-shots", "-a", str(force), "-d",
                                  str(force), "--runs", "1"))
     assert "line 3 (meks[0]): the key 'design' is given twice" in said, said
-    from campaigns.scenarios import builtin_file
+    from campaigns.files.scenarios import builtin_file
 
     text = builtin_file("opening-shots").read_text()
     scenario = tmp_path / "twice.yaml"
@@ -543,7 +543,7 @@ def test_item7_yaml_keys_given_twice_are_refused_naming_both_lines(runner: CliRu
 def _scenario(tmp_path: Path, **changes: object) -> Path:
     import yaml
 
-    from campaigns.scenarios import builtin_file
+    from campaigns.files.scenarios import builtin_file
 
     data = yaml.safe_load(builtin_file("opening-shots").read_text())
     data.update(id="mine", **changes)
@@ -556,7 +556,7 @@ def test_item7_identical_set_up_rules_are_refused_in_one_problem(runner: CliRunn
                                                                  tmp_path: Path) -> None:
     import yaml
 
-    from campaigns.scenarios import builtin_file
+    from campaigns.files.scenarios import builtin_file
 
     attacker = yaml.safe_load(builtin_file("opening-shots").read_text())["attacker"]
     attacker["setup"] = {"zones": [7], "rules": [{"zones": [7], "at_least": 1}

@@ -77,8 +77,8 @@ def test_numbers_no_battle_or_muster_could_hold_are_usage_errors(runner: CliRunn
 
 
 def test_digits_other_than_0_to_9_are_not_die_values(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from campaigns.dicefile import read_dice_file
-    from meks.errors import InputError
+    from campaigns.files.dicefile import read_dice_file
+    from meks.game.errors import InputError
 
     file = tmp_path / "dice.txt"
     file.write_text("1 ² 3\n")
@@ -92,7 +92,7 @@ def test_digits_other_than_0_to_9_are_not_a_choice_at_the_terminal() -> None:
     from rich.console import Console
 
     from cli.play import Option, Terminal
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     answers = iter(["²", "\u0661", "2"])  # superscript two, Arabic-Indic one
     out = io.StringIO()

@@ -7,7 +7,7 @@ grimp, which import-linter brings, reads every import of the four packages; the 
 
 - every ring of modules (the strongly connected parts of the import graph), and
 - every ring of the parts of one package (its modules and subpackages, each with everything
-  under it): ``meks.engine`` and ``meks.duel`` importing each other through any of their
+  under it): ``meks.engine`` and ``meks.analysis.duel`` importing each other through any of their
   modules is a cycle even when no two modules form one.
 
 The second is what import-linter's ``acyclic_siblings`` contract checks in pyproject.toml

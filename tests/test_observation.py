@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.scenarios import get_scenario
-from meks.dice import Dice
+from campaigns.files.scenarios import get_scenario
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, render
@@ -19,7 +18,8 @@ from meks.engine.recorded import Recorded, ReplayMismatch
 from meks.engine.units import Unit
 from meks.engine.values import UNIT_FIELDS, FrozenError, UnitView
 from meks.engine.view import SideView
-from meks.scenario import Side
+from meks.game.dice import Dice
+from meks.game.scenario import Side
 from tests.engine_helpers import (
     CATALOG,
     INIT,
@@ -361,8 +361,8 @@ def test_the_bot_and_the_baseline_change_nothing_they_are_shown_issue_15(
     the battle's own objects, so this holds our controllers to reading them: over whole
     battles of every scenario, with support, no answer of the bot or the baseline changes
     a unit, the log, the dice or what a side has found or used."""
-    from meks.catalog import load_catalog
     from meks.engine.bot.policy import Bot
+    from meks.game.catalog import load_catalog
     from tests.battle_digests import force as digest_force
 
     catalog = load_catalog()
@@ -462,8 +462,8 @@ def test_a_controller_cannot_change_what_its_view_hands_out_issue_26(scenario_id
     tries to change every unit, weapon, system and pilot it is handed (or finds in its view)
     is refused every time, is never handed an engine unit, and fights exactly the battle the
     plain baseline fights: the same log, digest for digest."""
-    from meks.catalog import load_catalog
     from meks.engine.log import digest
+    from meks.game.catalog import load_catalog
     from tests.battle_digests import force as digest_force
 
     catalog = load_catalog()

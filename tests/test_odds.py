@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.odds import wilson
+from meks.analysis.odds import wilson
 
 FORCE = "meks:\n  - {design: VIPER}\n  - {design: WASP}\n  - {design: WASP}\n"
 

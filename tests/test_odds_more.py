@@ -12,10 +12,10 @@ from typer.testing import CliRunner
 
 from campaigns.odds import bot_force, ladder
 from cli.app import app
-from meks.catalog import Catalog, Size
-from meks.odds import duel_force, duel_scenario, paired_difference, simulate
-from meks.pilots import available_skills, skill_label
-from meks.scenario import Side
+from meks.analysis.odds import duel_force, duel_scenario, paired_difference, simulate
+from meks.game.catalog import Catalog, Size
+from meks.game.pilots import available_skills, skill_label
+from meks.game.scenario import Side
 from tests.engine_helpers import duel_scenario as helper_duel_scenario
 
 FORCE = "meks:\n  - {design: VIPER}\n  - {design: WASP}\n  - {design: WASP}\n"
@@ -232,7 +232,7 @@ def test_skill_refuses_bad_input(runner: CliRunner, force: str) -> None:
 
 
 def test_bot_force_and_paired_difference(catalog: Catalog) -> None:
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
 
     scenario = get_scenario("opening-shots")
     force = bot_force(scenario, Side.ATTACKER, catalog)

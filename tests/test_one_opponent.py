@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.scenario import Side
+from meks.game.scenario import Side
 from tests.test_battle_cli import BLUE, RED, run, run_json
 
 
@@ -44,7 +44,7 @@ def test_battle_auto_is_fought_by_the_bot_unless_told_otherwise(
     """battle auto: the bot on both sides by default, --controller baseline on request;
     --json and the report's result line say which."""
     from campaigns.battles import fight
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     red, blue = files
     data = run_json(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
@@ -69,7 +69,7 @@ def test_the_odds_predict_the_battles_battle_auto_fights(
         runner: CliRunner, files: tuple[str, str], controller: str | None) -> None:
     """meks odds fights, run by run, the very battles 'battle auto' fights with the same
     controller and each run's seed: by default both are the bot's."""
-    from meks.odds import run_seed
+    from meks.analysis.odds import run_seed
 
     red, blue = files
     chosen = ["--controller", controller] if controller else []

@@ -47,7 +47,7 @@ def test_a_regular_install_carries_every_module_and_data_file(tmp_path: Path) ->
     built = {p.relative_to(lib).as_posix() for p in lib.rglob("*") if p.is_file()}
     missing = sorted(_source_files() - built)
     assert not missing, f"a regular install would lack {len(missing)} files: {missing[:10]}"
-    assert "meks/engine/core.py" in built and "meks/data/weapons.yaml" in built
+    assert "meks/engine/core.py" in built and "meks/game/data/weapons.yaml" in built
 
 
 def test_the_code_imports_only_what_an_install_brings() -> None:

@@ -16,8 +16,6 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.catalog import Band, load_catalog
-from meks.dice import Dice
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle, RangeChoice
@@ -26,7 +24,9 @@ from meks.engine.log import digest
 from meks.engine.recorded import Recorded, ReplayMismatch
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.engine.values import SlotView, UnitView
-from meks.scenario import Edge, Side
+from meks.game.catalog import Band, load_catalog
+from meks.game.dice import Dice
+from meks.game.scenario import Edge, Side
 from tests.engine_helpers import told_id
 from tests.test_battle_cli import BLUE, RED
 
@@ -75,7 +75,7 @@ def busy_forces() -> dict[Side, ForceSpec]:
 
 def fight_with(scenario_id: str, seed: int,
                wrap: Callable[[Side], Controller]) -> Battle:
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
 
     battle = Battle(get_scenario(scenario_id), busy_forces(), Dice.from_seed(seed),
                     {side: wrap(side) for side in Side}, CATALOG)
@@ -186,7 +186,7 @@ class Answers:
 
 
 def test_every_decision_type_survives_json() -> None:
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
 
     battle = Battle(get_scenario("opening-shots"), busy_forces(), Dice.from_seed(1),
                     {s: Baseline() for s in Side}, CATALOG)
@@ -508,8 +508,8 @@ def test_enter_takes_the_bots_answer_to_every_kind_of_question(scenario_id: str)
     by decision; and Enter everywhere fights the battle the bot fights on that side. The
     one exception allowed: a target the bot picks that the unit has no chance to hit while
     another can be hit is not suggested (then the rest of the battle may differ)."""
+    from campaigns.files.scenarios import get_scenario
     from campaigns.play import PlayState
-    from campaigns.scenarios import get_scenario
     from cli.play_run import run as play
 
     scenario = get_scenario(scenario_id)
@@ -542,9 +542,9 @@ def test_enter_everywhere_with_stock_forces_fights_battle_auto(scenario_id: str)
     'battle auto' fights with the bot on both sides: asking for suggestions rolls no die
     and changes nothing."""
     from campaigns.battles import Participant, both, distinct_names, fight_sides
+    from campaigns.files.scenarios import get_scenario
     from campaigns.odds import bot_force
     from campaigns.play import PlayState
-    from campaigns.scenarios import get_scenario
     from cli.play_run import run as play
 
     scenario = get_scenario(scenario_id)
@@ -589,7 +589,7 @@ class Watched:
 def test_asking_the_bot_for_a_suggestion_rolls_no_die_and_changes_nothing() -> None:
     """Issue 16 item 1: every suggestion the play screen asks of the bot leaves the battle
     exactly as it was (no die rolled, no event logged, no unit changed)."""
-    from campaigns.scenarios import get_scenario
+    from campaigns.files.scenarios import get_scenario
     from cli.play import Terminal
 
     for scenario_id, side in (("opening-shots", Side.ATTACKER), ("citadel", Side.DEFENDER)):
@@ -616,7 +616,7 @@ class Checked(Bot):
         return self.check(battle, side, super().second_move(battle, side))
 
     def check(self, battle: Any, side: Side, orders: dict[str, Any]) -> dict[str, Any]:
-        from meks.catalog import Size
+        from meks.game.catalog import Size
 
         for uid, where in orders.items():
             if not isinstance(where, int):
@@ -634,8 +634,8 @@ def test_no_suggested_target_it_cannot_hit_and_no_lone_light_mek_into_three_enem
     """Issue 16 item 1: the play screen never suggests a target the unit has no chance to
     hit (or kill), and never walks a lone Light Mek into a zone holding three or more
     enemies: over busy and stock forces in every scenario, from either side."""
+    from campaigns.files.scenarios import get_scenario
     from campaigns.odds import bot_force
-    from campaigns.scenarios import get_scenario
     from cli.play import Terminal, _best_chance
 
     targets = 0
@@ -669,8 +669,8 @@ def test_a_resumed_play_suggests_what_it_would_have_without_the_stop(quit_at: in
     """Issue 16 item 1: the bot remembers where its side's fire is going this turn; on
     resume it is asked every replayed decision too, so that Enter after a stop anywhere
     fights the battle an unbroken play fights."""
+    from campaigns.files.scenarios import get_scenario
     from campaigns.play import PlayState
-    from campaigns.scenarios import get_scenario
     from cli.play import Quit
     from cli.play_run import run as play
 
@@ -1090,7 +1090,7 @@ def test_a_play_stored_without_a_revision_goes_on_under_one_exchange_R5_2(
     from campaigns.play import load, start
     from cli.state import session
     from db.models import Play
-    from meks.scenario import COMBAT_ROUNDS, BreakContact
+    from meks.game.scenario import COMBAT_ROUNDS, BreakContact
 
     red, blue = files
     with session() as s:

@@ -17,8 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.catalog import Catalog
-from meks.pilots import base_skill
+from meks.game.catalog import Catalog
+from meks.game.pilots import base_skill
 from tests.conftest import IN_CI
 
 BROWSER = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -231,7 +231,7 @@ def test_quick_reference_prints_on_one_page_and_no_table_is_cut_on_a4_and_letter
     points table and every row of every reference table share a page with their heading;
     the worn heat rating is printed; no word lies outside the page."""
     from campaigns import roster_io
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
     from tests.test_sheets_match import WORN, doc_after_muster, field_scenario, worn_company
 
     browser, pdftotext = need_browser()

@@ -15,16 +15,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaigns.scenarios import get_scenario
-from meks.catalog import load_catalog
-from meks.dice import Dice
+from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle
 from meks.engine.log import digest
 from meks.engine.random_legal import RandomLegal
 from meks.engine.recorded import Recorded
-from meks.scenario import BreakContact, Side
+from meks.game.catalog import load_catalog
+from meks.game.dice import Dice
+from meks.game.scenario import BreakContact, Side
 from tests.battle_digests import SCENARIOS, force
 
 CATALOG = load_catalog()

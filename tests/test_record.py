@@ -218,7 +218,7 @@ def log_positions(events: list[dict[str, Any]]) -> dict[int, dict[str, int]]:
 
 def test_the_map_puts_every_unit_where_the_log_says_it_stood(
         runner: CliRunner, wolves: str, tmp_path: Path) -> None:
-    from campaigns.reports import battle_map
+    from campaigns.reports.pages import battle_map
     from cli.state import session
     from db.models import BattleLog
 
@@ -313,8 +313,8 @@ def hostile_record() -> dict[str, Any]:
 
 
 def hostile_page() -> str:
-    from campaigns.charts import odds_chart, pilots_chart, treasury_chart
-    from campaigns.reports import BattleMap, Placed, TurnMap, _render
+    from campaigns.reports.charts import odds_chart, pilots_chart, treasury_chart
+    from campaigns.reports.pages import BattleMap, Placed, TurnMap, _render
 
     record = hostile_record()
     steps = record["steps"]
@@ -350,7 +350,7 @@ def test_every_name_in_the_page_is_escaped_text() -> None:
 
 
 def test_a_name_with_dollars_is_not_read_as_mathematics() -> None:
-    from campaigns.charts import pilots_chart
+    from campaigns.reports.charts import pilots_chart
 
     step = hostile_record()["steps"][0]
     step["pilots"][0]["pilot"] = "$x^2$ and _under"
@@ -362,7 +362,7 @@ def test_a_played_steps_odds_go_with_its_play_and_come_back() -> None:
     """A campaign battle played at the terminal keeps its step in the play's spec; the odds
     before it go there too, and a step stored before they did reads with none."""
     from campaigns.campaign_step import Step, odds_before
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     view = {"runs": 0, "win": {"p": 0.41234}, "draw": {"p": 0.01}, "loss": {"p": 0.57766}}
     odds = odds_before(view)

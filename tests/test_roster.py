@@ -309,7 +309,7 @@ def _broken(change: str) -> str:
     elif change == "a callsign too long":
         doc["meks"][0]["callsign"] = "W\u200b\tX" + "y" * 80
     elif change == "a campaign's scenario copy that cannot be played":
-        source = Path(__file__).parent.parent / "campaigns" / "scenarios" / "1-opening-shots.yaml"
+        source = Path(__file__).parent.parent / "campaigns/files/scenarios" / "1-opening-shots.yaml"
         definition = yaml.safe_load(source.read_text())
         definition["attacker"]["budget"] = 5
         doc["campaigns"] = [{**_campaign(), "plan": [

@@ -19,13 +19,13 @@ import yaml
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.catalog import Band
 from meks.engine import REVISION, ROUNDS, as_fought_under
 from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
 from meks.engine.units import Unit
-from meks.scenario import COMBAT_ROUNDS, BreakContact, Side
+from meks.game.catalog import Band
+from meks.game.scenario import COMBAT_ROUNDS, BreakContact, Side
 from tests.engine_helpers import (
     INIT,
     TIE,
@@ -677,8 +677,8 @@ def test_the_baseline_withdraws_towards_its_goal_else_into_the_first_zone_R6_3()
 # ---- R7.3 Head to Head at the turn limit ------------------------------------------------------
 
 def head_to_head(turn: int, attacker: Any, defender: Any) -> Any:
-    from campaigns.scenarios import get_scenario
-    from meks.victory import BattleState, judge
+    from campaigns.files.scenarios import get_scenario
+    from meks.game.victory import BattleState, judge
 
     return judge(get_scenario("head-to-head"),
                  BattleState(turn=turn, attacker=tuple(attacker), defender=tuple(defender),
@@ -687,8 +687,8 @@ def head_to_head(turn: int, attacker: Any, defender: Any) -> Any:
 
 def mek_state(uid: str, points: int, zone: int | None = 5, destroyed: int | None = None,
               exited: int | None = None) -> Any:
-    from meks.scenario import Edge, UnitKind
-    from meks.victory import UnitState
+    from meks.game.scenario import Edge, UnitKind
+    from meks.game.victory import UnitState
 
     return UnitState(id=uid, kind=UnitKind.MEK, zone=None if destroyed or exited else zone,
                      points=points, destroyed_turn=destroyed, exited_turn=exited,
@@ -696,7 +696,7 @@ def mek_state(uid: str, points: int, zone: int | None = 5, destroyed: int | None
 
 
 def test_head_to_head_at_the_limit_the_side_that_destroyed_more_points_wins_R7_3() -> None:
-    from meks.victory import Outcome
+    from meks.game.victory import Outcome
 
     verdict = head_to_head(12, [mek_state("A1", 12), mek_state("A2", 8, destroyed=3)],
                            [mek_state("D1", 12), mek_state("D2", 10, destroyed=5),
@@ -709,7 +709,7 @@ def test_head_to_head_at_the_limit_the_side_that_destroyed_more_points_wins_R7_3
 @pytest.mark.parametrize(("lost_a", "lost_d"), [((), ()), ((8,), (8,)), ((4, 4), (8,))])
 def test_head_to_head_at_the_limit_equal_points_are_a_draw_R7_3(
         lost_a: tuple[int, ...], lost_d: tuple[int, ...]) -> None:
-    from meks.victory import Outcome
+    from meks.game.victory import Outcome
 
     attacker = [mek_state("A1", 12)] + [mek_state(f"A{i + 2}", p, destroyed=2)
                                         for i, p in enumerate(lost_a)]
@@ -722,7 +722,7 @@ def test_head_to_head_at_the_limit_equal_points_are_a_draw_R7_3(
 
 
 def test_head_to_head_before_the_limit_points_decide_nothing_R7_3() -> None:
-    from meks.victory import Outcome
+    from meks.game.victory import Outcome
 
     verdict = head_to_head(11, [mek_state("A1", 12)],
                            [mek_state("D1", 12), mek_state("D2", 10, destroyed=5)])
@@ -730,7 +730,7 @@ def test_head_to_head_before_the_limit_points_decide_nothing_R7_3() -> None:
 
 
 def test_head_to_head_a_mek_that_left_the_map_is_not_destroyed_points_R7_3() -> None:
-    from meks.victory import Outcome
+    from meks.game.victory import Outcome
 
     verdict = head_to_head(12, [mek_state("A1", 12), mek_state("A2", 20, exited=4)],
                            [mek_state("D1", 12), mek_state("D2", 6, destroyed=4)])
@@ -741,7 +741,7 @@ def test_head_to_head_a_mek_that_left_the_map_is_not_destroyed_points_R7_3() -> 
 def test_head_to_head_a_bailed_out_mek_counts_as_destroyed_points_R7_3_R6_12() -> None:
     """A Mek whose pilot bailed out (R6.12) was destroyed for the points, at its price as
     mustered."""
-    from meks.victory import Outcome, mek_points
+    from meks.game.victory import Outcome, mek_points
 
     def one_from_the_end(b: Battle) -> None:
         b.unit("D1").hits = b.unit("D1").max_hits - 2
@@ -763,8 +763,8 @@ def test_head_to_head_a_bailed_out_mek_counts_as_destroyed_points_R7_3_R6_12() -
 def test_head_to_head_both_sides_wiped_out_at_once_are_judged_by_the_points_R7_3() -> None:
     """Neither side has the last Mek standing, and neither can do anything more: the battle
     ends at once, judged as at the turn limit."""
-    from meks.scenario import UnitKind
-    from meks.victory import Outcome, UnitState
+    from meks.game.scenario import UnitKind
+    from meks.game.victory import Outcome, UnitState
 
     verdict = head_to_head(5, [mek_state("A1", 12, destroyed=5), mek_state("A2", 4, destroyed=2)],
                            [mek_state("D1", 10, destroyed=5), mek_state("D2", 8, destroyed=3)])
@@ -787,8 +787,8 @@ def test_scenario_show_says_how_mek_points_decide_R7_3(runner: CliRunner) -> Non
 
 
 def test_head_to_head_ships_with_mek_points_at_the_turn_limit_R7_3() -> None:
-    from campaigns.scenarios import get_scenario
-    from meks.scenario import Result
+    from campaigns.files.scenarios import get_scenario
+    from meks.game.scenario import Result
 
     scenario = get_scenario("head-to-head")
     assert scenario.victory.at_turn_limit is Result.MEK_POINTS
@@ -814,7 +814,7 @@ def test_earlier_revisions_are_fought_under_one_exchange_and_stay_R5_2_R6_3() ->
 @pytest.fixture
 def old_rules(tmp_path: Path) -> str:
     """Opening Shots under the readings engine revisions before 8 fought under."""
-    data = yaml.safe_load((REPO / "campaigns" / "scenarios" / "1-opening-shots.yaml")
+    data = yaml.safe_load((REPO / "campaigns" / "files" / "scenarios" / "1-opening-shots.yaml")
                           .read_text(encoding="utf-8"))
     data["id"] = "opening-shots-of-old"
     data.setdefault("house_rules", {}).update(combat_rounds=1, break_contact="stay")

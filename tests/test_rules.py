@@ -1,4 +1,4 @@
-"""The rules core (meks.rules, issue 15 item 1 "One source per rule"): each check described
+"""The rules core (meks.game.rules, issue 15 item 1 "One source per rule"): each check described
 as a value, its chance counted over the die faces, its roll with fixed dice the engine's,
 and (Hypothesis) the chance it reports equal to the frequency over every sequence of faces
 that rolling it can use."""
@@ -12,32 +12,35 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meks.catalog import Band, SystemKind, Weapon
-from meks.duel import mek_model
-from meks.duel_chain import DuelChain, MekState
+from meks.analysis.duel import mek_model
+from meks.analysis.duel_chain import DuelChain, MekState
 from meks.engine.core import Battle, Shot
 from meks.engine.units import Sensors, Unit
-from meks.rules import (
+from meks.game.catalog import Band, SystemKind, Weapon
+from meks.game.criticals import (
     COMPUTERS,
     CRITICAL_TABLE,
-    HAWKEYE,
     LEG_DAMAGED,
-    MINEFIELD,
-    MINEFIELD_HITS,
-    ONE_EXACT,
-    ONE_FLOAT,
     PILOT_WOUNDED,
     REACTOR_CORE,
     SYSTEM_LOST,
     WEAPON_DESTROYED,
     WOUNDED_ACTS,
+    critical_check,
+    wounded_acts_odds,
+)
+from meks.game.rules import (
+    HAWKEYE,
+    MINEFIELD,
+    MINEFIELD_HITS,
+    ONE_EXACT,
+    ONE_FLOAT,
     ArmorSave,
     DieCheck,
     InitiativeRoll,
     Roller,
     armor_save,
     arrival,
-    critical_check,
     identifies_unmasked,
     infantry_detection,
     infantry_hit_odds,
@@ -52,7 +55,6 @@ from meks.rules import (
     pick_odds,
     random_pick,
     to_hit,
-    wounded_acts_odds,
 )
 from tests.engine_helpers import CATALOG, battle, duel_scenario, force, gun, post, start
 

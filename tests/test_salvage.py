@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from cli.app import app
 
-SCENARIOS = Path(__file__).resolve().parent.parent / "campaigns" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "campaigns" / "files" / "scenarios"
 BLUE = """\
 meks:
   - {design: VIPER, pilot: Dee}
@@ -74,7 +74,7 @@ def blue(tmp_path: Path) -> str:
 
 def snapshot(company: str) -> dict[str, Any]:
     from campaigns.company import get_company
-    from campaigns.roster import snapshot as take
+    from campaigns.files.roster import snapshot as take
     from cli.state import session
 
     with session() as s:
@@ -89,8 +89,8 @@ def salvage_seed(scenario: str, blue: str, wolves: str, *, outcome: str = "defen
     the battle's units."""
     from campaigns.battles import fight
     from cli.state import session
-    from meks.dice import Dice
-    from meks.scenario import Side
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     with session() as s:
         for seed in range(300):
@@ -122,9 +122,9 @@ def test_salvage_rule_is_off_by_default_and_the_stored_scenario_form_keeps_it_ou
         tmp_path: Path) -> None:
     """The house rules salvage, spare_parts and wear are off unless switched on, and a
     scenario stores them only when on: scenarios stored before them keep their form."""
-    from campaigns.scenario_model import scenario_data
-    from campaigns.scenarios import get_scenario
-    from meks.scenario import HouseRules, Salvage
+    from campaigns.files.scenario_model import scenario_data
+    from campaigns.files.scenarios import get_scenario
+    from meks.game.scenario import HouseRules, Salvage
 
     assert HouseRules().salvage is Salvage.NONE
     assert not HouseRules().spare_parts and not HouseRules().wear
@@ -174,8 +174,8 @@ def test_salvage_winner_gives_the_loser_nothing_and_both_gives_both_R3_6(
     it recovers the parts of the enemy Meks it destroyed all the same."""
     from campaigns.battles import fight, salvage
     from cli.state import session
-    from meks.dice import Dice
-    from meks.scenario import Side
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     winner_only = scenario_file(tmp_path, "spoils", salvage="winner")
     both = scenario_file(tmp_path, "shared-spoils", salvage="both")
@@ -265,8 +265,8 @@ def test_a_muster_keeps_its_scenario_through_undo_export_and_import_R3_6(
     company's state (undo brings it back), in an exported roster (imported, the copy's
     battle takes those rules; a kept scenario that is not valid is refused, exit 2). A muster
     that has fought keeps it no longer, and db check finds all sound."""
-    from campaigns.scenario_model import scenario_data
-    from campaigns.scenarios import read_scenario_file
+    from campaigns.files.scenario_model import scenario_data
+    from campaigns.files.scenarios import read_scenario_file
 
     spoils = tmp_path / "spoils.yaml"
     data = yaml.safe_load((SCENARIOS / "1-opening-shots.yaml").read_text())
@@ -474,8 +474,8 @@ def lost_part_seed(scenario: str, blue: str, wolves: str) -> tuple[int, dict[int
     with a weapon or system destroyed, and the parts each such Mek lost (by Mek id)."""
     from campaigns.battles import fight
     from cli.state import session
-    from meks.dice import Dice
-    from meks.scenario import Side
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     with session() as s:
         for seed in range(300):
@@ -517,7 +517,7 @@ def test_spare_parts_keeps_lost_parts_until_replaced_or_bought_R3_7(
     next muster; undo and db check hold throughout."""
     from campaigns.forces import muster_force
     from cli.state import session
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     catalog = load_catalog()
     scenario = scenario_file(tmp_path, "hard-times", budget=60, repair="none",
@@ -550,7 +550,7 @@ def test_spare_parts_keeps_lost_parts_until_replaced_or_bought_R3_7(
     assert snapshot(wolves) == before
     result = run_json(runner, "mek", "repair", wolves, callsign, "--buy")
     from campaigns.parts import named_part, part_price
-    from meks.catalog import Size
+    from meks.game.catalog import Size
 
     price = sum(part_price(named_part(p, catalog), Size(full["size"]), catalog)
                 for p in parts)
@@ -598,7 +598,7 @@ def test_repair_from_the_stockpile_and_lost_parts_recorded_at_the_table_R3_7(
     run(runner, "muster", wolves, "--scenario", scenario, "--side", "attacker", "VIPER-1",
         "WASP-1", "WASP-2")
     viper = run_json(runner, "mek", "list", wolves)[0]
-    from meks.catalog import load_catalog
+    from meks.game.catalog import load_catalog
 
     design = load_catalog().design(viper["design"])
     weapon = design.weapons[0]
@@ -626,8 +626,8 @@ def test_paid_repair_charges_each_hit_at_the_next_muster_R3_7(
     mended, for 1 point a Hit owed at its next muster."""
     from campaigns.battles import fight
     from cli.state import session
-    from meks.dice import Dice
-    from meks.scenario import Side
+    from meks.game.dice import Dice
+    from meks.game.scenario import Side
 
     scenario = scenario_file(tmp_path, "paid", repair="paid")
     run(runner, "muster", wolves, "--scenario", scenario, "--side", "defender",
@@ -695,7 +695,7 @@ def test_wear_lowers_the_heat_rating_the_engine_sees_never_below_1_R3_8() -> Non
     import dataclasses
 
     from meks.engine.units import build_unit
-    from meks.scenario import Side
+    from meks.game.scenario import Side
     from tests.engine_helpers import CATALOG, mek
 
     spec = mek("VIPER")

@@ -1,5 +1,5 @@
 """The scenario file model lives in the files layer (issue 14, item 2): ``meks`` keeps the
-game's vocabulary as plain types and never imports pydantic; ``campaigns.scenario_model``
+game's vocabulary as plain types and never imports pydantic; ``campaigns.files.scenario_model``
 checks a file, converts it to those types, and writes and reads the stored form of a
 scenario exactly as it was stored before the move, so existing databases and backups load
 and their battles replay as they were fought."""
@@ -19,16 +19,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from campaigns import scenario_model
-from campaigns.scenario_model import (
+from campaigns.files import scenario_model
+from campaigns.files.scenario_model import (
     parse_condition,
     parse_scenario,
     scenario_data,
     stored_scenario,
 )
-from campaigns.scenarios import get_scenario, read_scenario_file
-from meks import scenario as game
-from meks.scenario import Edge, ScenarioInvalid, Side
+from campaigns.files.scenarios import get_scenario, read_scenario_file
+from meks.game import scenario as game
+from meks.game.scenario import Edge, Side
+from meks.game.scenario_checks import ScenarioInvalid
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -51,11 +52,12 @@ def test_the_game_and_its_engine_do_not_import_pydantic() -> None:
     vocabulary) and building and checking a scenario there loads no pydantic."""
     snippet = (
         "import importlib, pkgutil, sys\n"
-        "import meks, meks.engine.core, meks.victory, meks.duel, meks.odds, meks.scenario\n"
+        "import meks, meks.engine.core, meks.game.victory, meks.analysis.duel\n"
+        "import meks.analysis.odds, meks.game.scenario\n"
         "for info in pkgutil.walk_packages(meks.__path__, 'meks.'):\n"
         "    importlib.import_module(info.name)\n"
-        "scenario = meks.duel.duel_scenario('Woods')\n"
-        "assert meks.scenario.semantic_problems(scenario) == []\n"
+        "scenario = meks.analysis.duel.duel_scenario('Woods')\n"
+        "assert meks.game.scenario_checks.semantic_problems(scenario) == []\n"
         "print('@@', sorted(m for m in sys.modules if m.split('.')[0].startswith('pydantic')))"
     )
     proc = subprocess.run([sys.executable, "-c", snippet], cwd=REPO, capture_output=True,
@@ -250,7 +252,7 @@ def test_many_unknown_keys_are_counted_not_each_worded(monkeypatch: pytest.Monke
     """Issue 14, item 2: a scenario with 20,000 unknown keys words only the problems a
     message lists (and one more), each with its spelling hint; the rest are counted, and the
     '... and N more' line still says how many there truly are."""
-    from meks.errors import MAX_LISTED
+    from meks.game.errors import MAX_LISTED
 
     calls = []
     convert = scenario_model._from_pydantic
@@ -284,7 +286,7 @@ def test_the_rules_digest_moves_with_the_rules_not_the_wording() -> None:
     """What odds curves are checked against: Citadel with another victory (an attacker in
     the city at the end takes it) or one more turn has another digest; reworded (name and
     briefing), it keeps its own."""
-    from campaigns.scenario_model import rules_digest
+    from campaigns.files.scenario_model import rules_digest
 
     today = _scenario("citadel")
     data = scenario_data(today)

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from campaigns.scenario_model import parse_scenario, scenario_json_schema
-from campaigns.scenarios import (
+from campaigns.files.scenario_model import parse_scenario, scenario_json_schema
+from campaigns.files.scenarios import (
     builtin_entries,
     builtin_file,
     check_scenario_file,
@@ -29,15 +29,15 @@ from campaigns.scenarios import (
     user_scenarios_dir,
 )
 from cli.app import app
-from meks.catalog import Size
-from meks.errors import InputError, MeksError
-from meks.scenario import (
+from meks.game.catalog import Size
+from meks.game.errors import InputError, MeksError
+from meks.game.scenario import (
     Measure,
     Placed,
     Scenario,
     Side,
 )
-from meks.victory import BattleState, UnitState, judge
+from meks.game.victory import BattleState, UnitState, judge
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = ["opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
@@ -313,7 +313,7 @@ def test_side_limits_for_the_muster() -> None:
 
 # ---- broken files: clear errors with lines -----------------------------------------------
 
-OPENING = (REPO / "campaigns" / "scenarios" / "1-opening-shots.yaml").read_text("utf-8")
+OPENING = (REPO / "campaigns" / "files" / "scenarios" / "1-opening-shots.yaml").read_text("utf-8")
 
 
 def problems_in(text: str) -> list[str]:
@@ -579,7 +579,7 @@ def test_user_scenarios_folder_sits_beside_the_database_and_keeps_an_earlier_one
     made there before is kept in use rather than left behind."""
     import platformdirs
 
-    from campaigns.scenarios import ENV_DIR
+    from campaigns.files.scenarios import ENV_DIR
 
     monkeypatch.delenv(ENV_DIR, raising=False)
 

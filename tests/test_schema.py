@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from meks.errors import InputError
-from meks.schema import build, build_list
+from meks.game.errors import InputError
+from meks.game.schema import build, build_list
 
 
 class Colour(enum.Enum):

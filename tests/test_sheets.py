@@ -11,9 +11,9 @@ from markupsafe import escape
 from typer.testing import CliRunner
 
 from campaigns import roster_io
-from campaigns.sheet import BOX, TICKED, md
+from campaigns.reports.sheet import BOX, TICKED, md
 from cli.app import app
-from meks.catalog import Catalog, Size
+from meks.game.catalog import Catalog, Size
 from tests.test_print import COMPANY, CUSTOM, RESERVE, build_company, expected_texts, flat
 
 

@@ -14,14 +14,16 @@ import yaml
 from typer.testing import CliRunner
 
 from campaigns import roster_io
-from campaigns.sheet import BOX, MekCard, PlaySheet, md, to_html, to_markdown
+from campaigns.reports.sheet import BOX, MekCard, PlaySheet, md, to_html, to_markdown
 from cli.app import app
-from meks.catalog import Band, Catalog, Size
-from meks.rules import CRITICAL_TABLE, critical_effects, skill_of, turn_sequence
+from meks.game.catalog import Band, Catalog, Size
+from meks.game.criticals import CRITICAL_TABLE
+from meks.game.reference import critical_effects, turn_sequence
+from meks.game.rules import skill_of
 from tests.test_print import COMPANY, build_company
 
 WORN = "Worn Co"
-SCENARIOS = Path(__file__).resolve().parent.parent / "campaigns" / "scenarios"
+SCENARIOS = Path(__file__).resolve().parent.parent / "campaigns" / "files" / "scenarios"
 LOST = [{"kind": "weapon", "part": "Rail Cannon"}, {"kind": "system", "part": "Point Defense"}]
 
 
@@ -77,7 +79,7 @@ def test_a_worn_mek_prints_the_heat_rating_and_weapons_the_battle_fields_it_with
     from campaigns.forces import muster_force
     from cli.state import session
     from meks.engine.units import build_unit
-    from meks.scenario import Side
+    from meks.game.scenario import Side
 
     doc = worn_company(runner, tmp_path)
     scenario = field_scenario(tmp_path)
@@ -156,8 +158,8 @@ def test_the_muster_sheet_shows_the_scenario_map_set_up_and_victory(
     (north up, 1 to 9), who sets up where and the set-up rule naming a zone, both sides'
     set-up and victory conditions as the scenario's own data words them, and the result at
     the turn limit."""
-    from campaigns.scenarios import get_scenario
-    from meks.scenario import Side
+    from campaigns.files.scenarios import get_scenario
+    from meks.game.scenario import Side
 
     worn_company(runner, tmp_path)
     scenario_id = field_scenario(tmp_path)
@@ -186,9 +188,9 @@ def test_the_muster_sheet_shows_the_scenario_map_set_up_and_victory(
 
 def test_the_quick_reference_takes_its_numbers_from_the_catalog_and_the_rules(
         runner: CliRunner, tmp_path: Path, catalog: Catalog) -> None:
-    """Issue 27 item 4: the quick reference lists the turn as meks.rules words it (with the
+    """Issue 27 item 4: the quick reference lists the turn as meks.game.rules words it (with the
     scenario's cap on rounds), the catalog's terrain table with the scenario's zones of each
-    terrain, the critical table of meks.rules, and each mustered Mek's to-hit rolls with its
+    terrain, the critical table of meks.game.rules, and each mustered Mek's to-hit rolls with its
     pilot's level (and Accuracy) already applied."""
     worn_company(runner, tmp_path)
     scenario_id = field_scenario(tmp_path)
@@ -262,7 +264,7 @@ def test_hostile_names_are_text_on_the_html_sheet(runner: CliRunner, tmp_path: P
     """Issue 27 (must hold): the HTML comes from a template that escapes every value: a
     '<script>' or '"><img onerror>' name is text, right-to-left overrides and zero-width
     characters are not on the page; the Markdown escapes the same names."""
-    from campaigns.sheet import _templates
+    from campaigns.reports.sheet import _templates
 
     assert _templates().autoescape is True
     doc = hostile_doc(runner, tmp_path)

@@ -9,7 +9,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.scenario import Side
+from meks.game.scenario import Side
 
 
 def run(runner: CliRunner, *args: str, code: int = 0) -> Any:
@@ -27,7 +27,7 @@ def _company(runner: CliRunner) -> None:
 
 def test_pilot_name_typos_get_did_you_mean(runner: CliRunner) -> None:
     """A pilot's name typed wrong is answered with the nearest names, found by the same
-    helper as catalog and scenario names (meks.names.suggest); Mek callsigns alike."""
+    helper as catalog and scenario names (meks.game.names.suggest); Mek callsigns alike."""
     _company(runner)
     err = run(runner, "pilot", "show", "Hawks", "Vera Lnog", code=1).stderr
     assert "has no pilot called 'Vera Lnog'. Did you mean 'Vera Long'?" in err
@@ -78,8 +78,8 @@ def test_a_unit_with_no_weapon_that_can_reach_any_target_is_not_asked(
     from campaigns.play import start
     from cli.play_run import run as play
     from cli.state import session
-    from meks.dice import Dice
     from meks.engine.log import digest
+    from meks.game.dice import Dice
 
     force = tmp_path / "wasps.yaml"
     force.write_text("meks:\n  - {design: SABER}\n  - {design: WASP}\n  - {design: WASP}\n")

@@ -30,7 +30,7 @@ def run_json(runner: CliRunner, *args: str) -> Any:
 def state(runner: CliRunner, name: str = CO) -> dict[str, Any]:
     """The company's full document, as the roster export writes it."""
     from campaigns.company import get_company
-    from campaigns.roster import snapshot
+    from campaigns.files.roster import snapshot
     from cli.state import session
 
     with session() as s:
@@ -229,7 +229,7 @@ def test_muster_needs_pilots(runner: CliRunner, company: str) -> None:
 def test_rich_uncle_adds_points_to_the_budget_R4_2(runner: CliRunner, company: str) -> None:
     from campaigns.company import support_roll
     from cli.state import session
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     with session() as s:  # table 3-4, entry 6 = Rich Uncle, then 4 points
         support_roll(s, company, Dice.from_sequence([3, 6, 4]))
@@ -279,7 +279,7 @@ def test_dead_pilot_is_kept_in_history_R2_6(runner: CliRunner, company: str) -> 
 def test_new_skill_roll_shows_dice_and_uses_choice_R2_3(runner: CliRunner, company: str) -> None:
     run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
     # Seeds are searched for one where Bo (Regular, no skills) rolls 5+.
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     seed = next(s for s in range(100) if Dice.from_seed(s).roll(2, "x")[1] >= 5)
     out = record(runner, "--result", "win", "--choose", "Bo=Maneuver", "--seed", str(seed))
@@ -291,7 +291,7 @@ def test_new_skill_roll_shows_dice_and_uses_choice_R2_3(runner: CliRunner, compa
 def test_skill_choice_without_choose_or_auto_stores_nothing(
         runner: CliRunner, company: str) -> None:
     run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     seed = next(s for s in range(100) if Dice.from_seed(s).roll(2, "x")[1] >= 5)
     before = state(runner)
@@ -400,7 +400,7 @@ def test_battle_record_prompts_for_the_skill_at_a_terminal_R2_4(
 
     monkeypatch.setattr(cli.battle_cmd, "interactive", lambda: True)
     run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     seed = next(s for s in range(100) if Dice.from_seed(s).roll(2, "x")[1] >= 5)
     result = runner.invoke(app, ["battle", "record", company, "--result", "win", "--seed",
@@ -448,7 +448,7 @@ def test_company_delete_confirms_at_a_terminal(
 
 
 def test_auto_skill_follows_the_mek_R2_4(catalog) -> None:  # type: ignore[no-untyped-def]
-    from meks.pilots import auto_skill
+    from meks.game.pilots import auto_skill
 
     assert auto_skill([], catalog.design("DEMON"), catalog) == "Accuracy"
     assert auto_skill([], catalog.design("SAGITARII"), catalog) == "Guidance"
@@ -458,7 +458,7 @@ def test_auto_skill_follows_the_mek_R2_4(catalog) -> None:  # type: ignore[no-un
 
 
 def test_promotion_thresholds_R2_1(catalog) -> None:  # type: ignore[no-untyped-def]
-    from meks.pilots import level_for
+    from meks.game.pilots import level_for
 
     assert level_for(0, 0, catalog).level == "Green"
     assert level_for(0, 1, catalog).level == "Regular"
@@ -470,8 +470,8 @@ def test_promotion_thresholds_R2_1(catalog) -> None:  # type: ignore[no-untyped-
 
 
 def test_skill_roll_targets_R2_3(catalog) -> None:  # type: ignore[no-untyped-def]
-    from meks.dice import Dice
-    from meks.pilots import roll_for_skill, skill_target
+    from meks.game.dice import Dice
+    from meks.game.pilots import roll_for_skill, skill_target
 
     assert [skill_target(n) for n in range(5)] == [5, 1, 2, 3, 4]
     green = catalog.level("Green")
@@ -485,8 +485,8 @@ def test_skill_roll_targets_R2_3(catalog) -> None:  # type: ignore[no-untyped-de
 
 
 def test_support_roll_tables_R4_1(catalog) -> None:  # type: ignore[no-untyped-def]
-    from meks.dice import Dice
-    from meks.support import roll_support
+    from meks.game.dice import Dice
+    from meks.game.support import roll_support
 
     assert roll_support(Dice.from_sequence([2, 4]), catalog).entry.name == "Support Fire"
     assert roll_support(Dice.from_sequence([3, 2]), catalog).entry.name == "Decoy"
@@ -499,7 +499,7 @@ def test_mustering_again_replaces_the_waiting_muster_R3_3(
         runner: CliRunner, company: str) -> None:
     from campaigns.company import support_roll
     from cli.state import session
-    from meks.dice import Dice
+    from meks.game.dice import Dice
 
     with session() as s:  # Rich Uncle, 4 points
         support_roll(s, company, Dice.from_sequence([3, 6, 4]))
@@ -518,10 +518,10 @@ def test_a_muster_naming_a_mek_twice_is_refused(runner: CliRunner, company: str)
 
 
 def test_composition_is_exact(runner: CliRunner, company: str) -> None:
-    from campaigns.company import Limits, muster
     from campaigns.company import Refused as MusterRefused
+    from campaigns.musters import Limits, muster
     from cli.state import session
-    from meks.catalog import Size
+    from meks.game.catalog import Size
 
     with pytest.raises(MusterRefused, match="needs exactly 2 Light Meks, not 1"), session() as s:
         muster(s, company, Limits.plain(60, composition={Size.LIGHT: 2}), ["WASP-1"])
@@ -834,7 +834,7 @@ def test_names_have_a_length_limit(runner: CliRunner, company: str, tmp_path: Pa
 
 
 def test_muster_budget_has_the_scenario_limit(runner: CliRunner, company: str) -> None:
-    from campaigns.scenario_model import SideRules
+    from campaigns.files.scenario_model import SideRules
     from cli.muster_cmd import MAX_BUDGET
 
     assert SideRules(budget=MAX_BUDGET).budget == MAX_BUDGET

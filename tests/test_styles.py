@@ -19,9 +19,7 @@ from typing import Any
 
 import pytest
 
-from campaigns.scenarios import get_scenario
-from meks.catalog import Band
-from meks.dice import Dice
+from campaigns.files.scenarios import get_scenario
 from meks.engine import styles as styles_module
 from meks.engine.bot.choices import muster
 from meks.engine.bot.policy import Bot
@@ -39,7 +37,9 @@ from meks.engine.styles import (
     shift_toward,
 )
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.scenario import Edge, Scenario, Side
+from meks.game.catalog import Band
+from meks.game.dice import Dice
+from meks.game.scenario import Edge, Scenario, Side
 from tests.engine_helpers import CATALOG, Watched, duel_scenario, mek
 
 A, D = Side.ATTACKER, Side.DEFENDER
@@ -123,7 +123,7 @@ def test_same_seed_same_battle_and_no_dice_of_its_own(style: str) -> None:
 
 
 def test_the_styles_module_has_no_dice_and_no_engine() -> None:
-    """The styles import no source of chance (``random``, ``secrets``, ``meks.dice``) and not
+    """The styles import no source of chance (``random``, ``secrets``, ``meks.game.dice``) and not
     the engine: its core or the modules of its steps (also held by the import contract in
     pyproject.toml)."""
     tree = ast.parse(Path(styles_module.__file__).read_text())
@@ -134,7 +134,7 @@ def test_the_styles_module_has_no_dice_and_no_engine() -> None:
     engine = {f"meks.engine.{name}" for name in (
         "core", "board", "deployment", "movement", "combat", "detection", "fire", "damage",
         "infantry", "support", "ending")}
-    assert not imported & {"random", "secrets", "meks.dice", *engine}
+    assert not imported & {"random", "secrets", "meks.game.dice", *engine}
 
 
 # ---- what makes each style ------------------------------------------------------------------

@@ -31,7 +31,7 @@ def run_json(runner: CliRunner, *args: str) -> Any:
 
 def snapshot(company: str) -> dict[str, Any]:
     from campaigns.company import get_company
-    from campaigns.roster import snapshot as take
+    from campaigns.files.roster import snapshot as take
     from cli.state import session
 
     with session() as s:
@@ -184,7 +184,7 @@ def test_sale_of_salvage_into_the_treasury(runner: CliRunner, hawks: str) -> Non
     from campaigns.company import get_company
     from campaigns.parts import SYSTEM, WEAPON, Part, store_parts
     from cli.state import session
-    from meks.catalog import Size, load_catalog
+    from meks.game.catalog import Size, load_catalog
 
     catalog = load_catalog()
     with session() as s:
@@ -397,8 +397,8 @@ def test_the_treasury_keeps_the_estimated_odds_of_the_built_in_scenarios() -> No
     """The treasury changes nothing in a battle, so a built-in scenario under it keeps its
     fitted odds curves (the campaign's odds are estimated, not fought)."""
     from campaigns.campaign import step_scenario
-    from campaigns.scenario_model import rules_digest
-    from meks.estimate import model_for
+    from campaigns.files.scenario_model import rules_digest
+    from meks.analysis.estimate import model_for
 
     plain = step_scenario({"scenario": "head-to-head"})
     paid = step_scenario({"scenario": "head-to-head", "house_rules": {"treasury": True}})

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from campaigns.scenario_model import parse_condition
-from campaigns.scenarios import get_scenario
-from meks.scenario import Edge, Scenario, Side, UnitKind
-from meks.victory import BattleState, BattleView, Outcome, UnitState, holds, judge, spent
+from campaigns.files.scenario_model import parse_condition
+from campaigns.files.scenarios import get_scenario
+from meks.game.scenario import Edge, Scenario, Side, UnitKind
+from meks.game.victory import BattleState, BattleView, Outcome, UnitState, holds, judge, spent
 
 A, D = Side.ATTACKER, Side.DEFENDER
 MEK, VEHICLE, INFANTRY = UnitKind.MEK, UnitKind.VEHICLE, UnitKind.INFANTRY
@@ -231,7 +231,7 @@ def test_all_any_not_combine_conditions() -> None:
 # ---- judging a battle --------------------------------------------------------------------
 
 def _scenario(victory: dict[str, Any], turn_limit: int = 12) -> Scenario:
-    from campaigns.scenario_model import parse_scenario
+    from campaigns.files.scenario_model import parse_scenario
 
     return parse_scenario({
         "id": "test", "name": "Test", "turn_limit": turn_limit,

@@ -77,7 +77,7 @@ def test_bail_out_and_withdrawal_in_battle_auto_R6_12_R6_13(
     import yaml
 
     rules = tmp_path / "rules.yaml"
-    data = yaml.safe_load((Path(__file__).resolve().parent.parent / "campaigns" / "scenarios"
+    data = yaml.safe_load((Path(__file__).resolve().parent.parent / "campaigns/files/scenarios"
                            / "5-head-to-head.yaml").read_text())
     data.update(id="rules-on", house_rules={"bail_out": True, "withdrawal": True})
     rules.write_text(yaml.safe_dump(data))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from campaigns.scenarios import get_scenario
+from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle, BattleError
@@ -19,8 +19,8 @@ from meks.engine.decisions import Retreat
 from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
 from meks.engine.view import strength
-from meks.scenario import HouseRules, Side
-from meks.victory import Outcome
+from meks.game.scenario import HouseRules, Side
+from meks.game.victory import Outcome
 from tests.engine_helpers import (
     INIT,
     TIE,

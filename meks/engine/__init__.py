@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from meks.scenario import BreakContact, Scenario
+from meks.game.scenario import BreakContact, Scenario
 
 # The engine's revision. It goes up whenever the same scenario, forces, dice and decisions
 # could give a different battle log: a rule fixed, a message reworded, the bot or the

@@ -18,11 +18,11 @@ from meks.engine.units import Unit, WeaponSlot
 from meks.engine.values import SlotView, UnitView
 
 if TYPE_CHECKING:
-    from meks.catalog import Band, Weapon
     from meks.engine.controllers import Controller, Order
     from meks.engine.decisions import RangeChoice, Retreat
     from meks.engine.view import SideView
-    from meks.scenario import Side
+    from meks.game.catalog import Band, Weapon
+    from meks.game.scenario import Side
 
 
 def _back(answer: object, values: list[UnitView], units: Sequence[Unit]) -> Any:

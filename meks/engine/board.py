@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from meks.catalog import Band, Catalog, Weapon, load_catalog
-from meks.dice import Dice
 from meks.engine import REVISION
 from meks.engine.asking import Asking
 from meks.engine.decisions import BattleError, Retreat
 from meks.engine.log import Event, Kind
 from meks.engine.units import ForceSpec, Unit
 from meks.engine.view import Sight
-from meks.errors import MeksError
-from meks.rules import Roller, random_pick
-from meks.scenario import SIDES, Scenario, Side, UnitKind
-from meks.victory import Verdict
+from meks.game.catalog import Band, Catalog, Weapon, load_catalog
+from meks.game.dice import Dice
+from meks.game.errors import MeksError
+from meks.game.rules import Roller, random_pick
+from meks.game.scenario import SIDES, Scenario, Side, UnitKind
+from meks.game.victory import Verdict
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller

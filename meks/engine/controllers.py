@@ -14,11 +14,11 @@ from typing import Protocol
 
 from mypy_extensions import mypyc_attr
 
-from meks.catalog import Band, Family, Weapon
 from meks.engine.decisions import BANDS, RangeChoice, Retreat
 from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
-from meks.scenario import (
+from meks.game.catalog import Band, Family, Weapon
+from meks.game.scenario import (
     Condition,
     Edge,
     ExitMap,
@@ -241,7 +241,7 @@ def reach(weapons: Iterable[Weapon]) -> Band:
 
 
 # The baseline's choices, as plain functions of the facts they read, so that the exact duel
-# (meks.duel) makes the very same choices.
+# (meks.analysis.duel) makes the very same choices.
 
 def baseline_closes(band: int, want: int, two: bool) -> int:
     """How many bands the baseline closes, from the band of rank ``band`` toward the rank

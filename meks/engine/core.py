@@ -33,8 +33,6 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from meks.catalog import Band, Catalog, Weapon
-from meks.dice import Dice
 from meks.engine import (
     REVISION,
     combat,
@@ -53,9 +51,12 @@ from meks.engine.fire import Shot
 from meks.engine.log import Kind
 from meks.engine.units import ForceSpec, Unit
 from meks.engine.view import SideView
-from meks.rules import CriticalCheck, KillsRoll, MovementRoll, ToHit, initiative
-from meks.scenario import SIDES, Edge, Scenario, Side, UnitKind
-from meks.victory import BattleState, Outcome
+from meks.game.catalog import Band, Catalog, Weapon
+from meks.game.criticals import CriticalCheck
+from meks.game.dice import Dice
+from meks.game.rules import KillsRoll, MovementRoll, ToHit, initiative
+from meks.game.scenario import SIDES, Edge, Scenario, Side, UnitKind
+from meks.game.victory import BattleState, Outcome
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller

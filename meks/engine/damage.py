@@ -7,12 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from meks import rules
-from meks.catalog import Weapon
 from meks.engine.board import Board
 from meks.engine.log import Kind
 from meks.engine.units import Unit, WeaponSlot
-from meks.rules import (
+from meks.game import criticals, rules
+from meks.game.catalog import Weapon
+from meks.game.criticals import (
     COMPUTERS,
     CRITICAL_TABLE,
     LEG_DAMAGED,
@@ -22,9 +22,9 @@ from meks.rules import (
     WEAPON_DESTROYED,
     WOUNDED_ACTS,
     CriticalCheck,
-    overheat_hits,
     wounded_acts,
 )
+from meks.game.rules import overheat_hits
 
 
 def armor_save(b: Board, target: Unit, weapon: Weapon) -> bool:
@@ -102,7 +102,7 @@ def describe_critical_check(b: Board, target: Unit, by: Unit | None,
     if by is not None:
         pinpoint = by.skill("Pinpoint Attack") and "Pinpoint" not in by.turn_skills
         sharpshooter = by.skill("Sharpshooter") and "Sharpshooter" not in by.turn_skills
-    return rules.critical_check(target.remaining, pinpoint=pinpoint, sharpshooter=sharpshooter,
+    return criticals.critical_check(target.remaining, pinpoint=pinpoint, sharpshooter=sharpshooter,
                                 weapon=weapon, band=b.band_of(target.zone or 0),
                                 spaul=target.has_system("Spaul Liner"))
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import enum
 
-from meks.catalog import Band
-from meks.errors import MeksError
+from meks.game.catalog import Band
+from meks.game.errors import MeksError
 
 BANDS = (Band.SHORT, Band.MEDIUM, Band.LONG)
 

@@ -8,7 +8,7 @@ from meks.engine.damage import critical, settle
 from meks.engine.decisions import FOG, BattleError
 from meks.engine.log import Kind
 from meks.engine.units import UnitSpec, build_unit, copy_unit, decoy, strongpoint
-from meks.scenario import SIDES, Placed, Side, UnitKind
+from meks.game.scenario import SIDES, Placed, Side, UnitKind
 
 # The support placed at set-up that hides something from the enemy (R4.3, R8.1).
 HIDING = ("Minefield", "Hidden Mek", "Decoy")

@@ -4,18 +4,18 @@ unmasked, and each unit's choice of targets."""
 
 from __future__ import annotations
 
-from meks.catalog import Band, Family
 from meks.engine.board import DEFENDER, Board, among
 from meks.engine.log import Kind
 from meks.engine.units import Sensors, Unit
-from meks.rules import (
+from meks.game.catalog import Band, Family
+from meks.game.rules import (
     HAWKEYE,
     identifies_unmasked,
     infantry_detection,
     masked_detection,
     masked_identification,
 )
-from meks.scenario import UnitKind
+from meks.game.scenario import UnitKind
 
 
 def can_target(b: Board, unit: Unit, enemy: Unit, band: Band, missile: bool = False) -> bool:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from meks import rules
-from meks.catalog import Band, Family, Weapon
 from meks.engine.board import ATTACKER, DEFENDER, Board
 from meks.engine.damage import add_heat, armor_save, damage, weapon_heat
 from meks.engine.decisions import FOG
@@ -14,8 +12,10 @@ from meks.engine.detection import can_target
 from meks.engine.infantry import infantry_attack, infantry_kills
 from meks.engine.log import Kind
 from meks.engine.units import Unit, WeaponSlot
-from meks.rules import ToHit, may_fire_again, skill_of
-from meks.scenario import UnitKind
+from meks.game import rules
+from meks.game.catalog import Band, Family, Weapon
+from meks.game.rules import ToHit, may_fire_again, skill_of
+from meks.game.scenario import UnitKind
 
 
 @dataclass

@@ -3,14 +3,14 @@ losses, and squads dismounting from their APCs."""
 
 from __future__ import annotations
 
-from meks import rules
-from meks.catalog import Weapon
 from meks.engine.board import DEFENDER, Board
 from meks.engine.damage import damage
 from meks.engine.log import Kind
 from meks.engine.units import Unit, strongpoint
-from meks.rules import GUNNERY_MODIFIER, KillsRoll, infantry_hits, kills_roll
-from meks.scenario import Side
+from meks.game import rules
+from meks.game.catalog import Weapon
+from meks.game.rules import GUNNERY_MODIFIER, KillsRoll, infantry_hits, kills_roll
+from meks.game.scenario import Side
 
 
 def describe_kills_roll(b: Board, weapon: Weapon, target: Unit,

@@ -7,16 +7,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from meks import rules
-from meks.catalog import Band
 from meks.engine.board import ATTACKER, DEFENDER, Board, Engagement, among, title
 from meks.engine.damage import add_heat, damage, settle
 from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.infantry import dismount
 from meks.engine.log import Kind
 from meks.engine.units import Unit
-from meks.rules import JUMP_HEAT, MINEFIELD, MINEFIELD_HITS, SECOND_MOVE_HEAT, MovementRoll, arrival
-from meks.scenario import BreakContact, Edge, Side, UnitKind
+from meks.game import rules
+from meks.game.catalog import Band
+from meks.game.rules import (
+    JUMP_HEAT,
+    MINEFIELD,
+    MINEFIELD_HITS,
+    SECOND_MOVE_HEAT,
+    MovementRoll,
+    arrival,
+)
+from meks.game.scenario import BreakContact, Edge, Side, UnitKind
 
 
 def movement_phase(b: Board, side: Side) -> None:

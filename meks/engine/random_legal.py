@@ -3,7 +3,7 @@
 ``RandomLegal`` takes each decision's legal options as the question hands them in or the
 side's view lists them (``SideView.move_options``, ``deploy_options``, ``setup_options``,
 ``support_options``, ``ambush_options``, ``fire_options``, ``yes_no_options`` ...) and picks
-one, each equally likely, with dice of its own (``meks.dice.Dice``, from a seed): so it can
+one, each equally likely, with dice of its own (``meks.game.dice.Dice``, from a seed): so it can
 fight every scenario and every house rule, and a battle it fights is the same again from the
 battle's seed and its own. It is a fuzzer, not a player: it is for tests that hold the engine
 to its rules (no crash, every battle ends, every replay matches).
@@ -14,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from meks.catalog import Band, Weapon
-from meks.dice import Dice
 from meks.engine.controllers import Baseline, Order
 from meks.engine.decisions import RangeChoice, Retreat
 from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
-from meks.scenario import Side
+from meks.game.catalog import Band, Weapon
+from meks.game.dice import Dice
+from meks.game.scenario import Side
 
 T = TypeVar("T")
 # When each support asset used during the battle may be offered (as the terminal offers it).

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from meks.catalog import Band, Weapon
 from meks.engine.values import SlotView, UnitView
-from meks.errors import MeksError
-from meks.scenario import Edge, Side
+from meks.game.catalog import Band, Weapon
+from meks.game.errors import MeksError
+from meks.game.scenario import Edge, Side
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller, Order

@@ -16,7 +16,7 @@ same battle and dice give the same answers.
   when its weapons outrange the enemy's, never breaking contact.
 - ``KeepRange``: keeps each fight at the band where its expected damage, less the enemy's,
   is greatest (the engine's to-hit and armor-save odds, read through the view and
-  ``meks.rules``), jumping to win the movement roll when it is not there yet.
+  ``meks.game.rules``), jumping to win the movement roll when it is not there yet.
 - ``ObjectiveRunner``: goes straight for the exits and zones its victory conditions name,
   by a way that avoids zones holding enemies, preferring goals no enemy holds; it moves first,
   uses the second movement, and away from its goal breaks contact (or opens the range toward
@@ -31,7 +31,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 
-from meks.catalog import Band
 from meks.engine.bot.intent import Intent, group_zone, read_intent
 from meks.engine.bot.tasks import exit_zones
 from meks.engine.controllers import (
@@ -45,8 +44,9 @@ from meks.engine.controllers import (
 from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.values import UnitView
 from meks.engine.view import SideView
-from meks.rules import ONE_FLOAT, armor_save
-from meks.scenario import Edge, Scenario, Side
+from meks.game.catalog import Band
+from meks.game.rules import ONE_FLOAT, armor_save
+from meks.game.scenario import Edge, Scenario, Side
 
 # ---- what the victory conditions name -------------------------------------------------------
 
@@ -158,7 +158,7 @@ def expected_damage(battle: SideView, shooters: Iterable[UnitView], targets: Seq
     """The Hits ``shooters`` are expected to get through armor in one exchange at ``band``:
     each fires the ranged weapons the baseline's fire plan would (in range, within the heat
     rating), each at the Mek or vehicle among ``targets`` it does most to, with the engine's
-    to-hit odds (the view's ``to_hit``) and armor saves (``meks.rules.armor_save``)."""
+    to-hit odds (the view's ``to_hit``) and armor saves (``meks.game.rules.armor_save``)."""
     aims = [t for t in targets if not t.is_infantry and not t.decoy]
     if not aims:
         return 0.0

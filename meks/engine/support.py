@@ -4,14 +4,14 @@ a zone combat begins."""
 
 from __future__ import annotations
 
-from meks.catalog import Band
 from meks.engine.board import DEFENDER, Board, among
 from meks.engine.damage import settle
 from meks.engine.detection import choose_targets, vanish
 from meks.engine.fire import Shot, attack, shoot
 from meks.engine.infantry import infantry_kills, morale
 from meks.engine.log import Kind
-from meks.scenario import Side
+from meks.game.catalog import Band
+from meks.game.scenario import Side
 
 
 def use_support(b: Board, side: Side, moment: str, zone: int | None) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
-from meks.catalog import (
+from meks.game.catalog import (
     Catalog,
     Design,
     Family,
@@ -18,8 +18,8 @@ from meks.catalog import (
     UnitStats,
     Weapon,
 )
-from meks.pilots import FAMILIARITY, base_skill
-from meks.scenario import Edge, Side, UnitKind
+from meks.game.pilots import FAMILIARITY, base_skill
+from meks.game.scenario import Edge, Side, UnitKind
 
 
 class Sensors(enum.IntEnum):
@@ -155,7 +155,7 @@ class Unit:
     bailed: bool = False  # its pilot bailed out (house rule bail_out, R6.12)
     last_hit_by: str | None = None  # the unit that dealt its last Hit (its kill, R6.12)
 
-    # ---- what the victory conditions read (meks.victory.UnitView) ----------------------
+    # ---- what the victory conditions read (meks.game.victory.UnitView) ----------------------
 
     @property
     def alive(self) -> bool:

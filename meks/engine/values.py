@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence, Set
 from typing import Any
 
-from meks.catalog import Level, MoveDice, Size, System, Weapon
 from meks.engine.units import Pilot, Sensors, SystemSlot, WeaponSlot
-from meks.scenario import Edge, Side, UnitKind
+from meks.game.catalog import Level, MoveDice, Size, System, Weapon
+from meks.game.scenario import Edge, Side, UnitKind
 
 
 class FrozenError(AttributeError):

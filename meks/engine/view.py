@@ -42,15 +42,15 @@ import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
-from meks.catalog import Band, Catalog, Weapon
-from meks.dice import Dice
 from meks.engine.decisions import FOG, LABELS, OVERRUN_RATIO, Retreat
 from meks.engine.log import Event, Kind
 from meks.engine.units import Unit
 from meks.engine.values import SlotView, UnitView, unit_value
-from meks.rules import KillsRoll, MovementRoll, ToHit, may_fire_again
-from meks.scenario import Edge, HouseRules, Placed, Scenario, Side, UnitKind
-from meks.victory import BattleState, UnitState
+from meks.game.catalog import Band, Catalog, Weapon
+from meks.game.dice import Dice
+from meks.game.rules import KillsRoll, MovementRoll, ToHit, may_fire_again
+from meks.game.scenario import Edge, HouseRules, Placed, Scenario, Side, UnitKind
+from meks.game.victory import BattleState, UnitState
 
 INFANTRY = UnitKind.INFANTRY
 DEFENDER = Side.DEFENDER
@@ -328,7 +328,7 @@ class SideView:
         """The zones with a zone combat going on."""
         return self._b.combat_zones()
 
-    # The checks as the engine rolls them (``meks.rules`` descriptions: their modifiers,
+    # The checks as the engine rolls them (``meks.game.rules`` descriptions: their modifiers,
     # each named, and their chances); describing one uses up no once-a-turn skill.
 
     def to_hit(self, unit: UnitView | Unit | None, weapon: Weapon, target: UnitView | Unit,

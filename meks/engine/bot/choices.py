@@ -11,12 +11,12 @@ import itertools
 from collections.abc import Callable, Sequence
 from enum import Enum
 
-from meks.catalog import Band, Catalog, Design, Family, Size, load_catalog
-from meks.construction import Pricing, check_design
 from meks.engine.bot.evaluation import BAND_WEIGHT
 from meks.engine.decisions import BANDS
-from meks.pilots import FAMILIARITY, auto_skill, available_skills
-from meks.rules import ONE_FLOAT, ArmorSave, Overheat, at_least, skill_of, to_hit
+from meks.game.catalog import Band, Catalog, Design, Family, Size, load_catalog
+from meks.game.construction import Pricing, check_design
+from meks.game.pilots import FAMILIARITY, auto_skill, available_skills
+from meks.game.rules import ONE_FLOAT, ArmorSave, Overheat, at_least, skill_of, to_hit
 
 
 class Difficulty(Enum):
@@ -266,7 +266,7 @@ def choose_skill(held: Sequence[str], design: Design | None,
     short-ranged Mek that must win the range, the to-hit skill of its main weapon family
     where a +1 matters (not for 2+ lasers), Pinpoint Attack for heavy hitters, Quick Draw
     with a Director, Ice Man with Jump Jets; then the documented priority of
-    ``meks.pilots.auto_skill``."""
+    ``meks.game.pilots.auto_skill``."""
     catalog = catalog or load_catalog()
     options = available_skills(held, catalog)
     if not options:

@@ -1,7 +1,7 @@
 """The bot's evaluation: what attacks and threats are worth, read as probabilities.
 
 Everything here is an expected value built on the chances of the checks the engine rolls,
-read from the same descriptions the engine rolls (``meks.rules``: to-hit with its modifiers,
+read from the same descriptions the engine rolls (``meks.game.rules``: to-hit with its modifiers,
 armor save, critical check, kills roll, movement roll, overheat): a unit's worth, the
 expected damaging hits of a firing, the best order of fire within the heat rating, the odds
 of winning a movement roll, and how a fight between two groups goes. ``Judge`` holds the
@@ -17,16 +17,16 @@ from dataclasses import dataclass
 from math import exp
 from typing import TYPE_CHECKING
 
-from meks.catalog import Band, Family, Weapon
 from meks.engine.decisions import BANDS
 from meks.engine.values import SlotView, UnitView
-from meks.rules import (
+from meks.game.catalog import Band, Family, Weapon
+from meks.game.criticals import critical_check, wounded_acts_odds
+from meks.game.rules import (
     ONE_FLOAT,
     MovementRoll,
     Overheat,
     ToHit,
     armor_save,
-    critical_check,
     gunnery_weapon,
     infantry_hit_odds,
     kills_roll,
@@ -34,10 +34,9 @@ from meks.rules import (
     overheat_hits,
     skill_of,
     to_hit,
-    wounded_acts_odds,
 )
-from meks.rules import contest as compare_rolls
-from meks.scenario import Side
+from meks.game.rules import contest as compare_rolls
+from meks.game.scenario import Side
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView

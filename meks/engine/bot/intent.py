@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from meks.scenario import (
+from meks.game.scenario import (
     Condition,
     DestroyAll,
     ExitMap,
@@ -29,7 +29,7 @@ from meks.scenario import (
     UnitKind,
     parts,
 )
-from meks.victory import holds, mek_points
+from meks.game.victory import holds, mek_points
 
 if TYPE_CHECKING:
     from meks.engine.values import UnitView

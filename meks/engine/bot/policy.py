@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from mypy_extensions import mypyc_attr
 
-from meks.catalog import Band, Catalog, Design, Size, Weapon, load_catalog
 from meks.engine.bot.choices import Difficulty, choose_skill, muster
 from meks.engine.bot.evaluation import Judge, base_worth, firepower_share
 from meks.engine.bot.intent import (
@@ -31,8 +30,9 @@ from meks.engine.bot.tasks import Task, Tasks
 from meks.engine.controllers import Baseline, Order, distance
 from meks.engine.decisions import BANDS, RangeChoice, Retreat
 from meks.engine.values import SlotView, UnitView
-from meks.rules import ONE_FLOAT, armor_save
-from meks.scenario import BreakContact, Measure, Placed, Side, UnitKind
+from meks.game.catalog import Band, Catalog, Design, Size, Weapon, load_catalog
+from meks.game.rules import ONE_FLOAT, armor_save
+from meks.game.scenario import BreakContact, Measure, Placed, Side, UnitKind
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView

@@ -1,0 +1,312 @@
+"""A company as one document: everything about it but its event history.
+
+The same document serves three purposes: ``meks roster export`` writes it (JSON carries it
+as is), every event keeps it as the state before and after the change, and ``undo`` and
+``meks roster import`` write it back. References between its parts use the ids it carries,
+so a document restores exactly; an import maps them to fresh ids.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlmodel import Session, col, delete, select
+
+from campaigns.files.stored import stored_json
+from db.models import (
+    Battle,
+    Campaign,
+    Company,
+    Mek,
+    Muster,
+    Pilot,
+    StockPart,
+    SupportRoll,
+    fold,
+)
+from meks.game.errors import InputError
+
+SCHEMA_NAME = "meks-roster"
+SCHEMA_VERSION = 1
+
+Document = dict[str, Any]
+
+
+def snapshot(session: Session, company: Company) -> Document:
+    """The full state of ``company`` as a plain document."""
+    cid = company.id
+    meks = session.exec(select(Mek).where(Mek.company_id == cid).order_by(col(Mek.id))).all()
+    pilots = session.exec(select(Pilot).where(Pilot.company_id == cid)
+                          .order_by(col(Pilot.id))).all()
+    support = session.exec(select(SupportRoll).where(SupportRoll.company_id == cid)
+                           .order_by(col(SupportRoll.id))).all()
+    musters = session.exec(select(Muster).where(Muster.company_id == cid)
+                           .order_by(col(Muster.id))).all()
+    battles = session.exec(select(Battle).where(Battle.company_id == cid)
+                           .order_by(col(Battle.id))).all()
+    campaigns = session.exec(select(Campaign).where(Campaign.company_id == cid)
+                             .order_by(col(Campaign.id))).all()
+    doc: Document = {
+        "schema": SCHEMA_NAME,
+        "version": SCHEMA_VERSION,
+        "company": {"id": cid, "name": company.name, "created_at": company.created_at},
+        "meks": [_mek(m) for m in meks],
+        "pilots": [
+            {"id": p.id, "name": p.name, "level": p.level, "kills": p.kills,
+             "scenarios": p.scenarios, "skills": stored_json(p, "skills", list), "status": p.status,
+             "mek": p.mek_id, "hire_cost": p.hire_cost}
+            for p in pilots
+        ],
+        "support": [
+            {"id": s.id, "table_die": s.table_die, "entry_die": s.entry_die,
+             "result": s.result, "points": s.points, "used": s.used, "muster": s.muster_id}
+            for s in support
+        ],
+        "musters": [_muster(m) for m in musters],
+        "battles": [
+            {"id": b.id, "muster": b.muster_id, "scenario": b.scenario, "mode": b.mode,
+             "sides": stored_json(b, "sides"), "seed": b.seed, "result": b.result,
+             "log": stored_json(b, "log"), "created_at": b.created_at}
+            for b in battles
+        ],
+        "campaigns": [_campaign(c) for c in campaigns],
+    }
+    stock = stockpile(session, cid)
+    if stock:  # left out when empty, as in every document written before stockpiles
+        doc["stockpile"] = stock
+    return doc
+
+
+def _mek(m: Mek) -> dict[str, Any]:
+    """A Mek in the document. What the campaign house rules of R3.6 to R3.8 keep on it
+    (lost parts, points owed, wear) appears only when it is not nothing, so that documents
+    written before those rules read and compare as they did."""
+    item: dict[str, Any] = {
+        "id": m.id, "callsign": m.callsign, "design": m.design, "size": m.size,
+        "price": m.price, "kills": m.kills, "status": m.status, "damage": m.damage,
+        "custom_design": stored_json(m, "custom_design") if m.custom_design else None}
+    lost = stored_json(m, "lost", list)
+    if lost:
+        item["lost"] = lost
+    if m.owed:
+        item["owed"] = m.owed
+    if m.wear:
+        item["wear"] = m.wear
+    return item
+
+
+def _campaign(c: Campaign) -> dict[str, Any]:
+    """A campaign in the document. Its treasury (house rule treasury) appears only when it
+    keeps one, so that documents written before campaigns kept theirs read and compare as
+    they did."""
+    item: dict[str, Any] = {
+        "id": c.id, "name": c.name, "plan": stored_json(c, "plan", list),
+        "position": c.position, "seed": c.seed, "difficulty": c.difficulty, "status": c.status,
+        "results": stored_json(c, "results"), "created_at": c.created_at}
+    if c.treasury is not None:
+        item["treasury"] = c.treasury
+    return item
+
+
+def _muster(m: Muster) -> dict[str, Any]:
+    """A muster in the document. The scenario it was made for (``definition``) appears only
+    when the muster keeps one, so that documents written before musters kept theirs read
+    and compare as they did."""
+    item: dict[str, Any] = {
+        "id": m.id, "scenario": m.scenario, "side": m.side, "budget": m.budget,
+        "max_size": m.max_size, "cost": m.cost, "force": stored_json(m, "force", list),
+        "battle": m.battle_id, "created_at": m.created_at}
+    if m.definition is not None:
+        item["definition"] = stored_json(m, "definition", dict)
+    return item
+
+
+def stockpile(session: Session, company_id: int | None) -> list[dict[str, Any]]:
+    """The company's stockpile (R3.6): each part it holds, weapons first, by name."""
+    rows = session.exec(select(StockPart).where(StockPart.company_id == company_id)).all()
+    return [{"kind": r.kind, "part": r.part, "count": r.count}
+            for r in sorted(rows, key=lambda r: (r.kind != "weapon", r.part))]
+
+
+def clear(session: Session, company_id: int, *, keep_linked: bool = False) -> None:
+    """Remove everything the company owns (not the company row, not its events); with
+    ``keep_linked``, not the rows plays are linked to: its campaigns (which their plays go
+    with) and its musters (which let go of the plays holding them)."""
+    kept = (Campaign, Muster) if keep_linked else ()
+    for table in (Campaign, Battle, SupportRoll, Pilot, Muster, Mek, StockPart):
+        if table not in kept:
+            session.exec(delete(table).where(col(table.company_id) == company_id))
+    session.flush()
+
+
+def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> None:
+    """Write the parts of ``doc`` under ``company``; with ``keep_ids`` the document's own
+    ids are used (undo), otherwise fresh ones (import)."""
+    assert company.id is not None
+    ids: dict[str, dict[int, int]] = {"mek": {}, "pilot": {}, "muster": {}, "battle": {}}
+
+    def add(kind: str, row: Any, old: int) -> None:
+        if keep_ids:
+            row.id = old
+        session.add(row)
+        session.flush()
+        ids[kind][old] = row.id
+
+    keys: dict[tuple[str, int], str] = {}
+    for kind, items, field in (("mek", doc["meks"], "callsign"),
+                               ("pilot", doc["pilots"], "name")):
+        # Two names that fold alike can only come from a database written before names
+        # were normalised. As migration 7 did, the one whose key that changed (or the
+        # later one) gets a key no typed name folds to.
+        taken: set[str] = set()
+        for item in sorted(items, key=lambda i: (
+                " ".join(i[field].split()).casefold() != fold(i[field]), i["id"])):
+            folded = fold(item[field])
+            if folded in taken:
+                folded = f"{folded}\u200b{item['id']}"
+            taken.add(folded)
+            keys[kind, item["id"]] = folded
+
+    for m in doc["meks"]:
+        add("mek", Mek(company_id=company.id, callsign=m["callsign"],
+                       callsign_key=keys["mek", m["id"]], design=m["design"],
+                       size=m["size"],
+                       price=m["price"], kills=m["kills"], status=m["status"],
+                       damage=m.get("damage", 0), lost=json.dumps(m.get("lost", [])),
+                       owed=m.get("owed", 0), wear=m.get("wear", 0),
+                       custom_design=json.dumps(m["custom_design"])
+                       if m.get("custom_design") else None), m["id"])
+    for p in doc["pilots"]:
+        add("pilot", Pilot(company_id=company.id, name=p["name"],
+                           name_key=keys["pilot", p["id"]],
+                           level=p["level"], kills=p["kills"], scenarios=p["scenarios"],
+                           skills=json.dumps(p["skills"]), status=p["status"],
+                           mek_id=ids["mek"].get(p["mek"]) if p["mek"] is not None else None,
+                           hire_cost=p.get("hire_cost", 0)), p["id"])
+    for b in doc["battles"]:
+        add("battle", Battle(company_id=company.id, muster_id=None, scenario=b["scenario"],
+                             mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
+                             result=b["result"], log=json.dumps(b["log"]),
+                             created_at=b["created_at"]), b["id"])
+    # With ``keep_ids`` a muster the company still has is written back into its own row,
+    # never deleted and made again: an unfinished play holds it (``Play.*_muster_id``, let
+    # go when the muster is deleted), and must go on holding it when an undo changes
+    # something else.
+    musters = {row.id: row for row in session.exec(
+        select(Muster).where(Muster.company_id == company.id))} if keep_ids else {}
+    for m in doc["musters"]:
+        force = [{**f, "mek": ids["mek"][f["mek"]], "pilot": ids["pilot"][f["pilot"]]}
+                 for f in m["force"]]
+        values = {"scenario": m["scenario"], "side": m["side"], "budget": m["budget"],
+                  "max_size": m["max_size"], "cost": m["cost"], "force": json.dumps(force),
+                  "battle_id": ids["battle"].get(m["battle"])
+                  if m["battle"] is not None else None,
+                  "created_at": m["created_at"],
+                  "definition": json.dumps(m["definition"]) if "definition" in m else None}
+        held = musters.pop(m["id"], None)
+        if held is None:
+            add("muster", Muster(company_id=company.id, **values), m["id"])
+        else:
+            for name, value in values.items():
+                setattr(held, name, value)
+            session.add(held)
+            ids["muster"][m["id"]] = m["id"]
+    for dropped in musters.values():
+        session.delete(dropped)
+    session.flush()
+    for b in doc["battles"]:
+        if b["muster"] is not None:
+            row = session.get(Battle, ids["battle"][b["id"]])
+            assert row is not None
+            row.muster_id = ids["muster"][b["muster"]]
+            session.add(row)
+    # With ``keep_ids`` a campaign the company still has is written back into its own row,
+    # never deleted and made again: a play of the campaign (``Play.campaign_id``) goes with
+    # its campaign, and must stay when an undo changes something else.
+    kept = {row.id: row for row in session.exec(
+        select(Campaign).where(Campaign.company_id == company.id))} if keep_ids else {}
+    for c in doc.get("campaigns", []):
+        results = c["results"] if keep_ids else [_renumbered(r, ids["battle"])
+                                                 for r in c["results"]]
+        values = {"name": c["name"], "plan": json.dumps(c["plan"]), "position": c["position"],
+                  "seed": c["seed"], "difficulty": c["difficulty"], "status": c["status"],
+                  "results": json.dumps(results), "created_at": c["created_at"],
+                  "treasury": c.get("treasury")}
+        campaign = kept.pop(c["id"], None)
+        if campaign is None:
+            campaign = Campaign(id=c["id"] if keep_ids else None, company_id=company.id,
+                                **values)
+        else:
+            for name, value in values.items():
+                setattr(campaign, name, value)
+        session.add(campaign)
+    for gone in kept.values():
+        session.delete(gone)
+    for s in doc["support"]:
+        session.add(SupportRoll(
+            id=s["id"] if keep_ids else None, company_id=company.id,
+            muster_id=ids["muster"].get(s["muster"]) if s["muster"] is not None else None,
+            table_die=s["table_die"], entry_die=s["entry_die"], result=s["result"],
+            points=s["points"], used=s["used"]))
+    for part in doc.get("stockpile", []):
+        session.add(StockPart(company_id=company.id, kind=part["kind"], part=part["part"],
+                              count=part["count"]))
+    session.flush()
+
+
+def _renumbered(result: dict[str, Any], battles: dict[int, int]) -> dict[str, Any]:
+    """A campaign result pointing at its battle's new id."""
+    if result.get("battle_id") is None:
+        return result
+    return {**result, "battle_id": battles[result["battle_id"]]}
+
+
+def restore(session: Session, company: Company, doc: Document) -> None:
+    """Put ``company`` back exactly as ``doc`` describes it."""
+    assert company.id is not None
+    clear(session, company.id, keep_linked=True)
+    write(session, company, doc, keep_ids=True)
+
+
+def check_references(doc: Document, source: str) -> None:
+    """Refuse a document whose parts point at things it does not hold."""
+    problems = []
+    for part in ("meks", "pilots", "support", "musters", "battles"):
+        part_ids = [item["id"] for item in doc[part]]
+        for dup in sorted({i for i in part_ids if part_ids.count(i) > 1}):
+            problems.append(f"{part}: id {dup} is used more than once")
+    meks = {m["id"] for m in doc["meks"]}
+    pilots = {p["id"] for p in doc["pilots"]}
+    musters = {m["id"] for m in doc["musters"]}
+    battles = {b["id"] for b in doc["battles"]}
+    for p in doc["pilots"]:
+        if p["mek"] is not None and p["mek"] not in meks:
+            problems.append(f"pilot {p['name']!r} flies Mek id {p['mek']}, which is not listed")
+    for m in doc["musters"]:
+        for f in m["force"]:
+            if f["mek"] not in meks or f["pilot"] not in pilots:
+                problems.append(f"muster {m['id']} names a Mek or pilot that is not listed")
+        if m["battle"] is not None and m["battle"] not in battles:
+            problems.append(f"muster {m['id']} names battle {m['battle']}, which is not listed")
+    for b in doc["battles"]:
+        if b["muster"] is not None and b["muster"] not in musters:
+            problems.append(f"battle {b['id']} names muster {b['muster']}, which is not listed")
+    for s in doc["support"]:
+        if s["muster"] is not None and s["muster"] not in musters:
+            problems.append(f"support roll {s['id']} names muster {s['muster']}, not listed")
+    for c in doc.get("campaigns", []):
+        for r in c["results"]:
+            if r.get("battle_id") is not None and r["battle_id"] not in battles:
+                problems.append(f"campaign {c['name']!r} has a result naming battle "
+                                f"{r['battle_id']}, which is not listed")
+    for kind, items, key in (("Mek callsign", doc["meks"], "callsign"),
+                             ("pilot name", doc["pilots"], "name")):
+        seen: set[str] = set()
+        for item in items:
+            folded = fold(item[key])
+            if folded in seen:
+                problems.append(f"{kind} {item[key]!r} appears twice")
+            seen.add(folded)
+    if problems:
+        raise InputError(source, problems)

@@ -1,0 +1,959 @@
+"""The scenario file model: what a scenario file may hold, checked and worded for players.
+
+A scenario file is YAML; ``parse_scenario`` turns its plain data into the game's
+``meks.game.scenario.Scenario`` or raises ``ScenarioInvalid`` listing *every* problem, each with
+the path of the value it concerns (``attacker.setup.zones[0]``) and a reason a player
+understands. Finding line numbers is the job of ``campaigns.files.scenarios``; this module only
+sees plain data.
+
+Checking happens in two passes. The pydantic models here check shapes and single values
+(zones 1-9, known terrain, whole numbers, no unknown keys); every error pydantic reports is
+worded by one translator (``_from_pydantic``). ``meks.game.scenario_checks.semantic_problems`` then
+checks what spans several values, on the game's own types.
+
+The models also give the JSON Schema of a scenario file (``scenario_json_schema``) and the
+form a scenario is stored in (campaign copies, battle and play records): ``scenario_data``
+writes it and ``stored_scenario`` reads it back.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import enum
+import functools
+import hashlib
+import itertools
+import json
+import math
+import types
+import typing
+from collections.abc import Iterator, Sequence
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Discriminator,
+    Field,
+    SerializerFunctionWrapHandler,
+    Tag,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+    model_serializer,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
+
+from meks.game import scenario as game
+from meks.game.catalog import Size, load_catalog
+from meks.game.construction import Pricing
+from meks.game.errors import MAX_LISTED, AmbiguousName, described
+from meks.game.scenario import (
+    COMBINATORS,
+    CONDITION_TYPES,
+    DEFAULT_BUDGET,
+    DEFAULT_SUPPORT_ROLLS,
+    DEFAULT_TERRAIN,
+    DEFAULT_TURN_LIMIT,
+    MAX_BUDGET,
+    ZONES,
+    Edge,
+    Measure,
+    Path,
+    Repair,
+    Result,
+    Salvage,
+    Side,
+    SkillChoice,
+    UnitKind,
+    ZoneChoice,
+)
+from meks.game.scenario_checks import Problem, ScenarioInvalid, semantic_problems
+from meks.game.text import without_format_characters
+
+# ---- value types with their own checks ---------------------------------------------------
+
+E = typing.TypeVar("E", bound=enum.Enum)
+
+
+def _loose_enum(enum_type: type[E]) -> BeforeValidator:
+    """Accept an enum's value in any case ('Medium', 'medium', 'MEDIUM')."""
+
+    def convert(value: object) -> object:
+        if isinstance(value, str):
+            wanted = value.strip().casefold()
+            for member in enum_type:
+                if str(member.value).casefold() == wanted:
+                    return member
+        return value
+
+    return BeforeValidator(convert)
+
+
+def _any_case_schema(enum_type: type[E]) -> WithJsonSchema:
+    """The JSON Schema of an enum taken in any case: its values (for editors to offer), or
+    any string that matches one of them but for case and surrounding spaces."""
+    values = [str(member.value) for member in enum_type]
+    spelled = "|".join("".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else
+                               ("\\" + c if c in ".^$*+?()[]{}|\\/" else c) for c in v)
+                       for v in values)
+    return WithJsonSchema({"anyOf": [{"enum": values},
+                                     {"type": "string", "pattern": f"^\\s*({spelled})\\s*$"}]})
+
+
+def _zone(value: int) -> int:
+    if value not in ZONES:
+        raise PydanticCustomError(
+            "zone", "zone {zone} is not on the map: the zones are numbered 1 to 9",
+            {"zone": value},
+        )
+    return value
+
+
+def _percent(value: float) -> float:
+    if not math.isfinite(value):
+        raise PydanticCustomError("percent", "a percentage must be a number from 0 to 100", {})
+    if value > 100:
+        raise PydanticCustomError(
+            "percent", "{value}% is more than 100%: no side can have more than all of its force "
+            "anywhere", {"value": f"{value:g}"},
+        )
+    if value <= 0:
+        raise PydanticCustomError("percent", "a percentage must be more than 0", {})
+    return value
+
+
+def _terrain(value: str) -> str:
+    index = load_catalog().ix.terrain
+    try:
+        found = index.find(value)
+    except AmbiguousName as exc:
+        raise PydanticCustomError("terrain", "{message}", {"message": exc.message}) from None
+    if found is None:
+        near = index.suggest(value, n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise PydanticCustomError(
+            "terrain", "unknown terrain {name}{hint}; the terrains are {names}",
+            {"name": repr(value), "hint": hint, "names": ", ".join(index.names)},
+        )
+    return found.name
+
+
+def _level(value: str) -> str:
+    index = load_catalog().ix.level
+    found = index.find(value)
+    if found is None:
+        raise PydanticCustomError(
+            "pilot_level", "unknown pilot level {name}; the levels are {names}",
+            {"name": repr(value), "names": ", ".join(index.names)},
+        )
+    return found.level
+
+
+def _scenario_id(value: str) -> str:
+    if not value or not all(c.isascii() and (c.isalnum() or c == "-") for c in value) \
+            or value != value.lower() or value.startswith("-"):
+        raise PydanticCustomError(
+            "scenario_id", "{value} is not a usable id: use lower-case letters, digits and "
+            "hyphens, such as 'river-crossing'", {"value": repr(value)},
+        )
+    return value
+
+
+def _group(value: str) -> str:
+    value = without_format_characters(value).strip()
+    if not value:
+        raise PydanticCustomError("group", "a group needs a name", {})
+    return value
+
+
+def _title(value: str) -> str:
+    """A scenario's name as shown, without invisible formatting characters (a right-to-left
+    override, a zero-width space...), as typed names are (``campaigns.company.clean_name``);
+    what is left must show something."""
+    value = without_format_characters(value)
+    if not value.strip():
+        raise PydanticCustomError("title", "a scenario needs a name with something to show", {})
+    return value
+
+
+def _arrival(value: object) -> int | Literal["all"]:
+    if isinstance(value, str) and value.strip().casefold() == "all":
+        return "all"
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6:
+        return value
+    raise PydanticCustomError(
+        "arrival", "expected the roll each waiting unit needs (1 to 6) or 'all', found {value}",
+        {"value": described(value)},
+    )
+
+
+def _not_bool(value: object) -> object:
+    """YAML reads true/false as booleans, which Python would take as 1 and 0: not here."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("whole", "expected a whole number, found {value}",
+                                  {"value": str(value).lower()})
+    return value
+
+
+Whole = Annotated[int, BeforeValidator(_not_bool)]  # a number of points, rolls, turns...
+Zone = Annotated[Whole, AfterValidator(_zone),
+                 WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 9})]
+Zones = Annotated[tuple[Zone, ...], Field(min_length=1)]
+Percent = Annotated[float, AfterValidator(_percent),
+                    WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "maximum": 100})]
+TerrainName = Annotated[str, AfterValidator(_terrain), WithJsonSchema({
+    "type": "string",
+    "description": "A terrain from the catalog: Plains, Desert, Woods, Urban, Highlands or "
+                   "Moors (singular forms and aliases such as Forest or City work too).",
+})]
+LevelName = Annotated[str, AfterValidator(_level), WithJsonSchema({
+    "type": "string", "description": "A pilot level: Green, Regular, Veteran or Elite."})]
+ScenarioId = Annotated[str, AfterValidator(_scenario_id), WithJsonSchema({
+    "type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"})]
+GroupName = Annotated[str, AfterValidator(_group)]
+Title = Annotated[str, AfterValidator(_title)]
+# text shown to players (a briefing), without invisible formatting characters
+Shown = Annotated[str, AfterValidator(without_format_characters)]
+ArrivalRoll = Annotated[int | Literal["all"], BeforeValidator(_arrival), WithJsonSchema({
+    "anyOf": [{"type": "integer", "minimum": 1, "maximum": 6}, {"const": "all"}]})]
+TurnNumber = Annotated[Whole, Field(ge=1, le=100)]
+Count = Annotated[Whole, Field(ge=1, le=1000)]
+
+SideName = Annotated[Side, _loose_enum(Side), _any_case_schema(Side)]
+EdgeName = Annotated[Edge, _loose_enum(Edge), _any_case_schema(Edge)]
+KindName = Annotated[UnitKind, _loose_enum(UnitKind), _any_case_schema(UnitKind)]
+MeasureName = Annotated[Measure, _loose_enum(Measure), _any_case_schema(Measure)]
+SizeName = Annotated[Size, _loose_enum(Size), _any_case_schema(Size)]
+ResultName = Annotated[Result, _loose_enum(Result), _any_case_schema(Result)]
+BreakContactName = Annotated[game.BreakContact, _loose_enum(game.BreakContact),
+                             _any_case_schema(game.BreakContact)]
+ZoneChoiceName = Annotated[ZoneChoice, _loose_enum(ZoneChoice), _any_case_schema(ZoneChoice)]
+PricingName = Annotated[Pricing, _loose_enum(Pricing), _any_case_schema(Pricing)]
+SkillChoiceName = Annotated[SkillChoice, _loose_enum(SkillChoice), _any_case_schema(SkillChoice)]
+RepairName = Annotated[Repair, _loose_enum(Repair), _any_case_schema(Repair)]
+SalvageName = Annotated[Salvage, _loose_enum(Salvage), _any_case_schema(Salvage)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+# ---- set-up, arrivals, exits -------------------------------------------------------------
+
+class SetupRule(_Model):
+    """A constraint on where a side's units start: at least a number of units (or points),
+    or a percentage of the force, in the given zones."""
+
+    zones: Zones = Field(description="The zones this rule is about.")
+    at_least: Whole | None = Field(None, ge=1, le=1000, description=(
+        "At least this many units (or points, with 'of: points') must start in these zones."))
+    percent: Percent | None = Field(None, description=(
+        "At least this percentage of the side's units (or points) must start in these zones."))
+    of: MeasureName = Field(Measure.UNITS, description="Count units (default) or points.")
+    kind: KindName | None = Field(None, description=(
+        "Count only units of this kind: mek, vehicle or infantry (default: every unit)."))
+    same_zone: bool = Field(False, description=(
+        "All of the side's units in these zones must start in the same one of them."))
+    group: GroupName | None = Field(None, description=(
+        "A name for the side's units that start in these zones, for victory conditions."))
+
+    @model_validator(mode="after")
+    def _one_amount(self) -> SetupRule:
+        if (self.at_least is None) == (self.percent is None):
+            raise PydanticCustomError(
+                "setup_rule", "a set-up rule needs exactly one of 'at_least' (a number) or "
+                "'percent' (a share of the force)", {})
+        return self
+
+
+class Setup(_Model):
+    zones: Zones = Field(description="The zones the side's units may start in.")
+    rules: tuple[SetupRule, ...] = Field((), description="Constraints within those zones.")
+
+    @model_validator(mode="after")
+    def _each_rule_once(self) -> Setup:
+        """A rule given again says nothing more, and would be shown and checked again as
+        many times: refused in one problem, however many repeats there are."""
+        first: dict[SetupRule, int] = {}
+        repeats = []
+        for index, rule in enumerate(self.rules):
+            if rule in first:
+                repeats.append((index, first[rule]))
+            else:
+                first[rule] = index
+        if repeats:
+            index, same = repeats[0]
+            more = len(repeats) - 1
+            raise PydanticCustomError(
+                "setup_repeat", "rules[{index}] repeats rules[{same}]{more}; give each set-up "
+                "rule once", {"index": index, "same": same,
+                              "more": f" (and {more:,} more rules repeat an earlier one)"
+                              if more else ""})
+        return self
+
+
+class Strongpoint(_Model):
+    """Infantry strongpoints a side starts with, free of charge, dug in in one zone."""
+
+    zone: Zone
+    count: Count = 1
+
+
+class Reinforcements(_Model):
+    """Units that are not set up but arrive during the battle: each turn in the schedule,
+    every unit still waiting rolls one die and arrives on the roll given (or all arrive)."""
+
+    zones: Zones = Field(description="The zones the units arrive in.")
+    zone_choice: ZoneChoiceName = Field(
+        ZoneChoice.CHOOSE, description=(
+            "Who picks the arrival zone: the owner ('choose') or a die ('random')."))
+    schedule: dict[TurnNumber, ArrivalRoll] = Field(min_length=1, description=(
+        "Turn number -> the roll each waiting unit needs to arrive that turn, or 'all'."))
+
+
+class ExitRule(_Model):
+    """A map edge the side's units may leave across, and from which zones."""
+
+    edge: EdgeName
+    from_zones: tuple[Zone, ...] = Field((), description=(
+        "The zones units may leave from (default: every zone along the edge)."))
+
+
+class SideRules(_Model):
+    """What one side brings and where it starts.
+
+    For the muster (R3.3): the force must cost at most ``budget`` (Meks at their price, plus
+    5 points for each pilot hired as Regular); ``pilots`` come free on top and cost nothing;
+    ``max_size`` and ``composition`` are checked by ``size_problems``. ``support_rolls`` is
+    the number of support rolls before the muster (plus one for a pilot with Log Hero).
+    """
+
+    budget: Whole = Field(DEFAULT_BUDGET, ge=0, le=MAX_BUDGET, description=(
+        "Points to muster the force with (default 60)."))
+    max_size: SizeName | None = Field(None, description=(
+        "The largest Mek size allowed (default: any)."))
+    composition: dict[SizeName, Count] | None = Field(None, description=(
+        "If given, the force is exactly these Meks: size -> how many."))
+    pilots: dict[LevelName, Count] = Field(default_factory=dict, description=(
+        "Pilots the scenario provides free of charge: level -> how many."))
+    support_rolls: Whole = Field(DEFAULT_SUPPORT_ROLLS, ge=0, le=20, description=(
+        "Support rolls before the muster (default 1)."))
+    setup: Setup | None = Field(None, description="Where the side's units start.")
+    strongpoints: tuple[Strongpoint, ...] = Field((), description="Infantry strongpoints.")
+    reinforcements: Reinforcements | None = Field(None, description=(
+        "Units that arrive during the battle instead of setting up."))
+    exits: tuple[ExitRule, ...] = Field((), description="Edges the side may leave across.")
+
+
+class HouseRules(_Model):
+    """The RULINGS options a scenario may switch; the defaults are the rulings'."""
+
+    pricing: PricingName = Field(Pricing.PRINTED, description=(
+        "R1.7: stock Meks cost their printed price, or the price computed from their parts."))
+    skill_choice: SkillChoiceName = Field(
+        SkillChoice.CHOOSE, description="R2.4: new skills are chosen, or rolled at random.")
+    repair: RepairName = Field(Repair.FREE, description=(
+        "R3.4: surviving Meks are repaired for free after the scenario, not at all, or "
+        "for points (paid, R3.7)."))
+    diagonal_moves: bool = Field(False, description="R5.1: zones touching at a corner are "
+                                 "adjacent too.")
+    six_always_hits: bool = Field(False, description="R6.6: a to-hit roll of 6 always hits.")
+    salvage: SalvageName = Field(Salvage.NONE, description=(
+        "R3.6: after the scenario nobody, the winner, or both sides recover the working "
+        "parts of the enemy's destroyed Meks into their stockpile."))
+    spare_parts: bool = Field(False, description=(
+        "R3.7: a weapon or system lost in battle stays lost until an identical part from "
+        "the stockpile, or one bought, replaces it (needs repair: none or paid)."))
+    wear: bool = Field(False, description=(
+        "R3.8: Meks lose heat rating with the battles they fight, until overhauled."))
+    bail_out: bool = Field(False, description=(
+        "R6.12: at the end of a zone combat a pilot whose Mek is one Hit from destruction, "
+        "or whose reactor took a critical, may eject: the Mek is lost, the pilot survives."))
+    withdrawal: bool = Field(False, description=(
+        "R6.13: at the end of a turn a side may withdraw (it loses), or overrun when it "
+        "clearly wins (it wins); its units take up to 3 Hits that never destroy them."))
+    combat_rounds: Whole = Field(game.COMBAT_ROUNDS, ge=1, le=game.MAX_COMBAT_ROUNDS,
+                                 description=(
+        "R5.2: the most rounds a zone combat fights in one combat step before it waits for "
+        "the next turn; 1 is the earlier reading, one exchange per zone a turn."))
+    break_contact: BreakContactName = Field(game.BreakContact.WITHDRAW, description=(
+        "R6.3: breaking contact withdraws the winner's units into adjacent zones free of "
+        "enemies (withdraw), or only stops the fire there this turn (stay, the earlier "
+        "reading)."))
+    treasury: bool = Field(False, description=(
+        "Campaigns: the company keeps a treasury of points that pays for the Meks, Regular "
+        "pilots, parts, repairs and overhauls it buys; each battle pays by its result, and "
+        "salvaged parts can be sold. The scenario's budget still caps the force."))
+
+    @model_serializer(mode="wrap")
+    def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # The campaign house rules are stored only when switched on, as the plain type
+        # stores them (meks.game.scenario.HouseRules.QUIET): older stored scenarios keep their form.
+        data: dict[str, Any] = handler(self)
+        for name in game.HouseRules.QUIET:
+            if getattr(self, name) == type(self).model_fields[name].default:
+                data.pop(name, None)
+        return data
+
+
+# ---- victory conditions ------------------------------------------------------------------
+
+class _Condition(_Model):
+    tag: ClassVar[str]
+
+
+class AllOf(_Condition):
+    """Every listed condition holds."""
+
+    tag: ClassVar[str] = "all"
+    all: Annotated[tuple[Condition, ...], Field(min_length=1)]
+
+
+class AnyOf(_Condition):
+    """At least one listed condition holds."""
+
+    tag: ClassVar[str] = "any"
+    any: Annotated[tuple[Condition, ...], Field(min_length=1)]
+
+
+class NotOf(_Condition):
+    """The condition does not hold."""
+
+    tag: ClassVar[str] = "not"
+    negated: Condition = Field(alias="not")
+
+
+class _ZoneRef(_Condition):
+    zone: Zone | None = Field(None, description="The zone.")
+    zone_of_group: GroupName | None = Field(None, description=(
+        "Instead of 'zone': the zone the named set-up group started in."))
+
+    @model_validator(mode="after")
+    def _one_zone(self) -> _ZoneRef:
+        if (self.zone is None) == (self.zone_of_group is None):
+            raise PydanticCustomError(
+                "zone_ref", "give exactly one of 'zone' or 'zone_of_group'", {})
+        return self
+
+
+class Occupy(_ZoneRef):
+    """At the end of a turn the side has a unit in the zone and the enemy has none."""
+
+    tag: ClassVar[str] = "occupy"
+    type: Literal["occupy"]
+    side: SideName
+
+
+class NeverOccupied(_Condition):
+    """The side has not occupied the zone at the end of any turn so far."""
+
+    tag: ClassVar[str] = "never_occupied"
+    type: Literal["never_occupied"]
+    side: SideName
+    zone: Zone
+
+
+class Hold(_ZoneRef):
+    """The side occupied the zone at the end of each of the last N turns; with 'after', that
+    condition already held at the end of the first of those turns."""
+
+    tag: ClassVar[str] = "hold"
+    type: Literal["hold"]
+    side: SideName
+    turns: Annotated[Whole, Field(ge=1, le=100)]
+    after: Condition | None = Field(None, description=(
+        "The turns held count only from the turn this condition first holds."))
+
+
+class DestroyAll(_Condition):
+    """Every enemy unit of the kind (and group) is destroyed, and there was at least one."""
+
+    tag: ClassVar[str] = "destroy_all"
+    type: Literal["destroy_all"]
+    side: SideName = Field(description="The side that does the destroying.")
+    kind: KindName | None = None
+    group: GroupName | None = Field(None, description="Only enemy units of this set-up group.")
+
+
+class ExitMap(_Condition):
+    """Enough of the side's units have left the map across the edge, from the given zones."""
+
+    tag: ClassVar[str] = "exit"
+    type: Literal["exit"]
+    side: SideName
+    edge: EdgeName
+    from_zones: tuple[Zone, ...] = Field((), description=(
+        "Count only units that left from these zones (default: any zone on the edge)."))
+    kind: KindName | None = None
+    percent: Percent | None = Field(None, description=(
+        "At least this percentage of the side's units (or points) of the kind."))
+    count: Count | None = Field(None, description="At least this many units (or points).")
+    of: MeasureName = Measure.UNITS
+
+    @model_validator(mode="after")
+    def _one_amount(self) -> ExitMap:
+        if (self.percent is None) == (self.count is None):
+            raise PydanticCustomError(
+                "exit_amount", "an exit condition needs exactly one of 'percent' or 'count'",
+                {})
+        return self
+
+
+class KeepUnits(_Condition):
+    """The side still has at least N units (of the kind) neither destroyed nor gone."""
+
+    tag: ClassVar[str] = "keep_units"
+    type: Literal["keep_units"]
+    side: SideName
+    count: Count = 1
+    kind: KindName | None = None
+
+
+class LastStanding(_Condition):
+    """The side has a unit of the kind left and the enemy has none."""
+
+    tag: ClassVar[str] = "last_standing"
+    type: Literal["last_standing"]
+    side: SideName
+    kind: KindName | None = UnitKind.MEK
+
+
+class InZone(_Condition):
+    """The side had a unit in the zone at the end of the given turn (enemies or not)."""
+
+    tag: ClassVar[str] = "in_zone"
+    type: Literal["in_zone"]
+    side: SideName
+    zone: Zone
+    at_turn: TurnNumber
+
+
+class TurnLimit(_Condition):
+    """The last turn has ended."""
+
+    tag: ClassVar[str] = "turn_limit"
+    type: Literal["turn_limit"]
+
+
+_CONDITION_MODELS: dict[str, type[_Condition]] = {
+    c.tag: c for c in (AllOf, AnyOf, NotOf, Occupy, NeverOccupied, Hold, DestroyAll, ExitMap,
+                       KeepUnits, LastStanding, InZone, TurnLimit)
+}
+
+
+def _condition_tag(value: Any) -> str | None:
+    if isinstance(value, dict):
+        for key in COMBINATORS:
+            if key in value:
+                return key
+        kind = value.get("type")
+        return kind if isinstance(kind, str) else None
+    return getattr(value, "tag", None)
+
+
+Condition = Annotated[
+    Annotated[AllOf, Tag("all")]
+    | Annotated[AnyOf, Tag("any")]
+    | Annotated[NotOf, Tag("not")]
+    | Annotated[Occupy, Tag("occupy")]
+    | Annotated[NeverOccupied, Tag("never_occupied")]
+    | Annotated[Hold, Tag("hold")]
+    | Annotated[DestroyAll, Tag("destroy_all")]
+    | Annotated[ExitMap, Tag("exit")]
+    | Annotated[KeepUnits, Tag("keep_units")]
+    | Annotated[LastStanding, Tag("last_standing")]
+    | Annotated[InZone, Tag("in_zone")]
+    | Annotated[TurnLimit, Tag("turn_limit")],
+    Discriminator(_condition_tag),
+]
+
+for _cls in (AllOf, AnyOf, NotOf, Hold):
+    _cls.model_rebuild()
+
+
+@functools.cache
+def _condition_adapter() -> TypeAdapter[Condition]:
+    return TypeAdapter(Condition)
+
+
+def parse_condition(data: object, source: str = "condition") -> game.Condition:
+    """One victory condition from plain data (``{"type": "occupy", ...}``); for tests and
+    for tools that build conditions on their own. ``ScenarioInvalid`` if unusable."""
+    try:
+        condition: game.Condition = _to_game(_condition_adapter().validate_python(data))
+    except ValidationError as exc:
+        found, unlisted = _worded(exc, {"victory": {"attacker": data}},
+                                  ("victory", "attacker"))
+        raise ScenarioInvalid(source, [dataclasses.replace(p, path=p.path[2:]) for p in found],
+                              unlisted) from None
+    return condition
+
+
+class Victory(_Model):
+    """Each side's victory condition, and the result when the turn limit is reached."""
+
+    attacker: Condition | None = Field(None, description=(
+        "The attacker wins when this holds at the end of a turn (none: only at the limit)."))
+    defender: Condition | None = Field(None, description="Likewise for the defender.")
+    at_turn_limit: ResultName = Field(Result.DRAW, description=(
+        "The result when the last turn ends and neither side's condition holds: a side, a "
+        "draw, or mek_points (the side that destroyed more of the enemy's Mek points wins; "
+        "equal points are a draw)."))
+
+    @model_validator(mode="before")
+    @classmethod
+    def _per_side(cls, data: Any) -> Any:
+        if isinstance(data, dict) and ("type" in data or any(k in data for k in COMBINATORS)):
+            raise PydanticCustomError(
+                "victory_side", "victory conditions name no side: put each side's condition "
+                "under 'attacker:' or 'defender:'", {})
+        return data
+
+
+# ---- the scenario ------------------------------------------------------------------------
+
+def _all_plains() -> dict[int, str]:
+    return dict.fromkeys(ZONES, DEFAULT_TERRAIN)
+
+
+class Scenario(_Model):
+    """One scenario: the map, both sides' forces and set-up, and how each side wins."""
+
+    id: ScenarioId = Field(description="Short name used on the command line.")
+    name: Title = Field(min_length=1, description="The scenario's title.")
+    briefing: Shown = Field("", description="What the players are told before the battle.")
+    turn_limit: TurnNumber = Field(DEFAULT_TURN_LIMIT, description=(
+        "The last turn (default 12, or fewer when an 'in_zone' condition ends earlier)."))
+    terrain: dict[Zone, TerrainName] = Field(default_factory=_all_plains, description=(
+        "Zone (1-9) -> terrain; give all nine zones (default: all Plains)."))
+    attacker: SideRules
+    defender: SideRules
+    victory: Victory
+    house_rules: HouseRules = Field(default_factory=HouseRules, description=(
+        "RULINGS options (default: the rulings' choices)."))
+    assumed: tuple[str, ...] = Field((), description=(
+        "Dotted paths of values that the rules do not give and this file fills in."))
+    changes: tuple[str, ...] = Field((), description=(
+        "What this scenario changes from the one it is a copy of, a line each (shown "
+        "before its battles)."))
+
+    @model_serializer(mode="wrap")
+    def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        # Stored only when given, as the plain type stores it (meks.game.scenario.Scenario.QUIET):
+        # scenarios stored before keep their form.
+        data: dict[str, Any] = handler(self)
+        if not self.changes:
+            data.pop("changes", None)
+        return data
+
+
+def scenario_json_schema() -> dict[str, Any]:
+    """The JSON Schema of a scenario file, generated from the model."""
+    schema = Scenario.model_json_schema(by_alias=True)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "Meks & Mercs scenario",
+        "description": "A scenario file for the meks campaign manager; see docs/scenarios.md.",
+        **{k: v for k, v in schema.items() if k != "title"},
+    }
+
+
+# ---- reading a file ----------------------------------------------------------------------
+
+def parse_scenario(data: object, source: str = "scenario") -> game.Scenario:
+    """The scenario described by ``data`` (parsed YAML), or ``ScenarioInvalid`` listing every
+    problem found."""
+    if not isinstance(data, dict):
+        raise ScenarioInvalid(source, [Problem((), "a scenario file must be a mapping of keys "
+                                                   f"to values, not {described(data)}")])
+    try:
+        model = Scenario.model_validate(data)
+    except ValidationError as exc:
+        raise ScenarioInvalid(source, *_worded(exc, data)) from None
+    scenario = _game_scenario(model)
+    problems = semantic_problems(scenario)
+    if problems:
+        raise ScenarioInvalid(source, problems)
+    return scenario
+
+
+def _worded(exc: ValidationError, data: object,
+            prefix: tuple[str, ...] = ()) -> tuple[list[Problem], int]:
+    """The first problems in ``exc`` in plain words (one more than a message lists, so that
+    it still says there are more), and how many more errors pydantic found, counted but not
+    worded: a file with 20,000 unknown keys costs no time on 20,000 spelling hints."""
+    errors = exc.errors(include_url=False)
+    first = itertools.islice(errors, MAX_LISTED + 1)
+    found = _dedupe(_from_pydantic({**e, "loc": (*prefix, *e["loc"])}, data) for e in first)
+    return found, max(0, len(errors) - (MAX_LISTED + 1))
+
+
+def _dedupe(problems: Iterator[Problem | None]) -> list[Problem]:
+    return list(dict.fromkeys(p for p in problems if p is not None))
+
+
+# ---- the game's types from the model, and back -------------------------------------------
+
+def _game_scenario(model: Scenario) -> game.Scenario:
+    """The game's scenario for a checked model: R7.1's turn limit when the file gives none,
+    and the values left out that take an R7.1 default listed in ``defaulted``."""
+    scenario: game.Scenario = _to_game(model)
+    given = model.model_fields_set
+    defaulted = [name for name in ("terrain", "turn_limit") if name not in given]
+    for side in Side:
+        rules = model.attacker if side is Side.ATTACKER else model.defender
+        defaulted += [f"{side.value}.{name}" for name in ("budget", "support_rolls")
+                      if name not in rules.model_fields_set]
+    if "at_turn_limit" not in model.victory.model_fields_set:
+        defaulted.append("victory.at_turn_limit")
+    turn_limit = scenario.turn_limit if "turn_limit" in given \
+        else scenario.victory.needed_turns()
+    return dataclasses.replace(scenario, turn_limit=turn_limit, defaulted=tuple(defaulted))
+
+
+def _to_game(value: Any) -> Any:
+    """``value`` with every model in it turned into the game's type of the same name."""
+    if isinstance(value, BaseModel):
+        kind = getattr(game, type(value).__name__)
+        return kind(**{name: _to_game(getattr(value, name)) for name in type(value).model_fields
+                       if name != "type"})
+    if isinstance(value, tuple):
+        return tuple(_to_game(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _to_game(v) for k, v in value.items()}
+    return value
+
+
+def scenario_data(scenario: game.Scenario) -> dict[str, Any]:
+    """``scenario`` as plain JSON data, in the form it is stored in (every key, in the
+    model's order, each with its value or default)."""
+    data: dict[str, Any] = _to_data(scenario)
+    return data
+
+
+def rules_digest(scenario: game.Scenario) -> str:
+    """A short digest of what decides ``scenario``'s battles: its stored form without the
+    name, briefing and assumption notes. Fitted odds curves keep the digest of the scenario
+    they were fitted to, so that a change to it is noticed. The house rule treasury, which
+    changes nothing in a battle (only what the company can buy before it), is left out."""
+    data = {k: v for k, v in scenario_data(scenario).items()
+            if k not in ("name", "briefing", "assumed", "changes")}
+    house = {k: v for k, v in data.get("house_rules", {}).items() if k != "treasury"}
+    if house:
+        data["house_rules"] = house
+    else:
+        data.pop("house_rules", None)
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def stored_scenario(data: object) -> game.Scenario:
+    """The scenario stored as ``data`` by ``scenario_data``. The shapes and values are
+    checked again, the checks across values are not: a stored scenario was valid when it
+    was stored."""
+    return _game_scenario(Scenario.model_validate(data))
+
+
+@functools.cache
+def _file_model(kind: type) -> type[BaseModel]:
+    model = globals()[kind.__name__]
+    assert isinstance(model, type) and issubclass(model, BaseModel)
+    return model
+
+
+def _to_data(value: Any) -> Any:
+    """``value`` as ``model_dump(mode="json", by_alias=True)`` of its model gives it."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        model = _file_model(type(value))
+        tag = getattr(value, "tag", None)  # a condition's 'type' is its tag
+        quiet = getattr(value, "QUIET", ())  # stored only when not at their default
+        return {(info.alias or name): tag if name == "type" else _to_data(getattr(value, name))
+                for name, info in model.model_fields.items()
+                if name not in quiet or getattr(value, name) != info.default}
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple | list):
+        return [_to_data(v) for v in value]
+    if isinstance(value, dict):
+        return {_key_data(k): _to_data(v) for k, v in value.items()}
+    return value
+
+
+def _key_data(key: object) -> str:
+    return str(key.value) if isinstance(key, enum.Enum) else str(key)
+
+
+# ---- pydantic's errors in plain words ----------------------------------------------------
+
+_KINDS = {
+    "int_type": "a whole number", "int_parsing": "a whole number",
+    "int_from_float": "a whole number", "float_type": "a number", "float_parsing": "a number",
+    "bool_type": "true or false", "bool_parsing": "true or false", "string_type": "text",
+    "list_type": "a list", "tuple_type": "a list", "dict_type": "a mapping of keys to values",
+    "model_type": "a mapping of keys to values",
+    "model_attributes_type": "a mapping of keys to values", "finite_number": "a finite number",
+    "int_parsing_size": "a whole number of a sensible size",
+}
+
+
+def _hint(value: object, choices: Sequence[str]) -> str:
+    if not isinstance(value, str):
+        return ""
+    near = difflib.get_close_matches(value.casefold(), [c.casefold() for c in choices], n=1,
+                                     cutoff=0.5)
+    if not near:
+        return ""
+    original = next(c for c in choices if c.casefold() == near[0])
+    return f" (did you mean {original!r}?)"
+
+
+def _data_path(data: object, loc: tuple[str | int, ...]) -> tuple[Path, Path]:
+    """Split pydantic's location into the part found in the data (keys and indexes as the
+    file has them) and the rest (condition tags pydantic adds, or a missing key)."""
+    node = data
+    found: list[str | int] = []
+    rest: list[str | int] = []
+    for seg in loc:
+        if seg == "[key]":
+            continue
+        inside, node = _step(node, seg)
+        (found if inside else rest).append(seg)
+    return tuple(found), tuple(rest)
+
+
+def _step(node: object, seg: str | int) -> tuple[bool, object]:
+    """The value under ``seg`` in ``node``, if there is one."""
+    if isinstance(node, dict) and _has_key(node, seg):
+        return True, node[seg]
+    if isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
+        return True, node[seg]
+    return False, node
+
+
+def _has_key(mapping: dict[Any, Any], key: object) -> bool:
+    try:
+        return key in mapping
+    except TypeError:
+        return False
+
+
+def _unwrap(tp: Any) -> Any:
+    """Strip Annotated and a '| None' from a type."""
+    while True:
+        origin = typing.get_origin(tp)
+        if origin is Annotated:
+            tp = typing.get_args(tp)[0]
+        elif origin in (typing.Union, types.UnionType):
+            args = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(args) != 1:
+                return tp
+            tp = args[0]
+        else:
+            return tp
+
+
+def _model_at(loc: tuple[str | int, ...]) -> type[BaseModel] | None:
+    """The model whose keys are expected at ``loc`` (pydantic's location, tags included)."""
+    tp: Any = Scenario
+    for seg in loc:
+        tp = _unwrap(tp)
+        origin = typing.get_origin(tp)
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            info = next((f for n, f in tp.model_fields.items() if seg in (n, f.alias)), None)
+            if info is None:
+                return None
+            tp = info.annotation
+        elif origin in (tuple, list):
+            tp = typing.get_args(tp)[0]
+        elif origin is dict:
+            tp = typing.get_args(tp)[1]
+        elif origin in (typing.Union, types.UnionType) and isinstance(seg, str):
+            found = _CONDITION_MODELS.get(seg)
+            if found is None:
+                return None
+            tp = found
+        else:
+            return None
+    tp = _unwrap(tp)
+    return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
+
+
+def _keys_of(model: type[BaseModel]) -> list[str]:
+    return [f.alias or n for n, f in model.model_fields.items()]
+
+
+def _from_pydantic(error: Any, data: object) -> Problem | None:
+    """``error`` from pydantic as a ``Problem``; None for an error that only follows from
+    another one (a list reported too short because its items failed)."""
+    loc: tuple[str | int, ...] = tuple(error["loc"])
+    kind: str = error["type"]
+    value = error.get("input")
+    ctx = error.get("ctx") or {}
+    found, _ = _data_path(data, loc)
+    if kind == "missing":
+        key = loc[-1]
+        model = _model_at(loc[:-1])
+        if key == "side" and model is not None and issubclass(model, _Condition):
+            return Problem(found, "this condition names no side: add 'side: attacker' or "
+                           "'side: defender' (the side it is about)")
+        return Problem(found, f"missing required key {key!r}")
+    if kind == "extra_forbidden":
+        key = loc[-1]
+        model = _model_at(loc[:-1])
+        keys = _keys_of(model) if model is not None else []
+        hint = _hint(key, keys)
+        if not hint and keys:
+            hint = "; the keys allowed here are " + ", ".join(keys)
+        return Problem(found, f"unknown key {key!r}{hint}")
+    if kind == "union_tag_invalid":
+        tags = list(CONDITION_TYPES)
+        kinds = [t for t in tags if t not in COMBINATORS]
+        return Problem(found, f"unknown condition type {ctx.get('tag')!r}"
+                       f"{_hint(ctx.get('tag'), tags)}; the types are {', '.join(kinds)}")
+    if kind == "union_tag_not_found":
+        names = ", ".join(t for t in CONDITION_TYPES if t not in COMBINATORS)
+        if isinstance(value, dict):
+            return Problem(found, "this condition does not say what it is: add 'type:' (one of "
+                           f"{names}), or write it as 'all:', 'any:' or 'not:'")
+        return Problem(found, f"expected a condition (a mapping with 'type:', or 'all:', "
+                       f"'any:' or 'not:'), found {described(value)}")
+    if kind in _KINDS:
+        return Problem(found, f"expected {_KINDS[kind]}, found {described(value)}")
+    if kind in ("enum", "literal_error"):
+        expected = str(ctx.get("expected", ""))
+        choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",") if c.strip()]
+        return Problem(found, f"{described(value)} is not one of {expected}"
+                       f"{_hint(value, choices)}")
+    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
+        bound = {"greater_than_equal": ("at least", "ge"), "greater_than": ("more than", "gt"),
+                 "less_than_equal": ("at most", "le"), "less_than": ("less than", "lt")}[kind]
+        return Problem(found, f"must be {bound[0]} {ctx.get(bound[1])}, not {described(value)}")
+    if kind == "too_short":
+        if isinstance(value, list | dict) and len(value) >= int(ctx.get("min_length", 1)):
+            return None
+        return Problem(found, "must not be empty")
+    if kind == "string_too_short":
+        return Problem(found, "must not be empty")
+    if kind == "recursion_loop":
+        return Problem(found, "this refers back to itself (a YAML alias inside its own anchor)")
+    if kind == "invalid_key":
+        return Problem(found, f"every key must be a word, not {described(value)}")
+    if kind == "value_error":
+        return Problem(found, str(ctx.get("error", error["msg"])))
+    return Problem(found, str(error["msg"]))
+
+
+__all__ = [
+    "ScenarioInvalid",
+    "parse_condition",
+    "parse_scenario",
+    "rules_digest",
+    "scenario_data",
+    "scenario_json_schema",
+    "stored_scenario",
+]

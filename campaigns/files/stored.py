@@ -1,0 +1,65 @@
+"""Reading back the JSON the product stored itself (a muster's force, a pilot's skills, a
+battle's or a game's record, a campaign's plan).
+
+What the product stored was valid when it was stored; if it no longer reads (the database
+was edited by hand, or damaged), the command stops with one sentence naming the record and
+what to do, a ``DamagedRecord`` (exit 1), rather than failing somewhere deep in the code.
+
+``stored_json`` reads one stored column; ``reading`` turns a damaged shape met while using
+what was read (a key missing, a list where a mapping was, a value the game refuses) into the
+same sentence.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from meks.game.errors import MeksError
+
+
+class DamagedRecord(MeksError):
+    """Stored data that no longer reads as the product stored it."""
+
+    def __init__(self, record: str) -> None:
+        self.record = record
+        super().__init__(
+            f"The database holds a damaged record ({record}): it no longer reads as meks "
+            "stored it. Run 'meks db check' to see what is wrong, or restore a backup with "
+            "'meks db restore'.")
+
+
+def describe(row: object, column: str = "") -> str:
+    """'muster 4, force': the table and id of ``row``, and the column."""
+    table = getattr(row, "__tablename__", type(row).__name__.lower())
+    ident = getattr(row, "id", getattr(row, "battle_id", None))  # battle_log: the battle's
+    text = f"{table} {ident}" if ident is not None else str(table)
+    return f"{text}, {column}" if column else text
+
+
+def stored_json(row: object, column: str, shape: type | tuple[type, ...] = object) -> Any:
+    """The JSON stored in ``row.column``, which must be of ``shape`` (``list``, ``dict``);
+    ``DamagedRecord`` naming the record if it is not readable JSON of that shape."""
+    text = getattr(row, column)
+    try:
+        data = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        raise DamagedRecord(describe(row, column)) from None
+    if not isinstance(data, shape):
+        raise DamagedRecord(describe(row, column))
+    return data
+
+
+@contextmanager
+def reading(row: object, column: str = "") -> Iterator[None]:
+    """Within this, a damaged shape in what was read from ``row`` (a missing key, a wrong
+    type, a value the game refuses) is a ``DamagedRecord`` naming it. Errors the product
+    words itself (``MeksError``) pass through unchanged."""
+    try:
+        yield
+    except MeksError:
+        raise
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+        raise DamagedRecord(describe(row, column)) from None

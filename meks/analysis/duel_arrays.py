@@ -1,0 +1,544 @@
+"""The exact duel's chain solved with arrays (floats): the fast path behind ``exact_duel``.
+
+``meks.analysis.duel_chain.DuelChain`` describes one turn of the duel state by state, in
+dictionaries, and can carry exact fractions; it is the reference. This module takes the same
+transitions and solves the chain with NumPy and SciPy's sparse matrices, which is many times
+faster for the larger Meks. Both give the same probabilities (to float rounding); the tests
+compare them.
+
+The key facts that keep the arrays small:
+
+* Each Mek's states are numbered twice: the states it can have at the start of a turn
+  (``start``: alive, no Computers damage pending) and the states it can have during a turn
+  (``mid``: after being fired at, possibly destroyed). The joint distribution at the start of
+  a turn is one dense matrix per band, first Mek's start states by the second Mek's.
+* An attack changes only the target's state, and depends on the shooter only through its
+  *fire class*: its fire plan at the band, whether it has a Targeting Array, and whether
+  Computers damage hinders it this turn. Each Mek fires as it stood when the exchange began
+  (R6.0), so the two attacks of an exchange are independent given the two start states. An
+  attack is a sparse matrix (target's start states to its mid states) for each fire class.
+* The end of the turn (Computers damage moving on, Leg Damage forgotten at Short range,
+  destroyed Meks leaving) maps each mid state to a start state or to "destroyed"; it is
+  folded into the attack matrices, so no mid-by-mid matrix is ever built. An exchange is
+  then, for each pair of fire classes (one per Mek), a product of three matrices: the attack
+  on the first Mek, the block of the joint distribution, the attack on the second.
+
+Speed work keeps every figure to the last bit (tests/fixtures/duel_fingerprint.json holds
+all 45 stock pairs): a float sum depends on the order of its terms, so a faster way must add
+the same terms in the same order. What it may do: leave out terms that are exactly zero
+(x + 0 is x), copy and reorder tables without arithmetic, cut the plans of a small chain from
+plain arrays and add a product up column by column in the order the sparse product does,
+and run the matrix library on one thread (its results do not depend on the count).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+
+from meks.analysis.duel_chain import DuelChain, MekState, next_turn
+from meks.game.criticals import wounded_acts_odds
+from meks.game.rules import ONE_FLOAT
+
+SHORT, MEDIUM, LONG = 0, 1, 2
+BANDS = (SHORT, MEDIUM, LONG)
+# A fire class: (names of the weapons fired, Targeting Array, Computers damage this turn).
+FireClass = tuple[tuple[str, ...], bool, bool]
+Array = Any  # numpy arrays (numpy's own types are too loose to help here)
+Matrix = Any  # scipy sparse matrices
+
+
+class _Side:
+    """One Mek's numbered states and the facts the arrays need about them."""
+
+    def __init__(self, start: MekState, max_hits: int) -> None:
+        self.max_hits = max_hits
+        self.start: list[MekState] = [start]
+        self.start_index: dict[MekState, int] = {start: 0}
+        self.mid: list[MekState] = []
+        self.mid_index: dict[MekState, int] = {}
+
+    def add_start(self, state: MekState) -> int:
+        return _number(self.start, self.start_index, state)
+
+    def add_mid(self, state: MekState) -> int:
+        return _number(self.mid, self.mid_index, state)
+
+    def dead(self, state: MekState) -> bool:
+        return state[0] >= self.max_hits
+
+
+def _number(states: list[MekState], index: dict[MekState, int], state: MekState) -> int:
+    """``state``'s number among ``states``, adding it at the end if it is new."""
+    i = index.get(state)
+    if i is None:
+        i = index[state] = len(states)
+        states.append(state)
+    return i
+
+
+class ArrayChain:
+    """The duel of ``duel`` as matrices; ``solve`` gives the outcome probabilities."""
+
+    def __init__(self, duel: DuelChain) -> None:
+        self.duel = duel
+        self.sides = (_Side(duel.models[0].start(), duel.models[0].max_hits),
+                      _Side(duel.models[1].start(), duel.models[1].max_hits))
+        # (target side, fire class, band) -> (rows: target start, cols: target mid, chance)
+        self._entries: dict[tuple[int, FireClass, int], tuple[list[int], list[int],
+                                                              list[float]]] = {}
+        self._kernels: dict[tuple[int, FireClass, int, tuple[Any, ...]],
+                            tuple[list[tuple[Any, ...]], list[float]]] = {}
+        self._explore()
+        self._build()
+
+    # ---- which states exist ---------------------------------------------------------------
+
+    def fire_class(self, side: int, state: MekState, band: int) -> FireClass | None:
+        plan = self.duel.fire_plan(side, state, band)
+        if not plan:
+            return None
+        return (tuple(w.name for w in plan), "Targeting Array" in state[3], state[4])
+
+    def _kernel(self, shooter: int, rep: MekState, fire: FireClass, band: int,
+                target: MekState) -> tuple[list[tuple[Any, ...]], list[float]]:
+        """What a shooter of class ``fire`` can do to ``target``: each outcome as (Hits,
+        Leg Damage taken, weapons, systems, Computers damaged, pilot wounded), and its
+        chance. An attack reads only the target's Hits, weapons and systems; Leg Damage,
+        Computers damage and a wound are only added to, so the attack is worked out once
+        per (Hits, weapons, systems) and the rest carried over by the caller."""
+        core = (target[0], target[2], target[3])
+        key = (shooter, fire, band, core)
+        got = self._kernels.get(key)
+        if got is None:
+            bare: MekState = (target[0], 0, target[2], target[3], False, False, False)
+            attack = self.duel.attack(shooter, rep, bare, band)
+            got = ([(o[0], o[1], o[2], o[3], o[5], o[6]) for o in attack],
+                   [float(q) for q in attack.values()])
+            self._kernels[key] = got
+        return got
+
+    def _explore(self) -> None:
+        """Number every state each Mek can reach: attacks take start states to mid states,
+        the end of the turn takes live mid states to start states; repeat until nothing new
+        appears. Fire classes come from the shooter's start states (R6.0: it fires as it
+        stood when the exchange began)."""
+        classes: tuple[dict[tuple[FireClass, int], MekState], ...] = ({}, {})
+        seen = [0, 0]  # per side: start states whose classes are known
+        done: dict[tuple[int, FireClass, int], int] = {}
+        nexted = [0, 0]  # per side: mid states whose end-of-turn states are added
+        busy = True
+        while busy:
+            busy = False
+            for side in (0, 1):
+                states = self.sides[side].start
+                while seen[side] < len(states):
+                    state = states[seen[side]]
+                    for band in BANDS:
+                        fire = self.fire_class(side, state, band)
+                        if fire is not None and (fire, band) not in classes[side]:
+                            classes[side][(fire, band)] = state
+                    seen[side] += 1
+                    busy = True
+            for target in (0, 1):
+                shooter = 1 - target
+                t = self.sides[target]
+                for (fire, band), rep in list(classes[shooter].items()):
+                    key = (target, fire, band)
+                    first = done.get(key, 0)
+                    if first >= len(t.start):
+                        continue
+                    rows, cols, chances = self._entries.setdefault(key, ([], [], []))
+                    mid, mid_index, add = t.mid, t.mid_index, cols.append
+                    for i in range(first, len(t.start)):
+                        state = t.start[i]
+                        outs, qs = self._kernel(shooter, rep, fire, band, state)
+                        _h, legs, _w, _s, comp, comp_next, wounded = state
+                        for h, dl, w, s, c, wd in outs:  # t.add_mid, inlined: the hot loop
+                            after = (h, legs + dl, w, s, comp, comp_next or c, wounded or wd)
+                            j = mid_index.get(after)
+                            if j is None:
+                                j = mid_index[after] = len(mid)
+                                mid.append(after)
+                            add(j)
+                        rows.extend([i] * len(qs))
+                        chances.extend(qs)
+                    done[key] = len(t.start)
+                    busy = True
+                # an unhurt Mek's start state is also a mid state (not fired at, or missed)
+                for state in t.start:
+                    t.add_mid(state)
+                while nexted[target] < len(t.mid):
+                    state = t.mid[nexted[target]]
+                    if not t.dead(state):
+                        t.add_start(next_turn(state, False))
+                        t.add_start(next_turn(state, True))
+                    nexted[target] += 1
+                    busy = True
+
+    # ---- the matrices -----------------------------------------------------------------------
+
+    def _build(self) -> None:
+        sides = self.sides
+        self.n_start = (len(sides[0].start), len(sides[1].start))
+        self.n_mid = (len(sides[0].mid), len(sides[1].mid))
+        # end of turn: mid -> start, or the last column ("destroyed")
+        ends: dict[tuple[int, bool], Array] = {}
+        self.end: dict[tuple[int, bool], Matrix] = {}
+        for side in (0, 1):
+            s = sides[side]
+            for settled in (False, True):
+                destroyed = len(s.start)  # the last column
+                ends[(side, settled)] = np.array(
+                    [destroyed if s.dead(m) else s.start_index[next_turn(m, settled)]
+                     for m in s.mid], dtype=np.int64)
+                self.end[(side, settled)] = _csr(range(len(s.mid)), ends[(side, settled)],
+                                                 [1.0] * len(s.mid),
+                                                 (len(s.mid), len(s.start) + 1))
+        # a start state unhurt: its place among the mid states
+        self.unhurt = tuple(np.array([sides[side].mid_index[st] for st in sides[side].start],
+                                     dtype=np.int64) for side in (0, 1))
+        # attacks folded with the end of the turn: target's start states by its next turn's
+        # states (+ destroyed); None: not fired at. A small chain has them as plain arrays
+        # only (``dense``, see _dense_plan), a larger one as sparse matrices only.
+        self.attack_end: dict[tuple[int, FireClass | None, int, bool], Matrix] = {}
+        self.dense: dict[tuple[int, FireClass | None, int, bool], Array] | None = None
+        if max(self.n_start) <= DENSE_STATES:
+            self.dense = self._dense_attacks(ends)
+            self._group()
+            return
+        for (target, fire, band), (rows, cols, chances) in self._entries.items():
+            m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
+            for settled in (False, True):
+                self.attack_end[(target, fire, band, settled)] = m @ self.end[(target, settled)]
+        for side in (0, 1):
+            for settled in (False, True):
+                unhurt = self.end[(side, settled)][self.unhurt[side]]
+                for band in BANDS:
+                    self.attack_end[(side, None, band, settled)] = unhurt
+        self._group()
+
+    def _dense_attacks(self, ends: dict[tuple[int, bool], Array]) -> dict[Any, Array]:
+        """``attack_end`` as plain arrays, worked out as the sparse product ``m @ end``
+        does (``end`` maps each mid state to one start state): each entry of ``m``, row by
+        row in the order it is stored, added into its row's cell for the state its mid
+        state ends as, so every sum is the same to the last bit."""
+        out: dict[Any, Array] = {}
+        for (target, fire, band), (rows, cols, chances) in self._entries.items():
+            m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
+            at = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
+            for settled in (False, True):
+                table = np.zeros((self.n_start[target], self.n_start[target] + 1))
+                np.add.at(table, (at, ends[(target, settled)][m.indices]), m.data)
+                out[(target, fire, band, settled)] = table
+        for side in (0, 1):
+            n = self.n_start[side]
+            for settled in (False, True):
+                table = np.zeros((n, n + 1))
+                table[np.arange(n), ends[(side, settled)][self.unhurt[side]]] = 1.0
+                for band in BANDS:
+                    out[(side, None, band, settled)] = table
+        return out
+
+    def _group(self) -> None:
+        """Each Mek's start states grouped by how they fire at each band, and which of them
+        have a wounded pilot."""
+        sides = self.sides
+        # shooters grouped by fire class, per band (start states: R6.0)
+        self.groups: dict[tuple[int, int], list[tuple[FireClass | None, Array]]] = {}
+        for side in (0, 1):
+            for band in BANDS:
+                by: dict[FireClass | None, list[int]] = {}
+                for i, st in enumerate(sides[side].start):
+                    by.setdefault(self.fire_class(side, st, band), []).append(i)
+                self.groups[(side, band)] = [
+                    (fire, np.array(idx, dtype=np.int64)) for fire, idx in by.items()]
+        self.wounded = tuple(np.array([st[6] for st in sides[side].start], dtype=bool)
+                             for side in (0, 1))
+        # Only a wounded pilot can fail to act, so when one does not, its Mek's other states
+        # hold no chance. The larger chains then leave them out of the tables (``_solve``)
+        # and of the exchange (``_plan``), which changes no sum (see ``_exchange``) as long
+        # as no plain-array product changes its shape: the attacks on the second Mek are
+        # plain arrays only for the smaller Meks, which are fast anyway.
+        self.wounded_only = self.n_start[1] * (self.n_start[1] + 1) > DENSE_CELLS
+        self.wounded_states = tuple(np.flatnonzero(w) for w in self.wounded)
+        self._plans: dict[tuple[int, bool, bool], tuple[Any, ...]] = {}
+        self._flat: dict[tuple[int, bool, bool], Array] = {}
+        self._band_weights: dict[tuple[int, bool, bool], tuple[dict[int, Array], Array,
+                                                              Array]] = {}
+
+    # ---- one turn ---------------------------------------------------------------------------
+
+    def _moves(self, band: int, acts: tuple[bool, bool]) -> tuple[dict[int, Array], Array,
+                                                                 Array]:
+        """For each new band, its chance for each pair of (movement roll, wanted band)
+        groups (rows: the first Mek's groups), and each start state's group, per side."""
+        key = (band, *acts)
+        got = self._band_weights.get(key)
+        if got is not None:
+            return got
+        duel = self.duel
+        groups: list[list[tuple[Any, int]]] = [[], []]
+        ids = []
+        for side in (0, 1):
+            keys: dict[tuple[Any, int], int] = {}
+            gid = np.empty(self.n_start[side], dtype=np.int64)
+            for i, st in enumerate(self.sides[side].start):
+                k = (duel.move_dist(side, st, acts[side]), duel.want(st[2]))
+                gid[i] = keys.setdefault(k, len(keys))
+            groups[side] = list(keys)
+            ids.append(gid)
+        weights: dict[int, Array] = {}
+        for i, (spec_a, want_a) in enumerate(groups[0]):
+            for j, (spec_b, want_b) in enumerate(groups[1]):
+                wants = (want_a, want_b)
+                for (winner, double), p in duel.moves(spec_a, spec_b).items():
+                    nb = band if winner < 0 else duel.new_band(band, wants[winner], double)
+                    if nb not in weights:
+                        weights[nb] = np.zeros((len(groups[0]), len(groups[1])))
+                    weights[nb][i, j] += p
+        got = (weights, ids[0], ids[1])
+        self._band_weights[key] = got
+        return got
+
+    def _plan(self, band: int, acts: tuple[bool, bool]) -> tuple[Any, ...]:
+        """The matrices of an exchange at ``band``, with each Mek's start states reordered
+        so that each fire class is one slice (a Mek that does not act is one class).
+
+        Returns (order of the first Mek's states, order of the second's, [(slice of the
+        first's, attack on the second folded with its end of turn (transposed, rows
+        reordered), the first's next states (+ destroyed) that slice can reach, [(slice of
+        the second's, attack on the first folded with its end of turn, transposed: rows
+        the reachable next states, columns the slice's states)])])."""
+        key = (band, *acts)
+        got = self._plans.get(key)
+        if got is not None:
+            return got
+        settled = band == SHORT
+        orders, parts = [], []
+        wounded_only = self.wounded_only  # see _group
+        for side in (0, 1):
+            groups = self.groups[(side, band)]
+            if not acts[side]:  # a Mek that does not act this turn fires nothing
+                every = np.concatenate([idx for _, idx in groups])  # in the same order
+                groups = [(None, every[self.wounded[side][every]] if wounded_only else every)]
+            order, sliced, at = [], [], 0
+            for fire, idx in groups:
+                order.append(idx)
+                sliced.append((slice(at, at + len(idx)), fire, idx))
+                at += len(idx)
+            orders.append(np.concatenate(order))
+            parts.append(sliced)
+        if self.dense is not None:
+            plan = self._dense_plan(band, parts, orders[1])
+            got = (orders[0], orders[1], plan)
+            self._plans[key] = got
+            return got
+        plan = []
+        for sl_a, fire_a, idx_a in parts[0]:
+            on_b = self.attack_end[(1, fire_a, band, settled)][orders[1]].T.tocsr()
+            on_a = [(sl_b, self.attack_end[(0, fire_b, band, settled)][idx_a].T.tocsr())
+                    for sl_b, fire_b, _ in parts[1]]
+            # the first Mek's next states these of its states can reach: only those rows
+            reach = np.unique(np.concatenate([attack.nonzero()[0] for _, attack in on_a]))
+            on_a = [(sl_b, attack[reach]) for sl_b, attack in on_a]
+            plan.append((sl_a, _compact(on_b), reach, on_a))
+        got = (orders[0], orders[1], plan)
+        self._plans[key] = got
+        return got
+
+    def _dense_plan(self, band: int, parts: list[Any], order_b: Array) -> list[Any]:
+        """``_plan``'s matrices for a small chain, cut from plain arrays (``self.dense``),
+        which is many times quicker than cutting sparse matrices. The products come out
+        the same to the last bit: the attack on the second Mek is the same plain array
+        (laid out the same way, for the same library call), and the attack on the first,
+        when its slice is small, is kept as its columns, for ``_exchange`` to add up one
+        column at a time in the order the sparse product adds them; a larger slice is made
+        a sparse matrix, as in ``_plan``."""
+        settled = band == SHORT
+        dense = self.dense
+        assert dense is not None
+        plan = []
+        for sl_a, fire_a, idx_a in parts[0]:
+            on_b = dense[(1, fire_a, band, settled)][order_b].T
+            on_b = np.ascontiguousarray(on_b) if on_b.size <= DENSE_CELLS else \
+                sparse.csr_array(on_b)
+            whole = [(sl_b, dense[(0, fire_b, band, settled)][idx_a].T)
+                     for sl_b, fire_b, _ in parts[1]]
+            reach = np.flatnonzero(np.logical_or.reduce([w.any(axis=1) for _, w in whole]))
+            on_a: list[tuple[slice, Any]] = []
+            for sl_b, w in whole:
+                w = w[reach]
+                on_a.append((sl_b, [w[:, [k]] for k in range(w.shape[1])]
+                             if w.shape[1] <= COLUMNS else sparse.csr_array(w)))
+            plan.append((sl_a, on_b, reach, on_a))
+        return plan
+
+    def _exchange(self, m: Array, band: int, acts: tuple[bool, bool]) -> Array:
+        """Both attacks at ``band`` and the end of the turn: (first Mek's start states +
+        destroyed) by (second Mek's start states + destroyed). Each Mek fires as it stood
+        when the exchange began (R6.0), so for each pair of fire classes the exchange is
+        (attack on the first) @ (that block of the distribution) @ (attack on the second).
+        Blocks that hold no chance are skipped, which matters when one Mek's pilot is
+        wounded and does not act.
+
+        Leaving out a state that holds no chance changes no figure, not even its last bit:
+        a sparse product adds its terms one by one in the order of the states, and x + 0 is
+        x; only a plain-array product, which its library may add up in another order when
+        its shapes change, must keep its shapes (see ``_plan``)."""
+        order_a, order_b, plan = self._plan(band, acts)
+        n_a, n_b = self.n_start
+        # m[order_a][:, order_b], taken in one go (a plain copy: no figure changes)
+        key = (band, *acts)
+        flat = self._flat.get(key)
+        if flat is None:
+            at = [order for order in (order_a, order_b)]
+            for side in (0, 1):
+                if not acts[side] and self.wounded_only:  # the table holds these rows only
+                    at[side] = np.searchsorted(self.wounded_states[side], at[side])
+            flat = self._flat[key] = at[0][:, None] * m.shape[1] + at[1][None, :]
+        q = np.ascontiguousarray(m).ravel().take(flat)
+        out = np.zeros((n_a + 1, n_b + 1))
+        for sl_a, on_b, reach, on_a in plan:
+            rows = q[sl_a]
+            if not rows.any():
+                continue
+            a_next_t = np.empty((len(order_b), len(reach)))
+            for sl_b, attack in on_a:  # the first Mek's fate, for these of its states
+                block = rows[:, sl_b]
+                if not block.any():
+                    a_next_t[sl_b] = 0.0
+                elif isinstance(attack, list):  # its columns: the sparse product's order
+                    got = attack[0] * block[0]
+                    for k in range(1, len(attack)):
+                        got += attack[k] * block[k]
+                    a_next_t[sl_b] = got.T
+                else:
+                    a_next_t[sl_b] = (attack @ block).T
+            # the second's, given the first's class (added row by row: a plain copy of the
+            # same sums, quicker than column by column)
+            out[reach] += (on_b @ a_next_t).T
+        return out
+
+    def solve(self, turn_limit: int) -> tuple[float, float, float]:
+        """(first Mek wins, second Mek wins, draw).
+
+        The matrix library's own threads are held to one while it runs: the products are
+        small, and on a busy machine its threads wait on each other for longer than the
+        arithmetic takes (DRAKEN against DRAKEN took five times as long on two busy
+        cores). A product's figures are the same on any number of threads."""
+        n_a, n_b = self.n_start
+        cells = n_b * (n_b + 1)  # the attack on the second Mek, a plain array when small
+        if cells > DENSE_CELLS or cells * (n_a + 1) <= SHARED_PRODUCT:
+            return self._solve(turn_limit)  # no product the library would share out
+        from threadpoolctl import threadpool_limits
+
+        with threadpool_limits(1, user_api="blas"):
+            return self._solve(turn_limit)
+
+    def _kept_weights(self, band: int, acts: tuple[bool, bool]) -> dict[int, Array]:
+        """For each new band, its chance for each pair of start states (``_moves``'s
+        weights spread over the states), for the rows and columns the tables keep (see
+        _group)."""
+        key = (band, *acts)
+        got = self._cut_weights.get(key)
+        if got is None:
+            rows, cols = self._kept[acts]
+            weights, ids_a, ids_b = self._moves(band, acts)
+            if rows is not None:
+                ids_a = ids_a[rows]
+            if cols is not None:
+                ids_b = ids_b[cols]
+            got = self._cut_weights[key] = {nb: w[ids_a][:, ids_b] for nb, w in weights.items()}
+        return got
+
+    def _solve(self, turn_limit: int) -> tuple[float, float, float]:
+        n = self.n_start
+        # the rows (first Mek's states) and columns (second's) each table keeps, by who
+        # acts: all (None), or the wounded only when the larger chains leave the rest out
+        self._kept = {(act_a, act_b): tuple(
+            None if acted or not self.wounded_only else self.wounded_states[side]
+            for side, acted in ((0, act_a), (1, act_b)))
+            for act_a in (True, False) for act_b in (True, False)}
+        self._cut_weights: dict[tuple[int, bool, bool], dict[int, Array]] = {}
+        dist: dict[int, Array] = {LONG: np.zeros(n)}
+        dist[LONG][0, 0] = 1.0
+        wins_a = wins_b = draw = 0.0
+        act = []
+        acts = wounded_acts_odds(ONE_FLOAT)  # R6.9: a wounded pilot acts on 5+
+        for side in (0, 1):
+            w = self.wounded[side]
+            act.append([(True, np.where(w, acts, 1.0)), (False, np.where(w, 1 - acts, 0.0))]
+                       if w.any() else [(True, None)])
+        for _ in range(turn_limit):
+            moved: dict[tuple[bool, bool, int], Array] = {}
+            for band, m in dist.items():
+                for act_a, fa in act[0]:
+                    for act_b, fb in act[1]:
+                        part = m
+                        rows, cols = self._kept[(act_a, act_b)]
+                        if fa is not None:
+                            if rows is not None:
+                                part = part[rows]
+                            part = part * fa[rows if rows is not None else slice(None), None]
+                        if fb is not None:
+                            if cols is not None:
+                                part = part[:, cols]
+                            part = part * fb[None, cols if cols is not None else slice(None)]
+                        if not part.any():
+                            continue
+                        if band == SHORT:  # the baseline never opens the range
+                            bands = {SHORT: part}
+                        else:
+                            weights = self._kept_weights(band, (act_a, act_b))
+                            bands = {nb: part * w for nb, w in weights.items()}
+                        for nb, p in bands.items():
+                            key = (act_a, act_b, nb)
+                            moved[key] = moved[key] + p if key in moved else p
+            ended: dict[int, Array] = {}
+            for (act_a, act_b, nb), m in moved.items():
+                both = self._exchange(m, nb, (act_a, act_b))
+                ended[nb] = ended[nb] + both if nb in ended else both
+            dist = {}
+            for nb, e in ended.items():
+                draw += float(e[-1, -1])
+                wins_a += float(e[:-1, -1].sum())
+                wins_b += float(e[-1, :-1].sum())
+                dist[nb] = e[:-1, :-1]
+        draw += float(sum(_sum_as_before(m) for m in dist.values()))
+        return wins_a, wins_b, draw
+
+
+DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array
+DENSE_STATES = 200  # a chain with this few start states per Mek cuts its plans from arrays
+# OpenBLAS shares a product of M x N x K multiplications among its threads past this many;
+# only the attacks on the second Mek are such products here
+SHARED_PRODUCT = 65_536 * 4
+COLUMNS = 16  # a slice of this few states is added up column by column (``_dense_plan``)
+
+
+def _sum_as_before(m: Array) -> float:
+    """``m.sum()`` added up in the order it always was: a table's sum depends on how its
+    cells lie in memory, and the tables were once laid out by columns (each a slice of a
+    table one row and one column larger), which the figures of the duel keep to the last
+    bit. (A sum along one row or column does not depend on it.)"""
+    laid = np.empty((m.shape[0] + 1, m.shape[1] + 1), order="F")
+    laid[:-1, :-1] = m
+    return float(laid[:-1, :-1].sum())
+
+
+def _compact(m: Matrix) -> Matrix:
+    """``m`` as a plain array when it is small (NumPy beats sparse arithmetic there)."""
+    return m.toarray() if m.shape[0] * m.shape[1] <= DENSE_CELLS else m
+
+
+def _csr(rows: Any, cols: Any, values: Any, shape: tuple[int, int]) -> Matrix:
+    """A sparse matrix from (row, column, value) entries; repeated entries add up."""
+    return sparse.csr_array((np.asarray(values, dtype=float),
+                             (np.asarray(rows, dtype=np.int64),
+                              np.asarray(cols, dtype=np.int64))), shape=shape)
+
+
+__all__ = ["ArrayChain"]

@@ -1,0 +1,272 @@
+"""A battle's odds at a glance: an estimate from the two forces, without fighting.
+
+Fighting a few hundred battles (``meks.analysis.odds.simulate``) gives the odds of a match-up; that
+takes seconds with the bot. A campaign wants an answer for several candidate enemy musters
+before every battle, in well under the time of the battle itself, so it asks this module.
+
+The estimate has two parts:
+
+- **The edge** of the attacker over the defender: the natural log of the ratio of the two
+  forces' strengths. A force's strength is its total offence times its total toughness (the
+  square law of ``force_strength``), where each Mek's offence is worked out with its own
+  pilot's to-hit modifier and its toughness counts only the Hits it has left. Support units
+  and support results do not count.
+- **The speed** of the attacker over the defender: its chance of winning a movement roll
+  (its fastest Mek's against the defender's fastest, R6.2) less the defender's. Whoever wins
+  the movement rolls chooses the range, so the faster side fights when and where it likes.
+- **The numbers**: the log of the attacker's count of Meks over the defender's (a scenario
+  won by getting a share of the force off the map is easier with more Meks to send).
+- **A curve for each built-in scenario** (``meks/analysis/data/odds_model.yaml``): the
+  attacker's and the defender's chance of winning as logistic functions of the three,
+  ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers)))`` for each side, fitted to
+  battles the bot fought on both sides with random forces (``benchmarks/fit_odds.py`` fits
+  them and says how well they agree with battles fought afresh). A draw is whatever the two
+  leave. An edge beyond the range the fitted battles spanned counts as the nearest end of it.
+
+It is a model of the bot's battles, not a rule: the odds a player asks for with ``meks
+odds`` are still fought. A scenario without a curve (one of the player's own files, or one
+with house rules switched on, which change how battles go) has no estimate.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+
+from meks.engine.bot.choices import design_profile
+from meks.engine.bot.evaluation import contest
+from meks.engine.units import UnitSpec, build_unit
+from meks.game.catalog import Catalog
+from meks.game.rules import movement_roll
+from meks.game.scenario import HouseRules, Scenario, Side
+from meks.game.yamlio import parse_yaml
+
+MODEL_FILE = "odds_model.yaml"
+BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits", "bail_out", "withdrawal",
+                      "combat_rounds", "break_contact")
+"""The house rules that change how battles go, so that curves fitted at their defaults do
+not hold otherwise (the others change what happens between battles)."""
+
+
+def strength(units: Sequence[UnitSpec], catalog: Catalog) -> float:
+    """A force's strength: the total offence of its Meks (each at its pilot's to-hit
+    modifier) times their total toughness (Hits left over the chance a hit gets through)."""
+    offence = toughness = 0.0
+    for unit in units:
+        if unit.design is None:
+            continue
+        level = catalog.level(unit.pilot.level).to_hit if unit.pilot is not None else 0
+        attack, tough = _profile(unit.design, catalog, level)
+        hits = catalog.for_size(unit.design.size).hits
+        offence += attack
+        toughness += tough * max(hits - unit.damage, 0) / hits
+    return offence * toughness
+
+
+def _profile(design: object, catalog: Catalog, level: int) -> tuple[float, float]:
+    key = (id(catalog), design, level)
+    known = _PROFILES.get(key)
+    if known is None:
+        known = _PROFILES[key] = design_profile(design, catalog, level)  # type: ignore[arg-type]
+    return known
+
+
+_PROFILES: dict[tuple[int, object, int], tuple[float, float]] = {}
+
+
+def rollers(units: Sequence[UnitSpec], catalog: Catalog) -> list[tuple[int, int, float]]:
+    """Each Mek's movement roll (R6.2, ``meks.game.rules.movement_roll``) as (dice, modifier, 1):
+    its chassis dice and bonus, its pilot's level, Maneuver and Chassis Familiarity, Servo
+    Boosters, and Jump Jets' extra die (the zone's terrain is left out: it is the same for
+    both sides)."""
+    out = []
+    for spec in units:
+        if spec.design is None:
+            continue
+        unit = build_unit(spec, "estimate", Side.ATTACKER, catalog)
+        pilot = unit.pilot
+        systems = {slot.system.name for slot in unit.systems}
+        roll = movement_roll(
+            unit.move.dice, bonus=unit.move.bonus, jump="Jump Jets" in systems,
+            level=pilot.level.move if pilot else 0,
+            maneuver=pilot is not None and "Maneuver" in pilot.skills,
+            familiarity=pilot is not None and pilot.familiarity is unit.size,
+            servo_boosters="Servo Boosters" in systems)
+        out.append((roll.dice, roll.modifier, 1.0))
+    return out
+
+
+def speed(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog) -> float:
+    """The attacker's edge in movement rolls: its chance of winning one (its best Mek's
+    roll against the defender's best) less the defender's; -1 to 1."""
+    mine = rollers(forces[Side.ATTACKER], catalog)
+    theirs = rollers(forces[Side.DEFENDER], catalog)
+    win, tie = contest(mine, theirs)
+    return win - (1.0 - win - tie)
+
+
+def numbers(forces: Mapping[Side, Sequence[UnitSpec]]) -> float:
+    """The attacker's edge in numbers: the log of its count of Meks over the defender's
+    (each side counted as at least one)."""
+    def count(side: Side) -> int:
+        return max(1, sum(1 for u in forces[side] if u.design is not None))
+    return math.log(count(Side.ATTACKER) / count(Side.DEFENDER))
+
+
+def edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog) -> float:
+    """The attacker's edge: log of its strength over the defender's (0 for equal forces;
+    clamped to +-6 when a side has no strength at all)."""
+    att = strength(forces[Side.ATTACKER], catalog)
+    dfd = strength(forces[Side.DEFENDER], catalog)
+    if att <= 0 or dfd <= 0:
+        return 0.0 if att == dfd else (6.0 if att > dfd else -6.0)
+    return max(-6.0, min(6.0, math.log(att / dfd)))
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One side's chance of winning a scenario as a logistic function of the attacker's
+    edge in strength and in movement rolls (the defender's curve falls with both)."""
+
+    intercept: float
+    slope: float
+    speed: float = 0.0
+    numbers: float = 0.0
+
+    def chance(self, x: float, v: float = 0.0, n: float = 0.0) -> float:
+        z = self.intercept + self.slope * x + self.speed * v + self.numbers * n
+        if z >= 0:
+            return 1.0 / (1.0 + math.exp(-z))
+        e = math.exp(z)
+        return e / (1.0 + e)
+
+
+@dataclass(frozen=True)
+class Check:
+    """How one side's curve agreed, when it was fitted, with battles fought afresh."""
+
+    battles: int
+    share: float  # the share of them the side won
+    mean_estimate: float  # the mean chance the curve gave it
+    brier: float  # the curve's Brier score
+    brier_constant: float  # that of a constant guess, the share won
+
+
+@dataclass(frozen=True)
+class Model:
+    """A scenario's fitted curves, with what they were fitted to."""
+
+    scenario: str
+    attacker: Curve
+    defender: Curve
+    battles: int
+    controller: str
+    revision: int
+    edges: tuple[float, float] = (-6.0, 6.0)  # the edges the fitted battles spanned
+    rules: str | None = None  # the digest of the scenario's rules they were fitted to
+    command: str | None = None  # the command line that fitted them, where the file says
+    checks: tuple[Check, Check] | None = None  # the attacker's and the defender's check
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """The estimated chances of a battle's three outcomes (they sum to 1)."""
+
+    attacker: float
+    defender: float
+    draw: float
+    edge: float
+    speed: float = 0.0
+    numbers: float = 0.0
+
+    def win(self, side: Side) -> float:
+        return self.attacker if side is Side.ATTACKER else self.defender
+
+    def loss(self, side: Side) -> float:
+        return self.defender if side is Side.ATTACKER else self.attacker
+
+
+@cache
+def models() -> dict[str, Model]:
+    """The fitted curves of the built-in scenarios, by scenario id."""
+    text = resources.files("meks.analysis").joinpath("data", MODEL_FILE).read_text("utf-8")
+    return read_models(text)
+
+
+def read_models(text: str, source: str = MODEL_FILE) -> dict[str, Model]:
+    """The curves in ``text`` (a file as ``benchmarks/fit_odds.py`` writes it), by scenario
+    id. Each scenario's command line (the one that fitted it) and its checks against battles
+    fought afresh are read where the file records them: curves fitted before it did have
+    neither."""
+    raw = parse_yaml(text, source)
+    assert isinstance(raw, dict)
+    out = {}
+    for sid, entry in raw["scenarios"].items():
+        low, high = entry["edges"]
+        command = entry.get("command")
+        check = entry.get("check")
+        out[sid] = Model(sid, Curve(*entry["attacker"]), Curve(*entry["defender"]),
+                         int(entry["battles"]), str(raw["controller"]), int(raw["revision"]),
+                         (float(low), float(high)),
+                         str(entry["scenario"]) if "scenario" in entry else None,
+                         None if command is None else str(command),
+                         None if check is None else (_check(check["attacker"]),
+                                                     _check(check["defender"])))
+    return out
+
+
+def _check(figures: Mapping[str, object]) -> Check:
+    def number(key: str) -> float:
+        value = figures[key]
+        assert isinstance(value, int | float)
+        return float(value)
+
+    return Check(int(number("battles")), number("share"), number("mean_estimate"),
+                 number("brier"), number("brier_constant"))
+
+
+def model_for(scenario: Scenario, rules: str | None = None) -> Model | None:
+    """The curves for ``scenario``: only a built-in scenario without the house rules that
+    change how a battle goes (``BATTLE_HOUSE_RULES``) has them. ``rules``: the digest of
+    the scenario's rules (the caller works it out from the stored form), which must be the
+    one the curves were fitted to: a scenario file that takes a built-in id, or a built-in
+    scenario changed since the fit, has none."""
+    house, default = scenario.house_rules, HouseRules()
+    if any(getattr(house, name) != getattr(default, name) for name in BATTLE_HOUSE_RULES):
+        return None
+    model = models().get(scenario.id)
+    if model is None or (rules is not None and rules != model.rules):
+        return None
+    return model
+
+
+def estimate(scenario: Scenario, forces: Mapping[Side, Sequence[UnitSpec]],
+             catalog: Catalog, rules: str | None = None) -> Estimate | None:
+    """The estimated odds of a battle of ``scenario`` between ``forces`` (both sides
+    commanded by the bot), or None when the scenario has no fitted curves (``rules``: as
+    for ``model_for``)."""
+    model = model_for(scenario, rules)
+    if model is None:
+        return None
+    return from_edge(model, edge(forces, catalog), speed(forces, catalog), numbers(forces))
+
+
+def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0) -> Estimate:
+    """The odds the curves of ``model`` give at the edge ``x`` in strength, ``v`` in
+    movement rolls and ``n`` in numbers (an edge in strength beyond those the curves were
+    fitted on counts as the nearest one they were: the curves say nothing of what was never
+    fought)."""
+    x = max(model.edges[0], min(model.edges[1], x))
+    att = model.attacker.chance(x, v, n)
+    dfd = model.defender.chance(x, v, n)
+    total = att + dfd
+    if total > 1.0:  # two curves fitted apart may overlap a little at the extremes
+        att, dfd = att / total, dfd / total
+    return Estimate(att, dfd, max(0.0, 1.0 - att - dfd), x, v, n)
+
+
+__all__ = ["Curve", "Estimate", "Model", "edge", "estimate", "from_edge", "model_for",
+           "models", "numbers", "rollers", "speed", "strength"]
