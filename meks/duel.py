@@ -32,9 +32,10 @@ from meks.rules import CRITICAL_TABLE
 from meks.scenario import COMBAT_ROUNDS
 
 TURN_LIMIT = 12
-# Fractions are worked out state by state, in whole numbers: about 0.1 to 0.2 ms for each pair of
-# start states on a 2-core machine. Past this many pairs they would take several seconds (DEMON
-# v THOR, 10,750 pairs, about 5 s), so they are refused.
+# Fractions are worked out state by state, in whole numbers, following one state of each group
+# the duel cannot tell apart (``ArrayChain.lumps``): about 0.1 to 0.2 ms for each pair of groups
+# of start states on a 2-core machine. Past this many pairs they would take several seconds
+# (DRAKEN v DRAKEN, 10,816 pairs), so they are refused.
 FRACTION_STATES = 8_000
 
 # What the exact model does not cover (stock Meks carry none of them).
