@@ -32,9 +32,10 @@ def duel(
                              help="Run i rolls the dice of seed + i."),
     fractions: bool = typer.Option(False, "--fractions",
                                    help="Print the exact chances as fractions too "
-                                   "(offered for the smaller half of the pairs: the Light "
-                                   "and Medium Meks, those against a DRAKEN, and the WASP "
-                                   "against a THOR, a WARTHOG or an ODIN)."),
+                                   "(offered for 30 of the 45 pairs: the Light and Medium "
+                                   "Meks among themselves and against a DRAKEN or a THOR, "
+                                   "the WASP against any, and the DEMON, SABER and "
+                                   "SAGITARII against a WARTHOG)."),
     as_json: bool = JSON,
 ) -> None:
     """Exact chances of a duel of two stock Meks, beside the same duel fought by the engine.

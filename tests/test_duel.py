@@ -3,6 +3,7 @@ in agreement with the engine's own duels (Monte Carlo with the baseline on both 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -21,9 +22,11 @@ from meks.analysis.duel import (
     engine_duel,
     exact_duel,
     mek_model,
+    stand_ins,
     stock_designs,
 )
-from meks.analysis.duel_chain import DuelChain
+from meks.analysis.duel_arrays import ArrayChain
+from meks.analysis.duel_chain import DuelChain, MekModel
 from meks.game.catalog import load_catalog
 
 
@@ -80,8 +83,81 @@ def test_exact_agrees_with_the_engine(a: str, b: str, terrain: str,
 def test_fractions_are_refused_when_they_would_take_too_long() -> None:
     with pytest.raises(DuelError, match="decimals"):
         exact_duel("DRAKEN", "THOR", exact=True)
-    with pytest.raises(DuelError, match="decimals"):
-        exact_duel("DEMON", "THOR", exact=True)  # 10,750 pairs of start states
+    # 25,281 pairs of start states, 10,816 once alike states are merged: still too many
+    with pytest.raises(DuelError, match="10,816 pairs of states"):
+        exact_duel("DRAKEN", "DRAKEN", exact=True)
+
+
+# ---- states the duel cannot tell apart are merged (issue 29) -----------------------------
+
+def _exact_chain(a: MekModel, b: MekModel, terrain_to_hit: int = 0) -> DuelChain:
+    return DuelChain(a, b, terrain_to_hit, True, load_catalog())
+
+
+def test_states_the_duel_cannot_tell_apart_are_merged() -> None:
+    """One Hit from the end, a WASP's next Hit destroys it and its critical never comes, so
+    whether it still has its CIWS changes nothing: those two states are one. A SABER's Jump
+    Jets are never used (the baseline never jumps): losing them is like losing nothing, once
+    the next critical could not pick them any more. 8 states become 7 and 31 become 24."""
+    wasp = ArrayChain(_exact_chain(mek_model("WASP"), mek_model("WASP")), build=False)
+    assert wasp.n_start == (8, 8)
+    groups = wasp.lumps(0)
+    assert max(groups) + 1 == 7
+    by_state = dict(zip(wasp.sides[0].start, groups, strict=True))
+    assert by_state[(1, 0, ("Cannon", "CIWS"), ("Jammer",), False, False, False)] == \
+        by_state[(1, 0, ("Cannon",), ("Jammer",), False, False, False)]
+    assert by_state[(1, 0, ("Cannon", "CIWS"), ("Jammer",), False, False, False)] != \
+        by_state[(1, 0, ("CIWS",), ("Jammer",), False, False, False)]
+    saber = ArrayChain(_exact_chain(mek_model("SABER"), mek_model("SABER")), build=False)
+    assert saber.n_start == (31, 31)
+    assert [max(saber.lumps(side)) + 1 for side in (0, 1)] == [24, 24]
+    by_state = dict(zip(saber.sides[0].start, saber.lumps(0), strict=True))
+    assert by_state[(2, 0, ("Vulcan Cannon",), ("Jump Jets", "Spaul Liner"), False, False,
+                     False)] == \
+        by_state[(2, 0, ("Vulcan Cannon",), ("Spaul Liner",), False, False, False)]
+
+
+def test_fractions_follow_the_merged_states_and_give_the_same_odds() -> None:
+    """``exact_duel(exact=True)`` follows one state of each group only, and its fractions
+    are those of the chain that follows every state."""
+    a, b = mek_model("WASP"), mek_model("SABER")
+    merged = _exact_chain(a, b)
+    merged.stand_in = stand_ins(ArrayChain(merged, build=False))
+    assert {len(set(s.values())) for s in merged.stand_in} == {7, 24}
+    plain = _exact_chain(a, b).solve_exact(6)
+    assert merged.solve_exact(6) == plain
+    assert exact_duel("WASP", "SABER", exact=True, turn_limit=2) == plain
+
+
+DUEL_WEAPONS = ("Cannon", "Vulcan Cannon", "Rail Cannon", "Laser", "Twin Laser", "PPC",
+                "Missile", "Hammer Missile", "6-Pack Missile", "CIWS", "Minigun",
+                "Grenade Launcher")
+DUEL_SYSTEMS = ("Targeting Array", "Jammer", "Director", "Point Defense", "Phalanx",
+                "Servo Boosters", "Spaul Liner", "Jump Jets", "Heat Sink")
+
+
+@st.composite
+def _small_meks(draw: st.DrawFn) -> MekModel:
+    """A Light or Medium Mek of a stock chassis with any two or three weapons and up to
+    two systems (armor systems, which the duel reads as fixed, aside)."""
+    base = mek_model(draw(st.sampled_from(("WASP", "VIPER"))))
+    weapons = tuple(draw(st.lists(st.sampled_from(DUEL_WEAPONS), min_size=1, max_size=3)))
+    systems = tuple(draw(st.lists(st.sampled_from(DUEL_SYSTEMS), max_size=2)))
+    return dataclasses.replace(base, weapons=weapons, systems=systems,
+                               base_heat=draw(st.integers(min_value=1, max_value=5)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(a=_small_meks(), b=_small_meks(), terrain=st.sampled_from((0, -1, -2)),
+       turns=st.integers(min_value=1, max_value=5))
+def test_merging_alike_states_never_changes_the_fractions(a: MekModel, b: MekModel,
+                                                          terrain: int, turns: int) -> None:
+    """For any small designs, terrain and turn limit, following one state of each group
+    of alike states gives exactly the fractions of following every state."""
+    merged = _exact_chain(a, b, terrain)
+    merged.stand_in = stand_ins(ArrayChain(merged, build=False))
+    plain = _exact_chain(a, b, terrain).solve_exact(turns)
+    assert merged.solve_exact(turns) == plain
 
 
 # ---- the fast ways give the same figures as before (issue 19) ----------------------------

@@ -25,16 +25,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from meks.analysis.duel_arrays import ArrayChain
-from meks.analysis.duel_chain import DuelChain, DuelOdds, MekModel
+from meks.analysis.duel_chain import DuelChain, DuelOdds, MekModel, MekState
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.criticals import CRITICAL_TABLE
 from meks.game.errors import MeksError
 from meks.game.scenario import COMBAT_ROUNDS
 
 TURN_LIMIT = 12
-# Fractions are worked out state by state, in whole numbers: about 0.1 to 0.2 ms for each pair of
-# start states on a 2-core machine. Past this many pairs they would take several seconds (DEMON
-# v THOR, 10,750 pairs, about 5 s), so they are refused.
+# Fractions are worked out state by state, in whole numbers, following one state of each group
+# the duel cannot tell apart (``ArrayChain.lumps``): about 0.1 to 0.2 ms for each pair of groups
+# of start states on a 2-core machine. Past this many pairs they would take several seconds
+# (DRAKEN v DRAKEN, 10,816 pairs), so they are refused.
 FRACTION_STATES = 8_000
 
 # What the exact model does not cover (stock Meks carry none of them).
@@ -109,18 +110,33 @@ def exact_duel(a: str, b: str, terrain: str = "Plains",
     models = (mek_model(a, pilots[0], ground.name, cat), mek_model(b, pilots[1], ground.name,
                                                                    cat))
     duel = DuelChain(models[0], models[1], ground.to_hit, exact, cat)
+    if exact:
+        # counted first in floats, which is quicker, then lumped exactly
+        rough = ArrayChain(DuelChain(models[0], models[1], ground.to_hit, False, cat),
+                           build=False)
+        starts = [max(rough.lumps(side)) + 1 for side in (0, 1)]
+        if starts[0] * starts[1] > FRACTION_STATES:
+            raise DuelError(
+                f"Exact fractions for {models[0].name} against {models[1].name} would "
+                f"take too long ({starts[0] * starts[1]:,} pairs of states to follow; "
+                f"the limit is {FRACTION_STATES:,}); ask for decimals instead, which are "
+                "exact to float precision.")
+        duel.stand_in = stand_ins(ArrayChain(duel, build=False))
     if exact or reference:
-        if exact:
-            starts = ArrayChain(DuelChain(models[0], models[1], ground.to_hit, False,
-                                          cat)).n_start
-            if starts[0] * starts[1] > FRACTION_STATES:
-                raise DuelError(
-                    f"Exact fractions for {models[0].name} against {models[1].name} would "
-                    f"take too long ({starts[0] * starts[1]:,} pairs of states to follow; "
-                    f"the limit is {FRACTION_STATES:,}); ask for decimals instead, which are "
-                    "exact to float precision.")
         return duel.solve(steps)
     return DuelOdds(*ArrayChain(duel).solve(steps))
+
+
+def stand_ins(chain: ArrayChain) -> tuple[dict[MekState, MekState], dict[MekState, MekState]]:
+    """For each Mek of ``chain``, each start state's stand-in: the first state of its
+    group of states the duel cannot tell apart (``ArrayChain.lumps``)."""
+    out = []
+    for side in (0, 1):
+        states = chain.sides[side].start
+        first: dict[int, MekState] = {}
+        out.append({st: first.setdefault(g, st)
+                    for st, g in zip(states, chain.lumps(side), strict=True)})
+    return out[0], out[1]
 
 
 # ---- the same duel with the engine ----------------------------------------------------------

@@ -82,7 +82,10 @@ def _number(states: list[MekState], index: dict[MekState, int], state: MekState)
 class ArrayChain:
     """The duel of ``duel`` as matrices; ``solve`` gives the outcome probabilities."""
 
-    def __init__(self, duel: DuelChain) -> None:
+    def __init__(self, duel: DuelChain, build: bool = True) -> None:
+        """Number every state; ``build``: also make the matrices (``solve`` needs them;
+        ``lumps`` does not). On an exact ``duel`` the chances stay exact fractions, for
+        ``lumps``; the matrices are floats either way."""
         self.duel = duel
         self.sides = (_Side(duel.models[0].start(), duel.models[0].max_hits),
                       _Side(duel.models[1].start(), duel.models[1].max_hits))
@@ -92,7 +95,9 @@ class ArrayChain:
         self._kernels: dict[tuple[int, FireClass, int, tuple[Any, ...]],
                             tuple[list[tuple[Any, ...]], list[float]]] = {}
         self._explore()
-        self._build()
+        self.n_start = (len(self.sides[0].start), len(self.sides[1].start))
+        if build:
+            self._build()
 
     # ---- which states exist ---------------------------------------------------------------
 
@@ -116,6 +121,7 @@ class ArrayChain:
             bare: MekState = (target[0], 0, target[2], target[3], False, False, False)
             attack = self.duel.attack(shooter, rep, bare, band)
             got = ([(o[0], o[1], o[2], o[3], o[5], o[6]) for o in attack],
+                   list(attack.values()) if self.duel.exact else
                    [float(q) for q in attack.values()])
             self._kernels[key] = got
         return got
@@ -177,6 +183,57 @@ class ArrayChain:
                         t.add_start(next_turn(state, True))
                     nexted[target] += 1
                     busy = True
+
+    # ---- states the rules cannot tell apart ------------------------------------------------
+
+    def lumps(self, side: int) -> list[int]:
+        """Each start state of Mek ``side``, numbered by the group it belongs to: states the
+        duel cannot tell apart share a group (the first state's group is 0, and groups are
+        numbered in the order of their first state).
+
+        Two states are alike when everything the duel reads of them is the same (how the
+        Mek fires at each band, what its systems do to the shots at it, its movement roll,
+        the band it wants, its wounded pilot) and every attack on them, and the end of the
+        turn, takes them to each group with the same chance. That is the coarsest lumping
+        of the chain (partition refinement): the chances of the outcomes are the same
+        whether the states are followed one by one or as groups. A weapon or system the
+        duel never uses, lost by one critical or another, is the common case: a Heat Sink
+        or a Director on a Mek whose weapons all fit its heat rating, one small weapon or
+        another, Leg Damage once the band can no longer change. The chances compared are
+        those of the chain, so on an exact chain the groups are exact."""
+        s = self.sides[side]
+        duel = self.duel
+        guards = ("Jammer", "Point Defense", "Phalanx", "Spaul Liner")
+        seen = [(tuple(self.fire_class(side, st, band) for band in BANDS),
+                 tuple(g in st[3] for g in guards), duel.move_dist(side, st, True),
+                 duel.want(st[2]), st[6]) for st in s.start]
+        # the attacks on this Mek: (fire class, band) -> start state -> [(mid state, chance)]
+        rows: dict[tuple[FireClass, int], list[list[tuple[int, Any]]]] = {}
+        for (target, fire, band), (r, c, q) in self._entries.items():
+            if target == side:
+                per = rows.setdefault((fire, band), [[] for _ in s.start])
+                for i, j, p in zip(r, c, q, strict=True):
+                    per[i].append((j, p))
+        unhurt = [s.mid_index[st] for st in s.start]
+        # each mid state's next start state, as the band moves on or is Short for good
+        live = [(s.start_index[next_turn(m, False)], s.start_index[next_turn(m, True)])
+                if not s.dead(m) else None for m in s.mid]
+        group = _numbered(seen)
+        while True:
+            mid = [None if on is None else (group[on[0]], group[on[1]]) for on in live]
+            signs = []
+            for i in range(len(s.start)):
+                sign: list[Any] = [group[i], mid[unhurt[i]]]
+                for per in rows.values():
+                    spread: dict[Any, Any] = {}
+                    for j, p in per[i]:
+                        spread[mid[j]] = spread.get(mid[j], 0) + p
+                    sign.append(frozenset((k, p) for k, p in spread.items() if p))
+                signs.append(tuple(sign))
+            finer = _numbered(signs)
+            if max(finer) == max(group):
+                return finer
+            group = finer
 
     # ---- the matrices -----------------------------------------------------------------------
 
@@ -527,6 +584,12 @@ def _sum_as_before(m: Array) -> float:
     laid = np.empty((m.shape[0] + 1, m.shape[1] + 1), order="F")
     laid[:-1, :-1] = m
     return float(laid[:-1, :-1].sum())
+
+
+def _numbered(signs: list[Any]) -> list[int]:
+    """Each sign's number: equal signs share one, numbered in the order of first sight."""
+    ids: dict[Any, int] = {}
+    return [ids.setdefault(sign, len(ids)) for sign in signs]
 
 
 def _compact(m: Matrix) -> Matrix:

@@ -141,6 +141,10 @@ class DuelChain:
         self._scaled_turn: dict[DuelState, tuple[dict[DuelState, int], list[int], int]] = {}
         self._scaled_attack: dict[tuple[Any, ...], tuple[list[tuple[MekState, int]], int]] = {}
         self._plans: dict[tuple[Any, ...], tuple[Weapon, ...]] = {}
+        # For each Mek, each start state's stand-in: the first of the states the duel cannot
+        # tell apart from it (``meks.duel_arrays.ArrayChain.lumps``). Set, ``solve_exact``
+        # follows the stand-ins only; ``walk`` always follows every state.
+        self.stand_in: tuple[dict[MekState, MekState], dict[MekState, MekState]] | None = None
 
     # ---- the policy -----------------------------------------------------------------------
 
@@ -468,6 +472,9 @@ class DuelChain:
         limit = self.models[side].max_hits
         settled = band == SHORT
         live = [(next_turn(s, settled), n) for s, n in states if s[0] < limit]
+        if self.stand_in is not None:
+            stand_in = self.stand_in[side]
+            live = [(stand_in[s], n) for s, n in live]
         return live, sum(n for s, n in states if s[0] >= limit)
 
     def solve_exact(self, turn_limit: int) -> DuelOdds:
