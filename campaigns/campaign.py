@@ -78,7 +78,7 @@ from campaigns.in_play import play_using
 from campaigns.parts import Part, counted, named_part
 from campaigns.play import PlayState, load, start_sides
 from campaigns.scenario_model import HouseRules as HouseRulesModel
-from campaigns.scenario_model import scenario_data, stored_scenario
+from campaigns.scenario_model import house_rules_problems, scenario_data, stored_scenario
 from campaigns.scenarios import (
     Origin,
     ScenarioEntry,
@@ -191,11 +191,10 @@ def plan_house_rules(given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     names), and what is wrong with them."""
     if not given:
         return {}, []
-    try:
-        model = HouseRulesModel.model_validate(given)
-    except ValidationError as exc:
-        return {}, [f"house_rules.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-                    for e in exc.errors()]
+    problems = house_rules_problems(given)
+    if problems:
+        return {}, problems
+    model = HouseRulesModel.model_validate(given)
     return {name: _plain(getattr(model, name)) for name in given}, []
 
 

@@ -25,7 +25,6 @@ from typing import Any
 
 import jsonschema
 import yaml
-from pydantic import ValidationError
 from sqlmodel import Session
 
 from campaigns import roster, sheet
@@ -39,7 +38,7 @@ from campaigns.company import (
 )
 from campaigns.files import ROSTER, parse_json_or_yaml, read_text
 from campaigns.parts import heat_loss
-from campaigns.scenario_model import HouseRules, parse_scenario
+from campaigns.scenario_model import house_rules_problems, parse_scenario
 from campaigns.scenarios import discover
 from db.models import Company, fold
 from meks.catalog import Catalog, Design, Size, load_catalog
@@ -375,12 +374,8 @@ def _campaign_problems(campaigns: Sequence[dict[str, Any]]) -> list[str]:
         for j, step in enumerate(c["plan"]):
             if c["status"] != "active" or j < c["position"]:
                 continue  # played already: the scenario is not needed again
-            try:
-                HouseRules.model_validate(step.get("house_rules") or {})
-            except ValidationError as exc:
-                problems += [f"{where}.plan[{j}].house_rules."
-                             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-                             for e in exc.errors()]
+            problems += house_rules_problems(step.get("house_rules") or {},
+                                             f"{where}.plan[{j}].house_rules")
             if "definition" in step:  # the campaign carries its own copy: check it whole
                 try:
                     parse_scenario(step["definition"], f"{where}.plan[{j}].definition")

@@ -59,6 +59,7 @@ from meks.errors import (
     nearest_hint,
     not_one_of,
     out_of_range,
+    problem,
     unknown_key,
     wrong_kind,
 )
@@ -694,6 +695,18 @@ def parse_scenario(data: object, source: str = "scenario") -> game.Scenario:
     return scenario
 
 
+def house_rules_problems(data: object, where: str = "house_rules") -> list[str]:
+    """What is wrong with the house rules ``data`` (as a plan or a roster holds them), each
+    worded as every file problem is, placed under ``where``."""
+    try:
+        HouseRules.model_validate(data)
+    except ValidationError as exc:
+        found, _ = _worded(exc, {"house_rules": data}, ("house_rules",))
+        return [problem(p.message, path=where + p.where.removeprefix("house_rules"))
+                for p in found]
+    return []
+
+
 def _worded(exc: ValidationError, data: object,
             prefix: tuple[str, ...] = ()) -> tuple[list[Problem], int]:
     """The first problems in ``exc`` in plain words (one more than a message lists, so that
@@ -948,6 +961,7 @@ def _from_pydantic(error: Any, data: object) -> Problem | None:
 
 __all__ = [
     "ScenarioInvalid",
+    "house_rules_problems",
     "parse_condition",
     "parse_scenario",
     "rules_digest",
