@@ -90,7 +90,7 @@ from campaigns.scenarios import (
 from campaigns.stored import DamagedRecord, stored_json
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
-from db.models import Campaign, Company, Mek, Pilot, Play
+from db.models import Campaign, CampaignStatus, Company, Mek, Pilot, Play
 from meks.catalog import Catalog, Design, Size, load_catalog
 from meks.dice import Dice
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
@@ -491,7 +491,7 @@ def went_broke(session: Session, company: Company, row: Campaign, why: str) -> d
     step = plan[row.position]
     scenario = step_scenario(step)
     with changing(session, company, "campaign next") as change:
-        row.status = "broke"
+        row.status = CampaignStatus.BROKE
         session.add(row)
         change.summary = (f"{company.name} went broke before {scenario.name}; the campaign "
                           "is over.")
