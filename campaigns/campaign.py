@@ -71,7 +71,7 @@ from campaigns.company import (
 )
 from campaigns.files.reading import PLAN, is_file, read_yaml_file, resolved
 from campaigns.files.scenario_model import HouseRules as HouseRulesModel
-from campaigns.files.scenario_model import scenario_data, stored_scenario
+from campaigns.files.scenario_model import house_rules_problems, scenario_data, stored_scenario
 from campaigns.files.scenarios import (
     Origin,
     ScenarioEntry,
@@ -88,7 +88,7 @@ from campaigns.parts import Part, counted, named_part
 from campaigns.play import PlayState, load, start_sides
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
-from db.models import Campaign, Company, Mek, Pilot, Play
+from db.models import Campaign, CampaignStatus, Company, Mek, Pilot, Play
 from meks.analysis.forcepick import Option, pick_force
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
 from meks.game.catalog import Catalog, Design, Size, load_catalog
@@ -190,11 +190,10 @@ def plan_house_rules(given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     names), and what is wrong with them."""
     if not given:
         return {}, []
-    try:
-        model = HouseRulesModel.model_validate(given)
-    except ValidationError as exc:
-        return {}, [f"house_rules.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-                    for e in exc.errors()]
+    problems = house_rules_problems(given)
+    if problems:
+        return {}, problems
+    model = HouseRulesModel.model_validate(given)
     return {name: _plain(getattr(model, name)) for name in given}, []
 
 
@@ -491,7 +490,7 @@ def went_broke(session: Session, company: Company, row: Campaign, why: str) -> d
     step = plan[row.position]
     scenario = step_scenario(step)
     with changing(session, company, "campaign next") as change:
-        row.status = "broke"
+        row.status = CampaignStatus.BROKE
         session.add(row)
         change.summary = (f"{company.name} went broke before {scenario.name}; the campaign "
                           "is over.")

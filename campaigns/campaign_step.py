@@ -19,7 +19,7 @@ from campaigns import treasury as treasury_rule
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
 from campaigns.files.stored import stored_json
-from db.models import Campaign, Company
+from db.models import Campaign, CampaignStatus, Company
 from meks.game.scenario import Side
 
 
@@ -109,7 +109,7 @@ def complete_step(session: Session, step: Step, fought: Fought,
         row.results = json.dumps(results)
         row.position += 1
         if row.position >= len(plan):
-            row.status = "finished"
+            row.status = CampaignStatus.FINISHED
         session.add(row)
         change.summary = (f"{scenario.name} ({side.value}): {outcome}."
                           + (f" Paid {entry['income']} points; treasury {entry['treasury']}."

@@ -27,7 +27,7 @@ from campaigns.files.stored import stored_json
 from campaigns.parts import heat_loss
 from campaigns.treasury import charge
 from db.locks import lock_company, mark_locked
-from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
+from db.models import BattleLog, Company, Event, Mek, MekStatus, Muster, Pilot, SupportRoll, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import Pricing, check_design
 from meks.game.dice import Dice
@@ -558,7 +558,7 @@ def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
                       f"company undo {shell_arg(company.name)}' if that muster is the "
                       "company's last change).")
     with changing(session, company, "mek sell") as change:
-        mek.status = "sold"
+        mek.status = MekStatus.SOLD
         session.add(mek)
         for pilot in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
             pilot.mek_id = None

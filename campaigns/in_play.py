@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, or_, select
 
-from db.models import Muster, Play, utcnow
+from db.models import Muster, Play, PlayStatus, utcnow
 
 
 def play_using(session: Session, muster_id: int | None) -> int | None:
@@ -35,7 +35,7 @@ def set_aside_plays_of(session: Session, company_id: int) -> list[int]:
                                col(Play.defender_muster_id).in_(musters)))
         .order_by(col(Play.id))).all()
     for row in rows:
-        row.status = "finished"
+        row.status = PlayStatus.FINISHED
         row.result = "set aside"
         row.updated_at = utcnow()
         session.add(row)

@@ -36,7 +36,7 @@ from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
 from campaigns.files.stored import reading, stored_json
 from campaigns.in_play import play_using
-from db.models import Campaign, Company, Muster, Play, utcnow
+from db.models import Campaign, Company, Muster, Play, PlayStatus, utcnow
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Controller
@@ -212,7 +212,7 @@ def set_aside(session: Session, play_id: int) -> str:
     row = _row(session, play_id, for_change=True)
     state = _state(row, session)
     if row.status == "active":
-        row.status = "finished"
+        row.status = PlayStatus.FINISHED
         row.result = "set aside"
         row.updated_at = utcnow()
         session.add(row)
@@ -308,7 +308,7 @@ def finish(session: Session, play_id: int, battle: Battle, *,
         battle_id = store(session, fought, _rolling_on(battle.dice), mode="play",
                           asked=None if auto_skills else state.side, choices=choices)
     result = battle.result()
-    row.status = "finished"
+    row.status = PlayStatus.FINISHED
     row.result = result.winner.value if result.winner else "draw"
     row.digest = fought.digest
     row.battle_id = battle_id

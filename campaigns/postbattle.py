@@ -35,7 +35,7 @@ from campaigns.parts import (
     salvages,
     store_parts,
 )
-from db.models import Battle, Mek, Muster, Pilot
+from db.models import Battle, Mek, MekStatus, Muster, Pilot, PilotStatus
 from meks.engine.bot.choices import choose_skill
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.dice import Dice
@@ -378,7 +378,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
                                  "kills": what.kills.get(pilot_id, 0)}
         mek.kills += entry["kills"]
         if mek.id in what.lost:
-            mek.status = "destroyed"
+            mek.status = MekStatus.DESTROYED
             mek.damage = 0
             entry["mek_destroyed"] = True
             if mek.id in what.bailed:  # house rule bail_out (R6.12): the pilot ejected
@@ -415,12 +415,12 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
                     entry["heat_lost"] = heat_loss(mek.wear, chassis, catalog)
         session.add(mek)
         if pilot_id in what.died:
-            pilot.status, pilot.mek_id = "dead", None
+            pilot.status, pilot.mek_id = PilotStatus.DEAD, None
             entry["dead"] = True
             session.add(pilot)
             report.append(entry)
             continue
-        pilot.status = "active"
+        pilot.status = PilotStatus.ACTIVE
         pilot.kills += entry["kills"]
         pilot.scenarios += 1
         old = pilot.level

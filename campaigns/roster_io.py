@@ -4,29 +4,27 @@ JSON and YAML carry the company document (``campaigns.files.roster``) as is and 
 again; CSV (one row per Mek, for spreadsheets), Markdown and HTML (a printable roster sheet)
 are for reading and printing only.
 
-An imported document is checked against the shipped JSON Schema (``roster_schema.json``) by
-the small validator below, which understands exactly the keywords that schema uses, so the
-schema stays the one description of the format without a run-time dependency. Every
-problem is reported with its place in the document, and nothing is stored unless the whole
-document is sound.
+An imported document is checked against the shipped JSON Schema (``roster_schema.json``),
+the one description of the format, by the jsonschema library. Every problem is reported
+with its place in the document, in the words every file problem uses, and nothing is stored
+unless the whole document is sound.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import yaml
-from pydantic import ValidationError
 from sqlmodel import Session
 
 from campaigns.company import (
@@ -39,14 +37,26 @@ from campaigns.company import (
 )
 from campaigns.files import roster
 from campaigns.files.reading import ROSTER, parse_json_or_yaml, read_text
-from campaigns.files.scenario_model import HouseRules, parse_scenario
+from campaigns.files.scenario_model import house_rules_problems, parse_scenario
 from campaigns.files.scenarios import discover
 from campaigns.parts import heat_loss
 from campaigns.reports import sheet
 from db.models import Company, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
-from meks.game.errors import InputError, MeksError, problem, within
+from meks.game.errors import (
+    EMPTY,
+    InputError,
+    MeksError,
+    described,
+    dotted,
+    missing_key,
+    not_one_of,
+    out_of_range,
+    problem,
+    unknown_key,
+    wrong_kind,
+)
 from meks.game.names import normalize
 from meks.game.pilots import FAMILIARITY, base_skill
 
@@ -227,10 +237,10 @@ def parse_roster(text: str, source: str) -> roster.Document:
         raise InputError(source, [
             f"roster version {version!r} cannot be read; this meks reads version "
             f"{roster.SCHEMA_VERSION}"])
-    walk = SchemaWalk()
-    problems = schema_problems(data, load_schema(), walk=walk)
+    problems = schema_problems(data, most=MOST_PROBLEMS + 1)
     if problems:
-        raise InputError(source, problems[:MOST_PROBLEMS], after=walk.stopped(len(problems)))
+        stopped = len(problems) > MOST_PROBLEMS
+        raise InputError(source, problems[:MOST_PROBLEMS], after=STOPPED if stopped else "")
     problems = _clean_names(data)
     try:
         roster.check_references(data, source)
@@ -365,12 +375,8 @@ def _campaign_problems(campaigns: Sequence[dict[str, Any]]) -> list[str]:
         for j, step in enumerate(c["plan"]):
             if c["status"] != "active" or j < c["position"]:
                 continue  # played already: the scenario is not needed again
-            try:
-                HouseRules.model_validate(step.get("house_rules") or {})
-            except ValidationError as exc:
-                problems += [f"{where}.plan[{j}].house_rules."
-                             f"{'.'.join(str(p) for p in e['loc'])}: {e['msg']}"
-                             for e in exc.errors()]
+            problems += house_rules_problems(step.get("house_rules") or {},
+                                             f"{where}.plan[{j}].house_rules")
             if "definition" in step:  # the campaign carries its own copy: check it whole
                 try:
                     parse_scenario(step["definition"], f"{where}.plan[{j}].definition")
@@ -424,157 +430,24 @@ def _n(count: int, word: str) -> str:
 
 
 # ---- checking a document against the schema -------------------------------------------------
-
-# The keywords the validator understands; a test keeps the shipped schema within them.
-ANNOTATIONS = frozenset({"$schema", "$id", "$defs", "title", "description"})
-KEYWORDS = frozenset({"$ref", "type", "const", "enum", "anyOf", "minimum", "maximum",
-                      "pattern", "format", "required", "properties", "additionalProperties",
-                      "items"})
-
-_TYPE_CHECKS: dict[str, Callable[[object], bool]] = {
-    "object": lambda v: isinstance(v, dict),
-    "array": lambda v: isinstance(v, list),
-    "string": lambda v: isinstance(v, str),
-    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
-    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
-    "boolean": lambda v: isinstance(v, bool),
-    "null": lambda v: v is None,
-}
-_TYPE_WORDS = {"object": "a mapping", "array": "a list", "string": "text",
-               "integer": "a whole number", "number": "a number", "boolean": "true or false",
-               "null": "null"}
-
-
-def _shown(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, datetime | date):
-        return "a date (put it in quotes to keep it as text)"
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, str) and len(value) > 40:
-        return repr(value[:37] + "...")
-    return repr(value)
-
+# The jsonschema library checks the document against the shipped schema (draft 2020-12); each
+# of its errors is worded as every file problem is (``meks.errors``).
 
 MOST_PROBLEMS = 100  # a roster's problems found before its check stops
 
+STOPPED = (f"The check stopped after the first {MOST_PROBLEMS} problems, leaving the rest of "
+           "the file unchecked; fix these, then check again.")
 
-@dataclass
-class SchemaWalk:
-    """How far a check against the schema went: once ``MOST_PROBLEMS`` are found it stops,
-    counting the entries (list items, mapping keys) it then left unchecked, so that a file
-    of millions of wrong entries costs no more than its first hundred problems."""
-
-    skipped: int = 0
-
-    def full(self, problems: list[str]) -> bool:
-        return len(problems) >= MOST_PROBLEMS
-
-    def stopped(self, found: int) -> str:
-        """The line that ends the list of problems when the check stopped early."""
-        if not self.skipped and found <= MOST_PROBLEMS:
-            return ""
-        return (f"The check stopped after the first {MOST_PROBLEMS} problems, leaving "
-                f"{self.skipped:,} more entr{'y' if self.skipped == 1 else 'ies'} of the file "
-                "unchecked; fix these, then check again.")
+_KIND_WORDS = {"object": "a mapping", "array": "a list", "string": "text",
+               "integer": "a whole number", "number": "a number", "boolean": "true or false",
+               "null": "nothing"}
 
 
-def schema_problems(value: object, schema: dict[str, Any], path: str = "",
-                    root: dict[str, Any] | None = None,
-                    walk: SchemaWalk | None = None) -> list[str]:
-    """Every way ``value`` breaks ``schema``, each as "PATH: what is wrong"; with ``walk``,
-    only about the first ``MOST_PROBLEMS`` of them (see ``SchemaWalk``)."""
-    root = schema if root is None else root
-    problems: list[str] = []
-    if "$ref" in schema:
-        problems += schema_problems(value, _resolve(root, schema["$ref"]), path, root, walk)
-        if problems:
-            return problems
-    if "anyOf" in schema:
-        return _any_of(value, schema["anyOf"], path, root)
-    if "type" in schema:
-        types = [schema["type"]] if isinstance(schema["type"], str) else schema["type"]
-        if not any(_TYPE_CHECKS[t](value) for t in types):
-            wanted = " or ".join(_TYPE_WORDS[t] for t in types)
-            return [problem(f"must be {wanted}, not {_shown(value)}", path=path)]
-    if "const" in schema and not _same(value, schema["const"]):
-        return [problem(f"must be {schema['const']!r}, not {_shown(value)}", path=path)]
-    if "enum" in schema and not any(_same(value, option) for option in schema["enum"]):
-        options = ", ".join(str(v) for v in schema["enum"])
-        return [problem(f"must be one of {options}, not {_shown(value)}", path=path)]
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            problems.append(problem(f"must be at least {schema['minimum']}, not {value}",
-                                    path=path))
-        if "maximum" in schema and value > schema["maximum"]:
-            problems.append(problem(f"must be at most {schema['maximum']}, not {value}",
-                                    path=path))
-    if isinstance(value, str):
-        if "pattern" in schema and not re.search(schema["pattern"], value):
-            problems.append(problem("must not be empty" if schema["pattern"] == r"\S"
-                                    else f"must match {schema['pattern']}", path=path))
-        if schema.get("format") == "date-time" and not _is_datetime(value):
-            problems.append(problem("must be a date and time like 2025-01-31T18:05:00+00:00, "
-                                    f"not {_shown(value)}", path=path))
-    if isinstance(value, dict):
-        problems += [problem(f"{key!r} is missing", path=path)
-                     for key in schema.get("required", ()) if key not in value]
-        known = schema.get("properties", {})
-        for n, (key, item) in enumerate(value.items()):
-            if walk is not None and walk.full(problems):
-                walk.skipped += len(value) - n
-                break
-            if key in known:
-                problems += schema_problems(item, known[key], within(path, key), root, walk)
-            elif schema.get("additionalProperties") is False:
-                problems.append(problem(f"unknown key {key!r}", path=path))
-            elif isinstance(schema.get("additionalProperties"), dict):
-                problems += schema_problems(item, schema["additionalProperties"],
-                                            within(path, key), root, walk)
-    if isinstance(value, list) and "items" in schema:
-        for i, item in enumerate(value):
-            if walk is not None and walk.full(problems):
-                walk.skipped += len(value) - i
-                break
-            problems += schema_problems(item, schema["items"], within(path, i), root, walk)
-    return problems
-
-
-def _any_of(value: object, options: list[dict[str, Any]], path: str,
-            root: dict[str, Any]) -> list[str]:
-    results = [schema_problems(value, option, path, root) for option in options]
-    if any(not r for r in results):
-        return []
-    # "null or X" is the usual case: a value that is not null was meant to be an X.
-    if value is not None:
-        remaining = [r for o, r in zip(options, results, strict=True)
-                     if o.get("type") != "null"]
-        if len(remaining) == 1:
-            return remaining[0]
-    return [problem("does not match any allowed form (" + "; ".join(r[0] for r in results)
-                    + ")", path=path)]
-
-
-def _same(value: object, expected: object) -> bool:
-    """Equal as JSON values are: ``true`` is not ``1``."""
-    return isinstance(value, bool) == isinstance(expected, bool) and value == expected
-
-
-def _resolve(root: dict[str, Any], ref: str) -> dict[str, Any]:
-    if not ref.startswith("#/"):
-        raise ValueError(f"only references within the schema are supported, not {ref!r}")
-    node: Any = root
-    for part in ref[2:].split("/"):
-        node = node[part.replace("~1", "/").replace("~0", "~")]
-    return dict(node)
-
-
-def _is_datetime(text: str) -> bool:
+def _is_datetime(text: object) -> bool:
+    """The schema's "date-time" format: ISO 8601 with a time (other kinds of value pass
+    here; their kind is the "type" keyword's to check)."""
+    if not isinstance(text, str):
+        return True
     if "T" not in text.upper():
         return False
     try:
@@ -582,3 +455,81 @@ def _is_datetime(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _whole(_: object, value: object) -> bool:
+    """JSON's whole numbers as this product reads them: 1.0 and true are not whole numbers."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    base = jsonschema.Draft202012Validator
+    checker = jsonschema.FormatChecker(formats=())
+    checker.checks("date-time")(_is_datetime)
+    kind = jsonschema.validators.extend(
+        base, type_checker=base.TYPE_CHECKER.redefine("integer", _whole))
+    return kind(load_schema(), format_checker=checker)
+
+
+def schema_problems(doc: object, most: int | None = None) -> list[str]:
+    """Every way ``doc`` breaks the roster schema, each worded as every file problem is
+    ("PATH: what is wrong; what to do"); with ``most``, only the first ``most`` of them
+    (the check stops there, so that a file of millions of wrong entries costs no more)."""
+    problems: list[str] = []
+    for error in _validator().iter_errors(doc):
+        problems += _worded(error)
+        if most is not None and len(problems) >= most:
+            break
+    return problems
+
+
+def _worded(error: jsonschema.ValidationError) -> list[str]:
+    path = dotted(error.absolute_path)
+    value = error.instance
+    rule, expected = error.validator, error.validator_value
+    if rule == "additionalProperties":
+        known = list(error.schema.get("properties", {}))
+        assert isinstance(value, dict)
+        extra = (key for key in value if key not in known)  # no more than a check reports
+        return [problem(unknown_key(key, known), path=path)
+                for key in itertools.islice(extra, MOST_PROBLEMS + 1)]
+    if rule == "required":
+        return [problem(missing_key(key), path=path) for key in expected
+                if isinstance(value, dict) and key not in value]
+    if rule == "type":
+        kinds = [expected] if isinstance(expected, str) else list(expected)
+        return [problem(wrong_kind(" or ".join(_KIND_WORDS[k] for k in kinds), value),
+                        path=path)]
+    if rule in ("const", "enum"):
+        choices = [str(expected)] if rule == "const" else [str(v) for v in expected]
+        return [problem(not_one_of(value, choices), path=path)]
+    if rule in ("minimum", "maximum"):
+        return [problem(out_of_range("at least" if rule == "minimum" else "at most",
+                                     expected, value), path=path)]
+    if rule == "pattern":
+        return [problem(EMPTY if expected == r"\S" else f"must match {expected}", path=path)]
+    if rule == "format":
+        return [problem("expected a date and time like 2025-01-31T18:05:00+00:00, found "
+                        f"{described(value)}; write one like it", path=path)]
+    if rule == "anyOf":
+        return _any_of(error, path)
+    return [problem(error.message, path=path)]
+
+
+def _any_of(error: jsonschema.ValidationError, path: str) -> list[str]:
+    """"null or X" is the usual case: a value that is not null was meant to be an X, and
+    X's own problems say what is wrong with it."""
+    options = error.validator_value
+    meant = [i for i, option in enumerate(options) if option.get("type") != "null"]
+    if error.instance is not None and len(meant) == 1:
+        return [p for sub in error.context or () if sub.schema_path[0] == meant[0]
+                for p in _worded(sub)]
+    return [problem("does not match any allowed form ("
+                    + "; ".join(_worded(sub)[0] for sub in error.context or ())
+                    + ")", path=path)]
+
+
+def _same(value: object, expected: object) -> bool:
+    """Equal as JSON values are: ``true`` is not ``1``."""
+    return isinstance(value, bool) == isinstance(expected, bool) and value == expected

@@ -35,7 +35,15 @@ from sqlmodel import Session, SQLModel
 import db.models  # noqa: F401 - registers every table
 from db.engine import consistent
 from db.migrations import LATEST, migrate, recompute_since
-from meks.game.errors import InputError
+from meks.game.errors import (
+    InputError,
+    described,
+    missing_key,
+    problem,
+    unknown_key,
+    within,
+    wrong_kind,
+)
 
 FORMAT = "meks-backup"
 
@@ -85,24 +93,24 @@ def _value_problem(column: Column[Any], value: object) -> str | None:
     if isinstance(kind, TypeDecorator):  # such as SQLModel's AutoString: judge what it stores
         kind = kind.impl_instance
     if isinstance(kind, Boolean):
-        return None if isinstance(value, bool) else f"should be true or false, not {_shown(value)}"
+        return None if isinstance(value, bool) else wrong_kind("true or false", value)
     if isinstance(kind, Integer):
         if isinstance(value, bool) or not isinstance(value, int):
-            return f"should be a whole number, not {_shown(value)}"
+            return wrong_kind("a whole number", value)
         bits = 64 if isinstance(kind, BigInteger) else 32
         if not -2 ** (bits - 1) <= value < 2 ** (bits - 1):
-            return f"{_shown(value)} is too large to store"
+            return f"{described(value)} is too large to store; write a smaller number"
         return None
     if isinstance(kind, String):
         if not isinstance(value, str):
-            return f"should be text, not {_shown(value)}"
+            return wrong_kind("text", value)
         if "\x00" in value:
-            return "contains a NUL character"
+            return "contains a NUL character; remove it"
         return json_problem(value) if isinstance(kind, Text) else None
     wanted = kind.python_type
     if isinstance(value, wanted):
         return None
-    return f"should be {wanted.__name__}, not {_shown(value)}"
+    return wrong_kind(wanted.__name__, value)
 
 
 def json_problem(value: str) -> str | None:
@@ -121,7 +129,7 @@ def _named(table: Table, row: dict[str, Any]) -> str:
     """The row's battle, for the tables whose rows belong to one: said with its problems."""
     battle = row.get("id") if table.name == "battle" else row.get("battle_id") \
         if table.name == "battle_log" else None
-    return f" (battle {_shown(battle)})" if battle is not None else ""
+    return f", battle {_shown(battle)}" if battle is not None else ""
 
 
 def _shown(value: object) -> str:
@@ -144,29 +152,34 @@ def validate(data: object, source: str) -> dict[str, list[dict[str, Any]]]:
         raise InputError(source, [f"made by a newer meks (schema {version}); upgrade first"])
     given: dict[str, Any] = data["tables"]
     expected = _columns_at(version)
-    problems = [f"unknown table {name!r}" for name in sorted(set(given) - set(expected))]
-    problems += [f"table {name!r} is missing" for name in sorted(set(expected) - set(given))]
+    problems = [problem(unknown_key(name, sorted(expected)), path="tables")
+                for name in sorted(set(given) - set(expected))]
+    problems += [problem(missing_key(name), path="tables")
+                 for name in sorted(set(expected) - set(given))]
     rows: dict[str, list[dict[str, Any]]] = {}
     for table in tables():
         if table.name not in given or table.name not in expected:  # unknown: said above
             continue
         listed = given[table.name]
         if not isinstance(listed, list):
-            problems.append(f"table {table.name!r} is not a list of rows")
+            problems.append(problem(wrong_kind("a list of rows", listed),
+                                    path=within("tables", table.name)))
             continue
         want = expected[table.name]
         for number, row in enumerate(listed, 1):
             where = f"{table.name} row {number}"
             if not isinstance(row, dict):
-                problems.append(f"{where} is not an object of column values")
+                problems.append(problem(wrong_kind("a mapping of column values", row),
+                                        path=where))
                 continue
-            problems += [f"{where} has an unknown column {name!r}"
+            problems += [problem(unknown_key(name, sorted(want)), path=where)
                          for name in sorted(set(row) - want)]
-            problems += [f"{where} is missing the column {name!r}"
+            problems += [problem(missing_key(name), path=where)
                          for name in sorted(want - set(row))]
             for name, value in row.items():
                 if name in table.c and (wrong := _value_problem(table.c[name], value)):
-                    problems.append(f"{where}{_named(table, row)}: {name} {wrong}")
+                    problems.append(problem(wrong, path=f"{where} ({name}"
+                                                        f"{_named(table, row)})"))
         rows[table.name] = [row for row in listed if isinstance(row, dict)]
     if not problems:
         problems = _key_problems(rows)

@@ -9,11 +9,59 @@ database stores the same way.
 
 from __future__ import annotations
 
+import enum
 import unicodedata
 from datetime import UTC, datetime
+from typing import Any, Generic, TypeVar
 
-from sqlalchemy import BigInteger, Column, ForeignKey, Integer, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Column, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.engine import Dialect
+from sqlalchemy.types import TypeDecorator
 from sqlmodel import Field, SQLModel
+
+E = TypeVar("E", bound=enum.StrEnum)
+
+
+class MekStatus(enum.StrEnum):
+    ACTIVE = "active"
+    DESTROYED = "destroyed"
+    SOLD = "sold"
+
+
+class PilotStatus(enum.StrEnum):
+    ACTIVE = "active"
+    WOUNDED = "wounded"
+    DEAD = "dead"
+
+
+class CampaignStatus(enum.StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+    BROKE = "broke"  # the treasury could not pay for a muster
+
+
+class PlayStatus(enum.StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"
+
+
+class TextEnum(TypeDecorator[Any], Generic[E]):
+    """A status column: the enum's text, as the column has always held it (plain VARCHAR,
+    no database enum type, so old databases and backups load unchanged), read back as the
+    enum's member."""
+
+    impl = String
+    cache_ok = True
+
+    def __init__(self, kind: type[E]) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> str | None:
+        return None if value is None else self.kind(value).value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> E | None:
+        return None if value is None else self.kind(value)
 
 
 def utcnow() -> str:
@@ -58,7 +106,7 @@ class Mek(SQLModel, table=True):
     size: str
     price: int
     kills: int = 0
-    status: str = "active"  # active | destroyed | sold
+    status: MekStatus = Field(default=MekStatus.ACTIVE, sa_type=TextEnum(MekStatus))
     damage: int = 0  # hits carried into the next battle (house rule repair: none)
     # JSON list of the weapons and systems lost in battle and not replaced yet (house rule
     # spare_parts, R3.7), each as {"kind": "weapon" | "system", "part": catalog name}
@@ -91,7 +139,7 @@ class Pilot(SQLModel, table=True):
     kills: int = 0
     scenarios: int = 0
     skills: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
-    status: str = "active"  # active | wounded | dead
+    status: PilotStatus = Field(default=PilotStatus.ACTIVE, sa_type=TextEnum(PilotStatus))
     mek_id: int | None = Field(default=None,
                                sa_column=_fk("mek.id", nullable=True, ondelete="SET NULL"))
     hire_cost: int = 0  # points still owed at the pilot's first muster (Regular hire)
@@ -186,7 +234,8 @@ class Campaign(SQLModel, table=True):
     position: int = 0
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     difficulty: str = "normal"
-    status: str = "active"  # active | finished | broke
+    status: CampaignStatus = Field(default=CampaignStatus.ACTIVE,
+                                   sa_type=TextEnum(CampaignStatus))
     results: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
     created_at: str = Field(default_factory=utcnow)
     # The company's points under the campaign house rule treasury; nothing when the rule is
@@ -208,7 +257,7 @@ class Play(SQLModel, table=True):
     seed: int = Field(sa_column=Column(BigInteger, nullable=False))
     spec: str = Field(sa_column=Column(Text, nullable=False))  # JSON
     decisions: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
-    status: str = "active"  # active | finished
+    status: PlayStatus = Field(default=PlayStatus.ACTIVE, sa_type=TextEnum(PlayStatus))
     result: str | None = None  # attacker | defender | draw, once finished
     digest: str | None = None  # the finished battle's log digest
     battle_id: int | None = None  # the stored battle, when a company fought

@@ -217,3 +217,30 @@ def test_name_keys_are_refolded_and_lookalikes_kept_apart(tmp_path: Path) -> Non
         undo(s, "Old Guard")
     with sqlite3.connect(path) as conn:
         assert dict(conn.execute("SELECT id, name_key FROM pilot")) == pilots
+
+
+def test_statuses_are_enums_stored_as_the_text_they_always_were(tmp_path: Path) -> None:
+    """Issue 29 item 4: a status reads back as its enum; the column keeps the same text, so a
+    database of the first schema (plain text statuses) loads with no migration of them."""
+    from sqlmodel import select
+
+    from db.engine import transaction
+    from db.models import Mek, MekStatus, Pilot, PilotStatus
+
+    path = tmp_path / "v1.db"
+    with sqlite3.connect(path) as conn:
+        conn.executescript((FIXTURES / "schema_v1.sql").read_text())
+    with transaction(str(path)) as s:
+        mek = s.exec(select(Mek)).first()
+        pilot = s.exec(select(Pilot)).first()
+        assert mek is not None and pilot is not None
+        assert mek.status is MekStatus.ACTIVE and pilot.status is PilotStatus.ACTIVE
+        mek.status = MekStatus.DESTROYED
+        pilot.status = PilotStatus.DEAD
+        s.add(mek)
+        s.add(pilot)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT status FROM mek").fetchone() == ("destroyed",)
+        assert conn.execute("SELECT status FROM pilot").fetchone() == ("dead",)
+    with transaction(str(path)) as s:
+        assert s.exec(select(Mek)).one().status is MekStatus.DESTROYED

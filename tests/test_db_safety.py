@@ -221,7 +221,7 @@ def test_item5_restore_refuses_a_backup_whose_battle_log_is_not_json(
     bad.write_text(json.dumps(data))
     run(runner, "mek", "buy", "Hawks", "THOR")  # made after the backup: must survive
     err = one_line(run(runner, "db", "restore", str(bad), "--yes", code=2))
-    assert f"{table} row 1 (battle {battle}): {column} is not valid JSON" in err
+    assert f"{table} row 1 ({column}, battle {battle}): is not valid JSON" in err
     assert any(m["callsign"].startswith("THOR") for m in json.loads(
         run(runner, "mek", "list", "Hawks", "--json")))
     assert "sound" in run(runner, "db", "check")

@@ -342,7 +342,7 @@ def test_20000_unknown_keys_list_the_first_50_and_count_the_rest(
     assert code == 2
     if kind == "roster":  # issue 28 item 7: a roster's check stops after 100 problems
         assert "has 100 problems" in err and "The check stopped after the first 100 " \
-            "problems, leaving 19,906 more entries of the file unchecked" in " ".join(err.split())
+            "problems, leaving the rest of the file unchecked" in " ".join(err.split())
         return
     _listed(err, 20_000)
 
@@ -626,3 +626,64 @@ def test_item3_names_in_force_and_plan_files_follow_the_typed_name_rules(
                     '    side: attacker\n', encoding="utf-8")
     with pytest.raises(InputError, match=r": name: A campaign name can be at most 60"):
         load_plan(plan)
+
+
+# ---- one wording of a bad value, whatever the file (issue 29 item 4) ------------------------
+
+def _roster_with(roster_text: str, fmt: str) -> str:
+    doc = json.loads(roster_text)
+    doc["meks"][0]["price"] = "many"
+    return json.dumps(doc) if fmt == "json" else yaml.safe_dump(doc)
+
+
+def _backup_with(runner: CliRunner, tmp_path: Path) -> str:
+    backup = tmp_path / "b.json"
+    run(runner, "db", "backup", str(backup), code=0)
+    doc = json.loads(backup.read_text())
+    doc["tables"]["mek"][0]["price"] = "many"
+    return json.dumps(doc)
+
+
+WHOLE = "expected a whole number, found text 'many'; write a whole number here"
+LIST = "expected a list, found text 'many'; write a list here"
+
+# kind: (file name, its text from (runner, roster_text, tmp_path), the command, the problem)
+ONE_BAD_VALUE = {
+    "scenario": ("s.yaml", lambda *_: OPENING.replace("turn_limit: 12", "turn_limit: many"),
+                 ["scenario", "check", "{}"], f"(turn_limit): {WHOLE}"),
+    "design": ("d.yaml", lambda *_: DESIGN.replace("[Rail Cannon, Howitzer]", "many"),
+               ["design", "check", "{}"], f"weapons: {LIST}"),
+    "force": ("f.yaml", lambda *_: "meks: many\n",
+              ["battle", "auto", "opening-shots", "-a", "{}", "-d", "{}"], f"meks: {LIST}"),
+    "plan": ("p.yaml", lambda *_: "name: War\nscenarios: many\n",
+             ["campaign", "start", "Wolves", "--plan", "{}"], f"scenarios: {LIST}"),
+    "house rules in a plan": (
+        "p.yaml", lambda *_: PLAN + "house_rules: {treasury: many}\n",
+        ["campaign", "start", "Wolves", "--plan", "{}"],
+        "house_rules.treasury: expected true or false, found text 'many'; write true or "
+        "false here"),
+    "roster (JSON)": ("r.json", lambda _, text, __: _roster_with(text, "json"),
+                      ["roster", "import", "{}", "--name", "Copy"], f"meks[0].price: {WHOLE}"),
+    "roster (YAML)": ("r.yaml", lambda _, text, __: _roster_with(text, "yaml"),
+                      ["roster", "import", "{}", "--name", "Copy"], f"meks[0].price: {WHOLE}"),
+    "backup": ("b.json", lambda runner, _, tmp: _backup_with(runner, tmp),
+               ["db", "restore", "{}", "--yes"], f"mek row 1 (price): {WHOLE}"),
+    "dice": ("dice.txt", lambda *_: "3 many\n",
+             ["battle", "auto", "opening-shots", "-a", "{force}", "-d", "{force}", "--dice",
+              "{}"],
+             "line 1: expected a die value (a whole number from 1 to 6), found text 'many'; "
+             "write a die value (a whole number from 1 to 6) here"),
+}
+
+
+@pytest.mark.parametrize("kind", list(ONE_BAD_VALUE))
+def test_one_bad_value_reads_the_same_in_every_kind_of_file(
+        runner: CliRunner, company: str, roster_text: str, tmp_path: Path, kind: str) -> None:
+    """'<file>: <where> <what is wrong>; <what to do>', exit 2, nothing stored."""
+    name, text, command, expected = ONE_BAD_VALUE[kind]
+    path = write(tmp_path, name, text(runner, roster_text, tmp_path))
+    force = write(tmp_path, "force.yaml", FORCE)
+    before = stored(runner)
+    err = refused(runner, *(arg.format(path, force=force) for arg in command))
+    assert err.startswith(f"Error: {path}") and expected in err, err
+    assert stored(runner) == before

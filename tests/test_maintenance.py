@@ -99,28 +99,30 @@ DAMAGE = {
                                 "mek row 1: company_id 999 names no company row"),
     "a repeated row": (lambda d: d["tables"]["company"].append(d["tables"]["company"][0]),
                        "company rows 1 and 2 have the same id 1"),
-    "a missing table": (lambda d: d["tables"].pop("mek"), "table 'mek' is missing"),
+    "a missing table": (lambda d: d["tables"].pop("mek"),
+                        "tables: missing required key 'mek'; add it"),
     "a number too large": (lambda d: d["tables"]["mek"][0].update(price=10 ** 30),
-                           "mek row 1: price 1000000000000000000000000000000 is too large"),
+                           "mek row 1 (price): the number 1000000000000000000000000000000 is too "
+                           "large to store"),
     "a fraction": (lambda d: d["tables"]["mek"][0].update(price=1e30),
-                   "mek row 1: price should be a whole number, not 1e+30"),
+                   "mek row 1 (price): expected a whole number, found the number 1e+30"),
     "text for a number": (lambda d: d["tables"]["mek"][0].update(price="abc"),
-                          "mek row 1: price should be a whole number, not 'abc'"),
+                          "mek row 1 (price): expected a whole number, found text 'abc'"),
     "a number for text": (lambda d: d["tables"]["pilot"][0].update(name=7),
-                          "pilot row 1: name should be text, not 7"),
+                          "pilot row 1 (name): expected text, found the number 7"),
     "a null where a value is needed": (lambda d: d["tables"]["mek"][0].update(size=None),
-                                       "mek row 1: size must have a value"),
+                                       "mek row 1 (size): must have a value"),
     "an unknown column": (lambda d: d["tables"]["mek"][0].update(colour="red"),
-                          "mek row 1 has an unknown column 'colour'"),
+                          "mek row 1: unknown key 'colour'"),
     "a missing column": (lambda d: d["tables"]["mek"][0].pop("size"),
-                         "mek row 1 is missing the column 'size'"),
+                         "mek row 1: missing required key 'size'; add it"),
     "a row that is not an object": (lambda d: d["tables"]["mek"].append([1]),
-                                    "mek row 2 is not an object of column values"),
+                                    "mek row 2: expected a mapping of column values, found a list"),
     "state its history does not explain": (
         lambda d: d["tables"]["mek"][0].update(price=5),
         "restored, it would fail 'meks db check': Hawks: the current state differs"),
     "unreadable stored JSON": (lambda d: d["tables"]["pilot"][0].update(skills="{oops"),
-                               "pilot row 1: skills is not valid JSON"),
+                               "pilot row 1 (skills): is not valid JSON"),
 }
 
 
@@ -144,8 +146,8 @@ def test_restore_lists_every_problem_of_a_backup(runner: CliRunner, tmp_path: Pa
 
     err = run(runner, "db", "restore", str(damaged(tmp_path, "two", change)), "--yes", code=2)
     assert "3 problems" in err
-    assert "unknown column 'colour'" in err and "price should be a whole number" in err
-    assert "pilot row 1: kills should be a whole number, not True" in err
+    assert "unknown key 'colour'" in err and "(price): expected a whole number" in err
+    assert "pilot row 1 (kills): expected a whole number, found true" in err
 
 
 def test_restore_takes_a_backup_made_by_an_older_schema(runner: CliRunner,

@@ -337,7 +337,7 @@ def test_unknown_key_names_the_nearest_valid_key_and_its_line() -> None:
     text = OPENING.replace("  budget: 30\n", "  budgt: 30\n", 1)
     (problem,) = problems_in(text)
     assert problem == (f"line {line_of(text, 'budgt')} (attacker.budgt): unknown key 'budgt' "
-                       "(did you mean 'budget'?)")
+                       "(did you mean 'budget'?); remove it or correct its spelling")
 
 
 def test_unknown_key_in_a_condition_names_the_nearest_valid_key() -> None:

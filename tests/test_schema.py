@@ -46,7 +46,7 @@ def test_collects_every_problem_with_its_path() -> None:
     problems = info.value.problems
     # a problem with the whole file has no place: 't.yaml: missing required key ...', as in
     # every other kind of file (one wording, issue 14 item 2)
-    assert "missing required key 'name'" in problems
+    assert "missing required key 'name'; add it" in problems
     assert any(p.startswith("colour:") and "Red, Blue" in p for p in problems)
     assert any(p.startswith("count:") and "whole number" in p for p in problems)
     assert any("unknown key 'tagz'" in p and "did you mean 'tags'" in p for p in problems)
@@ -62,7 +62,8 @@ def test_booleans_are_not_numbers() -> None:
 def test_list_items_are_named_by_index() -> None:
     with pytest.raises(InputError) as info:
         build_list(Inner, [{"value": 1}, {"value": "x"}], "t")
-    assert info.value.problems == ("[1].value: expected a whole number, found text 'x'",)
+    assert info.value.problems == ("[1].value: expected a whole number, found text 'x'; "
+                                    "write a whole number here",)
 
 
 json_like = st.recursive(

@@ -6,7 +6,9 @@ import re
 from pathlib import Path
 
 from campaigns.files.reading import DICE, read_text, text_lines
-from meks.game.errors import InputError
+from meks.game.errors import InputError, problem, wrong_kind
+
+DIE_VALUE = "a die value (a whole number from 1 to 6)"
 
 
 def read_dice_file(path: Path) -> list[int]:
@@ -21,7 +23,7 @@ def read_dice_file(path: Path) -> list[int]:
                 continue
             if not (token.isascii() and token.isdigit() and len(token) <= 9
                     and 1 <= int(token) <= 6):
-                problems.append(f"line {number}: {_shown(token)} is not a die value (1 to 6)")
+                problems.append(problem(wrong_kind(DIE_VALUE, token), line=number))
             else:
                 values.append(int(token))
     if problems:
@@ -30,6 +32,3 @@ def read_dice_file(path: Path) -> list[int]:
         raise InputError(str(path), ["the file holds no dice"])
     return values
 
-
-def _shown(token: str) -> str:
-    return repr(token) if len(token) <= 20 else repr(token[:17] + "...")

@@ -54,7 +54,8 @@ def snapshot(session: Session, company: Company) -> Document:
         "meks": [_mek(m) for m in meks],
         "pilots": [
             {"id": p.id, "name": p.name, "level": p.level, "kills": p.kills,
-             "scenarios": p.scenarios, "skills": stored_json(p, "skills", list), "status": p.status,
+             "scenarios": p.scenarios, "skills": stored_json(p, "skills", list),
+             "status": str(p.status),
              "mek": p.mek_id, "hire_cost": p.hire_cost}
             for p in pilots
         ],
@@ -84,7 +85,7 @@ def _mek(m: Mek) -> dict[str, Any]:
     written before those rules read and compare as they did."""
     item: dict[str, Any] = {
         "id": m.id, "callsign": m.callsign, "design": m.design, "size": m.size,
-        "price": m.price, "kills": m.kills, "status": m.status, "damage": m.damage,
+        "price": m.price, "kills": m.kills, "status": str(m.status), "damage": m.damage,
         "custom_design": stored_json(m, "custom_design") if m.custom_design else None}
     lost = stored_json(m, "lost", list)
     if lost:
@@ -102,7 +103,7 @@ def _campaign(c: Campaign) -> dict[str, Any]:
     they did."""
     item: dict[str, Any] = {
         "id": c.id, "name": c.name, "plan": stored_json(c, "plan", list),
-        "position": c.position, "seed": c.seed, "difficulty": c.difficulty, "status": c.status,
+        "position": c.position, "seed": c.seed, "difficulty": c.difficulty, "status": str(c.status),
         "results": stored_json(c, "results"), "created_at": c.created_at}
     if c.treasury is not None:
         item["treasury"] = c.treasury

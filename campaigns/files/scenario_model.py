@@ -19,7 +19,6 @@ writes it and ``stored_scenario`` reads it back.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import enum
 import functools
 import hashlib
@@ -28,7 +27,7 @@ import json
 import math
 import types
 import typing
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -51,7 +50,19 @@ from pydantic_core import PydanticCustomError
 from meks.game import scenario as game
 from meks.game.catalog import Size, load_catalog
 from meks.game.construction import Pricing
-from meks.game.errors import MAX_LISTED, AmbiguousName, described
+from meks.game.errors import (
+    EMPTY,
+    MAX_LISTED,
+    AmbiguousName,
+    described,
+    missing_key,
+    nearest_hint,
+    not_one_of,
+    out_of_range,
+    problem,
+    unknown_key,
+    wrong_kind,
+)
 from meks.game.scenario import (
     COMBINATORS,
     CONDITION_TYPES,
@@ -682,6 +693,18 @@ def parse_scenario(data: object, source: str = "scenario") -> game.Scenario:
     return scenario
 
 
+def house_rules_problems(data: object, where: str = "house_rules") -> list[str]:
+    """What is wrong with the house rules ``data`` (as a plan or a roster holds them), each
+    worded as every file problem is, placed under ``where``."""
+    try:
+        HouseRules.model_validate(data)
+    except ValidationError as exc:
+        found, _ = _worded(exc, {"house_rules": data}, ("house_rules",))
+        return [problem(p.message, path=where + p.where.removeprefix("house_rules"))
+                for p in found]
+    return []
+
+
 def _worded(exc: ValidationError, data: object,
             prefix: tuple[str, ...] = ()) -> tuple[list[Problem], int]:
     """The first problems in ``exc`` in plain words (one more than a message lists, so that
@@ -801,17 +824,6 @@ _KINDS = {
 }
 
 
-def _hint(value: object, choices: Sequence[str]) -> str:
-    if not isinstance(value, str):
-        return ""
-    near = difflib.get_close_matches(value.casefold(), [c.casefold() for c in choices], n=1,
-                                     cutoff=0.5)
-    if not near:
-        return ""
-    original = next(c for c in choices if c.casefold() == near[0])
-    return f" (did you mean {original!r}?)"
-
-
 def _data_path(data: object, loc: tuple[str | int, ...]) -> tuple[Path, Path]:
     """Split pydantic's location into the part found in the data (keys and indexes as the
     file has them) and the rest (condition tags pydantic adds, or a missing key)."""
@@ -901,20 +913,18 @@ def _from_pydantic(error: Any, data: object) -> Problem | None:
         if key == "side" and model is not None and issubclass(model, _Condition):
             return Problem(found, "this condition names no side: add 'side: attacker' or "
                            "'side: defender' (the side it is about)")
-        return Problem(found, f"missing required key {key!r}")
+        return Problem(found, missing_key(key))
     if kind == "extra_forbidden":
         key = loc[-1]
         model = _model_at(loc[:-1])
-        keys = _keys_of(model) if model is not None else []
-        hint = _hint(key, keys)
-        if not hint and keys:
-            hint = "; the keys allowed here are " + ", ".join(keys)
-        return Problem(found, f"unknown key {key!r}{hint}")
+        return Problem(found, unknown_key(key, _keys_of(model) if model is not None else [],
+                                          list_all=True))
     if kind == "union_tag_invalid":
         tags = list(CONDITION_TYPES)
         kinds = [t for t in tags if t not in COMBINATORS]
         return Problem(found, f"unknown condition type {ctx.get('tag')!r}"
-                       f"{_hint(ctx.get('tag'), tags)}; the types are {', '.join(kinds)}")
+                       f"{nearest_hint(ctx.get('tag'), tags, cutoff=0.5)}; "
+                       f"the types are {', '.join(kinds)}")
     if kind == "union_tag_not_found":
         names = ", ".join(t for t in CONDITION_TYPES if t not in COMBINATORS)
         if isinstance(value, dict):
@@ -923,22 +933,21 @@ def _from_pydantic(error: Any, data: object) -> Problem | None:
         return Problem(found, f"expected a condition (a mapping with 'type:', or 'all:', "
                        f"'any:' or 'not:'), found {described(value)}")
     if kind in _KINDS:
-        return Problem(found, f"expected {_KINDS[kind]}, found {described(value)}")
+        return Problem(found, wrong_kind(_KINDS[kind], value))
     if kind in ("enum", "literal_error"):
         expected = str(ctx.get("expected", ""))
         choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",") if c.strip()]
-        return Problem(found, f"{described(value)} is not one of {expected}"
-                       f"{_hint(value, choices)}")
+        return Problem(found, not_one_of(value, choices, expected))
     if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
         bound = {"greater_than_equal": ("at least", "ge"), "greater_than": ("more than", "gt"),
                  "less_than_equal": ("at most", "le"), "less_than": ("less than", "lt")}[kind]
-        return Problem(found, f"must be {bound[0]} {ctx.get(bound[1])}, not {described(value)}")
+        return Problem(found, out_of_range(bound[0], ctx.get(bound[1]), value))
     if kind == "too_short":
         if isinstance(value, list | dict) and len(value) >= int(ctx.get("min_length", 1)):
             return None
-        return Problem(found, "must not be empty")
+        return Problem(found, EMPTY)
     if kind == "string_too_short":
-        return Problem(found, "must not be empty")
+        return Problem(found, EMPTY)
     if kind == "recursion_loop":
         return Problem(found, "this refers back to itself (a YAML alias inside its own anchor)")
     if kind == "invalid_key":
@@ -950,6 +959,7 @@ def _from_pydantic(error: Any, data: object) -> Problem | None:
 
 __all__ = [
     "ScenarioInvalid",
+    "house_rules_problems",
     "parse_condition",
     "parse_scenario",
     "rules_digest",

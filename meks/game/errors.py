@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import datetime
+import difflib
 import errno
 from collections.abc import Sequence
 
@@ -90,6 +92,8 @@ def described(value: object) -> str:
     """A value found in a file, as a problem names it: 'the number 7', "text 'x'"."""
     if value is None:
         return "nothing"
+    if isinstance(value, datetime.date):
+        return "a date (put it in quotes to keep it as text)"
     if isinstance(value, bool):
         return str(value).lower()
     if isinstance(value, int | float):
@@ -101,6 +105,57 @@ def described(value: object) -> str:
     if isinstance(value, dict):
         return "a mapping"
     return type(value).__name__
+
+
+# ---- what is wrong with a value, worded once -----------------------------------------------
+# The checks of every kind of file (the game's dataclasses in ``meks.schema``, the scenario
+# models in ``campaigns.scenario_model``, the roster's JSON Schema in ``campaigns.roster_io``)
+# word a bad value with these, so that the same mistake reads the same in every file:
+# '<file>: <where> <what is wrong>; <what to do>'.
+
+def wrong_kind(kind: str, value: object) -> str:
+    """A value of the wrong kind: 'expected a whole number, found text 'x'; write ...'."""
+    return f"expected {kind}, found {described(value)}; write {kind} here"
+
+
+def missing_key(key: object) -> str:
+    """A required key that is not there."""
+    return f"missing required key {key!r}; add it"
+
+
+def unknown_key(key: object, choices: Sequence[str] = (), list_all: bool = False) -> str:
+    """A key the file kind does not have, with the nearest known key when one is close
+    (and, with ``list_all``, every allowed key when none is)."""
+    hint = nearest_hint(key, choices, cutoff=0.5 if list_all else 0.6) if choices else ""
+    if not hint and list_all and choices:
+        return (f"unknown key {key!r}; the keys allowed here are " + ", ".join(choices)
+                + " (remove it or correct its spelling)")
+    return f"unknown key {key!r}{hint}; remove it or correct its spelling"
+
+
+def not_one_of(value: object, choices: Sequence[str], shown: str = "") -> str:
+    """A value that is not among the allowed ones (``shown``: the choices as listed)."""
+    return (f"{described(value)} is not one of {shown or ', '.join(choices)}"
+            f"{nearest_hint(value, choices)}; write one of these")
+
+
+def out_of_range(bound: str, limit: object, value: object) -> str:
+    """A number past a limit; ``bound`` is 'at least', 'at most', 'more than', 'less than'."""
+    return f"must be {bound} {limit}, not {described(value)}"
+
+
+EMPTY = "must not be empty; write something here"
+
+
+def nearest_hint(value: object, choices: Sequence[str], cutoff: float = 0.6) -> str:
+    """' (did you mean 'x'?)' for the choice nearest ``value``, or '' when none is near."""
+    if not isinstance(value, str):
+        return ""
+    folded = [c.casefold() for c in choices]
+    near = difflib.get_close_matches(value.casefold(), folded, n=1, cutoff=cutoff)
+    if not near:
+        return ""
+    return f" (did you mean {choices[folded.index(near[0])]!r}?)"
 
 
 def within(where: str, part: object) -> str:

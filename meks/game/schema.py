@@ -13,14 +13,22 @@ value, ignoring case), ``tuple[X, ...]``, ``dict[K, V]``, nested dataclasses, an
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import enum
 import functools
 import types
 import typing
 from typing import Any, TypeVar
 
-from meks.game.errors import MAX_LISTED, InputError, described, problem, within
+from meks.game.errors import (
+    MAX_LISTED,
+    InputError,
+    missing_key,
+    not_one_of,
+    problem,
+    unknown_key,
+    within,
+    wrong_kind,
+)
 
 T = TypeVar("T")
 
@@ -95,7 +103,7 @@ def _convert(tp: Any, data: object, path: str, problems: list[str]) -> object:
             return str(data)  # "Titan 6" style names typed as bare numbers
     elif tp is typing.Any:
         return data
-    problems.append(problem(f"expected {_kind(tp)}, found {described(data)}", path=path))
+    problems.append(problem(wrong_kind(_kind(tp), data), path=path))
     return None
 
 
@@ -118,7 +126,7 @@ def _convert_union(tp: Any, data: object, path: str, problems: list[str]) -> obj
     if len(shaped) == 1:
         problems.extend(shaped[0])
         return None
-    problems.append(problem(f"expected {_kind(tp)}, found {described(data)}", path=path))
+    problems.append(problem(wrong_kind(_kind(tp), data), path=path))
     return None
 
 
@@ -137,17 +145,16 @@ def _convert_enum(tp: type[enum.Enum], data: object, path: str, problems: list[s
         for member in tp:
             if str(member.value).casefold() == wanted:
                 return member
-    choices = [str(m.value) for m in tp]
-    problems.append(problem(
-        f"{described(data)} is not one of {', '.join(choices)}"
-        + (_nearest_hint(data, choices) if len(problems) < MAX_LISTED else ""), path=path))
+    choices = [str(m.value) for m in tp]  # past what a message lists, no hint is looked up
+    problems.append(problem(not_one_of(data, choices if len(problems) < MAX_LISTED else (),
+                                       ", ".join(choices)), path=path))
     return None
 
 
 def _convert_tuple(tp: Any, data: object, path: str, problems: list[str]) -> object:
     args = typing.get_args(tp)
     if not isinstance(data, list):
-        problems.append(problem(f"expected a list, found {described(data)}", path=path))
+        problems.append(problem(wrong_kind("a list", data), path=path))
         return ()
     item_type = args[0]
     return tuple(_convert(item_type, item, within(path, i), problems)
@@ -157,7 +164,7 @@ def _convert_tuple(tp: Any, data: object, path: str, problems: list[str]) -> obj
 def _convert_dict(tp: Any, data: object, path: str, problems: list[str]) -> object:
     key_type, value_type = typing.get_args(tp)
     if not isinstance(data, dict):
-        problems.append(problem(f"expected a mapping, found {described(data)}", path=path))
+        problems.append(problem(wrong_kind("a mapping", data), path=path))
         return {}
     result: dict[object, object] = {}
     for key, item in data.items():
@@ -169,8 +176,7 @@ def _convert_dict(tp: Any, data: object, path: str, problems: list[str]) -> obje
 
 def _convert_dataclass(tp: type, data: object, path: str, problems: list[str]) -> object:
     if not isinstance(data, dict):
-        problems.append(problem(f"expected a mapping of keys to values, found "
-                                f"{described(data)}", path=path))
+        problems.append(problem(wrong_kind("a mapping of keys to values", data), path=path))
         return None
     hints = _hints(tp)
     fields = {f.name: f for f in dataclasses.fields(tp) if f.init}
@@ -180,8 +186,7 @@ def _convert_dataclass(tp: type, data: object, path: str, problems: list[str]) -
         sub = within(path, key)
         if not isinstance(key, str) or key not in fields:
             problems.append(problem(  # past what a message lists, only counted: no hint
-                f"unknown key {key!r}"
-                + (_nearest_hint(key, list(fields)) if len(problems) < MAX_LISTED else ""),
+                unknown_key(key, list(fields) if len(problems) < MAX_LISTED else ()),
                 path=path))
             continue
         kwargs[key] = _convert(hints[key], item, sub, problems)
@@ -189,7 +194,7 @@ def _convert_dataclass(tp: type, data: object, path: str, problems: list[str]) -
         if name in data:
             continue
         if field.default is _MISSING and field.default_factory is _MISSING:
-            problems.append(problem(f"missing required key {name!r}", path=path))
+            problems.append(problem(missing_key(name), path=path))
     if len(problems) > before:
         return None
     try:
@@ -198,12 +203,3 @@ def _convert_dataclass(tp: type, data: object, path: str, problems: list[str]) -
         problems.append(problem(str(exc), path=path))
         return None
 
-
-def _nearest_hint(value: object, choices: list[str]) -> str:
-    if not isinstance(value, str):
-        return ""
-    near = difflib.get_close_matches(value.casefold(), [c.casefold() for c in choices], n=1)
-    if not near:
-        return ""
-    original = next(c for c in choices if c.casefold() == near[0])
-    return f" (did you mean {original!r}?)"
