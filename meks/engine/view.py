@@ -44,6 +44,7 @@ from typing import Any, Protocol
 
 from meks.engine.decisions import FOG, LABELS, OVERRUN_RATIO, Retreat
 from meks.engine.log import Event, Kind
+from meks.engine.told import OWN_LETTER, SideRecord, relabel_key, told, told_id
 from meks.engine.units import Unit
 from meks.engine.values import SlotView, UnitView, unit_value
 from meks.game.catalog import Band, Catalog, Weapon
@@ -165,17 +166,18 @@ class SideView:
         """An object that stands for the battle (the same in both sides' views), for telling
         one battle from another."""
         # What the side knows of its own records (the enemy's read as empty).
-        self.assets: Mapping[Side, tuple[str, ...]] = _Own(self._b, side, "assets")
+        self.assets: Mapping[Side, tuple[str, ...]] = SideRecord(self._b, side, "assets")
         """The side's support assets not yet used (the enemy's are not known)."""
         relabel = self._relabel_ids if self._labelled else None
-        self.known: Mapping[Side, frozenset[str]] = _Own(self._b, side, "known", relabel)
+        self.known: Mapping[Side, frozenset[str]] = SideRecord(self._b, side, "known", relabel)
         """Enemy units the side has targeted, hit or ID'd (for Support Fire, Air Strike)."""
-        self.identified: Mapping[Side, frozenset[str]] = _Own(self._b, side, "identified",
-                                                                relabel)
+        self.identified: Mapping[Side, frozenset[str]] = SideRecord(
+            self._b, side, "identified", relabel)
         """Enemy units the side has ID'd this turn."""
-        self.targeted: Mapping[Side, frozenset[str]] = _Own(self._b, side, "targeted", relabel)
+        self.targeted: Mapping[Side, frozenset[str]] = SideRecord(
+            self._b, side, "targeted", relabel)
         """Enemy units the side has chosen as targets (for an Air Strike)."""
-        self.marked: Mapping[Side, frozenset[str]] = _Own(self._b, side, "marked", relabel)
+        self.marked: Mapping[Side, frozenset[str]] = SideRecord(self._b, side, "marked", relabel)
         """Enemy units the side's Commandos marked this turn (+1 to hit them)."""
 
     def __repr__(self) -> str:
@@ -223,7 +225,7 @@ class SideView:
                 object.__setattr__(value, "last_hit_by", labels[unit.last_hit_by])
             if any(":" in key for key in unit.turn_skills):
                 object.__setattr__(value, "turn_skills", frozenset(
-                    _relabel_key(key, labels) for key in unit.turn_skills))
+                    relabel_key(key, labels) for key in unit.turn_skills))
         return value
 
     def _relabel_ids(self, ids: frozenset[str]) -> frozenset[str]:
@@ -238,7 +240,7 @@ class SideView:
         """The engine's id of the unit the side knows as ``uid`` (its own units' ids are the
         engine's; from revision 10 on an enemy unit's is the side's label)."""
         if self._labelled and isinstance(uid, str):
-            return self._b.sight.labelled[self.side].get(uid, uid if uid[:1] in _OWN[
+            return self._b.sight.labelled[self.side].get(uid, uid if uid[:1] in OWN_LETTER[
                 self.side] else None)
         return uid
 
@@ -521,11 +523,11 @@ class SideView:
         out = [told(e) if e.kind is Kind.RANGE else e for e in readable]
         if self._labelled:  # (enemy units named by the side's labels, R8.1)
             labels = self._b.sight.labels[self.side]
-            own = _OWN[self.side]
+            own = OWN_LETTER[self.side]
             out = [e if (e.unit is None or e.unit[:1] in own) and
                    (e.target is None or e.target[:1] in own) else
-                   e._replace(unit=_told_id(e.unit, labels, own),
-                              target=_told_id(e.target, labels, own)) for e in out]
+                   e._replace(unit=told_id(e.unit, labels, own),
+                              target=told_id(e.target, labels, own)) for e in out]
         if any(u.design == STRONGPOINT for u in self._b.units):
             out = [e._replace(text=self.told_text(e.text)) if _SP in e.text else e
                    for e in out]
@@ -737,34 +739,10 @@ class SideView:
         return options
 
 
-def told(event: Event) -> Event:
-    """A movement roll's result as the sides are told it: who won and what came of it, not
-    the two numbers (R8.1)."""
-    text = _NUMBERS.sub("", event.text)
-    return event if text == event.text else event._replace(text=text, value=None)
-
-
 # An infantry strongpoint's name as the engine gives it (after its unit id), and its design.
 _SP = "Strongpoint "
 _STRONGPOINT = re.compile(r"Strongpoint ([AD]\d+i?)\b")
 STRONGPOINT = "Infantry Strongpoint"
-# The first letter of each side's own unit ids.
-_OWN = {Side.ATTACKER: "A", DEFENDER: "D"}
-
-
-def _told_id(uid: str | None, labels: Mapping[str, str], own: str) -> str | None:
-    """A unit id in a log event as a side is told it: its own, or the enemy's label (None
-    for an enemy unit it has not met)."""
-    if uid is None or uid[:1] in own:
-        return uid
-    return labels.get(uid)
-
-
-def _relabel_key(key: str, labels: Mapping[str, str]) -> str:
-    """A unit's once-a-turn record ("identified:D4") naming an enemy unit by its label."""
-    what, sep, uid = key.partition(":")
-    return f"{what}:{labels[uid]}" if sep and uid in labels else key
-_NUMBERS = re.compile(r" \d+ to \d+(?=:)| \(\d+\)(?=;)")
 
 
 def in_danger(unit: UnitView | Unit) -> bool:
@@ -780,50 +758,6 @@ def strength(units: Iterable[UnitView | Unit]) -> int:
     vehicles on the map (not those still to arrive), decoys left out."""
     return sum(u.remaining for u in units if u.on_map and not u.decoy and not u.is_infantry
                and (u.is_mek or u.vehicle))
-
-
-_NONE: frozenset[str] = frozenset()
-
-
-class _Own(Mapping[Side, Any]):
-    """One of the battle's per-side records, read for the viewing side only: its own entry
-    as the battle keeps it, the enemy's as empty (the side does not know it). The battle
-    keeps each entry immutable (a frozenset, a tuple for ``assets``) and replaces it when it
-    changes, so the entry itself is handed out, and a read costs no copy."""
-
-    __slots__ = ("_b", "_empty", "_name", "_relabel", "_seen", "_side", "_told")
-
-    def __init__(self, battle: Source, side: Side, name: str,
-                 relabel: Callable[[frozenset[str]], frozenset[str]] | None = None) -> None:
-        self._b = battle
-        self._side = side
-        self._name = name
-        self._empty: tuple[str, ...] | frozenset[str] = () if name == "assets" else _NONE
-        # From revision 10 on a record of enemy units is told under the side's labels: the
-        # last entry read and what it was told as (an entry is replaced when it changes).
-        self._relabel = relabel
-        self._seen: object = None
-        self._told: frozenset[str] = _NONE
-
-    def __getitem__(self, side: Side) -> Any:
-        if side is self._side:
-            held = getattr(self._b, self._name)[side]
-            if self._relabel is None:
-                return held
-            if held is self._seen:
-                return self._told
-            told = self._relabel(held)
-            if len(told) == len(held):  # (kept only once every unit in it has its label)
-                self._told = told
-                self._seen = held
-            return told
-        return self._empty
-
-    def __iter__(self) -> Iterator[Side]:
-        return iter((self._side, self._side.enemy))
-
-    def __len__(self) -> int:
-        return 2
 
 
 __all__ = ["Choice", "SideView", "Sight", "Source", "in_danger", "strength"]

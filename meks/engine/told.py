@@ -1,0 +1,91 @@
+"""What a side is told of the records and events that name units (R8.1): the enemy's
+units under the side's own labels (C1, C2 ... from revision 10 on), a movement roll's result
+without the two numbers, and the battle's per-side records read for one side only.
+
+``meks.engine.view`` tells a side everything through these; they hold no state of their own
+beyond a side record's last answer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from meks.engine.log import Event
+from meks.game.scenario import Side
+
+# The first letter of each side's own unit ids.
+OWN_LETTER = {Side.ATTACKER: "A", Side.DEFENDER: "D"}
+
+
+def told_id(uid: str | None, labels: Mapping[str, str], own: str) -> str | None:
+    """A unit id in a log event as a side is told it: its own, or the enemy's label (None
+    for an enemy unit it has not met)."""
+    if uid is None or uid[:1] in own:
+        return uid
+    return labels.get(uid)
+
+
+def relabel_key(key: str, labels: Mapping[str, str]) -> str:
+    """A unit's once-a-turn record ("identified:D4") naming an enemy unit by its label."""
+    what, sep, uid = key.partition(":")
+    return f"{what}:{labels[uid]}" if sep and uid in labels else key
+
+
+# The two totals of a movement roll in its line ("10 to 8", or "(7)" for one side's).
+_NUMBERS = re.compile(r" \d+ to \d+(?=:)| \(\d+\)(?=;)")
+
+
+def told(event: Event) -> Event:
+    """A movement roll's result as the sides are told it: who won and what came of it, not
+    the two numbers (R8.1)."""
+    text = _NUMBERS.sub("", event.text)
+    return event if text == event.text else event._replace(text=text, value=None)
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+class SideRecord(Mapping[Side, Any]):
+    """One of the battle's per-side records, read for the viewing side only: its own entry
+    as the battle keeps it, the enemy's as empty (the side does not know it). The battle
+    keeps each entry immutable (a frozenset, a tuple for ``assets``) and replaces it when it
+    changes, so the entry itself is handed out, and a read costs no copy."""
+
+    __slots__ = ("_b", "_empty", "_name", "_relabel", "_seen", "_side", "_told")
+
+    def __init__(self, battle: Any, side: Side, name: str,
+                 relabel: Callable[[frozenset[str]], frozenset[str]] | None = None) -> None:
+        self._b = battle
+        self._side = side
+        self._name = name
+        self._empty: tuple[str, ...] | frozenset[str] = () if name == "assets" else _NONE
+        # From revision 10 on a record of enemy units is told under the side's labels: the
+        # last entry read and what it was told as (an entry is replaced when it changes).
+        self._relabel = relabel
+        self._seen: object = None
+        self._told: frozenset[str] = _NONE
+
+    def __getitem__(self, side: Side) -> Any:
+        if side is self._side:
+            held = getattr(self._b, self._name)[side]
+            if self._relabel is None:
+                return held
+            if held is self._seen:
+                return self._told
+            told = self._relabel(held)
+            if len(told) == len(held):  # (kept only once every unit in it has its label)
+                self._told = told
+                self._seen = held
+            return told
+        return self._empty
+
+    def __iter__(self) -> Iterator[Side]:
+        return iter((self._side, self._side.enemy))
+
+    def __len__(self) -> int:
+        return 2
+
+
+__all__ = ["OWN_LETTER", "SideRecord", "relabel_key", "told", "told_id"]
