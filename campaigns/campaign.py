@@ -88,7 +88,17 @@ from campaigns.parts import Part, counted, named_part
 from campaigns.play import PlayState, load, start_sides
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
-from db.models import Campaign, CampaignStatus, Company, Mek, Pilot, Play
+from db.models import (
+    Campaign,
+    CampaignStatus,
+    Company,
+    Mek,
+    MekStatus,
+    Pilot,
+    PilotStatus,
+    Play,
+    PlayStatus,
+)
 from meks.analysis.forcepick import Option, pick_force
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
 from meks.game.catalog import Catalog, Design, Size, load_catalog
@@ -265,7 +275,7 @@ def derive_seed(seed: int, position: int) -> int:
 
 def active_campaign(session: Session, company: Company) -> Campaign | None:
     return session.exec(select(Campaign).where(
-        Campaign.company_id == company.id, Campaign.status == "active")
+        Campaign.company_id == company.id, Campaign.status == CampaignStatus.ACTIVE)
         .order_by(col(Campaign.id).desc())).first()
 
 
@@ -329,7 +339,7 @@ def campaign_view(row: Campaign) -> dict[str, Any]:
     plan = stored_json(row, "plan", list)
     results = stored_json(row, "results")
     record = {r: sum(1 for x in results if x["result"] == r) for r in ("win", "loss", "draw")}
-    broke = row.status == "broke"
+    broke = row.status == CampaignStatus.BROKE
     return {"id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
             "difficulty": row.difficulty, "position": row.position, "plan": plan,
             "next": plan[row.position] if row.position < len(plan) and not broke else None,
@@ -519,7 +529,7 @@ def playing_step(session: Session, row: Campaign) -> int | None:
     """The unfinished play of this campaign's next battle, if one is under way."""
     return session.exec(select(Play.id).where(
         Play.campaign_id == row.id, Play.campaign_step == row.position,
-        Play.status == "active").order_by(col(Play.id))).first()
+        Play.status == PlayStatus.ACTIVE).order_by(col(Play.id))).first()
 
 
 def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTROLLER,
@@ -666,7 +676,7 @@ def muster_menu(session: Session, company: Company, scenario: Scenario, side: Si
     # a Mek that owes points (parts bought, repairs, an overhaul) costs them at its muster
     owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign, pays=m.owed)
              for m in session.exec(
-        select(Mek).where(Mek.company_id == company.id, Mek.status == "active")
+        select(Mek).where(Mek.company_id == company.id, Mek.status == MekStatus.ACTIVE)
         .order_by(col(Mek.id))).all()]
     owed = sum(coming.owed.values())
     treasury = points(session, company)  # house rule treasury: what it can pay for
@@ -709,7 +719,7 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
         mek_row = session.exec(select(Mek).where(Mek.company_id == company.id,
                                                  Mek.callsign == callsign)).one()
         flying = session.exec(select(Pilot).where(Pilot.mek_id == mek_row.id,
-                                                  Pilot.status != "dead")).first()
+                                                  Pilot.status != PilotStatus.DEAD)).first()
         if flying is None:
             empty.append(callsign)
         elif flying.level == "Regular":
@@ -717,7 +727,7 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
     free_regulars = rules.pilots.get("Regular", 0) - regulars
     for callsign in empty:
         spare = session.exec(select(Pilot).where(
-            Pilot.company_id == company.id, Pilot.status != "dead",
+            Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD,
             col(Pilot.mek_id).is_(None))).all()
         if spare:
             best = max(spare, key=lambda p: (_rank(p.level), p.kills, -(p.id or 0)))
@@ -739,7 +749,7 @@ def auto_repair(session: Session, company: Company, catalog: Catalog) -> list[st
     price, owed at the Mek's next muster. Returns what was done, Mek by Mek."""
     done = []
     for mek in session.exec(select(Mek).where(Mek.company_id == company.id,
-                                              Mek.status == "active")
+                                              Mek.status == MekStatus.ACTIVE)
                             .order_by(col(Mek.id))).all():
         if mek.lost and mek.lost != "[]":
             result = repair_mek(session, company.name, str(mek.id), buy=True,

@@ -67,7 +67,7 @@ def complete_step(session: Session, step: Step, fought: Fought,
     """Record a fought campaign battle in the campaign and move it on (recorded as an
     event)."""
     row = session.get(Campaign, step.campaign)
-    if row is None or row.position != step.position or row.status != "active":
+    if row is None or row.position != step.position or row.status != CampaignStatus.ACTIVE:
         raise Refused("The campaign has moved on since this battle began.")
     company = session.get(Company, row.company_id)
     assert company is not None
@@ -111,12 +111,13 @@ def complete_step(session: Session, step: Step, fought: Fought,
         if row.position >= len(plan):
             row.status = CampaignStatus.FINISHED
         session.add(row)
+        finished = row.status == CampaignStatus.FINISHED
         change.summary = (f"{scenario.name} ({side.value}): {outcome}."
                           + (f" Paid {entry['income']} points; treasury {entry['treasury']}."
                              if "income" in entry else "")
-                          + (" The campaign is over." if row.status == "finished" else ""))
+                          + (" The campaign is over." if finished else ""))
     return {"company": company.name, "campaign": row.name, "position": row.position,
-            "of": len(plan), "finished": row.status == "finished", **entry}
+            "of": len(plan), "finished": finished, **entry}
 
 
 def odds_before(view: dict[str, Any] | None) -> dict[str, Any] | None:

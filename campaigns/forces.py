@@ -24,7 +24,7 @@ from campaigns.files.designs import load_design_file
 from campaigns.files.reading import FORCE, read_yaml_file
 from campaigns.files.stored import reading, stored_json
 from campaigns.parts import fighting_spec, lost_parts, mek_design
-from db.models import Company, Mek, Muster, Pilot, SupportRoll, fold
+from db.models import Company, Mek, MekStatus, Muster, Pilot, PilotStatus, SupportRoll, fold
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
@@ -136,7 +136,8 @@ def muster_force(session: Session, company_name: str, scenario_id: str,
         for entry in stored_json(muster, "force", list):
             mek = session.get(Mek, entry["mek"])
             pilot = session.get(Pilot, entry["pilot"])
-            if mek is None or pilot is None or mek.status != "active" or pilot.status == "dead":
+            if (mek is None or pilot is None or mek.status != MekStatus.ACTIVE
+                    or pilot.status == PilotStatus.DEAD):
                 raise Refused(f"{company.name}'s muster for {scenario_id} names a Mek or pilot "
                               "that can no longer fight; muster again.")
             # A Mek fights without the parts it lost and has not had replaced (R3.7), and

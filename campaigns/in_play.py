@@ -17,7 +17,7 @@ def play_using(session: Session, muster_id: int | None) -> int | None:
     if muster_id is None:
         return None
     return session.exec(
-        select(Play.id).where(Play.status == "active",
+        select(Play.id).where(Play.status == PlayStatus.ACTIVE,
                               or_(col(Play.attacker_muster_id) == muster_id,
                                   col(Play.defender_muster_id) == muster_id))
         .order_by(col(Play.id)).limit(1)).first()
@@ -30,7 +30,7 @@ def set_aside_plays_of(session: Session, company_id: int) -> list[int]:
     (A campaign's plays are the company's own and go with its campaign.)"""
     musters = select(Muster.id).where(Muster.company_id == company_id)
     rows = session.exec(
-        select(Play).where(Play.status == "active", col(Play.campaign_id).is_(None),
+        select(Play).where(Play.status == PlayStatus.ACTIVE, col(Play.campaign_id).is_(None),
                            or_(col(Play.attacker_muster_id).in_(musters),
                                col(Play.defender_muster_id).in_(musters)))
         .order_by(col(Play.id))).all()

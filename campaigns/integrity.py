@@ -14,7 +14,7 @@ from campaigns.files.roster import snapshot
 from campaigns.files.stored import DamagedRecord
 from db.backup import json_problem, tables
 from db.engine import damaged, is_damage
-from db.models import Campaign, Company, Event, Muster, Play
+from db.models import Campaign, Company, Event, Muster, Play, PlayStatus
 
 
 def check(session: Session) -> list[str]:
@@ -110,7 +110,7 @@ def _play_link_problems(session: Session) -> list[str]:
                             f"play's record says {_link(wanted)}")
         held = (row.attacker_muster_id, row.defender_muster_id)
         recorded = recorded_musters(spec, muster_owners)
-        if not musters_agree(held, recorded, row.status == "active"):
+        if not musters_agree(held, recorded, row.status == PlayStatus.ACTIVE):
             problems.append(f"play {row.id}: its muster columns say {_musters(held)}, but the "
                             f"play's record says {_musters(recorded)}")
     return problems

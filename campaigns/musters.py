@@ -27,7 +27,7 @@ from campaigns.company import (
 )
 from campaigns.files.stored import stored_json
 from campaigns.treasury import charge, points, refund
-from db.models import Company, Mek, Muster, Pilot, SupportRoll
+from db.models import Company, Mek, Muster, Pilot, PilotStatus, SupportRoll
 from meks.game.catalog import Size, load_catalog
 from meks.game.construction import Pricing, check_design
 from meks.game.scenario import Scenario, Side, SideRules
@@ -104,8 +104,8 @@ def next_muster(session: Session, company: Company) -> NextMuster:
     rolls = [r for r in session.exec(select(SupportRoll).where(
         SupportRoll.company_id == company.id, col(SupportRoll.used).is_(False))).all()
         if r.muster_id is None or (waiting is not None and r.muster_id == waiting.id)]
-    owed = {p.id: p.hire_cost for p in session.exec(select(Pilot).where(
-        Pilot.company_id == company.id, Pilot.status != "dead")).all() if p.id is not None}
+    living = select(Pilot).where(Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD)
+    owed = {p.id: p.hire_cost for p in session.exec(living).all() if p.id is not None}
     for entry in stored_json(waiting, "force", list) if waiting is not None else []:
         if entry.get("paid") and entry["pilot"] in owed:
             owed[entry["pilot"]] += entry["paid"]
@@ -164,7 +164,7 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         pilots: list[Pilot] = []
         for mek in meks:
             pilot = session.exec(select(Pilot).where(Pilot.mek_id == mek.id,
-                                                     Pilot.status != "dead")).first()
+                                                     Pilot.status != PilotStatus.DEAD)).first()
             if pilot is None:
                 problems.append(f"{mek.callsign} has no pilot (meks pilot assign)")
                 continue

@@ -182,7 +182,7 @@ def _state(row: Play, session: Session) -> PlayState:
 def unfinished(session: Session) -> list[dict[str, Any]]:
     """The plays not yet finished, oldest first."""
     out = []
-    for row in session.exec(select(Play).where(Play.status == "active")
+    for row in session.exec(select(Play).where(Play.status == PlayStatus.ACTIVE)
                             .order_by(col(Play.id))).all():
         state = _state(row, session)
         out.append({"id": row.id, "scenario": row.scenario, "side": row.side,
@@ -196,7 +196,7 @@ def load(session: Session, play_id: int) -> PlayState:
     """An unfinished play, to resume. Refused when it is over or its companies' forces
     have gone elsewhere since."""
     row = _row(session, play_id)
-    if row.status != "active":
+    if row.status != PlayStatus.ACTIVE:
         where = f" (stored as battle {row.battle_id})" if row.battle_id else ""
         raise Refused(f"Play {play_id} is over: {row.result}{where}.")
     _participants(session, row)  # refuses if a company's muster was used meanwhile
@@ -211,7 +211,7 @@ def set_aside(session: Session, play_id: int) -> str:
     afresh. Returns the sentence that tells the player so."""
     row = _row(session, play_id, for_change=True)
     state = _state(row, session)
-    if row.status == "active":
+    if row.status == PlayStatus.ACTIVE:
         row.status = PlayStatus.FINISHED
         row.result = "set aside"
         row.updated_at = utcnow()
@@ -226,7 +226,7 @@ def append_decision(session: Session, play_id: int, index: int, data: Decision) 
     """Save the player's decision number ``index`` (counting from 0)."""
     row = _row(session, play_id, for_change=True)
     decisions = stored_json(row, "decisions")
-    if row.status != "active" or len(decisions) != index:
+    if row.status != PlayStatus.ACTIVE or len(decisions) != index:
         raise Refused(f"Play {play_id} has moved on elsewhere (is it open in another "
                       "terminal?); resume it again to continue from where it is now.")
     decisions.append(data)
@@ -284,7 +284,7 @@ def finish(session: Session, play_id: int, battle: Battle, *,
     so that asking again rolls the very same dice."""
     row = _row(session, play_id, for_change=True)
     _lock_sides(session, row)
-    if row.status != "active":
+    if row.status != PlayStatus.ACTIVE:
         raise Refused(f"Play {play_id} is already finished.")
     if battle.verdict is None or not battle.verdict.decided:
         raise Refused(f"Play {play_id}'s battle is not over yet.")

@@ -18,7 +18,7 @@ from sqlmodel import Session, col, select
 from campaigns.company import NotFound, get_company, shell_arg
 from campaigns.files.stored import reading, stored_json
 from db.models import Battle as BattleRow
-from db.models import BattleLog, Campaign, Company, Muster, Pilot
+from db.models import BattleLog, Campaign, CampaignStatus, Company, Muster, Pilot
 
 LEVELS = ("Green", "Regular", "Veteran", "Elite")
 
@@ -147,7 +147,7 @@ def _levels_after(entries: list[dict[str, Any]], now: dict[str, str]) -> list[di
 
 def _campaign_row(session: Session, company: Company) -> Campaign:
     row = session.exec(select(Campaign).where(Campaign.company_id == company.id,
-                                              Campaign.status == "active")
+                                              Campaign.status == CampaignStatus.ACTIVE)
                        .order_by(col(Campaign.id).desc())).first() or session.exec(
         select(Campaign).where(Campaign.company_id == company.id)
         .order_by(col(Campaign.id).desc())).first()

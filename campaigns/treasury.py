@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from campaigns.errors import Refused
-from db.models import Campaign, Company
+from db.models import Campaign, CampaignStatus, Company
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ class Broke(Refused):
 def treasury_campaign(session: Session, company: Company) -> Campaign | None:
     """The company's campaign under way that keeps a treasury, if any."""
     return session.exec(select(Campaign).where(
-        Campaign.company_id == company.id, Campaign.status == "active",
+        Campaign.company_id == company.id, Campaign.status == CampaignStatus.ACTIVE,
         col(Campaign.treasury).is_not(None)).order_by(col(Campaign.id).desc())).first()
 
 
