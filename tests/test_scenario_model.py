@@ -252,16 +252,17 @@ def test_many_unknown_keys_are_counted_not_each_worded(monkeypatch: pytest.Monke
     """Issue 14, item 2: a scenario with 20,000 unknown keys words only the problems a
     message lists (and one more), each with its spelling hint; the rest are counted, and the
     '... and N more' line still says how many there truly are."""
+    from campaigns.files import model_errors
     from meks.game.errors import MAX_LISTED
 
     calls = []
-    convert = scenario_model._from_pydantic
+    convert = model_errors.from_pydantic
 
-    def counted(error: Any, data: object) -> Any:
+    def counted(error: Any, data: object, words: model_errors.Vocabulary) -> Any:
         calls.append(error)
-        return convert(error, data)
+        return convert(error, data, words)
 
-    monkeypatch.setattr(scenario_model, "_from_pydantic", counted)
+    monkeypatch.setattr(model_errors, "from_pydantic", counted)
     data = {"id": "many-keys", "name": "Many keys", **{f"key{i}": 1 for i in range(20_000)}}
     with pytest.raises(ScenarioInvalid) as caught:
         parse_scenario(data, "many.yaml")

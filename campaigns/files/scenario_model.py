@@ -8,8 +8,9 @@ sees plain data.
 
 Checking happens in two passes. The pydantic models here check shapes and single values
 (zones 1-9, known terrain, whole numbers, no unknown keys); every error pydantic reports is
-worded by one translator (``_from_pydantic``). ``meks.game.scenario_checks.semantic_problems`` then
-checks what spans several values, on the game's own types.
+worded by one translator (``campaigns.files.model_errors``).
+``meks.game.scenario_checks.semantic_problems`` then checks what spans several values, on the
+game's own types.
 
 The models also give the JSON Schema of a scenario file (``scenario_json_schema``) and the
 form a scenario is stored in (campaign copies, battle and play records): ``scenario_data``
@@ -22,12 +23,9 @@ import dataclasses
 import enum
 import functools
 import hashlib
-import itertools
 import json
 import math
-import types
 import typing
-from collections.abc import Iterator
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -47,25 +45,17 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from campaigns.files.model_errors import Vocabulary, worded
 from meks.game import scenario as game
 from meks.game.catalog import Size, load_catalog
 from meks.game.construction import Pricing
 from meks.game.errors import (
-    EMPTY,
-    MAX_LISTED,
     AmbiguousName,
     described,
-    missing_key,
-    nearest_hint,
-    not_one_of,
-    out_of_range,
     problem,
-    unknown_key,
-    wrong_kind,
 )
 from meks.game.scenario import (
     COMBINATORS,
-    CONDITION_TYPES,
     DEFAULT_BUDGET,
     DEFAULT_SUPPORT_ROLLS,
     DEFAULT_TERRAIN,
@@ -74,7 +64,6 @@ from meks.game.scenario import (
     ZONES,
     Edge,
     Measure,
-    Path,
     Repair,
     Result,
     Salvage,
@@ -598,7 +587,7 @@ def parse_condition(data: object, source: str = "condition") -> game.Condition:
     try:
         condition: game.Condition = _to_game(_condition_adapter().validate_python(data))
     except ValidationError as exc:
-        found, unlisted = _worded(exc, {"victory": {"attacker": data}},
+        found, unlisted = worded(exc, {"victory": {"attacker": data}}, SCENARIO_WORDS,
                                   ("victory", "attacker"))
         raise ScenarioInvalid(source, [dataclasses.replace(p, path=p.path[2:]) for p in found],
                               unlisted) from None
@@ -674,6 +663,10 @@ def scenario_json_schema() -> dict[str, Any]:
     }
 
 
+# Pydantic's errors on a scenario file, worded from its model down (conditions by their tag).
+SCENARIO_WORDS = Vocabulary(root=Scenario, tagged=_CONDITION_MODELS)
+
+
 # ---- reading a file ----------------------------------------------------------------------
 
 def parse_scenario(data: object, source: str = "scenario") -> game.Scenario:
@@ -685,7 +678,7 @@ def parse_scenario(data: object, source: str = "scenario") -> game.Scenario:
     try:
         model = Scenario.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioInvalid(source, *_worded(exc, data)) from None
+        raise ScenarioInvalid(source, *worded(exc, data, SCENARIO_WORDS)) from None
     scenario = _game_scenario(model)
     problems = semantic_problems(scenario)
     if problems:
@@ -699,25 +692,10 @@ def house_rules_problems(data: object, where: str = "house_rules") -> list[str]:
     try:
         HouseRules.model_validate(data)
     except ValidationError as exc:
-        found, _ = _worded(exc, {"house_rules": data}, ("house_rules",))
+        found, _ = worded(exc, {"house_rules": data}, SCENARIO_WORDS, ("house_rules",))
         return [problem(p.message, path=where + p.where.removeprefix("house_rules"))
                 for p in found]
     return []
-
-
-def _worded(exc: ValidationError, data: object,
-            prefix: tuple[str, ...] = ()) -> tuple[list[Problem], int]:
-    """The first problems in ``exc`` in plain words (one more than a message lists, so that
-    it still says there are more), and how many more errors pydantic found, counted but not
-    worded: a file with 20,000 unknown keys costs no time on 20,000 spelling hints."""
-    errors = exc.errors(include_url=False)
-    first = itertools.islice(errors, MAX_LISTED + 1)
-    found = _dedupe(_from_pydantic({**e, "loc": (*prefix, *e["loc"])}, data) for e in first)
-    return found, max(0, len(errors) - (MAX_LISTED + 1))
-
-
-def _dedupe(problems: Iterator[Problem | None]) -> list[Problem]:
-    return list(dict.fromkeys(p for p in problems if p is not None))
 
 
 # ---- the game's types from the model, and back -------------------------------------------
@@ -811,159 +789,5 @@ def _key_data(key: object) -> str:
     return str(key.value) if isinstance(key, enum.Enum) else str(key)
 
 
-# ---- pydantic's errors in plain words ----------------------------------------------------
-
-_KINDS = {
-    "int_type": "a whole number", "int_parsing": "a whole number",
-    "int_from_float": "a whole number", "float_type": "a number", "float_parsing": "a number",
-    "bool_type": "true or false", "bool_parsing": "true or false", "string_type": "text",
-    "list_type": "a list", "tuple_type": "a list", "dict_type": "a mapping of keys to values",
-    "model_type": "a mapping of keys to values",
-    "model_attributes_type": "a mapping of keys to values", "finite_number": "a finite number",
-    "int_parsing_size": "a whole number of a sensible size",
-}
-
-
-def _data_path(data: object, loc: tuple[str | int, ...]) -> tuple[Path, Path]:
-    """Split pydantic's location into the part found in the data (keys and indexes as the
-    file has them) and the rest (condition tags pydantic adds, or a missing key)."""
-    node = data
-    found: list[str | int] = []
-    rest: list[str | int] = []
-    for seg in loc:
-        if seg == "[key]":
-            continue
-        inside, node = _step(node, seg)
-        (found if inside else rest).append(seg)
-    return tuple(found), tuple(rest)
-
-
-def _step(node: object, seg: str | int) -> tuple[bool, object]:
-    """The value under ``seg`` in ``node``, if there is one."""
-    if isinstance(node, dict) and _has_key(node, seg):
-        return True, node[seg]
-    if isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
-        return True, node[seg]
-    return False, node
-
-
-def _has_key(mapping: dict[Any, Any], key: object) -> bool:
-    try:
-        return key in mapping
-    except TypeError:
-        return False
-
-
-def _unwrap(tp: Any) -> Any:
-    """Strip Annotated and a '| None' from a type."""
-    while True:
-        origin = typing.get_origin(tp)
-        if origin is Annotated:
-            tp = typing.get_args(tp)[0]
-        elif origin in (typing.Union, types.UnionType):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            if len(args) != 1:
-                return tp
-            tp = args[0]
-        else:
-            return tp
-
-
-def _model_at(loc: tuple[str | int, ...]) -> type[BaseModel] | None:
-    """The model whose keys are expected at ``loc`` (pydantic's location, tags included)."""
-    tp: Any = Scenario
-    for seg in loc:
-        tp = _unwrap(tp)
-        origin = typing.get_origin(tp)
-        if isinstance(tp, type) and issubclass(tp, BaseModel):
-            info = next((f for n, f in tp.model_fields.items() if seg in (n, f.alias)), None)
-            if info is None:
-                return None
-            tp = info.annotation
-        elif origin in (tuple, list):
-            tp = typing.get_args(tp)[0]
-        elif origin is dict:
-            tp = typing.get_args(tp)[1]
-        elif origin in (typing.Union, types.UnionType) and isinstance(seg, str):
-            found = _CONDITION_MODELS.get(seg)
-            if found is None:
-                return None
-            tp = found
-        else:
-            return None
-    tp = _unwrap(tp)
-    return tp if isinstance(tp, type) and issubclass(tp, BaseModel) else None
-
-
-def _keys_of(model: type[BaseModel]) -> list[str]:
-    return [f.alias or n for n, f in model.model_fields.items()]
-
-
-def _from_pydantic(error: Any, data: object) -> Problem | None:
-    """``error`` from pydantic as a ``Problem``; None for an error that only follows from
-    another one (a list reported too short because its items failed)."""
-    loc: tuple[str | int, ...] = tuple(error["loc"])
-    kind: str = error["type"]
-    value = error.get("input")
-    ctx = error.get("ctx") or {}
-    found, _ = _data_path(data, loc)
-    if kind == "missing":
-        key = loc[-1]
-        model = _model_at(loc[:-1])
-        if key == "side" and model is not None and issubclass(model, _Condition):
-            return Problem(found, "this condition names no side: add 'side: attacker' or "
-                           "'side: defender' (the side it is about)")
-        return Problem(found, missing_key(key))
-    if kind == "extra_forbidden":
-        key = loc[-1]
-        model = _model_at(loc[:-1])
-        return Problem(found, unknown_key(key, _keys_of(model) if model is not None else [],
-                                          list_all=True))
-    if kind == "union_tag_invalid":
-        tags = list(CONDITION_TYPES)
-        kinds = [t for t in tags if t not in COMBINATORS]
-        return Problem(found, f"unknown condition type {ctx.get('tag')!r}"
-                       f"{nearest_hint(ctx.get('tag'), tags, cutoff=0.5)}; "
-                       f"the types are {', '.join(kinds)}")
-    if kind == "union_tag_not_found":
-        names = ", ".join(t for t in CONDITION_TYPES if t not in COMBINATORS)
-        if isinstance(value, dict):
-            return Problem(found, "this condition does not say what it is: add 'type:' (one of "
-                           f"{names}), or write it as 'all:', 'any:' or 'not:'")
-        return Problem(found, f"expected a condition (a mapping with 'type:', or 'all:', "
-                       f"'any:' or 'not:'), found {described(value)}")
-    if kind in _KINDS:
-        return Problem(found, wrong_kind(_KINDS[kind], value))
-    if kind in ("enum", "literal_error"):
-        expected = str(ctx.get("expected", ""))
-        choices = [c.strip(" '") for c in expected.replace(" or ", ",").split(",") if c.strip()]
-        return Problem(found, not_one_of(value, choices, expected))
-    if kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        bound = {"greater_than_equal": ("at least", "ge"), "greater_than": ("more than", "gt"),
-                 "less_than_equal": ("at most", "le"), "less_than": ("less than", "lt")}[kind]
-        return Problem(found, out_of_range(bound[0], ctx.get(bound[1]), value))
-    if kind == "too_short":
-        if isinstance(value, list | dict) and len(value) >= int(ctx.get("min_length", 1)):
-            return None
-        return Problem(found, EMPTY)
-    if kind == "string_too_short":
-        return Problem(found, EMPTY)
-    if kind == "recursion_loop":
-        return Problem(found, "this refers back to itself (a YAML alias inside its own anchor)")
-    if kind == "invalid_key":
-        return Problem(found, f"every key must be a word, not {described(value)}")
-    if kind == "value_error":
-        return Problem(found, str(ctx.get("error", error["msg"])))
-    return Problem(found, str(error["msg"]))
-
-
-__all__ = [
-    "ScenarioInvalid",
-    "house_rules_problems",
-    "parse_condition",
-    "parse_scenario",
-    "rules_digest",
-    "scenario_data",
-    "scenario_json_schema",
-    "stored_scenario",
-]
+__all__ = ["ScenarioInvalid", "house_rules_problems", "parse_condition", "parse_scenario",
+           "rules_digest", "scenario_data", "scenario_json_schema", "stored_scenario"]
