@@ -132,9 +132,10 @@ def stockpile(session: Session, company_id: int | None) -> list[dict[str, Any]]:
 
 def clear(session: Session, company_id: int, *, keep_linked: bool = False) -> None:
     """Remove everything the company owns (not the company row, not its events); with
-    ``keep_linked``, not the rows plays are linked to: its campaigns (which their plays go
-    with) and its musters (which let go of the plays holding them)."""
-    kept = (Campaign, Muster) if keep_linked else ()
+    ``keep_linked``, not the rows others are linked to: its campaigns (which their plays go
+    with), its musters (which let go of the plays holding them) and its battles (which
+    their full logs go with, and plays let go of)."""
+    kept = (Campaign, Muster, Battle) if keep_linked else ()
     for table in (Campaign, Battle, SupportRoll, Pilot, Muster, Mek, StockPart):
         if table not in kept:
             session.exec(delete(table).where(col(table.company_id) == company_id))
@@ -185,11 +186,26 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
                            skills=json.dumps(p["skills"]), status=p["status"],
                            mek_id=ids["mek"].get(p["mek"]) if p["mek"] is not None else None,
                            hire_cost=p.get("hire_cost", 0)), p["id"])
+    # With ``keep_ids`` a battle the company still has is written back into its own row,
+    # never deleted and made again: its full log goes with the row (``BattleLog``), and so
+    # does the link of the play that stored it. A battle the document does not hold (an
+    # undone record) is deleted, and its log with it.
+    battles = {row.id: row for row in session.exec(
+        select(Battle).where(Battle.company_id == company.id))} if keep_ids else {}
     for b in doc["battles"]:
-        add("battle", Battle(company_id=company.id, muster_id=None, scenario=b["scenario"],
-                             mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
-                             result=b["result"], log=json.dumps(b["log"]),
-                             created_at=b["created_at"]), b["id"])
+        values = {"scenario": b["scenario"], "mode": b["mode"], "sides": json.dumps(b["sides"]),
+                  "seed": b["seed"], "result": b["result"], "log": json.dumps(b["log"]),
+                  "created_at": b["created_at"]}
+        kept_battle = battles.pop(b["id"], None)
+        if kept_battle is None:
+            add("battle", Battle(company_id=company.id, muster_id=None, **values), b["id"])
+        else:
+            for name, value in values.items():
+                setattr(kept_battle, name, value)
+            session.add(kept_battle)
+            ids["battle"][b["id"]] = b["id"]
+    for gone_battle in battles.values():
+        session.delete(gone_battle)
     # With ``keep_ids`` a muster the company still has is written back into its own row,
     # never deleted and made again: an unfinished play holds it (``Play.*_muster_id``, let
     # go when the muster is deleted), and must go on holding it when an undo changes
@@ -217,11 +233,10 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
         session.delete(dropped)
     session.flush()
     for b in doc["battles"]:
-        if b["muster"] is not None:
-            row = session.get(Battle, ids["battle"][b["id"]])
-            assert row is not None
-            row.muster_id = ids["muster"][b["muster"]]
-            session.add(row)
+        row = session.get(Battle, ids["battle"][b["id"]])
+        assert row is not None
+        row.muster_id = ids["muster"][b["muster"]] if b["muster"] is not None else None
+        session.add(row)
     # With ``keep_ids`` a campaign the company still has is written back into its own row,
     # never deleted and made again: a play of the campaign (``Play.campaign_id``) goes with
     # its campaign, and must stay when an undo changes something else.
