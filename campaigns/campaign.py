@@ -70,6 +70,7 @@ from campaigns.company import (
     waiting_muster,
 )
 from campaigns.files.reading import PLAN, is_file, read_yaml_file, resolved
+from campaigns.files.records import StepResult, SupportResult
 from campaigns.files.scenario_model import HouseRules as HouseRulesModel
 from campaigns.files.scenario_model import house_rules_problems, scenario_data, stored_scenario
 from campaigns.files.scenarios import (
@@ -337,7 +338,7 @@ def keeps_treasury(steps: list[dict[str, Any]]) -> bool:
 
 def campaign_view(row: Campaign) -> dict[str, Any]:
     plan = stored_json(row, "plan", list)
-    results = stored_json(row, "results")
+    results: list[StepResult] = stored_json(row, "results")
     record = {r: sum(1 for x in results if x["result"] == r) for r in ("win", "loss", "draw")}
     broke = row.status == CampaignStatus.BROKE
     return {"id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
@@ -425,7 +426,7 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
 
 
 def _before_muster(session: Session, company: Company, row: Campaign, catalog: Catalog
-                   ) -> tuple[Scenario, Side, Dice, list[dict[str, Any]], list[str]]:
+                   ) -> tuple[Scenario, Side, Dice, list[SupportResult], list[str]]:
     """The campaign's next scenario and the company's side in it, the step's dice, and
     what comes before its muster: the support rolls it grants and lost parts put back."""
     step = stored_json(row, "plan", list)[row.position]

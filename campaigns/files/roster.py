@@ -12,8 +12,7 @@ import json
 
 from sqlmodel import Session, col, delete, select
 
-from campaigns.files.stored import stored_json
-from campaigns.records import (
+from campaigns.files.records import (
     BattleRecord,
     CampaignRecord,
     Document,
@@ -25,6 +24,7 @@ from campaigns.records import (
     StockRecord,
     SupportRecord,
 )
+from campaigns.files.stored import stored_json
 from db.models import (
     Battle,
     Campaign,
@@ -44,8 +44,17 @@ from meks.game.errors import InputError
 SCHEMA_NAME = "meks-roster"
 SCHEMA_VERSION = 1
 
-__all__ = ["Document", "SCHEMA_NAME", "SCHEMA_VERSION", "check_references", "clear",
-           "restore", "snapshot", "stockpile", "write"]
+__all__ = [
+    "SCHEMA_NAME",
+    "SCHEMA_VERSION",
+    "Document",
+    "check_references",
+    "clear",
+    "restore",
+    "snapshot",
+    "stockpile",
+    "write",
+]
 
 
 def _ident(ident: int | None) -> int:

@@ -9,7 +9,8 @@ post-battle entry of each pilot (``campaigns.postbattle``). Each is declared her
 plain dict that is stored and printed as it is. A key marked ``NotRequired`` is left out when
 it holds nothing, as documents written before it existed leave it out.
 
-This module imports nothing of the project, so that every part of it can use the shapes.
+This module imports nothing of the project, so that every part of it (the files it reads and
+writes included) can use the shapes.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ class MusterView(TypedDict):
     force: list[MusteredMek]
     support: list[str]
     paid: NotRequired[int]  # house rule treasury: what the treasury paid, and what is left
-    treasury: NotRequired[int | None]
+    treasury: NotRequired[int]
 
 
 # ---- the post-battle entry of one pilot (campaigns.postbattle) -------------------------------
@@ -341,3 +342,95 @@ class CompanyView(TypedDict):
     last_muster: LastMuster | None
     battles: list[BattleLine]
     stockpile: list[StockRecord]
+
+
+class CompanyLine(TypedDict):
+    """A company in ``company list``."""
+
+    id: int | None
+    name: str
+    meks: int  # active ones
+    pilots: int  # living ones
+    battles: int
+
+
+class BoughtMek(MekView, total=False):
+    """A Mek just bought, with the treasury left (house rule treasury)."""
+
+    treasury: int
+
+
+class RenamedMek(MekView):
+    """A Mek after ``mek rename``, and whether its callsign changed."""
+
+    changed: bool
+
+
+class ListedMek(MekView):
+    """A Mek in ``mek list``, with the name of its pilot."""
+
+    pilot: str | None
+
+
+class HiredPilot(PilotView):
+    """A pilot just hired, with the change in words."""
+
+    summary: str
+
+
+# ---- the company's history (its events) -----------------------------------------------------
+
+class DieRoll(TypedDict):
+    """One die a change rolled, and what for."""
+
+    purpose: str
+    value: int
+
+
+class EventView(TypedDict):
+    """A change in the company's history."""
+
+    id: int | None
+    at: str
+    command: str
+    summary: str
+    dice: list[DieRoll]
+    undone: bool
+    undoes: int | None
+
+
+class PilotHistory(PilotView):
+    """A pilot as ``pilot show`` shows them: with the changes that concerned them."""
+
+    history: list[EventView]
+
+
+class Undone(TypedDict):
+    """What ``company undo`` undid."""
+
+    undone: int | None
+    command: str
+    summary: str
+
+
+class SupportResult(TypedDict):
+    """A support roll just made (R4.1)."""
+
+    table_die: int
+    entry_die: int
+    table: str
+    result: str
+    kind: str
+    effect: str
+    points: int
+
+
+class RecordedBattle(TypedDict):
+    """A battle recorded at the table (``battle record``): its pilots' post-battle entries."""
+
+    battle_id: int | None
+    result: str
+    seed: int | None
+    pilots: list[PilotOutcome]
+    salvage: list[str]
+    withdrawal: NotRequired[str]
