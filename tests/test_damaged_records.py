@@ -92,6 +92,8 @@ def test_damaged_muster_force_entries_are_one_sentence_everywhere(
     before = run(runner, "company", "history", wolves, "--json")
     refused_as_damaged(runner, "muster 1, force", *command)
     assert run(runner, "company", "history", wolves, "--json") == before
+    said = run(runner, "db", "check", code=1)  # which the refusal says to run
+    assert "muster 1: the stored force is not a list of entries" in said
 
 
 @pytest.mark.parametrize("skills", ["[oops", "{}", "null"])

@@ -59,12 +59,19 @@ def stored_force(row: object) -> list[ForceEntry]:
     pilot by id, with what the muster paid (``ForceEntry``); ``DamagedRecord`` naming the
     record if it is not so."""
     force: list[ForceEntry] = stored_json(row, "force", list)
-    for entry in force:
-        if not (isinstance(entry, dict)
-                and all(_is_id(entry.get(key)) for key in ("mek", "pilot"))
-                and all(_is_count(entry[key]) for key in ("paid", "owed") if key in entry)):
-            raise DamagedRecord(describe(row, "force"))
+    if not is_force(force):
+        raise DamagedRecord(describe(row, "force"))
     return force
+
+
+def is_force(data: object) -> bool:
+    """Whether ``data`` has the shape of a muster's force (``ForceEntry``): a list of
+    mappings, each naming a Mek and a pilot by id, with what was paid as counts."""
+    return isinstance(data, list) and all(
+        isinstance(entry, dict)
+        and all(_is_id(entry.get(key)) for key in ("mek", "pilot"))
+        and all(_is_count(entry[key]) for key in ("paid", "owed") if key in entry)
+        for entry in data)
 
 
 def _is_id(value: object) -> bool:
