@@ -434,3 +434,28 @@ class RecordedBattle(TypedDict):
     pilots: list[PilotOutcome]
     salvage: list[str]
     withdrawal: NotRequired[str]
+
+
+# ---- a campaign as ``campaign status`` shows it ----------------------------------------------
+
+class CampaignView(TypedDict):
+    """A campaign with its plan and results, as ``campaign start`` and ``status`` show it."""
+
+    id: int | None
+    name: str
+    status: str
+    seed: int
+    difficulty: str
+    position: int
+    plan: list[Json]
+    next: Json | None  # the plan's next step, None when it is over
+    results: list[StepResult]
+    record: dict[str, int]  # how many of win, loss and draw
+    treasury: NotRequired[int]  # house rule treasury
+    broke_at: NotRequired[Json]  # the step the company went broke before
+
+
+class CompanyCampaign(CampaignView):
+    """A company's campaign, as ``campaign status`` shows it."""
+
+    company: str
