@@ -230,15 +230,15 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
     battles = {row.id: row for row in session.exec(
         select(Battle).where(Battle.company_id == company.id))} if keep_ids else {}
     for b in doc["battles"]:
-        values = {"scenario": b["scenario"], "mode": b["mode"], "sides": json.dumps(b["sides"]),
-                  "seed": b["seed"], "result": b["result"], "log": json.dumps(b["log"]),
-                  "created_at": b["created_at"]}
+        battle = Battle(company_id=company.id, muster_id=None, scenario=b["scenario"],
+                        mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
+                        result=b["result"], log=json.dumps(b["log"]),
+                        created_at=b["created_at"])
         kept_battle = battles.pop(b["id"], None)
         if kept_battle is None:
-            add("battle", Battle(company_id=company.id, muster_id=None, **values), b["id"])
+            add("battle", battle, b["id"])
         else:
-            for name, value in values.items():
-                setattr(kept_battle, name, value)
+            _copy(battle, kept_battle, _BATTLE_COLUMNS)
             session.add(kept_battle)
             ids["battle"][b["id"]] = b["id"]
     for gone_battle in battles.values():
@@ -310,6 +310,7 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
 
 
 # The columns a document sets on a muster or campaign row it writes back into (``write``).
+_BATTLE_COLUMNS = ("scenario", "mode", "sides", "seed", "result", "log", "created_at")
 _MUSTER_COLUMNS = ("scenario", "side", "budget", "max_size", "cost", "force", "battle_id",
                    "created_at", "definition")
 _CAMPAIGN_COLUMNS = ("name", "plan", "position", "seed", "difficulty", "status", "results",
