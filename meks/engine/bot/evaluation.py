@@ -140,6 +140,11 @@ Ref = tuple[str, bool]
 """A unit as the bot remembers values of it: its id, and whether it is a decoy."""
 
 
+def refs(units: Sequence[UnitView]) -> tuple[Ref, ...]:
+    """The units' refs (``Ref``), in order."""
+    return tuple([(u.id, u.decoy) for u in units])
+
+
 class Judge:
     """The bot's reading of fights in one battle, with the values it remembers until
     anything happens (a unit's worth, its working systems, what of each unit a quick
@@ -149,7 +154,8 @@ class Judge:
     def __init__(self) -> None:
         self._battle: object = None
         self._heat_of_zone: dict[int, int] = {}
-        self._phalanx = False
+        self._phalanx = False  # a unit with a Phalanx has been seen (see ``phalanx_seen``)
+        self._phalanx_looked = -1  # the stamp it was last looked for at
         # Remembered until anything happens (dropped when the battle's stamp changes):
         self._memo_key = -1
         self._turn = -1  # the battle's turn
@@ -165,6 +171,10 @@ class Judge:
         self._shooting: dict[Ref, tuple[object, ...]] = {}  # see ``_as_shooter``
         self._shot_at: dict[Ref, tuple[object, ...]] = {}  # see ``_as_target``
         self._marked: dict[Side, frozenset[str]] = {}
+        # What the side's units' decisions share while nothing happens: the strength of a
+        # group against another (``power``, ``ratio``), keyed on the side that sees them
+        # and the units' refs, in order.
+        self._shared: dict[tuple[object, ...], float] = {}
         # Remembered for the battle (dropped when another battle starts, so it holds the
         # last battle's units until then): ``quick``'s values, keyed on everything they
         # read that may change during a battle.
@@ -185,12 +195,10 @@ class Judge:
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
             self._phalanx = False
+            self._phalanx_looked = -1
         stamp = battle.stamp
         if stamp != self._memo_key:
             self._memo_key = stamp
-            if not self._phalanx:  # (a unit with one may come into sight: set-up, hiding)
-                self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
-                                    for s in u.systems)
             self._turn = battle.turn
             self._fails.clear()
             self._worths.clear()
@@ -199,6 +207,18 @@ class Judge:
             self._shooting.clear()
             self._shot_at.clear()
             self._marked.clear()
+            self._shared.clear()
+
+    def phalanx_seen(self, battle: SideView) -> bool:
+        """Whether the side has seen a unit with a Phalanx in this battle (a unit with one
+        may come into sight: set-up, hiding). Looked for once a stamp, and only when a
+        missile's odds ask: a Phalanx counts only where the side sees it now, so looking
+        later never changes an answer."""
+        if not self._phalanx and self._phalanx_looked != self._memo_key:
+            self._phalanx_looked = self._memo_key
+            self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
+                                for s in u.systems)
+        return self._phalanx
 
     def systems(self, unit: UnitView) -> frozenset[str]:
         """The names of the unit's working systems (remembered until something happens)."""
@@ -308,7 +328,7 @@ class Judge:
             jammer="Jammer" in target_systems, targeting_array=targeting, level=level,
             computers=computers, family_skill=skill and unit is not None, commandos=commandos,
             point_defense=missile and "Point Defense" in target_systems,
-            phalanx=missile and self._phalanx and any(
+            phalanx=missile and self.phalanx_seen(battle) and any(
                 f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)),
             gunnery=gunnery, six_hits=battle.house.six_always_hits)
 
@@ -551,7 +571,7 @@ class Judge:
             zone = target.zone or 5
             known = self._shot_at[ref] = (
                 target.zone, target.dug_in_zone, self.systems(target),
-                battle.doubled_against(zone, target.side), self._phalanx and any(
+                battle.doubled_against(zone, target.side), self.phalanx_seen(battle) and any(
                     f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)))
         return known
 
@@ -615,6 +635,15 @@ class Judge:
         if not targets:
             return 0.0
         self.fresh(battle)
+        key = ("power", battle.side, band, refs(shooters), refs(targets))
+        known = self._shared.get(key)
+        if known is None:
+            known = self._shared[key] = self._power(battle, shooters, targets, band)
+        return known
+
+    def _power(self, battle: SideView, shooters: Sequence[UnitView],
+               targets: Sequence[UnitView], band: Band | None) -> float:
+        """``power``, worked out."""
         bands = [band] if band is not None else list(BANDS)
         total = 0.0
         for b in bands:
@@ -626,7 +655,17 @@ class Judge:
 
     def ratio(self, battle: SideView, mine: Sequence[UnitView],
               theirs: Sequence[UnitView]) -> float:
-        """How a fight between two groups goes: above 1 ours lasts longer than theirs."""
+        """How a fight between two groups goes: above 1 ours lasts longer than theirs.
+        Remembered until anything happens."""
+        self.fresh(battle)
+        key = ("ratio", battle.side, refs(mine), refs(theirs))
+        known = self._shared.get(key)
+        if known is None:
+            known = self._shared[key] = self._ratio(battle, mine, theirs)
+        return known
+
+    def _ratio(self, battle: SideView, mine: Sequence[UnitView],
+               theirs: Sequence[UnitView]) -> float:
         theirs = [u for u in theirs if not u.is_infantry or u.detected]
         if not theirs:
             return 9.0
