@@ -154,8 +154,6 @@ class Judge:
     def __init__(self) -> None:
         self._battle: object = None
         self._heat_of_zone: dict[int, int] = {}
-        self._phalanx = False  # a unit with a Phalanx has been seen (see ``phalanx_seen``)
-        self._phalanx_looked = -1  # the stamp it was last looked for at
         # Remembered until anything happens (dropped when the battle's stamp changes):
         self._memo_key = -1
         self._turn = -1  # the battle's turn
@@ -171,6 +169,7 @@ class Judge:
         self._shooting: dict[Ref, tuple[object, ...]] = {}  # see ``_as_shooter``
         self._shot_at: dict[Ref, tuple[object, ...]] = {}  # see ``_as_target``
         self._marked: dict[Side, frozenset[str]] = {}
+        self._phalanx: dict[tuple[int, Side], bool] = {}  # see ``phalanx_in``
         # What the side's units' decisions share while nothing happens: the strength of a
         # group against another (``power``, ``ratio``), keyed on the side that sees them
         # and the units' refs, in order.
@@ -179,6 +178,11 @@ class Judge:
         # last battle's units until then): ``quick``'s values, keyed on everything they
         # read that may change during a battle.
         self._quick: dict[tuple[object, ...], float] = {}
+        # Remembered for the battle: ``power``'s values, keyed on the same.
+        self._powers: dict[tuple[object, ...], float] = {}
+        # Remembered for the battle: ``guns``'s odds, keyed on the same and more.
+        self._guns: dict[tuple[object, ...],
+                         list[tuple[int, int, list[tuple[int, float, float]]]]] = {}
         # Remembered for the battle: ``contest``'s odds, keyed on the rolls compared.
         self._contests: dict[tuple[tuple[tuple[int, int, float], ...], ...],
                              tuple[float, float]] = {}
@@ -190,12 +194,12 @@ class Judge:
             self._battle = battle.token
             self._memo_key = -1
             self._quick.clear()
+            self._powers.clear()
+            self._guns.clear()
             self._contests.clear()
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
-            self._phalanx = False
-            self._phalanx_looked = -1
         stamp = battle.stamp
         if stamp != self._memo_key:
             self._memo_key = stamp
@@ -207,18 +211,18 @@ class Judge:
             self._shooting.clear()
             self._shot_at.clear()
             self._marked.clear()
+            self._phalanx.clear()
             self._shared.clear()
 
-    def phalanx_seen(self, battle: SideView) -> bool:
-        """Whether the side has seen a unit with a Phalanx in this battle (a unit with one
-        may come into sight: set-up, hiding). Looked for once a stamp, and only when a
-        missile's odds ask: a Phalanx counts only where the side sees it now, so looking
-        later never changes an answer."""
-        if not self._phalanx and self._phalanx_looked != self._memo_key:
-            self._phalanx_looked = self._memo_key
-            self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
-                                for s in u.systems)
-        return self._phalanx
+    def phalanx_in(self, battle: SideView, zone: int, side: Side) -> bool:
+        """Whether the side sees a unit of ``side`` with a Phalanx in ``zone`` (R6.6),
+        remembered until anything happens."""
+        key = (zone, side)
+        known = self._phalanx.get(key)
+        if known is None:
+            known = self._phalanx[key] = any(f.has_system("Phalanx")
+                                             for f in battle.in_zone(zone, side))
+        return known
 
     def systems(self, unit: UnitView) -> frozenset[str]:
         """The names of the unit's working systems (remembered until something happens)."""
@@ -328,8 +332,7 @@ class Judge:
             jammer="Jammer" in target_systems, targeting_array=targeting, level=level,
             computers=computers, family_skill=skill and unit is not None, commandos=commandos,
             point_defense=missile and "Point Defense" in target_systems,
-            phalanx=missile and self.phalanx_seen(battle) and any(
-                f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)),
+            phalanx=missile and self.phalanx_in(battle, zone, target.side),
             gunnery=gunnery, six_hits=battle.house.six_always_hits)
 
     def modifier(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
@@ -382,35 +385,60 @@ class Judge:
         (``single``: whether the unit attacks one target this turn, for a Targeting Array;
         by default, whether ``targets`` is one)."""
         single = len(targets) == 1 if single is None else single
-        out: list[Gun] = []
-        for slot in unit.live_weapons():
+        gunnery = battle.gunnery_left(unit)
+        # Remembered for the battle, keyed as ``quick``'s values are, and on what else the
+        # odds read: the skills used this turn, Gunnery left, the band, the bonus, and the
+        # targets in order (the weapons and targets kept by their places, so that the
+        # answer names this question's values).
+        key = (band, doubled, single, gunnery, unit.id, unit.decoy, unit.turn_skills,
+               self._as_shooter(battle, unit),
+               tuple([(t.id, t.decoy, self._as_target(battle, t),
+                       t.id in self.marked(battle, unit.side)) for t in targets]))
+        known = self._guns.get(key)
+        if known is None:
+            known = self._guns[key] = self._guns_of(battle, unit, targets, band, doubled,
+                                                    single, gunnery)
+        live = unit.live_weapons()
+        return [Gun(live[i], live[i].weapon.heat, live[i].weapon.family, extra,
+                    [(targets[j], plain, boosted) for j, plain, boosted in evs])
+                for i, extra, evs in known]
+
+    def _guns_of(self, battle: SideView, unit: UnitView, targets: Sequence[UnitView],
+                 band: Band, doubled: bool | None, single: bool, gunnery: bool
+                 ) -> list[tuple[int, int, list[tuple[int, float, float]]]]:
+        """``guns``, worked out: each firing as the place of its weapon among the unit's
+        live weapons, its ``extra``, and the places of the targets it can hurt with the
+        expected hits."""
+        out: list[tuple[int, int, list[tuple[int, float, float]]]] = []
+        for i, slot in enumerate(unit.live_weapons()):
             if slot.fired:  # spent this turn (an Ambush fires early, R4.3)
                 continue
             weapon = slot.weapon
             skill = skill_of(weapon.family)
             has_skill = bool(skill and unit.skill(skill) and skill not in unit.turn_skills)
             evs = []
-            for t in targets:
+            for j, t in enumerate(targets):
                 plain = self.shot(battle, unit, weapon, t, band, single, False, 0, doubled)
                 if plain <= 0:
                     continue
                 boosted = plain if not has_skill or t.is_infantry else self.shot(
                     battle, unit, weapon, t, band, single, True, 0, doubled)
-                evs.append((t, plain, boosted))
+                evs.append((j, plain, boosted))
             if evs:
-                out.append(Gun(slot, weapon.heat, weapon.family, 0, evs))
-        if battle.gunnery_left(unit) and out:
-            cannons = [g for g in out if gunnery_weapon(g.slot.weapon)]
+                out.append((i, 0, evs))
+        if gunnery and out:
+            live = unit.live_weapons()
+            cannons = [g for g in out if gunnery_weapon(live[g[0]].weapon)]
             if cannons:
-                best = max(cannons, key=lambda g: max(e[1] for e in g.evs))
+                best = max(cannons, key=lambda g: max(e[1] for e in g[2]))
                 evs = []
-                for t, _, _ in best.evs:
-                    ev = self.shot(battle, unit, best.slot.weapon, t, band, single, False, -2,
-                                   doubled)
+                for j, _, _ in best[2]:
+                    ev = self.shot(battle, unit, live[best[0]].weapon, targets[j], band,
+                                   single, False, -2, doubled)
                     if ev > 0:
-                        evs.append((t, ev, ev))
+                        evs.append((j, ev, ev))
                 if evs:
-                    out.append(Gun(best.slot, best.heat, best.family, -2, evs))
+                    out.append((best[0], -2, evs))
         return out
 
     def overheat_cost(self, unit: UnitView, gun: Gun, already_hits: float) -> float:
@@ -571,8 +599,8 @@ class Judge:
             zone = target.zone or 5
             known = self._shot_at[ref] = (
                 target.zone, target.dug_in_zone, self.systems(target),
-                battle.doubled_against(zone, target.side), self.phalanx_seen(battle) and any(
-                    f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)))
+                battle.doubled_against(zone, target.side),
+                self.phalanx_in(battle, zone, target.side))
         return known
 
     def marked(self, battle: SideView, side: Side) -> frozenset[str]:
@@ -638,7 +666,19 @@ class Judge:
         key = ("power", battle.side, band, refs(shooters), refs(targets))
         known = self._shared.get(key)
         if known is None:
-            known = self._shared[key] = self._power(battle, shooters, targets, band)
+            # Once for the stamp; and for the battle, keyed as ``quick``'s values are (a
+            # group nothing has happened to since is worth the same estimate).
+            sides = tuple(dict.fromkeys([s.side for s in shooters]))
+            situation = (band, tuple([(s.id, s.decoy, self._as_shooter(battle, s))
+                                      for s in shooters]),
+                         tuple([(t.id, t.decoy, self._as_target(battle, t)) for t in targets]),
+                         tuple([(side, tuple([t.id in self.marked(battle, side)
+                                              for t in targets])) for side in sides]))
+            known = self._powers.get(situation)
+            if known is None:
+                known = self._powers[situation] = self._power(battle, shooters, targets,
+                                                              band)
+            self._shared[key] = known
         return known
 
     def _power(self, battle: SideView, shooters: Sequence[UnitView],
