@@ -21,7 +21,7 @@ from meks.engine.values import UnitView
 from meks.game.catalog import Band
 from meks.game.dice import Dice
 from meks.game.scenario import Side
-from tests.engine_helpers import CATALOG, custom, map_scenario, mek, told_id
+from tests.engine_helpers import CATALOG, custom, map_scenario, mek
 from tests.test_bot import SUPPORT, fight, forces
 
 if TYPE_CHECKING:
