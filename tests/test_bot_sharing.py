@@ -93,7 +93,9 @@ def test_a_zones_strength_is_worked_out_once_while_nothing_changes(
     changes: list[tuple[Callable[[], object], int]] = [
         (lambda: setattr(thor, "heat", 3), 1),  # our strength only
         (lambda: setattr(draken.weapons[0], "destroyed", True), 1),  # theirs only
-        (lambda: setattr(draken, "zone", 4), 2),  # moved (and out of the fight)
+        # out of the woods, easier to hit (its own fire is the same)
+        (lambda: setattr(draken, "zone", 4), 1),
+        (lambda: setattr(draken, "zone", 6), 0),  # from open ground to open ground: the same
     ]
     for change, worked_out in changes:
         before = counted["power"]

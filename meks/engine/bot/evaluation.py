@@ -168,6 +168,7 @@ class Judge:
         self._systems: dict[Ref, frozenset[str]] = {}
         self._shooting: dict[Ref, tuple[object, ...]] = {}  # see ``_as_shooter``
         self._shot_at: dict[Ref, tuple[object, ...]] = {}  # see ``_as_target``
+        self._gunning: dict[Ref, tuple[object, ...]] = {}  # see ``_as_gunner``
         self._marked: dict[Side, frozenset[str]] = {}
         self._phalanx: dict[tuple[int, Side], bool] = {}  # see ``phalanx_in``
         # What the side's units' decisions share while nothing happens: the strength of a
@@ -210,6 +211,7 @@ class Judge:
             self._systems.clear()
             self._shooting.clear()
             self._shot_at.clear()
+            self._gunning.clear()
             self._marked.clear()
             self._phalanx.clear()
             self._shared.clear()
@@ -391,7 +393,7 @@ class Judge:
         # targets in order (the weapons and targets kept by their places, so that the
         # answer names this question's values).
         key = (band, doubled, single, gunnery, unit.id, unit.decoy, unit.turn_skills,
-               self._as_shooter(battle, unit),
+               self._as_gunner(battle, unit),
                tuple([(t.id, t.decoy, self._as_target(battle, t),
                        t.id in self.marked(battle, unit.side)) for t in targets]))
         known = self._guns.get(key)
@@ -572,33 +574,48 @@ class Judge:
         return known
 
     def _as_shooter(self, battle: SideView, unit: UnitView) -> tuple[object, ...]:
-        """What of a shooter ``quick`` reads that may change during a battle: its zone (the
-        heat rating's Moors), whether it acts (and whether the battle has begun), its
-        pilot's wound, its heat (now, and carried over), which weapons work and which have
-        fired, which systems work (Targeting Array, Heat Sink), whether its Computers are
-        damaged this turn. Remembered until anything happens."""
+        """What of a shooter ``quick`` reads that may change during a battle: whether its
+        zone is Moors (its heat rating), whether it acts (before the battle has begun every
+        unit counts), its pilot's wound, the heat its next fight starts with (what it has
+        now, or once it has fired this turn what it carries over), which weapons work, which
+        systems work (Targeting Array, Heat Sink), whether its Computers are damaged this
+        turn. Remembered until anything happens."""
         ref = (unit.id, unit.decoy)
         known = self._shooting.get(ref)
         if known is None:
-            turn = self._turn
+            spent = any(w.fired for w in unit.weapons)
             known = self._shooting[ref] = (
-                unit.zone, unit.can_act, turn > 0, unit.wounded, unit.heat, unit.carried_heat,
-                tuple([(w.destroyed, w.fired > 0) for w in unit.weapons]), self.systems(unit),
+                self._heat_of_zone.get(unit.zone or 5, 0) > 0,
+                unit.can_act or self._turn <= 0, unit.wounded, spent,
+                unit.carried_heat if spent else unit.heat,
+                tuple([w.destroyed for w in unit.weapons]), self.systems(unit),
                 battle.computers_damaged(unit))
         return known
 
+    def _as_gunner(self, battle: SideView, unit: UnitView) -> tuple[object, ...]:
+        """What of a shooter ``guns`` reads that may change during a battle: which weapons
+        work and which have fired, which systems work (Targeting Array), whether its
+        Computers are damaged this turn. Remembered until anything happens."""
+        ref = (unit.id, unit.decoy)
+        known = self._gunning.get(ref)
+        if known is None:
+            known = self._gunning[ref] = (
+                tuple([(w.destroyed, w.fired > 0) for w in unit.weapons]),
+                self.systems(unit), battle.computers_damaged(unit))
+        return known
+
     def _as_target(self, battle: SideView, target: UnitView) -> tuple[object, ...]:
-        """What of a target ``quick`` reads that may change during a battle: its zone (the
-        terrain), the zone it dug in, which systems work (Jammer, Point Defense, armor),
-        whether a movement roll's winner doubled the terrain against its side there this
-        turn, and whether a Phalanx of its side stands there. Remembered until anything
-        happens."""
+        """What of a target ``quick`` reads that may change during a battle: the terrain of
+        its zone, whether it dug in there, which systems work (Jammer, Point Defense,
+        armor), whether a movement roll's winner doubled the terrain against its side there
+        this turn, and whether a Phalanx of its side stands there. (Not the zone itself: a
+        target is as easy to hit in any zone alike.) Remembered until anything happens."""
         ref = (target.id, target.decoy)
         known = self._shot_at.get(ref)
         if known is None:
             zone = target.zone or 5
             known = self._shot_at[ref] = (
-                target.zone, target.dug_in_zone, self.systems(target),
+                battle.terrain_to_hit(zone), target.dug_in_zone == zone, self.systems(target),
                 battle.doubled_against(zone, target.side),
                 self.phalanx_in(battle, zone, target.side))
         return known
