@@ -124,6 +124,11 @@ def contest(mine: Sequence[tuple[int, int, float]],
 
 
 
+# ``Judge.contest``'s odds, for every battle (up to ``CONTESTS_KEPT`` of them at a time).
+_CONTESTS: dict[tuple[tuple[tuple[int, int, float], ...], ...], tuple[float, float]] = {}
+CONTESTS_KEPT = 20_000
+
+
 @dataclass
 class Gun:
     """One firing a unit can make, with its expected hits on each target it can hurt."""
@@ -184,9 +189,6 @@ class Judge:
         # Remembered for the battle: ``guns``'s odds, keyed on the same and more.
         self._guns: dict[tuple[object, ...],
                          list[tuple[int, int, list[tuple[int, float, float]]]]] = {}
-        # Remembered for the battle: ``contest``'s odds, keyed on the rolls compared.
-        self._contests: dict[tuple[tuple[tuple[int, int, float], ...], ...],
-                             tuple[float, float]] = {}
 
     def fresh(self, battle: SideView) -> None:
         """Forget remembered values once anything has happened in the battle (and
@@ -197,7 +199,6 @@ class Judge:
             self._quick.clear()
             self._powers.clear()
             self._guns.clear()
-            self._contests.clear()
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
@@ -769,11 +770,13 @@ class Judge:
 
     def contest(self, mine: Sequence[tuple[int, int, float]],
                 theirs: Sequence[tuple[int, int, float]]) -> tuple[float, float]:
-        """``contest``, remembered for the battle."""
+        """``contest``, remembered (the odds of the same rolls are the same in any battle)."""
         key = (tuple(mine), tuple(theirs))
-        known = self._contests.get(key)
+        known = _CONTESTS.get(key)
         if known is None:
-            known = self._contests[key] = contest(mine, theirs)
+            if len(_CONTESTS) >= CONTESTS_KEPT:
+                _CONTESTS.clear()
+            known = _CONTESTS[key] = contest(mine, theirs)
         return known
 
     def net(self, battle: SideView, mine: Sequence[UnitView], theirs: Sequence[UnitView],
