@@ -393,7 +393,7 @@ class Judge:
         # odds read: the skills used this turn, Gunnery left, the band, the bonus, and the
         # targets in order (the weapons and targets kept by their places, so that the
         # answer names this question's values).
-        key = (band, doubled, single, gunnery, unit.id, unit.decoy, unit.turn_skills,
+        key = (band, doubled, single, gunnery, unit.id, unit.decoy, frozenset(unit.turn_skills),
                self._as_gunner(battle, unit),
                tuple([(t.id, t.decoy, self._as_target(battle, t),
                        t.id in self.marked(battle, unit.side)) for t in targets]))
