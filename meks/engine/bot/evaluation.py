@@ -186,7 +186,7 @@ class Judge:
         self._quick: dict[tuple[object, ...], float] = {}
         # Remembered for the battle: ``power``'s values, keyed on the same.
         self._powers: dict[tuple[object, ...], float] = {}
-        # Remembered for the battle: ``guns``'s odds, keyed on the same and more.
+        # Remembered for the battle: ``guns``'s odds (see there).
         self._guns: dict[tuple[object, ...],
                          list[tuple[int, int, list[tuple[int, float, float]]]]] = {}
 
@@ -389,10 +389,10 @@ class Judge:
         by default, whether ``targets`` is one)."""
         single = len(targets) == 1 if single is None else single
         gunnery = battle.gunnery_left(unit)
-        # Remembered for the battle, keyed as ``quick``'s values are, and on what else the
-        # odds read: the skills used this turn, Gunnery left, the band, the bonus, and the
-        # targets in order (the weapons and targets kept by their places, so that the
-        # answer names this question's values).
+        # Remembered for the battle, keyed on what the odds read: of the shooter
+        # (``_as_gunner``), its skills used this turn and Gunnery left; of each target, in
+        # order, what ``quick`` reads and the mark; the band and the bonus (the weapons and
+        # targets kept by their places, so that the answer names this question's values).
         key = (band, doubled, single, gunnery, unit.id, unit.decoy, frozenset(unit.turn_skills),
                self._as_gunner(battle, unit),
                tuple([(t.id, t.decoy, self._as_target(battle, t),
