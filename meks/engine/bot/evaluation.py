@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from math import exp
 from typing import TYPE_CHECKING
 
+from meks.engine.bot.rolls import contest as contest  # (what meks.analysis reads here)
+from meks.engine.bot.rolls import remembered_contest
 from meks.engine.decisions import BANDS
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Family, Weapon
 from meks.game.criticals import critical_check, wounded_acts_odds
 from meks.game.rules import (
     ONE_FLOAT,
-    MovementRoll,
     Overheat,
     ToHit,
     armor_save,
@@ -35,7 +36,6 @@ from meks.game.rules import (
     skill_of,
     to_hit,
 )
-from meks.game.rules import contest as compare_rolls
 from meks.game.scenario import Side
 
 if TYPE_CHECKING:
@@ -81,52 +81,6 @@ def worth(unit: UnitView) -> float:
     if unit.wounded:
         value *= 0.5
     return value
-
-
-_ROLLS: dict[tuple[int, int], dict[int, float]] = {}
-
-
-def roll_distribution(dice: int, modifier: int) -> dict[int, float]:
-    """The results of a movement roll of ``dice`` dice plus ``modifier`` (never below 0)
-    and their chances, remembered."""
-    known = _ROLLS.get((dice, modifier))
-    if known is None:
-        known = _ROLLS[(dice, modifier)] = MovementRoll(dice, [(modifier, "")]).distribution(
-            ONE_FLOAT)
-    return known
-
-
-def contest(mine: Sequence[tuple[int, int, float]],
-            theirs: Sequence[tuple[int, int, float]]) -> tuple[float, float]:
-    """Chances that our side's best movement roll beats theirs, and that they tie. Each
-    unit is (dice, modifier, chance it acts); a side with no one rolling rolls 0."""
-    def best(units: Sequence[tuple[int, int, float]]) -> dict[int, float]:
-        hi = 0
-        dists = []
-        for dice, mod, acts in units:
-            dist = {v: p * acts for v, p in roll_distribution(dice, mod).items()}
-            dist[0] = dist.get(0, 0.0) + (1 - acts)
-            dists.append(dist)
-            hi = max(hi, max(dist))
-        out: dict[int, float] = {}
-        prev = 0.0
-        for v in range(hi + 1):
-            c = 1.0
-            for dist in dists:
-                c *= sum(p for t, p in dist.items() if t <= v)
-            out[v] = c - prev
-            prev = c
-        return out if dists else {0: 1.0}
-
-    odds = compare_rolls(best(mine), best(theirs), ONE_FLOAT)
-    return (odds.get((0, False), 0.0) + odds.get((0, True), 0.0),
-            odds.get((-1, False), 0.0))
-
-
-
-# ``Judge.contest``'s odds, for every battle (up to ``CONTESTS_KEPT`` of them at a time).
-_CONTESTS: dict[tuple[tuple[tuple[int, int, float], ...], ...], tuple[float, float]] = {}
-CONTESTS_KEPT = 20_000
 
 
 @dataclass
@@ -771,13 +725,7 @@ class Judge:
     def contest(self, mine: Sequence[tuple[int, int, float]],
                 theirs: Sequence[tuple[int, int, float]]) -> tuple[float, float]:
         """``contest``, remembered (the odds of the same rolls are the same in any battle)."""
-        key = (tuple(mine), tuple(theirs))
-        known = _CONTESTS.get(key)
-        if known is None:
-            if len(_CONTESTS) >= CONTESTS_KEPT:
-                _CONTESTS.clear()
-            known = _CONTESTS[key] = contest(mine, theirs)
-        return known
+        return remembered_contest(mine, theirs)
 
     def net(self, battle: SideView, mine: Sequence[UnitView], theirs: Sequence[UnitView],
              band: Band, doubled: bool, clock: int) -> float:
