@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from campaigns.files.scenarios import get_scenario
+from meks.engine.bot.choices import Difficulty
 from meks.engine.bot.evaluation import Judge
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Order
@@ -21,8 +21,8 @@ from meks.engine.values import UnitView
 from meks.game.catalog import Band
 from meks.game.dice import Dice
 from meks.game.scenario import Side
-from tests.engine_helpers import CATALOG, custom, map_scenario, mek
-from tests.test_bot import SUPPORT, fight, forces
+from tests.engine_helpers import CATALOG, map_scenario, mek
+from tests.test_bot import checked_fights
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
@@ -184,19 +184,4 @@ def test_what_the_bot_shares_is_always_what_it_would_work_out_afresh() -> None:
     """Battles with every support asset (hidden Meks, decoys, infantry, marks, Digging In)
     and a Phalanx in a wooded zone: at every decision, each shared value is the one worked
     out afresh from the side's view (so nothing of what the side may not know gets in)."""
-    fights = [(get_scenario(sid), forces(get_scenario(sid), support={
-        Side.ATTACKER: SUPPORT[:7], Side.DEFENDER: SUPPORT[7:]}))
-        for sid in ("opening-shots", "head-to-head")]
-    phalanx = custom("Wall", "Heavy", ["Missile", "Cannon"], ["Phalanx", "Point Defense"])
-    woods = map_scenario((4,), (6,), terrain={5: "Woods", 4: "Woods", 6: "Woods"},
-                         turn_limit=6)
-    fights.append((woods, {
-        Side.ATTACKER: ForceSpec((mek("SAGITARII"), mek("VIPER", skills=("Guidance",)))),
-        Side.DEFENDER: ForceSpec((phalanx, mek("WASP")), ("Commandos", "Digging In"))}))
-    checked = 0
-    for seed, (scenario, sides) in enumerate(fights):
-        bots = {side: Sharing() for side in Side}
-        battle = fight(scenario, sides, seed, bots)
-        assert battle.verdict is not None
-        checked += sum(b.checked for b in bots.values())
-    assert checked > 100
+    assert checked_fights(Sharing, Difficulty.NORMAL) > 100

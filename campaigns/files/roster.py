@@ -191,6 +191,17 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
         session.flush()
         ids[kind][old] = _ident(row.id)
 
+    def put(kind: str, row: Battle | Muster, held: Battle | Muster | None, old: int,
+            columns: tuple[str, ...]) -> None:
+        """Add ``row``, or (``held``: the row it had, kept with ``keep_ids``) write it back
+        into that row."""
+        if held is None:
+            add(kind, row, old)
+            return
+        _copy(row, held, columns)
+        session.add(held)
+        ids[kind][old] = old
+
     keys: dict[tuple[str, int], str] = {}
     named = {"mek": [(m["id"], m["callsign"]) for m in doc["meks"]],
              "pilot": [(p["id"], p["name"]) for p in doc["pilots"]]}
@@ -234,13 +245,7 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
                         mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
                         result=b["result"], log=json.dumps(b["log"]),
                         created_at=b["created_at"])
-        kept_battle = battles.pop(b["id"], None)
-        if kept_battle is None:
-            add("battle", battle, b["id"])
-        else:
-            _copy(battle, kept_battle, _BATTLE_COLUMNS)
-            session.add(kept_battle)
-            ids["battle"][b["id"]] = b["id"]
+        put("battle", battle, battles.pop(b["id"], None), b["id"], _BATTLE_COLUMNS)
     for gone_battle in battles.values():
         session.delete(gone_battle)
     # With ``keep_ids`` a muster the company still has is written back into its own row,
@@ -260,13 +265,7 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
             battle_id=ids["battle"].get(mu["battle"]) if mu["battle"] is not None else None,
             created_at=mu["created_at"],
             definition=json.dumps(mu["definition"]) if "definition" in mu else None)
-        held = musters.pop(mu["id"], None)
-        if held is None:
-            add("muster", values, mu["id"])
-        else:
-            _copy(values, held, _MUSTER_COLUMNS)
-            session.add(held)
-            ids["muster"][mu["id"]] = mu["id"]
+        put("muster", values, musters.pop(mu["id"], None), mu["id"], _MUSTER_COLUMNS)
     for dropped in musters.values():
         session.delete(dropped)
     session.flush()
