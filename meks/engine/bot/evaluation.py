@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from meks.engine.bot.rolls import contest as contest  # (what meks.analysis reads here)
 from meks.engine.bot.rolls import remembered_contest
 from meks.engine.decisions import BANDS
+from meks.engine.inputs import to_hit_of
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Family, Weapon
 from meks.game.criticals import critical_check, wounded_acts_odds
@@ -34,7 +35,6 @@ from meks.game.rules import (
     overheat,
     overheat_hits,
     skill_of,
-    to_hit,
 )
 from meks.game.scenario import Side
 
@@ -262,35 +262,12 @@ class Judge:
     def to_hit(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
                band: Band, single: bool, skill: bool, doubled: bool | None = None,
                gunnery: bool = False) -> ToHit | None:
-        """The to-hit roll of one shot as the engine describes it (R6.6), read from
-        the values remembered here; ``skill``: whether the family skill counts (the bot
-        plans which attack uses it). The bot does not count on an enemy's Spoof. None when
-        the weapon cannot fire at ``band``."""
-        need = need_at(weapon, band)
-        if need is None:
-            return None
-        zone = target.zone or 5
-        terrain = 0 if weapon.ignores_terrain else battle.terrain_to_hit(zone)
-        if terrain and doubled is None:
-            doubled = battle.doubled_against(zone, target.side)
-        target_systems = self.systems(target)
-        level = 0
-        targeting = computers = commandos = False
-        if unit is not None:
-            targeting = single and "Targeting Array" in self.systems(unit)
-            if unit.pilot is not None:
-                level = unit.pilot.level.to_hit
-            computers = battle.computers_damaged(unit)
-            commandos = target.id in self.marked(battle, unit.side)
-        missile = weapon.family is Family.MISSILE
-        return to_hit(
-            weapon, need, band, terrain=terrain,
-            doubled=bool(doubled) or target.dug_in_zone == zone,
-            jammer="Jammer" in target_systems, targeting_array=targeting, level=level,
-            computers=computers, family_skill=skill and unit is not None, commandos=commandos,
-            point_defense=missile and "Point Defense" in target_systems,
-            phalanx=missile and self.phalanx_in(battle, zone, target.side),
-            gunnery=gunnery, six_hits=battle.house.six_always_hits)
+        """The to-hit roll of one shot as the engine describes it (R6.6, gathered by
+        ``meks.engine.inputs`` from what the side sees); ``skill``: whether the family skill
+        counts (the bot plans which attack uses it). The bot does not count on an enemy's
+        Spoof. None when the weapon cannot fire at ``band``."""
+        return to_hit_of(battle, unit, weapon, target, band, single=single, gunnery=gunnery,
+                   family_skill=skill and unit is not None, spoof=False, doubled=doubled)
 
     def modifier(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
                  band: Band, single: bool, skill: bool,
