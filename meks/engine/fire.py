@@ -117,7 +117,7 @@ def to_hit(b: Board, shot: Shot, single: bool) -> ToHit:
         # for (its systems and pilot count), the same modifiers before and after.
         target = b.sight.covers.get(target.id, target)
     check = to_hit_of(b, shot.unit, shot.weapon, target, shot.band, single=single,
-                gunnery=shot.gunnery)
+                      gunnery=shot.gunnery)
     assert check is not None
     return check
 
