@@ -85,7 +85,8 @@ def test_the_estimate_reads_the_engines_movement_roll_R6_2(design: str) -> None:
     unit = fight.unit("A1")
     jump = unit.has_system("Jump Jets")
     engine = fight.describe_movement_roll(unit, jump)
-    assert rollers([mek(design, "Veteran", ("Maneuver",))], CATALOG) == [(engine.dice, engine.modifier, 1.0)]
+    estimate = rollers([mek(design, "Veteran", ("Maneuver",))], CATALOG)
+    assert estimate == [(engine.dice, engine.modifier, 1.0)]
 
 
 def test_a_heat_rating_adds_sinks_moors_and_familiarity_R6_10() -> None:
