@@ -35,7 +35,7 @@ from cli.play_views import (
 )
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Order
-from meks.engine.decisions import BANDS, RETREAT_HITS, RangeChoice, Retreat
+from meks.engine.decisions import BAND_STEP, RETREAT_HITS, RangeChoice, Retreat, band_after
 from meks.engine.log import Kind, render
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Weapon
@@ -353,13 +353,10 @@ class Terminal:
                      options: list[RangeChoice]) -> RangeChoice:
         suggested = self.advisor.range_choice(battle, zone, side, options)
         band = battle.band_of(zone)
-        index = BANDS.index(band)
-        steps = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
-                 RangeChoice.OPEN_TWO: 2}
         labels = []
         for choice in options:
-            if choice in steps:
-                text = f"{choice.value} (to {BANDS[index + steps[choice]].value})"
+            if BAND_STEP[choice]:
+                text = f"{choice.value} (to {band_after(band, choice).value})"
             elif choice is RangeChoice.STAY:
                 text = f"stay at {band.value}"
             elif choice is RangeChoice.BREAK and battle.house.break_contact is BreakContact.STAY:

@@ -32,6 +32,7 @@ from meks.game.errors import MeksError
 from meks.game.rules import Roller, random_pick
 from meks.game.scenario import SIDES, Scenario, Side, UnitKind
 from meks.game.victory import Verdict
+from meks.game.zones import ZONES, neighbours
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller
@@ -111,7 +112,7 @@ class Board(Roller):
         self.verdict: Verdict | None = None
         self.early: tuple[Side, Retreat] | None = None  # a withdrawal or overrun (R6.13)
         self.surprise_pending: dict[Side, int] = {}  # Surprise assets for the first roll
-        self.adjacency = {z: tuple(self._neighbours(z)) for z in range(1, 10)}
+        self.adjacency = {z: neighbours(z, self.house.diagonal_moves) for z in ZONES}
         self.terrain_at = {z: self.catalog.terrain_named(scenario.terrain_of(z))
                            for z in range(1, 10)}
         # The units with a pilot skill, or carrying a system (working or not), by name; with
@@ -253,18 +254,6 @@ class Board(Roller):
 
     def adjacent(self, zone: int) -> list[int]:
         return list(self.adjacency[zone])
-
-    def _neighbours(self, zone: int) -> list[int]:
-        row, col = divmod(zone - 1, 3)
-        steps = [(-1, 0), (1, 0), (0, -1), (0, 1)]
-        if self.house.diagonal_moves:
-            steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
-        out = []
-        for dr, dc in steps:
-            r, c = row + dr, col + dc
-            if 0 <= r < 3 and 0 <= c < 3:
-                out.append(r * 3 + c + 1)
-        return sorted(out)
 
     def band_of(self, zone: int) -> Band:
         eng = self.engagements.get(zone)

@@ -29,6 +29,7 @@ from meks.game.scenario import (
     Side,
     parts,
 )
+from meks.game.zones import distance as zone_distance
 
 Order = int | Edge | str | None
 
@@ -140,16 +141,7 @@ _STEPS: dict[tuple[bool, int, int], int | None] = {}
 
 
 def _grid_distances(diagonal: bool) -> tuple[tuple[int, ...], ...]:
-    table = []
-    for a in range(10):
-        ra, ca = divmod(a - 1, 3)
-        row = []
-        for b in range(10):
-            rb, cb = divmod(b - 1, 3)
-            row.append(max(abs(ra - rb), abs(ca - cb)) if diagonal
-                       else abs(ra - rb) + abs(ca - cb))
-        table.append(tuple(row))
-    return tuple(table)
+    return tuple(tuple(zone_distance(a, b, diagonal) for b in range(10)) for a in range(10))
 
 
 _DISTANCES = (_grid_distances(False), _grid_distances(True))  # zones 0..9, by diagonal_moves
@@ -189,11 +181,7 @@ def distance(battle: SideView, a: int, b: int) -> int:
     diagonal = battle.house.diagonal_moves
     if 0 <= a <= 9 and 0 <= b <= 9:
         return _DISTANCES[1 if diagonal else 0][a][b]
-    ra, ca = divmod(a - 1, 3)
-    rb, cb = divmod(b - 1, 3)
-    if diagonal:
-        return max(abs(ra - rb), abs(ca - cb))
-    return abs(ra - rb) + abs(ca - cb)
+    return zone_distance(a, b, diagonal)
 
 
 _OBJECTIVES: dict[tuple[int, Side], tuple[Condition | None, list[int], list[ExitMap]]] = {}

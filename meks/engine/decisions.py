@@ -33,6 +33,18 @@ class RangeChoice(enum.Enum):
     DOUBLE = "double terrain against us"
 
 
+# R6.3: how many bands each choice moves the range (closing is toward Short).
+BAND_STEP = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
+             RangeChoice.OPEN_TWO: 2, RangeChoice.STAY: 0, RangeChoice.DOUBLE: 0,
+             RangeChoice.BREAK: 0}
+
+
+def band_after(band: Band, choice: RangeChoice) -> Band:
+    """R6.3: the range band once a movement roll's winner has made ``choice`` at ``band``
+    (breaking contact and doubling the terrain leave it where it is)."""
+    return BANDS[BANDS.index(band) + BAND_STEP[choice]]
+
+
 class Retreat(enum.Enum):
     """What a side may do at the end of a turn under the house rule withdrawal (R6.13)."""
 
@@ -58,5 +70,5 @@ RETREAT_HITS = 3
 OVERRUN_RATIO = 3
 
 
-__all__ = ["BANDS", "FOG", "LABELS", "OVERRUN_RATIO", "RETREAT_HITS", "BattleError",
-           "RangeChoice", "Retreat"]
+__all__ = ["BANDS", "BAND_STEP", "FOG", "LABELS", "OVERRUN_RATIO", "RETREAT_HITS", "BattleError",
+           "RangeChoice", "Retreat", "band_after"]

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from meks.engine.board import ATTACKER, DEFENDER, Board, Engagement, among, title
 from meks.engine.damage import add_heat, damage, settle
-from meks.engine.decisions import BANDS, RangeChoice
+from meks.engine.decisions import BANDS, RangeChoice, band_after
 from meks.engine.infantry import dismount
 from meks.engine.inputs import movement_roll_of
 from meks.engine.log import Kind
@@ -265,11 +265,7 @@ def range_step(b: Board, eng: Engagement, rolls: dict[Side, int]) -> bool:
     if among(choice, options) < 0:
         raise b.refuse(winner, "range_choice", choice)
     b.decided(winner, f"{choice.value} in zone {eng.zone}")
-    step = (-1 if choice is RangeChoice.CLOSE else 1 if choice is RangeChoice.OPEN
-            else -2 if choice is RangeChoice.CLOSE_TWO else 2
-            if choice is RangeChoice.OPEN_TWO else 0)
-    if step:
-        eng.band = BANDS[index + step]
+    eng.band = band_after(eng.band, choice)
     if choice is RangeChoice.BREAK:
         if b.house.break_contact is BreakContact.STAY:
             for unit in b.in_zone(eng.zone, winner):

@@ -28,7 +28,7 @@ from meks.engine.bot.intent import (
 from meks.engine.bot.movement import Planner, route
 from meks.engine.bot.tasks import Task, Tasks
 from meks.engine.controllers import Baseline, Order, distance
-from meks.engine.decisions import BANDS, RangeChoice, Retreat
+from meks.engine.decisions import BANDS, RangeChoice, Retreat, band_after
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Catalog, Design, Size, Weapon, load_catalog
 from meks.game.rules import ONE_FLOAT, armor_save
@@ -47,9 +47,6 @@ WITHDRAW_BELOW = 0.25
 OVERRUN_AT = 2.0
 # The share of what could slip away that a band risks, when the enemy wants out of the zone.
 ESCAPE_RISK = {Band.SHORT: 0.0, Band.MEDIUM: 0.25, Band.LONG: 1.0}
-_STEP = {RangeChoice.CLOSE: -1, RangeChoice.OPEN: 1, RangeChoice.CLOSE_TWO: -2,
-         RangeChoice.OPEN_TWO: 2, RangeChoice.STAY: 0, RangeChoice.DOUBLE: 0,
-         RangeChoice.BREAK: 0}
 
 
 def _near(band: Band) -> list[Band]:
@@ -499,7 +496,6 @@ class Bot(Baseline):
         doubled = self.judge.net(battle, mine, theirs, band, True, urgent) if \
             battle.terrain_to_hit(zone) else None
         slippery = self.enemy_wants_out(battle, side, zone)
-        index = BANDS.index(band)
         toward_long = {Band.SHORT: 0.0, Band.MEDIUM: 0.2, Band.LONG: 0.5}
         win, tie = self.judge.roll_odds(battle, mine, theirs)
         # What the enemy slipping away would cost: the worth of what could get away, times
@@ -532,7 +528,7 @@ class Bot(Baseline):
                 if doubled is not None:
                     scores[choice] = doubled + LOOKAHEAD * future(band) + leave * toward_long[band]
                 continue
-            new = BANDS[index + _STEP[choice]]
+            new = band_after(band, choice)
             value = nets[new] + LOOKAHEAD * future(new)
             value += leave * toward_long[new]
             if slippery:
