@@ -332,6 +332,7 @@ def parts_of(unit: Unit, kept: dict[Unit, Parts] | None = None) -> Parts:
 
 
 _new = object.__new__
+_NONE: frozenset[Any] = frozenset()
 _fields_of = operator.attrgetter(*UNIT_FIELDS)
 _HAS_DICT = bool(getattr(Unit, "__dictoffset__", 0))  # (not where the engine is compiled)
 
@@ -352,9 +353,11 @@ def unit_value(u: Unit, name: str | None = None, uid: str | None = None,
     if name is not None:
         d["name"] = name
     d["weapons"], d["systems"], d["pilot"] = parts_of(u, kept)
-    d["computers_turns"] = frozenset(u.computers_turns)
+    turns = u.computers_turns
+    d["computers_turns"] = frozenset(turns) if turns else _NONE
     d["pending"] = tuple(u.pending)
-    d["turn_skills"] = frozenset(u.turn_skills)
+    skills = u.turn_skills
+    d["turn_skills"] = frozenset(skills) if skills else _NONE
     return v
 
 
