@@ -3,11 +3,12 @@
 A battle's log is its report: ``render`` turns it into text a player reads, ``digest`` into a
 hash that is equal for equal battles.
 
-An event keeps the facts it is about and writes its sentence only when it is read: the engine
-logs ``(writer, fact, fact, ...)``, a function of this module's kind (``shot``, ``save``
-...) and what it needs, and ``Event.text`` calls it. Most battles are fought by controllers
-that never read a line, and their sentences are never written. An event read back from a
-stored log (``from_dict``) holds its written text, and reads the same.
+An event keeps the facts it is about and writes its sentence only when it is read: a step of
+the rules logs ``(writer, fact, fact, ...)``, a function of its own module that writes the
+sentence (``meks.engine.fire._shot_words`` ...) and the facts it needs, and ``Event.text``
+calls it. Most battles are fought by controllers that never read a line, and their
+sentences are never written. An event read back from a stored log (``from_dict``) holds its
+written text, and reads the same.
 """
 
 from __future__ import annotations
