@@ -30,9 +30,10 @@ from campaigns.fighters import both as both
 from campaigns.fighters import controller as controller
 from campaigns.fighters import force_from_data as force_from_data
 from campaigns.fighters import force_to_data as force_to_data
+from campaigns.files.records import PilotOutcome
 from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
-from campaigns.files.stored import reading, stored_json
+from campaigns.files.stored import reading, stored_force, stored_json
 from campaigns.forces import load_force_file, muster_force
 from campaigns.in_play import play_using
 from campaigns.parts import SYSTEM, WEAPON, Part, salvages, wreck_parts
@@ -68,7 +69,7 @@ class Fought:
     spec: dict[str, Any]
     digest: str
     sides: dict[Side, Participant] = field(default_factory=dict)
-    reports: dict[Side, list[dict[str, Any]]] = field(default_factory=dict)
+    reports: dict[Side, list[PilotOutcome]] = field(default_factory=dict)
     # What each company's post-battle sequence did besides its pilots' report: the parts it
     # salvaged (R3.6), by name.
     salvage: dict[Side, list[str]] = field(default_factory=dict)
@@ -240,7 +241,7 @@ def _sides(fought: Fought, winner: Side | None) -> dict[str, Any]:
 
 def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> Aftermath:
     assert part.muster is not None
-    pilot_of = {str(f["mek"]): f["pilot"] for f in stored_json(part.muster, "force", list)}
+    pilot_of = {str(f["mek"]): f["pilot"] for f in stored_force(part.muster)}
     kills: dict[int, int] = {}
     lost: set[int] = set()
     died: set[int] = set()

@@ -70,6 +70,7 @@ from campaigns.company import (
     waiting_muster,
 )
 from campaigns.files.reading import PLAN, is_file, read_yaml_file, resolved
+from campaigns.files.records import CampaignView, CompanyCampaign, StepResult, SupportResult
 from campaigns.files.scenario_model import HouseRules as HouseRulesModel
 from campaigns.files.scenario_model import house_rules_problems, scenario_data, stored_scenario
 from campaigns.files.scenarios import (
@@ -281,7 +282,7 @@ def active_campaign(session: Session, company: Company) -> Campaign | None:
 
 def start_campaign(session: Session, company_name: str, *, plan: Path | None = None,
                    seed: int | None = None, difficulty: str | None = None,
-                   printed: bool = False, treasury: bool | None = None) -> dict[str, Any]:
+                   printed: bool = False, treasury: bool | None = None) -> CampaignView:
     """Begin a campaign of the plan file ``plan``, or of the built-in plan (the printed one
     with ``printed``). ``treasury`` switches the house rule treasury on or off over the
     plan's own choice (None keeps it)."""
@@ -335,21 +336,24 @@ def keeps_treasury(steps: list[dict[str, Any]]) -> bool:
     return any(step_scenario(step).house_rules.treasury for step in steps)
 
 
-def campaign_view(row: Campaign) -> dict[str, Any]:
+def campaign_view(row: Campaign) -> CampaignView:
     plan = stored_json(row, "plan", list)
-    results = stored_json(row, "results")
+    results: list[StepResult] = stored_json(row, "results")
     record = {r: sum(1 for x in results if x["result"] == r) for r in ("win", "loss", "draw")}
     broke = row.status == CampaignStatus.BROKE
-    return {"id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
-            "difficulty": row.difficulty, "position": row.position, "plan": plan,
-            "next": plan[row.position] if row.position < len(plan) and not broke else None,
-            "results": results, "record": record,
-            **({"treasury": row.treasury} if row.treasury is not None else {}),
-            **({"broke_at": plan[row.position]} if broke and row.position < len(plan)
-               else {})}
+    view: CampaignView = {
+        "id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
+        "difficulty": row.difficulty, "position": row.position, "plan": plan,
+        "next": plan[row.position] if row.position < len(plan) and not broke else None,
+        "results": results, "record": record}
+    if row.treasury is not None:
+        view["treasury"] = row.treasury
+    if broke and row.position < len(plan):
+        view["broke_at"] = plan[row.position]
+    return view
 
 
-def status(session: Session, company_name: str) -> dict[str, Any]:
+def status(session: Session, company_name: str) -> CompanyCampaign:
     company = get_company(session, company_name)
     row = active_campaign(session, company) or session.exec(select(Campaign).where(
         Campaign.company_id == company.id).order_by(col(Campaign.id).desc())).first()
@@ -425,7 +429,7 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
 
 
 def _before_muster(session: Session, company: Company, row: Campaign, catalog: Catalog
-                   ) -> tuple[Scenario, Side, Dice, list[dict[str, Any]], list[str]]:
+                   ) -> tuple[Scenario, Side, Dice, list[SupportResult], list[str]]:
     """The campaign's next scenario and the company's side in it, the step's dice, and
     what comes before its muster: the support rolls it grants and lost parts put back."""
     step = stored_json(row, "plan", list)[row.position]

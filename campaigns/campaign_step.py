@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlmodel import Session
 
 from campaigns import treasury as treasury_rule
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
+from campaigns.files.records import StepOdds, StepOutcome, StepResult
 from campaigns.files.stored import stored_json
 from db.models import Campaign, CampaignStatus, Company
 from meks.game.scenario import Side
@@ -38,7 +39,7 @@ class Step:
     repairs: list[str] = field(default_factory=list)  # lost parts put back (R3.7)
     # The company's odds before the battle (``odds_before``): shares of win, draw and loss,
     # and how many battles were fought for them (0: estimated); None when none were given.
-    odds: dict[str, Any] | None = None
+    odds: StepOdds | None = None
     spent: int | None = None  # points the treasury paid getting ready (house rule treasury)
 
     def data(self) -> dict[str, Any]:
@@ -47,7 +48,7 @@ class Step:
         return {"id": self.campaign, "position": self.position, "side": self.side.value,
                 "support": list(self.support), "bought": list(self.bought),
                 **({"repairs": list(self.repairs)} if self.repairs else {}),
-                **({"odds": dict(self.odds)} if self.odds else {}),
+                **({"odds": self.odds.copy()} if self.odds else {}),
                 **({"spent": self.spent} if self.spent is not None else {})}
 
     @classmethod
@@ -58,12 +59,12 @@ class Step:
         return cls(campaign, position, Side(details["side"]),
                    [str(s) for s in details["support"]], [str(b) for b in details["bought"]],
                    [str(r) for r in details.get("repairs", [])],
-                   dict(details["odds"]) if details.get("odds") else None,
+                   _odds(details["odds"]) if details.get("odds") else None,
                    None if details.get("spent") is None else int(details["spent"]))
 
 
 def complete_step(session: Session, step: Step, fought: Fought,
-                  battle_id: int | None) -> dict[str, Any]:
+                  battle_id: int | None) -> StepOutcome:
     """Record a fought campaign battle in the campaign and move it on (recorded as an
     event)."""
     row = session.get(Campaign, step.campaign)
@@ -77,7 +78,7 @@ def complete_step(session: Session, step: Step, fought: Fought,
     scenario = fought.scenario
     result = fought.battle.result()
     outcome = "draw" if result.winner is None else ("win" if result.winner is side else "loss")
-    entry: dict[str, Any] = {
+    entry: StepResult = {
         "scenario": scenario.id, "name": scenario.name, "side": side.value,
         "result": outcome, "reason": result.reason, "turns": result.turns,
         "battle_id": battle_id, "support": list(step.support),
@@ -92,7 +93,7 @@ def complete_step(session: Session, step: Step, fought: Fought,
     if step.repairs:
         entry["repairs"] = list(step.repairs)
     if step.odds:
-        entry["odds"] = dict(step.odds)
+        entry["odds"] = step.odds.copy()
     after = None
     if row.treasury is not None:  # house rule treasury: the battle pays by its result
         income = treasury_rule.PAY.for_result(outcome)
@@ -104,7 +105,7 @@ def complete_step(session: Session, step: Step, fought: Fought,
     with changing(session, company, "campaign next") as change:
         if after is not None:
             row.treasury = after
-        results = stored_json(row, "results")
+        results: list[StepResult] = stored_json(row, "results")
         results.append(entry)
         row.results = json.dumps(results)
         row.position += 1
@@ -120,7 +121,7 @@ def complete_step(session: Session, step: Step, fought: Fought,
             "of": len(plan), "finished": finished, **entry}
 
 
-def odds_before(view: dict[str, Any] | None) -> dict[str, Any] | None:
+def odds_before(view: dict[str, Any] | None) -> StepOdds | None:
     """The odds a campaign step records from the odds shown before its battle (the
     ``view`` of ``campaigns.balance.Balanced``): the company's shares of win, draw and loss
     and the battles fought for them (0: estimated from the two forces)."""
@@ -128,6 +129,11 @@ def odds_before(view: dict[str, Any] | None) -> dict[str, Any] | None:
         return None
     return {"win": round(float(view["win"]["p"]), 4), "draw": round(float(view["draw"]["p"]), 4),
             "loss": round(float(view["loss"]["p"]), 4), "runs": int(view.get("runs") or 0)}
+
+
+def _odds(data: Any) -> StepOdds:
+    """Odds as a play's ``spec`` keeps them (``Step.data``), copied as they are."""
+    return cast(StepOdds, dict(data))
 
 
 __all__ = ["Step", "complete_step", "odds_before"]

@@ -15,7 +15,6 @@ import unicodedata
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
@@ -23,7 +22,27 @@ from sqlmodel import Session, col, select
 from campaigns.errors import NotFound as NotFound  # (re-exported)
 from campaigns.errors import Refused as Refused
 from campaigns.files import roster
-from campaigns.files.stored import stored_json
+from campaigns.files.records import (
+    BoughtMek,
+    CompanyLine,
+    CompanyView,
+    DieRoll,
+    EventView,
+    HiredPilot,
+    ListedMek,
+    MekExtras,
+    MekRecord,
+    MekView,
+    MusterRecord,
+    PilotHistory,
+    PilotRecord,
+    PilotView,
+    RenamedMek,
+    SupportRecord,
+    SupportResult,
+    Undone,
+)
+from campaigns.files.stored import stored_force, stored_json
 from campaigns.parts import heat_loss
 from campaigns.treasury import charge
 from db.locks import lock_company, mark_locked
@@ -249,7 +268,7 @@ class Change:
 
     command: str
     summary: str = ""
-    dice: list[dict[str, Any]] = field(default_factory=list)
+    dice: list[DieRoll] = field(default_factory=list)
 
     def rolled(self, dice: Dice, start: int = 0) -> None:
         self.dice.extend({"purpose": r.purpose, "value": r.value} for r in dice.log[start:])
@@ -273,7 +292,7 @@ def changing(session: Session, company: Company, command: str) -> Iterator[Chang
 
 # ---- companies ------------------------------------------------------------------------------
 
-def create_company(session: Session, name: str) -> dict[str, Any]:
+def create_company(session: Session, name: str) -> CompanyView:
     name = clean_name(name, "company name")
     company = found_company(session, Company(name=name, name_key=fold(name)),
                             "A company called {name} already exists; choose another name.")
@@ -282,8 +301,8 @@ def create_company(session: Session, name: str) -> dict[str, Any]:
     return company_view(session, company)
 
 
-def list_companies(session: Session) -> list[dict[str, Any]]:
-    out = []
+def list_companies(session: Session) -> list[CompanyLine]:
+    out: list[CompanyLine] = []
     for company in session.exec(select(Company).order_by(col(Company.name_key))).all():
         doc = roster.snapshot(session, company)
         out.append({
@@ -295,21 +314,22 @@ def list_companies(session: Session) -> list[dict[str, Any]]:
     return out
 
 
-def company_view(session: Session, company: Company) -> dict[str, Any]:
+def company_view(session: Session, company: Company) -> CompanyView:
     """The company as scripts see it (``company show --json``)."""
     return view_of(roster.snapshot(session, company))
 
 
-def view_of(doc: roster.Document) -> dict[str, Any]:
-    callsigns = {m["id"]: m["callsign"] for m in doc["meks"]}
+def view_of(doc: roster.Document) -> CompanyView:
+    """The company as scripts see it, from its document."""
+    callsigns: dict[int | None, str] = {m["id"]: m["callsign"] for m in doc["meks"]}
     pending = [s for s in doc["support"] if s["muster"] is None and not s["used"]]
     last = doc["musters"][-1] if doc["musters"] else None
     return {
         "id": doc["company"]["id"],
         "name": doc["company"]["name"],
-        "meks": [{**{k: m[k] for k in ("id", "callsign", "design", "size", "price", "kills",
-                                       "status")}, "damage": m.get("damage", 0),
-                  **_doc_extras(m)}
+        "meks": [{"id": m["id"], "callsign": m["callsign"], "design": m["design"],
+                  "size": m["size"], "price": m["price"], "kills": m["kills"],
+                  "status": m["status"], "damage": m.get("damage", 0), **_doc_extras(m)}
                  for m in doc["meks"]],
         "pilots": [{"id": p["id"], "name": p["name"], "level": p["level"], "kills": p["kills"],
                     "scenarios": p["scenarios"], "skills": p["skills"],
@@ -323,24 +343,24 @@ def view_of(doc: roster.Document) -> dict[str, Any]:
             "meks": [callsigns.get(f["mek"]) for f in last["force"]]},
         "battles": [{"id": b["id"], "scenario": b["scenario"], "result": b["result"]}
                     for b in doc["battles"]],
-        "stockpile": [dict(p) for p in doc.get("stockpile", [])],
+        "stockpile": [p.copy() for p in doc.get("stockpile", [])],
     }
 
 
-def _doc_extras(m: dict[str, Any]) -> dict[str, Any]:
+def _doc_extras(m: MekRecord) -> MekExtras:
     """``mek_extras`` from a Mek in a roster document."""
-    out: dict[str, Any] = {}
-    if m.get("lost"):
-        out["lost"] = [p["part"] for p in m["lost"]]
-    if m.get("owed"):
-        out["owed"] = m["owed"]
-    if m.get("wear"):
-        out["wear"] = m["wear"]
-        out["heat_loss"] = heat_loss(m["wear"], Size(m["size"]))
+    out: MekExtras = {}
+    if lost := m.get("lost"):
+        out["lost"] = [p["part"] for p in lost]
+    if owed := m.get("owed"):
+        out["owed"] = owed
+    if wear := m.get("wear"):
+        out["wear"] = wear
+        out["heat_loss"] = heat_loss(wear, Size(m["size"]))
     return out
 
 
-def show_company(session: Session, name: str) -> dict[str, Any]:
+def show_company(session: Session, name: str) -> CompanyView:
     return company_view(session, get_company(session, name))
 
 
@@ -364,14 +384,14 @@ def delete_company(session: Session, name: str) -> tuple[str, list[int]]:
     return company.name, set_aside
 
 
-def history(session: Session, name: str) -> list[dict[str, Any]]:
+def history(session: Session, name: str) -> list[EventView]:
     company = get_company(session, name)
     events = session.exec(select(Event).where(Event.company_id == company.id)
                           .order_by(col(Event.id).desc())).all()
     return [_event_view(e) for e in events]
 
 
-def _event_view(e: Event) -> dict[str, Any]:
+def _event_view(e: Event) -> EventView:
     return {"id": e.id, "at": e.created_at,
             "command": e.command, "summary": e.summary, "dice": stored_json(e, "dice"),
             "undone": e.undone, "undoes": e.undoes}
@@ -387,7 +407,7 @@ def _concerns(event: Event, pilot: Pilot) -> bool:
                          re.IGNORECASE) is not None
     docs = stored_json(event, "before"), stored_json(event, "after")
 
-    def record(doc: roster.Document) -> dict[str, Any] | None:
+    def record(doc: roster.Document) -> PilotRecord | None:
         return next((p for p in doc["pilots"]
                      if p["id"] == pilot.id and fold(p["name"]) == pilot.name_key), None)
 
@@ -401,7 +421,8 @@ def _concerns(event: Event, pilot: Pilot) -> bool:
     return musters[0] != musters[1]
 
 
-def _held(doc: roster.Document, muster_id: int) -> tuple[Any, list[Any]]:
+def _held(doc: roster.Document, muster_id: int
+          ) -> tuple[MusterRecord | None, list[SupportRecord]]:
     """A muster as ``doc`` holds it, with the support results attached to it."""
     return (next((m for m in doc["musters"] if m["id"] == muster_id), None),
             [s for s in doc["support"] if s["muster"] == muster_id])
@@ -423,7 +444,7 @@ def _refuse_if_undo_takes_from_play(session: Session, company: Company, event: E
                           "first.")
 
 
-def undo(session: Session, name: str) -> dict[str, Any]:
+def undo(session: Session, name: str) -> Undone:
     """Revert the company's last change that is not itself an undo or already undone."""
     company = company_to_change(session, name)
     event = session.exec(
@@ -477,7 +498,7 @@ def _next_callsign(session: Session, company: Company, base: str) -> str:
 
 def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool,
             callsign: str | None = None, pricing: Pricing = Pricing.PRINTED,
-            catalog: Catalog | None = None) -> dict[str, Any]:
+            catalog: Catalog | None = None) -> MekView | BoughtMek:
     """Add a Mek of ``design`` to the stable, at its purchase price (R1.7)."""
     catalog = catalog or load_catalog()
     company = company_to_change(session, company_name)
@@ -499,20 +520,22 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
         session.flush()
         change.summary = f"Bought {callsign} ({report.design.name}, {price} points)." + (
             f" Treasury: {left} points." if left is not None else "")
-    return {**mek_view(mek), **({"treasury": left} if left is not None else {})}
+    if left is None:
+        return mek_view(mek)
+    return {**mek_view(mek), "treasury": left}
 
 
-def mek_view(mek: Mek) -> dict[str, Any]:
+def mek_view(mek: Mek) -> MekView:
     return {"id": mek.id, "callsign": mek.callsign, "design": mek.design, "size": mek.size,
             "price": mek.price, "kills": mek.kills, "status": mek.status, "damage": mek.damage,
             **mek_extras(mek)}
 
 
-def mek_extras(mek: Mek) -> dict[str, Any]:
+def mek_extras(mek: Mek) -> MekExtras:
     """What the campaign house rules keep on a Mek (R3.7, R3.8), when it is not nothing:
     the parts it lost, the points it owes at its next muster, its wear and the heat rating
     that took."""
-    out: dict[str, Any] = {}
+    out: MekExtras = {}
     lost = stored_json(mek, "lost", list)
     if lost:
         out["lost"] = [p["part"] for p in lost]
@@ -525,15 +548,15 @@ def mek_extras(mek: Mek) -> dict[str, Any]:
 
 
 def list_meks(session: Session, company_name: str, *, all_meks: bool = False
-              ) -> list[dict[str, Any]]:
+              ) -> list[ListedMek]:
     view = show_company(session, company_name)
-    pilots = {p["mek_id"]: p["name"] for p in view["pilots"]
-              if p["mek_id"] is not None and p["status"] != "dead"}
+    pilots: dict[int | None, str] = {p["mek_id"]: p["name"] for p in view["pilots"]
+                                     if p["mek_id"] is not None and p["status"] != "dead"}
     return [{**m, "pilot": pilots.get(m["id"])} for m in view["meks"]
             if all_meks or m["status"] == "active"]
 
 
-def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[str, Any]:
+def rename_mek(session: Session, company_name: str, ref: str, new: str) -> RenamedMek:
     company = company_to_change(session, company_name)
     mek = find_mek(session, company, ref, active=False)
     new = clean_name(new, "callsign")
@@ -547,11 +570,11 @@ def rename_mek(session: Session, company_name: str, ref: str, new: str) -> dict[
     return {**mek_view(mek), "changed": True}
 
 
-def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
+def sell_mek(session: Session, company_name: str, ref: str) -> MekView:
     company = company_to_change(session, company_name)
     mek = find_mek(session, company, ref)
     waiting = waiting_muster(session, company)
-    if waiting is not None and any(f["mek"] == mek.id for f in stored_json(waiting, "force", list)):
+    if waiting is not None and any(f["mek"] == mek.id for f in stored_force(waiting)):
         raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
                       "sold yet: record that battle with 'meks battle record' first, or take "
                       "it out of the force by mustering again without it (or with 'meks "
@@ -570,7 +593,7 @@ def sell_mek(session: Session, company_name: str, ref: str) -> dict[str, Any]:
 # ---- pilots ---------------------------------------------------------------------------------
 
 def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool = False,
-               catalog: Catalog | None = None) -> dict[str, Any]:
+               catalog: Catalog | None = None) -> HiredPilot:
     """Hire a Green pilot for free, or a Regular one who costs 5 points at its first
     muster (R2.2, R3.3)."""
     catalog = catalog or load_catalog()
@@ -592,7 +615,7 @@ def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool 
     return {**pilot_view(session, pilot), "summary": change.summary}
 
 
-def pilot_view(session: Session, pilot: Pilot) -> dict[str, Any]:
+def pilot_view(session: Session, pilot: Pilot) -> PilotView:
     mek = session.get(Mek, pilot.mek_id) if pilot.mek_id is not None else None
     return {"id": pilot.id, "name": pilot.name, "level": pilot.level, "kills": pilot.kills,
             "scenarios": pilot.scenarios, "skills": stored_json(pilot, "skills", list),
@@ -601,7 +624,7 @@ def pilot_view(session: Session, pilot: Pilot) -> dict[str, Any]:
 
 
 def assign_pilot(session: Session, company_name: str, pilot_ref: str, mek_ref: str
-                 ) -> dict[str, Any]:
+                 ) -> PilotView:
     """Put a pilot in a Mek's cockpit; a pilot flies one Mek and a Mek has one pilot."""
     company = company_to_change(session, company_name)
     pilot = find_pilot(session, company, pilot_ref)
@@ -619,33 +642,32 @@ def assign_pilot(session: Session, company_name: str, pilot_ref: str, mek_ref: s
     return pilot_view(session, pilot)
 
 
-def list_pilots(session: Session, company_name: str) -> list[dict[str, Any]]:
+def list_pilots(session: Session, company_name: str) -> list[PilotView]:
     company = get_company(session, company_name)
     pilots = session.exec(select(Pilot).where(Pilot.company_id == company.id)
                           .order_by(col(Pilot.id))).all()
     return [pilot_view(session, p) for p in pilots]
 
 
-def show_pilot(session: Session, company_name: str, ref: str) -> dict[str, Any]:
+def show_pilot(session: Session, company_name: str, ref: str) -> PilotHistory:
     company = get_company(session, company_name)
     pilot = find_pilot(session, company, ref)
-    view = pilot_view(session, pilot)
     events = session.exec(select(Event).where(Event.company_id == company.id)
                           .order_by(col(Event.id).desc())).all()
-    view["history"] = [_event_view(e) for e in events if _concerns(e, pilot)]
-    return view
+    return {**pilot_view(session, pilot),
+            "history": [_event_view(e) for e in events if _concerns(e, pilot)]}
 
 
 # ---- support --------------------------------------------------------------------------------
 
 def support_roll(session: Session, company_name: str, dice: Dice, count: int = 1,
-                 catalog: Catalog | None = None) -> list[dict[str, Any]]:
+                 catalog: Catalog | None = None) -> list[SupportResult]:
     """Roll ``count`` support rolls (R4.1) and keep them for the coming muster."""
     if count < 1:
         raise Refused("Roll at least one support roll.")
     catalog = catalog or load_catalog()
     company = company_to_change(session, company_name)
-    results: list[dict[str, Any]] = []
+    results: list[SupportResult] = []
     with changing(session, company, "support roll") as change:
         start = len(dice.log)
         for _ in range(count):

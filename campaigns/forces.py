@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from campaigns.company import Refused, file_name, get_company, shell_arg
 from campaigns.files.designs import load_design_file
 from campaigns.files.reading import FORCE, read_yaml_file
-from campaigns.files.stored import reading, stored_json
+from campaigns.files.stored import reading, stored_force, stored_json
 from campaigns.parts import fighting_spec, lost_parts, mek_design
 from db.models import Company, Mek, MekStatus, Muster, Pilot, PilotStatus, SupportRoll, fold
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
@@ -133,7 +133,7 @@ def muster_force(session: Session, company_name: str, scenario_id: str,
                       "--side ...'.")
     units = []
     with reading(muster, "force"):
-        for entry in stored_json(muster, "force", list):
+        for entry in stored_force(muster):
             mek = session.get(Mek, entry["mek"])
             pilot = session.get(Pilot, entry["pilot"])
             if (mek is None or pilot is None or mek.status != MekStatus.ACTIVE

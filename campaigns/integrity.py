@@ -11,7 +11,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
 from campaigns.files.roster import snapshot
-from campaigns.files.stored import DamagedRecord
+from campaigns.files.stored import DamagedRecord, is_force
 from db.backup import json_problem, tables
 from db.engine import damaged, is_damage
 from db.models import Campaign, Company, Event, Muster, Play, PlayStatus
@@ -44,6 +44,7 @@ def _check(session: Session) -> list[str]:
         for row in conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall():
             problems.append(f"table {row[0]} row {row[1]} points at a missing {row[2]} row")
     problems += _stored_json_problems(session)
+    problems += _force_problems(session)
     problems += _play_link_problems(session)
     for company in session.exec(select(Company).order_by(col(Company.id))).all():
         events = session.exec(select(Event).where(Event.company_id == company.id)
@@ -87,6 +88,21 @@ def _stored_json_problems(session: Session) -> list[str]:
                 wrong = None if value is None else json_problem(value)
                 if wrong:
                     problems.append(f"{table.name} {ident}: the stored {column.name} {wrong}")
+    return problems
+
+
+def _force_problems(session: Session) -> list[str]:
+    """Every muster whose stored force reads as JSON but not as a force (``is_force``):
+    the commands that use it refuse it as a damaged record."""
+    problems = []
+    for muster in session.exec(select(Muster).order_by(col(Muster.id))).all():
+        try:
+            force = json.loads(muster.force)
+        except (TypeError, ValueError, RecursionError):  # reported with the stored JSON
+            continue
+        if not is_force(force):
+            problems.append(f"muster {muster.id}: the stored force is not a list of entries "
+                            "each naming a Mek and a pilot by id")
     return problems
 
 

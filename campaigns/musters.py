@@ -25,7 +25,8 @@ from campaigns.company import (
     too_much_support,
     waiting_muster,
 )
-from campaigns.files.stored import stored_json
+from campaigns.files.records import ForceEntry, MusteredMek, MusterView
+from campaigns.files.stored import stored_force
 from campaigns.treasury import charge, points, refund
 from db.models import Company, Mek, Muster, Pilot, PilotStatus, SupportRoll
 from meks.game.catalog import Size, load_catalog
@@ -106,7 +107,7 @@ def next_muster(session: Session, company: Company) -> NextMuster:
         if r.muster_id is None or (waiting is not None and r.muster_id == waiting.id)]
     living = select(Pilot).where(Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD)
     owed = {p.id: p.hire_cost for p in session.exec(living).all() if p.id is not None}
-    for entry in stored_json(waiting, "force", list) if waiting is not None else []:
+    for entry in stored_force(waiting) if waiting is not None else []:
         if entry.get("paid") and entry["pilot"] in owed:
             owed[entry["pilot"]] += entry["paid"]
     return NextMuster(len(rolls), sum(r.points for r in rolls),
@@ -117,7 +118,7 @@ def _release(session: Session, muster_row: Muster) -> None:
     """Undo what a waiting muster took: support rolls wait again, Regular hires owe again
     (and what the treasury paid for them goes back to it)."""
     back = 0
-    for entry in stored_json(muster_row, "force", list):
+    for entry in stored_force(muster_row):
         pilot = session.get(Pilot, entry["pilot"])
         if pilot is not None and entry.get("paid"):
             pilot.hire_cost += entry["paid"]
@@ -140,7 +141,7 @@ def _release(session: Session, muster_row: Muster) -> None:
 
 
 def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequence[str]
-           ) -> dict[str, Any]:
+           ) -> MusterView:
     """Check a force against the budget and limits (R3.3) and record it. Every problem is
     named at once; nothing is stored unless the force is legal. A muster still waiting for
     its battle is replaced by the new one."""
@@ -160,7 +161,7 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         if replaced is not None:
             _refuse_if_in_play(session, company, replaced)
             _release(session, replaced)
-        force: list[dict[str, Any]] = []
+        force: list[ForceEntry] = []
         pilots: list[Pilot] = []
         for mek in meks:
             pilot = session.exec(select(Pilot).where(Pilot.mek_id == mek.id,
@@ -169,8 +170,11 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
                 problems.append(f"{mek.callsign} has no pilot (meks pilot assign)")
                 continue
             pilots.append(pilot)
-            force.append({"mek": mek.id, "pilot": pilot.id, "paid": pilot.hire_cost,
-                          **({"owed": mek.owed} if mek.owed else {})})
+            assert mek.id is not None and pilot.id is not None
+            entry: ForceEntry = {"mek": mek.id, "pilot": pilot.id, "paid": pilot.hire_cost}
+            if mek.owed:
+                entry["owed"] = mek.owed
+            force.append(entry)
         pending = session.exec(select(SupportRoll).where(
             SupportRoll.company_id == company.id, col(SupportRoll.muster_id).is_(None),
             col(SupportRoll.used).is_(False))).all()
@@ -237,11 +241,18 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
                              if replaced is not None else "") + "."
                           + (f" Paid {pay} from the treasury, {left} left." if left is not None
                              and pay else ""))
-    return {"id": row.id, "cost": cost, "budget": budget, "scenario": limits.scenario,
-            "side": limits.side, "replaced": replaced is not None,
-            "force": [{"mek": m.callsign, "design": m.design, "price": price,
-                       "pilot": p.name, "level": p.level, "hire": e["paid"],
-                       **({"owed": e["owed"]} if e.get("owed") else {})}
-                      for m, p, price, e in zip(meks, pilots, prices, force, strict=True)],
-            "support": [s.result for s in pending],
-            **({"paid": pay, "treasury": left} if left is not None else {})}
+    shown: list[MusteredMek] = []
+    for m, p, price, e in zip(meks, pilots, prices, force, strict=True):
+        item: MusteredMek = {"mek": m.callsign, "design": m.design, "price": price,
+                             "pilot": p.name, "level": p.level, "hire": e["paid"]}
+        if e.get("owed"):
+            item["owed"] = e["owed"]
+        shown.append(item)
+    view: MusterView = {"id": row.id, "cost": cost, "budget": budget,
+                        "scenario": limits.scenario, "side": limits.side,
+                        "replaced": replaced is not None, "force": shown,
+                        "support": [s.result for s in pending]}
+    if left is not None:
+        view["paid"] = pay
+        view["treasury"] = left
+    return view

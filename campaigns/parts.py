@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, select
 
 from campaigns.errors import Refused
+from campaigns.files.records import LostPart
 from campaigns.files.stored import stored_json
 from db.models import Mek, StockPart
 from meks.engine.units import PilotSpec, UnitSpec
@@ -35,11 +36,11 @@ class Part:
     kind: str  # weapon | system
     name: str
 
-    def data(self) -> dict[str, str]:
+    def data(self) -> LostPart:
         return {"kind": self.kind, "part": self.name}
 
     @classmethod
-    def from_data(cls, data: dict[str, str]) -> Part:
+    def from_data(cls, data: LostPart) -> Part:
         return cls(data["kind"], data["part"])
 
 

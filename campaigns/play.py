@@ -34,7 +34,7 @@ from campaigns.campaign_step import Step, complete_step
 from campaigns.company import NotFound, Refused, is_id, lock
 from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
-from campaigns.files.stored import reading, stored_json
+from campaigns.files.stored import reading, stored_force, stored_json
 from campaigns.in_play import play_using
 from db.models import Campaign, Company, Muster, Play, PlayStatus, utcnow
 from meks.engine import REVISION, as_fought_under
@@ -263,7 +263,7 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
                 raise Refused(f"Play {row.id}: {company.name}'s force has fought battle "
                               f"{muster.battle_id} since this play began; the play cannot "
                               "be finished.")
-            mustered = {str(entry["mek"]) for entry in stored_json(muster, "force", list)}
+            mustered = {str(entry["mek"]) for entry in stored_force(muster)}
             if mustered != {u.ref for u in force.units if u.ref is not None}:
                 raise Refused(f"Play {row.id}: {company.name} has mustered a different force "
                               "since this play began; the play cannot be finished.")

@@ -20,7 +20,8 @@ from campaigns.company import (
     find_mek,
     find_pilot,
 )
-from campaigns.files.stored import reading, stored_json
+from campaigns.files.records import PilotOutcome, RecordedBattle
+from campaigns.files.stored import reading, stored_force, stored_json
 from campaigns.in_play import play_using
 from campaigns.parts import (
     REPAIR_PRICE,
@@ -113,7 +114,7 @@ def record_battle(
     withdrawal: str | None = None,
     enemy_destroyed: int | None = None,
     catalog: Catalog | None = None,
-) -> dict[str, Any]:
+) -> RecordedBattle:
     """Record a game played at the table for the force last mustered and run the post-battle
     sequence. ``salvage`` names the parts the company recovered (house rule salvage, R3.6),
     ``lost_parts_of`` the parts surviving Meks lost, as (Mek, part) (spare_parts, R3.7).
@@ -137,7 +138,7 @@ def record_battle(
         raise Refused(f"{company.name}'s mustered force is in play {busy}, still unfinished; "
                       f"its battle is recorded when you finish it with 'meks battle resume "
                       f"{busy}'.")
-    force = stored_json(last, "force", list)
+    force = stored_force(last)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
     pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
     flown = {f["pilot"]: f["mek"] for f in force}
@@ -229,9 +230,11 @@ def record_battle(
         battle.log = json.dumps({"dice": change.dice, "report": report,
                                  **({"withdrawal": withdrawal} if withdrawal else {})})
         session.add(battle)
-    return {"battle_id": battle.id, "result": result, "seed": dice.seed, "pilots": report,
-            "salvage": [p.name for p in recovered],
-            **({"withdrawal": withdrawal} if withdrawal else {})}
+    recorded: RecordedBattle = {"battle_id": battle.id, "result": result, "seed": dice.seed,
+                                "pilots": report, "salvage": [p.name for p in recovered]}
+    if withdrawal:
+        recorded["withdrawal"] = withdrawal
+    return recorded
 
 
 def most_parts_on_a_mek(catalog: Catalog) -> int:
@@ -354,7 +357,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
               change: Change, *, choices: Mapping[int, str] | None = None, auto: bool = False,
               skill_choice: str = "choose", repair: str = "free",
               house: HouseRules | None = None,
-              catalog: Catalog | None = None) -> list[dict[str, Any]]:
+              catalog: Catalog | None = None) -> list[PilotOutcome]:
     """The post-battle sequence (R3.4) for the force of ``muster``, inside ``change``:
     destroyed Meks struck off, the rest repaired, kills and scenarios credited, promotions
     and the new-skill rolls. Raises ``ChoicesNeeded`` when a skill is earned that neither
@@ -363,18 +366,18 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
     house = house or HouseRules()
     keep_lost = house.spare_parts and repair != "free"
     chosen = dict(choices or {})
-    force = stored_json(muster, "force", list)
+    force = stored_force(muster)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
     pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
     flown = {f["pilot"]: f["mek"] for f in force}
     start = len(dice.log)
-    report: list[dict[str, Any]] = []
+    report: list[PilotOutcome] = []
     pending: list[PendingChoice] = []
     for pilot_id, pilot in pilots.items():
         assert pilot is not None
         mek = meks[flown[pilot_id]]
         assert mek is not None
-        entry: dict[str, Any] = {"pilot": pilot.name, "mek": mek.callsign,
+        entry: PilotOutcome = {"pilot": pilot.name, "mek": mek.callsign,
                                  "kills": what.kills.get(pilot_id, 0)}
         mek.kills += entry["kills"]
         if mek.id in what.lost:
@@ -481,7 +484,7 @@ def _pick(dice: Dice, count: int, purpose: str) -> int:
             return value
 
 
-def outcome_bits(entry: dict[str, Any], *, all_kills: bool = False) -> list[str]:
+def outcome_bits(entry: PilotOutcome, *, all_kills: bool = False) -> list[str]:
     """What the post-battle sequence did to one pilot, as short phrases."""
     bits = []
     if entry.get("kills") or all_kills:
@@ -506,6 +509,6 @@ def outcome_bits(entry: dict[str, Any], *, all_kills: bool = False) -> list[str]
     return bits
 
 
-def _line(entry: dict[str, Any]) -> str:
+def _line(entry: PilotOutcome) -> str:
     bits = outcome_bits(entry)
     return str(entry["pilot"]) + (": " + ", ".join(bits) if bits else "")

@@ -21,7 +21,7 @@ from datetime import datetime
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import jsonschema
 import yaml
@@ -37,6 +37,7 @@ from campaigns.company import (
 )
 from campaigns.files import roster
 from campaigns.files.reading import ROSTER, parse_json_or_yaml, read_text
+from campaigns.files.records import CampaignRecord, LostPart, MekRecord, PilotRecord, StockRecord
 from campaigns.files.scenario_model import house_rules_problems, parse_scenario
 from campaigns.files.scenarios import discover
 from campaigns.parts import heat_loss
@@ -125,17 +126,17 @@ def to_yaml(doc: roster.Document) -> str:
     return yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
 
 
-def _living(pilots: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+def _living(pilots: Sequence[PilotRecord]) -> list[PilotRecord]:
     return [p for p in pilots if p["status"] != "dead"]
 
 
-def _meks_in_order(doc: roster.Document) -> list[dict[str, Any]]:
+def _meks_in_order(doc: roster.Document) -> list[MekRecord]:
     """Active Meks first, then former ones (destroyed, sold), each in the order bought."""
     return sorted(doc["meks"], key=lambda m: m["status"] != "active")
 
 
-def _pilot_of(doc: roster.Document) -> dict[int, dict[str, Any]]:
-    return {p["mek"]: p for p in _living(doc["pilots"]) if p["mek"] is not None}
+def _pilot_of(doc: roster.Document) -> dict[int, PilotRecord]:
+    return {mek: p for p in _living(doc["pilots"]) if (mek := p["mek"]) is not None}
 
 
 def _spreadsheet_safe(value: object) -> object:
@@ -241,27 +242,34 @@ def parse_roster(text: str, source: str) -> roster.Document:
     if problems:
         stopped = len(problems) > MOST_PROBLEMS
         raise InputError(source, problems[:MOST_PROBLEMS], after=STOPPED if stopped else "")
-    problems = _clean_names(data)
+    doc = cast(roster.Document, data)  # the schema (roster_schema.json) checked its shape
+    problems = _clean_names(doc)
     try:
-        roster.check_references(data, source)
+        roster.check_references(doc, source)
     except InputError as exc:
         problems = list(exc.problems)
-    problems += game_problems(data, load_catalog())
+    problems += game_problems(doc, load_catalog())
     if problems:
         raise InputError(source, problems)
-    return data
+    return doc
 
 
 def _clean_names(doc: roster.Document) -> list[str]:
     """Callsigns and pilot names as the commands that make them would store them (see
     ``clean_name``), changed in place; the problems with those it refuses."""
     problems = []
-    for part, key, what in (("meks", "callsign", "callsign"), ("pilots", "name", "pilot name")):
-        for i, item in enumerate(doc[part]):
-            try:
-                item[key] = clean_name(item[key], what)
-            except MeksError as exc:
-                problems.append(f"{part}[{i}].{key}: {_sentence(exc.message)}")
+
+    def cleaned(name: str, what: str, where: str) -> str:
+        try:
+            return clean_name(name, what)
+        except MeksError as exc:
+            problems.append(f"{where}: {_sentence(exc.message)}")
+            return name
+
+    for i, m in enumerate(doc["meks"]):
+        m["callsign"] = cleaned(m["callsign"], "callsign", f"meks[{i}].callsign")
+    for i, p in enumerate(doc["pilots"]):
+        p["name"] = cleaned(p["name"], "pilot name", f"pilots[{i}].name")
     return problems
 
 
@@ -305,10 +313,10 @@ def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
         flown.setdefault(p["mek"], p["name"])
     problems += _campaign_problems(doc.get("campaigns", []))
     problems += _part_problems(doc, catalog)
-    for i, m in enumerate(doc["musters"]):
-        if "definition" in m and m["battle"] is None:  # the scenario its battle will follow
+    for i, mu in enumerate(doc["musters"]):
+        if "definition" in mu and mu["battle"] is None:  # the scenario its battle will follow
             try:
-                parse_scenario(m["definition"], f"musters[{i}].definition")
+                parse_scenario(mu["definition"], f"musters[{i}].definition")
             except InputError as exc:
                 problems += [f"{exc.source}: {p}" for p in exc.problems]
     return problems
@@ -321,7 +329,7 @@ def _part_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
              "system": {s.name for s in catalog.systems}}
     problems: list[str] = []
 
-    def check(where: str, part: dict[str, Any]) -> None:
+    def check(where: str, part: StockRecord | LostPart) -> None:
         if part["part"] not in names[part["kind"]]:
             problems.append(f"{where}: the catalog has no {part['kind']} called "
                             f"{part['part']!r}; write it as 'meks catalog "
@@ -335,8 +343,8 @@ def _part_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
                             "count once.")
         seen.add((part["kind"], part["part"]))
     for i, m in enumerate(doc["meks"]):
-        for j, part in enumerate(m.get("lost", [])):
-            check(f"meks[{i}] ({m['callsign']}).lost[{j}]", part)
+        for j, gone in enumerate(m.get("lost", [])):
+            check(f"meks[{i}] ({m['callsign']}).lost[{j}]", gone)
     return problems
 
 
@@ -364,7 +372,7 @@ def _skill_problem(label: str, catalog: Catalog) -> str | None:
     return f"write {label!r} as {skill.name!r}."
 
 
-def _campaign_problems(campaigns: Sequence[dict[str, Any]]) -> list[str]:
+def _campaign_problems(campaigns: Sequence[CampaignRecord]) -> list[str]:
     problems: list[str] = []
     installed: set[str] = set()
     for entry in discover():

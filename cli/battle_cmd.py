@@ -63,6 +63,7 @@ def record(
 
     Then run the post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
     credited, promotions, a new-skill roll for each surviving pilot, and the salvage named."""
+    from campaigns.files.records import RecordedBattle
     from campaigns.postbattle import ChoicesNeeded, record_battle
     from cli import store_views
     from meks.game.dice import Dice
@@ -85,7 +86,7 @@ def record(
     withdrawal = "withdrew" if withdrew else "overran" if overran else None
     dice_seed = Dice.from_seed(seed).seed
 
-    def attempt() -> dict[str, object]:
+    def attempt() -> RecordedBattle:
         with session() as s:
             return record_battle(s, company, result, Dice.from_seed(dice_seed),
                                  kills=kill_counts, destroyed=destroyed, dead=dead,

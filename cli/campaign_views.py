@@ -9,6 +9,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from campaigns.files.records import CampaignView, CompanyCampaign
 from campaigns.postbattle import WITHDRAWAL_WORDS, outcome_bits
 from cli.store_views import counted_names
 
@@ -17,7 +18,7 @@ def _row(table: Table, *cells: object) -> None:
     table.add_row(*(Text(str(c)) for c in cells))
 
 
-def status(view: dict[str, Any]) -> RenderableType:
+def status(view: CompanyCampaign) -> RenderableType:
     table = Table(title=Text(f"{view['company']}: {view['name']} ({view['difficulty']}, "
                              f"{view['status']})"), box=box.SIMPLE_HEAD, title_justify="left")
     for column in ("#", "Scenario", "Side", "Result"):
@@ -35,7 +36,7 @@ def status(view: dict[str, Any]) -> RenderableType:
     return Group(*lines)
 
 
-def treasury_lines(view: dict[str, Any]) -> list[str]:
+def treasury_lines(view: CampaignView) -> list[str]:
     """The treasury and, when the company went broke, where (house rule treasury)."""
     out = []
     if "treasury" in view:
@@ -112,7 +113,7 @@ def odds_lines(odds: dict[str, Any]) -> list[str]:
     return [*lines, how]
 
 
-def campaign_summary(view: dict[str, Any]) -> RenderableType:
+def campaign_summary(view: CampaignView) -> RenderableType:
     record = view["record"]
     kills: dict[str, int] = {}
     promotions: list[str] = []

@@ -3,12 +3,25 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from collections.abc import Sequence
 
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from campaigns.files.records import (
+    CompanyLine,
+    CompanyView,
+    EventView,
+    ListedMek,
+    MekView,
+    MusterView,
+    PilotHistory,
+    PilotView,
+    RecordedBattle,
+    SupportResult,
+)
 
 
 def _table(title: str, *columns: str) -> Table:
@@ -23,7 +36,7 @@ def _row(table: Table, *cells: object) -> None:
     table.add_row(*(Text(str(c)) for c in cells))
 
 
-def companies(rows: list[dict[str, Any]]) -> RenderableType:
+def companies(rows: Sequence[CompanyLine]) -> RenderableType:
     if not rows:
         return Text("No companies yet. To start one, run 'meks company create' and the name "
                     "you want, e.g. meks company create Hawks.")
@@ -34,7 +47,7 @@ def companies(rows: list[dict[str, Any]]) -> RenderableType:
     return table
 
 
-def meks(rows: list[dict[str, Any]], title: str) -> RenderableType:
+def meks(rows: Sequence[ListedMek], title: str) -> RenderableType:
     if not rows:
         return Text(f"{title}: none. Buy one with 'meks mek buy COMPANY DESIGN'.")
     # the campaign house rules' marks on a Mek (R3.7, R3.8), in a column only when some
@@ -49,7 +62,7 @@ def meks(rows: list[dict[str, Any]], title: str) -> RenderableType:
     return table
 
 
-def condition(m: dict[str, Any]) -> str:
+def condition(m: MekView) -> str:
     """A Mek's lost parts, wear and points owed, in a few words ('-' for none)."""
     bits = []
     if m.get("lost"):
@@ -63,7 +76,7 @@ def condition(m: dict[str, Any]) -> str:
     return "; ".join(bits) or "-"
 
 
-def pilots(rows: list[dict[str, Any]], title: str) -> RenderableType:
+def pilots(rows: Sequence[PilotView], title: str) -> RenderableType:
     if not rows:
         return Text(f"{title}: none. Hire one with 'meks pilot hire COMPANY NAME'.")
     table = _table(title, "Id", "Name", "Level", "Kills", "Scen.", "Skills", "Mek", "Status")
@@ -74,7 +87,7 @@ def pilots(rows: list[dict[str, Any]], title: str) -> RenderableType:
     return table
 
 
-def company(view: dict[str, Any]) -> RenderableType:
+def company(view: CompanyView) -> RenderableType:
     active = [m for m in view["meks"] if m["status"] == "active"]
     pilot_of = {p["mek_id"]: p["name"] for p in view["pilots"] if p["status"] != "dead"}
     parts: list[RenderableType] = [
@@ -106,7 +119,7 @@ def company(view: dict[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
-def pilot(view: dict[str, Any]) -> RenderableType:
+def pilot(view: PilotHistory) -> RenderableType:
     table = Table(box=None, show_header=False)
     table.add_column(style="bold")
     table.add_column()
@@ -122,7 +135,7 @@ def pilot(view: dict[str, Any]) -> RenderableType:
     return Group(*rows)
 
 
-def history(events: list[dict[str, Any]], name: str) -> RenderableType:
+def history(events: Sequence[EventView], name: str) -> RenderableType:
     table = _table(f"History of {name} (newest first)", "Id", "When", "Command", "What",
                    "Dice")
     for e in events:
@@ -132,7 +145,7 @@ def history(events: list[dict[str, Any]], name: str) -> RenderableType:
     return table
 
 
-def support(rows: list[dict[str, Any]]) -> RenderableType:
+def support(rows: Sequence[SupportResult]) -> RenderableType:
     table = _table("Support rolls", "Dice", "Table", "Result", "Effect")
     for r in rows:
         n = r["points"]
@@ -141,7 +154,7 @@ def support(rows: list[dict[str, Any]]) -> RenderableType:
     return table
 
 
-def muster(result: dict[str, Any]) -> RenderableType:
+def muster(result: MusterView) -> RenderableType:
     # Every point of the cost in a column: the Mek's price, its pilot's Regular hire and
     # what the Mek owes for parts, repairs or an overhaul (R3.3, R3.7, R3.8).
     table = _table(f"Muster {result['id']}: {result['cost']}/{result['budget']} points",
@@ -157,7 +170,7 @@ def muster(result: dict[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
-def battle_record(result: dict[str, Any]) -> RenderableType:
+def battle_record(result: RecordedBattle) -> RenderableType:
     table = _table(f"Battle {result['battle_id']}: {result['result']}", "Pilot", "Mek",
                    "Kills", "Fate", "Skill roll", "New skill")
     for e in result["pilots"]:
@@ -175,7 +188,7 @@ def battle_record(result: dict[str, Any]) -> RenderableType:
     return Group(table, *extra) if extra else table
 
 
-def aftermath_lines(result: dict[str, Any]) -> list[Text]:
+def aftermath_lines(result: RecordedBattle) -> list[Text]:
     """What a post-battle sequence did besides the pilots: how the battle ended early
     (R6.13) and the parts salvaged (R3.6)."""
     lines = []

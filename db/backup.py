@@ -34,7 +34,7 @@ from sqlmodel import Session, SQLModel
 
 import db.models  # noqa: F401 - registers every table
 from db.engine import consistent
-from db.migrations import LATEST, migrate, recompute_since
+from db.migrations import LATEST, LINKS_13, migrate, recompute_since
 from meks.game.errors import (
     InputError,
     described,
@@ -182,7 +182,7 @@ def validate(data: object, source: str) -> dict[str, list[dict[str, Any]]]:
                                                         f"{_named(table, row)})"))
         rows[table.name] = [row for row in listed if isinstance(row, dict)]
     if not problems:
-        problems = _key_problems(rows)
+        problems = _key_problems(rows, version)
     if problems:
         if len(problems) > MAX_PROBLEMS:
             rest = len(problems) - MAX_PROBLEMS
@@ -191,8 +191,12 @@ def validate(data: object, source: str) -> dict[str, list[dict[str, Any]]]:
     return rows
 
 
-def _key_problems(rows: dict[str, list[dict[str, Any]]]) -> list[str]:
-    """Rows that repeat a key the table holds unique, and links to rows that are not there."""
+def _key_problems(rows: dict[str, list[dict[str, Any]]], version: int) -> list[str]:
+    """Rows that repeat a key the table holds unique, and links to rows that are not there.
+    A backup made before migration 13 may hold ids of musters, battles and plays that name
+    rows gone since (they were not links then): restored, they let go of them, as the
+    migration did (``recompute_since``)."""
+    loose = {(table, column) for table, column, _, _ in LINKS_13} if version < 13 else set()
     problems: list[str] = []
     for table in tables():
         listed = rows.get(table.name, [])
@@ -212,6 +216,8 @@ def _key_problems(rows: dict[str, list[dict[str, Any]]]) -> list[str]:
                 else:
                     seen[key] = number
         for link in table.foreign_keys:
+            if (table.name, link.parent.name) in loose:
+                continue
             target = link.column
             present = {row.get(target.name) for row in rows.get(target.table.name, [])}
             for number, row in enumerate(listed, 1):

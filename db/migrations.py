@@ -358,6 +358,68 @@ def _v12(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE campaign ADD COLUMN treasury INTEGER"))
 
 
+# The links migration 13 made foreign keys, with what deleting the row they point at does:
+# a muster and its battle let go of each other, a play lets go of the battle it stored,
+# and a battle's full log goes with it. Deferred to the end of the transaction, so that a
+# muster and its battle (each naming the other) can be written in either order.
+LINKS_13 = (("muster", "battle_id", "battle", "SET NULL"),
+            ("battle", "muster_id", "muster", "SET NULL"),
+            ("play", "battle_id", "battle", "SET NULL"),
+            ("battle_log", "battle_id", "battle", "CASCADE"))
+
+
+def _v13(conn: Connection) -> None:
+    # Ids that named a row without a foreign key become links the database keeps. What
+    # they name must be there first (see ``_unlink_v13``).
+    _unlink_v13(conn)
+    if conn.dialect.name != "sqlite":
+        for table, column, _, _ in LINKS_13[:3]:
+            conn.execute(text(f"CREATE INDEX ix_{table}_{column} ON {table} ({column})"))
+        for table, column, parent, ondelete in LINKS_13:
+            conn.execute(text(f"ALTER TABLE {table} ADD CONSTRAINT {table}_{column}_fkey "
+                              f"FOREIGN KEY ({column}) REFERENCES {parent} (id) "
+                              f"ON DELETE {ondelete} DEFERRABLE INITIALLY DEFERRED"))
+        return
+    # SQLite adds no constraint to a table: a plain column gets a linked twin, gives it its
+    # values and its name; the log's key, which is its table's primary key, gets a new
+    # table. Neither needs SQLite's checks turned off.
+    for table, column, parent, ondelete in LINKS_13[:3]:
+        twin = f"{column}_linked"
+        conn.execute(text(f"ALTER TABLE {table} ADD COLUMN {twin} INTEGER REFERENCES "
+                          f"{parent} (id) ON DELETE {ondelete} DEFERRABLE INITIALLY DEFERRED"))
+        conn.execute(text(f"UPDATE {table} SET {twin} = {column}"))
+        conn.execute(text(f"ALTER TABLE {table} DROP COLUMN {column}"))
+        conn.execute(text(f"ALTER TABLE {table} RENAME COLUMN {twin} TO {column}"))
+        conn.execute(text(f"CREATE INDEX ix_{table}_{column} ON {table} ({column})"))
+    md = MetaData()
+    Table("battle", md, Column("id", Integer, primary_key=True))
+    Table("battle_log_linked", md,
+          Column("battle_id", Integer,
+                 ForeignKey("battle.id", ondelete="CASCADE", deferrable=True,
+                            initially="DEFERRED"),
+                 primary_key=True, autoincrement=False),
+          Column("digest", String, nullable=False),
+          Column("events", Integer, nullable=False),
+          Column("spec", Text, nullable=False),
+          Column("log", Text, nullable=False))
+    md.tables["battle_log_linked"].create(conn)
+    conn.execute(text("INSERT INTO battle_log_linked (battle_id, digest, events, spec, log) "
+                      "SELECT battle_id, digest, events, spec, log FROM battle_log"))
+    conn.execute(text("DROP TABLE battle_log"))
+    conn.execute(text("ALTER TABLE battle_log_linked RENAME TO battle_log"))
+
+
+def _unlink_v13(conn: Connection) -> None:
+    # An id that names no row any more lets go of it: a muster or a play whose battle an
+    # undo or a company delete removed, a battle whose muster is gone. A log whose battle
+    # is gone is dropped: nothing could show it (a log is read through its battle).
+    # Run again on rows restored from a backup made before version 13.
+    for table, column, parent, _ in LINKS_13[:3]:
+        conn.execute(text(f"UPDATE {table} SET {column} = NULL WHERE {column} IS NOT NULL "
+                          f"AND {column} NOT IN (SELECT id FROM {parent})"))
+    conn.execute(text("DELETE FROM battle_log WHERE battle_id NOT IN (SELECT id FROM battle)"))
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -372,6 +434,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "the musters a play holds as columns", _v10, recompute=_hold_musters_v10),
     Migration(11, "the scenario a muster was made for, kept with it", _v11),
     Migration(12, "a campaign's treasury (house rule treasury)", _v12),
+    Migration(13, "links between musters, battles, plays and logs as foreign keys", _v13,
+              recompute=_unlink_v13),
 )
 
 LATEST = MIGRATIONS[-1].version

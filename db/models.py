@@ -86,6 +86,15 @@ def _fk(target: str, nullable: bool = False, ondelete: str = "CASCADE") -> Colum
     return Column(Integer, ForeignKey(target, ondelete=ondelete), nullable=nullable, index=True)
 
 
+def _link(target: str, ondelete: str = "SET NULL", use_alter: bool = False) -> Column[int]:
+    """A link made a foreign key by migration 13, checked at the end of the transaction (a
+    muster and its battle name each other; ``use_alter`` on one of the two lets the tables
+    be put in an order, parents first)."""
+    return Column(Integer, ForeignKey(target, ondelete=ondelete, deferrable=True,
+                                      initially="DEFERRED", use_alter=use_alter),
+                  nullable=True, index=True)
+
+
 class Company(SQLModel, table=True):
     __tablename__ = "company"
     id: int | None = Field(default=None, primary_key=True)
@@ -168,7 +177,7 @@ class Muster(SQLModel, table=True):
     max_size: str | None = None
     cost: int
     force: str = Field(sa_column=Column(Text, nullable=False))  # JSON: [{mek, pilot}, ...]
-    battle_id: int | None = None
+    battle_id: int | None = Field(default=None, sa_column=_link("battle.id", use_alter=True))
     created_at: str = Field(default_factory=utcnow)
     # JSON: the scenario the muster was made for (``scenario_data``), its house rules
     # included, kept while the force waits for its battle; nothing for a muster made
@@ -181,7 +190,7 @@ class Battle(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     company_id: int | None = Field(default=None,
                                    sa_column=_fk("company.id", nullable=True))
-    muster_id: int | None = None
+    muster_id: int | None = Field(default=None, sa_column=_link("muster.id"))
     scenario: str | None = None
     mode: str = "table"  # table (played on a real table) | auto | play
     sides: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
@@ -216,7 +225,9 @@ class BattleLog(SQLModel, table=True):
     stay small; keyed by the battle's id."""
 
     __tablename__ = "battle_log"
-    battle_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    battle_id: int = Field(sa_column=Column(
+        Integer, ForeignKey("battle.id", ondelete="CASCADE", deferrable=True,
+                            initially="DEFERRED"), primary_key=True, autoincrement=False))
     digest: str
     events: int
     spec: str = Field(sa_column=Column(Text, nullable=False))
@@ -260,7 +271,8 @@ class Play(SQLModel, table=True):
     status: PlayStatus = Field(default=PlayStatus.ACTIVE, sa_type=TextEnum(PlayStatus))
     result: str | None = None  # attacker | defender | draw, once finished
     digest: str | None = None  # the finished battle's log digest
-    battle_id: int | None = None  # the stored battle, when a company fought
+    # The stored battle, when a company fought.
+    battle_id: int | None = Field(default=None, sa_column=_link("battle.id"))
     created_at: str = Field(default_factory=utcnow)
     updated_at: str = Field(default_factory=utcnow)
     # The campaign step this play fights (``campaign next --play``): the campaign, and its

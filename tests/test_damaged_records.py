@@ -74,6 +74,28 @@ def test_damaged_muster_force_is_one_sentence(runner: CliRunner, wolves: str, bl
                        "-a", wolves, "-d", blue)
 
 
+@pytest.mark.parametrize("force", ["[{\"pilot\": 1}]", "[{\"mek\": \"1\", \"pilot\": 1}]",
+                                   "[{\"mek\": 1, \"pilot\": 1, \"paid\": -5}]",
+                                   "[{\"mek\": 1, \"pilot\": true}]", "[7]"])
+@pytest.mark.parametrize("command", [
+    ("battle", "record", "Wolves", "--result", "win", "--auto"),
+    ("mek", "sell", "Wolves", "VIPER-1"),
+    ("muster", "Wolves", "--scenario", "opening-shots", "--side", "attacker", "VIPER-1"),
+])
+def test_damaged_muster_force_entries_are_one_sentence_everywhere(
+        runner: CliRunner, wolves: str, force: str, command: tuple[str, ...]) -> None:
+    """Every command that reads a muster's force checks the shape of each entry
+    (``campaigns.files.records.ForceEntry``: a Mek and a pilot by id, what was paid as a
+    count) before using it: recording its battle, selling one of its Meks, mustering in its
+    place. A damaged entry is refused naming 'muster 1, force', and nothing changes."""
+    damage("UPDATE muster SET force = :force", force=force)
+    before = run(runner, "company", "history", wolves, "--json")
+    refused_as_damaged(runner, "muster 1, force", *command)
+    assert run(runner, "company", "history", wolves, "--json") == before
+    said = run(runner, "db", "check", code=1)  # which the refusal says to run
+    assert "muster 1: the stored force is not a list of entries" in said
+
+
 @pytest.mark.parametrize("skills", ["[oops", "{}", "null"])
 def test_damaged_pilot_skills_are_one_sentence(runner: CliRunner, wolves: str,
                                                skills: str) -> None:

@@ -9,18 +9,32 @@ so a document restores exactly; an import maps them to fresh ids.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from sqlmodel import Session, col, delete, select
 
+from campaigns.files.records import (
+    BattleRecord,
+    CampaignRecord,
+    Document,
+    ForceEntry,
+    MekRecord,
+    MusterRecord,
+    PilotRecord,
+    StepResult,
+    StockRecord,
+    SupportRecord,
+)
 from campaigns.files.stored import stored_json
 from db.models import (
     Battle,
     Campaign,
+    CampaignStatus,
     Company,
     Mek,
+    MekStatus,
     Muster,
     Pilot,
+    PilotStatus,
     StockPart,
     SupportRoll,
     fold,
@@ -30,7 +44,23 @@ from meks.game.errors import InputError
 SCHEMA_NAME = "meks-roster"
 SCHEMA_VERSION = 1
 
-Document = dict[str, Any]
+__all__ = [
+    "SCHEMA_NAME",
+    "SCHEMA_VERSION",
+    "Document",
+    "check_references",
+    "clear",
+    "restore",
+    "snapshot",
+    "stockpile",
+    "write",
+]
+
+
+def _ident(ident: int | None) -> int:
+    """A stored row's id (every row the document holds has been flushed, so has one)."""
+    assert ident is not None
+    return ident
 
 
 def snapshot(session: Session, company: Company) -> Document:
@@ -50,27 +80,12 @@ def snapshot(session: Session, company: Company) -> Document:
     doc: Document = {
         "schema": SCHEMA_NAME,
         "version": SCHEMA_VERSION,
-        "company": {"id": cid, "name": company.name, "created_at": company.created_at},
+        "company": {"id": _ident(cid), "name": company.name, "created_at": company.created_at},
         "meks": [_mek(m) for m in meks],
-        "pilots": [
-            {"id": p.id, "name": p.name, "level": p.level, "kills": p.kills,
-             "scenarios": p.scenarios, "skills": stored_json(p, "skills", list),
-             "status": str(p.status),
-             "mek": p.mek_id, "hire_cost": p.hire_cost}
-            for p in pilots
-        ],
-        "support": [
-            {"id": s.id, "table_die": s.table_die, "entry_die": s.entry_die,
-             "result": s.result, "points": s.points, "used": s.used, "muster": s.muster_id}
-            for s in support
-        ],
+        "pilots": [_pilot(p) for p in pilots],
+        "support": [_support(s) for s in support],
         "musters": [_muster(m) for m in musters],
-        "battles": [
-            {"id": b.id, "muster": b.muster_id, "scenario": b.scenario, "mode": b.mode,
-             "sides": stored_json(b, "sides"), "seed": b.seed, "result": b.result,
-             "log": stored_json(b, "log"), "created_at": b.created_at}
-            for b in battles
-        ],
+        "battles": [_battle(b) for b in battles],
         "campaigns": [_campaign(c) for c in campaigns],
     }
     stock = stockpile(session, cid)
@@ -79,12 +94,12 @@ def snapshot(session: Session, company: Company) -> Document:
     return doc
 
 
-def _mek(m: Mek) -> dict[str, Any]:
+def _mek(m: Mek) -> MekRecord:
     """A Mek in the document. What the campaign house rules of R3.6 to R3.8 keep on it
     (lost parts, points owed, wear) appears only when it is not nothing, so that documents
     written before those rules read and compare as they did."""
-    item: dict[str, Any] = {
-        "id": m.id, "callsign": m.callsign, "design": m.design, "size": m.size,
+    item: MekRecord = {
+        "id": _ident(m.id), "callsign": m.callsign, "design": m.design, "size": m.size,
         "price": m.price, "kills": m.kills, "status": str(m.status), "damage": m.damage,
         "custom_design": stored_json(m, "custom_design") if m.custom_design else None}
     lost = stored_json(m, "lost", list)
@@ -97,25 +112,46 @@ def _mek(m: Mek) -> dict[str, Any]:
     return item
 
 
-def _campaign(c: Campaign) -> dict[str, Any]:
+def _pilot(p: Pilot) -> PilotRecord:
+    """A pilot in the document."""
+    return {"id": _ident(p.id), "name": p.name, "level": p.level, "kills": p.kills,
+            "scenarios": p.scenarios, "skills": stored_json(p, "skills", list),
+            "status": str(p.status), "mek": p.mek_id, "hire_cost": p.hire_cost}
+
+
+def _support(s: SupportRoll) -> SupportRecord:
+    """A support roll in the document."""
+    return {"id": _ident(s.id), "table_die": s.table_die, "entry_die": s.entry_die,
+            "result": s.result, "points": s.points, "used": s.used, "muster": s.muster_id}
+
+
+def _battle(b: Battle) -> BattleRecord:
+    """A battle in the document."""
+    return {"id": _ident(b.id), "muster": b.muster_id, "scenario": b.scenario, "mode": b.mode,
+            "sides": stored_json(b, "sides"), "seed": b.seed, "result": b.result,
+            "log": stored_json(b, "log"), "created_at": b.created_at}
+
+
+def _campaign(c: Campaign) -> CampaignRecord:
     """A campaign in the document. Its treasury (house rule treasury) appears only when it
     keeps one, so that documents written before campaigns kept theirs read and compare as
     they did."""
-    item: dict[str, Any] = {
-        "id": c.id, "name": c.name, "plan": stored_json(c, "plan", list),
-        "position": c.position, "seed": c.seed, "difficulty": c.difficulty, "status": str(c.status),
-        "results": stored_json(c, "results"), "created_at": c.created_at}
+    item: CampaignRecord = {
+        "id": _ident(c.id), "name": c.name, "plan": stored_json(c, "plan", list),
+        "position": c.position, "seed": c.seed, "difficulty": c.difficulty,
+        "status": str(c.status), "results": stored_json(c, "results"),
+        "created_at": c.created_at}
     if c.treasury is not None:
         item["treasury"] = c.treasury
     return item
 
 
-def _muster(m: Muster) -> dict[str, Any]:
+def _muster(m: Muster) -> MusterRecord:
     """A muster in the document. The scenario it was made for (``definition``) appears only
     when the muster keeps one, so that documents written before musters kept theirs read
     and compare as they did."""
-    item: dict[str, Any] = {
-        "id": m.id, "scenario": m.scenario, "side": m.side, "budget": m.budget,
+    item: MusterRecord = {
+        "id": _ident(m.id), "scenario": m.scenario, "side": m.side, "budget": m.budget,
         "max_size": m.max_size, "cost": m.cost, "force": stored_json(m, "force", list),
         "battle": m.battle_id, "created_at": m.created_at}
     if m.definition is not None:
@@ -123,7 +159,7 @@ def _muster(m: Muster) -> dict[str, Any]:
     return item
 
 
-def stockpile(session: Session, company_id: int | None) -> list[dict[str, Any]]:
+def stockpile(session: Session, company_id: int | None) -> list[StockRecord]:
     """The company's stockpile (R3.6): each part it holds, weapons first, by name."""
     rows = session.exec(select(StockPart).where(StockPart.company_id == company_id)).all()
     return [{"kind": r.kind, "part": r.part, "count": r.count}
@@ -132,9 +168,10 @@ def stockpile(session: Session, company_id: int | None) -> list[dict[str, Any]]:
 
 def clear(session: Session, company_id: int, *, keep_linked: bool = False) -> None:
     """Remove everything the company owns (not the company row, not its events); with
-    ``keep_linked``, not the rows plays are linked to: its campaigns (which their plays go
-    with) and its musters (which let go of the plays holding them)."""
-    kept = (Campaign, Muster) if keep_linked else ()
+    ``keep_linked``, not the rows others are linked to: its campaigns (which their plays go
+    with), its musters (which let go of the plays holding them) and its battles (which
+    their full logs go with, and plays let go of)."""
+    kept = (Campaign, Muster, Battle) if keep_linked else ()
     for table in (Campaign, Battle, SupportRoll, Pilot, Muster, Mek, StockPart):
         if table not in kept:
             session.exec(delete(table).where(col(table.company_id) == company_id))
@@ -147,33 +184,45 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
     assert company.id is not None
     ids: dict[str, dict[int, int]] = {"mek": {}, "pilot": {}, "muster": {}, "battle": {}}
 
-    def add(kind: str, row: Any, old: int) -> None:
+    def add(kind: str, row: Mek | Pilot | Battle | Muster, old: int) -> None:
         if keep_ids:
             row.id = old
         session.add(row)
         session.flush()
-        ids[kind][old] = row.id
+        ids[kind][old] = _ident(row.id)
+
+    def put(kind: str, row: Battle | Muster, held: Battle | Muster | None, old: int,
+            columns: tuple[str, ...]) -> None:
+        """Add ``row``, or (``held``: the row it had, kept with ``keep_ids``) write it back
+        into that row."""
+        if held is None:
+            add(kind, row, old)
+            return
+        _copy(row, held, columns)
+        session.add(held)
+        ids[kind][old] = old
 
     keys: dict[tuple[str, int], str] = {}
-    for kind, items, field in (("mek", doc["meks"], "callsign"),
-                               ("pilot", doc["pilots"], "name")):
+    named = {"mek": [(m["id"], m["callsign"]) for m in doc["meks"]],
+             "pilot": [(p["id"], p["name"]) for p in doc["pilots"]]}
+    for kind, items in named.items():
         # Two names that fold alike can only come from a database written before names
         # were normalised. As migration 7 did, the one whose key that changed (or the
         # later one) gets a key no typed name folds to.
         taken: set[str] = set()
-        for item in sorted(items, key=lambda i: (
-                " ".join(i[field].split()).casefold() != fold(i[field]), i["id"])):
-            folded = fold(item[field])
+        for ident, name in sorted(items, key=lambda i: (
+                " ".join(i[1].split()).casefold() != fold(i[1]), i[0])):
+            folded = fold(name)
             if folded in taken:
-                folded = f"{folded}\u200b{item['id']}"
+                folded = f"{folded}\u200b{ident}"
             taken.add(folded)
-            keys[kind, item["id"]] = folded
+            keys[kind, ident] = folded
 
     for m in doc["meks"]:
         add("mek", Mek(company_id=company.id, callsign=m["callsign"],
                        callsign_key=keys["mek", m["id"]], design=m["design"],
                        size=m["size"],
-                       price=m["price"], kills=m["kills"], status=m["status"],
+                       price=m["price"], kills=m["kills"], status=MekStatus(m["status"]),
                        damage=m.get("damage", 0), lost=json.dumps(m.get("lost", [])),
                        owed=m.get("owed", 0), wear=m.get("wear", 0),
                        custom_design=json.dumps(m["custom_design"])
@@ -182,46 +231,49 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
         add("pilot", Pilot(company_id=company.id, name=p["name"],
                            name_key=keys["pilot", p["id"]],
                            level=p["level"], kills=p["kills"], scenarios=p["scenarios"],
-                           skills=json.dumps(p["skills"]), status=p["status"],
+                           skills=json.dumps(p["skills"]), status=PilotStatus(p["status"]),
                            mek_id=ids["mek"].get(p["mek"]) if p["mek"] is not None else None,
                            hire_cost=p.get("hire_cost", 0)), p["id"])
+    # With ``keep_ids`` a battle the company still has is written back into its own row,
+    # never deleted and made again: its full log goes with the row (``BattleLog``), and so
+    # does the link of the play that stored it. A battle the document does not hold (an
+    # undone record) is deleted, and its log with it.
+    battles = {row.id: row for row in session.exec(
+        select(Battle).where(Battle.company_id == company.id))} if keep_ids else {}
     for b in doc["battles"]:
-        add("battle", Battle(company_id=company.id, muster_id=None, scenario=b["scenario"],
-                             mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
-                             result=b["result"], log=json.dumps(b["log"]),
-                             created_at=b["created_at"]), b["id"])
+        battle = Battle(company_id=company.id, muster_id=None, scenario=b["scenario"],
+                        mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
+                        result=b["result"], log=json.dumps(b["log"]),
+                        created_at=b["created_at"])
+        put("battle", battle, battles.pop(b["id"], None), b["id"], _BATTLE_COLUMNS)
+    for gone_battle in battles.values():
+        session.delete(gone_battle)
     # With ``keep_ids`` a muster the company still has is written back into its own row,
     # never deleted and made again: an unfinished play holds it (``Play.*_muster_id``, let
     # go when the muster is deleted), and must go on holding it when an undo changes
     # something else.
     musters = {row.id: row for row in session.exec(
         select(Muster).where(Muster.company_id == company.id))} if keep_ids else {}
-    for m in doc["musters"]:
-        force = [{**f, "mek": ids["mek"][f["mek"]], "pilot": ids["pilot"][f["pilot"]]}
-                 for f in m["force"]]
-        values = {"scenario": m["scenario"], "side": m["side"], "budget": m["budget"],
-                  "max_size": m["max_size"], "cost": m["cost"], "force": json.dumps(force),
-                  "battle_id": ids["battle"].get(m["battle"])
-                  if m["battle"] is not None else None,
-                  "created_at": m["created_at"],
-                  "definition": json.dumps(m["definition"]) if "definition" in m else None}
-        held = musters.pop(m["id"], None)
-        if held is None:
-            add("muster", Muster(company_id=company.id, **values), m["id"])
-        else:
-            for name, value in values.items():
-                setattr(held, name, value)
-            session.add(held)
-            ids["muster"][m["id"]] = m["id"]
+    for mu in doc["musters"]:
+        force: list[ForceEntry] = [
+            {**f, "mek": ids["mek"][f["mek"]], "pilot": ids["pilot"][f["pilot"]]}
+            for f in mu["force"]]
+        values = Muster(
+            company_id=company.id, scenario=mu["scenario"], side=mu["side"],
+            budget=mu["budget"], max_size=mu["max_size"], cost=mu["cost"],
+            force=json.dumps(force),
+            battle_id=ids["battle"].get(mu["battle"]) if mu["battle"] is not None else None,
+            created_at=mu["created_at"],
+            definition=json.dumps(mu["definition"]) if "definition" in mu else None)
+        put("muster", values, musters.pop(mu["id"], None), mu["id"], _MUSTER_COLUMNS)
     for dropped in musters.values():
         session.delete(dropped)
     session.flush()
     for b in doc["battles"]:
-        if b["muster"] is not None:
-            row = session.get(Battle, ids["battle"][b["id"]])
-            assert row is not None
-            row.muster_id = ids["muster"][b["muster"]]
-            session.add(row)
+        row = session.get(Battle, ids["battle"][b["id"]])
+        assert row is not None
+        row.muster_id = ids["muster"][b["muster"]] if b["muster"] is not None else None
+        session.add(row)
     # With ``keep_ids`` a campaign the company still has is written back into its own row,
     # never deleted and made again: a play of the campaign (``Play.campaign_id``) goes with
     # its campaign, and must stay when an undo changes something else.
@@ -230,17 +282,17 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
     for c in doc.get("campaigns", []):
         results = c["results"] if keep_ids else [_renumbered(r, ids["battle"])
                                                  for r in c["results"]]
-        values = {"name": c["name"], "plan": json.dumps(c["plan"]), "position": c["position"],
-                  "seed": c["seed"], "difficulty": c["difficulty"], "status": c["status"],
-                  "results": json.dumps(results), "created_at": c["created_at"],
-                  "treasury": c.get("treasury")}
+        written = Campaign(
+            id=c["id"] if keep_ids else None, company_id=company.id, name=c["name"],
+            plan=json.dumps(c["plan"]), position=c["position"], seed=c["seed"],
+            difficulty=c["difficulty"], status=CampaignStatus(c["status"]),
+            results=json.dumps(results), created_at=c["created_at"],
+            treasury=c.get("treasury"))
         campaign = kept.pop(c["id"], None)
         if campaign is None:
-            campaign = Campaign(id=c["id"] if keep_ids else None, company_id=company.id,
-                                **values)
+            campaign = written
         else:
-            for name, value in values.items():
-                setattr(campaign, name, value)
+            _copy(written, campaign, _CAMPAIGN_COLUMNS)
         session.add(campaign)
     for gone in kept.values():
         session.delete(gone)
@@ -256,11 +308,26 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
     session.flush()
 
 
-def _renumbered(result: dict[str, Any], battles: dict[int, int]) -> dict[str, Any]:
+# The columns a document sets on a muster or campaign row it writes back into (``write``).
+_BATTLE_COLUMNS = ("scenario", "mode", "sides", "seed", "result", "log", "created_at")
+_MUSTER_COLUMNS = ("scenario", "side", "budget", "max_size", "cost", "force", "battle_id",
+                   "created_at", "definition")
+_CAMPAIGN_COLUMNS = ("name", "plan", "position", "seed", "difficulty", "status", "results",
+                     "created_at", "treasury")
+
+
+def _copy(source: object, target: object, columns: tuple[str, ...]) -> None:
+    """Set ``columns`` of the row ``target`` to those of the unsaved row ``source``."""
+    for name in columns:
+        setattr(target, name, getattr(source, name))
+
+
+def _renumbered(result: StepResult, battles: dict[int, int]) -> StepResult:
     """A campaign result pointing at its battle's new id."""
-    if result.get("battle_id") is None:
+    battle = result.get("battle_id")
+    if battle is None:
         return result
-    return {**result, "battle_id": battles[result["battle_id"]]}
+    return {**result, "battle_id": battles[battle]}
 
 
 def restore(session: Session, company: Company, doc: Document) -> None:
@@ -301,13 +368,13 @@ def check_references(doc: Document, source: str) -> None:
             if r.get("battle_id") is not None and r["battle_id"] not in battles:
                 problems.append(f"campaign {c['name']!r} has a result naming battle "
                                 f"{r['battle_id']}, which is not listed")
-    for kind, items, key in (("Mek callsign", doc["meks"], "callsign"),
-                             ("pilot name", doc["pilots"], "name")):
+    for kind, names in (("Mek callsign", [m["callsign"] for m in doc["meks"]]),
+                        ("pilot name", [p["name"] for p in doc["pilots"]])):
         seen: set[str] = set()
-        for item in items:
-            folded = fold(item[key])
+        for name in names:
+            folded = fold(name)
             if folded in seen:
-                problems.append(f"{kind} {item[key]!r} appears twice")
+                problems.append(f"{kind} {name!r} appears twice")
             seen.add(folded)
     if problems:
         raise InputError(source, problems)

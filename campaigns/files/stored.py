@@ -5,9 +5,10 @@ What the product stored was valid when it was stored; if it no longer reads (the
 was edited by hand, or damaged), the command stops with one sentence naming the record and
 what to do, a ``DamagedRecord`` (exit 1), rather than failing somewhere deep in the code.
 
-``stored_json`` reads one stored column; ``reading`` turns a damaged shape met while using
-what was read (a key missing, a list where a mapping was, a value the game refuses) into the
-same sentence.
+``stored_json`` reads one stored column; ``stored_force`` reads a muster's force and checks
+the shape of each entry (``campaigns.files.records.ForceEntry``); ``reading`` turns a damaged shape
+met while using what was read (a key missing, a list where a mapping was, a value the game
+refuses) into the same sentence.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from campaigns.files.records import ForceEntry
 from meks.game.errors import MeksError
 
 
@@ -50,6 +52,34 @@ def stored_json(row: object, column: str, shape: type | tuple[type, ...] = objec
     if not isinstance(data, shape):
         raise DamagedRecord(describe(row, column))
     return data
+
+
+def stored_force(row: object) -> list[ForceEntry]:
+    """The force stored in the muster ``row``: a list of entries each naming a Mek and a
+    pilot by id, with what the muster paid (``ForceEntry``); ``DamagedRecord`` naming the
+    record if it is not so."""
+    force: list[ForceEntry] = stored_json(row, "force", list)
+    if not is_force(force):
+        raise DamagedRecord(describe(row, "force"))
+    return force
+
+
+def is_force(data: object) -> bool:
+    """Whether ``data`` has the shape of a muster's force (``ForceEntry``): a list of
+    mappings, each naming a Mek and a pilot by id, with what was paid as counts."""
+    return isinstance(data, list) and all(
+        isinstance(entry, dict)
+        and all(_is_id(entry.get(key)) for key in ("mek", "pilot"))
+        and all(_is_count(entry[key]) for key in ("paid", "owed") if key in entry)
+        for entry in data)
+
+
+def _is_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_count(value: object) -> bool:
+    return _is_id(value) and isinstance(value, int) and value >= 0
 
 
 @contextmanager

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from campaigns.files.records import Document, MekRecord, MusterRecord, PilotRecord, SupportRecord
 from campaigns.parts import Part, fighting_spec, heat_loss
 from campaigns.reports.briefing import ScenarioBrief, brief
 from meks.engine.units import PilotSpec, Unit, build_unit
@@ -27,9 +28,6 @@ from meks.game.reference import CRITICAL_CHECK_TEXT, critical_effects, turn_sequ
 from meks.game.rules import ToHit, skill_of, to_hit
 from meks.game.scenario import COMBAT_ROUNDS, Scenario, Side
 from meks.game.text import without_format_characters
-
-Doc = dict[str, Any]
-
 
 # ---- the model ------------------------------------------------------------------------------
 
@@ -152,7 +150,7 @@ class PlaySheet:
 
 # ---- building it ----------------------------------------------------------------------------
 
-def _design(mek: Doc, catalog: Catalog) -> Design | None:
+def _design(mek: MekRecord, catalog: Catalog) -> Design | None:
     custom = mek.get("custom_design")
     if custom:
         return Design(custom["name"], Size(custom["size"]), tuple(custom["weapons"]),
@@ -160,7 +158,7 @@ def _design(mek: Doc, catalog: Catalog) -> Design | None:
     return catalog.ix.design.find(mek["design"])
 
 
-def pilot_card(pilot: Doc, catalog: Catalog) -> PilotCard:
+def pilot_card(pilot: PilotRecord, catalog: Catalog) -> PilotCard:
     level = catalog.ix.level.find(pilot["level"])
     modifiers = (() if level is None else
                  (("move", level.move), ("to hit", level.to_hit),
@@ -217,8 +215,9 @@ def to_hit_lines(unit: Unit, six_hits: bool = False
     return tuple(lines), tuple(sorted(used))
 
 
-def mek_card(mek: Doc, pilot: Doc | None, catalog: Catalog, *, owed: int | None = None,
-             price: int | None = None, six_hits: bool = False) -> MekCard:
+def mek_card(mek: MekRecord, pilot: PilotRecord | None, catalog: Catalog, *,
+             owed: int | None = None, price: int | None = None,
+             six_hits: bool = False) -> MekCard:
     """The card of one Mek flown by ``pilot``: the unit the battle would field (its lost
     parts left out, its wear taken off the heat rating, ``campaigns.parts.fighting_spec``),
     with the engine's heat rating for this pilot and each weapon and system as the catalog
@@ -253,20 +252,20 @@ def mek_card(mek: Doc, pilot: Doc | None, catalog: Catalog, *, owed: int | None 
                    weapons, systems, card, to_hit=lines, to_hit_notes=notes, **extras)
 
 
-def support_line(roll: Doc, catalog: Catalog) -> SupportLine:
+def support_line(roll: SupportRecord, catalog: Catalog) -> SupportLine:
     entry = catalog.ix.support.find(roll["result"])
     return SupportLine(roll["result"], entry.kind.value if entry else "",
                        entry.effect if entry else "", f"{roll['table_die']}, {roll['entry_die']}",
                        roll["points"])
 
 
-def waiting_muster(doc: Doc) -> Doc | None:
+def waiting_muster(doc: Document) -> MusterRecord | None:
     """The company's last muster if its battle has not been recorded yet."""
     musters = sorted(doc["musters"], key=lambda m: m["id"])
     return musters[-1] if musters and musters[-1]["battle"] is None else None
 
 
-def waiting_support(doc: Doc) -> list[Doc]:
+def waiting_support(doc: Document) -> list[SupportRecord]:
     """Support results not used yet: rolled for the next muster or taken by the muster
     waiting for its battle."""
     waiting = waiting_muster(doc)
@@ -318,7 +317,7 @@ def quick_reference(cards: Sequence[MekCard], catalog: Catalog,
                           CRITICAL_CHECK_TEXT, critical)
 
 
-def roster_sheet(doc: Doc, catalog: Catalog, tables: Sequence[Table] = ()) -> PlaySheet:
+def roster_sheet(doc: Document, catalog: Catalog, tables: Sequence[Table] = ()) -> PlaySheet:
     """The whole company: a card for each active Mek with its pilot, the living pilots
     without a Mek, the support results waiting, and the quick reference."""
     living = [p for p in doc["pilots"] if p["status"] != "dead"]
@@ -338,7 +337,7 @@ def roster_sheet(doc: Doc, catalog: Catalog, tables: Sequence[Table] = ()) -> Pl
                      support, tuple(tables), reference=quick_reference(cards, catalog))
 
 
-def muster_scenario(muster: Doc) -> Scenario | None:
+def muster_scenario(muster: MusterRecord) -> Scenario | None:
     """The scenario a muster was made for: the one it keeps, else the one its id names
     today; None for a muster made without a scenario (or for one no longer known)."""
     from campaigns.files.scenario_model import stored_scenario
@@ -355,7 +354,7 @@ def muster_scenario(muster: Doc) -> Scenario | None:
         return None
 
 
-def muster_sheet(doc: Doc, catalog: Catalog) -> PlaySheet | None:
+def muster_sheet(doc: Document, catalog: Catalog) -> PlaySheet | None:
     """The muster waiting for its battle: its points Mek by Mek (price, hire, owed), each
     mustered Mek with the pilot mustered with it, the support results that muster took, its
     scenario (map, set-up, victory) and the quick reference. None when no muster is

@@ -29,6 +29,7 @@ from meks.analysis.duel_chain import DuelChain, DuelOdds, MekModel, MekState
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.criticals import CRITICAL_TABLE
 from meks.game.errors import MeksError
+from meks.game.rules import heat_rating
 from meks.game.scenario import COMBAT_ROUNDS
 
 TURN_LIMIT = 12
@@ -86,7 +87,7 @@ def mek_model(design: str, level: str = "Regular", terrain: str = "Plains",
         name=d.name, max_hits=chassis.hits, armor=chassis.armor,
         move_dice=chassis.move.dice, move_bonus=chassis.move.bonus, terrain_move=ground.move,
         level_move=pilot.move,
-        base_heat=chassis.heat + (1 if ground.heat > 0 else 0), to_hit=pilot.to_hit,
+        base_heat=heat_rating(chassis.heat, moors=ground.heat > 0), to_hit=pilot.to_hit,
         weapons=tuple(cat.weapon(w).name for w in d.weapons),
         systems=tuple(s.name for s in systems if CRITICAL_TABLE.losable(s)),
         armor_systems=frozenset(s.name for s in systems if s.category.value == "armor"),

@@ -45,7 +45,8 @@ from fractions import Fraction
 from typing import Any
 
 from meks.engine.controllers import baseline_closes, baseline_fires, reach
-from meks.game.catalog import Band, Catalog, Weapon
+from meks.engine.inputs import Aimer, movement_roll_of, to_hit_of
+from meks.game.catalog import Band, Catalog, MoveDice, Weapon
 from meks.game.criticals import (
     COMPUTERS,
     CRITICAL_TABLE,
@@ -62,10 +63,10 @@ from meks.game.rules import (
     MovementRoll,
     armor_save,
     contest,
-    movement_roll,
+    heat_rating,
     pick_odds,
-    to_hit,
 )
+from meks.game.scenario import SIDES, HouseRules, Side, UnitKind
 
 Num = Any  # float, or Fraction when the odds are computed exactly
 
@@ -93,7 +94,7 @@ class MekModel:
     move_bonus: int  # the chassis move dice's own bonus
     terrain_move: int  # the terrain's movement modifier
     level_move: int  # the pilot level's movement modifier
-    base_heat: int
+    base_heat: int  # the chassis Heat, and one in Moors (R6.10, before Heat Sinks)
     to_hit: int  # pilot level
     weapons: tuple[str, ...]
     systems: tuple[str, ...]  # non-armor systems, in design order
@@ -114,6 +115,85 @@ class DuelOdds:
     def as_floats(self) -> dict[str, float]:
         return {"a": float(self.a), "b": float(self.b), "draw": float(self.draw)}
 
+
+
+# A shot of the duel is gathered by ``meks.engine.inputs`` as the engine's and the bot's are;
+# these stand for what it reads there: two Meks on open ground, one zone between them.
+
+@dataclass(frozen=True)
+class _Grade:
+    to_hit: int  # the pilot level's to-hit modifier
+    move: int = 0  # and its movement modifier
+    level: str = ""
+
+
+@dataclass(frozen=True)
+class _Seat:
+    level: _Grade
+    familiarity: None = None  # the duel's pilots have no skills
+
+    def has(self, skill: str) -> bool:
+        return False
+
+
+_STILL = MoveDice(0)  # a Mek whose movement the duel does not ask
+
+
+@dataclass(frozen=True)
+class _DuelMek:
+    """One Mek of the duel as a shot reads it (``meks.engine.inputs.Aimer``): its live
+    non-armor systems; its pilot has no skills; it never digs in."""
+
+    side: Side
+    pilot: _Seat
+    systems: tuple[str, ...]
+    computers_turns: tuple[int, ...] = ()  # (0,): its Computers are damaged now
+    zone: int = 5
+    dug_in_zone: None = None
+    turn_skills: frozenset[str] = frozenset()
+    rounds: int = 0
+    move: MoveDice = _STILL
+    legs: int = 0
+    kind: UnitKind = UnitKind.MEK
+    size: None = None
+    ignores_terrain_movement: bool = False
+
+    @property
+    def id(self) -> str:
+        return self.side.value
+
+    def has_system(self, name: str) -> bool:
+        return name in self.systems
+
+    def skill(self, name: str) -> bool:
+        return False
+
+
+class _OpenGround:
+    """The duel's ground (``meks.engine.inputs.Ground``): one terrain, never doubled, nobody
+    marked, a Phalanx only on the target itself (``phalanx``), the printed rules."""
+
+    house = HouseRules()
+
+    def __init__(self, terrain_to_hit: int, phalanx: bool) -> None:
+        self._terrain = terrain_to_hit
+        self._phalanx = phalanx
+        self.marked = {s: frozenset[str]() for s in SIDES}
+
+    def terrain_to_hit(self, zone: int) -> int:
+        return self._terrain
+
+    def terrain_name(self, zone: int) -> str:
+        return ""
+
+    def doubled_against(self, zone: int, side: Side) -> bool:
+        return False
+
+    def computers_damaged(self, unit: Aimer) -> bool:
+        return bool(unit.computers_turns)
+
+    def phalanx_in(self, zone: int, side: Side) -> bool:
+        return self._phalanx
 
 
 def _add(dist: dict[Any, Num], key: Any, p: Num) -> None:
@@ -159,7 +239,7 @@ class DuelChain:
         if got is not None:
             return got
         model = self.models[side]
-        rating = model.base_heat + key[2]
+        rating = heat_rating(model.base_heat, key[2])
         at = BAND_OF_RANK[band]
         heat = 0
         plan = []
@@ -179,9 +259,9 @@ class DuelChain:
         if not acts:
             return None
         model = self.models[side]
-        check = movement_roll(model.move_dice, bonus=model.move_bonus,
-                              terrain=model.terrain_move, level=model.level_move,
-                              servo_boosters="Servo Boosters" in state[3], legs=state[1])
+        mek = _DuelMek(SIDES[side], _Seat(_Grade(model.to_hit, model.level_move)), state[3],
+                       move=MoveDice(model.move_dice, model.move_bonus), legs=state[1])
+        check = movement_roll_of(mek, model.terrain_move)
         return check.dice, check.modifier
 
     def roll_values(self, spec: tuple[int, int] | None) -> dict[int, Num]:
@@ -248,12 +328,12 @@ class DuelChain:
         got = self._to_hit.get(key)
         if got is not None:
             return got
-        at = BAND_OF_RANK[band]
-        need = weapon.to_hit_at(at)
-        assert need is not None
-        check = to_hit(weapon, need, at, terrain=self.terrain_to_hit, jammer=jammer,
-                       targeting_array=targeting_array, level=self.models[side].to_hit,
-                       computers=shooter[4], point_defense=point_defense, phalanx=phalanx)
+        ground = _OpenGround(self.terrain_to_hit, phalanx)
+        aimer = _DuelMek(SIDES[side], _Seat(_Grade(self.models[side].to_hit)), shooter[3],
+                         (0,) if shooter[4] else ())
+        aimed = _DuelMek(SIDES[1 - side], _Seat(_Grade(0)), guard)
+        check = to_hit_of(ground, aimer, weapon, aimed, BAND_OF_RANK[band])
+        assert check is not None
         got = self._to_hit[key] = (check.odds(self.one), check.modifier)
         return got
 

@@ -38,9 +38,9 @@ from importlib import resources
 
 from meks.engine.bot.choices import design_profile
 from meks.engine.bot.evaluation import contest
+from meks.engine.inputs import movement_roll_of
 from meks.engine.units import UnitSpec, build_unit
 from meks.game.catalog import Catalog
-from meks.game.rules import movement_roll
 from meks.game.scenario import HouseRules, Scenario, Side
 from meks.game.yamlio import parse_yaml
 
@@ -87,14 +87,7 @@ def rollers(units: Sequence[UnitSpec], catalog: Catalog) -> list[tuple[int, int,
         if spec.design is None:
             continue
         unit = build_unit(spec, "estimate", Side.ATTACKER, catalog)
-        pilot = unit.pilot
-        systems = {slot.system.name for slot in unit.systems}
-        roll = movement_roll(
-            unit.move.dice, bonus=unit.move.bonus, jump="Jump Jets" in systems,
-            level=pilot.level.move if pilot else 0,
-            maneuver=pilot is not None and "Maneuver" in pilot.skills,
-            familiarity=pilot is not None and pilot.familiarity is unit.size,
-            servo_boosters="Servo Boosters" in systems)
+        roll = movement_roll_of(unit, jump=unit.has_system("Jump Jets"))
         out.append((roll.dice, roll.modifier, 1.0))
     return out
 

@@ -22,6 +22,7 @@ from mypy_extensions import mypyc_attr
 from meks.engine import REVISION
 from meks.engine.asking import Asking
 from meks.engine.decisions import BattleError, Retreat
+from meks.engine.inputs import Aimer
 from meks.engine.log import Event, Kind, Words, written
 from meks.engine.units import ForceSpec, Unit
 from meks.engine.view import Sight
@@ -238,6 +239,23 @@ class Board(Roller):
     def terrain_name(self, zone: int) -> str:
         return self.terrain_at[zone].name
 
+    def doubled_against(self, zone: int, side: Side) -> bool:
+        """Whether a movement roll's winner doubled the terrain against ``side``'s units in
+        ``zone`` this turn (R6.3)."""
+        eng = self.engagements.get(zone)
+        return eng is not None and eng.doubled is side and eng.doubled_turn == self.turn
+
+    def phalanx_in(self, zone: int, side: Side) -> bool:
+        """Whether a unit of ``side`` on the map in ``zone`` has a working Phalanx (R6.6)."""
+        return any(f.zone == zone and f.side is side and f.on_map and f.has_system("Phalanx")
+                   for f in self.carrying("Phalanx"))
+
+    def computers_damaged(self, unit: Aimer) -> bool:
+        """Whether ``unit``'s Computers damage takes 1 off its shots now (R6.9: the turn,
+        or fighting in rounds the round, after the critical)."""
+        turns = unit.computers_turns
+        return bool(turns) and self.clock_at(unit.rounds) in turns
+
     def adjacent(self, zone: int) -> list[int]:
         return list(self.adjacency[zone])
 
@@ -326,7 +344,11 @@ class Board(Roller):
     def clock(self, unit: Unit) -> int:
         """What "next turn" effects count for ``unit`` (R5.2): game turns when a combat is
         one exchange a turn, else the rounds of zone combat the unit has fought."""
-        return self.turn if self.house.one_exchange else unit.rounds
+        return self.clock_at(unit.rounds)
+
+    def clock_at(self, rounds: int) -> int:
+        """``clock`` of a unit that has fought ``rounds`` rounds of zone combat."""
+        return self.turn if self.house.one_exchange else rounds
 
     def acting_order(self) -> list[Side]:
         first = self.initiative_winner or ATTACKER

@@ -10,11 +10,11 @@ from meks.engine.damage import add_heat, armor_save, damage, weapon_heat
 from meks.engine.decisions import FOG
 from meks.engine.detection import can_target
 from meks.engine.infantry import infantry_attack, infantry_kills
+from meks.engine.inputs import to_hit_of
 from meks.engine.log import Kind
 from meks.engine.units import Unit, WeaponSlot
-from meks.game import rules
 from meks.game.catalog import Band, Family, Weapon
-from meks.game.rules import ToHit, may_fire_again, skill_of
+from meks.game.rules import ToHit, may_fire_again
 from meks.game.scenario import UnitKind
 
 
@@ -109,46 +109,17 @@ def gunnery_left(unit: Unit) -> bool:
 
 def to_hit(b: Board, shot: Shot, single: bool) -> ToHit:
     """R6.6: the to-hit roll of a shot, every modifier named (``single``: the attacker
-    has one target this turn). Asking uses up no once-a-turn skill: ``shoot`` does."""
-    unit, weapon, target, band = shot.unit, shot.weapon, shot.target, shot.band
+    has one target this turn), gathered by ``meks.engine.inputs``. Asking uses up no
+    once-a-turn skill: ``shoot`` does."""
+    target = shot.target
     if target.decoy and b.revision >= FOG:
         # R8.1: a shot at a decoy is rolled as the shooter sees it, at the Mek it passes
         # for (its systems and pilot count), the same modifiers before and after.
         target = b.sight.covers.get(target.id, target)
-    zone = target.zone or 5
-    need = weapon.needs[band]
-    assert need is not None
-    terrain = b.terrain_at[zone]
-    doubled = False
-    if terrain.to_hit and not weapon.ignores_terrain:
-        eng = b.engagements.get(zone)
-        doubled = (eng is not None and eng.doubled is target.side
-                   and eng.doubled_turn == b.turn) or target.dug_in_zone == zone
-    missile = weapon.family is Family.MISSILE
-    level = 0
-    level_name = ""
-    targeting = computers = skill = commandos = False
-    if unit is not None:
-        targeting = single and unit.has_system("Targeting Array")
-        pilot = unit.pilot
-        if pilot is not None:
-            level, level_name = pilot.level.to_hit, pilot.level.level
-        computers = bool(unit.computers_turns) and b.clock(unit) in unit.computers_turns
-        family_skill = skill_of(weapon.family)
-        skill = family_skill is not None and unit.skill(family_skill) and \
-            family_skill not in unit.turn_skills
-        commandos = target.id in b.marked[unit.side]
-    return rules.to_hit(
-        weapon, need, band, terrain=terrain.to_hit, terrain_name=terrain.name,
-        doubled=doubled, jammer=target.has_system("Jammer"), targeting_array=targeting,
-        level=level, level_name=level_name, computers=computers, family_skill=skill,
-        commandos=commandos,
-        spoof=missile and target.skill("Spoof") and "Spoof" not in target.turn_skills,
-        point_defense=missile and target.has_system("Point Defense"),
-        phalanx=missile and any(f.zone == zone and f.side is target.side and f.on_map
-                                and f.has_system("Phalanx")
-                                for f in b.carrying("Phalanx")),
-        gunnery=shot.gunnery, six_hits=b.house.six_always_hits)
+    check = to_hit_of(b, shot.unit, shot.weapon, target, shot.band, single=single,
+                gunnery=shot.gunnery)
+    assert check is not None
+    return check
 
 
 def shot_to_hit(b: Board, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,

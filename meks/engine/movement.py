@@ -11,9 +11,9 @@ from meks.engine.board import ATTACKER, DEFENDER, Board, Engagement, among, titl
 from meks.engine.damage import add_heat, damage, settle
 from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.infantry import dismount
+from meks.engine.inputs import movement_roll_of
 from meks.engine.log import Kind
 from meks.engine.units import Unit
-from meks.game import rules
 from meks.game.catalog import Band
 from meks.game.rules import (
     JUMP_HEAT,
@@ -233,23 +233,11 @@ def describe_movement_roll(b: Board, unit: Unit, jump: bool = False,
                            has: Callable[[str], bool] | None = None,
                            ignore_terrain: bool = False) -> MovementRoll:
     """R6.2: the unit's movement roll (``jump``: with its Jump Jets; ``has``: whether it
-    has a working system of a name, by default ``unit.has_system``). Infantry roll one
-    die and no terrain."""
-    infantry = unit.kind is UnitKind.INFANTRY
+    has a working system of a name, by default ``unit.has_system``), gathered by
+    ``meks.engine.inputs``."""
     terrain = b.terrain_at[unit.zone or 5]
-    pilot = unit.pilot
-    return rules.movement_roll(
-        1 if infantry else unit.move.dice, bonus=unit.move.bonus, terrain=terrain.move,
-        terrain_name=terrain.name,
-        ignore_terrain=ignore_terrain or infantry or unit.ignores_terrain_movement,
-        jump=jump and not infantry,
-        level=pilot.level.move if pilot is not None else 0,
-        level_name=pilot.level.level if pilot is not None else "",
-        maneuver=pilot is not None and pilot.has("Maneuver"),
-        familiarity=pilot is not None and pilot.familiarity is not None
-        and pilot.familiarity is unit.size,
-        servo_boosters=unit.has_system("Servo Boosters") if has is None
-        else has("Servo Boosters"), legs=unit.legs)
+    return movement_roll_of(unit, terrain.move, terrain.name, jump=jump,
+                            ignore_terrain=ignore_terrain, has=has)
 
 
 def ask_jump(b: Board, unit: Unit) -> bool:

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from meks.game.catalog import (
     Catalog,
@@ -19,6 +21,7 @@ from meks.game.catalog import (
     Weapon,
 )
 from meks.game.pilots import FAMILIARITY, base_skill
+from meks.game.rules import heat_rating
 from meks.game.scenario import Edge, Side, UnitKind
 
 
@@ -26,6 +29,39 @@ class Sensors(enum.IntEnum):
     BASIC = 0
     IMPROVED = 1
     ADVANCED = 2
+
+
+class Carried(Protocol):
+    """A system a unit carries, as the engine holds it (``SystemSlot``) or as a side is
+    shown it (``meks.engine.values.SystemView``)."""
+
+    @property
+    def system(self) -> System: ...
+
+    @property
+    def destroyed(self) -> bool: ...
+
+
+def sensors_of(systems: Iterable[Carried]) -> Sensors:
+    """The best working sensors among ``systems`` (R4.1)."""
+    improved = False
+    for s in systems:
+        if not s.destroyed:
+            name = s.system.name
+            if name == "Advanced Sensors":
+                return Sensors.ADVANCED
+            if name == "Improved Sensors":
+                improved = True
+    return Sensors.IMPROVED if improved else Sensors.BASIC
+
+
+def working(systems: Iterable[Carried], name: str) -> int:
+    """How many of ``systems`` are a working ``name``."""
+    count = 0
+    for s in systems:
+        if s.system.name == name and not s.destroyed:
+            count += 1
+    return count
 
 
 @dataclass(frozen=True)
@@ -194,15 +230,7 @@ class Unit:
 
     @property
     def sensors(self) -> Sensors:
-        improved = False
-        for s in self.systems:
-            if not s.destroyed:
-                name = s.system.name
-                if name == "Advanced Sensors":
-                    return Sensors.ADVANCED
-                if name == "Improved Sensors":
-                    improved = True
-        return Sensors.IMPROVED if improved else Sensors.BASIC
+        return sensors_of(self.systems)
 
     @property
     def masked(self) -> bool:
@@ -212,15 +240,10 @@ class Unit:
         return [w for w in self.weapons if not w.destroyed]
 
     def heat_rating(self, moors: bool) -> int:
-        """R6.10: chassis Heat + Heat Sinks + 1 in Moors + 1 for Chassis Familiarity."""
-        rating = self.base_heat + (1 if moors else 0)
-        for s in self.systems:
-            if s.system.name == "Heat Sink" and not s.destroyed:
-                rating += 1
+        """R6.10 (``rules.heat_rating``), ``moors``: whether the unit stands in Moors."""
         pilot = self.pilot
-        if pilot and pilot.familiarity is self.size:
-            rating += 1
-        return rating
+        return heat_rating(self.base_heat, working(self.systems, "Heat Sink"), moors=moors,
+                           familiar=pilot is not None and pilot.familiarity is self.size)
 
     def __repr__(self) -> str:
         return f"Unit({self.id!r}, {self.name!r})"

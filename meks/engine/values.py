@@ -17,8 +17,9 @@ import operator
 from collections.abc import Sequence, Set
 from typing import Any
 
-from meks.engine.units import Pilot, Sensors, SystemSlot, Unit, WeaponSlot
+from meks.engine.units import Pilot, Sensors, SystemSlot, Unit, WeaponSlot, sensors_of, working
 from meks.game.catalog import Level, MoveDice, Size, System, Weapon
+from meks.game.rules import heat_rating
 from meks.game.scenario import Edge, Side, UnitKind
 
 
@@ -203,15 +204,7 @@ class UnitView(_Frozen):
 
     @property
     def sensors(self) -> Sensors:
-        improved = False
-        for s in self.systems:
-            if not s.destroyed:
-                name = s.system.name
-                if name == "Advanced Sensors":
-                    return Sensors.ADVANCED
-                if name == "Improved Sensors":
-                    improved = True
-        return Sensors.IMPROVED if improved else Sensors.BASIC
+        return sensors_of(self.systems)
 
     @property
     def masked(self) -> bool:
@@ -221,15 +214,10 @@ class UnitView(_Frozen):
         return [w for w in self.weapons if not w.destroyed]
 
     def heat_rating(self, moors: bool) -> int:
-        """R6.10: chassis Heat + Heat Sinks + 1 in Moors + 1 for Chassis Familiarity."""
-        rating = self.base_heat + (1 if moors else 0)
-        for s in self.systems:
-            if s.system.name == "Heat Sink" and not s.destroyed:
-                rating += 1
+        """R6.10 (``rules.heat_rating``), ``moors``: whether the unit stands in Moors."""
         pilot = self.pilot
-        if pilot and pilot.familiarity is self.size:
-            rating += 1
-        return rating
+        return heat_rating(self.base_heat, working(self.systems, "Heat Sink"), moors=moors,
+                           familiar=pilot is not None and pilot.familiarity is self.size)
 
     def __repr__(self) -> str:
         return f"UnitView({self.id!r}, {self.name!r})"

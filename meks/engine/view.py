@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Protocol
 
 from meks.engine.decisions import FOG, LABELS, OVERRUN_RATIO, Retreat
+from meks.engine.inputs import Aimer
 from meks.engine.log import Event, Kind
 from meks.engine.told import OWN_LETTER, SideRecord, relabel_key, told, told_id
 from meks.engine.units import Unit
@@ -92,6 +93,8 @@ class Source(Protocol):
     def visible_in(self, zone: int, side: Side) -> list[Unit]: ...
     def terrain_to_hit(self, zone: int) -> int: ...
     def terrain_name(self, zone: int) -> str: ...
+    def doubled_against(self, zone: int, side: Side) -> bool: ...
+    def computers_damaged(self, unit: Aimer) -> bool: ...
     def terrain_heat(self, zone: int) -> bool: ...
     def adjacent(self, zone: int) -> list[int]: ...
     def need_at(self, weapon: Weapon, band: Band) -> int | None: ...
@@ -287,11 +290,10 @@ class SideView:
         """The round of the zone combat being fought (R5.2), 0 outside one."""
         return self._b.round
 
-    def computers_damaged(self, unit: UnitView | Unit) -> bool:
+    def computers_damaged(self, unit: Aimer) -> bool:
         """Whether ``unit``'s Computers damage takes 1 off its shots now (R6.9: the turn,
         or fighting in rounds the round, after the critical)."""
-        return bool(unit.computers_turns) and self._b.clock(self._real(unit)) in \
-            unit.computers_turns
+        return self._b.computers_damaged(unit)
 
     @property
     def stamp(self) -> int:
@@ -329,8 +331,12 @@ class SideView:
     def doubled_against(self, zone: int, side: Side) -> bool:
         """Whether a movement roll's winner doubled the terrain against ``side``'s units in
         ``zone`` this turn (R6.3)."""
-        eng = self._b.engagements.get(zone)
-        return eng is not None and eng.doubled is side and eng.doubled_turn == self._b.turn
+        return self._b.doubled_against(zone, side)
+
+    def phalanx_in(self, zone: int, side: Side) -> bool:
+        """Whether the side sees a unit of ``side`` with a working Phalanx in ``zone``
+        (R6.6)."""
+        return any(f.has_system("Phalanx") for f in self.in_zone(zone, side))
 
     def combat_zones(self) -> list[int]:
         """The zones with a zone combat going on."""

@@ -48,8 +48,11 @@ class Dice:
         return dice
 
     @classmethod
-    def from_sequence(cls, values: Iterable[int]) -> Dice:
-        """Dice that return ``values`` in order, then refuse to roll."""
+    def from_sequence(cls, values: Iterable[int], seed: int | None = None) -> Dice:
+        """Dice that return ``values`` in order, then refuse to roll. ``seed``: the seed
+        they were first rolled from, when they replay a seeded battle: a battle reads its
+        seed for more than dice (the order in which a side labels enemies it cannot tell
+        apart, R8.1)."""
         it: Iterator[int] = iter(values)
 
         def next_value(purpose: str) -> int:
@@ -59,7 +62,7 @@ class Dice:
                 raise DiceError(f"The fixed dice ran out when a die was needed for {purpose}; "
                                 "add more values.") from None
 
-        return cls(next_value)
+        return cls(next_value, seed)
 
     @classmethod
     def from_callback(cls, ask: Callable[[str], int]) -> Dice:

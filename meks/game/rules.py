@@ -675,6 +675,14 @@ def contest(first: dict[int, Num], second: dict[int, Num],
 
 # ---- R6.10 overheat ------------------------------------------------------------------------
 
+def heat_rating(chassis_heat: int, heat_sinks: int = 0, *, moors: bool = False,
+                familiar: bool = False) -> int:
+    """R6.10: the heat a Mek may build in a turn before it overheats: its chassis Heat, one
+    for each working Heat Sink, one in Moors and one when its pilot has Chassis Familiarity
+    with its size."""
+    return chassis_heat + heat_sinks + (1 if moors else 0) + (1 if familiar else 0)
+
+
 @dataclass
 class Overheat:
     """The overheat roll of a weapon fired ``excess`` heat above the rating: a roll at or
@@ -753,6 +761,7 @@ __all__ = [
     "faces_above",
     "faces_at_least",
     "gunnery_weapon",
+    "heat_rating",
     "identifies_unmasked",
     "infantry_detection",
     "infantry_hit_odds",

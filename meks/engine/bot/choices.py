@@ -16,7 +16,15 @@ from meks.engine.decisions import BANDS
 from meks.game.catalog import Band, Catalog, Design, Family, Size, load_catalog
 from meks.game.construction import Pricing, check_design
 from meks.game.pilots import FAMILIARITY, auto_skill, available_skills
-from meks.game.rules import ONE_FLOAT, ArmorSave, Overheat, at_least, skill_of, to_hit
+from meks.game.rules import (
+    ONE_FLOAT,
+    ArmorSave,
+    Overheat,
+    at_least,
+    heat_rating,
+    skill_of,
+    to_hit,
+)
 
 
 class Difficulty(Enum):
@@ -39,7 +47,7 @@ def design_profile(design: Design, catalog: Catalog, level: int = 0) -> tuple[fl
     chassis = catalog.for_size(design.size)
     weapons = [catalog.weapon(w) for w in design.weapons]
     systems = [catalog.system(s).name for s in design.systems]
-    rating = chassis.heat + systems.count("Heat Sink")
+    rating = heat_rating(chassis.heat, systems.count("Heat Sink"))
     fail = 2.5 / 6  # an average target saves on 3.5
     bonus = 1 if "Targeting Array" in systems else 0
     offence = 0.0
@@ -277,7 +285,7 @@ def choose_skill(held: Sequence[str], design: Design | None,
     weapons = [catalog.weapon(w) for w in design.weapons]
     systems = [catalog.system(s).name for s in design.systems]
     ranged = [w for w in weapons if not w.is_small]
-    rating = chassis.heat + systems.count("Heat Sink")
+    rating = heat_rating(chassis.heat, systems.count("Heat Sink"))
     hot = sum(w.heat for w in ranged) > rating
     short = bool(ranged) and all(w.range is Band.SHORT for w in ranged)
     families: dict[Family, float] = {}

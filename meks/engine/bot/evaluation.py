@@ -17,13 +17,15 @@ from dataclasses import dataclass
 from math import exp
 from typing import TYPE_CHECKING
 
+from meks.engine.bot.rolls import contest as contest  # (what meks.analysis reads here)
+from meks.engine.bot.rolls import remembered_contest
 from meks.engine.decisions import BANDS
+from meks.engine.inputs import to_hit_of
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Family, Weapon
 from meks.game.criticals import critical_check, wounded_acts_odds
 from meks.game.rules import (
     ONE_FLOAT,
-    MovementRoll,
     Overheat,
     ToHit,
     armor_save,
@@ -33,9 +35,7 @@ from meks.game.rules import (
     overheat,
     overheat_hits,
     skill_of,
-    to_hit,
 )
-from meks.game.rules import contest as compare_rolls
 from meks.game.scenario import Side
 
 if TYPE_CHECKING:
@@ -83,47 +83,6 @@ def worth(unit: UnitView) -> float:
     return value
 
 
-_ROLLS: dict[tuple[int, int], dict[int, float]] = {}
-
-
-def roll_distribution(dice: int, modifier: int) -> dict[int, float]:
-    """The results of a movement roll of ``dice`` dice plus ``modifier`` (never below 0)
-    and their chances, remembered."""
-    known = _ROLLS.get((dice, modifier))
-    if known is None:
-        known = _ROLLS[(dice, modifier)] = MovementRoll(dice, [(modifier, "")]).distribution(
-            ONE_FLOAT)
-    return known
-
-
-def contest(mine: Sequence[tuple[int, int, float]],
-            theirs: Sequence[tuple[int, int, float]]) -> tuple[float, float]:
-    """Chances that our side's best movement roll beats theirs, and that they tie. Each
-    unit is (dice, modifier, chance it acts); a side with no one rolling rolls 0."""
-    def best(units: Sequence[tuple[int, int, float]]) -> dict[int, float]:
-        hi = 0
-        dists = []
-        for dice, mod, acts in units:
-            dist = {v: p * acts for v, p in roll_distribution(dice, mod).items()}
-            dist[0] = dist.get(0, 0.0) + (1 - acts)
-            dists.append(dist)
-            hi = max(hi, max(dist))
-        out: dict[int, float] = {}
-        prev = 0.0
-        for v in range(hi + 1):
-            c = 1.0
-            for dist in dists:
-                c *= sum(p for t, p in dist.items() if t <= v)
-            out[v] = c - prev
-            prev = c
-        return out if dists else {0: 1.0}
-
-    odds = compare_rolls(best(mine), best(theirs), ONE_FLOAT)
-    return (odds.get((0, False), 0.0) + odds.get((0, True), 0.0),
-            odds.get((-1, False), 0.0))
-
-
-
 @dataclass
 class Gun:
     """One firing a unit can make, with its expected hits on each target it can hurt."""
@@ -140,6 +99,11 @@ Ref = tuple[str, bool]
 """A unit as the bot remembers values of it: its id, and whether it is a decoy."""
 
 
+def refs(units: Sequence[UnitView]) -> tuple[Ref, ...]:
+    """The units' refs (``Ref``), in order."""
+    return tuple([(u.id, u.decoy) for u in units])
+
+
 class Judge:
     """The bot's reading of fights in one battle, with the values it remembers until
     anything happens (a unit's worth, its working systems, what of each unit a quick
@@ -149,7 +113,6 @@ class Judge:
     def __init__(self) -> None:
         self._battle: object = None
         self._heat_of_zone: dict[int, int] = {}
-        self._phalanx = False
         # Remembered until anything happens (dropped when the battle's stamp changes):
         self._memo_key = -1
         self._turn = -1  # the battle's turn
@@ -164,14 +127,22 @@ class Judge:
         self._systems: dict[Ref, frozenset[str]] = {}
         self._shooting: dict[Ref, tuple[object, ...]] = {}  # see ``_as_shooter``
         self._shot_at: dict[Ref, tuple[object, ...]] = {}  # see ``_as_target``
+        self._gunning: dict[Ref, tuple[object, ...]] = {}  # see ``_as_gunner``
         self._marked: dict[Side, frozenset[str]] = {}
+        self._phalanx: dict[tuple[int, Side], bool] = {}  # see ``phalanx_in``
+        # What the side's units' decisions share while nothing happens: the strength of a
+        # group against another (``power``, ``ratio``), keyed on the side that sees them
+        # and the units' refs, in order.
+        self._shared: dict[tuple[object, ...], float] = {}
         # Remembered for the battle (dropped when another battle starts, so it holds the
         # last battle's units until then): ``quick``'s values, keyed on everything they
         # read that may change during a battle.
         self._quick: dict[tuple[object, ...], float] = {}
-        # Remembered for the battle: ``contest``'s odds, keyed on the rolls compared.
-        self._contests: dict[tuple[tuple[tuple[int, int, float], ...], ...],
-                             tuple[float, float]] = {}
+        # Remembered for the battle: ``power``'s values, keyed on the same.
+        self._powers: dict[tuple[object, ...], float] = {}
+        # Remembered for the battle: ``guns``'s odds (see there).
+        self._guns: dict[tuple[object, ...],
+                         list[tuple[int, int, list[tuple[int, float, float]]]]] = {}
 
     def fresh(self, battle: SideView) -> None:
         """Forget remembered values once anything has happened in the battle (and
@@ -180,17 +151,14 @@ class Judge:
             self._battle = battle.token
             self._memo_key = -1
             self._quick.clear()
-            self._contests.clear()
+            self._powers.clear()
+            self._guns.clear()
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
-            self._phalanx = False
         stamp = battle.stamp
         if stamp != self._memo_key:
             self._memo_key = stamp
-            if not self._phalanx:  # (a unit with one may come into sight: set-up, hiding)
-                self._phalanx = any(s.system.name == "Phalanx" for u in battle.units
-                                    for s in u.systems)
             self._turn = battle.turn
             self._fails.clear()
             self._worths.clear()
@@ -198,7 +166,20 @@ class Judge:
             self._systems.clear()
             self._shooting.clear()
             self._shot_at.clear()
+            self._gunning.clear()
             self._marked.clear()
+            self._phalanx.clear()
+            self._shared.clear()
+
+    def phalanx_in(self, battle: SideView, zone: int, side: Side) -> bool:
+        """Whether the side sees a unit of ``side`` with a Phalanx in ``zone`` (R6.6),
+        remembered until anything happens."""
+        key = (zone, side)
+        known = self._phalanx.get(key)
+        if known is None:
+            known = self._phalanx[key] = any(f.has_system("Phalanx")
+                                             for f in battle.in_zone(zone, side))
+        return known
 
     def systems(self, unit: UnitView) -> frozenset[str]:
         """The names of the unit's working systems (remembered until something happens)."""
@@ -281,36 +262,12 @@ class Judge:
     def to_hit(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
                band: Band, single: bool, skill: bool, doubled: bool | None = None,
                gunnery: bool = False) -> ToHit | None:
-        """The to-hit roll of one shot as the engine describes it (R6.6), read from
-        the values remembered here; ``skill``: whether the family skill counts (the bot
-        plans which attack uses it). The bot does not count on an enemy's Spoof. None when
-        the weapon cannot fire at ``band``."""
-        need = need_at(weapon, band)
-        if need is None:
-            return None
-        zone = target.zone or 5
-        terrain = 0 if weapon.ignores_terrain else battle.terrain_to_hit(zone)
-        if terrain and doubled is None:
-            doubled = battle.doubled_against(zone, target.side)
-        target_systems = self.systems(target)
-        level = 0
-        targeting = computers = commandos = False
-        if unit is not None:
-            targeting = single and "Targeting Array" in self.systems(unit)
-            if unit.pilot is not None:
-                level = unit.pilot.level.to_hit
-            computers = battle.computers_damaged(unit)
-            commandos = target.id in self.marked(battle, unit.side)
-        missile = weapon.family is Family.MISSILE
-        return to_hit(
-            weapon, need, band, terrain=terrain,
-            doubled=bool(doubled) or target.dug_in_zone == zone,
-            jammer="Jammer" in target_systems, targeting_array=targeting, level=level,
-            computers=computers, family_skill=skill and unit is not None, commandos=commandos,
-            point_defense=missile and "Point Defense" in target_systems,
-            phalanx=missile and self._phalanx and any(
-                f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)),
-            gunnery=gunnery, six_hits=battle.house.six_always_hits)
+        """The to-hit roll of one shot as the engine describes it (R6.6, gathered by
+        ``meks.engine.inputs`` from what the side sees); ``skill``: whether the family skill
+        counts (the bot plans which attack uses it). The bot does not count on an enemy's
+        Spoof. None when the weapon cannot fire at ``band``."""
+        return to_hit_of(battle, unit, weapon, target, band, single=single, gunnery=gunnery,
+                   family_skill=skill and unit is not None, spoof=False, doubled=doubled)
 
     def modifier(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
                  band: Band, single: bool, skill: bool,
@@ -362,35 +319,60 @@ class Judge:
         (``single``: whether the unit attacks one target this turn, for a Targeting Array;
         by default, whether ``targets`` is one)."""
         single = len(targets) == 1 if single is None else single
-        out: list[Gun] = []
-        for slot in unit.live_weapons():
+        gunnery = battle.gunnery_left(unit)
+        # Remembered for the battle, keyed on what the odds read: of the shooter
+        # (``_as_gunner``), its skills used this turn and Gunnery left; of each target, in
+        # order, what ``quick`` reads and the mark; the band and the bonus (the weapons and
+        # targets kept by their places, so that the answer names this question's values).
+        key = (band, doubled, single, gunnery, unit.id, unit.decoy, frozenset(unit.turn_skills),
+               self._as_gunner(battle, unit),
+               tuple([(t.id, t.decoy, self._as_target(battle, t),
+                       t.id in self.marked(battle, unit.side)) for t in targets]))
+        known = self._guns.get(key)
+        if known is None:
+            known = self._guns[key] = self._guns_of(battle, unit, targets, band, doubled,
+                                                    single, gunnery)
+        live = unit.live_weapons()
+        return [Gun(live[i], live[i].weapon.heat, live[i].weapon.family, extra,
+                    [(targets[j], plain, boosted) for j, plain, boosted in evs])
+                for i, extra, evs in known]
+
+    def _guns_of(self, battle: SideView, unit: UnitView, targets: Sequence[UnitView],
+                 band: Band, doubled: bool | None, single: bool, gunnery: bool
+                 ) -> list[tuple[int, int, list[tuple[int, float, float]]]]:
+        """``guns``, worked out: each firing as the place of its weapon among the unit's
+        live weapons, its ``extra``, and the places of the targets it can hurt with the
+        expected hits."""
+        out: list[tuple[int, int, list[tuple[int, float, float]]]] = []
+        for i, slot in enumerate(unit.live_weapons()):
             if slot.fired:  # spent this turn (an Ambush fires early, R4.3)
                 continue
             weapon = slot.weapon
             skill = skill_of(weapon.family)
             has_skill = bool(skill and unit.skill(skill) and skill not in unit.turn_skills)
             evs = []
-            for t in targets:
+            for j, t in enumerate(targets):
                 plain = self.shot(battle, unit, weapon, t, band, single, False, 0, doubled)
                 if plain <= 0:
                     continue
                 boosted = plain if not has_skill or t.is_infantry else self.shot(
                     battle, unit, weapon, t, band, single, True, 0, doubled)
-                evs.append((t, plain, boosted))
+                evs.append((j, plain, boosted))
             if evs:
-                out.append(Gun(slot, weapon.heat, weapon.family, 0, evs))
-        if battle.gunnery_left(unit) and out:
-            cannons = [g for g in out if gunnery_weapon(g.slot.weapon)]
+                out.append((i, 0, evs))
+        if gunnery and out:
+            live = unit.live_weapons()
+            cannons = [g for g in out if gunnery_weapon(live[g[0]].weapon)]
             if cannons:
-                best = max(cannons, key=lambda g: max(e[1] for e in g.evs))
+                best = max(cannons, key=lambda g: max(e[1] for e in g[2]))
                 evs = []
-                for t, _, _ in best.evs:
-                    ev = self.shot(battle, unit, best.slot.weapon, t, band, single, False, -2,
-                                   doubled)
+                for j, _, _ in best[2]:
+                    ev = self.shot(battle, unit, live[best[0]].weapon, targets[j], band,
+                                   single, False, -2, doubled)
                     if ev > 0:
-                        evs.append((t, ev, ev))
+                        evs.append((j, ev, ev))
                 if evs:
-                    out.append(Gun(best.slot, best.heat, best.family, -2, evs))
+                    out.append((best[0], -2, evs))
         return out
 
     def overheat_cost(self, unit: UnitView, gun: Gun, already_hits: float) -> float:
@@ -524,35 +506,50 @@ class Judge:
         return known
 
     def _as_shooter(self, battle: SideView, unit: UnitView) -> tuple[object, ...]:
-        """What of a shooter ``quick`` reads that may change during a battle: its zone (the
-        heat rating's Moors), whether it acts (and whether the battle has begun), its
-        pilot's wound, its heat (now, and carried over), which weapons work and which have
-        fired, which systems work (Targeting Array, Heat Sink), whether its Computers are
-        damaged this turn. Remembered until anything happens."""
+        """What of a shooter ``quick`` reads that may change during a battle: whether its
+        zone is Moors (its heat rating), whether it acts (before the battle has begun every
+        unit counts), its pilot's wound, the heat its next fight starts with (what it has
+        now, or once it has fired this turn what it carries over), which weapons work, which
+        systems work (Targeting Array, Heat Sink), whether its Computers are damaged this
+        turn. Remembered until anything happens."""
         ref = (unit.id, unit.decoy)
         known = self._shooting.get(ref)
         if known is None:
-            turn = self._turn
+            spent = any(w.fired for w in unit.weapons)
             known = self._shooting[ref] = (
-                unit.zone, unit.can_act, turn > 0, unit.wounded, unit.heat, unit.carried_heat,
-                tuple([(w.destroyed, w.fired > 0) for w in unit.weapons]), self.systems(unit),
+                self._heat_of_zone.get(unit.zone or 5, 0) > 0,
+                unit.can_act or self._turn <= 0, unit.wounded, spent,
+                unit.carried_heat if spent else unit.heat,
+                tuple([w.destroyed for w in unit.weapons]), self.systems(unit),
                 battle.computers_damaged(unit))
         return known
 
+    def _as_gunner(self, battle: SideView, unit: UnitView) -> tuple[object, ...]:
+        """What of a shooter ``guns`` reads that may change during a battle: which weapons
+        work and which have fired, which systems work (Targeting Array), whether its
+        Computers are damaged this turn. Remembered until anything happens."""
+        ref = (unit.id, unit.decoy)
+        known = self._gunning.get(ref)
+        if known is None:
+            known = self._gunning[ref] = (
+                tuple([(w.destroyed, w.fired > 0) for w in unit.weapons]),
+                self.systems(unit), battle.computers_damaged(unit))
+        return known
+
     def _as_target(self, battle: SideView, target: UnitView) -> tuple[object, ...]:
-        """What of a target ``quick`` reads that may change during a battle: its zone (the
-        terrain), the zone it dug in, which systems work (Jammer, Point Defense, armor),
-        whether a movement roll's winner doubled the terrain against its side there this
-        turn, and whether a Phalanx of its side stands there. Remembered until anything
-        happens."""
+        """What of a target ``quick`` reads that may change during a battle: the terrain of
+        its zone, whether it dug in there, which systems work (Jammer, Point Defense,
+        armor), whether a movement roll's winner doubled the terrain against its side there
+        this turn, and whether a Phalanx of its side stands there. (Not the zone itself: a
+        target is as easy to hit in any zone alike.) Remembered until anything happens."""
         ref = (target.id, target.decoy)
         known = self._shot_at.get(ref)
         if known is None:
             zone = target.zone or 5
             known = self._shot_at[ref] = (
-                target.zone, target.dug_in_zone, self.systems(target),
-                battle.doubled_against(zone, target.side), self._phalanx and any(
-                    f.has_system("Phalanx") for f in battle.in_zone(zone, target.side)))
+                battle.terrain_to_hit(zone), target.dug_in_zone == zone, self.systems(target),
+                battle.doubled_against(zone, target.side),
+                self.phalanx_in(battle, zone, target.side))
         return known
 
     def marked(self, battle: SideView, side: Side) -> frozenset[str]:
@@ -615,6 +612,27 @@ class Judge:
         if not targets:
             return 0.0
         self.fresh(battle)
+        key = ("power", battle.side, band, refs(shooters), refs(targets))
+        known = self._shared.get(key)
+        if known is None:
+            # Once for the stamp; and for the battle, keyed as ``quick``'s values are (a
+            # group nothing has happened to since is worth the same estimate).
+            sides = tuple(dict.fromkeys([s.side for s in shooters]))
+            situation = (band, tuple([(s.id, s.decoy, self._as_shooter(battle, s))
+                                      for s in shooters]),
+                         tuple([(t.id, t.decoy, self._as_target(battle, t)) for t in targets]),
+                         tuple([(side, tuple([t.id in self.marked(battle, side)
+                                              for t in targets])) for side in sides]))
+            known = self._powers.get(situation)
+            if known is None:
+                known = self._powers[situation] = self._power(battle, shooters, targets,
+                                                              band)
+            self._shared[key] = known
+        return known
+
+    def _power(self, battle: SideView, shooters: Sequence[UnitView],
+               targets: Sequence[UnitView], band: Band | None) -> float:
+        """``power``, worked out."""
         bands = [band] if band is not None else list(BANDS)
         total = 0.0
         for b in bands:
@@ -626,7 +644,17 @@ class Judge:
 
     def ratio(self, battle: SideView, mine: Sequence[UnitView],
               theirs: Sequence[UnitView]) -> float:
-        """How a fight between two groups goes: above 1 ours lasts longer than theirs."""
+        """How a fight between two groups goes: above 1 ours lasts longer than theirs.
+        Remembered until anything happens."""
+        self.fresh(battle)
+        key = ("ratio", battle.side, refs(mine), refs(theirs))
+        known = self._shared.get(key)
+        if known is None:
+            known = self._shared[key] = self._ratio(battle, mine, theirs)
+        return known
+
+    def _ratio(self, battle: SideView, mine: Sequence[UnitView],
+               theirs: Sequence[UnitView]) -> float:
         theirs = [u for u in theirs if not u.is_infantry or u.detected]
         if not theirs:
             return 9.0
@@ -673,12 +701,8 @@ class Judge:
 
     def contest(self, mine: Sequence[tuple[int, int, float]],
                 theirs: Sequence[tuple[int, int, float]]) -> tuple[float, float]:
-        """``contest``, remembered for the battle."""
-        key = (tuple(mine), tuple(theirs))
-        known = self._contests.get(key)
-        if known is None:
-            known = self._contests[key] = contest(mine, theirs)
-        return known
+        """``contest``, remembered (the odds of the same rolls are the same in any battle)."""
+        return remembered_contest(mine, theirs)
 
     def net(self, battle: SideView, mine: Sequence[UnitView], theirs: Sequence[UnitView],
              band: Band, doubled: bool, clock: int) -> float:

@@ -26,13 +26,30 @@ EVEN_FIGHT = 1.0  # force ratio a side takes a fight at, late, when a draw is th
 NET_AT = 1.5  # force ratio from which a main body spreads out to hunt down a free enemy
 
 
+# ``route``'s paths in the battle last asked about (its map and house rules stay put).
+_ROUTES: dict[tuple[object, ...], list[int]] = {}
+_ROUTES_OF: list[object] = [None]
+
+
 def route(battle: SideView, start: int, goal: int, cost: dict[int, float] | None = None
           ) -> list[int]:
     """The cheapest path of zones from ``start`` to ``goal`` (both included): each step
-    costs 1 plus ``cost`` of the zone entered."""
+    costs 1 plus ``cost`` of the zone entered. Remembered for the battle."""
     if start == goal:
         return [start]
     cost = cost or {}
+    if _ROUTES_OF[0] is not battle.token:
+        _ROUTES.clear()
+        _ROUTES_OF[0] = battle.token
+    key = (start, goal, tuple(cost.items()))
+    known = _ROUTES.get(key)
+    if known is None:
+        known = _ROUTES[key] = _route(battle, start, goal, cost)
+    return list(known)
+
+
+def _route(battle: SideView, start: int, goal: int, cost: dict[int, float]) -> list[int]:
+    """``route``, worked out."""
     best = {start: 0.0}
     prev: dict[int, int] = {}
     todo = [(0.0, start)]

@@ -70,6 +70,7 @@ class Bot(Baseline):
         self._intents: dict[Side, Intent] = {}
         self._assigned: dict[tuple[int, int, int, Side], dict[str, float]] = {}
         self._clock: dict[tuple[int, int, Side], int] = {}
+        self._clock_stamp: tuple[tuple[int, Side, Side] | None, int] = (None, 0)
         self._roles: dict[str, str] = {}
         self._tasks: dict[Side, tuple[tuple[int, int, Side], dict[str, Task]]] = {}
 
@@ -102,6 +103,7 @@ class Bot(Baseline):
         """A new battle: forget the last one, read the scenario."""
         self._assigned.clear()
         self._clock.clear()
+        self._clock_stamp = (None, 0)
         self._roles.clear()
         self._tasks.clear()
         self._intents = {side: read_intent(battle.scenario.victory.condition(side),
@@ -116,11 +118,16 @@ class Bot(Baseline):
         """+1 when standing still until the last turn wins for ``side``, -1 when it loses,
         0 when it draws: who has to act."""
         self._know(battle)
+        stamp = (battle.stamp, battle.side, side)
+        if stamp == self._clock_stamp[0]:
+            return self._clock_stamp[1]
         key = (battle.turn, sum(1 for u in battle.units if u.alive), side)
-        if key in self._clock:
-            return self._clock[key]
-        value = standing_still(battle, side)
-        self._clock[key] = value
+        value = self._clock.get(key)
+        if value is None:
+            value = self._clock[key] = standing_still(battle, side)
+        # (the turn and the units alive change only with an event: while the side's stamp
+        # stays, so does the answer)
+        self._clock_stamp = (stamp, value)
         return value
 
     def deploy(self, battle: SideView, side: Side, units: Sequence[UnitView]) -> dict[str, int]:

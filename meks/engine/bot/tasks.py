@@ -82,10 +82,10 @@ class Tasks:
         self.clock = clock
         self.turns_left = battle.scenario.turn_limit - battle.turn + (
             0 if battle.turn else 1)
-        self.mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy
-                     and u.mobile]
+        own = battle.side_units(side)
+        self.mine = [u for u in own if u.on_map and not u.decoy and u.mobile]
         self.foes = [u for u in battle.side_units(side.enemy) if u.on_map and not u.hidden]
-        mine_zones = {u.zone for u in battle.side_units(side) if u.on_map and not u.hidden}
+        mine_zones = {u.zone for u in own if u.on_map and not u.hidden}
         self.free_foes = [f for f in self.foes if f.mobile
                           and f.zone not in mine_zones]
         self.out: dict[str, Task] = {}

@@ -1,0 +1,461 @@
+"""The shapes of the documents the campaigns layer stores and shows, one line each.
+
+Four kinds of document cross the campaigns layer as JSON: the company document (the roster
+``meks roster export`` writes and every event keeps, ``campaigns.files.roster``), a muster's
+force (the ``Muster.force`` column, ``campaigns.musters``), a campaign's results (the
+``Campaign.results`` column, one entry per step, ``campaigns.campaign_step``) and the
+post-battle entry of each pilot (``campaigns.postbattle``). Each is declared here as a
+``TypedDict``, so that the type checker knows its keys: the value at run time is still the
+plain dict that is stored and printed as it is. A key marked ``NotRequired`` is left out when
+it holds nothing, as documents written before it existed leave it out.
+
+This module imports nothing of the project, so that every part of it (the files it reads and
+writes included) can use the shapes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+# A JSON value whose shape these records do not fix: a battle's sides and log, a campaign's
+# plan, a custom design, a scenario's stored copy. Their own modules read them.
+Json = Any
+
+
+# ---- a muster's force (Muster.force) ---------------------------------------------------------
+
+class ForceEntry(TypedDict):
+    """One Mek of a muster's force and its pilot, by id, with what the muster paid for them."""
+
+    mek: int
+    pilot: int
+    paid: NotRequired[int]  # the pilot's Regular hire fee paid at this muster (0: none)
+    owed: NotRequired[int]  # what the Mek owed and paid at this muster (R3.7, R3.8)
+
+
+class MusteredMek(TypedDict):
+    """One Mek of a muster as ``meks muster`` shows it: by callsign, priced."""
+
+    mek: str
+    design: str
+    price: int
+    pilot: str
+    level: str
+    hire: int
+    owed: NotRequired[int]
+
+
+class MusterView(TypedDict):
+    """A muster as ``meks muster --json`` shows it."""
+
+    id: int | None
+    cost: int
+    budget: int
+    scenario: str | None
+    side: str | None
+    replaced: bool
+    force: list[MusteredMek]
+    support: list[str]
+    paid: NotRequired[int]  # house rule treasury: what the treasury paid, and what is left
+    treasury: NotRequired[int]
+
+
+# ---- the post-battle entry of one pilot (campaigns.postbattle) -------------------------------
+
+class SkillRoll(TypedDict):
+    """The roll for a new skill (R2.4)."""
+
+    die: int
+    bonus: int
+    needed: int
+    success: bool
+
+
+class PilotOutcome(TypedDict):
+    """What the post-battle sequence (R3.4) did to one pilot and the Mek they flew."""
+
+    pilot: str
+    mek: str
+    kills: int
+    mek_destroyed: NotRequired[bool]
+    bailed_out: NotRequired[bool]  # house rule bail_out (R6.12)
+    damage: NotRequired[int]  # hits kept (house rule repair: none)
+    repaired: NotRequired[bool]
+    repair_cost: NotRequired[int]  # house rule repair: paid (R3.7)
+    lost_parts: NotRequired[list[str]]  # house rule spare_parts (R3.7)
+    wear: NotRequired[int]  # house rule wear (R3.8)
+    heat_lost: NotRequired[int]
+    dead: NotRequired[bool]
+    promoted: NotRequired[str]  # "Green -> Regular"
+    skill_roll: NotRequired[SkillRoll]
+    new_skill: NotRequired[str]
+
+
+# ---- a campaign's results (Campaign.results) -------------------------------------------------
+
+class StepOdds(TypedDict):
+    """The company's odds shown before a campaign battle: shares, and the battles fought for
+    them (0: estimated)."""
+
+    win: float
+    draw: float
+    loss: float
+    runs: int
+
+
+class StepResult(TypedDict):
+    """One fought step of a campaign, as its results keep it."""
+
+    scenario: str
+    name: str
+    side: str
+    result: str  # win, loss or draw
+    reason: str
+    turns: int
+    battle_id: int | None
+    support: list[str]
+    bought: list[str]
+    pilots: list[PilotOutcome]
+    changes: NotRequired[list[str]]  # the built-in campaign's changes to its scenario
+    salvage: NotRequired[list[str]]  # house rule salvage (R3.6)
+    withdrawal: NotRequired[str]  # house rule withdrawal (R6.13)
+    repairs: NotRequired[list[str]]  # lost parts put back (R3.7)
+    odds: NotRequired[StepOdds]
+    spent: NotRequired[int]  # house rule treasury: paid getting ready, earned, held after
+    income: NotRequired[int]
+    treasury: NotRequired[int]
+
+
+class StepOutcome(StepResult):
+    """A fought step as ``campaign next`` shows it: its result, and where the campaign is."""
+
+    company: str
+    campaign: str
+    position: int
+    of: int
+    finished: bool
+
+
+# ---- the company document (campaigns.files.roster) -------------------------------------------
+
+class CompanyHead(TypedDict):
+    """The company itself."""
+
+    id: int
+    name: str
+    created_at: str
+
+
+class LostPart(TypedDict):
+    """A part a Mek lost and keeps lost until replaced (R3.7)."""
+
+    kind: str  # weapon or system
+    part: str
+
+
+class MekRecord(TypedDict):
+    """A Mek; what the house rules keep on it (R3.6 to R3.8) only when it is not nothing."""
+
+    id: int
+    callsign: str
+    design: str
+    size: str
+    price: int
+    kills: int
+    status: str
+    # The keys below are always written; documents written before they existed lack them.
+    damage: NotRequired[int]  # hits carried into the next battle (house rule repair: none)
+    custom_design: NotRequired[Json | None]  # the design, when it is not a stock one
+    lost: NotRequired[list[LostPart]]
+    owed: NotRequired[int]
+    wear: NotRequired[int]
+
+
+class PilotRecord(TypedDict):
+    """A pilot; ``mek`` is the id of the Mek they fly."""
+
+    id: int
+    name: str
+    level: str
+    kills: int
+    scenarios: int
+    skills: list[str]
+    status: str
+    mek: int | None
+    hire_cost: NotRequired[int]  # always written; documents written before it lack it
+
+
+class SupportRecord(TypedDict):
+    """A support roll (R4.1); ``muster`` is the id of the muster it went to."""
+
+    id: int
+    table_die: int
+    entry_die: int
+    result: str
+    points: int
+    used: bool
+    muster: int | None
+
+
+class MusterRecord(TypedDict):
+    """A muster; ``battle`` is the id of the battle that used it, ``definition`` the copy of
+    its scenario while it waits for that battle."""
+
+    id: int
+    scenario: str | None
+    side: str | None
+    budget: int
+    max_size: str | None
+    cost: int
+    force: list[ForceEntry]
+    battle: int | None
+    created_at: str
+    definition: NotRequired[Json]
+
+
+class BattleRecord(TypedDict):
+    """A battle; ``muster`` is the id of the muster that fought it."""
+
+    id: int
+    muster: int | None
+    scenario: str | None
+    mode: str
+    sides: Json
+    seed: int | None
+    result: str
+    log: Json
+    created_at: str
+
+
+class CampaignRecord(TypedDict):
+    """A campaign, with its results; its treasury only when it keeps one."""
+
+    id: int
+    name: str
+    plan: list[Json]
+    position: int
+    seed: int
+    difficulty: str
+    status: str
+    results: list[StepResult]
+    created_at: str
+    treasury: NotRequired[int]
+
+
+class StockRecord(TypedDict):
+    """Parts of one kind in the stockpile (R3.6)."""
+
+    kind: str
+    part: str
+    count: int
+
+
+class Document(TypedDict):
+    """The company document: everything about a company but its event history."""
+
+    schema: str
+    version: int
+    company: CompanyHead
+    meks: list[MekRecord]
+    pilots: list[PilotRecord]
+    support: list[SupportRecord]
+    musters: list[MusterRecord]
+    battles: list[BattleRecord]
+    campaigns: NotRequired[list[CampaignRecord]]  # left out by documents written before them
+    stockpile: NotRequired[list[StockRecord]]  # left out when empty
+
+
+# ---- the company as ``company show`` and the Mek and pilot commands show it ------------------
+
+class MekExtras(TypedDict, total=False):
+    """What the campaign house rules keep on a Mek (R3.7, R3.8), when it is not nothing."""
+
+    lost: list[str]  # the names of the parts it lost
+    owed: int
+    wear: int
+    heat_loss: int
+
+
+class MekView(MekExtras):
+    """A Mek as the commands show it."""
+
+    id: int | None
+    callsign: str
+    design: str
+    size: str
+    price: int
+    kills: int
+    status: str
+    damage: int
+
+
+class PilotView(TypedDict):
+    """A pilot as the commands show it: the Mek they fly by callsign and by id."""
+
+    id: int | None
+    name: str
+    level: str
+    kills: int
+    scenarios: int
+    skills: list[str]
+    mek: str | None
+    mek_id: int | None
+    status: str
+    hire_cost: NotRequired[int]  # not in ``company show``
+
+
+class PendingSupport(TypedDict):
+    """A support result waiting for the next muster."""
+
+    id: int
+    result: str
+    points: int
+
+
+class LastMuster(TypedDict):
+    """The company's last muster, its Meks by callsign."""
+
+    id: int
+    scenario: str | None
+    budget: int
+    cost: int
+    recorded: bool  # whether its battle was recorded
+    meks: list[str | None]
+
+
+class BattleLine(TypedDict):
+    """A battle of the company, in one line."""
+
+    id: int
+    scenario: str | None
+    result: str
+
+
+class CompanyView(TypedDict):
+    """The company as ``company show --json`` shows it."""
+
+    id: int
+    name: str
+    meks: list[MekView]
+    pilots: list[PilotView]
+    support: list[PendingSupport]
+    last_muster: LastMuster | None
+    battles: list[BattleLine]
+    stockpile: list[StockRecord]
+
+
+class CompanyLine(TypedDict):
+    """A company in ``company list``."""
+
+    id: int | None
+    name: str
+    meks: int  # active ones
+    pilots: int  # living ones
+    battles: int
+
+
+class BoughtMek(MekView, total=False):
+    """A Mek just bought, with the treasury left (house rule treasury)."""
+
+    treasury: int
+
+
+class RenamedMek(MekView):
+    """A Mek after ``mek rename``, and whether its callsign changed."""
+
+    changed: bool
+
+
+class ListedMek(MekView):
+    """A Mek in ``mek list``, with the name of its pilot."""
+
+    pilot: str | None
+
+
+class HiredPilot(PilotView):
+    """A pilot just hired, with the change in words."""
+
+    summary: str
+
+
+# ---- the company's history (its events) -----------------------------------------------------
+
+class DieRoll(TypedDict):
+    """One die a change rolled, and what for."""
+
+    purpose: str
+    value: int
+
+
+class EventView(TypedDict):
+    """A change in the company's history."""
+
+    id: int | None
+    at: str
+    command: str
+    summary: str
+    dice: list[DieRoll]
+    undone: bool
+    undoes: int | None
+
+
+class PilotHistory(PilotView):
+    """A pilot as ``pilot show`` shows them: with the changes that concerned them."""
+
+    history: list[EventView]
+
+
+class Undone(TypedDict):
+    """What ``company undo`` undid."""
+
+    undone: int | None
+    command: str
+    summary: str
+
+
+class SupportResult(TypedDict):
+    """A support roll just made (R4.1)."""
+
+    table_die: int
+    entry_die: int
+    table: str
+    result: str
+    kind: str
+    effect: str
+    points: int
+
+
+class RecordedBattle(TypedDict):
+    """A battle recorded at the table (``battle record``): its pilots' post-battle entries."""
+
+    battle_id: int | None
+    result: str
+    seed: int | None
+    pilots: list[PilotOutcome]
+    salvage: list[str]
+    withdrawal: NotRequired[str]
+
+
+# ---- a campaign as ``campaign status`` shows it ----------------------------------------------
+
+class CampaignView(TypedDict):
+    """A campaign with its plan and results, as ``campaign start`` and ``status`` show it."""
+
+    id: int | None
+    name: str
+    status: str
+    seed: int
+    difficulty: str
+    position: int
+    plan: list[Json]
+    next: Json | None  # the plan's next step, None when it is over
+    results: list[StepResult]
+    record: dict[str, int]  # how many of win, loss and draw
+    treasury: NotRequired[int]  # house rule treasury
+    broke_at: NotRequired[Json]  # the step the company went broke before
+
+
+class CompanyCampaign(CampaignView):
+    """A company's campaign, as ``campaign status`` shows it."""
+
+    company: str
