@@ -23,7 +23,7 @@ from meks.engine import REVISION
 from meks.engine.asking import Asking
 from meks.engine.decisions import BattleError, Retreat
 from meks.engine.inputs import Aimer
-from meks.engine.log import Event, Kind
+from meks.engine.log import Event, Kind, Words, written
 from meks.engine.units import ForceSpec, Unit
 from meks.engine.view import Sight
 from meks.game.catalog import Band, Catalog, Weapon, load_catalog
@@ -49,6 +49,10 @@ SIDE_WORDS = tuple((side, side.value, side.value.capitalize()) for side in Side)
 def title(side: Side) -> str:
     """``side.value.capitalize()``: "Attacker" or "Defender"."""
     return SIDE_WORDS[0][2] if side is ATTACKER else SIDE_WORDS[1][2]
+
+
+def _decides(side: Side, text: Words) -> str:
+    return f"{title(side)} decides: {written(text)}"
 
 
 def among(answer: Any, options: Sequence[Any]) -> int:
@@ -126,9 +130,10 @@ class Board(Roller):
 
     # ---- the log and the dice ----------------------------------------------------------------
 
-    def note(self, kind: Kind, text: str, unit: Unit | None = None,
+    def note(self, kind: Kind, text: Words, unit: Unit | None = None,
              target: Unit | None = None, value: int | None = None) -> None:
-        """Log an event. One about a unit the other side cannot see (hidden, or infantry not
+        """Log an event (its text, or the facts to write it from when it is read, see
+        ``meks.engine.log``). One about a unit the other side cannot see (hidden, or infantry not
         detected) is for one side's eyes only (R8.1), and so are the dice rolled for it (the
         rolls logged just before it)."""
         if self.secret:
@@ -137,7 +142,7 @@ class Board(Roller):
             self.turn, kind, text, None if unit is None else unit.id,
             None if target is None else target.id, value)))
 
-    def note_for(self, side: Side, kind: Kind, text: str, unit: Unit | None = None,
+    def note_for(self, side: Side, kind: Kind, text: Words, unit: Unit | None = None,
                  target: Unit | None = None) -> None:
         """Log an event for ``side``'s eyes only (R8.1), and the dice rolled for it."""
         self.keep_private(unit, target, side)
@@ -177,8 +182,8 @@ class Board(Roller):
         self.log.append(_new_event(Event, (self.turn, _ROLL, purpose, None, None, value)))
         return value
 
-    def decided(self, side: Side, text: str) -> None:
-        self.note(Kind.DECISION, f"{title(side)} decides: {text}")
+    def decided(self, side: Side, text: Words) -> None:
+        self.note(Kind.DECISION, (_decides, side, text))
 
     def choose_index(self, count: int, purpose: str) -> int:
         """A random pick among ``count`` things, with dice (``rules.random_pick``)."""

@@ -13,12 +13,17 @@ from meks.engine.log import Kind
 from meks.engine.movement import range_step, side_movement
 from meks.engine.support import ambush, use_support
 from meks.engine.units import Unit
+from meks.game.catalog import Band
 from meks.game.scenario import SIDES, Side
 
 # What a unit's once-a-turn record keeps from one round of a zone combat to the next (R5.2):
 # Hawkeye (used before the combats, once a turn) and the enemies it has tried to ID.
 _KEPT_FOR_THE_TURN = frozenset({"Hawkeye"})
 _IDS_KEPT = ("id:", "identified:")
+
+
+def _round_words(number: int, zone: int, band: Band) -> str:
+    return f"Round {number} in zone {zone} ({band.value} range)."
 
 
 def combat_step(b: Board) -> None:
@@ -137,8 +142,7 @@ def begin_round(b: Board, zone: int, number: int) -> None:
     Hawkeye, used before the combats). A wounded pilot rolls to act again from the
     second round on (the turn's own roll covers the first), and each unit's count of
     rounds moves on (Computers damage counts rounds, R6.9)."""
-    b.note(Kind.ROUND, f"Round {number} in zone {zone} "
-           f"({b.band_of(zone).value} range).", value=number)
+    b.note(Kind.ROUND, (_round_words, number, zone, b.band_of(zone)), value=number)
     b.marked = {Side.ATTACKER: NONE, Side.DEFENDER: NONE}
     for unit in b.in_zone(zone):
         unit.rounds += 1

@@ -74,6 +74,14 @@ class Result:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
+def _turn_words(turn: int) -> str:
+    return f"Turn {turn}"
+
+
+def _initiative_words(side: str, roll: int, bonus: int, total: int) -> str:
+    return f"{side} initiative {roll}" + (f"+{bonus}" if bonus else "") + f" = {total}"
+
+
 class Battle(Board):
     """One battle. Build it, then call ``run()``; or ``setup()`` and ``play_turn()``."""
 
@@ -114,7 +122,7 @@ class Battle(Board):
 
     def play_turn(self) -> None:
         self.turn += 1
-        self.note(Kind.TURN, f"Turn {self.turn}")
+        self.note(Kind.TURN, (_turn_words, self.turn))
         self.start_turn()
         first, second = self.initiative()
         movement.movement_phase(self, first)
@@ -168,8 +176,8 @@ class Battle(Board):
                     a = total
                 else:
                     d = total
-                self.note(Kind.INITIATIVE, f"{title} initiative {roll}"
-                          + (f"+{bonus}" if bonus else "") + f" = {total}", value=total)
+                self.note(Kind.INITIATIVE, (_initiative_words, title, roll, bonus, total),
+                          value=total)
             if first_roll:
                 self.surprise_pending.clear()
             first_roll = False

@@ -33,11 +33,33 @@ def armor_save(b: Board, target: Unit, weapon: Weapon) -> bool:
     check = rules.armor_save(target.armor, weapon, target.has_system)
     roll, saved, again = check.roll(b, f"{target.name} armor save against "
                                     f"{weapon.name}", f"{target.name} armor save re-roll")
-    rerolled = " after a re-roll" if again else ""
-    b.note(Kind.SAVE, f"{target.name} armor save {roll}{check.modifier:+d} vs "
-           f"{target.armor}+{rerolled}: {'saved' if saved else 'failed'}.", target,
-           value=roll)
+    b.note(Kind.SAVE, (_save_words, target.name, roll, check.modifier, target.armor, again,
+                       saved), target, value=roll)
     return saved
+
+
+def _save_words(name: str, roll: int, modifier: int, armor: int, again: bool,
+                saved: bool) -> str:
+    rerolled = " after a re-roll" if again else ""
+    return (f"{name} armor save {roll}{modifier:+d} vs {armor}+{rerolled}: "
+            f"{'saved' if saved else 'failed'}.")
+
+
+def _damage_words(name: str, hits: int, max_hits: int) -> str:
+    return f"{name} takes a hit ({hits}/{max_hits})."
+
+
+def _check_words(name: str, roll: int, remaining: int, crit: bool) -> str:
+    return (f"Critical check on {name}: {roll} vs {remaining} "
+            f"remaining - {'critical!' if crit else 'no critical.'}")
+
+
+def _destroyed_words(name: str, fate: str) -> str:
+    return f"{name} is destroyed{' ' if fate.startswith('and') else ''}{fate}."
+
+
+def _critical_words(name: str, table: str, roll: int, effect: str) -> str:
+    return f"Critical on {name}: {table} ({roll}) - {effect}."
 
 
 def damage(b: Board, target: Unit, hits: int, by: Unit | None, weapon: Weapon | None,
@@ -55,8 +77,8 @@ def damage(b: Board, target: Unit, hits: int, by: Unit | None, weapon: Weapon | 
         target.hits += 1
         if by is not None:
             target.last_hit_by = by.id
-        b.note(Kind.DAMAGE, f"{target.name} takes a hit ({target.hits}/"
-               f"{target.max_hits}).", target, by, target.hits)
+        b.note(Kind.DAMAGE, (_damage_words, target.name, target.hits, target.max_hits),
+               target, by, target.hits)
         if target.hits >= target.max_hits:
             doom(b, target, by)
         if checks:
@@ -83,8 +105,7 @@ def critical_check(b: Board, target: Unit, by: Unit | None, weapon: Weapon | Non
         b.note(Kind.NOTE, f"{by.name if by else ''}'s pilot places the shot (Pinpoint "
                "Attack).", by)
     else:
-        b.note(Kind.NOTE, f"Critical check on {target.name}: {roll} vs {remaining} "
-               f"remaining - {'critical!' if crit else 'no critical.'}", target,
+        b.note(Kind.NOTE, (_check_words, target.name, roll, remaining, crit), target,
                value=roll)
     if crit and check.spaul:
         roll, crit = check.confirm(b, target.name)
@@ -165,8 +186,8 @@ def critical(b: Board, target: Unit, by: Unit | None) -> None:
             effect = f"{target.systems[index].system.name} destroyed"
         else:
             effect = "no system left to lose"
-    b.note(Kind.CRITICAL, f"Critical on {target.name}: {name} ({roll}) - {effect}.",
-           target, by, roll)
+    b.note(Kind.CRITICAL, (_critical_words, target.name, name, roll, effect), target, by,
+           roll)
 
 
 def take_effect(b: Board, unit: Unit) -> None:
@@ -202,8 +223,7 @@ def destroy(b: Board, unit: Unit) -> None:
         unit.pilot.dead = unit.exploded  # R2.6: ejects, unless the reactor blew
     fate = ("and its pilot dies" if unit.exploded and unit.pilot else
             "; the pilot ejects" if unit.pilot else "")
-    b.note(Kind.DESTROYED, f"{unit.name} is destroyed{' ' if fate.startswith('and') else ''}"
-           f"{fate}.", unit)
+    b.note(Kind.DESTROYED, (_destroyed_words, unit.name, fate), unit)
 
 
 def weapon_heat(b: Board, unit: Unit, slot: WeaponSlot) -> bool:

@@ -14,6 +14,11 @@ from meks.game.scenario import SIDES, Placed, Side, UnitKind
 HIDING = ("Minefield", "Hidden Mek", "Decoy")
 
 
+def _setup_words(name: str, design: str, zone: int | None) -> str:
+    where = f"zone {zone}" if zone else "off the map"
+    return f"{name} ({design}) sets up in {where}."
+
+
 def setup(b: Board) -> None:
     b.note(Kind.TURN, f"Set-up: {b.scenario.name}")
     for side in SIDES:
@@ -94,11 +99,9 @@ def deploy(b: Board, side: Side) -> None:
                 if rule.group and unit.zone in rule.zones:
                     unit.group = rule.group
     for unit in b.side_units(side):
-        where = f"zone {unit.zone}" if unit.zone else "off the map"
         # R8.1: the enemy is not told the set-up line by line (the order would give
         # away what hides later); it sees the units it may see once set-up is done.
-        b.note_for(side, Kind.SETUP, f"{unit.name} ({unit.design}) sets up in "
-                   f"{where}.", unit)
+        b.note_for(side, Kind.SETUP, (_setup_words, unit.name, unit.design, unit.zone), unit)
 
 
 def setup_assets(b: Board, side: Side,

@@ -18,6 +18,10 @@ from meks.game.rules import (
 from meks.game.scenario import UnitKind
 
 
+def _targets_words(name: str, targets: list[str]) -> str:
+    return f"{name} targets " + ", ".join(targets)
+
+
 def can_target(b: Board, unit: Unit, enemy: Unit, band: Band, missile: bool = False) -> bool:
     """R6.4: whether ``unit`` may attack ``enemy`` this turn, rolling detection where a
     roll is needed (remembered for the turn)."""
@@ -219,8 +223,7 @@ def choose_targets(b: Board, unit: Unit, band: Band) -> list[Unit]:
     if faces is not candidates:
         chosen = [candidates[faces.index(t)] for t in chosen]
     if chosen:
-        b.decided(unit.side, f"{unit.name} targets "
-                  + ", ".join([t.name for t in chosen]))
+        b.decided(unit.side, (_targets_words, unit.name, [t.name for t in chosen]))
         ids = [t.id for t in chosen]
         b.learn(b.known, unit.side, ids)
         b.learn(b.targeted, unit.side, ids)

@@ -149,20 +149,18 @@ def shoot(b: Board, shot: Shot, single: bool = True) -> int:
         face = b.sight.covers.get(target.id, target) \
             if target.decoy and b.revision >= FOG else target
         face.turn_skills.update(check.target_spends)
-    need, mod, notes = check.need, check.modifier, check.notes
+    need, mod = check.need, check.modifier
     who = shot.unit.name if shot.unit else "Support"
     purpose = f"{who}'s {weapon.name} to hit {target.name}"
     reroll = f"{who}'s {weapon.name} re-roll" if check.reroll_miss else ""
-    fires = f"{who} fires {weapon.name} at {target.name}: "
-    listed = f" [{', '.join(notes)}]" if notes else ""
     hits = 0
     at_stake = 0  # hits held back for the target's dodge decision
     dodging = may_dodge(b, target)
     for _ in range(check.dice):
         roll, hit = check.roll_die(b, purpose, reroll)
         b.note(Kind.HIT if hit else Kind.MISS,
-               f"{fires}{roll}{mod:+d} vs {need}+{listed}"
-               + (" - hit." if hit else " - miss."), shot.unit, target, roll)
+               (_shot_words, who, weapon.name, target.name, roll, mod, need, check, hit),
+               shot.unit, target, roll)
         if hit:
             hits += 1
             foe = DEFENDER if target.side is ATTACKER else ATTACKER
@@ -183,6 +181,14 @@ def shoot(b: Board, shot: Shot, single: bool = True) -> int:
             for _ in range(at_stake):
                 land(b, shot, weapon)
     return hits
+
+
+def _shot_words(who: str, weapon: str, target: str, roll: int, mod: int, need: int,
+                check: ToHit, hit: bool) -> str:
+    notes = check.notes
+    listed = f" [{', '.join(notes)}]" if notes else ""
+    return (f"{who} fires {weapon} at {target}: {roll}{mod:+d} vs {need}+{listed}"
+            + (" - hit." if hit else " - miss."))
 
 
 def may_dodge(b: Board, target: Unit) -> bool:

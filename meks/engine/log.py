@@ -2,6 +2,13 @@
 
 A battle's log is its report: ``render`` turns it into text a player reads, ``digest`` into a
 hash that is equal for equal battles.
+
+An event keeps the facts it is about and writes its sentence only when it is read: a step of
+the rules logs ``(writer, fact, fact, ...)``, a function of its own module that writes the
+sentence (``meks.engine.fire._shot_words`` ...) and the facts it needs, and ``Event.text``
+calls it. Most battles are fought by controllers that never read a line, and their
+sentences are never written. An event read back from a stored log (``from_dict``) holds its
+written text, and reads the same.
 """
 
 from __future__ import annotations
@@ -9,8 +16,12 @@ from __future__ import annotations
 import enum
 import hashlib
 import json
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
+
+Words = str | tuple[Any, ...]
+"""What an event says: its text, or ``(writer, fact, ...)``, which ``writer(fact, ...)``
+writes when the text is read (``Event.text``)."""
 
 
 class Kind(enum.Enum):
@@ -52,16 +63,23 @@ class Kind(enum.Enum):
 
 
 class Event(NamedTuple):
-    """One thing that happened. ``text`` reads as a sentence; ``unit``/``target`` are unit
-    ids; ``value`` is the die or number the event is about. (A named tuple: battles make
-    hundreds of these, and a tuple is the cheapest immutable record.)"""
+    """One thing that happened. ``text`` reads as a sentence (written from ``says`` when it
+    is read, see the module docstring); ``unit``/``target`` are unit ids; ``value`` is the
+    die or number the event is about. (A named tuple: battles make hundreds of these, and a
+    tuple is the cheapest immutable record.) Two events are the same when their
+    ``as_dict()`` are: one whose text is not yet written holds its facts, not the text."""
 
     turn: int
     kind: Kind
-    text: str
+    says: Words
     unit: str | None = None
     target: str | None = None
     value: int | None = None
+
+    @property
+    def text(self) -> str:
+        """The event's sentence, written from its facts now if it was logged as facts."""
+        return written(self.says)
 
     def as_dict(self) -> dict[str, object]:
         data: dict[str, object] = {"turn": self.turn, "kind": self.kind.value,
@@ -78,6 +96,14 @@ class Event(NamedTuple):
                    data.get("unit") and str(data["unit"]),  # type: ignore[arg-type]
                    data.get("target") and str(data["target"]),  # type: ignore[arg-type]
                    int(str(value)) if value is not None else None)
+
+
+def written(says: Words) -> str:
+    """The text ``says`` stands for (``Event.says``): itself, or what its writer writes."""
+    if isinstance(says, str):
+        return says
+    write: Callable[..., str] = says[0]
+    return write(*says[1:])
 
 
 def digest(events: Iterable[Event]) -> str:

@@ -115,10 +115,8 @@ def order_move(b: Board, unit: Unit, where: int | Edge | str | None, second: boo
         unit.dug_in_zone = None
     if second and unit.is_mek:
         unit.carried_heat += SECOND_MOVE_HEAT
-    b.note(Kind.MOVE, f"{unit.name} moves from zone {origin} to zone {where}"
-           + (f" (second movement, +{SECOND_MOVE_HEAT} heat next turn)"
-              if second and unit.is_mek else "")
-           + ".", unit, value=where)
+    b.note(Kind.MOVE, (_move_words, unit.name, origin, where, second and unit.is_mek), unit,
+           value=where)
     minefield(b, unit)
     return True
 
@@ -204,11 +202,31 @@ def movement_roll(b: Board, unit: Unit) -> int:
     rolled, total = check.roll(b, f"movement roll of {unit.name}")
     mods = check.modifiers
     unit.move_roll = total
-    listed = f" [{', '.join(f'{name} {m:+d}' for m, name in mods)}]" if mods else ""
-    b.note(Kind.MOVEMENT_ROLL, f"{unit.name} movement roll {rolled} -> {total}"
-           + (f" ({', '.join(parts)})" if parts else "") + listed + ".", unit,
+    b.note(Kind.MOVEMENT_ROLL, (_roll_words, unit.name, rolled, total, parts, mods), unit,
            value=total)
     return total
+
+
+def _roll_words(name: str, rolled: int, total: int, parts: list[str],
+                mods: list[tuple[int, str]]) -> str:
+    listed = f" [{', '.join(f'{what} {m:+d}' for m, what in mods)}]" if mods else ""
+    return (f"{name} movement roll {rolled} -> {total}"
+            + (f" ({', '.join(parts)})" if parts else "") + listed + ".")
+
+
+def _move_words(name: str, origin: int, where: int, second: bool) -> str:
+    return (f"{name} moves from zone {origin} to zone {where}"
+            + (f" (second movement, +{SECOND_MOVE_HEAT} heat next turn)" if second else "")
+            + ".")
+
+
+def _range_words(winner: Side, high: int, low: int, band: Band, zone: int) -> str:
+    return (f"{title(winner)} wins the movement roll {high} to {low}: range {band.value} "
+            f"in zone {zone}.")
+
+
+def _choice_words(choice: RangeChoice, zone: int) -> str:
+    return f"{choice.value} in zone {zone}"
 
 
 def describe_movement_roll(b: Board, unit: Unit, jump: bool = False,
@@ -264,7 +282,7 @@ def range_step(b: Board, eng: Engagement, rolls: dict[Side, int]) -> bool:
     choice = b.asked[winner].range_choice(view, eng.zone, winner, list(options))
     if among(choice, options) < 0:
         raise b.refuse(winner, "range_choice", choice)
-    b.decided(winner, f"{choice.value} in zone {eng.zone}")
+    b.decided(winner, (_choice_words, choice, eng.zone))
     eng.band = band_after(eng.band, choice)
     if choice is RangeChoice.BREAK:
         if b.house.break_contact is BreakContact.STAY:
@@ -279,8 +297,7 @@ def range_step(b: Board, eng: Engagement, rolls: dict[Side, int]) -> bool:
         return True
     if choice is RangeChoice.DOUBLE:
         eng.doubled, eng.doubled_turn = winner, b.turn
-    b.note(Kind.RANGE, f"{title(winner)} wins the movement roll {high} to "
-           f"{low}: range {eng.band.value} in zone {eng.zone}.", value=high)
+    b.note(Kind.RANGE, (_range_words, winner, high, low, eng.band, eng.zone), value=high)
     return False
 
 

@@ -40,8 +40,9 @@ _NUMBERS = re.compile(r" \d+ to \d+(?=:)| \(\d+\)(?=;)")
 def told(event: Event) -> Event:
     """A movement roll's result as the sides are told it: who won and what came of it, not
     the two numbers (R8.1)."""
-    text = _NUMBERS.sub("", event.text)
-    return event if text == event.text else event._replace(text=text, value=None)
+    written = event.text
+    text = _NUMBERS.sub("", written)
+    return event if text == written else event._replace(says=text, value=None)
 
 
 _NONE: frozenset[str] = frozenset()

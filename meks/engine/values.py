@@ -13,10 +13,11 @@ no path back to the engine's objects.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence, Set
+import operator
+from collections.abc import Sequence, Set
 from typing import Any
 
-from meks.engine.units import Pilot, Sensors, SystemSlot, WeaponSlot, sensors_of, working
+from meks.engine.units import Pilot, Sensors, SystemSlot, Unit, WeaponSlot, sensors_of, working
 from meks.game.catalog import Level, MoveDice, Size, System, Weapon
 from meks.game.rules import heat_rating
 from meks.game.scenario import Edge, Side, UnitKind
@@ -103,16 +104,13 @@ UNIT_FIELDS = (
     "last_hit_by")
 
 
-class _UnitFields:
-    __slots__ = UNIT_FIELDS
-
-
-class UnitView(_Frozen, _UnitFields):
+class UnitView(_Frozen):
     """A unit as a side sees it at one moment (see the module docstring). Its containers
     are tuples and frozensets, declared as their abstract types so that code compiled with
-    mypyc also reads an engine ``Unit`` handed to it directly (as tests do)."""
+    mypyc also reads an engine ``Unit`` handed to it directly (as tests do). (Its fields
+    live in an instance dictionary, filled in one step from the unit's, see ``unit_value``.)
+    """
 
-    __slots__ = ()
     id: str
     side: Side
     name: str
@@ -225,10 +223,14 @@ class UnitView(_Frozen, _UnitFields):
         return f"UnitView({self.id!r}, {self.name!r})"
 
 
-# Building a value is on the hot path of every battle, so it is done on a draft: an object
-# of a class with the very same slots that may be set (plain attribute stores, the cheapest
+# Building a value is on the hot path of every battle, so it is done on drafts: an object of
+# a class with the very same slots that may be set (plain attribute stores, the cheapest
 # Python has), turned into the frozen class once filled (``__class__``, allowed between
-# classes of one layout). The builder of a unit's value is generated from the field names.
+# classes of one layout). A unit's value copies the unit's fields in one step (its instance
+# dictionary, or all fields read at once where the engine is compiled and units have none),
+# then puts values in place of its weapons, systems and pilot and freezes its containers.
+# The weapons, systems and pilot values of a unit are kept (``Parts``) and handed out again
+# while nothing in them has changed: they are most of a value's cost, and change seldom.
 
 class _SlotDraft(_SlotFields):
     __slots__ = ()
@@ -239,10 +241,6 @@ class _SystemDraft(_SystemFields):
 
 
 class _PilotDraft(_PilotFields):
-    __slots__ = ()
-
-
-class _UnitDraft(_UnitFields):
     __slots__ = ()
 
 
@@ -276,35 +274,80 @@ def _pilot_value(p: Pilot) -> PilotView:
     return v  # type: ignore[no-any-return]
 
 
-_CONVERT: dict[str, str] = {
-    "id": "u.id if uid is None else uid",
-    "name": "u.name if name is None else name",
-    "weapons": "tuple([slot_value(w, i) for i, w in enumerate(u.weapons)])",
-    "systems": "tuple([system_value(s) for s in u.systems])",
-    "pilot": "None if u.pilot is None else pilot_value(u.pilot)",
-    "computers_turns": "frozenset(u.computers_turns)",
-    "pending": "tuple(u.pending)",
-    "turn_skills": "frozenset(u.turn_skills)",
-}
+Parts = tuple[tuple[SlotView, ...], tuple[SystemView, ...], PilotView | None]
+"""A unit's weapons, systems and pilot as values."""
 
 
-def _make_builder() -> Callable[..., UnitView]:
-    lines = ["def build(u, name=None, uid=None):", "    v = Draft()"]
-    for field in UNIT_FIELDS:
-        lines.append(f"    v.{field} = {_CONVERT.get(field, 'u.' + field)}")
-    lines += ["    v.__class__ = UnitView", "    return v"]
-    scope: dict[str, Any] = {"Draft": _UnitDraft, "UnitView": UnitView,
-                             "slot_value": slot_value, "system_value": _system_value,
-                             "pilot_value": _pilot_value}
-    exec("\n".join(lines), scope)  # a fixed text built from the field names
-    return scope["build"]  # type: ignore[no-any-return]
+def _parts_hold(unit: Unit, parts: Parts) -> bool:
+    """Whether ``parts`` are still the values of ``unit``'s weapons, systems and pilot."""
+    weapons, systems, pilot = parts
+    slots = unit.weapons
+    if len(slots) != len(weapons):
+        return False
+    for i, w in enumerate(weapons):
+        s = slots[i]
+        if w.weapon is not s.weapon or w.destroyed != s.destroyed or w.fired != s.fired:
+            return False
+    held = unit.systems
+    if len(held) != len(systems):
+        return False
+    for i, y in enumerate(systems):
+        h = held[i]
+        if y.system is not h.system or y.destroyed != h.destroyed:
+            return False
+    p = unit.pilot
+    if p is None:
+        return pilot is None
+    return (pilot is not None and pilot.wounded == p.wounded and pilot.dead == p.dead
+            and pilot.skills is p.skills and pilot.name == p.name and pilot.level is p.level
+            and pilot.familiarity is p.familiarity)
 
 
-unit_value: Callable[..., UnitView] = _make_builder()
-"""``unit_value(unit, name=None, uid=None)``: the value of ``unit`` as it is now (every field
-copied, containers frozen), under ``name`` and ``uid`` if given (the name and the label its
-viewer knows it by)."""
+def parts_of(unit: Unit, kept: dict[Unit, Parts] | None = None) -> Parts:
+    """The values of ``unit``'s weapons, systems and pilot: those in ``kept`` while they
+    still hold, else new ones (kept there)."""
+    if kept is not None:
+        parts = kept.get(unit)
+        if parts is not None and _parts_hold(unit, parts):
+            return parts
+    p = unit.pilot
+    parts = (tuple([slot_value(w, i) for i, w in enumerate(unit.weapons)]),
+             tuple([_system_value(s) for s in unit.systems]),
+             None if p is None else _pilot_value(p))
+    if kept is not None:
+        kept[unit] = parts
+    return parts
 
 
-__all__ = ["UNIT_FIELDS", "FrozenError", "PilotView", "SlotView", "SystemView", "UnitView",
-           "slot_value", "unit_value"]
+_new = object.__new__
+_NONE: frozenset[Any] = frozenset()
+_fields_of = operator.attrgetter(*UNIT_FIELDS)
+_HAS_DICT = bool(getattr(Unit, "__dictoffset__", 0))  # (not where the engine is compiled)
+
+
+def unit_value(u: Unit, name: str | None = None, uid: str | None = None,
+               kept: dict[Unit, Parts] | None = None) -> UnitView:
+    """The value of ``u`` as it is now (every field copied, containers frozen), under
+    ``name`` and ``uid`` if given (the name and the label its viewer knows it by); its
+    weapons, systems and pilot values taken from ``kept`` while they hold (``parts_of``)."""
+    v = _new(UnitView)
+    d = v.__dict__
+    if _HAS_DICT:
+        d.update(u.__dict__)
+    else:
+        d.update(zip(UNIT_FIELDS, _fields_of(u), strict=True))
+    if uid is not None:
+        d["id"] = uid
+    if name is not None:
+        d["name"] = name
+    d["weapons"], d["systems"], d["pilot"] = parts_of(u, kept)
+    turns = u.computers_turns
+    d["computers_turns"] = frozenset(turns) if turns else _NONE
+    d["pending"] = tuple(u.pending)
+    skills = u.turn_skills
+    d["turn_skills"] = frozenset(skills) if skills else _NONE
+    return v
+
+
+__all__ = ["UNIT_FIELDS", "FrozenError", "Parts", "PilotView", "SlotView", "SystemView",
+           "UnitView", "parts_of", "slot_value", "unit_value"]

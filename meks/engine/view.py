@@ -47,7 +47,7 @@ from meks.engine.inputs import Aimer
 from meks.engine.log import Event, Kind
 from meks.engine.told import OWN_LETTER, SideRecord, relabel_key, told, told_id
 from meks.engine.units import Unit
-from meks.engine.values import SlotView, UnitView, unit_value
+from meks.engine.values import Parts, SlotView, UnitView, unit_value
 from meks.game.catalog import Band, Catalog, Weapon
 from meks.game.dice import Dice
 from meks.game.rules import KillsRoll, MovementRoll, ToHit, may_fire_again
@@ -140,9 +140,9 @@ class Sight:
 class SideView:
     """One side's view of a battle (see the module docstring)."""
 
-    __slots__ = ("_asked", "_b", "_labelled", "_values", "assets", "catalog", "enemy",
-                 "house", "identified", "known", "marked", "scenario", "side", "targeted",
-                 "token")
+    __slots__ = ("_asked", "_b", "_labelled", "_met", "_parts", "_values", "assets", "catalog",
+                 "enemy", "house", "identified", "known", "marked", "scenario", "side",
+                 "targeted", "token")
 
     def __init__(self, battle: Source, side: Side) -> None:
         # A weak reference: the battle holds its views, and a cycle between them would keep
@@ -159,6 +159,12 @@ class SideView:
         # built once and handed out again; between questions every read builds a new one.
         self._asked = False
         self._values: dict[Unit, UnitView] = {}
+        # Each unit's weapons, systems and pilot values, handed out again while they hold
+        # (``meks.engine.values.parts_of``).
+        self._parts: dict[Unit, Parts] = {}
+        # How many units the battle had when every enemy unit among them had its label
+        # (units only ever join a battle: until one does, there is no one new to meet).
+        self._met = -1
         # From revision 10 on the enemy's units are handed out under the side's own labels
         # and in their order (``label``), never under the engine's ids.
         self._labelled = battle.revision >= LABELS
@@ -193,7 +199,7 @@ class SideView:
         hands out one value per unit, so that a controller may compare them by identity."""
         self._values.clear()
         self._asked = True
-        if self._labelled:
+        if self._labelled and len(self._b.units) != self._met:
             self._meet()  # every contact the side sees now has its label before it is told
 
     def answered(self) -> None:
@@ -217,10 +223,10 @@ class SideView:
         enemy = unit.side is not self.side
         name = self._name(unit) if enemy and unit.design == STRONGPOINT else None
         if not self._labelled:
-            return unit_value(unit, name)
+            return unit_value(unit, name, None, self._parts)
         if enemy:
-            return unit_value(unit, name, self.label(unit))
-        value = unit_value(unit)
+            return unit_value(unit, name, self.label(unit), self._parts)
+        value = unit_value(unit, None, None, self._parts)
         if unit.turn_skills or unit.last_hit_by is not None:
             # (what names an enemy unit in the side's own records, by its label)
             labels = self._b.sight.labels[self.side]
@@ -535,7 +541,7 @@ class SideView:
                    e._replace(unit=told_id(e.unit, labels, own),
                               target=told_id(e.target, labels, own)) for e in out]
         if any(u.design == STRONGPOINT for u in self._b.units):
-            out = [e._replace(text=self.told_text(e.text)) if _SP in e.text else e
+            out = [e._replace(says=self.told_text(text)) if _SP in (text := e.text) else e
                    for e in out]
         return out
 
@@ -601,6 +607,10 @@ class SideView:
         for u in sorted(new, key=order):
             labels[u.id] = label = f"C{len(labels) + 1}"
             labelled[label] = u.id
+        units = self._b.units
+        if not self._b.sight.covers and all(u.id in labels for u in units
+                                            if u.side is not self.side):
+            self._met = len(units)  # (every enemy unit has its label)
 
     # ---- legal answers ---------------------------------------------------------------------
 
