@@ -39,7 +39,7 @@ from campaigns.in_play import play_using
 from campaigns.parts import SYSTEM, WEAPON, Part, salvages, wreck_parts
 from campaigns.postbattle import Aftermath, aftermath
 from db.models import Battle as BattleRow
-from db.models import BattleLog, Company, Muster
+from db.models import BattleLog, BattleMode, Company, Muster
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Baseline, Controller
@@ -180,7 +180,7 @@ def distinct_names(sides: dict[Side, Participant]) -> None:
 
 
 def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = True,
-          mode: str = "auto", asked: Side | None = None,
+          mode: BattleMode = BattleMode.AUTO, asked: Side | None = None,
           choices: Mapping[int, str] | None = None) -> int | None:
     """Store a fought battle for each company in it, with its log, and run each company's
     post-battle sequence (its report lands in ``fought.reports``). Returns the battle's id
@@ -341,7 +341,7 @@ def _log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
     recorded = stored_json(row, "log")
     if log is not None and isinstance(recorded, dict) and recorded.get("digest") == log.digest:
         return row, log
-    if row.mode == "table":
+    if row.mode is BattleMode.TABLE:
         raise NotFound(f"Battle {battle_id} was played on a real table and recorded by its "
                        "result alone, so there is no log to show or replay.")
     company = session.get(Company, row.company_id) if row.company_id is not None else None

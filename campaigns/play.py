@@ -36,7 +36,7 @@ from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
 from campaigns.files.stored import reading, stored_force, stored_json
 from campaigns.in_play import play_using
-from db.models import Campaign, Company, Muster, Play, PlayStatus, utcnow
+from db.models import BattleMode, Campaign, Company, Muster, Play, PlayStatus, utcnow
 from meks.engine import REVISION, as_fought_under
 from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Controller
@@ -305,7 +305,7 @@ def finish(session: Session, play_id: int, battle: Battle, *,
     fought = Fought(battle, state.scenario, spec, digest(battle.log), sides)
     battle_id = None
     if any(p.company is not None for p in sides.values()):
-        battle_id = store(session, fought, _rolling_on(battle.dice), mode="play",
+        battle_id = store(session, fought, _rolling_on(battle.dice), mode=BattleMode.PLAY,
                           asked=None if auto_skills else state.side, choices=choices)
     result = battle.result()
     row.status = PlayStatus.FINISHED

@@ -36,7 +36,7 @@ from campaigns.parts import (
     salvages,
     store_parts,
 )
-from db.models import Battle, Mek, MekStatus, Muster, Pilot, PilotStatus
+from db.models import Battle, BattleMode, Mek, MekStatus, Muster, Pilot, PilotStatus
 from meks.engine.bot.choices import choose_skill
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.dice import Dice
@@ -49,6 +49,7 @@ from meks.game.pilots import (
     roll_for_skill,
     skill_label,
 )
+from meks.game.rules import random_pick
 from meks.game.scenario import HouseRules, Salvage
 
 RESULTS = ("win", "loss", "draw")
@@ -218,7 +219,7 @@ def record_battle(
 
     with changing(session, company, "battle record") as change:
         battle = Battle(company_id=company.id, muster_id=last.id, scenario=last.scenario,
-                        mode="table", result=result, seed=dice.seed,
+                        mode=BattleMode.TABLE, result=result, seed=dice.seed,
                         sides=json.dumps({"company": company.name, "side": last.side}))
         session.add(battle)
         session.flush()
@@ -441,7 +442,8 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
                 if pilot_id in chosen:
                     skill = check_skill(chosen[pilot_id], options, catalog)
                 elif skill_choice == "random":  # house rule R2.4
-                    skill = options[_pick(dice, len(options), f"random skill for {pilot.name}")]
+                    skill = options[random_pick(dice, len(options),
+                                                  f"random skill for {pilot.name}")]
                 elif auto:
                     skill = suggested
                 else:
@@ -467,21 +469,11 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
         store_parts(session, muster.company_id, what.salvage)
     n = len(report)
     early = f", {WITHDRAWAL_WORDS[what.withdrawal]}" if what.withdrawal else ""
-    change.summary = (f"{'Fought' if battle.mode != 'table' else 'Recorded'} a "
+    change.summary = (f"{'Fought' if battle.mode is not BattleMode.TABLE else 'Recorded'} a "
                       f"{what.result}{early} ({n} pilot{'s' if n != 1 else ''}): "
                       + "; ".join(_line(e) for e in report) + "."
                       + (f" Salvaged {counted(what.salvage)}." if what.salvage else ""))
     return report
-
-
-def _pick(dice: Dice, count: int, purpose: str) -> int:
-    """A random index below ``count`` with the dice (re-rolled until in range)."""
-    while True:
-        value = dice.d6(purpose) - 1
-        if count > 6:
-            value = value * 6 + dice.d6(purpose) - 1
-        if value < count:
-            return value
 
 
 def outcome_bits(entry: PilotOutcome, *, all_kills: bool = False) -> list[str]:

@@ -107,7 +107,7 @@ def battle_list(session: Session, company_name: str) -> dict[str, Any]:
         odds = step.get("odds")
         battles.append({
             "id": row.id, "date": row.created_at, "scenario": row.scenario, "seat": seat,
-            "mode": row.mode, "result": row.result,
+            "mode": str(row.mode), "result": row.result,
             "turns": counted.turns if counted else step.get("turns"),
             "kills": counted.kills if counted else None,
             "losses": counted.losses if counted else None,

@@ -40,6 +40,14 @@ class CampaignStatus(enum.StrEnum):
     BROKE = "broke"  # the treasury could not pay for a muster
 
 
+class BattleMode(enum.StrEnum):
+    """How a stored battle was fought."""
+
+    TABLE = "table"  # on a real table, its result recorded
+    AUTO = "auto"  # by the tool, both sides by controllers
+    PLAY = "play"  # by the tool, a side played at the terminal
+
+
 class PlayStatus(enum.StrEnum):
     ACTIVE = "active"
     FINISHED = "finished"
@@ -192,7 +200,7 @@ class Battle(SQLModel, table=True):
                                    sa_column=_fk("company.id", nullable=True))
     muster_id: int | None = Field(default=None, sa_column=_link("muster.id"))
     scenario: str | None = None
-    mode: str = "table"  # table (played on a real table) | auto | play
+    mode: BattleMode = Field(default=BattleMode.TABLE, sa_type=TextEnum(BattleMode))
     sides: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
     seed: int | None = Field(default=None, sa_column=Column(BigInteger, nullable=True))
     result: str

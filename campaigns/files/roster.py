@@ -27,6 +27,7 @@ from campaigns.files.records import (
 from campaigns.files.stored import stored_json
 from db.models import (
     Battle,
+    BattleMode,
     Campaign,
     CampaignStatus,
     Company,
@@ -127,7 +128,7 @@ def _support(s: SupportRoll) -> SupportRecord:
 
 def _battle(b: Battle) -> BattleRecord:
     """A battle in the document."""
-    return {"id": _ident(b.id), "muster": b.muster_id, "scenario": b.scenario, "mode": b.mode,
+    return {"id": _ident(b.id), "muster": b.muster_id, "scenario": b.scenario, "mode": str(b.mode),
             "sides": stored_json(b, "sides"), "seed": b.seed, "result": b.result,
             "log": stored_json(b, "log"), "created_at": b.created_at}
 
@@ -242,7 +243,7 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
         select(Battle).where(Battle.company_id == company.id))} if keep_ids else {}
     for b in doc["battles"]:
         battle = Battle(company_id=company.id, muster_id=None, scenario=b["scenario"],
-                        mode=b["mode"], sides=json.dumps(b["sides"]), seed=b["seed"],
+                        mode=BattleMode(b["mode"]), sides=json.dumps(b["sides"]), seed=b["seed"],
                         result=b["result"], log=json.dumps(b["log"]),
                         created_at=b["created_at"])
         put("battle", battle, battles.pop(b["id"], None), b["id"], _BATTLE_COLUMNS)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
 
 from meks.game.errors import DiceError
+from meks.game.rules import Roller
 
 SIDES = 6
 
@@ -26,7 +27,7 @@ class Roll(NamedTuple):
 _new_roll = tuple.__new__  # builds a Roll from its fields without NamedTuple.__new__
 
 
-class Dice:
+class Dice(Roller):
     """Six-sided dice with a log. Use the classmethods to build one."""
 
     def __init__(self, source: Callable[[str], object], seed: int | None = None) -> None:
