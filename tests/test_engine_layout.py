@@ -61,3 +61,18 @@ def test_the_engine_modules_import_one_another_one_way_only(graph: grimp.ImportG
         for imported in graph.find_modules_directly_imported_by(module):
             back = graph.find_shortest_chain(importer=imported, imported=module)
             assert back is None, f"{module} -> {imported} -> ... -> {module}: {back}"
+
+
+def test_every_compiled_class_that_may_be_extended_says_so_on_the_class() -> None:
+    """``mypyc_attr(allow_interpreted_subclasses=True)`` only works on the class it stands
+    over: above a function, it leaves the class after it closed to the tests that extend it,
+    which only a compiled build shows."""
+    import ast
+
+    for name in CONFIG["tool"]["meks"]["compiled"]:
+        tree = ast.parse((ROOT / name).read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                for decorator in node.decorator_list:
+                    called = decorator.func if isinstance(decorator, ast.Call) else decorator
+                    assert ast.unparse(called) != "mypyc_attr", f"{name}: {node.name}"

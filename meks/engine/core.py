@@ -73,7 +73,6 @@ class Result:
     early: tuple[Side, Retreat] | None = None
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
 def _turn_words(turn: int) -> str:
     return f"Turn {turn}"
 
@@ -82,6 +81,7 @@ def _initiative_words(side: str, roll: int, bonus: int, total: int) -> str:
     return f"{side} initiative {roll}" + (f"+{bonus}" if bonus else "") + f" = {total}"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
 class Battle(Board):
     """One battle. Build it, then call ``run()``; or ``setup()`` and ``play_turn()``."""
 
