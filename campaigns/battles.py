@@ -50,7 +50,7 @@ from meks.engine.units import ForceSpec, Unit
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
 from meks.game.errors import MeksError
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario, Side, SkillChoice
 
 
 @dataclass
@@ -216,8 +216,7 @@ def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = T
             fought.reports[side] = aftermath(
                 session, part.muster, row, what, dice,
                 change, auto=auto_skills and side is not asked, choices=choices,
-                skill_choice=fought.scenario.house_rules.skill_choice.value,
-                repair=fought.scenario.house_rules.repair.value,
+                random_skills=fought.scenario.house_rules.skill_choice is SkillChoice.RANDOM,
                 house=fought.scenario.house_rules)
         first_id = first_id or row.id
     return first_id

@@ -50,7 +50,7 @@ from meks.game.pilots import (
     skill_label,
 )
 from meks.game.rules import random_pick
-from meks.game.scenario import HouseRules, Salvage
+from meks.game.scenario import HouseRules, Repair, Salvage
 
 RESULTS = ("win", "loss", "draw")
 # How a battle ended early for a company (house rule withdrawal, R6.13), as reports say it.
@@ -227,7 +227,7 @@ def record_battle(
                            Aftermath(result, kill_counts, lost, died, salvage=recovered,
                                      broken=broken, bailed=abandoned, withdrawal=withdrawal),
                            dice, change, choices=chosen, auto=auto,
-                           repair=house.repair.value, house=house, catalog=catalog)
+                           house=house, catalog=catalog)
         battle.log = json.dumps({"dice": change.dice, "report": report,
                                  **({"withdrawal": withdrawal} if withdrawal else {})})
         session.add(battle)
@@ -356,16 +356,17 @@ class Aftermath:
 
 def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath, dice: Dice,
               change: Change, *, choices: Mapping[int, str] | None = None, auto: bool = False,
-              skill_choice: str = "choose", repair: str = "free",
-              house: HouseRules | None = None,
+              random_skills: bool = False, house: HouseRules | None = None,
               catalog: Catalog | None = None) -> list[PilotOutcome]:
     """The post-battle sequence (R3.4) for the force of ``muster``, inside ``change``:
     destroyed Meks struck off, the rest repaired, kills and scenarios credited, promotions
     and the new-skill rolls. Raises ``ChoicesNeeded`` when a skill is earned that neither
-    ``choices``, ``auto`` nor the ``skill_choice: random`` house rule settles."""
+    ``choices``, ``auto`` nor ``random_skills`` (the ``skill_choice: random`` house rule,
+    for battles the tool fought) settles. Repairs follow ``house``."""
     catalog = catalog or load_catalog()
     house = house or HouseRules()
-    keep_lost = house.spare_parts and repair != "free"
+    repair = house.repair
+    keep_lost = house.spare_parts and repair is not Repair.FREE
     chosen = dict(choices or {})
     force = stored_force(muster)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
@@ -393,10 +394,10 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
                 seated.mek_id = None
                 session.add(seated)
         else:
-            if repair == "none":  # house rule R3.4: the Mek keeps its damage
+            if repair is Repair.NONE:  # house rule R3.4: the Mek keeps its damage
                 mek.damage = what.damage.get(mek.id or 0, mek.damage)
                 entry["damage"] = mek.damage
-            elif repair == "paid":  # house rule R3.7: every Hit is mended, for points
+            elif repair is Repair.PAID:  # house rule R3.7: every Hit is mended, for points
                 cost = what.damage.get(mek.id or 0, 0) * REPAIR_PRICE
                 mek.damage = 0
                 mek.owed += cost
@@ -441,7 +442,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
                 suggested = choose_skill(held, _design_of(mek, catalog), catalog)
                 if pilot_id in chosen:
                     skill = check_skill(chosen[pilot_id], options, catalog)
-                elif skill_choice == "random":  # house rule R2.4
+                elif random_skills:  # house rule R2.4
                     skill = options[random_pick(dice, len(options),
                                                   f"random skill for {pilot.name}")]
                 elif auto:
