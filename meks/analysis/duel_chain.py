@@ -218,6 +218,7 @@ class DuelChain:
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._moves: dict[tuple[Any, ...], dict[tuple[int, bool], Num]] = {}
         self._to_hit: dict[tuple[Any, ...], tuple[Num, int]] = {}
+        self._rolls: dict[tuple[int, bool, int], tuple[int, int]] = {}  # movement rolls
         self._scaled_turn: dict[DuelState, tuple[dict[DuelState, int], list[int], int]] = {}
         self._scaled_attack: dict[tuple[Any, ...], tuple[list[tuple[MekState, int]], int]] = {}
         self._plans: dict[tuple[Any, ...], tuple[Weapon, ...]] = {}
@@ -258,11 +259,16 @@ class DuelChain:
         """The Mek's movement roll (R6.2) as (dice, modifier), or None when it cannot act."""
         if not acts:
             return None
-        model = self.models[side]
-        mek = _DuelMek(SIDES[side], _Seat(_Grade(model.to_hit, model.level_move)), state[3],
-                       move=MoveDice(model.move_dice, model.move_bonus), legs=state[1])
-        check = movement_roll_of(mek, model.terrain_move)
-        return check.dice, check.modifier
+        key = (side, "Servo Boosters" in state[3], state[1])
+        got = self._rolls.get(key)
+        if got is None:
+            model = self.models[side]
+            mek = _DuelMek(SIDES[side], _Seat(_Grade(model.to_hit, model.level_move)),
+                           state[3], move=MoveDice(model.move_dice, model.move_bonus),
+                           legs=state[1])
+            check = movement_roll_of(mek, model.terrain_move)
+            got = self._rolls[key] = (check.dice, check.modifier)
+        return got
 
     def roll_values(self, spec: tuple[int, int] | None) -> dict[int, Num]:
         if spec is None:
