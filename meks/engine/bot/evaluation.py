@@ -267,7 +267,8 @@ class Judge:
         counts (the bot plans which attack uses it). The bot does not count on an enemy's
         Spoof. None when the weapon cannot fire at ``band``."""
         return to_hit_of(battle, unit, weapon, target, band, single=single, gunnery=gunnery,
-                   family_skill=skill and unit is not None, spoof=False, doubled=doubled)
+                         family_skill=skill and unit is not None, spoof=False,
+                         doubled=doubled)
 
     def modifier(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
                  band: Band, single: bool, skill: bool,
