@@ -22,8 +22,8 @@ from typing import ClassVar, Literal, TypeAlias
 
 from meks.game.catalog import Size, load_catalog
 from meks.game.construction import Pricing
+from meks.game.zones import ZONES
 
-ZONES = tuple(range(1, 10))
 DEFAULT_BUDGET = 60
 MAX_BUDGET = 10_000  # the largest points budget a muster takes
 DEFAULT_SUPPORT_ROLLS = 1
