@@ -7,7 +7,8 @@ from meks.engine.board import ATTACKER, DEFENDER, Board, among, title
 from meks.engine.damage import critical, settle
 from meks.engine.decisions import FOG, BattleError
 from meks.engine.log import Kind
-from meks.engine.units import UnitSpec, build_unit, copy_unit, decoy, strongpoint
+from meks.engine.units import build_unit, copy_unit, decoy, strongpoint, support_units
+from meks.game.catalog import SupportKind
 from meks.game.scenario import SIDES, Placed, Side, UnitKind
 
 # The support placed at set-up that hides something from the enemy (R4.3, R8.1).
@@ -25,17 +26,12 @@ def setup(b: Board) -> None:
         force = b.forces[side]
         prefix = "A" if side is Side.ATTACKER else "D"
         n = 0
-        for spec in force.units:
+        for spec in force.units + support_units(force.support, b.catalog):
             n += 1
             b.units.append(build_unit(spec, f"{prefix}{n}", side, b.catalog))
-        for name in force.support:
-            entry = b.catalog.support_entry(name)
-            if entry.kind.value == "unit":
-                n += 1
-                b.units.append(build_unit(
-                    _support_spec(entry.name), f"{prefix}{n}", side, b.catalog))
-            else:
-                b.assets[side] += (entry.name,)
+        b.assets[side] += tuple(entry.name for entry in map(b.catalog.support_entry,
+                                                             force.support)
+                                if entry.kind is not SupportKind.UNIT)
         rules = b.scenario.side(side)
         for sp in rules.strongpoints:
             for _ in range(sp.count):
@@ -163,7 +159,3 @@ def lay_decoy(b: Board, side: Side, zone: int) -> None:
                f"{zone}.", fake)
     b.note_for(side, Kind.DECISION, f"{title(side)} decides: the decoy in zone {zone} "
                f"shows as {cover.name}")
-
-
-def _support_spec(name: str) -> UnitSpec:
-    return UnitSpec(name=name, support=name)

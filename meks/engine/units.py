@@ -15,6 +15,7 @@ from meks.game.catalog import (
     Level,
     MoveDice,
     Size,
+    SupportKind,
     System,
     SystemKind,
     UnitStats,
@@ -260,6 +261,14 @@ def _pilot(spec: PilotSpec | None, catalog: Catalog) -> Pilot | None:
         if name == FAMILIARITY and "(" in label:
             familiarity = Size(label.split("(")[1].rstrip(")").strip().capitalize())
     return Pilot(spec.name, catalog.level(spec.level), frozenset(names), familiarity)
+
+
+def support_units(support: tuple[str, ...], catalog: Catalog) -> tuple[UnitSpec, ...]:
+    """The units a side's support results bring to the battle (R4.2: those of kind unit, in
+    the order rolled), each named after its result; the other results are assets."""
+    return tuple(UnitSpec(name=entry.name, support=entry.name)
+                 for entry in map(catalog.support_entry, support)
+                 if entry.kind is SupportKind.UNIT)
 
 
 def build_unit(spec: UnitSpec, uid: str, side: Side, catalog: Catalog) -> Unit:
