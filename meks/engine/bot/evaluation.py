@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from math import exp
 from typing import TYPE_CHECKING
 
-from meks.engine.bot.rolls import contest as contest  # (what meks.analysis reads here)
 from meks.engine.bot.rolls import remembered_contest
 from meks.engine.decisions import BANDS
 from meks.engine.inputs import to_hit_of
