@@ -536,6 +536,28 @@ def test_muster_follows_the_limits_it_is_given() -> None:
         muster(60, None, None, CATALOG, Difficulty("brutal"))  # no such difficulty
 
 
+def test_a_designs_worth_is_counted_by_the_rules_cores_rolls_R6_6_R6_8() -> None:
+    """The muster's yardstick reads the to-hit and save rolls of the rules core: a Jammer
+    makes a Mek harder to hit, so tougher, and leaves its offence as it was; a Green pilot
+    (-1) and the ground's to-hit modifier take offence away, the more so together (each
+    step down costs a larger share of what is left)."""
+    from dataclasses import replace
+
+    from meks.engine.bot.choices import design_profile
+
+    wasp = CATALOG.design("WASP")
+    bare = replace(wasp, name="WASP-bare", systems=())
+    attack, tough = design_profile(wasp, CATALOG)
+    bare_attack, bare_tough = design_profile(bare, CATALOG)
+    assert attack == pytest.approx(bare_attack)
+    assert tough > bare_tough
+    green, _ = design_profile(wasp, CATALOG, level=-1)
+    urban, _ = design_profile(wasp, CATALOG, aim=-2)
+    both, _ = design_profile(wasp, CATALOG, level=-1, aim=-2)
+    assert both < min(green, urban) < max(green, urban) < attack
+    assert both / urban < green / attack  # each step down costs a larger share
+
+
 def test_choose_skill_fits_the_mek() -> None:
     design = CATALOG.design
     # Weapons that run hotter than the rating: Chassis Familiarity's extra heat first.

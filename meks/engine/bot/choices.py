@@ -9,17 +9,18 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import Enum
 
 from meks.engine.bot.evaluation import BAND_WEIGHT
 from meks.engine.decisions import BANDS
-from meks.game.catalog import Band, Catalog, Design, Family, Size, load_catalog
+from meks.game.catalog import Band, Catalog, Design, Family, Size, Weapon, load_catalog
 from meks.game.construction import Pricing, check_design
 from meks.game.pilots import FAMILIARITY, auto_skill, available_skills
 from meks.game.rules import (
     ONE_FLOAT,
-    ArmorSave,
     Overheat,
+    armor_save,
     at_least,
     heat_rating,
     skill_of,
@@ -39,31 +40,122 @@ class Difficulty(Enum):
 DIFFICULTIES = tuple(level.value for level in Difficulty)  # the words, easiest first
 
 
-def design_profile(design: Design, catalog: Catalog, level: int = 0) -> tuple[float, float]:
-    """A design's offence (expected damaging hits a turn against an average target, over
-    the range bands, within its heat rating) and toughness (Hits it can take, counting
-    armor saves, Jammer and armor systems). ``level`` is the pilot level's to-hit modifier
-    (R6.6), 0 for a Regular."""
+@dataclass(frozen=True)
+class _Target:
+    """A stock design as the target of a shot: its armor and its systems' names."""
+
+    armor: int
+    systems: frozenset[str]
+
+    def has(self, name: str) -> bool:
+        return name in self.systems
+
+
+@dataclass(frozen=True)
+class _Reference:
+    """What a design is measured against: the catalog's stock designs as targets, and
+    their weapons' firings (weapon, band, weight: its dice times the band's weight) as the
+    shots it takes."""
+
+    targets: tuple[_Target, ...]
+    shots: tuple[tuple[Weapon, Band, float], ...]
+
+
+_REFERENCES: dict[int, tuple[Catalog, _Reference]] = {}
+
+
+def _reference(catalog: Catalog) -> _Reference:
+    known = _REFERENCES.get(id(catalog))
+    if known is not None and known[0] is catalog:
+        return known[1]
+    targets = []
+    shots = []
+    for d in catalog.designs:
+        targets.append(_Target(catalog.for_size(d.size).armor,
+                               frozenset(catalog.system(s).name for s in d.systems)))
+        for name in d.weapons:
+            w = catalog.weapon(name)
+            if w.is_small:
+                continue
+            shots += [(w, band, w.dice * BAND_WEIGHT[band]) for band in BANDS
+                      if w.to_hit_at(band) is not None]
+    reference = _Reference(tuple(targets), tuple(shots))
+    _REFERENCES[id(catalog)] = (catalog, reference)
+    return reference
+
+
+def _damaging(weapon: Weapon, band: Band, target: _Target, *, targeting_array: bool = False,
+              level: int = 0, terrain: int = 0) -> float:
+    """The chance that one die of a firing of ``weapon`` at ``band`` hits ``target`` and
+    gets through its armor (R6.6, R6.8): Jammer, Point Defense, Phalanx and the armor
+    systems as the rules core counts them; ``terrain`` is the to-hit modifier of the zone
+    the target stands in."""
+    need = weapon.to_hit_at(band)
+    assert need is not None
+    roll = to_hit(weapon, need, band, targeting_array=targeting_array, level=level,
+                  terrain=terrain, terrain_name="terrain",
+                  jammer=target.has("Jammer"), point_defense=target.has("Point Defense"),
+                  phalanx=target.has("Phalanx"))
+    return roll.chance() * armor_save(target.armor, weapon, target.has).chance()
+
+
+def design_profile(design: Design, catalog: Catalog, level: int = 0, *, aim: int = 0,
+                   cover: int = 0) -> tuple[float, float]:
+    """A design's offence and toughness, as the rules core counts its shots and saves.
+
+    Offence: the damaging hits a turn it can expect against the catalog's stock designs
+    (the mean over them, each with its armor and defensive systems), over the range bands,
+    within its heat rating. Toughness: its Hits over the chance that a shot of the stock
+    designs' weapons gets through to it (its armor, Jammer, Point Defense, Phalanx and
+    armor systems counted), so a design twice as hard to damage counts as twice the Hits.
+    ``level`` is the pilot level's to-hit modifier (R6.6), 0 for a Regular; ``aim`` is the
+    terrain's to-hit modifier on its shots and ``cover`` that on the shots it takes (both 0
+    on open ground; they differ where a side doubles the terrain against its own, R6.3).
+    The weights on Spaul Liner (criticals), Director and Jump Jets are the bot's judgement,
+    not rules."""
     chassis = catalog.for_size(design.size)
-    weapons = [catalog.weapon(w) for w in design.weapons]
     systems = [catalog.system(s).name for s in design.systems]
-    rating = heat_rating(chassis.heat, systems.count("Heat Sink"))
-    fail = 2.5 / 6  # an average target saves on 3.5
-    bonus = 1 if "Targeting Array" in systems else 0
+    return _profile(chassis.hits, chassis.armor, [catalog.weapon(w) for w in design.weapons],
+                    systems, heat_rating(chassis.heat, systems.count("Heat Sink")), catalog,
+                    level, aim, cover)
+
+
+def support_profile(name: str, catalog: Catalog, *, aim: int = 0,
+                    cover: int = 0) -> tuple[float, float] | None:
+    """A support unit's offence and toughness as ``design_profile`` counts a Mek's (its
+    crew Regular; a vehicle never overheats, R4.4; ``aim`` and ``cover`` as there), or
+    None for a support result that brings no vehicle (an asset, or Commandos)."""
+    stats = catalog.support_entry(name).unit
+    if stats is None or name == "Commandos":
+        return None
+    return _profile(stats.hits, stats.armor, [catalog.weapon(w) for w in stats.weapons],
+                    [catalog.system(s).name for s in stats.systems], None, catalog, 0, aim,
+                    cover)
+
+
+def _profile(hits: int, armor: int, weapons: list[Weapon], systems: list[str],
+             rating: int | None, catalog: Catalog, level: int, aim: int,
+             cover: int) -> tuple[float, float]:
+    """Offence and toughness (``design_profile``) of a unit of ``hits`` and ``armor`` with
+    ``weapons`` and ``systems`` (names), within heat ``rating`` (None: no heat)."""
+    reference = _reference(catalog)
+    targets = reference.targets
+    array = "Targeting Array" in systems
     offence = 0.0
     for band in BANDS:
         evs = []
         for w in weapons:
-            need = w.to_hit_at(band)
-            if need is None or w.is_small:
+            if w.is_small or w.to_hit_at(band) is None:
                 continue
-            p = to_hit(w, need, band, targeting_array=bonus == 1, level=level).chance()
-            evs.append((w.heat, w.dice * p * fail * (1.15 if w.save_modifier else 1.0)))
+            p = sum(_damaging(w, band, t, targeting_array=array, level=level,
+                              terrain=aim)
+                    for t in targets) / len(targets)
+            evs.append((w.heat, w.dice * p))
         evs.sort(key=lambda he: -he[1] / max(he[0], 0.5))
         heat = 0
         total = 0.0
         for h, ev in evs:
-            if heat + h <= rating:
+            if rating is None or heat + h <= rating:
                 heat += h
                 total += ev
             else:
@@ -74,20 +166,13 @@ def design_profile(design: Design, catalog: Catalog, level: int = 0) -> tuple[fl
         offence += BAND_WEIGHT[band] * total
     small = sum(1 for w in weapons if w.is_small)
     offence += 0.05 * small
-    fail_me = ArmorSave(chassis.armor).chance()
-    tough = chassis.hits / max(fail_me, 1 / 12)
-    if "Jammer" in systems:
-        tough *= 1.3
-    if "Reactive Armor" in systems:
-        tough *= 1.15
-    if "BPC Armor" in systems:
-        tough *= 1.15
-    if "Space-Lam Armor" in systems:
-        tough *= 1.15
+    me = _Target(armor, frozenset(systems))
+    weight = sum(wt for _, _, wt in reference.shots)
+    through = sum(wt * _damaging(w, band, me, terrain=cover)
+                  for w, band, wt in reference.shots) / weight
+    tough = hits / max(through, 1 / 72)
     if "Spaul Liner" in systems:
         tough *= 1.1
-    if "Point Defense" in systems or "Phalanx" in systems:
-        tough *= 1.08
     if "Director" in systems:
         offence *= 1.05
     if "Jump Jets" in systems:
