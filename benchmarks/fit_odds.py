@@ -12,7 +12,9 @@ with a chance of 1 in 4, and another with the same chance, and so on. Each match
 ``--battles`` times, the bot commanding both sides, with the support results the scenario
 gives rolled from the battle's seed. The attacker's and the defender's wins are then fitted,
 each by its own logistic regression, against the attacker's edge in strength and in movement
-rolls and in numbers (``meks.analysis.estimate.edge``, ``speed`` and ``numbers``).
+rolls and in numbers (``meks.analysis.estimate.edge``, ``speed`` and ``numbers``), worked
+out for each battle with the support vehicles its rolls brought (``estimate.fielded``), the
+edge on the ground the scenario's defender holds (``estimate.ground``).
 
 A second, independent draw of match-ups (other seeds, ``--check-pairs``) is fought in the same
 way and compared with what the fitted curves say: the table gives, by bands of the estimated
@@ -71,7 +73,9 @@ from meks.analysis.estimate import (  # noqa: E402
     Curve,
     Model,
     edge,
+    fielded,
     from_edge,
+    ground,
     numbers,
     speed,
 )
@@ -184,23 +188,25 @@ def campaign_units(rng: random.Random, scenario: Scenario,
     return {side: company, side.enemy: enemy.units}
 
 
-def fight(task: Task) -> tuple[str, tuple[float, float, float], list[str]]:
-    """One match-up: (scenario, the attacker's edge, speed and numbers, each battle's winner
-    or 'draw')."""
+def fight(task: Task) -> tuple[str, list[tuple[tuple[float, float, float], str]]]:
+    """One match-up: (scenario, each battle's attacker's edge, speed and numbers, with the
+    support units that battle's rolls brought, and its winner or 'draw')."""
     catalog = load_catalog()
     scenario = get_scenario(task.scenario)
     rng = random.Random(task.base * 1000 + task.pair)
     units = campaign_units(rng, scenario, catalog) or {
         side: side_units(rng, task.scenario, side) for side in Side}
-    features = (edge(units, catalog), speed(units, catalog), numbers(units))
     out = []
     for b in range(task.battles):
         seed = (task.base + task.pair) * 100 + b
         forces = with_support(scenario, units, seed, catalog)
+        fielding = {side: fielded(forces[side], catalog) for side in Side}
+        features = (edge(fielding, catalog, ground(scenario, catalog)),
+                    speed(fielding, catalog), numbers(fielding))
         result = Battle(scenario, forces, Dice.from_seed(seed),
                         {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog).run()
-        out.append(result.winner.value if result.winner else "draw")
-    return task.scenario, features, out
+        out.append((features, result.winner.value if result.winner else "draw"))
+    return task.scenario, out
 
 
 def with_support(scenario: Scenario, units: dict[Side, tuple[UnitSpec, ...]], seed: int,
@@ -237,16 +243,16 @@ def logistic_fit(features: np.ndarray, y: np.ndarray) -> tuple[float, ...]:
     return tuple(float(b) for b in beta)
 
 
-def rows(results: list[tuple[str, tuple[float, float, float], list[str]]],
+def rows(results: list[tuple[str, list[tuple[tuple[float, float, float], str]]]],
          scenario: str) -> tuple[np.ndarray, ...]:
     xs, att, dfd = [], [], []
-    for sid, features, outcomes in results:
+    for sid, battles in results:
         if sid != scenario:
             continue
-        for o in outcomes:
+        for features, outcome in battles:
             xs.append(features)
-            att.append(1.0 if o == "attacker" else 0.0)
-            dfd.append(1.0 if o == "defender" else 0.0)
+            att.append(1.0 if outcome == "attacker" else 0.0)
+            dfd.append(1.0 if outcome == "defender" else 0.0)
     return np.array(xs).reshape(-1, 3), np.array(att), np.array(dfd)
 
 

@@ -261,7 +261,6 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
     target = TARGET[difficulty]
     enemy_side = side.enemy
     usual = LEVELS.index(ENEMY_LEVEL[difficulty])
-    mine = force.units
     rules = rules_digest(scenario)
     musters: dict[int, ForceSpec | None] = {}
     scenario_budget = scenario.side(enemy_side).budget
@@ -288,7 +287,7 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
             continue
         seen.add((option.budget, option.level))
         enemy = _with_level(base, option.level)
-        odds = estimate(scenario, {side: mine, enemy_side: enemy.units}, catalog, rules)
+        odds = estimate(scenario, {side: force, enemy_side: enemy}, catalog, rules)
         assert odds is not None  # model_for(scenario) was checked by the caller
         win = odds.win(side)
         tried.append({"budget": option.budget, "level": option.level, "win": round(win, 4)})

@@ -301,8 +301,7 @@ def test_balancing_by_the_estimate_picks_the_candidate_nearest_the_target(
                   (chosen.chosen.budget, chosen.chosen.level))
     assert abs(picked["win"] - target) <= min(gaps) + 1e-3
     assert chosen.tally.runs == 0
-    direct = estimate(scenario, {Side.ATTACKER: force.units,
-                                 Side.DEFENDER: chosen.enemy.units}, catalog)
+    direct = estimate(scenario, {Side.ATTACKER: force, Side.DEFENDER: chosen.enemy}, catalog)
     assert direct is not None and chosen.estimate == direct
     assert chosen.view()["win"]["p"] == direct.attacker
     again = balance(scenario, Side.ATTACKER, force, difficulty, catalog, [], seed=1,

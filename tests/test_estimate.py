@@ -29,7 +29,7 @@ from meks.analysis.estimate import (
     speed,
     strength,
 )
-from meks.engine.units import PilotSpec, UnitSpec
+from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog
 from meks.game.scenario import HouseRules, Side
 
@@ -56,15 +56,60 @@ def test_a_better_pilot_makes_a_stronger_force(catalog: Catalog) -> None:
     assert by_level["Green"] < by_level["Regular"] == by_level["Veteran"] < by_level["Elite"]
 
 
-def test_damage_carried_weakens_a_force_and_support_counts_for_nothing(
-        catalog: Catalog) -> None:
+def test_damage_carried_weakens_a_force(catalog: Catalog) -> None:
     """Hits carried from an earlier battle (house rule repair: none) take toughness away in
-    proportion; a support unit adds no strength."""
+    proportion."""
     whole = strength([mek(catalog, "DRAKEN")], catalog)
     hurt = strength([mek(catalog, "DRAKEN", damage=2)], catalog)
     assert hurt == pytest.approx(whole / 2)
-    assert strength([mek(catalog, "DRAKEN"), UnitSpec("Panzer", support="Panzer")],
-                    catalog) == whole
+
+
+def test_a_support_vehicle_adds_strength_and_an_asset_does_not(catalog: Catalog) -> None:
+    """The vehicles support results bring (R4.2) count as the muster counts them
+    (``support_profile``: the Panzer's Space-Lam armor saves better against cannons, the
+    APC carries no gun but takes hits); an asset, and Commandos, add nothing."""
+    from meks.analysis.estimate import fielded
+    from meks.engine.bot.choices import support_profile
+
+    draken = mek(catalog, "DRAKEN")
+    whole = strength([draken], catalog)
+    panzer = support_profile("Panzer", catalog)
+    assert panzer is not None and panzer[0] > 0
+    bare = support_profile("Howitzer Battery", catalog)  # 2 Hits and armor 5, no Space-Lam
+    apc = support_profile("Mechanized Infantry", catalog)
+    assert bare is not None and apc is not None and apc[0] == 0 < apc[1]
+    assert panzer[1] > bare[1]  # armor 4 and Space-Lam against armor 5
+    for name in ("Panzer", "Gun Sled", "Gunship", "Howitzer Battery", "Mechanized Infantry"):
+        force = fielded(ForceSpec((draken,), (name, "Surprise")), catalog)
+        assert [u.support for u in force] == [None, name]
+        assert strength(force, catalog) > whole
+    for name in ("Surprise", "Air Strike", "Commandos"):
+        assert support_profile(name, catalog) is None
+        assert strength(fielded(ForceSpec((draken,), (name,)), catalog), catalog) == whole
+
+
+def test_the_edge_is_taken_on_the_defenders_ground_and_counts_who_doubles_it_R6_3(
+        catalog: Catalog) -> None:
+    """On the Citadel's ground (the defender sets up in the city, Urban: -2 to hit) slow
+    Titans with Green pilots against a faster force are far weaker than on open ground, and
+    weaker in the city than in woods (-1): the terrain counts against their shots, and
+    twice as often as the defender's movement result is more than twice theirs (R6.3). On
+    open ground the edge is what it was."""
+    from meks.analysis.estimate import doubling, ground
+
+    citadel = get_scenario("citadel-campaign")
+    land = ground(citadel, catalog)
+    assert [t.name for t in land] == ["Urban"]
+    forces = {Side.ATTACKER: [mek(catalog, "ODIN", "Green")] * 5,
+              Side.DEFENDER: [mek(catalog, "WASP"), mek(catalog, "WASP"),
+                              mek(catalog, "DEMON"), mek(catalog, "DEMON", "Green")]}
+    mine, theirs = doubling(forces, catalog, land[0])
+    assert mine < 0.01 and theirs > 0.5  # one die against two and more, in the city
+    woods = (catalog.terrain_named("Woods"),)
+    assert edge(forces, catalog, land) < edge(forces, catalog, woods) < edge(forces, catalog)
+    assert edge(forces, catalog, land) < edge(forces, catalog) - 2.0
+    plains = catalog.terrain_named("Plains")
+    assert edge(forces, catalog, (plains, plains)) == edge(forces, catalog)
 
 
 def test_the_edge_is_zero_for_equal_forces_and_changes_sign_with_the_sides(
@@ -181,14 +226,16 @@ def test_where_strength_decides_the_stronger_attacker_is_likelier_to_win() -> No
     """In the scenarios that are fights to the finish (Buying Us Some Time, Head to Head),
     the fitted curves rise with the attacker's edge in strength and in movement rolls, and
     fall for the defender; at the Hot Gates, where the attackers must beat the defenders in
-    the pass before they leave through it (R5.2, R6.3 of engine revision 8), both count."""
+    the pass before they leave through it (R5.2, R6.3 of engine revision 8), the edge counts
+    (in its broken ground the edge holds the faster side's doubling of the terrain, R6.3, so
+    speed's own term there is small and may take either sign)."""
     for sid in ("buying-us-some-time", "head-to-head"):
         model = models()[sid]
         assert model.attacker.slope > 0 > model.defender.slope
         assert model.attacker.speed > 0 > model.defender.speed
         assert from_edge(model, 1.0).attacker > from_edge(model, -1.0).attacker
     gates = models()["at-the-hot-gates"]
-    assert gates.attacker.slope > 0 and gates.attacker.speed > 0
+    assert gates.attacker.slope > 0 > gates.defender.slope
 
 
 def test_house_rules_that_change_battles_leave_a_scenario_without_an_estimate(
@@ -200,7 +247,8 @@ def test_house_rules_that_change_battles_leave_a_scenario_without_an_estimate(
     from meks.game.scenario import BreakContact, Repair
 
     scenario = get_scenario("head-to-head")
-    forces = {Side.ATTACKER: (mek(catalog, "DRAKEN"),), Side.DEFENDER: (mek(catalog, "THOR"),)}
+    forces = {Side.ATTACKER: ForceSpec((mek(catalog, "DRAKEN"),)),
+              Side.DEFENDER: ForceSpec((mek(catalog, "THOR"),))}
     assert estimate(scenario, forces, catalog) is not None
     for rules in (HouseRules(six_always_hits=True), HouseRules(diagonal_moves=True),
                   HouseRules(bail_out=True), HouseRules(withdrawal=True),

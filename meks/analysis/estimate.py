@@ -9,8 +9,14 @@ The estimate has two parts:
 - **The edge** of the attacker over the defender: the natural log of the ratio of the two
   forces' strengths. A force's strength is its total offence times its total toughness (the
   square law of ``force_strength``), where each Mek's offence is worked out with its own
-  pilot's to-hit modifier and its toughness counts only the Hits it has left. Support units
-  and support results do not count.
+  pilot's to-hit modifier and its toughness counts only the Hits it has left. The vehicles
+  a side's support results bring count as the bot's muster counts them
+  (``support_profile``); the other support results (assets, Commandos) do not. The edge is
+  worked out on the ground the defender holds (``ground``: the terrain of its set-up
+  zones), each zone's terrain modifying the to-hit rolls of both sides, and doubled against
+  a side's shots as often as the other side's movement result is more than twice its own
+  (R6.3, ``doubling``): in a city a slow force of Green pilots may not be able to hit at
+  all.
 - **The speed** of the attacker over the defender: its chance of winning a movement roll
   (its fastest Mek's against the defender's fastest, R6.2) less the defender's. Whoever wins
   the movement rolls chooses the range, so the faster side fights when and where it likes.
@@ -31,18 +37,22 @@ with house rules switched on, which change how battles go) has no estimate.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from meks.engine.bot.choices import design_profile
-from meks.engine.bot.evaluation import contest
+from meks.engine.bot.choices import design_profile, support_profile
+from meks.engine.bot.rolls import best_roll, contest
 from meks.engine.inputs import movement_roll_of
-from meks.engine.units import UnitSpec, build_unit
-from meks.game.catalog import Catalog
+from meks.engine.units import ForceSpec, UnitSpec, build_unit, support_units
+from meks.game.catalog import Catalog, Design, Terrain
+from meks.game.rules import ONE_FLOAT
+from meks.game.rules import contest as compare_rolls
 from meks.game.scenario import HouseRules, Scenario, Side
 from meks.game.yamlio import parse_yaml
+from meks.game.zones import ZONES
 
 MODEL_FILE = "odds_model.yaml"
 BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits", "bail_out", "withdrawal",
@@ -51,43 +61,79 @@ BATTLE_HOUSE_RULES = ("diagonal_moves", "six_always_hits", "bail_out", "withdraw
 not hold otherwise (the others change what happens between battles)."""
 
 
-def strength(units: Sequence[UnitSpec], catalog: Catalog) -> float:
+def strength(units: Sequence[UnitSpec], catalog: Catalog, aim: int = 0, cover: int = 0
+             ) -> float:
     """A force's strength: the total offence of its Meks (each at its pilot's to-hit
-    modifier) times their total toughness (Hits left over the chance a hit gets through)."""
+    modifier) and support vehicles times their total toughness (Hits left over the chance
+    a hit gets through). ``aim``: the terrain's to-hit modifier on its shots, ``cover``: on
+    the shots it takes (``design_profile``)."""
     offence = toughness = 0.0
     for unit in units:
         if unit.design is None:
+            vehicle = None if unit.support is None else _support(unit.support, catalog, aim,
+                                                                 cover)
+            if vehicle is not None:
+                offence += vehicle[0]
+                toughness += vehicle[1]
             continue
         level = catalog.level(unit.pilot.level).to_hit if unit.pilot is not None else 0
-        attack, tough = _profile(unit.design, catalog, level)
+        attack, tough = _profile(unit.design, catalog, level, aim, cover)
         hits = catalog.for_size(unit.design.size).hits
         offence += attack
         toughness += tough * max(hits - unit.damage, 0) / hits
     return offence * toughness
 
 
-def _profile(design: object, catalog: Catalog, level: int) -> tuple[float, float]:
-    key = (id(catalog), design, level)
+def ground(scenario: Scenario, catalog: Catalog) -> tuple[Terrain, ...]:
+    """The terrain of the zones where a battle of ``scenario`` is expected to be fought,
+    one a zone: those the defender sets up in, which the attacker must come to (every zone,
+    when the defender sets up nowhere in particular)."""
+    rules = scenario.side(Side.DEFENDER)
+    zones = rules.setup.zones if rules.setup is not None and rules.setup.zones else ZONES
+    return tuple(catalog.terrain_named(scenario.terrain_of(z)) for z in zones)
+
+
+def _profile(design: Design, catalog: Catalog, level: int, aim: int,
+             cover: int) -> tuple[float, float]:
+    key = (id(catalog), design, level, aim, cover)
     known = _PROFILES.get(key)
     if known is None:
-        known = _PROFILES[key] = design_profile(design, catalog, level)  # type: ignore[arg-type]
+        known = _PROFILES[key] = design_profile(design, catalog, level, aim=aim, cover=cover)
     return known
 
 
-_PROFILES: dict[tuple[int, object, int], tuple[float, float]] = {}
+def _support(name: str, catalog: Catalog, aim: int,
+             cover: int) -> tuple[float, float] | None:
+    key = (id(catalog), name, aim, cover)
+    if key not in _SUPPORT:
+        _SUPPORT[key] = support_profile(name, catalog, aim=aim, cover=cover)
+    return _SUPPORT[key]
 
 
-def rollers(units: Sequence[UnitSpec], catalog: Catalog) -> list[tuple[int, int, float]]:
-    """Each Mek's movement roll (R6.2, ``meks.game.rules.movement_roll``) as (dice, modifier, 1):
-    its chassis dice and bonus, its pilot's level, Maneuver and Chassis Familiarity, Servo
-    Boosters, and Jump Jets' extra die (the zone's terrain is left out: it is the same for
-    both sides)."""
+_PROFILES: dict[tuple[int, Design, int, int, int], tuple[float, float]] = {}
+_SUPPORT: dict[tuple[int, str, int, int], tuple[float, float] | None] = {}
+
+
+def fielded(force: ForceSpec, catalog: Catalog) -> tuple[UnitSpec, ...]:
+    """The units ``force`` fields: its own, then the support units its results bring
+    (``meks.engine.units.support_units``), as the estimate counts them."""
+    return force.units + support_units(force.support, catalog)
+
+
+def rollers(units: Sequence[UnitSpec], catalog: Catalog,
+            terrain: Terrain | None = None) -> list[tuple[int, int, float]]:
+    """Each Mek's movement roll (R6.2, ``meks.engine.inputs.movement_roll_of``) as (dice,
+    modifier, 1): its chassis dice and bonus, its pilot's level, Maneuver and Chassis
+    Familiarity, Servo Boosters, and Jump Jets' extra die, in ``terrain`` (None: left out,
+    as for comparing two sides on the same ground)."""
     out = []
     for spec in units:
         if spec.design is None:
             continue
         unit = build_unit(spec, "estimate", Side.ATTACKER, catalog)
-        roll = movement_roll_of(unit, jump=unit.has_system("Jump Jets"))
+        roll = movement_roll_of(unit, 0 if terrain is None else terrain.move,
+                                "" if terrain is None else terrain.name,
+                                jump=unit.has_system("Jump Jets"))
         out.append((roll.dice, roll.modifier, 1.0))
     return out
 
@@ -109,11 +155,46 @@ def numbers(forces: Mapping[Side, Sequence[UnitSpec]]) -> float:
     return math.log(count(Side.ATTACKER) / count(Side.DEFENDER))
 
 
-def edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog) -> float:
-    """The attacker's edge: log of its strength over the defender's (0 for equal forces;
-    clamped to +-6 when a side has no strength at all)."""
-    att = strength(forces[Side.ATTACKER], catalog)
-    dfd = strength(forces[Side.DEFENDER], catalog)
+def doubling(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog,
+             terrain: Terrain) -> tuple[float, float]:
+    """The chances that the attacker's movement result in ``terrain`` is more than twice the
+    defender's, and that the defender's is more than twice the attacker's (R6.3: the winner
+    may then double the terrain's to-hit modifier against its own units)."""
+    mine = best_roll(rollers(forces[Side.ATTACKER], catalog, terrain))
+    theirs = best_roll(rollers(forces[Side.DEFENDER], catalog, terrain))
+    odds = compare_rolls(mine, theirs, ONE_FLOAT)
+    return odds.get((0, True), 0.0), odds.get((1, True), 0.0)
+
+
+def edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog,
+         ground: Sequence[Terrain] = ()) -> float:
+    """The attacker's edge: the log of its strength over the defender's (0 for equal forces;
+    clamped to +-6 when a side has no strength at all), the mean over the zones of
+    ``ground`` (none: open ground). In a zone whose terrain modifies to-hit rolls it is the
+    mean over the movement rolls (``doubling``): a side whose result is more than twice the
+    other's is counted as doubling the terrain against its own units (the bot does so
+    when it pays better than shifting the band two steps)."""
+    if not ground:
+        return _edge(forces, catalog, 0, 0)
+    total = 0.0
+    for terrain, count in Counter(ground).items():
+        t = terrain.to_hit
+        if not t:
+            total += count * _edge(forces, catalog, 0, 0)
+            continue
+        mine, theirs = doubling(forces, catalog, terrain)
+        total += count * ((1.0 - mine - theirs) * _edge(forces, catalog, t, t)
+                          + mine * _edge(forces, catalog, 2 * t, t)
+                          + theirs * _edge(forces, catalog, t, 2 * t))
+    return total / len(ground)
+
+
+def _edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog, attacked: int,
+          defended: int) -> float:
+    """The edge with the terrain's to-hit modifier ``attacked`` on the shots at the
+    attacker's units and ``defended`` on those at the defender's."""
+    att = strength(forces[Side.ATTACKER], catalog, aim=defended, cover=attacked)
+    dfd = strength(forces[Side.DEFENDER], catalog, aim=attacked, cover=defended)
     if att <= 0 or dfd <= 0:
         return 0.0 if att == dfd else (6.0 if att > dfd else -6.0)
     return max(-6.0, min(6.0, math.log(att / dfd)))
@@ -236,15 +317,17 @@ def model_for(scenario: Scenario, rules: str | None = None) -> Model | None:
     return model
 
 
-def estimate(scenario: Scenario, forces: Mapping[Side, Sequence[UnitSpec]],
+def estimate(scenario: Scenario, forces: Mapping[Side, ForceSpec],
              catalog: Catalog, rules: str | None = None) -> Estimate | None:
     """The estimated odds of a battle of ``scenario`` between ``forces`` (both sides
-    commanded by the bot), or None when the scenario has no fitted curves (``rules``: as
-    for ``model_for``)."""
+    commanded by the bot, each with the support units its results bring), or None when
+    the scenario has no fitted curves (``rules``: as for ``model_for``)."""
     model = model_for(scenario, rules)
     if model is None:
         return None
-    return from_edge(model, edge(forces, catalog), speed(forces, catalog), numbers(forces))
+    units = {side: fielded(force, catalog) for side, force in forces.items()}
+    return from_edge(model, edge(units, catalog, ground(scenario, catalog)),
+                     speed(units, catalog), numbers(units))
 
 
 def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0) -> Estimate:
