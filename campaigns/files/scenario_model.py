@@ -61,7 +61,6 @@ from meks.game.scenario import (
     DEFAULT_TERRAIN,
     DEFAULT_TURN_LIMIT,
     MAX_BUDGET,
-    ZONES,
     Edge,
     Measure,
     Repair,
@@ -74,6 +73,7 @@ from meks.game.scenario import (
 )
 from meks.game.scenario_checks import Problem, ScenarioInvalid, semantic_problems
 from meks.game.text import without_format_characters
+from meks.game.zones import ZONES
 
 # ---- value types with their own checks ---------------------------------------------------
 

@@ -24,7 +24,6 @@ from meks.game.scenario import (
     COMBINATORS,
     KEY,
     SIDES,
-    ZONES,
     Condition,
     DestroyAll,
     Edge,
@@ -47,6 +46,7 @@ from meks.game.scenario import (
     _units_text,
     _zones_text,
 )
+from meks.game.zones import ZONES
 
 # ---- problems ----------------------------------------------------------------------------
 
