@@ -15,6 +15,7 @@ from meks.game.catalog import (
     Level,
     MoveDice,
     Size,
+    SupportEntry,
     SupportKind,
     System,
     SystemKind,
@@ -292,11 +293,19 @@ def build_unit(spec: UnitSpec, uid: str, side: Side, catalog: Catalog) -> Unit:
     if spec.support is None:
         raise ValueError(f"unit {spec.name!r} has neither a design nor a support type")
     entry = catalog.support_entry(spec.support)
-    stats = entry.unit
-    if entry.name == "Commandos" or stats is None:
+    stats = vehicle_stats(entry)
+    if stats is None:
         return Unit(id=uid, side=side, name=spec.name, kind=UnitKind.INFANTRY, max_hits=1,
                     armor=6, move=MoveDice(1), commando=True, design=entry.name)
     return vehicle(uid, side, spec.name, entry.name, stats, catalog)
+
+
+def vehicle_stats(entry: SupportEntry) -> UnitStats | None:
+    """The vehicle a support result brings (R4.2), or None when it brings none: an asset,
+    or Commandos, who fight as infantry."""
+    if entry.kind is not SupportKind.UNIT or entry.name == "Commandos":
+        return None
+    return entry.unit
 
 
 def vehicle(uid: str, side: Side, name: str, design: str, stats: UnitStats,

@@ -14,6 +14,7 @@ from enum import Enum
 
 from meks.engine.bot.evaluation import BAND_WEIGHT
 from meks.engine.decisions import BANDS
+from meks.engine.units import vehicle_stats
 from meks.game.catalog import Band, Catalog, Design, Family, Size, Weapon, load_catalog
 from meks.game.construction import Pricing, check_design
 from meks.game.pilots import FAMILIARITY, auto_skill, available_skills
@@ -125,8 +126,8 @@ def support_profile(name: str, catalog: Catalog, *, aim: int = 0,
     """A support unit's offence and toughness as ``design_profile`` counts a Mek's (its
     crew Regular; a vehicle never overheats, R4.4; ``aim`` and ``cover`` as there), or
     None for a support result that brings no vehicle (an asset, or Commandos)."""
-    stats = catalog.support_entry(name).unit
-    if stats is None or name == "Commandos":
+    stats = vehicle_stats(catalog.support_entry(name))
+    if stats is None:
         return None
     return _profile(stats.hits, stats.armor, [catalog.weapon(w) for w in stats.weapons],
                     [catalog.system(s).name for s in stats.systems], None, catalog, 0, aim,
