@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from meks.engine.answers import strength
 from meks.engine.decisions import OVERRUN_RATIO
 from meks.engine.values import SlotView, UnitView
-from meks.engine.view import strength
 from meks.game.catalog import Band
 from meks.game.rules import ONE_FLOAT, armor_save
 from meks.game.scenario import Side

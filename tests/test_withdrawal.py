@@ -12,13 +12,13 @@ import pytest
 from rich.console import Console
 
 from campaigns.files.scenarios import get_scenario
+from meks.engine.answers import strength
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline
 from meks.engine.core import Battle, BattleError
 from meks.engine.decisions import Retreat
 from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
-from meks.engine.view import strength
 from meks.game.scenario import HouseRules, Side
 from meks.game.victory import Outcome
 from tests.engine_helpers import (
