@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from meks.game.errors import (
     EMPTY,
@@ -49,6 +49,10 @@ class Vocabulary:
 
 
 M = TypeVar("M", bound=BaseModel)
+
+# The model of a file a player writes by hand (a force file, a campaign plan): no unknown
+# key, and a name written as a bare number taken as text ("design: 6" for a design called 6).
+HAND_WRITTEN = ConfigDict(extra="forbid", frozen=True, coerce_numbers_to_str=True)
 
 
 def checked(model: type[M], data: object, source: str) -> M:
@@ -321,4 +325,4 @@ def from_pydantic(error: Any, data: object, words: Vocabulary) -> Problem | None
     return Problem(found, str(error["msg"]))
 
 
-__all__ = ["Vocabulary", "checked", "from_pydantic", "worded"]
+__all__ = ["HAND_WRITTEN", "Vocabulary", "checked", "from_pydantic", "worded"]
