@@ -699,6 +699,10 @@ ONE_UNKNOWN_KEY = {
                  ["scenario", "check", "{}"],
                  "(turn_limt): unknown key 'turn_limt' (did you mean 'turn_limit'?); remove it "
                  "or correct its spelling"),
+    "design": ("d.yaml", lambda *_: DESIGN.replace("systems:", "sytems:"),
+               ["design", "check", "{}"],
+               "sytems: unknown key 'sytems' (did you mean 'systems'?); remove it or correct "
+               "its spelling"),
     "force": ("f.yaml", lambda *_: "meks:\n  - {design: WASP, calsign: Anvil}\n",
               ["battle", "auto", "opening-shots", "-a", "{}", "-d", "{}"],
               f"meks[0].calsign: {NEAR}"),
@@ -716,9 +720,9 @@ ONE_UNKNOWN_KEY = {
 @pytest.mark.parametrize("kind", list(ONE_UNKNOWN_KEY))
 def test_one_unknown_key_reads_the_same_in_every_kind_of_file(
         runner: CliRunner, company: str, roster_text: str, tmp_path: Path, kind: str) -> None:
-    """Issue 29 item 4: scenarios, rosters, force files and plans are all checked by pydantic
-    and worded by one translator (campaigns.files.model_errors): exit 2, one message,
-    nothing stored."""
+    """Issue 29 item 4: scenarios, rosters, designs, force files and plans are all checked by
+    pydantic and worded by one translator (campaigns.files.model_errors): exit 2, one
+    message, nothing stored."""
     name, text, command, expected = ONE_UNKNOWN_KEY[kind]
     path = write(tmp_path, name, text(runner, roster_text, tmp_path))
     before = stored(runner)
