@@ -587,6 +587,28 @@ def test_skills_as_the_game_writes_them_are_accepted(runner: CliRunner, tmp_path
     assert run(runner, "campaign", "status", "Broken")[0] == 0
 
 
+def test_the_published_schema_accepts_a_whole_campaign_and_refuses_what_the_model_does(
+        runner: CliRunner, demo: Path) -> None:
+    """The JSON Schema scripts get (generated from the roster's model) takes what the program
+    writes after a whole campaign (battles with their logs, campaign results), and refuses,
+    as the import does, unknown keys, wrong kinds, values outside their choices, missing
+    keys, true for a number and numbers too large to store."""
+    validator = jsonschema.Draft202012Validator(roster_json_schema())
+    doc = json.loads(export(runner, "json", "D"))
+    assert doc["battles"] and doc["campaigns"][0]["results"]
+    validator.validate(doc)
+    assert roster_io.schema_problems(doc) == []
+    wrong = [yaml.safe_load(_broken(case)) for case in SCHEMA_WORDING if case]
+    for part, key, value in (("pilots", "kills", True), ("meks", "price", 2**31),
+                             ("battles", "seed", 2**63), ("campaigns", "seed", -1)):
+        bad = copy.deepcopy(doc)
+        bad[part][0][key] = value
+        wrong.append(bad)
+    for bad in wrong:
+        assert not validator.is_valid(bad), bad
+        assert roster_io.schema_problems(bad), bad
+
+
 @pytest.mark.parametrize("place", [("pilots", "kills"), ("meks", "price"), ("battles", "seed"),
                                    ("campaigns", "seed"), ("musters", "budget"),
                                    ("support", "points")], ids=".".join)
