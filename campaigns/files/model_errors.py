@@ -6,10 +6,11 @@ A ``Vocabulary`` says which model the file's data is checked against (``root``) 
 model each tag of a tagged union stands for (``tagged``: a scenario's victory conditions), so
 that an unknown key is answered with the keys that model allows.
 
-Every file a player gives is checked here (``checked``): scenarios, rosters, force files and
-campaign plans. Only the first problems are worded, and a file with a million wrong entries
-costs no more than validating it once: pydantic counts its errors, and the ones listed are
-found again in a copy of the file cut to its first entries (``worded`` with ``validate``).
+Every file a player gives is checked through here: rosters, designs, force files and campaign
+plans by ``checked``, scenarios by ``worded`` (their problems then get their lines). Only the
+first problems are worded, and a file with a million wrong entries costs little more than
+validating it once: pydantic counts its errors, and the ones listed are found again in a copy
+of the file cut to its first entries (``worded`` with ``validate``).
 """
 
 from __future__ import annotations
