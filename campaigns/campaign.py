@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, col, select
 
 from campaigns import treasury as treasury_rule
@@ -69,6 +69,7 @@ from campaigns.company import (
     support_rolls_for,
     waiting_muster,
 )
+from campaigns.files.model_errors import HAND_WRITTEN, checked
 from campaigns.files.reading import PLAN, is_file, read_yaml_file, resolved
 from campaigns.files.records import CampaignView, CompanyCampaign, StepResult, SupportResult
 from campaigns.files.scenario_model import HouseRules as HouseRulesModel
@@ -107,7 +108,6 @@ from meks.game.dice import Dice
 from meks.game.errors import InputError, MeksError
 from meks.game.scenario import Scenario, Side
 from meks.game.scenario_checks import house_rule_problems
-from meks.game.schema import build
 
 # The six scenarios of the rules as printed, with the side the company takes in each.
 PRINTED_PLAN = (
@@ -142,25 +142,29 @@ PILOT_NAMES = (
 )
 
 
-@dataclass(frozen=True)
-class PlanStep:
+class PlanStep(BaseModel):
+    model_config = HAND_WRITTEN  # a scenario of a plan file, and the company's side
+
     scenario: str
     side: str
 
 
-@dataclass(frozen=True)
-class PlanFile:
+class PlanFile(BaseModel):
+    """A campaign plan file: its scenarios; optionally its name, difficulty, house rules."""
+
+    model_config = HAND_WRITTEN
+
     scenarios: tuple[PlanStep, ...]
     name: str = ""
     difficulty: str = "normal"
-    house_rules: dict[str, Any] = field(default_factory=dict)
+    house_rules: dict[str, Any] = {}
 
 
 def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     """A plan file's name, steps and difficulty; every scenario is checked to exist. A
     scenario given as a file (its place inside the plan's folder: see ``plan_scenario``)
     is copied into its step as ``definition``."""
-    data = build(PlanFile, read_yaml_file(path, PLAN), str(path))
+    data = checked(PlanFile, read_yaml_file(path, PLAN), str(path))
     problems = []
     steps = []
     if not data.scenarios:

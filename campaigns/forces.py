@@ -14,13 +14,14 @@ A force file lists Meks with their pilots, so battles can be fought without a co
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from campaigns.company import Refused, file_name, get_company, shell_arg
 from campaigns.files.designs import load_design_file
+from campaigns.files.model_errors import HAND_WRITTEN, checked
 from campaigns.files.reading import FORCE, read_yaml_file
 from campaigns.files.stored import reading, stored_force, stored_json
 from campaigns.parts import fighting_spec, lost_parts, mek_design
@@ -30,11 +31,13 @@ from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
 from meks.game.errors import InputError, MeksError
 from meks.game.pilots import base_skill
-from meks.game.schema import build
 
 
-@dataclass(frozen=True)
-class ForceMek:
+class ForceMek(BaseModel):
+    """One Mek of a force file."""
+
+    model_config = HAND_WRITTEN
+
     design: str
     callsign: str | None = None
     pilot: str | None = None
@@ -42,8 +45,11 @@ class ForceMek:
     skills: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class ForceFile:
+class ForceFile(BaseModel):
+    """A force file: its Meks, and optionally its name and support results."""
+
+    model_config = HAND_WRITTEN
+
     meks: tuple[ForceMek, ...]
     name: str = ""
     support: tuple[str, ...] = ()
@@ -53,7 +59,7 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
     """The force in a YAML force file. Unreadable: ``InputError`` (exit 2); a design that
     breaks the construction rules, or an unknown name: refused (exit 1)."""
     catalog = catalog or load_catalog()
-    data = build(ForceFile, read_yaml_file(path, FORCE), str(path))
+    data = checked(ForceFile, read_yaml_file(path, FORCE), str(path))
     if not data.meks:
         raise InputError(str(path), ["'meks' lists no Meks"])
     units = []

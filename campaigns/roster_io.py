@@ -4,26 +4,22 @@ JSON and YAML carry the company document (``campaigns.files.roster``) as is and 
 again; CSV (one row per Mek, for spreadsheets), Markdown and HTML (a printable roster sheet)
 are for reading and printing only.
 
-An imported document is checked against the shipped JSON Schema (``roster_schema.json``),
-the one description of the format, by the jsonschema library. Every problem is reported
-with its place in the document, in the words every file problem uses, and nothing is stored
-unless the whole document is sound.
+An imported document is checked by the roster's model (``campaigns.files.roster_model``),
+the one description of the format, from which ``meks roster schema`` prints its JSON Schema.
+Every problem is reported with its place in the document, in the words every file problem
+uses (``campaigns.files.model_errors``), and nothing is stored unless the whole document is
+sound.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import itertools
 import json
 from collections.abc import Callable, Sequence
-from datetime import datetime
-from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, cast
 
-import jsonschema
 import yaml
 from sqlmodel import Session
 
@@ -36,8 +32,10 @@ from campaigns.company import (
     shell_arg,
 )
 from campaigns.files import roster
+from campaigns.files.model_errors import checked
 from campaigns.files.reading import ROSTER, parse_json_or_yaml, read_text
 from campaigns.files.records import CampaignRecord, LostPart, MekRecord, PilotRecord, StockRecord
+from campaigns.files.roster_model import Roster
 from campaigns.files.scenario_model import house_rules_problems, parse_scenario
 from campaigns.files.scenarios import discover
 from campaigns.parts import heat_loss
@@ -45,19 +43,7 @@ from campaigns.reports import sheet
 from db.models import Company, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
-from meks.game.errors import (
-    EMPTY,
-    InputError,
-    MeksError,
-    described,
-    dotted,
-    missing_key,
-    not_one_of,
-    out_of_range,
-    problem,
-    unknown_key,
-    wrong_kind,
-)
+from meks.game.errors import InputError, MeksError
 from meks.game.names import normalize
 from meks.game.pilots import FAMILIARITY, base_skill
 
@@ -65,7 +51,6 @@ FORMATS = ("json", "yaml", "csv", "md", "html")
 IMPORTABLE = ("json", "yaml")
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml", ".csv": "csv", ".md": "md",
             ".markdown": "md", ".html": "html", ".htm": "html"}
-SCHEMA_FILE = "roster_schema.json"
 
 CSV_COLUMNS = ("callsign", "design", "size", "price", "kills", "status", "pilot",
                "pilot_level", "pilot_kills", "pilot_scenarios", "pilot_skills")
@@ -74,19 +59,6 @@ NOT_A_ROSTER = ("this is not a roster document. 'meks roster import' reads the J
                 "that 'meks roster export COMPANY --format json' (or yaml) writes; CSV, "
                 "Markdown and HTML exports are for reading and printing and cannot be "
                 "imported")
-
-
-# ---- the schema -----------------------------------------------------------------------------
-
-def schema_text() -> str:
-    """The shipped JSON Schema of a roster document, as the file holds it."""
-    return resources.files("campaigns").joinpath(SCHEMA_FILE).read_text(encoding="utf-8")
-
-
-@cache
-def load_schema() -> dict[str, Any]:
-    schema: dict[str, Any] = json.loads(schema_text())
-    return schema
 
 
 # ---- export ---------------------------------------------------------------------------------
@@ -238,11 +210,8 @@ def parse_roster(text: str, source: str) -> roster.Document:
         raise InputError(source, [
             f"roster version {version!r} cannot be read; this meks reads version "
             f"{roster.SCHEMA_VERSION}"])
-    problems = schema_problems(data, most=MOST_PROBLEMS + 1)
-    if problems:
-        stopped = len(problems) > MOST_PROBLEMS
-        raise InputError(source, problems[:MOST_PROBLEMS], after=STOPPED if stopped else "")
-    doc = cast(roster.Document, data)  # the schema (roster_schema.json) checked its shape
+    checked(Roster, data, source)
+    doc = cast(roster.Document, data)  # the roster's model checked its shape
     problems = _clean_names(doc)
     try:
         roster.check_references(doc, source)
@@ -437,105 +406,16 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-# ---- checking a document against the schema -------------------------------------------------
-# The jsonschema library checks the document against the shipped schema (draft 2020-12); each
-# of its errors is worded as every file problem is (``meks.errors``).
+# ---- checking a document against the roster's model ---------------------------------------
 
-MOST_PROBLEMS = 100  # a roster's problems found before its check stops
-
-STOPPED = (f"The check stopped after the first {MOST_PROBLEMS} problems, leaving the rest of "
-           "the file unchecked; fix these, then check again.")
-
-_KIND_WORDS = {"object": "a mapping", "array": "a list", "string": "text",
-               "integer": "a whole number", "number": "a number", "boolean": "true or false",
-               "null": "nothing"}
-
-
-def _is_datetime(text: object) -> bool:
-    """The schema's "date-time" format: ISO 8601 with a time (other kinds of value pass
-    here; their kind is the "type" keyword's to check)."""
-    if not isinstance(text, str):
-        return True
-    if "T" not in text.upper():
-        return False
+def schema_problems(doc: object) -> list[str]:
+    """The first ways ``doc`` breaks the roster's model (as many as a message lists, and one
+    more), each worded as every file problem is ("PATH: what is wrong; what to do")."""
     try:
-        datetime.fromisoformat(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _whole(_: object, value: object) -> bool:
-    """JSON's whole numbers as this product reads them: 1.0 and true are not whole numbers."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-@cache
-def _validator() -> jsonschema.protocols.Validator:
-    base = jsonschema.Draft202012Validator
-    checker = jsonschema.FormatChecker(formats=())
-    checker.checks("date-time")(_is_datetime)
-    kind = jsonschema.validators.extend(
-        base, type_checker=base.TYPE_CHECKER.redefine("integer", _whole))
-    return kind(load_schema(), format_checker=checker)
-
-
-def schema_problems(doc: object, most: int | None = None) -> list[str]:
-    """Every way ``doc`` breaks the roster schema, each worded as every file problem is
-    ("PATH: what is wrong; what to do"); with ``most``, only the first ``most`` of them
-    (the check stops there, so that a file of millions of wrong entries costs no more)."""
-    problems: list[str] = []
-    for error in _validator().iter_errors(doc):
-        problems += _worded(error)
-        if most is not None and len(problems) >= most:
-            break
-    return problems
-
-
-def _worded(error: jsonschema.ValidationError) -> list[str]:
-    path = dotted(error.absolute_path)
-    value = error.instance
-    rule, expected = error.validator, error.validator_value
-    if rule == "additionalProperties":
-        known = list(error.schema.get("properties", {}))
-        assert isinstance(value, dict)
-        extra = (key for key in value if key not in known)  # no more than a check reports
-        return [problem(unknown_key(key, known), path=path)
-                for key in itertools.islice(extra, MOST_PROBLEMS + 1)]
-    if rule == "required":
-        return [problem(missing_key(key), path=path) for key in expected
-                if isinstance(value, dict) and key not in value]
-    if rule == "type":
-        kinds = [expected] if isinstance(expected, str) else list(expected)
-        return [problem(wrong_kind(" or ".join(_KIND_WORDS[k] for k in kinds), value),
-                        path=path)]
-    if rule in ("const", "enum"):
-        choices = [str(expected)] if rule == "const" else [str(v) for v in expected]
-        return [problem(not_one_of(value, choices), path=path)]
-    if rule in ("minimum", "maximum"):
-        return [problem(out_of_range("at least" if rule == "minimum" else "at most",
-                                     expected, value), path=path)]
-    if rule == "pattern":
-        return [problem(EMPTY if expected == r"\S" else f"must match {expected}", path=path)]
-    if rule == "format":
-        return [problem("expected a date and time like 2025-01-31T18:05:00+00:00, found "
-                        f"{described(value)}; write one like it", path=path)]
-    if rule == "anyOf":
-        return _any_of(error, path)
-    return [problem(error.message, path=path)]
-
-
-def _any_of(error: jsonschema.ValidationError, path: str) -> list[str]:
-    """"null or X" is the usual case: a value that is not null was meant to be an X, and
-    X's own problems say what is wrong with it."""
-    options = error.validator_value
-    meant = [i for i, option in enumerate(options) if option.get("type") != "null"]
-    if error.instance is not None and len(meant) == 1:
-        return [p for sub in error.context or () if sub.schema_path[0] == meant[0]
-                for p in _worded(sub)]
-    return [problem("does not match any allowed form ("
-                    + "; ".join(_worded(sub)[0] for sub in error.context or ())
-                    + ")", path=path)]
+        checked(Roster, doc, "roster")
+    except InputError as exc:
+        return list(exc.problems)
+    return []
 
 
 def _same(value: object, expected: object) -> bool:

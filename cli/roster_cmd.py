@@ -86,7 +86,6 @@ def import_(
 @app.command()
 def schema() -> None:
     """Print the JSON Schema (draft 2020-12) of JSON and YAML rosters."""
-    from importlib import resources
+    from campaigns.files.roster_model import roster_json_schema
 
-    text = resources.files("campaigns").joinpath("roster_schema.json").read_text("utf-8")
-    typer.echo(text, nl=False)
+    print_json(roster_json_schema())

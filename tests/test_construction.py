@@ -9,8 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from campaigns.files.designs import design_from_data
 from meks.game.catalog import Catalog, Design, Mount, Size, load_catalog
-from meks.game.construction import Pricing, Rule, check_design, design_from_data
+from meks.game.construction import Pricing, Rule, check_design
 from meks.game.errors import InputError
 
 CATALOG = load_catalog()

@@ -17,12 +17,12 @@ import yaml
 from typer.testing import CliRunner
 
 from campaigns import roster_io
+from campaigns.files.roster_model import roster_json_schema
 from cli.app import app
 from db.engine import dispose_all
 
 COMPANY = "Iron Wolves"
 HUNTER = "name: Hunter\nsize: Heavy\nweapons: [Rail Cannon, Howitzer]\nsystems: [Jammer]\n"
-SCHEMA_PATH = Path(roster_io.__file__).with_name("roster_schema.json")
 
 # A company with something of everything: stock and custom Meks, a sold and a destroyed one,
 # Green and Regular pilots, spent and waiting support rolls, a fought and a waiting muster.
@@ -134,8 +134,11 @@ def without_ids(doc: dict[str, Any]) -> dict[str, Any]:
 
 # ---- export ---------------------------------------------------------------------------------
 
-def test_json_export_follows_the_shipped_schema(runner: CliRunner, campaign: Path) -> None:
-    schema = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+def test_json_export_follows_the_schema_of_the_roster_model(runner: CliRunner,
+                                                            campaign: Path) -> None:
+    """The JSON Schema published for scripts (generated from the model that checks an
+    import) accepts what the program writes, as the model does."""
+    schema = roster_json_schema()
     jsonschema.Draft202012Validator.check_schema(schema)
     doc = json.loads(export(runner, "json"))
     jsonschema.Draft202012Validator(schema).validate(doc)
@@ -150,10 +153,15 @@ def test_yaml_export_holds_the_same_document(runner: CliRunner, campaign: Path) 
     assert yaml.safe_load(export(runner, "yaml")) == json.loads(export(runner, "json"))
 
 
-def test_schema_command_prints_the_shipped_schema(runner: CliRunner) -> None:
+def test_schema_command_prints_the_schema_of_the_roster_model(runner: CliRunner) -> None:
     code, out, _ = run(runner, "roster", "schema")
     assert code == 0
-    assert json.loads(out) == json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+    schema = json.loads(out)
+    assert schema == roster_json_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    assert schema["additionalProperties"] is False
+    assert set(schema["required"]) == {"schema", "version", "company", "meks", "pilots",
+                                       "support", "musters", "battles"}
 
 
 def test_csv_has_one_row_per_mek_with_its_pilot(runner: CliRunner, campaign: Path) -> None:
@@ -410,10 +418,16 @@ SCHEMA_WORDING = {
                     "number here",
                     "pilots[0].skills: expected a list, found text 'Accuracy'; write a list "
                     "here"],
-    "unknown keys": ["unknown key 'extra'; remove it or correct its spelling",
-                     "meks[0]: unknown key 'colour'; remove it or correct its spelling"],
-    "bad enum": ["pilots[0].level: text 'Legendary' is not one of Green, Regular, Veteran, "
-                 "Elite; write one of these"],
+    # An unknown key is placed at itself and, with no allowed key near it, answered with
+    # every key allowed there (as in a scenario, a force file and a plan).
+    "unknown keys": ["extra: unknown key 'extra'; the keys allowed here are schema, version, "
+                     "company, meks, pilots, support, musters, battles, campaigns, stockpile "
+                     "(remove it or correct its spelling)",
+                     "meks[0].colour: unknown key 'colour'; the keys allowed here are id, "
+                     "callsign, design, size, price, kills, status, damage, custom_design, "
+                     "lost, owed, wear (remove it or correct its spelling)"],
+    "bad enum": ["pilots[0].level: text 'Legendary' is not one of 'Green', 'Regular', "
+                 "'Veteran' or 'Elite'; write one of these"],
     "missing key": ["meks[0]: missing required key 'size'; add it"],
 }
 
@@ -432,6 +446,28 @@ def test_a_whole_number_written_with_a_decimal_point_or_as_true_is_refused() -> 
         "meks[0].kills: expected a whole number, found the number 1.0; write a whole number "
         "here",
         "meks[0].price: expected a whole number, found true; write a whole number here"]
+
+
+def test_the_first_of_many_bad_entries_are_worded_even_after_many_good_ones() -> None:
+    """A roster with thousands of errors words only those a message lists; they are found
+    again in a copy cut to the first entries, grown until it holds some."""
+    doc = yaml.safe_load(_broken(""))
+    doc["meks"] = doc["meks"] * 3_000 + [{"id": 0}] * 5_000
+    problems = roster_io.schema_problems(doc)
+    assert len(problems) == 51
+    assert problems[0] == "meks[3000].id: must be at least 1, not the number 0"
+    assert all(p.startswith(tuple(f"meks[{i}]" for i in range(3_000, 3_008)))
+               for p in problems)
+
+
+def test_a_value_of_neither_allowed_kind_is_one_problem() -> None:
+    doc = yaml.safe_load(_broken(""))
+    doc["battles"] = [{"id": 1, "muster": None, "scenario": None, "mode": "auto", "sides": {},
+                       "seed": 1, "result": "win", "log": "long", "created_at":
+                       "2025-01-01T00:00:00+00:00"}]
+    assert roster_io.schema_problems(doc) == [
+        "battles[0].log: expected a mapping of keys to values or a list, found text 'long'; "
+        "write a mapping of keys to values or a list here"]
 
 
 def test_a_time_without_its_date_and_time_form_is_refused() -> None:
@@ -549,6 +585,28 @@ def test_skills_as_the_game_writes_them_are_accepted(runner: CliRunner, tmp_path
     code, _, err = run(runner, "roster", "import", str(path))
     assert code == 0, err
     assert run(runner, "campaign", "status", "Broken")[0] == 0
+
+
+def test_the_published_schema_accepts_a_whole_campaign_and_refuses_what_the_model_does(
+        runner: CliRunner, demo: Path) -> None:
+    """The JSON Schema scripts get (generated from the roster's model) takes what the program
+    writes after a whole campaign (battles with their logs, campaign results), and refuses,
+    as the import does, unknown keys, wrong kinds, values outside their choices, missing
+    keys, true for a number and numbers too large to store."""
+    validator = jsonschema.Draft202012Validator(roster_json_schema())
+    doc = json.loads(export(runner, "json", "D"))
+    assert doc["battles"] and doc["campaigns"][0]["results"]
+    validator.validate(doc)
+    assert roster_io.schema_problems(doc) == []
+    wrong = [yaml.safe_load(_broken(case)) for case in SCHEMA_WORDING if case]
+    for part, key, value in (("pilots", "kills", True), ("meks", "price", 2**31),
+                             ("battles", "seed", 2**63), ("campaigns", "seed", -1)):
+        bad = copy.deepcopy(doc)
+        bad[part][0][key] = value
+        wrong.append(bad)
+    for bad in wrong:
+        assert not validator.is_valid(bad), bad
+        assert roster_io.schema_problems(bad), bad
 
 
 @pytest.mark.parametrize("place", [("pilots", "kills"), ("meks", "price"), ("battles", "seed"),

@@ -678,7 +678,8 @@ def parse_scenario(data: object, source: str = "scenario") -> game.Scenario:
     try:
         model = Scenario.model_validate(data)
     except ValidationError as exc:
-        raise ScenarioInvalid(source, *worded(exc, data, SCENARIO_WORDS)) from None
+        raise ScenarioInvalid(source, *worded(exc, data, SCENARIO_WORDS,
+                                              validate=Scenario.model_validate)) from None
     scenario = _game_scenario(model)
     problems = semantic_problems(scenario)
     if problems:

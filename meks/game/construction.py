@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from meks.game.catalog import Catalog, Design, Mount, Size, System, SystemKind, Weapon
-from meks.game.errors import AmbiguousName, InputError, MeksError
+from meks.game.errors import AmbiguousName, MeksError
 from meks.game.names import NameIndex, normalize
-from meks.game.schema import build
 
 T = TypeVar("T")
 
@@ -229,25 +228,16 @@ def _resolve(index: NameIndex[T], name: str, problems: list[Problem]) -> T | Non
     return None
 
 
-def design_from_data(data: object, source: str) -> Design:
-    """A design from parsed YAML: ``name``, ``size``, ``weapons`` and ``systems`` lists.
-
-    Raises ``InputError`` for a missing or mistyped field; a stock design's printed price
-    may not be claimed by a custom one.
-    """
-    if isinstance(data, dict) and "price" in data:
-        raise InputError(source, ["a custom design has no printed 'price'; the price is "
-                                  "computed from its parts, so remove the key"])
-    design = build(Design, data, source)
-    if any(unicodedata.category(c) in ("Cc", "Cf") for c in design.name):
-        raise InputError(source, ["the name holds a control or invisible character (a tab or "
-                                  "a line break, say); write it on one line with plain "
-                                  "spaces"])
-    if len(design.name) > MAX_DESIGN_NAME:
-        raise InputError(source, [f"the name has {len(design.name)} characters; keep it to "
-                                  f"{MAX_DESIGN_NAME}, so that the Meks' callsigns (the name "
-                                  "and a number) stay readable"])
-    return design
+def design_name_problem(name: str) -> str | None:
+    """What is wrong with the name of a custom design, as its file gives it, or None: a
+    control or invisible character, or more characters than a callsign leaves room for."""
+    if any(unicodedata.category(c) in ("Cc", "Cf") for c in name):
+        return ("the name holds a control or invisible character (a tab or a line break, "
+                "say); write it on one line with plain spaces")
+    if len(name) > MAX_DESIGN_NAME:
+        return (f"the name has {len(name)} characters; keep it to {MAX_DESIGN_NAME}, so that "
+                "the Meks' callsigns (the name and a number) stay readable")
+    return None
 
 
 MAX_DESIGN_NAME = 50  # a default callsign, DESIGN-N, must fit within 60 characters
@@ -267,6 +257,6 @@ __all__ = [
     "Size",
     "Usage",
     "check_design",
-    "design_from_data",
+    "design_name_problem",
     "stock_reports",
 ]

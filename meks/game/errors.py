@@ -108,9 +108,10 @@ def described(value: object) -> str:
 
 
 # ---- what is wrong with a value, worded once -----------------------------------------------
-# The checks of every kind of file (the game's dataclasses in ``meks.schema``, the scenario
-# models in ``campaigns.scenario_model``, the roster's JSON Schema in ``campaigns.roster_io``)
-# word a bad value with these, so that the same mistake reads the same in every file:
+# The checks of every kind of file (the game's package data by ``meks.game.schema``, every file
+# a player gives by its pydantic model through ``campaigns.files.model_errors``, a backup by
+# ``db.backup``) word a bad value with these, so that the same mistake reads the same in every
+# file:
 # '<file>: <where> <what is wrong>; <what to do>'.
 
 def wrong_kind(kind: str, value: object) -> str:

@@ -1,5 +1,11 @@
 """Build typed values from parsed YAML/JSON data, checking them against their dataclass.
 
+This checks only the game's own package data inside ``meks/`` (the catalog under
+``meks/game/data/``), which cannot use pydantic: ``meks`` speaks plain types and never imports
+it. Every file a player gives (scenarios, rosters, designs, force files, campaign plans) is
+checked by a pydantic model in ``campaigns/`` instead, its errors worded by
+``campaigns.files.model_errors`` in the same words as these (``meks.game.errors``).
+
 A dataclass is its own schema: its fields name the keys, their annotations the types, their
 defaults which keys are optional. ``build`` walks the data once and collects *every* problem
 (unknown key with the nearest valid one, missing key, wrong type, value not among the allowed
