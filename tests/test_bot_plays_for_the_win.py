@@ -40,6 +40,13 @@ def view_of(battle: Battle, side: Side) -> SideView:
     return battle.views[side]
 
 
+def seen_when_the_turn_ended(battle: Battle, side: Side, enemy_zones: set[int]) -> None:
+    """What ``side`` saw when the last turn ended: its own units where they are now, the
+    enemy in ``enemy_zones``."""
+    own = frozenset(u.zone for u in battle.side_units(side) if u.zone)
+    battle.sight.seen_history[side].append({side: own, side.enemy: frozenset(enemy_zones)})
+
+
 # ---- the turns a fight needs ------------------------------------------------------------------
 
 @settings(max_examples=20, deadline=None)
@@ -169,6 +176,7 @@ def test_a_stronger_main_body_spreads_out_to_hunt_down_a_quarry() -> None:
         unit.zone = 4
     for unit in defenders:
         unit.zone = 3  # three zones away
+    seen_when_the_turn_ended(battle, Side.ATTACKER, {2})  # it has just moved on
     view = view_of(battle, Side.ATTACKER)
     orders = bot.movement(view, Side.ATTACKER)
     dest = {u.id: orders.get(u.id, u.zone) for u in attackers}
@@ -176,6 +184,23 @@ def test_a_stronger_main_body_spreads_out_to_hunt_down_a_quarry() -> None:
     reach = {3, *battle.adjacent(3)}
     near = {z for d in dest.values() if isinstance(d, int) for z in (d, *battle.adjacent(d))}
     assert reach <= {2, 3, 6} and {2, 6} <= near  # it closes in from both sides
+
+
+def test_a_quarry_that_stands_its_ground_is_met_by_the_main_body_together() -> None:
+    """Issue 25 (the attacker of the campaign's Buying Us Some Time won 44% where a plain
+    rush won 66%): a quarry that held its zone when the last turn ended is not on the run,
+    and spreading out against it only sends the hunters in one at a time. The stronger main
+    body advances on it as one group."""
+    battle, bot = scenario_battle("buying-us-some-time", turn=3)
+    attackers = [u for u in battle.side_units(Side.ATTACKER) if u.is_mek]
+    for unit in attackers:
+        unit.zone = 4
+    for unit in battle.side_units(Side.DEFENDER):
+        unit.zone = 3
+    seen_when_the_turn_ended(battle, Side.ATTACKER, {3})  # where it stood
+    orders = bot.movement(view_of(battle, Side.ATTACKER), Side.ATTACKER)
+    dest = {u.id: orders.get(u.id, u.zone) for u in attackers}
+    assert len(set(dest.values())) == 1, dest  # one group
 
 
 def test_the_hunters_next_to_the_quarry_step_in() -> None:
@@ -211,6 +236,7 @@ def test_two_hunters_net_a_quarry_that_keeps_together_even_outnumbered() -> None
         unit.zone = 4
     for unit in battle.side_units(Side.DEFENDER):
         unit.zone = 3
+    seen_when_the_turn_ended(battle, Side.ATTACKER, {6})  # keeping out of reach
     view = view_of(battle, Side.ATTACKER)
     assert bot.judge.ratio(view, attackers, battle.side_units(Side.DEFENDER)) >= NET_AT
     orders = bot.movement(view, Side.ATTACKER)
@@ -218,6 +244,45 @@ def test_two_hunters_net_a_quarry_that_keeps_together_even_outnumbered() -> None
     assert len(set(dest.values())) == 2, dest  # two hunters, two directions
     near = {z for d in dest.values() if isinstance(d, int) for z in (d, *battle.adjacent(d))}
     assert {2, 6} <= near  # closing in on the quarry from both sides
+
+
+def citadel_clearing(still_to_come: bool) -> dict[str, object]:
+    """The Citadel's attacker (campaign copy: zone 5 must be clear of the defender when
+    turn 10 ends), two WASPs next to the city at turn 6 against a far stronger defender in
+    it: what the bot orders, with a third WASP still to arrive or not."""
+    scenario = get_scenario("citadel-campaign")
+    wasps = [mek("WASP", "Regular", name=f"A{i}") for i in (1, 2, 3)]
+    sides = {Side.ATTACKER: force(*wasps),
+             Side.DEFENDER: force(mek("DRAKEN", "Veteran", name="D1"),
+                                  mek("VIPER", "Regular", name="D2"))}
+    bot = Bot()
+    battle = Battle(scenario, sides, Dice.from_seed(3), {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = 6
+    for unit in battle.side_units(Side.ATTACKER):
+        unit.zone, unit.arrived = 4, True
+    if still_to_come:
+        battle.side_units(Side.ATTACKER)[2].arrived = False
+    for unit in battle.side_units(Side.DEFENDER):
+        unit.zone = 5
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.clock(view, Side.ATTACKER) < 0  # time runs against the attacker
+    assert bot.judge.ratio(view, battle.side_units(Side.ATTACKER)[:2],
+                           battle.side_units(Side.DEFENDER)) < 0.5
+    return dict(bot.movement(view, Side.ATTACKER))
+
+
+def test_a_zone_to_clear_before_time_runs_out_is_entered_whatever_the_ratio() -> None:
+    """Issue 25 (the Citadel's attacker won 27% where a plain rush won 43%): once every unit
+    has arrived, units bound for a zone the enemy must not hold at the end go in, however
+    strong the enemy there: waiting outside only lets it hold the zone to the end."""
+    assert citadel_clearing(still_to_come=False) == {"A1": 5, "A2": 5, "A3": 5}
+
+
+def test_a_zone_to_clear_waits_for_the_units_still_to_arrive() -> None:
+    """Issue 25: while some of the side's units are still to arrive, the units on the map
+    do not go in one at a time against a stronger enemy."""
+    assert 5 not in citadel_clearing(still_to_come=True).values()
 
 
 # ---- an enemy that wants to leave --------------------------------------------------------------

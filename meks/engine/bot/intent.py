@@ -60,6 +60,11 @@ class Intent:
     def goto(self) -> list[int]:
         return sorted(set(self.occupy + self.hold + self.be_in))
 
+    @property
+    def to_clear(self) -> list[int]:
+        """The zones the enemy must not hold: those it wants, and those it must not be in."""
+        return sorted(set(self.deny + self.clear))
+
 
 def read_intent(condition: Condition | None, enemy_condition: Condition | None,
                 side: Side) -> Intent:

@@ -295,6 +295,11 @@ class Planner:
                 need *= 0.6
             if rush:
                 need = 0.0
+            if self.clock < 0 and goal in self.intent.to_clear and not any(
+                    u.alive and not u.arrived for u in battle.side_units(self.side)):
+                # A zone the enemy must not hold when time runs out, and no one left to
+                # wait for: waiting outside only lets the enemy hold it to the end.
+                need = 0.0
             if there:
                 # Friends are fighting there: reinforce when it clearly helps them.
                 alone = self.judge.ratio(battle, there, foes)
@@ -308,7 +313,10 @@ class Planner:
         two units or more (outnumbering the quarry or not) spreads out so that every zone the
         quarry can reach in one move is next to one of us, and whoever is next to it steps in
         (with the others a move behind). Moving as one group, it would only ever follow a
-        quarry that stays two zones ahead. Whether it took the units' moves."""
+        quarry that stays two zones ahead. A quarry is netted only in a zone the side must
+        take or clear, or when it is seen on the move (no enemy held its zone when the last
+        turn ended): one that stands its ground is met by the main body together. Whether it
+        took the units' moves."""
         battle = self.battle
         foes = [f for f in self.foes_in.get(goal, []) if f.weapons or f.is_infantry]
         if not foes or len(units) < 2 or not all(f.mobile for f in foes) or any(
@@ -317,6 +325,11 @@ class Planner:
         ratio = self.judge.ratio(battle, units, foes)
         if ratio < NET_AT or ratio < self.threshold(units, foes):
             return False
+        intent = self.intent
+        seen = battle.seen_at_turn_end()
+        if goal not in {*intent.to_clear, *intent.goto} and (
+                not seen or goal in seen[self.side.enemy]):
+            return False  # a quarry not seen on the move is fought, not netted
         reach = {goal, *battle.adjacent(goal)}
         catchers = [u for u in units if goal in battle.adjacent(u.zone or 5)]
         if catchers and not self.second:
