@@ -285,6 +285,29 @@ def test_a_zone_to_clear_waits_for_the_units_still_to_arrive() -> None:
     assert 5 not in citadel_clearing(still_to_come=True).values()
 
 
+def test_an_even_rearguard_keeps_no_one_back_and_gathers_before_the_enemy_comes() -> None:
+    """Issue 25 (the bot defending the campaign's Buying Us Some Time won 17% against the
+    bot, where every simple style won 39%): a side about as strong as the enemy holds no
+    keeper out of the fight, and, time being on its side, its two rows first gather in the
+    empty zone both reach soonest, the farther from the enemy (zone 2 for rows 2 and 3 set
+    up in zones 5 and 3), so that the attacker meets all of it at once."""
+    battle, bot = scenario_battle("buying-us-some-time-campaign", turn=1)
+    view = view_of(battle, Side.DEFENDER)
+    assert {u.zone for u in battle.side_units(Side.DEFENDER)} == {3, 5}
+    assert bot.clock(view, Side.DEFENDER) > 0
+    tasks = bot.tasks(view, Side.DEFENDER)
+    assert {t.role for t in tasks.values()} == {"main"}  # no keeper
+    assert set(bot.movement(view, Side.DEFENDER).values()) == {2}
+
+
+def test_an_outmatched_rearguard_still_keeps_a_unit_out_of_harms_way() -> None:
+    """Issue 16: the printed Buying Us Some Time's lone DRAKEN, facing twice its points,
+    keeps out of reach (a side that must keep a unit and is outmatched holds one back)."""
+    battle, bot = scenario_battle("buying-us-some-time", turn=1)
+    view = view_of(battle, Side.DEFENDER)
+    assert [t.role for t in bot.tasks(view, Side.DEFENDER).values()] == ["keep"]
+
+
 # ---- an enemy that wants to leave --------------------------------------------------------------
 
 def hot_gates_fight(band: Band, revision: int = REVISION) -> tuple[Battle, Bot, SideView]:

@@ -18,6 +18,7 @@ from meks.engine.bot.tasks import ENGAGE_AT, Task, pressed
 from meks.engine.controllers import Order, distance
 from meks.engine.values import UnitView
 from meks.game.scenario import Edge, Side
+from meks.game.zones import ZONES
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
@@ -186,12 +187,37 @@ class Planner:
                 continue
             if role == "main" and self._net(units, zone):
                 continue
+            if role == "main" and self.clock > 0 and self._gather(units):
+                continue
             self._advance(units, zone, through=role in ("hold", "exit"),
                           rush=role == "exit" and self.clock < 0)
         self._dig()
         if self.second:
             self._second_filter()
         return self.out
+
+    def _gather(self, units: list[UnitView]) -> bool:
+        """A main body spread over several zones, none of them holding enemies, gathers
+        before it does anything else (called when time is on the side's side, so waiting
+        costs nothing): each unit steps toward the empty zone all of them reach soonest,
+        then the one farthest from the enemy, so that the enemy meets the whole body, not
+        its parts one at a time. Whether it took the units' moves."""
+        zones = {u.zone for u in units if u.zone is not None}
+        if len(zones) < 2 or any(self.foes_in.get(z) for z in zones):
+            return False
+        battle = self.battle
+        def score(z: int) -> tuple[int, int, int]:
+            reach = max(distance(battle, u.zone or 5, z) for u in units)
+            near = min((distance(battle, z, f.zone or 5) for f in self.foes), default=9)
+            return (-reach, near, -z)
+        home = max((z for z in ZONES if not self.foes_in.get(z)), key=score)
+        for unit in units:
+            if unit.zone is None or unit.zone == home:
+                continue
+            path = route(battle, unit.zone, home, self.danger())
+            if len(path) > 1 and not self.foes_in.get(path[1]):
+                self.move(unit, path[1])
+        return True
 
     def _run(self, unit: UnitView, task: Task) -> None:
         """The runner heads for the goal by the safest way, stepping only where no free

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from meks.engine.view import SideView
 
 EVADE_BELOW = 0.55  # force ratio under which a side that can only draw stays out of reach
+KEEP_BELOW = 0.8  # force ratio under which a side that must keep a unit holds one back
 ENGAGE_AT = 1.0  # force ratio a side starts a fight at when neither side gains by waiting
 WAIT_TURNS = 4  # turns a side that gains nothing by waiting lets the enemy come to it
 
@@ -213,11 +214,18 @@ class Tasks:
         return []
 
     def _keeper(self, left: list[UnitView]) -> list[UnitView]:
-        """A side that must keep a unit while stopping the enemy from leaving keeps one
-        unit out of harm's way; the rest pin the enemy."""
+        """A side that must keep a unit while stopping the enemy from leaving, and is
+        outmatched (its force ratio below ``KEEP_BELOW``), keeps one unit out of harm's
+        way; the rest pin the enemy. A side about as strong as the enemy keeps no one back:
+        a unit held out of the fight only lets the enemy win it, and then hunt the keeper
+        down alone."""
         intent = self.intent
         if not (intent.keep and intent.enemy_exits) or len(left) < 1 or not self.foes:
             return left
+        mine = [u for u in self.battle.side_units(self.side) if u.on_map and not u.decoy]
+        foes = [f for f in self.foes if f.weapons]
+        if foes and self.judge.ratio(self.battle, mine, foes) >= KEEP_BELOW:
+            return left  # an even force fights with every unit
         key = f"keeper:{self.side.value}"
         keeper = next((u for u in left if u.id == self.roles.get(key)), None)
         if keeper is None:
