@@ -207,9 +207,25 @@ def _blank(location: str) -> None:
         Path(location + suffix).unlink(missing_ok=True)
 
 
+def forces_in_musters(tables: dict[str, list[dict[str, Any]]]) -> None:
+    """Backup tables as a meks before migration 14 wrote them: no ``muster_mek`` table, each
+    muster's force in its JSON column instead (the company states the events keep hold the
+    same document either way)."""
+    forces: dict[int, list[dict[str, int]]] = {}
+    for row in sorted(tables.pop("muster_mek"), key=lambda r: (r["muster_id"], r["position"])):
+        entry = {"mek": row["mek_id"], "pilot": row["pilot_id"]}
+        entry.update({key: row[key] for key in ("paid", "owed") if row[key] is not None})
+        forces.setdefault(row["muster_id"], []).append(entry)
+    for row in tables["muster"]:
+        assert row["force"] == "[]"
+        row["force"] = json.dumps(forces.get(row["id"], []))
+
+
 def without_treasuries(tables: dict[str, list[dict[str, Any]]]) -> None:
     """Backup tables as a meks before migration 12 wrote them: no campaign keeps a treasury,
-    in its row or in the company states the events keep."""
+    in its row or in the company states the events keep (and, made before migration 14,
+    each muster's force is in its JSON)."""
+    forces_in_musters(tables)
     for row in tables["campaign"]:
         assert row.pop("treasury") is None
     for row in tables["event"]:

@@ -2,7 +2,7 @@
 
 Four kinds of document cross the campaigns layer as JSON: the company document (the roster
 ``meks roster export`` writes and every event keeps, ``campaigns.files.roster``), a muster's
-force (the ``Muster.force`` column, ``campaigns.musters``), a campaign's results (the
+force (its ``muster_mek`` rows, ``campaigns.musters``), a campaign's results (the
 ``Campaign.results`` column, one entry per step, ``campaigns.campaign_step``) and the
 post-battle entry of each pilot (``campaigns.postbattle``). Each is declared here as a
 ``TypedDict``, so that the type checker knows its keys: the value at run time is still the
@@ -22,7 +22,7 @@ from typing import Any, NotRequired, TypedDict
 Json = Any
 
 
-# ---- a muster's force (Muster.force) ---------------------------------------------------------
+# ---- a muster's force (its muster_mek rows) --------------------------------------------------
 
 class ForceEntry(TypedDict):
     """One Mek of a muster's force and its pilot, by id, with what the muster paid for them."""

@@ -24,7 +24,7 @@ from campaigns.files.records import (
     StockRecord,
     SupportRecord,
 )
-from campaigns.files.stored import stored_json
+from campaigns.files.stored import store_force, stored_force, stored_json
 from db.models import (
     Battle,
     BattleMode,
@@ -85,7 +85,7 @@ def snapshot(session: Session, company: Company) -> Document:
         "meks": [_mek(m) for m in meks],
         "pilots": [_pilot(p) for p in pilots],
         "support": [_support(s) for s in support],
-        "musters": [_muster(m) for m in musters],
+        "musters": [_muster(session, m) for m in musters],
         "battles": [_battle(b) for b in battles],
         "campaigns": [_campaign(c) for c in campaigns],
     }
@@ -147,13 +147,13 @@ def _campaign(c: Campaign) -> CampaignRecord:
     return item
 
 
-def _muster(m: Muster) -> MusterRecord:
+def _muster(session: Session, m: Muster) -> MusterRecord:
     """A muster in the document. The scenario it was made for (``definition``) appears only
     when the muster keeps one, so that documents written before musters kept theirs read
     and compare as they did."""
     item: MusterRecord = {
         "id": _ident(m.id), "scenario": m.scenario, "side": m.side, "budget": m.budget,
-        "max_size": m.max_size, "cost": m.cost, "force": stored_json(m, "force", list),
+        "max_size": m.max_size, "cost": m.cost, "force": stored_force(session, m),
         "battle": m.battle_id, "created_at": m.created_at}
     if m.definition is not None:
         item["definition"] = stored_json(m, "definition", dict)
@@ -262,11 +262,12 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
         values = Muster(
             company_id=company.id, scenario=mu["scenario"], side=mu["side"],
             budget=mu["budget"], max_size=mu["max_size"], cost=mu["cost"],
-            force=json.dumps(force),
             battle_id=ids["battle"].get(mu["battle"]) if mu["battle"] is not None else None,
             created_at=mu["created_at"],
             definition=json.dumps(mu["definition"]) if "definition" in mu else None)
         put("muster", values, musters.pop(mu["id"], None), mu["id"], _MUSTER_COLUMNS)
+        session.flush()
+        store_force(session, ids["muster"][mu["id"]], force)
     for dropped in musters.values():
         session.delete(dropped)
     session.flush()
