@@ -487,6 +487,58 @@ def _force_rows_v14(force_text: object, meks: set[int], pilots: set[int]
     return rows
 
 
+def _v15(conn: Connection) -> None:
+    # The battle each step of a campaign fought as a row of its own, linked (until now an
+    # id inside the campaign's results, which nothing kept pointing at a row): the step by
+    # its place in the results. The row goes with its campaign or its battle; the results
+    # keep their entries, each ``battle_id`` as nothing.
+    md = MetaData()
+    for parent in ("campaign", "battle"):
+        Table(parent, md, Column("id", Integer, primary_key=True))
+    Table("campaign_battle", md,
+          Column("campaign_id", Integer, ForeignKey("campaign.id", ondelete="CASCADE"),
+                 primary_key=True, autoincrement=False),
+          Column("position", Integer, primary_key=True, autoincrement=False),
+          Column("battle_id", Integer, ForeignKey("battle.id", ondelete="CASCADE"),
+                 nullable=False, index=True))
+    md.tables["campaign_battle"].create(conn)
+    _move_step_battles_v15(conn)
+
+
+def _move_step_battles_v15(conn: Connection) -> None:
+    # Move the battle ids of each campaign's results into ``campaign_battle`` (run again on
+    # rows restored from a backup made before version 15). An id that names no battle any
+    # more lets go of it, as migration 13 let go of such ids; results that do not read as a
+    # list stay as they are (a damaged record).
+    battles = set(conn.execute(text("SELECT id FROM battle")).scalars())
+    for campaign_id, results_text in conn.execute(text(
+            "SELECT id, results FROM campaign ORDER BY id")).all():
+        try:
+            results: object = json.loads(results_text)
+        except (TypeError, ValueError, RecursionError):
+            continue
+        if not isinstance(results, list):
+            continue
+        rows, moved = [], False
+        for position, entry in enumerate(results):
+            battle = entry.get("battle_id") if isinstance(entry, dict) else None
+            if battle is None:
+                continue
+            if type(battle) is int and battle in battles:
+                rows.append({"c": campaign_id, "p": position, "b": battle})
+            entry["battle_id"] = None
+            moved = True
+        if not moved:
+            continue
+        conn.execute(text("DELETE FROM campaign_battle WHERE campaign_id = :c"),
+                     {"c": campaign_id})
+        if rows:
+            conn.execute(text("INSERT INTO campaign_battle (campaign_id, position, battle_id) "
+                              "VALUES (:c, :p, :b)"), rows)
+        conn.execute(text("UPDATE campaign SET results = :r WHERE id = :i"),
+                     {"r": json.dumps(results), "i": campaign_id})
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -505,6 +557,8 @@ MIGRATIONS: tuple[Migration, ...] = (
               recompute=_unlink_v13),
     Migration(14, "a muster's force as rows linking its Meks and pilots", _v14,
               recompute=_move_forces_v14),
+    Migration(15, "the battle of each campaign step as a row linking it", _v15,
+              recompute=_move_step_battles_v15),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -275,11 +275,25 @@ class Campaign(SQLModel, table=True):
     difficulty: str = "normal"
     status: CampaignStatus = Field(default=CampaignStatus.ACTIVE,
                                    sa_type=TextEnum(CampaignStatus))
+    # JSON: one entry per step played (``StepResult``). The battle each step fought is in
+    # ``campaign_battle`` (migration 15): the entry's ``battle_id`` is kept as nothing.
     results: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
     created_at: str = Field(default_factory=utcnow)
     # The company's points under the campaign house rule treasury; nothing when the rule is
     # off, or for a campaign begun before campaigns kept one (migration 12).
     treasury: int | None = None
+
+
+class CampaignBattle(SQLModel, table=True):
+    """The battle a campaign's step fought: the step by its place in the campaign's
+    results (from 0). Goes with its campaign or its battle (the step then names none)."""
+
+    __tablename__ = "campaign_battle"
+    campaign_id: int = Field(sa_column=Column(
+        Integer, ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True,
+        autoincrement=False))
+    position: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    battle_id: int = Field(sa_column=_fk("battle.id"))
 
 
 class Play(SQLModel, table=True):

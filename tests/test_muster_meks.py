@@ -16,7 +16,7 @@ from sqlmodel import col, select
 from typer.testing import CliRunner
 
 from tests.test_battle_cli import BLUE
-from tests.test_campaign_link import _blank, check, forces_in_musters, write_old_database
+from tests.test_campaign_link import _blank, check, links_in_json, write_old_database
 from tests.test_play_musters import mustered, run
 
 BEFORE = 13  # the schema before a muster's force had rows of its own
@@ -82,7 +82,7 @@ def older(backup: dict[str, Any], force: list[dict[str, int]] | None = None
     ``force``, muster 1's force that instead."""
     old = json.loads(json.dumps(backup, default=str))
     old["schema_version"] = BEFORE
-    forces_in_musters(old["tables"])
+    links_in_json(old["tables"])
     if force is not None:
         _with_force(old["tables"], 1, force)
     return old

@@ -7,8 +7,10 @@ what to do, a ``DamagedRecord`` (exit 1), rather than failing somewhere deep in 
 
 ``stored_json`` reads one stored column; ``stored_force`` reads a muster's force (its
 ``muster_mek`` rows, as ``campaigns.files.records.ForceEntry``) and ``store_force`` writes
-it; ``reading`` turns a damaged shape met while using what was read (a key missing, a list
-where a mapping was, a value the game refuses) into the same sentence.
+it; ``stored_results`` and ``store_results`` do the same for a campaign's results, each
+step's battle in its ``campaign_battle`` row; ``reading`` turns a damaged shape met while
+using what was read (a key missing, a list where a mapping was, a value the game refuses)
+into the same sentence.
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from typing import Any
 
 from sqlmodel import Session, col, delete, select
 
-from campaigns.files.records import ForceEntry
-from db.models import Muster, MusterMek
+from campaigns.files.records import ForceEntry, StepResult
+from db.models import Campaign, CampaignBattle, Muster, MusterMek
 from meks.game.errors import MeksError
 
 
@@ -85,6 +87,38 @@ def store_force(session: Session, muster_id: int, force: list[ForceEntry]) -> No
         session.add(MusterMek(muster_id=muster_id, position=position, mek_id=entry["mek"],
                               pilot_id=entry["pilot"], paid=entry.get("paid"),
                               owed=entry.get("owed")))
+    session.flush()
+
+
+def stored_results(session: Session, row: Campaign) -> list[Any]:
+    """The results stored in the campaign ``row``, each step's ``battle_id`` the battle its
+    ``campaign_battle`` row names (nothing when it has none); ``DamagedRecord`` naming the
+    record if they are not a list. The entries are as stored (``StepResult``), unchecked."""
+    results: list[Any] = stored_json(row, "results", list)
+    battles = dict(session.exec(
+        select(CampaignBattle.position, CampaignBattle.battle_id)
+        .where(CampaignBattle.campaign_id == row.id)).all())
+    for position, entry in enumerate(results):
+        if isinstance(entry, dict) and "battle_id" in entry:
+            entry["battle_id"] = battles.get(position)
+    return results
+
+
+def store_results(session: Session, row: Campaign, results: list[StepResult]) -> None:
+    """Make ``results`` the results of the campaign ``row``: each step's battle as its
+    ``campaign_battle`` row, the rest in the JSON column (``battle_id`` kept as nothing)."""
+    assert row.id is not None
+    session.exec(delete(CampaignBattle).where(col(CampaignBattle.campaign_id) == row.id))
+    kept: list[StepResult] = []
+    for position, entry in enumerate(results):
+        battle = entry.get("battle_id")
+        if battle is not None:
+            session.add(CampaignBattle(campaign_id=row.id, position=position,
+                                       battle_id=battle))
+            entry = {**entry, "battle_id": None}
+        kept.append(entry)
+    row.results = json.dumps(kept)
+    session.add(row)
     session.flush()
 
 
