@@ -183,6 +183,8 @@ def test_a_backup_made_before_migration_14_restores_with_forces_in_rows(
 
 def test_a_backup_whose_force_names_a_missing_mek_is_refused(
         runner: CliRunner, temp_database: str, tmp_path: Path) -> None:
+    """A backup of this schema whose force row names a Mek it does not hold is refused,
+    the link named, and the database left as it was."""
     from db.backup import dump
     from db.engine import engine_for
 
