@@ -209,7 +209,7 @@ def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = T
             session.flush()
             assert row.id is not None
             _store_log(session, row.id, fought, events)
-            what = _aftermath(part, battle, side, outcome)
+            what = _aftermath(session, part, battle, side, outcome)
             if salvages(fought.scenario.house_rules.salvage, outcome):
                 what = dataclasses.replace(what, salvage=salvage(battle, side.enemy))
                 fought.salvage[side] = [p.name for p in sorted(what.salvage)]
@@ -238,9 +238,10 @@ def _sides(fought: Fought, winner: Side | None) -> dict[str, Any]:
                for s, p in fought.sides.items()}}
 
 
-def _aftermath(part: Participant, battle: Battle, side: Side, outcome: str) -> Aftermath:
+def _aftermath(session: Session, part: Participant, battle: Battle, side: Side,
+               outcome: str) -> Aftermath:
     assert part.muster is not None
-    pilot_of = {str(f["mek"]): f["pilot"] for f in stored_force(part.muster)}
+    pilot_of = {str(f["mek"]): f["pilot"] for f in stored_force(session, part.muster)}
     kills: dict[int, int] = {}
     lost: set[int] = set()
     died: set[int] = set()

@@ -82,7 +82,7 @@ from campaigns.files.scenarios import (
     read_scenario_file,
     user_scenarios_dir,
 )
-from campaigns.files.stored import DamagedRecord, stored_json
+from campaigns.files.stored import DamagedRecord, stored_json, stored_results
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
 from campaigns.musters import Limits, muster, next_muster
@@ -331,7 +331,7 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
         count = f"{len(steps)} scenario{'s' * (len(steps) != 1)}"
         change.summary = f"Began the campaign '{name}' ({count}, {level})." + (
             f" Treasury: {start_points} points." if start_points is not None else "")
-    return campaign_view(row)
+    return campaign_view(session, row)
 
 
 def keeps_treasury(steps: list[dict[str, Any]]) -> bool:
@@ -340,9 +340,9 @@ def keeps_treasury(steps: list[dict[str, Any]]) -> bool:
     return any(step_scenario(step).house_rules.treasury for step in steps)
 
 
-def campaign_view(row: Campaign) -> CampaignView:
+def campaign_view(session: Session, row: Campaign) -> CampaignView:
     plan = stored_json(row, "plan", list)
-    results: list[StepResult] = stored_json(row, "results")
+    results: list[StepResult] = stored_results(session, row)
     record = {r: sum(1 for x in results if x["result"] == r) for r in ("win", "loss", "draw")}
     broke = row.status == CampaignStatus.BROKE
     view: CampaignView = {
@@ -364,7 +364,7 @@ def status(session: Session, company_name: str) -> CompanyCampaign:
     if row is None:
         raise NotFound(f"{company.name} has no campaign; begin one with 'meks campaign start "
                        f"{shell_arg(company.name)}'.")
-    return {"company": company.name, **campaign_view(row)}
+    return {"company": company.name, **campaign_view(session, row)}
 
 
 # ---- one scenario ---------------------------------------------------------------------------

@@ -9,7 +9,6 @@ never imports ``campaigns.campaign`` (an import-linter contract in pyproject.tom
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -19,7 +18,7 @@ from campaigns import treasury as treasury_rule
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
 from campaigns.files.records import StepOdds, StepOutcome, StepResult
-from campaigns.files.stored import stored_json
+from campaigns.files.stored import store_results, stored_json, stored_results
 from db.models import Campaign, CampaignStatus, Company
 from meks.game.scenario import Side
 
@@ -105,9 +104,9 @@ def complete_step(session: Session, step: Step, fought: Fought,
     with changing(session, company, "campaign next") as change:
         if after is not None:
             row.treasury = after
-        results: list[StepResult] = stored_json(row, "results")
+        results: list[StepResult] = stored_results(session, row)
         results.append(entry)
-        row.results = json.dumps(results)
+        store_results(session, row, results)
         row.position += 1
         if row.position >= len(plan):
             row.status = CampaignStatus.FINISHED

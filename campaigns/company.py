@@ -574,7 +574,7 @@ def sell_mek(session: Session, company_name: str, ref: str) -> MekView:
     company = company_to_change(session, company_name)
     mek = find_mek(session, company, ref)
     waiting = waiting_muster(session, company)
-    if waiting is not None and any(f["mek"] == mek.id for f in stored_force(waiting)):
+    if waiting is not None and any(f["mek"] == mek.id for f in stored_force(session, waiting)):
         raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
                       "sold yet: record that battle with 'meks battle record' first, or take "
                       "it out of the force by mustering again without it (or with 'meks "

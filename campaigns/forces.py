@@ -139,7 +139,7 @@ def muster_force(session: Session, company_name: str, scenario_id: str,
                       "--side ...'.")
     units = []
     with reading(muster, "force"):
-        for entry in stored_force(muster):
+        for entry in stored_force(session, muster):
             mek = session.get(Mek, entry["mek"])
             pilot = session.get(Pilot, entry["pilot"])
             if (mek is None or pilot is None or mek.status != MekStatus.ACTIVE

@@ -26,7 +26,7 @@ from campaigns.company import (
     waiting_muster,
 )
 from campaigns.files.records import ForceEntry, MusteredMek, MusterView
-from campaigns.files.stored import stored_force
+from campaigns.files.stored import store_force, stored_force
 from campaigns.treasury import charge, points, refund
 from db.models import Company, Mek, Muster, Pilot, PilotStatus, SupportRoll
 from meks.game.catalog import Size, load_catalog
@@ -107,7 +107,7 @@ def next_muster(session: Session, company: Company) -> NextMuster:
         if r.muster_id is None or (waiting is not None and r.muster_id == waiting.id)]
     living = select(Pilot).where(Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD)
     owed = {p.id: p.hire_cost for p in session.exec(living).all() if p.id is not None}
-    for entry in stored_force(waiting) if waiting is not None else []:
+    for entry in stored_force(session, waiting) if waiting is not None else []:
         if entry.get("paid") and entry["pilot"] in owed:
             owed[entry["pilot"]] += entry["paid"]
     return NextMuster(len(rolls), sum(r.points for r in rolls),
@@ -118,7 +118,7 @@ def _release(session: Session, muster_row: Muster) -> None:
     """Undo what a waiting muster took: support rolls wait again, Regular hires owe again
     (and what the treasury paid for them goes back to it)."""
     back = 0
-    for entry in stored_force(muster_row):
+    for entry in stored_force(session, muster_row):
         pilot = session.get(Pilot, entry["pilot"])
         if pilot is not None and entry.get("paid"):
             pilot.hire_cost += entry["paid"]
@@ -218,11 +218,13 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
         max_size = limits.rules.max_size
         row = Muster(company_id=company_id(company), scenario=limits.scenario, side=limits.side,
                      budget=budget, max_size=max_size.value if max_size else None,
-                     cost=cost, force=json.dumps(force),
+                     cost=cost,
                      definition=None if limits.definition is None
                      else json.dumps(limits.definition))
         session.add(row)
         session.flush()
+        assert row.id is not None
+        store_force(session, row.id, force)
         for roll in pending:
             roll.muster_id = row.id
             session.add(roll)

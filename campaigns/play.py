@@ -263,7 +263,7 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
                 raise Refused(f"Play {row.id}: {company.name}'s force has fought battle "
                               f"{muster.battle_id} since this play began; the play cannot "
                               "be finished.")
-            mustered = {str(entry["mek"]) for entry in stored_force(muster)}
+            mustered = {str(entry["mek"]) for entry in stored_force(session, muster)}
             if mustered != {u.ref for u in force.units if u.ref is not None}:
                 raise Refused(f"Play {row.id}: {company.name} has mustered a different force "
                               "since this play began; the play cannot be finished.")

@@ -139,7 +139,7 @@ def record_battle(
         raise Refused(f"{company.name}'s mustered force is in play {busy}, still unfinished; "
                       f"its battle is recorded when you finish it with 'meks battle resume "
                       f"{busy}'.")
-    force = stored_force(last)
+    force = stored_force(session, last)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
     pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
     flown = {f["pilot"]: f["mek"] for f in force}
@@ -368,7 +368,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
     repair = house.repair
     keep_lost = house.spare_parts and repair is not Repair.FREE
     chosen = dict(choices or {})
-    force = stored_force(muster)
+    force = stored_force(session, muster)
     meks = {f["mek"]: session.get(Mek, f["mek"]) for f in force}
     pilots = {f["pilot"]: session.get(Pilot, f["pilot"]) for f in force}
     flown = {f["pilot"]: f["mek"] for f in force}

@@ -16,7 +16,7 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from campaigns.company import NotFound, get_company, shell_arg
-from campaigns.files.stored import reading, stored_json
+from campaigns.files.stored import reading, stored_json, stored_results
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Campaign, CampaignStatus, Company, Muster, Pilot
 
@@ -85,7 +85,7 @@ def _campaign_steps(session: Session, company: Company) -> dict[int, dict[str, A
     steps: dict[int, dict[str, Any]] = {}
     for row in session.exec(select(Campaign).where(Campaign.company_id == company.id)
                             .order_by(col(Campaign.id))).all():
-        for entry in stored_json(row, "results", list):
+        for entry in stored_results(session, row):
             if isinstance(entry, dict) and isinstance(entry.get("battle_id"), int):
                 steps[entry["battle_id"]] = {**entry, "campaign": row.name}
     return steps
@@ -165,7 +165,7 @@ def campaign_record(session: Session, company_name: str) -> dict[str, Any]:
     company = get_company(session, company_name)
     row = _campaign_row(session, company)
     plan = stored_json(row, "plan", list)
-    entries = [e for e in stored_json(row, "results", list) if isinstance(e, dict)]
+    entries = [e for e in stored_results(session, row) if isinstance(e, dict)]
     now = {p.name: p.level for p in session.exec(
         select(Pilot).where(Pilot.company_id == company.id)).all()}
     levels = _levels_after(entries, now)

@@ -420,6 +420,125 @@ def _unlink_v13(conn: Connection) -> None:
     conn.execute(text("DELETE FROM battle_log WHERE battle_id NOT IN (SELECT id FROM battle)"))
 
 
+def _v14(conn: Connection) -> None:
+    # A muster's force as rows of its own, each Mek and pilot linked (until now ids inside
+    # the muster's JSON, which nothing kept pointing at a row): in the order mustered, with
+    # what the muster paid for each (nothing where it recorded nothing). The rows go with
+    # their muster, Mek or pilot. The JSON column stays, emptied, for what it cannot move.
+    md = MetaData()
+    for parent in ("muster", "mek", "pilot"):
+        Table(parent, md, Column("id", Integer, primary_key=True))
+    Table("muster_mek", md,
+          Column("muster_id", Integer, ForeignKey("muster.id", ondelete="CASCADE"),
+                 primary_key=True, autoincrement=False),
+          Column("position", Integer, primary_key=True, autoincrement=False),
+          Column("mek_id", Integer, ForeignKey("mek.id", ondelete="CASCADE"),
+                 nullable=False, index=True),
+          Column("pilot_id", Integer, ForeignKey("pilot.id", ondelete="CASCADE"),
+                 nullable=False, index=True),
+          Column("paid", Integer, nullable=True),
+          Column("owed", Integer, nullable=True))
+    md.tables["muster_mek"].create(conn)
+    _move_forces_v14(conn)
+
+
+def _move_forces_v14(conn: Connection) -> None:
+    # Move each muster's force out of its JSON into ``muster_mek`` and leave '[]' behind
+    # (run again on rows restored from a backup made before version 14). A force that does
+    # not read as one (``_force_rows_v14``) stays where it is: a damaged record, as before.
+    meks = set(conn.execute(text("SELECT id FROM mek")).scalars())
+    pilots = set(conn.execute(text("SELECT id FROM pilot")).scalars())
+    moved = set(conn.execute(text("SELECT DISTINCT muster_id FROM muster_mek")).scalars())
+    for muster_id, force in conn.execute(text(
+            "SELECT id, force FROM muster WHERE force <> '[]' ORDER BY id")).all():
+        rows = _force_rows_v14(force, meks, pilots)
+        if rows is None or muster_id in moved:
+            continue
+        if rows:
+            conn.execute(text("INSERT INTO muster_mek (muster_id, position, mek_id, pilot_id, "
+                              "paid, owed) VALUES (:muster, :position, :mek, :pilot, :paid, "
+                              ":owed)"), [{**row, "muster": muster_id} for row in rows])
+        conn.execute(text("UPDATE muster SET force = '[]' WHERE id = :i"), {"i": muster_id})
+
+
+def _force_rows_v14(force_text: object, meks: set[int], pilots: set[int]
+                    ) -> list[dict[str, int | None]] | None:
+    # The rows of a muster's force as of version 14, frozen here: each entry names a Mek
+    # and a pilot that are there by id, with what was paid (``paid``, ``owed``) as counts
+    # when it says; none when the JSON is not such a list.
+    try:
+        force: object = json.loads(force_text) if isinstance(force_text, str) else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(force, list):
+        return None
+    rows: list[dict[str, int | None]] = []
+    for position, entry in enumerate(force):
+        if not isinstance(entry, dict) or set(entry) - {"mek", "pilot", "paid", "owed"}:
+            return None
+        mek, pilot = entry.get("mek"), entry.get("pilot")
+        counts = [entry.get(key) for key in ("paid", "owed")]
+        if type(mek) is not int or type(pilot) is not int or mek not in meks \
+                or pilot not in pilots or not all(
+                    v is None or (type(v) is int and 0 <= v < 2 ** 31) for v in counts):
+            return None
+        rows.append({"position": position, "mek": mek, "pilot": pilot,
+                     "paid": counts[0], "owed": counts[1]})
+    return rows
+
+
+def _v15(conn: Connection) -> None:
+    # The battle each step of a campaign fought as a row of its own, linked (until now an
+    # id inside the campaign's results, which nothing kept pointing at a row): the step by
+    # its place in the results. The row goes with its campaign or its battle; the results
+    # keep their entries, each ``battle_id`` as nothing.
+    md = MetaData()
+    for parent in ("campaign", "battle"):
+        Table(parent, md, Column("id", Integer, primary_key=True))
+    Table("campaign_battle", md,
+          Column("campaign_id", Integer, ForeignKey("campaign.id", ondelete="CASCADE"),
+                 primary_key=True, autoincrement=False),
+          Column("position", Integer, primary_key=True, autoincrement=False),
+          Column("battle_id", Integer, ForeignKey("battle.id", ondelete="CASCADE"),
+                 nullable=False, index=True))
+    md.tables["campaign_battle"].create(conn)
+    _move_step_battles_v15(conn)
+
+
+def _move_step_battles_v15(conn: Connection) -> None:
+    # Move the battle ids of each campaign's results into ``campaign_battle`` (run again on
+    # rows restored from a backup made before version 15). An id that names no battle any
+    # more lets go of it, as migration 13 let go of such ids; results that do not read as a
+    # list stay as they are (a damaged record).
+    battles = set(conn.execute(text("SELECT id FROM battle")).scalars())
+    for campaign_id, results_text in conn.execute(text(
+            "SELECT id, results FROM campaign ORDER BY id")).all():
+        try:
+            results: object = json.loads(results_text)
+        except (TypeError, ValueError, RecursionError):
+            continue
+        if not isinstance(results, list):
+            continue
+        rows, moved = [], False
+        for position, entry in enumerate(results):
+            battle = entry.get("battle_id") if isinstance(entry, dict) else None
+            if battle is None:
+                continue
+            if type(battle) is int and battle in battles:
+                rows.append({"c": campaign_id, "p": position, "b": battle})
+            entry["battle_id"] = None
+            moved = True
+        if not moved:
+            continue
+        conn.execute(text("DELETE FROM campaign_battle WHERE campaign_id = :c"),
+                     {"c": campaign_id})
+        if rows:
+            conn.execute(text("INSERT INTO campaign_battle (campaign_id, position, battle_id) "
+                              "VALUES (:c, :p, :b)"), rows)
+        conn.execute(text("UPDATE campaign SET results = :r WHERE id = :i"),
+                     {"r": json.dumps(results), "i": campaign_id})
+
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "companies, Meks, pilots, support, musters, battles, events", _v1),
     Migration(2, "points owed by pilots hired as Regular", _v2),
@@ -436,6 +555,10 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(12, "a campaign's treasury (house rule treasury)", _v12),
     Migration(13, "links between musters, battles, plays and logs as foreign keys", _v13,
               recompute=_unlink_v13),
+    Migration(14, "a muster's force as rows linking its Meks and pilots", _v14,
+              recompute=_move_forces_v14),
+    Migration(15, "the battle of each campaign step as a row linking it", _v15,
+              recompute=_move_step_battles_v15),
 )
 
 LATEST = MIGRATIONS[-1].version

@@ -184,13 +184,33 @@ class Muster(SQLModel, table=True):
     budget: int
     max_size: str | None = None
     cost: int
-    force: str = Field(sa_column=Column(Text, nullable=False))  # JSON: [{mek, pilot}, ...]
+    # Its force is in ``muster_mek`` (migration 14). This JSON list is what a muster of an
+    # older schema kept it in: '[]' once moved; entries left unmoved only when they did not
+    # read (a damaged record).
+    force: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
     battle_id: int | None = Field(default=None, sa_column=_link("battle.id", use_alter=True))
     created_at: str = Field(default_factory=utcnow)
     # JSON: the scenario the muster was made for (``scenario_data``), its house rules
     # included, kept while the force waits for its battle; nothing for a muster made
     # without a scenario, or before musters kept theirs (migration 11).
     definition: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+
+
+class MusterMek(SQLModel, table=True):
+    """One Mek of a muster's force and its pilot, in the order mustered (``position``, from
+    0), with what the muster paid for them: the pilot's Regular hire fee and what the Mek
+    owed (R3.7, R3.8); nothing where the muster recorded nothing. Goes with its muster,
+    Mek or pilot."""
+
+    __tablename__ = "muster_mek"
+    muster_id: int = Field(sa_column=Column(
+        Integer, ForeignKey("muster.id", ondelete="CASCADE"), primary_key=True,
+        autoincrement=False))
+    position: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    mek_id: int = Field(sa_column=_fk("mek.id"))
+    pilot_id: int = Field(sa_column=_fk("pilot.id"))
+    paid: int | None = None
+    owed: int | None = None
 
 
 class Battle(SQLModel, table=True):
@@ -255,11 +275,25 @@ class Campaign(SQLModel, table=True):
     difficulty: str = "normal"
     status: CampaignStatus = Field(default=CampaignStatus.ACTIVE,
                                    sa_type=TextEnum(CampaignStatus))
+    # JSON: one entry per step played (``StepResult``). The battle each step fought is in
+    # ``campaign_battle`` (migration 15): the entry's ``battle_id`` is kept as nothing.
     results: str = Field(default="[]", sa_column=Column(Text, nullable=False, default="[]"))
     created_at: str = Field(default_factory=utcnow)
     # The company's points under the campaign house rule treasury; nothing when the rule is
     # off, or for a campaign begun before campaigns kept one (migration 12).
     treasury: int | None = None
+
+
+class CampaignBattle(SQLModel, table=True):
+    """The battle a campaign's step fought: the step by its place in the campaign's
+    results (from 0). Goes with its campaign or its battle (the step then names none)."""
+
+    __tablename__ = "campaign_battle"
+    campaign_id: int = Field(sa_column=Column(
+        Integer, ForeignKey("campaign.id", ondelete="CASCADE"), primary_key=True,
+        autoincrement=False))
+    position: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    battle_id: int = Field(sa_column=_fk("battle.id"))
 
 
 class Play(SQLModel, table=True):

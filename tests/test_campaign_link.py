@@ -207,9 +207,34 @@ def _blank(location: str) -> None:
         Path(location + suffix).unlink(missing_ok=True)
 
 
+def links_in_json(tables: dict[str, list[dict[str, Any]]]) -> None:
+    """Backup tables as a meks before migrations 14 and 15 wrote them: no ``muster_mek`` or
+    ``campaign_battle`` table, each muster's force in its JSON column instead, and each
+    campaign step's battle id in its results (the company states the events keep hold the
+    same document either way)."""
+    forces: dict[int, list[dict[str, int]]] = {}
+    for row in sorted(tables.pop("muster_mek"), key=lambda r: (r["muster_id"], r["position"])):
+        entry = {"mek": row["mek_id"], "pilot": row["pilot_id"]}
+        entry.update({key: row[key] for key in ("paid", "owed") if row[key] is not None})
+        forces.setdefault(row["muster_id"], []).append(entry)
+    for row in tables["muster"]:
+        assert row["force"] == "[]"
+        row["force"] = json.dumps(forces.get(row["id"], []))
+    battles = {(row["campaign_id"], row["position"]): row["battle_id"]
+               for row in tables.pop("campaign_battle")}
+    for row in tables["campaign"]:
+        results = json.loads(row["results"])
+        for position, entry in enumerate(results):
+            assert entry["battle_id"] is None
+            entry["battle_id"] = battles.get((row["id"], position))
+        row["results"] = json.dumps(results)
+
+
 def without_treasuries(tables: dict[str, list[dict[str, Any]]]) -> None:
     """Backup tables as a meks before migration 12 wrote them: no campaign keeps a treasury,
-    in its row or in the company states the events keep."""
+    in its row or in the company states the events keep (and, made before migration 14,
+    each muster's force and each campaign step's battle are in their JSON)."""
+    links_in_json(tables)
     for row in tables["campaign"]:
         assert row.pop("treasury") is None
     for row in tables["event"]:

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import db.models  # noqa: F401 - registers the tables in SQLModel.metadata
 from tests.test_battle_cli import BLUE, run, run_json
-from tests.test_campaign_link import _blank, check
+from tests.test_campaign_link import _blank, check, links_in_json
 from tests.test_campaign_link import write_old_database as write_old_campaign_database
 
 BEFORE = 12  # the schema before the links were foreign keys
@@ -83,6 +83,7 @@ def _dangling(backup: dict[str, Any], battle: int, muster: bool = True) -> dict[
     old = json.loads(json.dumps(backup, default=str))
     old["schema_version"] = BEFORE
     tables = old["tables"]
+    links_in_json(tables)
     row = next(b for b in tables["battle"] if b["id"] == battle)
     tables["battle"].append({**row, "id": battle + 50, "company_id": None, "muster_id": 8888})
     log = next(entry for entry in tables["battle_log"] if entry["battle_id"] == battle)

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
+from tests.test_campaign_link import links_in_json
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -154,6 +155,7 @@ def test_restore_takes_a_backup_made_by_an_older_schema(runner: CliRunner,
                                                         tmp_path: Path) -> None:
     def as_version_1(data: dict[str, Any]) -> None:
         data["schema_version"] = 1
+        links_in_json(data["tables"])
         for name in ("battle_log", "campaign", "play", "stockpile"):  # tables added since
             del data["tables"][name]
         for row in data["tables"]["pilot"]:
@@ -226,6 +228,7 @@ def test_restore_of_a_backup_made_before_migration_7_refolds_the_name_keys(
     data = decomposed(json.loads(good.read_text()))
     data["schema_version"] = 6
     tables = data["tables"]
+    links_in_json(tables)
     del tables["stockpile"]  # added by migration 9, with the Mek columns below
     for row in tables["mek"]:
         for column in ("lost", "owed", "wear"):

@@ -814,7 +814,7 @@ def test_a_play_whose_muster_changed_is_refused_not_crashed(
     from campaigns.play import finish, load, start
     from cli.play_run import run as play
     from cli.state import session
-    from db.models import Muster
+    from db.models import MusterMek
 
     _, blue = files
     with session() as s:
@@ -822,9 +822,8 @@ def test_a_play_whose_muster_changed_is_refused_not_crashed(
     quit_early(state)
     battle = play(state, console(), lambda i, d: None, enter_always)
     with session() as s:  # as an older version left it: the muster's id, another force
-        row = s.exec(select(Muster)).one()
-        row.force = json.dumps(json.loads(row.force)[:1])
-        s.add(row)
+        for entry in s.exec(select(MusterMek).where(MusterMek.position > 0)).all():
+            s.delete(entry)
     with session() as s, pytest.raises(Refused, match="mustered a different force"):
         load(s, state.id)
     with session() as s, pytest.raises(Refused, match="mustered a different force"):

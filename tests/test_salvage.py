@@ -450,10 +450,13 @@ def test_a_backup_made_at_schema_8_restores_R3_6(runner: CliRunner, wolves: str,
                                                   tmp_path: Path) -> None:
     """'meks db restore' of a backup made before migration 9 (no stockpile table, no new
     Mek columns) restores, and db check finds the database sound."""
+    from tests.test_campaign_link import links_in_json
+
     backup = tmp_path / "now.json"
     run(runner, "db", "backup", str(backup))
     data = json.loads(backup.read_text())
     data["schema_version"] = 8
+    links_in_json(data["tables"])  # and what migration 14 moved
     del data["tables"]["stockpile"]
     for row in data["tables"]["mek"]:
         for column in ("lost", "owed", "wear"):

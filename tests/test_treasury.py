@@ -316,15 +316,19 @@ def at_terminal(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
 
 
 def mustered(company: str) -> list[str]:
+    from sqlmodel import col, select
+
     from campaigns.company import get_company
+    from campaigns.files.stored import stored_force
     from cli.state import session
     from db.models import Mek, Muster
 
     with session() as s:
         company_row = get_company(s, company)
-        row = s.exec(Muster.__table__.select().where(
-            Muster.company_id == company_row.id).order_by(Muster.id.desc())).first()
-        return sorted(s.get(Mek, e["mek"]).callsign for e in json.loads(row.force))
+        row = s.exec(select(Muster).where(
+            Muster.company_id == company_row.id).order_by(col(Muster.id).desc())).first()
+        assert row is not None
+        return sorted(s.get(Mek, e["mek"]).callsign for e in stored_force(s, row))
 
 
 def test_enter_takes_the_suggested_muster(runner: CliRunner, hawks: str,

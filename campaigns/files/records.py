@@ -2,8 +2,9 @@
 
 Four kinds of document cross the campaigns layer as JSON: the company document (the roster
 ``meks roster export`` writes and every event keeps, ``campaigns.files.roster``), a muster's
-force (the ``Muster.force`` column, ``campaigns.musters``), a campaign's results (the
-``Campaign.results`` column, one entry per step, ``campaigns.campaign_step``) and the
+force (its ``muster_mek`` rows, ``campaigns.musters``), a campaign's results (the
+``Campaign.results`` column, one entry per step, each step's battle in its
+``campaign_battle`` row, ``campaigns.campaign_step``) and the
 post-battle entry of each pilot (``campaigns.postbattle``). Each is declared here as a
 ``TypedDict``, so that the type checker knows its keys: the value at run time is still the
 plain dict that is stored and printed as it is. A key marked ``NotRequired`` is left out when
@@ -22,7 +23,7 @@ from typing import Any, NotRequired, TypedDict
 Json = Any
 
 
-# ---- a muster's force (Muster.force) ---------------------------------------------------------
+# ---- a muster's force (its muster_mek rows) --------------------------------------------------
 
 class ForceEntry(TypedDict):
     """One Mek of a muster's force and its pilot, by id, with what the muster paid for them."""
@@ -112,7 +113,7 @@ class StepResult(TypedDict):
     result: str  # win, loss or draw
     reason: str
     turns: int
-    battle_id: int | None
+    battle_id: int | None  # read from, and written to, the step's campaign_battle row
     support: list[str]
     bought: list[str]
     pilots: list[PilotOutcome]

@@ -24,7 +24,13 @@ from campaigns.files.records import (
     StockRecord,
     SupportRecord,
 )
-from campaigns.files.stored import stored_json
+from campaigns.files.stored import (
+    store_force,
+    store_results,
+    stored_force,
+    stored_json,
+    stored_results,
+)
 from db.models import (
     Battle,
     BattleMode,
@@ -85,9 +91,9 @@ def snapshot(session: Session, company: Company) -> Document:
         "meks": [_mek(m) for m in meks],
         "pilots": [_pilot(p) for p in pilots],
         "support": [_support(s) for s in support],
-        "musters": [_muster(m) for m in musters],
+        "musters": [_muster(session, m) for m in musters],
         "battles": [_battle(b) for b in battles],
-        "campaigns": [_campaign(c) for c in campaigns],
+        "campaigns": [_campaign(session, c) for c in campaigns],
     }
     stock = stockpile(session, cid)
     if stock:  # left out when empty, as in every document written before stockpiles
@@ -133,27 +139,27 @@ def _battle(b: Battle) -> BattleRecord:
             "log": stored_json(b, "log"), "created_at": b.created_at}
 
 
-def _campaign(c: Campaign) -> CampaignRecord:
+def _campaign(session: Session, c: Campaign) -> CampaignRecord:
     """A campaign in the document. Its treasury (house rule treasury) appears only when it
     keeps one, so that documents written before campaigns kept theirs read and compare as
     they did."""
     item: CampaignRecord = {
         "id": _ident(c.id), "name": c.name, "plan": stored_json(c, "plan", list),
         "position": c.position, "seed": c.seed, "difficulty": c.difficulty,
-        "status": str(c.status), "results": stored_json(c, "results"),
+        "status": str(c.status), "results": stored_results(session, c),
         "created_at": c.created_at}
     if c.treasury is not None:
         item["treasury"] = c.treasury
     return item
 
 
-def _muster(m: Muster) -> MusterRecord:
+def _muster(session: Session, m: Muster) -> MusterRecord:
     """A muster in the document. The scenario it was made for (``definition``) appears only
     when the muster keeps one, so that documents written before musters kept theirs read
     and compare as they did."""
     item: MusterRecord = {
         "id": _ident(m.id), "scenario": m.scenario, "side": m.side, "budget": m.budget,
-        "max_size": m.max_size, "cost": m.cost, "force": stored_json(m, "force", list),
+        "max_size": m.max_size, "cost": m.cost, "force": stored_force(session, m),
         "battle": m.battle_id, "created_at": m.created_at}
     if m.definition is not None:
         item["definition"] = stored_json(m, "definition", dict)
@@ -262,11 +268,12 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
         values = Muster(
             company_id=company.id, scenario=mu["scenario"], side=mu["side"],
             budget=mu["budget"], max_size=mu["max_size"], cost=mu["cost"],
-            force=json.dumps(force),
             battle_id=ids["battle"].get(mu["battle"]) if mu["battle"] is not None else None,
             created_at=mu["created_at"],
             definition=json.dumps(mu["definition"]) if "definition" in mu else None)
         put("muster", values, musters.pop(mu["id"], None), mu["id"], _MUSTER_COLUMNS)
+        session.flush()
+        store_force(session, ids["muster"][mu["id"]], force)
     for dropped in musters.values():
         session.delete(dropped)
     session.flush()
@@ -287,14 +294,15 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
             id=c["id"] if keep_ids else None, company_id=company.id, name=c["name"],
             plan=json.dumps(c["plan"]), position=c["position"], seed=c["seed"],
             difficulty=c["difficulty"], status=CampaignStatus(c["status"]),
-            results=json.dumps(results), created_at=c["created_at"],
-            treasury=c.get("treasury"))
+            created_at=c["created_at"], treasury=c.get("treasury"))
         campaign = kept.pop(c["id"], None)
         if campaign is None:
             campaign = written
         else:
             _copy(written, campaign, _CAMPAIGN_COLUMNS)
         session.add(campaign)
+        session.flush()
+        store_results(session, campaign, results)
     for gone in kept.values():
         session.delete(gone)
     for s in doc["support"]:
@@ -309,11 +317,13 @@ def write(session: Session, company: Company, doc: Document, keep_ids: bool) -> 
     session.flush()
 
 
-# The columns a document sets on a muster or campaign row it writes back into (``write``).
+# The columns a document sets on a muster or campaign row it writes back into (``write``);
+# a muster's force and a campaign's results go through their rows (``store_force``,
+# ``store_results``).
 _BATTLE_COLUMNS = ("scenario", "mode", "sides", "seed", "result", "log", "created_at")
 _MUSTER_COLUMNS = ("scenario", "side", "budget", "max_size", "cost", "force", "battle_id",
                    "created_at", "definition")
-_CAMPAIGN_COLUMNS = ("name", "plan", "position", "seed", "difficulty", "status", "results",
+_CAMPAIGN_COLUMNS = ("name", "plan", "position", "seed", "difficulty", "status",
                      "created_at", "treasury")
 
 

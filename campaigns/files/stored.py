@@ -5,10 +5,12 @@ What the product stored was valid when it was stored; if it no longer reads (the
 was edited by hand, or damaged), the command stops with one sentence naming the record and
 what to do, a ``DamagedRecord`` (exit 1), rather than failing somewhere deep in the code.
 
-``stored_json`` reads one stored column; ``stored_force`` reads a muster's force and checks
-the shape of each entry (``campaigns.files.records.ForceEntry``); ``reading`` turns a damaged shape
-met while using what was read (a key missing, a list where a mapping was, a value the game
-refuses) into the same sentence.
+``stored_json`` reads one stored column; ``stored_force`` reads a muster's force (its
+``muster_mek`` rows, as ``campaigns.files.records.ForceEntry``) and ``store_force`` writes
+it; ``stored_results`` and ``store_results`` do the same for a campaign's results, each
+step's battle in its ``campaign_battle`` row; ``reading`` turns a damaged shape met while
+using what was read (a key missing, a list where a mapping was, a value the game refuses)
+into the same sentence.
 """
 
 from __future__ import annotations
@@ -18,7 +20,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from campaigns.files.records import ForceEntry
+from sqlmodel import Session, col, delete, select
+
+from campaigns.files.records import ForceEntry, StepResult
+from db.models import Campaign, CampaignBattle, Muster, MusterMek
 from meks.game.errors import MeksError
 
 
@@ -54,14 +59,67 @@ def stored_json(row: object, column: str, shape: type | tuple[type, ...] = objec
     return data
 
 
-def stored_force(row: object) -> list[ForceEntry]:
-    """The force stored in the muster ``row``: a list of entries each naming a Mek and a
-    pilot by id, with what the muster paid (``ForceEntry``); ``DamagedRecord`` naming the
-    record if it is not so."""
-    force: list[ForceEntry] = stored_json(row, "force", list)
-    if not is_force(force):
+def stored_force(session: Session, row: Muster) -> list[ForceEntry]:
+    """The force of the muster ``row`` (its ``muster_mek`` rows, in the order mustered):
+    each Mek and its pilot by id, with what the muster paid (``ForceEntry``; a count the
+    muster recorded nothing for is left out). ``DamagedRecord`` naming the record if the
+    muster's old JSON column still holds a force that migration 14 could not move."""
+    if row.force != "[]":
         raise DamagedRecord(describe(row, "force"))
+    force: list[ForceEntry] = []
+    for mek, pilot, paid, owed in session.exec(
+            select(MusterMek.mek_id, MusterMek.pilot_id, MusterMek.paid, MusterMek.owed)
+            .where(MusterMek.muster_id == row.id).order_by(col(MusterMek.position))).all():
+        entry: ForceEntry = {"mek": mek, "pilot": pilot}
+        if paid is not None:
+            entry["paid"] = paid
+        if owed is not None:
+            entry["owed"] = owed
+        force.append(entry)
     return force
+
+
+def store_force(session: Session, muster_id: int, force: list[ForceEntry]) -> None:
+    """Make ``force`` the force of the muster ``muster_id`` (its ``muster_mek`` rows),
+    replacing any it had."""
+    session.exec(delete(MusterMek).where(col(MusterMek.muster_id) == muster_id))
+    for position, entry in enumerate(force):
+        session.add(MusterMek(muster_id=muster_id, position=position, mek_id=entry["mek"],
+                              pilot_id=entry["pilot"], paid=entry.get("paid"),
+                              owed=entry.get("owed")))
+    session.flush()
+
+
+def stored_results(session: Session, row: Campaign) -> list[Any]:
+    """The results stored in the campaign ``row``, each step's ``battle_id`` the battle its
+    ``campaign_battle`` row names (nothing when it has none); ``DamagedRecord`` naming the
+    record if they are not a list. The entries are as stored (``StepResult``), unchecked."""
+    results: list[Any] = stored_json(row, "results", list)
+    battles = dict(session.exec(
+        select(CampaignBattle.position, CampaignBattle.battle_id)
+        .where(CampaignBattle.campaign_id == row.id)).all())
+    for position, entry in enumerate(results):
+        if isinstance(entry, dict) and "battle_id" in entry:
+            entry["battle_id"] = battles.get(position)
+    return results
+
+
+def store_results(session: Session, row: Campaign, results: list[StepResult]) -> None:
+    """Make ``results`` the results of the campaign ``row``: each step's battle as its
+    ``campaign_battle`` row, the rest in the JSON column (``battle_id`` kept as nothing)."""
+    assert row.id is not None
+    session.exec(delete(CampaignBattle).where(col(CampaignBattle.campaign_id) == row.id))
+    kept: list[StepResult] = []
+    for position, entry in enumerate(results):
+        battle = entry.get("battle_id")
+        if battle is not None:
+            session.add(CampaignBattle(campaign_id=row.id, position=position,
+                                       battle_id=battle))
+            entry = {**entry, "battle_id": None}
+        kept.append(entry)
+    row.results = json.dumps(kept)
+    session.add(row)
+    session.flush()
 
 
 def is_force(data: object) -> bool:
