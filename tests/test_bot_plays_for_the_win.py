@@ -203,6 +203,24 @@ def test_a_quarry_that_stands_its_ground_is_met_by_the_main_body_together() -> N
     assert len(set(dest.values())) == 1, dest  # one group
 
 
+def test_a_quarry_that_moved_during_the_last_turn_is_still_netted() -> None:
+    """Issue 25 (Head to Head between random forces drawn 21.5% of the time when only a
+    quarry that had moved since the last turn ended counted as on the move): an enemy that
+    steps away each time the hunters come near has already moved when the next turn
+    begins; one that held another zone when the turn before ended is on the run too."""
+    battle, bot = scenario_battle("buying-us-some-time", turn=3)
+    attackers = [u for u in battle.side_units(Side.ATTACKER) if u.is_mek]
+    for unit in attackers:
+        unit.zone = 4
+    for unit in battle.side_units(Side.DEFENDER):
+        unit.zone = 3
+    seen_when_the_turn_ended(battle, Side.ATTACKER, {2})  # two turns ago
+    seen_when_the_turn_ended(battle, Side.ATTACKER, {3})  # last turn: it moved on
+    orders = bot.movement(view_of(battle, Side.ATTACKER), Side.ATTACKER)
+    dest = {u.id: orders.get(u.id, u.zone) for u in attackers}
+    assert len(set(dest.values())) > 1  # spread out to net it
+
+
 def test_the_hunters_next_to_the_quarry_step_in() -> None:
     """Issue 16 item 2: a hunter next to the quarry's zone steps in (a unit may not leave a
     zone holding enemies, so the quarry is caught); the others close the net."""

@@ -497,11 +497,12 @@ class SideView(LegalAnswers):
         """The zones of the side's own minefields."""
         return list(self._b.mines[self.side])
 
-    def seen_at_turn_end(self) -> Mapping[Side, frozenset[int]]:
-        """The zones the side saw occupied when the last turn ended (its own, and the
-        enemy's it could see; R8.1): nothing before the first turn has ended."""
+    def seen_at_turn_end(self, turns_ago: int = 1) -> Mapping[Side, frozenset[int]]:
+        """The zones the side saw occupied when the last turn ended (``turns_ago`` 2: the
+        turn before it, and so on): its own, and the enemy's it could see (R8.1); nothing
+        for a turn before the first."""
         history = self._b.sight.seen_history[self.side]
-        return history[-1] if history else {}
+        return history[-turns_ago] if 0 < turns_ago <= len(history) else {}
 
     def state(self) -> BattleState:
         """The battle as the victory conditions read it, from what the side knows (a Mek

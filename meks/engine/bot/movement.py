@@ -340,8 +340,8 @@ class Planner:
         quarry can reach in one move is next to one of us, and whoever is next to it steps in
         (with the others a move behind). Moving as one group, it would only ever follow a
         quarry that stays two zones ahead. A quarry is netted only in a zone the side must
-        take or clear, or when it is seen on the move (no enemy held its zone when the last
-        turn ended): one that stands its ground is met by the main body together. Whether it
+        take or clear, or when it is seen on the move (``_on_the_move``): one that stands its
+        ground is met by the main body together. Whether it
         took the units' moves."""
         battle = self.battle
         foes = [f for f in self.foes_in.get(goal, []) if f.weapons or f.is_infantry]
@@ -352,10 +352,8 @@ class Planner:
         if ratio < NET_AT or ratio < self.threshold(units, foes):
             return False
         intent = self.intent
-        seen = battle.seen_at_turn_end()
-        if goal not in {*intent.to_clear, *intent.goto} and (
-                not seen or goal in seen[self.side.enemy]):
-            return False  # a quarry not seen on the move is fought, not netted
+        if goal not in {*intent.to_clear, *intent.goto} and not self._on_the_move(goal):
+            return False  # a quarry that stands its ground is fought, not netted
         reach = {goal, *battle.adjacent(goal)}
         catchers = [u for u in units if goal in battle.adjacent(u.zone or 5)]
         if catchers and not self.second:
@@ -380,6 +378,14 @@ class Planner:
             taken.add(best)
             self.move(unit, best)
         return True
+
+    def _on_the_move(self, zone: int) -> bool:
+        """Whether the enemy in ``zone`` was seen on the move lately: no enemy held the
+        zone when the last turn ended, or when the turn before it ended."""
+        enemy = self.side.enemy
+        last, before = self.battle.seen_at_turn_end(1), self.battle.seen_at_turn_end(2)
+        return bool(last) and (zone not in last[enemy] or (
+            bool(before) and zone not in before[enemy]))
 
     def _safe_step(self, movers: list[UnitView], zone: int) -> bool:
         """A step into an empty zone next to enemies: fine unless the enemy next to it could
