@@ -341,8 +341,7 @@ class Planner:
         (with the others a move behind). Moving as one group, it would only ever follow a
         quarry that stays two zones ahead. A quarry is netted only in a zone the side must
         take or clear, or when it is seen on the move (``_on_the_move``): one that stands its
-        ground is met by the main body together. Whether it
-        took the units' moves."""
+        ground is met by the main body together. Whether it took the units' moves."""
         battle = self.battle
         foes = [f for f in self.foes_in.get(goal, []) if f.weapons or f.is_infantry]
         if not foes or len(units) < 2 or not all(f.mobile for f in foes) or any(
