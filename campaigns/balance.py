@@ -25,9 +25,9 @@ enemy. See docs/rules.md, "Balanced campaign battles", for the numbers and why.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from campaigns.errors import Refused
+from campaigns.files.records import EstimatedOdds, OddsView, Share, Tried
 from campaigns.files.scenario_model import rules_digest
 from campaigns.odds_work import controllers
 from meks.analysis.estimate import Estimate, estimate, model_for
@@ -133,7 +133,7 @@ class Balanced:
     seed: int
     controller: str
     scenario_budget: int
-    tried: list[dict[str, Any]] = field(default_factory=list)
+    tried: list[Tried] = field(default_factory=list)
     estimate: Estimate | None = None  # the chosen muster's estimated odds, when estimated
 
     def company(self, tally: Tally) -> tuple[int, int, int]:
@@ -142,28 +142,28 @@ class Balanced:
         theirs = tally.defender if self.side is Side.ATTACKER else tally.attacker
         return mine, tally.draws, theirs
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> OddsView:
         """The odds as the campaign's records and ``--json`` give them: fought (``runs``
         above 0, each share with its 95% interval) or else estimated (``estimated``)."""
         runs = self.tally.runs
         won, drawn, lost = self.company(self.tally)
 
-        def share(count: int) -> dict[str, float]:
+        def share(count: int) -> Share:
             low, high = wilson(count, runs)
             return {"p": count / runs if runs else 0.0, "low": low, "high": high,
                     "count": count}
 
         est = self.estimate
-        guess = None if est is None else {
+        guess: EstimatedOdds | None = None if est is None else {
             "win": est.win(self.side), "draw": est.draw, "loss": est.loss(self.side),
             "edge": est.edge}
         if runs:
-            shares = {"win": share(won), "draw": share(drawn), "loss": share(lost)}
+            win, draw, loss = share(won), share(drawn), share(lost)
         else:
             assert guess is not None
-            shares = {k: {"p": guess[k]} for k in ("win", "draw", "loss")}
+            win, draw, loss = {"p": guess["win"]}, {"p": guess["draw"]}, {"p": guess["loss"]}
         return {"runs": runs, "seed": self.seed, "controller": self.controller,
-                "estimated": guess, **shares,
+                "estimated": guess, "win": win, "draw": draw, "loss": loss,
                 "balance": {"target": self.target,
                             "scenario_budget": self.scenario_budget,
                             "budget": self.chosen.budget, "scale": self.chosen.scale,
@@ -206,7 +206,7 @@ def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Diffic
                       f"{enemy_side.value}.")
     tallies: dict[int, Tally] = {}
     seen: dict[tuple[tuple[str, str], ...], int] = {}
-    tried: list[dict[str, Any]] = []
+    tried: list[Tried] = []
 
     def win_share(i: int) -> float:
         if i not in tallies:
@@ -272,7 +272,7 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
         except Refused:
             musters[budget] = None
     judged: list[tuple[tuple[float, float, int], Candidate, ForceSpec, Estimate]] = []
-    tried: list[dict[str, Any]] = []
+    tried: list[Tried] = []
     seen: set[tuple[int, str]] = set()
     for option in estimated_candidates(scenario, enemy_side, difficulty):
         if musters.get(option.budget) is None and option.level != LEVELS[usual]:

@@ -32,7 +32,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, col, select
@@ -71,7 +71,17 @@ from campaigns.company import (
 )
 from campaigns.files.model_errors import HAND_WRITTEN, checked
 from campaigns.files.reading import PLAN, is_file, read_yaml_file, resolved
-from campaigns.files.records import CampaignView, CompanyCampaign, StepResult, SupportResult
+from campaigns.files.records import (
+    BrokeStep,
+    CampaignView,
+    CompanyCampaign,
+    FoughtStep,
+    HouseRulesRecord,
+    OddsView,
+    PlannedStep,
+    StepResult,
+    SupportResult,
+)
 from campaigns.files.scenario_model import HouseRules as HouseRulesModel
 from campaigns.files.scenario_model import house_rules_problems, scenario_data, stored_scenario
 from campaigns.files.scenarios import (
@@ -134,7 +144,7 @@ BUILT_IN_PLAN = (
 BUILT_IN_NAME = "The six scenarios of the rules"
 # The house rules the built-in campaign sets over its scenarios' own (docs/rules.md, "The
 # treasury"); the printed plan sets none.
-BUILT_IN_HOUSE_RULES: dict[str, Any] = {"treasury": True}
+BUILT_IN_HOUSE_RULES: HouseRulesRecord = {"treasury": True}
 PILOT_NAMES = (
     "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",
     "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
@@ -157,16 +167,16 @@ class PlanFile(BaseModel):
     scenarios: tuple[PlanStep, ...]
     name: str = ""
     difficulty: str = "normal"
-    house_rules: dict[str, Any] = {}
+    house_rules: dict[str, Any] = {}  # as written, checked by plan_house_rules
 
 
-def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
+def load_plan(path: Path) -> tuple[str, list[PlannedStep], str]:
     """A plan file's name, steps and difficulty; every scenario is checked to exist. A
     scenario given as a file (its place inside the plan's folder: see ``plan_scenario``)
     is copied into its step as ``definition``."""
     data = checked(PlanFile, read_yaml_file(path, PLAN), str(path))
     problems = []
-    steps = []
+    steps: list[PlannedStep] = []
     if not data.scenarios:
         problems.append("'scenarios' lists no scenario")
     difficulty = data.difficulty.strip().lower()
@@ -200,7 +210,7 @@ def load_plan(path: Path) -> tuple[str, list[dict[str, Any]], str]:
     return file_name(data.name, "campaign name", path, "name") or path.stem, steps, difficulty
 
 
-def plan_house_rules(given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def plan_house_rules(given: dict[str, Any]) -> tuple[HouseRulesRecord, list[str]]:
     """The house rules a plan sets for all its scenarios, as stored data (only those it
     names), and what is wrong with them."""
     if not given:
@@ -209,14 +219,14 @@ def plan_house_rules(given: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     if problems:
         return {}, problems
     model = HouseRulesModel.model_validate(given)
-    return {name: _plain(getattr(model, name)) for name in given}, []
+    return cast(HouseRulesRecord, {name: _plain(getattr(model, name)) for name in given}), []
 
 
 def _plain(value: object) -> object:
     return value.value if isinstance(value, enum.Enum) else value
 
 
-def with_house_rules(scenario: Scenario, house: dict[str, Any]) -> Scenario:
+def with_house_rules(scenario: Scenario, house: HouseRulesRecord) -> Scenario:
     """``scenario`` with the house rules a campaign plan sets over its own."""
     if not house:
         return scenario
@@ -244,7 +254,7 @@ def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
     return ScenarioEntry(Origin.FILE, str(file), read_scenario_file(file))
 
 
-def step_scenario(step: dict[str, Any]) -> Scenario:
+def step_scenario(step: PlannedStep) -> Scenario:
     """The scenario of a campaign step (its copy when the plan named a file, else the
     scenario with its id now), under the house rules the plan sets."""
     try:
@@ -253,7 +263,7 @@ def step_scenario(step: dict[str, Any]) -> Scenario:
         raise DamagedRecord("the campaign plan's house rules") from None
 
 
-def _step_scenario(step: dict[str, Any]) -> Scenario:
+def _step_scenario(step: PlannedStep) -> Scenario:
     if "definition" in step:
         try:
             return stored_scenario(step["definition"])
@@ -301,14 +311,18 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
     else:
         name, built_in = (PRINTED_NAME, PRINTED_PLAN) if printed else \
             (BUILT_IN_NAME, BUILT_IN_PLAN)
-        house = {} if printed else BUILT_IN_HOUSE_RULES
-        steps = [{"scenario": s, "side": side, **({"house_rules": dict(house)} if house
-                                                   else {})} for s, side in built_in]
+        house: HouseRulesRecord = {} if printed else BUILT_IN_HOUSE_RULES
+        steps = []
+        for s, side in built_in:
+            built: PlannedStep = {"scenario": s, "side": side}
+            if house:
+                built["house_rules"] = house.copy()
+            steps.append(built)
         plan_difficulty = "normal"
     if treasury is not None:
         for step in steps:
-            rules = {k: v for k, v in (step.get("house_rules") or {}).items()
-                     if k != "treasury"}
+            rules: HouseRulesRecord = {**(step.get("house_rules") or {})}
+            rules.pop("treasury", None)
             if treasury:
                 rules["treasury"] = True
             elif step_scenario({**step, "house_rules": {}}).house_rules.treasury:
@@ -334,7 +348,7 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
     return campaign_view(session, row)
 
 
-def keeps_treasury(steps: list[dict[str, Any]]) -> bool:
+def keeps_treasury(steps: list[PlannedStep]) -> bool:
     """Whether a campaign of these steps keeps a treasury: the house rule treasury is on
     in one of its scenarios (the plan's house rules over their own)."""
     return any(step_scenario(step).house_rules.treasury for step in steps)
@@ -381,7 +395,7 @@ class Prepared:
     sides: dict[Side, Participant]
     support: list[str]
     bought: list[str]
-    odds: dict[str, Any] | None = None
+    odds: OddsView | None = None
     repairs: list[str] = field(default_factory=list)
     spent: int | None = None  # what the treasury paid getting ready (house rule treasury)
 
@@ -453,7 +467,7 @@ def next_scenario(session: Session, company_name: str,
                   controller_name: str = DEFAULT_CONTROLLER, *,
                   runs: int | None = None,
                   timings: dict[str, float] | None = None,
-                  choice: list[str] | None = None) -> dict[str, Any]:
+                  choice: list[str] | None = None) -> FoughtStep | BrokeStep:
     """Play the campaign's next scenario, every step recorded; returns its summary, with the
     company's odds before the battle and what balancing did (``odds``; None with ``runs``
     0). Both sides are commanded by ``controller_name`` (the bot, at the campaign's
@@ -490,7 +504,7 @@ def next_scenario(session: Session, company_name: str,
 
 
 def _prepare_or_broke(session: Session, company: Company, row: Campaign, catalog: Catalog,
-                      **how: Any) -> Prepared | dict[str, Any]:
+                      **how: Any) -> Prepared | BrokeStep:
     """``prepare``, or, when the company cannot field a legal force with what it owns and
     what its treasury can pay for (house rule treasury), the campaign ended as broke, with
     nothing of the preparation kept (``went_broke``)."""
@@ -501,7 +515,7 @@ def _prepare_or_broke(session: Session, company: Company, row: Campaign, catalog
         return went_broke(session, company, row, exc.message)
 
 
-def went_broke(session: Session, company: Company, row: Campaign, why: str) -> dict[str, Any]:
+def went_broke(session: Session, company: Company, row: Campaign, why: str) -> BrokeStep:
     """End the campaign as broke at its next scenario (recorded as an event); the result
     ``campaign next`` shows."""
     plan = stored_json(row, "plan", list)
@@ -593,7 +607,7 @@ class WentBroke(Exception):
     """``play_step`` found the company broke: the campaign is over, ``result`` says how.
     The caller commits the transaction (the campaign's end is recorded) and shows it."""
 
-    def __init__(self, result: dict[str, Any]) -> None:
+    def __init__(self, result: BrokeStep) -> None:
         super().__init__(result["reason"])
         self.result = result
 

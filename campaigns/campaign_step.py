@@ -17,7 +17,7 @@ from sqlmodel import Session
 from campaigns import treasury as treasury_rule
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
-from campaigns.files.records import StepOdds, StepOutcome, StepResult
+from campaigns.files.records import OddsView, StepOdds, StepOutcome, StepResult
 from campaigns.files.stored import store_results, stored_json, stored_results
 from db.models import Campaign, CampaignStatus, Company
 from meks.game.scenario import Side
@@ -120,7 +120,7 @@ def complete_step(session: Session, step: Step, fought: Fought,
             "of": len(plan), "finished": finished, **entry}
 
 
-def odds_before(view: dict[str, Any] | None) -> StepOdds | None:
+def odds_before(view: OddsView | None) -> StepOdds | None:
     """The odds a campaign step records from the odds shown before its battle (the
     ``view`` of ``campaigns.balance.Balanced``): the company's shares of win, draw and loss
     and the battles fought for them (0: estimated from the two forces)."""

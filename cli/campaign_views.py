@@ -9,7 +9,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from campaigns.files.records import CampaignView, CompanyCampaign
+from campaigns.files.records import (
+    BrokeStep,
+    CampaignView,
+    CompanyCampaign,
+    FoughtStep,
+    OddsView,
+    Share,
+)
 from campaigns.postbattle import WITHDRAWAL_WORDS, outcome_bits
 from cli.store_views import counted_names
 
@@ -42,14 +49,15 @@ def treasury_lines(view: CampaignView) -> list[str]:
     if "treasury" in view:
         out.append(f"Treasury: {view['treasury']} points.")
     if view["status"] == "broke":
-        where = view.get("broke_at") or {}
+        where = view.get("broke_at")
         out.append(f"Broke: the company could not field a legal force for "
-                   f"{where.get('scenario', 'its next scenario')}; the campaign is over.")
+                   f"{where['scenario'] if where else 'its next scenario'}; the campaign is "
+                   "over.")
     return out
 
 
-def scenario_summary(result: dict[str, Any]) -> RenderableType:
-    if result["result"] == "broke":
+def scenario_summary(result: FoughtStep | BrokeStep) -> RenderableType:
+    if "controllers" not in result:  # a BrokeStep: its result is "broke"
         return Group(Text(f"{result['position'] + 1}/{result['of']} {result['name']} as the "
                           f"{result['side']}: BROKE - {result['reason']} The campaign is "
                           "over.", style="bold"))
@@ -61,8 +69,9 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
     if result.get("changes"):
         lines.append(Text("  Changed from the printed scenario: "
                           + "; ".join(result["changes"]) + "."))
-    if result.get("odds"):
-        lines += [Text("  " + line) for line in odds_lines(result["odds"])]
+    odds = result.get("odds")
+    if odds:
+        lines += [Text("  " + line) for line in odds_lines(odds)]
     if result["support"]:
         lines.append(Text("  Support: " + ", ".join(result["support"])))
     if result["bought"]:
@@ -83,9 +92,9 @@ def scenario_summary(result: dict[str, Any]) -> RenderableType:
     return Group(*lines)
 
 
-def odds_lines(odds: dict[str, Any]) -> list[str]:
+def odds_lines(odds: OddsView) -> list[str]:
     """The company's odds before a battle and what balancing did, as lines of text."""
-    def pct(share: dict[str, float]) -> str:
+    def pct(share: Share) -> str:
         return f"{share['p']:.0%} ({share['low']:.0%}-{share['high']:.0%})"
 
     bal = odds["balance"]

@@ -16,10 +16,10 @@ writes included) can use the shapes.
 
 from __future__ import annotations
 
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, final
 
-# A JSON value whose shape these records do not fix: a battle's sides and log, a campaign's
-# plan, a custom design, a scenario's stored copy. Their own modules read them.
+# A JSON value whose shape these records do not fix: a battle's sides and log, a custom
+# design, a scenario's stored copy. Their own modules read them.
 Json = Any
 
 
@@ -92,6 +92,94 @@ class PilotOutcome(TypedDict):
     new_skill: NotRequired[str]
 
 
+# ---- a campaign's plan (Campaign.plan) --------------------------------------------------------
+
+class HouseRulesRecord(TypedDict, total=False):
+    """The house rules a campaign plan sets over its scenarios' own: only those it names,
+    each as its plain value (a choice by its name)."""
+
+    pricing: str
+    skill_choice: str
+    repair: str
+    diagonal_moves: bool
+    six_always_hits: bool
+    salvage: str
+    spare_parts: bool
+    wear: bool
+    bail_out: bool
+    withdrawal: bool
+    combat_rounds: int
+    break_contact: str
+    treasury: bool
+
+
+class PlannedStep(TypedDict):
+    """One scenario of a campaign's plan, and the company's side in it."""
+
+    scenario: str  # its id
+    side: str
+    file: NotRequired[str]  # the file the plan named, copied in as ``definition``
+    definition: NotRequired[Json]
+    house_rules: NotRequired[HouseRulesRecord]  # left out when the plan sets none
+
+
+# ---- the odds before a campaign battle (campaigns.balance.Balanced.view) ---------------------
+
+class Share(TypedDict):
+    """The company's share of one outcome: with its 95% interval and count when fought."""
+
+    p: float
+    low: NotRequired[float]
+    high: NotRequired[float]
+    count: NotRequired[int]
+
+
+class EstimatedOdds(TypedDict):
+    """The odds estimated from the two forces."""
+
+    win: float
+    draw: float
+    loss: float
+    edge: float
+
+
+class Tried(TypedDict):
+    """An enemy muster balancing tried, and the company's chance of winning against it."""
+
+    budget: int
+    level: str
+    win: float
+    runs: NotRequired[int]  # the battles fought for it (left out when estimated)
+
+
+class BalanceView(TypedDict):
+    """What balancing chose for the enemy, and how."""
+
+    target: float
+    scenario_budget: int
+    budget: int
+    scale: float
+    spent: int
+    level: str
+    enemy: list[str]
+    by: str  # estimate or battles
+    search_runs: int
+    tried: list[Tried]
+
+
+class OddsView(TypedDict):
+    """The company's odds before a campaign battle, as ``campaign next --json`` shows them."""
+
+    runs: int
+    seed: int
+    controller: str
+    estimated: EstimatedOdds | None
+    win: Share
+    draw: Share
+    loss: Share
+    balance: BalanceView
+
+
 # ---- a campaign's results (Campaign.results) -------------------------------------------------
 
 class StepOdds(TypedDict):
@@ -135,6 +223,59 @@ class StepOutcome(StepResult):
     position: int
     of: int
     finished: bool
+
+
+class FoughtStep(TypedDict):
+    """A step ``campaign next`` fought: its outcome (``StepOutcome``), who commanded both
+    sides, and the odds shown before it in full (None with no odds)."""
+
+    company: str
+    campaign: str
+    position: int
+    of: int
+    finished: bool
+    scenario: str
+    name: str
+    side: str
+    result: str
+    reason: str
+    turns: int
+    battle_id: int | None
+    support: list[str]
+    bought: list[str]
+    pilots: list[PilotOutcome]
+    changes: NotRequired[list[str]]
+    salvage: NotRequired[list[str]]
+    withdrawal: NotRequired[str]
+    repairs: NotRequired[list[str]]
+    spent: NotRequired[int]
+    income: NotRequired[int]
+    treasury: NotRequired[int]
+    controllers: Json  # the battle's spec's, as it stored them
+    difficulty: str
+    odds: OddsView | None
+
+
+@final  # nothing adds keys to it, so a step with ``controllers`` is a FoughtStep
+class BrokeStep(TypedDict):
+    """The step a campaign ended at because the company went broke (house rule treasury)."""
+
+    company: str
+    campaign: str
+    position: int
+    of: int
+    finished: bool
+    scenario: str
+    name: str
+    side: str
+    result: str  # broke
+    reason: str
+    treasury: int | None
+    battle_id: None
+    turns: int
+    support: list[str]
+    bought: list[str]
+    pilots: list[PilotOutcome]
 
 
 # ---- the company document (campaigns.files.roster) -------------------------------------------
@@ -233,7 +374,7 @@ class CampaignRecord(TypedDict):
 
     id: int
     name: str
-    plan: list[Json]
+    plan: list[PlannedStep]
     position: int
     seed: int
     difficulty: str
@@ -448,12 +589,12 @@ class CampaignView(TypedDict):
     seed: int
     difficulty: str
     position: int
-    plan: list[Json]
-    next: Json | None  # the plan's next step, None when it is over
+    plan: list[PlannedStep]
+    next: PlannedStep | None  # the plan's next step, None when it is over
     results: list[StepResult]
     record: dict[str, int]  # how many of win, loss and draw
     treasury: NotRequired[int]  # house rule treasury
-    broke_at: NotRequired[Json]  # the step the company went broke before
+    broke_at: NotRequired[PlannedStep]  # the step the company went broke before
 
 
 class CompanyCampaign(CampaignView):
