@@ -9,7 +9,6 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from sqlmodel import Session, select
 
@@ -30,7 +29,16 @@ from campaigns.fighters import both as both
 from campaigns.fighters import controller as controller
 from campaigns.fighters import force_from_data as force_from_data
 from campaigns.fighters import force_to_data as force_to_data
-from campaigns.files.records import PilotOutcome
+from campaigns.files.records import (
+    BailedOut,
+    BattleReport,
+    BattleSpec,
+    BattleSummary,
+    PilotOutcome,
+    Replayed,
+    SummaryExtras,
+    UnitSummary,
+)
 from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
 from campaigns.files.stored import reading, stored_force, stored_json
@@ -66,7 +74,7 @@ class Participant:
 class Fought:
     battle: Battle
     scenario: Scenario
-    spec: dict[str, Any]
+    spec: BattleSpec
     digest: str
     sides: dict[Side, Participant] = field(default_factory=dict)
     reports: dict[Side, list[PilotOutcome]] = field(default_factory=dict)
@@ -153,7 +161,7 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
     battle = Battle(scenario, {s: p.force for s, p in sides.items()}, dice,
                     {s: controller(names[s], difficulty) for s in Side}, catalog)
     battle.run()
-    spec: dict[str, Any] = {
+    spec: BattleSpec = {
         "engine": REVISION,
         "scenario": scenario_data(scenario),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
@@ -232,7 +240,8 @@ def _store_log(session: Session, battle_id: int, fought: Fought, events: str) ->
                           log=events))
 
 
-def _sides(fought: Fought, winner: Side | None) -> dict[str, Any]:
+def _sides(fought: Fought, winner: Side | None) -> dict[str, str]:
+    # the winner, then each side's name in the order ``fought.sides`` holds them
     return {"winner": winner.value if winner else "draw",
             **{s.value: (p.company.name if p.company else p.force.name)
                for s, p in fought.sides.items()}}
@@ -292,10 +301,10 @@ def salvage(battle: Battle, side: Side) -> list[Part]:
     return parts
 
 
-def summary(fought: Fought, battle_id: int | None) -> dict[str, Any]:
+def summary(fought: Fought, battle_id: int | None) -> BattleSummary:
     battle = fought.battle
     result = battle.result()
-    extra: dict[str, Any] = {}
+    extra: SummaryExtras = {}
     if fought.salvage:
         extra["salvage"] = {s.value: parts for s, parts in fought.salvage.items()}
     if result.early is not None:
@@ -315,13 +324,14 @@ def summary(fought: Fought, battle_id: int | None) -> dict[str, Any]:
     }
 
 
-def unit_summary(unit: Unit) -> dict[str, Any]:
+def unit_summary(unit: Unit) -> UnitSummary:
     state = ("destroyed" if unit.destroyed_turn is not None else
              "exited" if unit.exited_turn is not None else
              "waiting" if not unit.arrived else "standing")
+    bailed: BailedOut = {"bailed_out": True} if unit.bailed else {}
     return {"id": unit.id, "side": unit.side.value, "name": unit.name, "design": unit.design,
             "hits": unit.hits, "max_hits": unit.max_hits, "state": state,
-            "kills": unit.mek_kills, **({"bailed_out": True} if unit.bailed else {}),
+            "kills": unit.mek_kills, **bailed,
             "pilot": None if unit.pilot is None else {
                 "name": unit.pilot.name, "level": unit.pilot.level.level,
                 "dead": unit.pilot.dead}}
@@ -356,7 +366,7 @@ def log_row(session: Session, battle_id: int) -> tuple[BattleRow, BattleLog]:
     return _log_row(session, battle_id)
 
 
-def show(session: Session, battle_id: int, rolls: bool = False) -> dict[str, Any]:
+def show(session: Session, battle_id: int, rolls: bool = False) -> BattleReport:
     """A stored battle's report: its whole log, then the reveal (issue 26), what each side
     kept from the other and where, found by fighting the battle again (when it replays
     identically; ``--rolls`` marks each line of the log one side did not see too)."""
@@ -436,7 +446,7 @@ def rebuilt(session: Session, battle_id: int, catalog: Catalog | None = None) ->
 
 
 def replay(session: Session, battle_id: int, catalog: Catalog | None = None
-           ) -> dict[str, Any]:
+           ) -> Replayed:
     """Fight the stored battle again from its scenario, forces, dice and controllers and
     compare the logs."""
     _, log = _log_row(session, battle_id)

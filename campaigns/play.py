@@ -32,6 +32,7 @@ from campaigns.battles import (
 )
 from campaigns.campaign_step import Step, complete_step
 from campaigns.company import NotFound, Refused, is_id, lock
+from campaigns.files.records import BattleSpec, FinishedCampaignPlay, FinishedPlay
 from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
 from campaigns.files.stored import reading, stored_force, stored_json
@@ -273,7 +274,7 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
 
 def finish(session: Session, play_id: int, battle: Battle, *,
            choices: Mapping[int, str] | None = None, auto_skills: bool = True
-           ) -> dict[str, Any]:
+           ) -> FinishedPlay:
     """The play's battle is over: store it like ``battle auto`` (each company gets the
     battle and its post-battle sequence, with the battle's dice rolling on) and mark the
     play finished. Returns the battle's summary (as ``battle auto --json``) and ``play_id``.
@@ -291,7 +292,7 @@ def finish(session: Session, play_id: int, battle: Battle, *,
     state = _state(row, session)
     step = step_of(row)  # read before anything is stored
     sides = _participants(session, row)
-    spec = {
+    spec: BattleSpec = {
         "engine": REVISION,
         "scenario": scenario_data(state.scenario),
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
@@ -314,11 +315,12 @@ def finish(session: Session, play_id: int, battle: Battle, *,
     row.battle_id = battle_id
     row.updated_at = utcnow()
     session.add(row)
-    data = summary(fought, battle_id)
-    data["play_id"] = play_id
-    data["reports"] = {s.value: r for s, r in fought.reports.items()}
+    data: FinishedPlay = {**summary(fought, battle_id), "play_id": play_id,
+                          "reports": {s.value: r for s, r in fought.reports.items()}}
     if step is not None:  # a campaign's battle: the campaign moves on
-        data["campaign"] = complete_step(session, step, fought, battle_id)
+        moved: FinishedCampaignPlay = {
+            **data, "campaign": complete_step(session, step, fought, battle_id)}
+        return moved
     return data
 
 
