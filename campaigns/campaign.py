@@ -77,6 +77,8 @@ from campaigns.files.records import (
     CompanyCampaign,
     FoughtStep,
     HouseRulesRecord,
+    MusterMenuView,
+    OddsShown,
     OddsView,
     PlannedStep,
     StepResult,
@@ -212,7 +214,7 @@ def load_plan(path: Path) -> tuple[str, list[PlannedStep], str]:
 
 def plan_house_rules(given: dict[str, Any]) -> tuple[HouseRulesRecord, list[str]]:
     """The house rules a plan sets for all its scenarios, as stored data (only those it
-    names), and what is wrong with them."""
+    names), and what is wrong with them; ``given`` is as the file wrote it, unchecked."""
     if not given:
         return {}, []
     problems = house_rules_problems(given)
@@ -556,7 +558,7 @@ def playing_step(session: Session, row: Campaign) -> int | None:
 
 def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTROLLER,
               catalog: Catalog | None = None, *, runs: int | None = None,
-              shown: dict[str, Any] | None = None,
+              shown: OddsShown | None = None,
               choice: list[str] | None = None) -> tuple[PlayState, bool]:
     """The play of the campaign's next battle, the company commanded at the terminal: the
     one under way, or a new one after the support rolls, the muster and the balancing
@@ -626,7 +628,7 @@ class MusterMenu:
     cash: int | None
     suggestion: list[Option]
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> MusterMenuView:
         rules = self.scenario.side(self.side)
         return {
             "scenario": self.scenario.id, "name": self.scenario.name, "side": self.side.value,

@@ -17,7 +17,7 @@ from sqlmodel import Session
 from campaigns import treasury as treasury_rule
 from campaigns.battles import Fought, withdrawal_of
 from campaigns.company import Refused, changing, lock
-from campaigns.files.records import OddsView, StepOdds, StepOutcome, StepResult
+from campaigns.files.records import OddsView, StepData, StepOdds, StepOutcome, StepResult
 from campaigns.files.stored import store_results, stored_json, stored_results
 from db.models import Campaign, CampaignStatus, Company
 from meks.game.scenario import Side
@@ -41,14 +41,19 @@ class Step:
     odds: StepOdds | None = None
     spent: int | None = None  # points the treasury paid getting ready (house rule treasury)
 
-    def data(self) -> dict[str, Any]:
+    def data(self) -> StepData:
         """The step as a play's ``spec`` keeps it (the shape every meks has stored; the
         repairs only when there were some)."""
-        return {"id": self.campaign, "position": self.position, "side": self.side.value,
-                "support": list(self.support), "bought": list(self.bought),
-                **({"repairs": list(self.repairs)} if self.repairs else {}),
-                **({"odds": self.odds.copy()} if self.odds else {}),
-                **({"spent": self.spent} if self.spent is not None else {})}
+        data: StepData = {"id": self.campaign, "position": self.position,
+                          "side": self.side.value, "support": list(self.support),
+                          "bought": list(self.bought)}
+        if self.repairs:
+            data["repairs"] = list(self.repairs)
+        if self.odds:
+            data["odds"] = self.odds.copy()
+        if self.spent is not None:
+            data["spent"] = self.spent
+        return data
 
     @classmethod
     def from_data(cls, campaign: int, position: int, details: dict[str, Any]) -> Step:

@@ -2,7 +2,6 @@
 enemy (and, with --auto, the company too)."""
 
 from pathlib import Path
-from typing import Any
 
 import typer
 
@@ -190,6 +189,7 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
     against the controller it began with)."""
     from campaigns.campaign import WentBroke, play_step
     from campaigns.company import Refused, shell_arg
+    from campaigns.files.records import OddsShown
     from cli.play_run import play_to_end
     from cli.state import interactive
 
@@ -199,7 +199,7 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
     from cli.campaign_views import odds_lines
 
     choice = choose_muster(company)
-    shown: dict[str, Any] = {}
+    shown: OddsShown = {}
     broke = None
     with session() as s:
         try:
@@ -212,8 +212,9 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
 
         show(campaign_views.scenario_summary(broke))
         return
-    if shown.get("odds"):
-        for line in odds_lines(shown["odds"]):
+    odds = shown.get("odds")
+    if odds:
+        for line in odds_lines(odds):
             say(line)
         say(f"These odds are the {controller_name}'s, were it to command your side too.")
     what = "Starting" if new else "Resuming"

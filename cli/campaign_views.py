@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -14,6 +12,7 @@ from campaigns.files.records import (
     CampaignView,
     CompanyCampaign,
     FoughtStep,
+    MusterMenuView,
     OddsView,
     Share,
 )
@@ -188,7 +187,7 @@ def campaign_summary(view: CampaignView) -> RenderableType:
 
 
 
-def muster_menu(menu: dict[str, Any]) -> RenderableType:
+def muster_menu(menu: MusterMenuView) -> RenderableType:
     """What a campaign's muster chooses from: the company's Meks and the suggested force."""
     limits = [f"budget {menu['budget']} points"]
     if menu["treasury"] is not None:

@@ -295,6 +295,40 @@ class OddsView(TypedDict):
     balance: BalanceView
 
 
+class OddsShown(TypedDict, total=False):
+    """Where ``play_step`` puts the odds it showed before a new play's battle."""
+
+    odds: OddsView | None
+
+
+# ---- a campaign's muster at the terminal (campaigns.campaign.MusterMenu) ---------------------
+
+class MenuMek(TypedDict):
+    """One of the company's Meks a campaign's muster may field."""
+
+    callsign: str | None
+    design: str
+    size: str
+    price: int  # what it counts against the budget, what it owes included
+    owes: int  # what it pays now
+
+
+class MusterMenuView(TypedDict):
+    """What a campaign's muster chooses from, and the force the tool suggests."""
+
+    scenario: str
+    name: str
+    side: str
+    budget: int
+    treasury: int | None
+    max_size: str | None
+    composition: dict[str, int] | None  # by size
+    owned: list[MenuMek]
+    suggestion: list[str]
+    cost: int
+    paid: int
+
+
 # ---- a campaign's results (Campaign.results) -------------------------------------------------
 
 class StepOdds(TypedDict):
@@ -305,6 +339,20 @@ class StepOdds(TypedDict):
     draw: float
     loss: float
     runs: int
+
+
+class StepData(TypedDict):
+    """A campaign step as the play of its battle keeps it (the ``campaign`` of its
+    ``spec``): its campaign and position, the side and what was done getting ready."""
+
+    id: int
+    position: int
+    side: str
+    support: list[str]
+    bought: list[str]
+    repairs: NotRequired[list[str]]  # only when lost parts were put back
+    odds: NotRequired[StepOdds]
+    spent: NotRequired[int]  # house rule treasury
 
 
 class StepResult(TypedDict):
