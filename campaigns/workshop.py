@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
 
 from sqlmodel import Session
 
 from campaigns.company import changing, company_to_change, find_mek, shell_arg
 from campaigns.errors import Refused
+from campaigns.files.records import OverhauledMek, PartsSold, RefittedMek, RepairedMek
 from campaigns.parts import (
     WEAR_PER_HEAT,
     counted,
@@ -41,7 +41,7 @@ from meks.game.plain import plain
 # ---- repair, refit and overhaul (R3.7, R3.8) ------------------------------------------------
 
 def repair_mek(session: Session, company_name: str, ref: str, *, buy: bool = False,
-               catalog: Catalog | None = None) -> dict[str, Any]:
+               catalog: Catalog | None = None) -> RepairedMek:
     """Replace the parts a Mek lost with identical parts from the stockpile; with ``buy``,
     those the stockpile lacks are bought at their catalog price, owed at the Mek's next
     muster. Refused, naming every part missing, when the stockpile lacks some and ``buy``
@@ -66,7 +66,7 @@ def repair_mek(session: Session, company_name: str, ref: str, *, buy: bool = Fal
 
 
 def refit_mek(session: Session, company_name: str, ref: str, design: Design, *,
-              custom: bool, catalog: Catalog | None = None) -> dict[str, Any]:
+              custom: bool, catalog: Catalog | None = None) -> RefittedMek:
     """Rebuild a Mek to ``design`` with parts from the stockpile (R3.7): the design must be
     legal (R1) and of the Mek's size, and the stockpile must hold every part it needs that
     the Mek does not carry in working order; the parts it no longer needs go into the
@@ -121,7 +121,7 @@ class MendsNothing(Refused):
 
 
 def overhaul_mek(session: Session, company_name: str, ref: str, *,
-                 mend_nothing: bool = False) -> dict[str, Any]:
+                 mend_nothing: bool = False) -> OverhauledMek:
     """Overhaul a worn Mek (R3.8): its wear goes back to none, for half its price (rounded
     up), owed at its next muster. A Mek whose wear has not yet taken any heat rating is
     overhauled only with ``mend_nothing`` (else ``MendsNothing``): it would pay to mend
@@ -151,7 +151,7 @@ def overhaul_mek(session: Session, company_name: str, ref: str, *,
 # ---- selling parts (R3.6, house rule treasury) -----------------------------------------------
 
 def sell_parts(session: Session, company_name: str, names: Sequence[str], *,
-               everything: bool = False, catalog: Catalog | None = None) -> dict[str, Any]:
+               everything: bool = False, catalog: Catalog | None = None) -> PartsSold:
     """Sell parts from the company's stockpile (salvage, R3.6) into its treasury: those
     ``names`` names (a name twice sells two), or every part with ``everything``. Each sells
     for its catalog price (a system's as on a Light Mek) divided by ``SALE_SHARE``, rounded

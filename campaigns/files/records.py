@@ -683,6 +683,52 @@ class HiredPilot(PilotView):
     summary: str
 
 
+# ---- the workshop: repair, refit, overhaul and sale (campaigns.workshop) ---------------------
+
+class RepairedMek(TypedDict):
+    """A Mek's lost parts put back (R3.7): from the stockpile, or bought for ``cost``."""
+
+    mek: str
+    from_stockpile: list[str]
+    bought: list[str]
+    cost: int
+    owed: int
+
+
+class RefittedMek(TypedDict):
+    """A Mek rebuilt to another design (R3.7), with the parts used and stored."""
+
+    mek: str
+    design: str
+    price: int
+    used: list[str]
+    stored: list[str]
+
+
+class OverhauledMek(TypedDict):
+    """A worn Mek overhauled (R3.8)."""
+
+    mek: str
+    cost: int
+    owed: int
+
+
+class SoldPart(TypedDict):
+    part: str
+    kind: str
+    points: int
+
+
+class PartsSold(TypedDict):
+    """Parts sold from the stockpile into the treasury."""
+
+    company: str
+    sold: list[SoldPart]
+    points: int
+    treasury: int
+    summary: str
+
+
 # ---- the company's history (its events) -----------------------------------------------------
 
 class DieRoll(TypedDict):
