@@ -32,7 +32,13 @@ from campaigns.battles import (
 )
 from campaigns.campaign_step import Step, complete_step
 from campaigns.company import NotFound, Refused, is_id, lock
-from campaigns.files.records import BattleSpec, FinishedCampaignPlay, FinishedPlay
+from campaigns.files.records import (
+    BattleSpec,
+    FinishedCampaignPlay,
+    FinishedPlay,
+    PlaySide,
+    PlaySpec,
+)
 from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
 from campaigns.files.stored import reading, stored_force, stored_json
@@ -115,7 +121,7 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
     distinct_names(sides)
     seed = Dice.from_seed(seed).seed
     assert seed is not None
-    spec: dict[str, Any] = {
+    spec: PlaySpec = {
         # The revision the play is begun under (a play stored without one was begun before
         # revision 8 and goes on under the rules of its time: ``as_fought_under``).
         "engine": REVISION,
@@ -138,7 +144,7 @@ def start_sides(session: Session, scenario: Scenario, side: Side,
     return _state(row, session)
 
 
-def _side_data(part: Participant) -> dict[str, Any]:
+def _side_data(part: Participant) -> PlaySide:
     if part.company is None or part.muster is None:
         return {"name": part.force.name or "force file"}
     return {"name": part.company.name, "company": part.company.id, "muster": part.muster.id}

@@ -116,6 +116,26 @@ class BattleSpec(TypedDict):
     play: NotRequired[int]  # the play it was, when played at the terminal
 
 
+class PlaySide(TypedDict):
+    """A side of a play at the terminal: its name, and its company and muster by id when
+    it is a company's."""
+
+    name: str
+    company: NotRequired[int | None]
+    muster: NotRequired[int | None]
+
+
+class PlaySpec(TypedDict):
+    """What a play at the terminal was begun from, as ``play.spec`` keeps it."""
+
+    engine: int  # the engine revision
+    scenario: Json  # the scenario's stored copy
+    forces: dict[str, Json]  # each side's force, by side
+    sides: dict[str, PlaySide]  # by side
+    campaign: NotRequired[StepData]  # a campaign's battle: its step
+    difficulty: NotRequired[str]
+
+
 class UnitPilot(TypedDict):
     name: str
     level: str
