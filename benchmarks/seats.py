@@ -57,8 +57,8 @@ class Task:
 
 def scenario_of(scenario_id: str, plan: str, rounds: int | None) -> Scenario:
     """The scenario as the plan fights it, with ``rounds`` as its cap when given."""
-    from campaigns.campaign import BUILT_IN_PLAN, PRINTED_PLAN
     from campaigns.files.scenarios import get_scenario
+    from campaigns.plans import BUILT_IN_PLAN, PRINTED_PLAN
 
     if plan == "campaign":  # the campaign's copy of the printed scenario, where it has one
         printed = [sid for sid, _ in PRINTED_PLAN]

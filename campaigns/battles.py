@@ -29,16 +29,16 @@ from campaigns.fighters import both as both
 from campaigns.fighters import controller as controller
 from campaigns.fighters import force_from_data as force_from_data
 from campaigns.fighters import force_to_data as force_to_data
-from campaigns.files.records import (
+from campaigns.files.battle_records import (
     BailedOut,
     BattleReport,
     BattleSpec,
     BattleSummary,
-    PilotOutcome,
     Replayed,
     SummaryExtras,
     UnitSummary,
 )
+from campaigns.files.records import PilotOutcome
 from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
 from campaigns.files.stored import reading, stored_force, stored_json

@@ -6,35 +6,18 @@ post-battle sequence, each recorded as events. A step killed half-way leaves not
 the next call plays the same scenario again with the same dice: a campaign's dice come from
 its seed, one stream per scenario.
 
-A plan file (YAML)::
-
-    name: The Border War
-    difficulty: normal            # easy, normal or hard (the enemy's musters)
-    house_rules: {salvage: winner}  # house rules for every scenario, over their own
-    scenarios:
-      - {scenario: opening-shots, side: attacker}
-      - {scenario: head-to-head, side: defender}
-      - {scenario: river.yaml, side: attacker}   # a file in the plan's own folder
-
-A scenario named by its file is copied into the campaign when it starts, so the campaign
-plays that file as it was then, wherever the file goes later; one named by its id is looked
-up when its turn comes. A plan names only files inside its own folder (``river.yaml``,
-``maps/river.yaml``): an absolute path, ``~``, ``..`` leading out of the folder, or a link
-pointing out of it is refused without the file being read.
+The plan a campaign plays (a plan file or a built-in one) is ``campaigns.plans``.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import enum
 import hashlib
 import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
-from pydantic import BaseModel, ValidationError
 from sqlmodel import Session, col, select
 
 from campaigns import treasury as treasury_rule
@@ -61,7 +44,6 @@ from campaigns.company import (
     buy_mek,
     changing,
     company_to_change,
-    file_name,
     get_company,
     hire_pilot,
     shell_arg,
@@ -69,8 +51,6 @@ from campaigns.company import (
     support_rolls_for,
     waiting_muster,
 )
-from campaigns.files.model_errors import HAND_WRITTEN, checked
-from campaigns.files.reading import PLAN, is_file, read_yaml_file, resolved
 from campaigns.files.records import (
     BrokeStep,
     CampaignView,
@@ -84,21 +64,21 @@ from campaigns.files.records import (
     StepResult,
     SupportResult,
 )
-from campaigns.files.scenario_model import HouseRules as HouseRulesModel
-from campaigns.files.scenario_model import house_rules_problems, scenario_data, stored_scenario
-from campaigns.files.scenarios import (
-    Origin,
-    ScenarioEntry,
-    find_scenario,
-    looks_like_path,
-    read_scenario_file,
-    user_scenarios_dir,
-)
-from campaigns.files.stored import DamagedRecord, stored_json, stored_results
+from campaigns.files.stored import stored_json, stored_results
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
 from campaigns.musters import Limits, muster, next_muster
 from campaigns.parts import Part, counted, named_part
+from campaigns.plans import (
+    BUILT_IN_HOUSE_RULES,
+    BUILT_IN_NAME,
+    BUILT_IN_PLAN,
+    PRINTED_NAME,
+    PRINTED_PLAN,
+    keeps_treasury,
+    load_plan,
+    step_scenario,
+)
 from campaigns.play import PlayState, load, start_sides
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
@@ -117,171 +97,14 @@ from meks.analysis.forcepick import Option, pick_force
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.dice import Dice
-from meks.game.errors import InputError, MeksError
+from meks.game.errors import MeksError
 from meks.game.scenario import Scenario, Side
-from meks.game.scenario_checks import house_rule_problems
 
-# The six scenarios of the rules as printed, with the side the company takes in each.
-PRINTED_PLAN = (
-    ("opening-shots", "attacker"),
-    ("at-the-hot-gates", "attacker"),
-    ("buying-us-some-time", "defender"),
-    ("through-the-breach", "attacker"),
-    ("head-to-head", "attacker"),
-    ("citadel", "defender"),
-)
-PRINTED_NAME = "The six scenarios of the rules, as printed"
-# The built-in campaign: the same six, each seat a contest. Where a printed scenario leaves
-# one side nearly always winning, bot against bot, the campaign plays a copy with the fewest
-# changes that make both seats a contest (campaigns/files/scenarios/campaign; docs/rules.md, "The
-# built-in campaign's scenarios").
-BUILT_IN_PLAN = (
-    ("opening-shots-campaign", "attacker"),
-    ("at-the-hot-gates-campaign", "attacker"),
-    ("buying-us-some-time-campaign", "defender"),
-    ("through-the-breach-campaign", "attacker"),
-    ("head-to-head", "attacker"),
-    ("citadel-campaign", "defender"),
-)
-BUILT_IN_NAME = "The six scenarios of the rules"
-# The house rules the built-in campaign sets over its scenarios' own (docs/rules.md, "The
-# treasury"); the printed plan sets none.
-BUILT_IN_HOUSE_RULES: HouseRulesRecord = {"treasury": True}
 PILOT_NAMES = (
     "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",
     "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
     "Wren", "Yara", "Zane",
 )
-
-
-class PlanStep(BaseModel):
-    model_config = HAND_WRITTEN  # a scenario of a plan file, and the company's side
-
-    scenario: str
-    side: str
-
-
-class PlanFile(BaseModel):
-    """A campaign plan file: its scenarios; optionally its name, difficulty, house rules."""
-
-    model_config = HAND_WRITTEN
-
-    scenarios: tuple[PlanStep, ...]
-    name: str = ""
-    difficulty: str = "normal"
-    house_rules: dict[str, Any] = {}  # as written, checked by plan_house_rules
-
-
-def load_plan(path: Path) -> tuple[str, list[PlannedStep], str]:
-    """A plan file's name, steps and difficulty; every scenario is checked to exist. A
-    scenario given as a file (its place inside the plan's folder: see ``plan_scenario``)
-    is copied into its step as ``definition``."""
-    data = checked(PlanFile, read_yaml_file(path, PLAN), str(path))
-    problems = []
-    steps: list[PlannedStep] = []
-    if not data.scenarios:
-        problems.append("'scenarios' lists no scenario")
-    difficulty = data.difficulty.strip().lower()
-    if difficulty not in DIFFICULTIES:
-        problems.append(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
-    house, wrong = plan_house_rules(data.house_rules)
-    problems += wrong
-    for i, step in enumerate(data.scenarios):
-        if step.side not in ("attacker", "defender"):
-            problems.append(f"scenarios[{i}].side must be attacker or defender")
-        try:
-            entry = plan_scenario(path, step.scenario)
-            assert entry.scenario is not None
-            scenario = entry.scenario
-            if entry.origin is Origin.FILE:
-                steps.append({"scenario": scenario.id, "side": step.side,
-                              "file": entry.file, "definition": scenario_data(scenario)})
-            else:
-                steps.append({"scenario": scenario.id, "side": step.side})
-            if house:
-                steps[-1]["house_rules"] = house
-                problems += [f"scenarios[{i}] ({scenario.id}): with the plan's house rules, "
-                             f"{p.message}" for p in house_rule_problems(
-                                 with_house_rules(scenario, house).house_rules)]
-        except InputError:
-            raise
-        except MeksError as exc:  # an unknown scenario: name it with the step
-            problems.append(f"scenarios[{i}]: {exc.message}")
-    if problems:
-        raise InputError(str(path), problems)
-    return file_name(data.name, "campaign name", path, "name") or path.stem, steps, difficulty
-
-
-def plan_house_rules(given: dict[str, Any]) -> tuple[HouseRulesRecord, list[str]]:
-    """The house rules a plan sets for all its scenarios, as stored data (only those it
-    names), and what is wrong with them; ``given`` is as the file wrote it, unchecked."""
-    if not given:
-        return {}, []
-    problems = house_rules_problems(given)
-    if problems:
-        return {}, problems
-    model = HouseRulesModel.model_validate(given)
-    return cast(HouseRulesRecord, {name: _plain(getattr(model, name)) for name in given}), []
-
-
-def _plain(value: object) -> object:
-    return value.value if isinstance(value, enum.Enum) else value
-
-
-def with_house_rules(scenario: Scenario, house: HouseRulesRecord) -> Scenario:
-    """``scenario`` with the house rules a campaign plan sets over its own."""
-    if not house:
-        return scenario
-    model = HouseRulesModel.model_validate(house)
-    return dataclasses.replace(scenario, house_rules=dataclasses.replace(
-        scenario.house_rules, **{name: getattr(model, name) for name in house}))
-
-
-def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
-    """The scenario a plan names: by id (or name), or by a file inside the plan's own
-    folder. A file anywhere else (an absolute path, '~', '..' leading out, a link pointing
-    out) is refused before it is read, so that a plan never makes meks read another file
-    and show its lines in an error."""
-    if not looks_like_path(ref):
-        return find_scenario(ref, files=False)
-    folder = plan.expanduser().absolute().parent
-    file = folder / ref
-    if ref.startswith("~") or Path(ref).is_absolute() or not resolved(file).is_relative_to(
-            resolved(folder)):
-        raise MeksError(f"{ref!r} is not a file inside the plan's folder ({folder}); a plan "
-                        "names its scenario files by their place in its own folder, such as "
-                        "'river.yaml', and other scenarios by id")
-    if not is_file(file):
-        raise MeksError(f"there is no scenario file {ref!r} in the plan's folder ({folder})")
-    return ScenarioEntry(Origin.FILE, str(file), read_scenario_file(file))
-
-
-def step_scenario(step: PlannedStep) -> Scenario:
-    """The scenario of a campaign step (its copy when the plan named a file, else the
-    scenario with its id now), under the house rules the plan sets."""
-    try:
-        return with_house_rules(_step_scenario(step), step.get("house_rules") or {})
-    except ValidationError:
-        raise DamagedRecord("the campaign plan's house rules") from None
-
-
-def _step_scenario(step: PlannedStep) -> Scenario:
-    if "definition" in step:
-        try:
-            return stored_scenario(step["definition"])
-        except (KeyError, TypeError, ValueError):  # pydantic's ValidationError among them
-            raise DamagedRecord(f"the campaign plan's copy of {step.get('file', 'a scenario')}"
-                                ) from None
-    try:  # an id, never a file: the plan copied its files in when the campaign began
-        entry = find_scenario(step["scenario"], files=False)
-        assert entry.scenario is not None
-        return entry.scenario
-    except InputError:
-        raise
-    except MeksError as exc:
-        raise Refused(f"The campaign's next scenario can't be found ({exc.message}); put its "
-                      f"file back in your scenarios folder ({user_scenarios_dir()}) to go on."
-                      ) from None
 
 
 def derive_seed(seed: int, position: int) -> int:
@@ -348,12 +171,6 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
         change.summary = f"Began the campaign '{name}' ({count}, {level})." + (
             f" Treasury: {start_points} points." if start_points is not None else "")
     return campaign_view(session, row)
-
-
-def keeps_treasury(steps: list[PlannedStep]) -> bool:
-    """Whether a campaign of these steps keeps a treasury: the house rule treasury is on
-    in one of its scenarios (the plan's house rules over their own)."""
-    return any(step_scenario(step).house_rules.treasury for step in steps)
 
 
 def campaign_view(session: Session, row: Campaign) -> CampaignView:

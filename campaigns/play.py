@@ -32,7 +32,7 @@ from campaigns.battles import (
 )
 from campaigns.campaign_step import Step, complete_step
 from campaigns.company import NotFound, Refused, is_id, lock
-from campaigns.files.records import (
+from campaigns.files.battle_records import (
     BattleSpec,
     FinishedCampaignPlay,
     FinishedPlay,

@@ -599,8 +599,8 @@ def test_item3_names_in_force_and_plan_files_follow_the_typed_name_rules(
     """A force's callsigns, pilot names and name, and a plan's name, are cleaned as typed
     names are (tabs and line breaks become spaces) and refused where a typed name would be,
     as the file's problem (exit 2) at its place."""
-    from campaigns.campaign import load_plan
     from campaigns.forces import load_force_file
+    from campaigns.plans import load_plan
 
     force = tmp_path / "force.yaml"
     force.write_text('name: "Red\\tLance"\nmeks:\n  - design: WASP\n    callsign: "A\\nB"\n'
@@ -735,8 +735,8 @@ def test_one_unknown_key_reads_the_same_in_every_kind_of_file(
 def test_a_force_or_plan_name_written_as_a_number_is_taken_as_text(tmp_path: Path) -> None:
     """As before pydantic checked them, a bare number where a name goes is that name's text,
     judged by the rules of names (not 'expected text')."""
-    from campaigns.campaign import load_plan
     from campaigns.forces import load_force_file
+    from campaigns.plans import load_plan
 
     force = tmp_path / "force.yaml"
     force.write_text("meks:\n  - {design: WASP, pilot: 12.5, callsign: 2.0}\n",

@@ -400,8 +400,8 @@ def test_choose_with_the_tool_fighting_and_auto_without_a_terminal(
 def test_the_treasury_keeps_the_estimated_odds_of_the_built_in_scenarios() -> None:
     """The treasury changes nothing in a battle, so a built-in scenario under it keeps its
     fitted odds curves (the campaign's odds are estimated, not fought)."""
-    from campaigns.campaign import step_scenario
     from campaigns.files.scenario_model import rules_digest
+    from campaigns.plans import step_scenario
     from meks.analysis.estimate import model_for
 
     plain = step_scenario({"scenario": "head-to-head"})
