@@ -444,10 +444,10 @@ def test_item6_a_plan_names_scenario_files_only_inside_its_own_folder(
     (folder / "maps" / "linked.yaml").symlink_to(outside)
     plan = plan_naming(folder, ref)
     read: list[Path] = []
-    import campaigns.campaign as campaign_module
+    import campaigns.plans as plans_module
 
-    real = campaign_module.read_scenario_file
-    monkeypatch.setattr(campaign_module, "read_scenario_file",
+    real = plans_module.read_scenario_file
+    monkeypatch.setattr(plans_module, "read_scenario_file",
                         lambda path: read.append(path) or real(path))
     run(runner, "company", "create", "Hawks")
     err = one_line(run(runner, "campaign", "start", "Hawks", "--plan", str(plan), code=2))
