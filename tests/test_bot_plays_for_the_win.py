@@ -14,6 +14,7 @@ from meks.engine.bot.movement import NET_AT
 from meks.engine.bot.policy import Bot
 from meks.engine.bot.tasks import PRESS_FACTOR, PRESS_MARGIN, Tasks, pressed
 from meks.engine.core import Battle, Engagement, RangeChoice
+from meks.engine.units import Unit
 from meks.engine.view import SideView
 from meks.game.catalog import Band
 from meks.game.dice import Dice
@@ -186,17 +187,23 @@ def test_a_stronger_main_body_spreads_out_to_hunt_down_a_quarry() -> None:
     assert reach <= {2, 3, 6} and {2, 6} <= near  # it closes in from both sides
 
 
-def test_a_quarry_that_stands_its_ground_is_met_by_the_main_body_together() -> None:
-    """Issue 25 (the attacker of the campaign's Buying Us Some Time won 44% where a plain
-    rush won 66%): a quarry that held its zone when the last turn ended is not on the run,
-    and spreading out against it only sends the hunters in one at a time. The stronger main
-    body advances on it as one group."""
+def hunters_in_4_quarry_in_3() -> tuple[Battle, Bot, list[Unit]]:
+    """Buying Us Some Time at turn 3: the attacker's Meks in zone 4, the defender in 3."""
     battle, bot = scenario_battle("buying-us-some-time", turn=3)
     attackers = [u for u in battle.side_units(Side.ATTACKER) if u.is_mek]
     for unit in attackers:
         unit.zone = 4
     for unit in battle.side_units(Side.DEFENDER):
         unit.zone = 3
+    return battle, bot, attackers
+
+
+def test_a_quarry_that_stands_its_ground_is_met_by_the_main_body_together() -> None:
+    """Issue 25 (the attacker of the campaign's Buying Us Some Time won 44% where a plain
+    rush won 66%): a quarry that held its zone when the last turn ended is not on the run,
+    and spreading out against it only sends the hunters in one at a time. The stronger main
+    body advances on it as one group."""
+    battle, bot, attackers = hunters_in_4_quarry_in_3()
     seen_when_the_turn_ended(battle, Side.ATTACKER, {3})  # where it stood
     orders = bot.movement(view_of(battle, Side.ATTACKER), Side.ATTACKER)
     dest = {u.id: orders.get(u.id, u.zone) for u in attackers}
@@ -208,12 +215,7 @@ def test_a_quarry_that_moved_during_the_last_turn_is_still_netted() -> None:
     quarry that had moved since the last turn ended counted as on the move): an enemy that
     steps away each time the hunters come near has already moved when the next turn
     begins; one that held another zone when the turn before ended is on the run too."""
-    battle, bot = scenario_battle("buying-us-some-time", turn=3)
-    attackers = [u for u in battle.side_units(Side.ATTACKER) if u.is_mek]
-    for unit in attackers:
-        unit.zone = 4
-    for unit in battle.side_units(Side.DEFENDER):
-        unit.zone = 3
+    battle, bot, attackers = hunters_in_4_quarry_in_3()
     seen_when_the_turn_ended(battle, Side.ATTACKER, {2})  # two turns ago
     seen_when_the_turn_ended(battle, Side.ATTACKER, {3})  # last turn: it moved on
     orders = bot.movement(view_of(battle, Side.ATTACKER), Side.ATTACKER)

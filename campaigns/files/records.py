@@ -273,9 +273,9 @@ class StepOutcome(StepResult):
     finished: bool
 
 
-class FoughtStep(TypedDict):
-    """A step ``campaign next`` fought: its outcome (``StepOutcome``), who commanded both
-    sides, and the odds shown before it in full (None with no odds)."""
+class StepHead(TypedDict):
+    """What every step ``campaign next`` returns begins with: where the campaign is, the
+    scenario and the company's side in it, and how the step ended."""
 
     company: str
     campaign: str
@@ -285,9 +285,15 @@ class FoughtStep(TypedDict):
     scenario: str
     name: str
     side: str
-    result: str
+    result: str  # win, loss, draw, or broke
     reason: str
     turns: int
+
+
+class FoughtStep(StepHead):
+    """A step ``campaign next`` fought: its outcome (``StepOutcome``), who commanded both
+    sides, and the odds shown before it in full (None with no odds)."""
+
     battle_id: int | None
     support: list[str]
     bought: list[str]
@@ -305,22 +311,11 @@ class FoughtStep(TypedDict):
 
 
 @final  # nothing adds keys to it, so a step with ``controllers`` is a FoughtStep
-class BrokeStep(TypedDict):
+class BrokeStep(StepHead):
     """The step a campaign ended at because the company went broke (house rule treasury)."""
 
-    company: str
-    campaign: str
-    position: int
-    of: int
-    finished: bool
-    scenario: str
-    name: str
-    side: str
-    result: str  # broke
-    reason: str
     treasury: int | None
     battle_id: None
-    turns: int
     support: list[str]
     bought: list[str]
     pilots: list[PilotOutcome]
