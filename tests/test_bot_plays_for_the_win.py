@@ -305,6 +305,47 @@ def test_a_zone_to_clear_waits_for_the_units_still_to_arrive() -> None:
     assert 5 not in citadel_clearing(still_to_come=True).values()
 
 
+def hot_odins_just_arrived(turn: int) -> tuple[Battle, Bot, SideView]:
+    """The Citadel's attacker (campaign copy) at ``turn``: two ODINs (hot Meks: their
+    weapons' heat leaves no room for a second movement's 2) in zone 3, the defender's ODIN
+    in the city, the second movement to come."""
+    scenario = get_scenario("citadel-campaign")
+    sides = {Side.ATTACKER: force(*(mek("ODIN", "Regular", name=f"A{i}") for i in (1, 2))),
+             Side.DEFENDER: force(mek("ODIN", "Regular", name="D1"))}
+    bot = Bot()
+    battle = Battle(scenario, sides, Dice.from_seed(3), {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = turn
+    for unit in battle.side_units(Side.ATTACKER):
+        unit.zone, unit.arrived = 3, True
+    battle.side_units(Side.DEFENDER)[0].zone = 5
+    view = view_of(battle, Side.ATTACKER)
+    odin = battle.side_units(Side.ATTACKER)[0]
+    assert bot.judge.rating(view, odin) - sum(
+        w.weapon.heat for w in odin.live_weapons() if not w.weapon.is_small) < 2
+    return battle, bot, view
+
+
+def test_with_time_against_it_a_hot_mek_takes_the_second_movement_toward_its_goal() -> None:
+    """Issue 25 (the Citadel's attacker won 31% where a plain rush won 43%, a turn sooner
+    in the city): when time is against the side, a second movement that brings a Mek
+    nearer the zone it must clear is taken, though it ends next to the fight and costs heat
+    the Mek's weapons need; the turn it saves is worth more."""
+    battle, bot, view = hot_odins_just_arrived(turn=2)
+    assert bot.clock(view, Side.ATTACKER) < 0
+    orders = bot.second_move(view, Side.ATTACKER)
+    assert set(orders.values()) <= {2, 6} and len(orders) == 2
+
+
+def test_with_time_on_its_side_a_hot_mek_keeps_out_of_a_second_movement_next_to_a_fight(
+        ) -> None:
+    """The other side of the rule: where waiting costs nothing, a hot Mek does not take a
+    second movement that only brings it next to a fight it would then fight hot."""
+    battle, bot, view = hot_odins_just_arrived(turn=2)
+    bot.clock = lambda *_: 0  # type: ignore[method-assign]
+    assert not {z for z in bot.second_move(view, Side.ATTACKER).values()} & {2, 6}
+
+
 def test_an_even_rearguard_keeps_no_one_back_and_gathers_before_the_enemy_comes() -> None:
     """Issue 25 (the bot defending the campaign's Buying Us Some Time won 17% against the
     bot, where every simple style won 39%): a side about as strong as the enemy holds no

@@ -914,7 +914,9 @@ def test_the_play_screen_fits_80_columns(files: tuple[str, str], tmp_path: Path)
     child.sendline("q")
     child.expect(pexpect.EOF)
     seen.append(child.before)
-    lines = "".join(seen).replace("\r", "").splitlines()
+    # What the terminal shows: the text without its colour and style codes.
+    shown = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(seen))
+    lines = shown.replace("\r", "").splitlines()
     assert max(len(line) for line in lines) <= 80, max(lines, key=len)
 
 

@@ -432,10 +432,22 @@ class Planner:
                 continue
             if task.role in ("run", "exit", "keep", "hold", "evade") or not unit.is_mek:
                 continue
+            if self.clock < 0 and self._closes_on_goal(unit, where):
+                continue  # time is against us: the turn the step saves is worth the heat
             near = any(distance(battle, f.zone or 5, where) <= 1 for f in self.foes)
             room = self.judge.rating(battle, unit) - sum(
                 w.weapon.heat for w in unit.live_weapons() if not w.weapon.is_small)
             if near and room < 2:
                 del self.out[uid]
+
+    def _closes_on_goal(self, unit: UnitView, where: int) -> bool:
+        """Whether stepping to ``where`` brings ``unit`` nearer a zone its side must take,
+        hold or clear."""
+        goals = [*self.intent.goto, *self.intent.to_clear]
+        if not goals or unit.zone is None:
+            return False
+        def gap(zone: int) -> int:
+            return min(distance(self.battle, zone, g) for g in goals)
+        return gap(where) < gap(unit.zone)
 
 
