@@ -98,6 +98,18 @@ class PlaySpec(TypedDict):
     difficulty: NotRequired[str]
 
 
+class UnfinishedPlay(TypedDict):
+    """A play at the terminal not yet finished, as ``battle resume`` lists it."""
+
+    id: int
+    scenario: str
+    side: str  # the side the player commands
+    attacker: str  # each side's name
+    defender: str
+    decisions: int  # the decisions recorded so far
+    updated_at: str
+
+
 class UnitPilot(TypedDict):
     name: str
     level: str
