@@ -56,7 +56,7 @@ class Step:
         return data
 
     @classmethod
-    def from_data(cls, campaign: int, position: int, details: dict[str, Any]) -> Step:
+    def from_data(cls, campaign: int, position: int, details: StepData) -> Step:
         """The step of a play: its campaign and position (from the play's columns), the rest
         from the details its ``spec`` keeps. Raises ``KeyError``, ``TypeError`` or
         ``ValueError`` on details that do not read."""

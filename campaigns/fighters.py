@@ -4,9 +4,8 @@ start without loading it."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from campaigns.errors import Refused
+from campaigns.files.battle_records import StoredForce, UnitWear
 from meks.engine.bot.choices import Difficulty
 from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
@@ -40,10 +39,14 @@ def both(name: str = DEFAULT_CONTROLLER) -> dict[Side, str]:
 
 # ---- forces as plain data ------------------------------------------------------------------
 
-def force_to_data(force: ForceSpec) -> dict[str, Any]:
+def _wear(u: UnitSpec) -> UnitWear:
+    return {"heat_loss": u.heat_loss} if u.heat_loss else {}
+
+
+def force_to_data(force: ForceSpec) -> StoredForce:
     return {"name": force.name, "support": list(force.support), "units": [
         {"name": u.name, "points": u.points, "ref": u.ref, "support": u.support,
-         "damage": u.damage, **({"heat_loss": u.heat_loss} if u.heat_loss else {}),
+         "damage": u.damage, **_wear(u),
          "design": None if u.design is None else {
              "name": u.design.name, "size": u.design.size.value,
              "weapons": list(u.design.weapons), "systems": list(u.design.systems),
@@ -53,7 +56,7 @@ def force_to_data(force: ForceSpec) -> dict[str, Any]:
         for u in force.units]}
 
 
-def force_from_data(data: dict[str, Any]) -> ForceSpec:
+def force_from_data(data: StoredForce) -> ForceSpec:
     units = []
     for u in data["units"]:
         d = u["design"]

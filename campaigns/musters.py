@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -25,7 +24,7 @@ from campaigns.company import (
     too_much_support,
     waiting_muster,
 )
-from campaigns.files.records import ForceEntry, MusteredMek, MusterView
+from campaigns.files.records import ForceEntry, Json, MusteredMek, MusterView
 from campaigns.files.stored import store_force, stored_force
 from campaigns.treasury import charge, points, refund
 from db.models import Company, Mek, Muster, Pilot, PilotStatus, SupportRoll
@@ -45,7 +44,7 @@ class Limits:
     scenario: str | None = None
     side: str | None = None
     pricing: Pricing = Pricing.PRINTED
-    definition: dict[str, Any] | None = None
+    definition: Json | None = None  # the scenario's stored copy (``scenario_data``)
 
     @classmethod
     def plain(cls, budget: int, max_size: Size | None = None,

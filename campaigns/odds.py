@@ -20,6 +20,16 @@ from campaigns.battles import (
     participant,
 )
 from campaigns.company import Refused
+from campaigns.files.odds_records import (
+    BattleOdds,
+    Chance,
+    Ladder,
+    LadderMek,
+    Score,
+    SkillGain,
+    SkillGains,
+    UnitOdds,
+)
 from campaigns.files.scenario_model import scenario_data
 from campaigns.files.scenarios import get_scenario
 from campaigns.odds_work import chunk_duels, chunk_odds, chunk_winners
@@ -53,7 +63,7 @@ def default_runs(controller_name: str, skill: bool = False) -> int:
 def odds(session: Session | None, scenario_ref: str, attacker: str, defender: str, *,
          runs: int | None = None, jobs: int = 1, seed: int = 0,
          controller_name: str = DEFAULT_CONTROLLER,
-         progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+         progress: Callable[[int], None] | None = None) -> BattleOdds:
     """Fight the battle ``runs`` times (by default as many as ``RUNS`` gives the
     controller) and report the chances (see ``meks odds --help``)."""
     runs = default_runs(controller_name) if runs is None else runs
@@ -132,13 +142,13 @@ def _quiet_worker() -> None:
 
 
 def report(total: Tally, scenario: Scenario, sides: dict[Side, Any], seed: int,
-           controller_name: str) -> dict[str, Any]:
-    def share(count: int) -> dict[str, float]:
+           controller_name: str) -> BattleOdds:
+    def share(count: int) -> Chance:
         low, high = wilson(count, total.runs)
         return {"p": count / total.runs if total.runs else 0.0, "low": low, "high": high,
                 "count": count}
 
-    units = []
+    units: list[UnitOdds] = []
     for uid in sorted(total.names, key=lambda u: (u[0], int(u[1:]) if u[1:].isdigit()
                                                    else 0, u)):
         units.append({"id": uid, "name": total.names[uid],
@@ -183,7 +193,7 @@ exactly, and about ten times faster than the bot in a duel (a ladder fights 43,2
 
 def ladder(terrains: Iterable[str] | None = None, *, runs: int = 200, jobs: int = 1,
            seed: int = 0, progress: Callable[[int], None] | None = None,
-           controller_name: str = LADDER_CONTROLLER) -> dict[str, Any]:
+           controller_name: str = LADDER_CONTROLLER) -> Ladder:
     """A round-robin of the stock Meks in duels (see ``meks odds ladder --help``): each pair
     of Meks fights ``runs`` duels on each terrain, the first Mek (in catalog order) the
     attacker in the first half (rounded up), the second in the rest, ``controller_name``
@@ -212,7 +222,7 @@ def ladder(terrains: Iterable[str] | None = None, *, runs: int = 200, jobs: int 
         record[second, terrain][2] += tally.attacker
         if progress:
             progress(tally.runs)
-    meks = []
+    meks: list[LadderMek] = []
     for design in catalog.designs:
         price = design.price or 0
         per_terrain = {t: _score(*record[design.name, t]) for t in grounds}
@@ -227,7 +237,7 @@ def ladder(terrains: Iterable[str] | None = None, *, runs: int = 200, jobs: int 
             * len(designs) // 2, "meks": meks}
 
 
-def _score(wins: int, draws: int, losses: int) -> dict[str, Any]:
+def _score(wins: int, draws: int, losses: int) -> Score:
     duels = wins + draws + losses
     rate = (wins + draws / 2) / duels if duels else 0.0
     return {"duels": duels, "wins": wins, "draws": draws, "losses": losses, "win_rate": rate}
@@ -240,7 +250,7 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
                 runs: int | None = None,
                 jobs: int = 1, seed: int = 0, controller_name: str = DEFAULT_CONTROLLER,
                 progress: Callable[[int], None] | None = None,
-                total: Callable[[int], None] | None = None) -> dict[str, Any]:
+                total: Callable[[int], None] | None = None) -> SkillGains:
     """The chance that ``side`` wins the scenario with its force as it is, and with each
     skill the chosen pilot could take added (see ``meks odds skill --help``). Every variant
     fights with the same run seeds, so the differences are measured on the same luck. By
@@ -299,7 +309,7 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
     base = won[0]
     wins = sum(base)
     low, high = wilson(wins, runs)
-    rows: list[dict[str, Any]] = []
+    rows: list[SkillGain] = []
     for skill, outcome in zip(skills, won[1:], strict=True):
         plus = sum(1 for v, b in zip(outcome, base, strict=True) if v and not b)
         minus = sum(1 for v, b in zip(outcome, base, strict=True) if b and not v)

@@ -5,14 +5,22 @@ worker process starts quickly: ``campaigns.odds`` hands these functions to its p
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from campaigns.fighters import controller, force_from_data
+from campaigns.files.battle_records import StoredForce
+from campaigns.files.records import Json
 from campaigns.files.scenario_model import stored_scenario
 from meks.analysis.odds import Tally, duel_force, duel_scenario, simulate, winners
 from meks.engine.controllers import Controller
 from meks.game.catalog import load_catalog
 from meks.game.scenario import Side
+
+# A chunk of battles for a worker process: the scenario's stored copy (``scenario_data``, read
+# back by ``stored_scenario``), each side's force by side, the seed, the first run and the one
+# after the last, and the controller commanding both sides; ``chunk_winners`` first takes
+# the number of the variant the forces are.
+OddsJob = tuple[Json, dict[str, StoredForce], int, int, int, str]
+WinnersJob = tuple[int, Json, dict[str, StoredForce], int, int, int, str]
 
 
 def controllers(name: str) -> Callable[[], dict[Side, Controller]]:
@@ -21,7 +29,7 @@ def controllers(name: str) -> Callable[[], dict[Side, Controller]]:
     return make
 
 
-def chunk_odds(job: tuple[dict[str, Any], dict[str, Any], int, int, int, str]) -> Tally:
+def chunk_odds(job: OddsJob) -> Tally:
     stored, forces_data, seed, start, stop, name = job
     scenario = stored_scenario(stored)
     forces = {side: force_from_data(forces_data[side.value]) for side in Side}
@@ -40,8 +48,7 @@ def chunk_duels(job: tuple[str, str, str, int, int, int, str]
                                             catalog)
 
 
-def chunk_winners(job: tuple[int, dict[str, Any], dict[str, Any], int, int, int, str]
-                  ) -> tuple[int, int, list[str | None]]:
+def chunk_winners(job: WinnersJob) -> tuple[int, int, list[str | None]]:
     variant, stored, forces_data, seed, start, stop, name = job
     scenario = stored_scenario(stored)
     forces = {side: force_from_data(forces_data[side.value]) for side in Side}

@@ -92,7 +92,7 @@ class PlanFile(BaseModel):
     scenarios: tuple[PlanStep, ...]
     name: str = ""
     difficulty: str = "normal"
-    house_rules: dict[str, Any] = {}  # as written, checked by plan_house_rules
+    house_rules: dict[str, Any] = {}  # as written, any key: checked by plan_house_rules
 
 
 def load_plan(path: Path) -> tuple[str, list[PlannedStep], str]:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -38,6 +37,7 @@ from campaigns.files.battle_records import (
     FinishedPlay,
     PlaySide,
     PlaySpec,
+    UnfinishedPlay,
 )
 from campaigns.files.scenario_model import scenario_data, stored_scenario
 from campaigns.files.scenarios import get_scenario
@@ -186,11 +186,12 @@ def _state(row: Play, session: Session) -> PlayState:
             difficulty=Difficulty(spec["difficulty"]) if "difficulty" in spec else None)
 
 
-def unfinished(session: Session) -> list[dict[str, Any]]:
+def unfinished(session: Session) -> list[UnfinishedPlay]:
     """The plays not yet finished, oldest first."""
-    out = []
+    out: list[UnfinishedPlay] = []
     for row in session.exec(select(Play).where(Play.status == PlayStatus.ACTIVE)
                             .order_by(col(Play.id))).all():
+        assert row.id is not None
         state = _state(row, session)
         out.append({"id": row.id, "scenario": row.scenario, "side": row.side,
                     "attacker": state.names[Side.ATTACKER],

@@ -10,12 +10,21 @@ them, and battles of no campaign, have none).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import cast
 
 from sqlmodel import Session, col, select
 
 from campaigns.company import NotFound, get_company, shell_arg
+from campaigns.files.records import StepResult
+from campaigns.files.report_records import (
+    BattleListing,
+    CampaignStory,
+    ListedBattle,
+    PilotProgress,
+    RecordedStep,
+)
 from campaigns.files.stored import reading, stored_json, stored_results
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Campaign, CampaignStatus, Company, Muster, Pilot
@@ -80,46 +89,52 @@ def _seat(session: Session, row: BattleRow) -> str | None:
     return None
 
 
-def _campaign_steps(session: Session, company: Company) -> dict[int, dict[str, Any]]:
+class CampaignStep(StepResult):
+    """A campaign's step, with the name of its campaign."""
+
+    campaign: str
+
+
+def _campaign_steps(session: Session, company: Company) -> dict[int, CampaignStep]:
     """Every campaign step of the company that settled a stored battle, by battle id."""
-    steps: dict[int, dict[str, Any]] = {}
+    steps: dict[int, CampaignStep] = {}
     for row in session.exec(select(Campaign).where(Campaign.company_id == company.id)
                             .order_by(col(Campaign.id))).all():
         for entry in stored_results(session, row):
             if isinstance(entry, dict) and isinstance(entry.get("battle_id"), int):
-                steps[entry["battle_id"]] = {**entry, "campaign": row.name}
+                steps[entry["battle_id"]] = cast(CampaignStep, {**entry, "campaign": row.name})
     return steps
 
 
-def battle_list(session: Session, company_name: str) -> dict[str, Any]:
+def battle_list(session: Session, company_name: str) -> BattleListing:
     """The company's battles, oldest first: id, date, scenario, seat, result, turns, kills,
     losses and the odds of winning before the battle (None where not known)."""
     company = get_company(session, company_name)
     steps = _campaign_steps(session, company)
-    battles = []
+    battles: list[ListedBattle] = []
     for row in session.exec(select(BattleRow).where(BattleRow.company_id == company.id)
                             .order_by(col(BattleRow.id))).all():
         assert row.id is not None
         seat = _seat(session, row)
         log = _fought_log(session, row)
         counted = tally(log, seat) if log is not None and seat is not None else None
-        step = steps.get(row.id, {})
-        odds = step.get("odds")
+        step = steps.get(row.id)
+        odds = step.get("odds") if step else None
         battles.append({
             "id": row.id, "date": row.created_at, "scenario": row.scenario, "seat": seat,
             "mode": str(row.mode), "result": row.result,
-            "turns": counted.turns if counted else step.get("turns"),
+            "turns": counted.turns if counted else step.get("turns") if step else None,
             "kills": counted.kills if counted else None,
             "losses": counted.losses if counted else None,
             "odds_before": odds.get("win") if isinstance(odds, dict) else None,
-            "campaign": step.get("campaign")})
+            "campaign": step.get("campaign") if step else None})
     return {"company": company.name, "battles": battles}
 
 
-def treasury_of(entry: dict[str, Any]) -> int | float | None:
+def treasury_of(entry: StepResult) -> int | float | None:
     """The treasury a campaign step records after its battle (campaign house rule
     treasury), or None: a number, or a mapping holding it as 'after' or 'balance'."""
-    value = entry.get("treasury")
+    value: object = entry.get("treasury")  # as stored, unchecked
     if isinstance(value, dict):
         value = next((value[k] for k in ("after", "balance", "points") if k in value), None)
     if isinstance(value, bool) or not isinstance(value, int | float):
@@ -127,7 +142,7 @@ def treasury_of(entry: dict[str, Any]) -> int | float | None:
     return value
 
 
-def _levels_after(entries: list[dict[str, Any]], now: dict[str, str]) -> list[dict[str, str]]:
+def _levels_after(entries: list[StepResult], now: dict[str, str]) -> list[dict[str, str]]:
     """Each pilot's level after each step, counted back from the level it has now (``now``,
     by name) through the promotions the steps record."""
     after: list[dict[str, str]] = [{} for _ in entries]
@@ -157,7 +172,12 @@ def _campaign_row(session: Session, company: Company) -> Campaign:
     return row
 
 
-def campaign_record(session: Session, company_name: str) -> dict[str, Any]:
+def _dead(pilot: Mapping[str, object]) -> bool:
+    """Whether a step's post-battle entry says the pilot died (under either spelling)."""
+    return bool(pilot.get("died") or pilot.get("dead"))
+
+
+def campaign_record(session: Session, company_name: str) -> CampaignStory:
     """The company's campaign (the one under way, else the last) step by step: the battle,
     the odds before it against its result, kills and losses, salvage, the treasury after
     it (None unless recorded) and each pilot's progress (kills in the battle, kills in the
@@ -165,19 +185,20 @@ def campaign_record(session: Session, company_name: str) -> dict[str, Any]:
     company = get_company(session, company_name)
     row = _campaign_row(session, company)
     plan = stored_json(row, "plan", list)
-    entries = [e for e in stored_results(session, row) if isinstance(e, dict)]
+    entries = cast(list[StepResult], [e for e in stored_results(session, row)
+                                      if isinstance(e, dict)])
     now = {p.name: p.level for p in session.exec(
         select(Pilot).where(Pilot.company_id == company.id)).all()}
     levels = _levels_after(entries, now)
     totals: dict[str, int] = {}
-    steps = []
+    steps: list[RecordedStep] = []
     with reading(row, "results"):
         for i, entry in enumerate(entries):
             battle_id = entry.get("battle_id")
             battle = session.get(BattleRow, battle_id) if isinstance(battle_id, int) else None
             log = _fought_log(session, battle) if battle is not None else None
             counted = tally(log, str(entry["side"])) if log is not None else None
-            pilots = []
+            pilots: list[PilotProgress] = []
             for p in entry.get("pilots", []):
                 name = str(p["pilot"])
                 totals[name] = totals.get(name, 0) + int(p.get("kills", 0))
@@ -186,12 +207,12 @@ def campaign_record(session: Session, company_name: str) -> dict[str, Any]:
                                "level": levels[i].get(name) or None,
                                "promoted": p.get("promoted"), "new_skill": p.get("new_skill"),
                                "mek_destroyed": bool(p.get("mek_destroyed")),
-                               "dead": bool(p.get("died") or p.get("dead"))})
+                               "dead": _dead(p)})
             odds = entry.get("odds")
             steps.append({
                 "step": i + 1, "scenario": entry["scenario"], "name": entry.get("name"),
                 "side": entry["side"], "battle_id": battle_id,
-                "odds_before": dict(odds) if isinstance(odds, dict) else None,
+                "odds_before": odds.copy() if isinstance(odds, dict) else None,
                 "result": entry["result"], "reason": entry.get("reason"),
                 "turns": entry.get("turns"),
                 "kills": counted.kills if counted else sum(p["kills"] for p in pilots),

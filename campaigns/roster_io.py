@@ -18,7 +18,7 @@ import io
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 import yaml
 from sqlmodel import Session
@@ -34,7 +34,14 @@ from campaigns.company import (
 from campaigns.files import roster
 from campaigns.files.model_errors import checked
 from campaigns.files.reading import ROSTER, parse_json_or_yaml, read_text
-from campaigns.files.records import CampaignRecord, LostPart, MekRecord, PilotRecord, StockRecord
+from campaigns.files.records import (
+    CampaignRecord,
+    ImportedRoster,
+    LostPart,
+    MekRecord,
+    PilotRecord,
+    StockRecord,
+)
 from campaigns.files.roster_model import Roster
 from campaigns.files.scenario_model import house_rules_problems, parse_scenario
 from campaigns.files.scenarios import discover
@@ -379,7 +386,7 @@ def _campaign_problems(campaigns: Sequence[CampaignRecord]) -> list[str]:
 
 
 def import_roster(session: Session, text: str, source: str, name: str | None = None
-                  ) -> dict[str, Any]:
+                  ) -> ImportedRoster:
     """Found a company from the roster in ``text``, under its own name or ``name``, with
     fresh ids. Refused (nothing stored) if a company of that name exists."""
     doc = parse_roster(text, source)
@@ -399,7 +406,9 @@ def import_roster(session: Session, text: str, source: str, name: str | None = N
         change.summary = (f"Imported {name} from {source}: {_n(counts['meks'], 'Mek')}, "
                           f"{_n(counts['pilots'], 'pilot')}, "
                           f"{_n(counts['battles'], 'battle')}.")
-    return {"id": company.id, "name": company.name, "source": source, **counts}
+    return {"id": company.id, "name": company.name, "source": source, "meks": counts["meks"],
+            "pilots": counts["pilots"], "support": counts["support"],
+            "musters": counts["musters"], "battles": counts["battles"]}
 
 
 def _n(count: int, word: str) -> str:

@@ -3,7 +3,7 @@
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from typer.core import TyperGroup
@@ -13,6 +13,9 @@ from cli import odds_duel
 from cli.battle_cmd import ATTACKER, CONTROLLER, DEFENDER, controller_option
 from cli.output import print_json, say, show
 from cli.state import JSON
+
+if TYPE_CHECKING:
+    from campaigns.files.odds_records import BattleOdds, Ladder, SkillGains
 
 
 class ScenarioFirst(TyperGroup):
@@ -201,7 +204,7 @@ def _progress(as_json: bool, total: int | None) -> Iterator[_Advance]:
         yield _Advance(progress, progress.add_task("odds", total=total))
 
 
-def _ladder_view(data: dict[str, Any]) -> list[Any]:
+def _ladder_view(data: "Ladder") -> list[Any]:
     from rich import box
     from rich.table import Table
     from rich.text import Text
@@ -221,7 +224,7 @@ def _ladder_view(data: dict[str, Any]) -> list[Any]:
     return [head, table]
 
 
-def _skill_view(data: dict[str, Any]) -> list[Any]:
+def _skill_view(data: "SkillGains") -> list[Any]:
     from rich import box
     from rich.table import Table
     from rich.text import Text
@@ -257,7 +260,7 @@ def _predicted_with(name: str) -> Any:
                 "and campaigns fight against the bot unless told otherwise.")
 
 
-def _view(data: dict[str, Any]) -> list[Any]:
+def _view(data: "BattleOdds") -> list[Any]:
     from rich import box
     from rich.table import Table
     from rich.text import Text
@@ -268,10 +271,10 @@ def _view(data: dict[str, Any]) -> list[Any]:
     outcomes = Table(box=box.SIMPLE_HEAD)
     for column in ("Outcome", "Chance", "95% interval"):
         outcomes.add_column(column)
-    for key, label in (("attacker", f"{data['attacker']['name']} (attacker) wins"),
-                       ("defender", f"{data['defender']['name']} (defender) wins"),
-                       ("draw", "Draw")):
-        o = data[key]
+    attacker, defender = data["attacker"], data["defender"]
+    for o, label in ((attacker, f"{attacker['name']} (attacker) wins"),
+                     (defender, f"{defender['name']} (defender) wins"),
+                     (data["draw"], "Draw")):
         outcomes.add_row(Text(label), f"{o['p']:.1%}", f"{o['low']:.1%} - {o['high']:.1%}")
     units = Table(box=box.SIMPLE_HEAD)
     for column in ("Unit", "Side", "Survives", "Mek kills"):

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
+from campaigns.files.odds_records import Ladder
+
 WIDTH, HEIGHT = 720, 400
 LEFT, RIGHT, TOP, BOTTOM = 70, 20, 70, 60
 EM = 0.62  # a generous width of one character of a sans-serif font, in font sizes
@@ -52,11 +54,11 @@ class Text:
 Shape = Rect | Line | Text
 
 
-def ladder_chart(data: dict[str, Any]) -> list[Shape]:
+def ladder_chart(data: Ladder) -> list[Shape]:
     """The shapes of a ladder's win rate per point of price chart (percentage points of win
     rate for each point the Mek costs), one bar per Mek."""
     meks = [m for m in data["meks"] if m["per_point"] is not None]
-    values = [100 * m["per_point"] for m in meks]
+    values = [100 * (m["per_point"] or 0.0) for m in meks]  # each one kept has one
     top = _nice_ceiling(max(values, default=0.0))
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
     slot = plot_w / max(len(meks), 1)
@@ -84,12 +86,12 @@ def ladder_chart(data: dict[str, Any]) -> list[Shape]:
     return shapes
 
 
-def chart_subtitle(data: dict[str, Any]) -> str:
+def chart_subtitle(data: Ladder) -> str:
     return (f"{', '.join(data['terrains'])}; {data['runs_per_pairing']:,} duels per pairing, "
             "draws count half")
 
 
-def chart_title(data: dict[str, Any]) -> str:
+def chart_title(data: Ladder) -> str:
     return f"Win rate per point of price ({chart_subtitle(data)})"
 
 
@@ -109,7 +111,7 @@ def fitted(text: str, size: int, lines: int = 2) -> list[str]:
 
 # ---- SVG --------------------------------------------------------------------------------------
 
-def ladder_svg(data: dict[str, Any]) -> str:
+def ladder_svg(data: Ladder) -> str:
     """The chart as SVG text."""
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">',
@@ -141,7 +143,7 @@ def _svg_shape(shape: Shape) -> str:
 
 # ---- PNG --------------------------------------------------------------------------------------
 
-def ladder_png(data: dict[str, Any]) -> bytes:
+def ladder_png(data: Ladder) -> bytes:
     """The chart as a PNG image (``PNG_SCALE`` times the SVG's size)."""
     from PIL import Image, ImageDraw
 
@@ -190,7 +192,7 @@ def _font(size: int) -> Any:
 
 # ---- files ------------------------------------------------------------------------------------
 
-def ladder_picture(data: dict[str, Any], suffix: str) -> str | bytes:
+def ladder_picture(data: Ladder, suffix: str) -> str | bytes:
     """The chart in the format of a file ending ``suffix`` (one of ``FORMATS``): SVG text or
     PNG bytes."""
     return ladder_png(data) if suffix.lower() == ".png" else ladder_svg(data)

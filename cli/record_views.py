@@ -3,13 +3,12 @@ step (``campaign show``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from campaigns.files.report_records import BattleListing, CampaignStory, PilotProgress
 from cli.store_views import counted_names
 
 WRAPPED = ("Scenario", "Salvage", "Pilot", "1", "2", "3", "4", "5", "6", "7", "8", "9")
@@ -24,7 +23,7 @@ def _pct(share: object) -> str:
     return f"{share:.0%}" if isinstance(share, int | float) else NONE
 
 
-def battle_list(data: dict[str, Any]) -> RenderableType:
+def battle_list(data: BattleListing) -> RenderableType:
     battles = data["battles"]
     if not battles:
         return Text(f"{data['company']} has fought no battle yet.")
@@ -42,7 +41,7 @@ def battle_list(data: dict[str, Any]) -> RenderableType:
         "campaign's battle. 'meks battle show ID' prints a battle's report."))
 
 
-def _progress(p: dict[str, Any]) -> str:
+def _progress(p: PilotProgress) -> str:
     """A pilot's step: kills in the battle (and in the campaign so far), level after it,
     what happened to it."""
     bits = [f"+{p['kills']} ({p['total_kills']})"]
@@ -68,7 +67,7 @@ def _table(title: str, columns: tuple[tuple[str, str], ...]) -> Table:
     return table
 
 
-def campaign_show(data: dict[str, Any]) -> RenderableType:
+def campaign_show(data: CampaignStory) -> RenderableType:
     steps = data["steps"]
     table = _table(f"{data['company']}: {data['campaign']} ({data['difficulty']}, "
                    f"{data['status']}, {len(steps)} of {data['of']} played)",

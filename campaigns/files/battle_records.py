@@ -11,6 +11,49 @@ from typing import NotRequired, TypedDict
 
 from campaigns.files.records import Json, PilotOutcome, StepData, StepOutcome
 
+# ---- a side's force as plain data (campaigns.fighters) ----------------------------------------
+
+class StoredDesign(TypedDict):
+    """A Mek's design: its chassis size and parts, and its printed price (None: custom)."""
+
+    name: str
+    size: str
+    weapons: list[str]
+    systems: list[str]
+    price: int | None
+
+
+class StoredPilot(TypedDict):
+    name: str
+    level: str
+    skills: list[str]
+
+
+class UnitWear(TypedDict, total=False):
+    heat_loss: int  # house rule wear (R3.8): only when some was lost
+
+
+class StoredUnit(UnitWear):
+    """A unit of a force: a Mek (its design and pilot) or a support unit (by name)."""
+
+    name: str
+    points: int
+    ref: str | None  # the company's Mek id, to report back after the battle
+    support: str | None  # a support unit's name
+    damage: int  # hits carried from an earlier battle (house rule repair: none)
+    design: StoredDesign | None
+    pilot: StoredPilot | None
+
+
+class StoredForce(TypedDict):
+    """A side's force as a battle's spec keeps it, and as the odds' worker processes get it
+    (``force_to_data``; ``force_from_data`` reads it back)."""
+
+    name: str
+    support: list[str]  # the support results it rolled
+    units: list[StoredUnit]
+
+
 # ---- a battle the tool fought (campaigns.battles) ---------------------------------------------
 
 class BattleDice(TypedDict, total=False):
@@ -27,7 +70,7 @@ class BattleSpec(TypedDict):
 
     engine: int  # the engine revision
     scenario: Json  # the scenario's stored copy
-    forces: dict[str, Json]  # each side's force, by side
+    forces: dict[str, StoredForce]  # by side
     controllers: dict[str, str]  # by side
     dice: BattleDice
     difficulty: NotRequired[str]
@@ -49,10 +92,22 @@ class PlaySpec(TypedDict):
 
     engine: int  # the engine revision
     scenario: Json  # the scenario's stored copy
-    forces: dict[str, Json]  # each side's force, by side
+    forces: dict[str, StoredForce]  # by side
     sides: dict[str, PlaySide]  # by side
     campaign: NotRequired[StepData]  # a campaign's battle: its step
     difficulty: NotRequired[str]
+
+
+class UnfinishedPlay(TypedDict):
+    """A play at the terminal not yet finished, as ``battle resume`` lists it."""
+
+    id: int
+    scenario: str
+    side: str  # the side the player commands
+    attacker: str  # each side's name
+    defender: str
+    decisions: int  # the decisions recorded so far
+    updated_at: str
 
 
 class UnitPilot(TypedDict):

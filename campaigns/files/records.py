@@ -539,6 +539,19 @@ class CompanyLine(TypedDict):
     battles: int
 
 
+class ImportedRoster(TypedDict):
+    """A company founded from a roster (``roster import``): what it brought, counted."""
+
+    id: int | None
+    name: str
+    source: str  # the file, or <stdin>
+    meks: int
+    pilots: int
+    support: int
+    musters: int
+    battles: int
+
+
 class BoughtMek(MekView, total=False):
     """A Mek just bought, with the treasury left (house rule treasury)."""
 

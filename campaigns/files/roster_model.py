@@ -247,7 +247,8 @@ ROSTER_WORDS = Vocabulary(root=Roster)
 
 
 def roster_json_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of a roster document, generated from the model."""
+    """The JSON Schema (draft 2020-12) of a roster document, generated from the model
+    (free-form JSON)."""
     schema = Roster.model_json_schema(by_alias=True)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",

@@ -394,7 +394,7 @@ class HouseRules(_Model):
     def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # The campaign house rules are stored only when switched on, as the plain type
         # stores them (meks.game.scenario.HouseRules.QUIET): older stored scenarios keep their form.
-        data: dict[str, Any] = handler(self)
+        data: dict[str, Any] = handler(self)  # pydantic's dump of the model, free-form
         for name in game.HouseRules.QUIET:
             if getattr(self, name) == type(self).model_fields[name].default:
                 data.pop(name, None)
@@ -646,14 +646,14 @@ class Scenario(_Model):
     def _quiet(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         # Stored only when given, as the plain type stores it (meks.game.scenario.Scenario.QUIET):
         # scenarios stored before keep their form.
-        data: dict[str, Any] = handler(self)
+        data: dict[str, Any] = handler(self)  # pydantic's dump of the model, free-form
         if not self.changes:
             data.pop("changes", None)
         return data
 
 
 def scenario_json_schema() -> dict[str, Any]:
-    """The JSON Schema of a scenario file, generated from the model."""
+    """The JSON Schema of a scenario file, generated from the model (free-form JSON)."""
     schema = Scenario.model_json_schema(by_alias=True)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -734,7 +734,7 @@ def _to_game(value: Any) -> Any:
 def scenario_data(scenario: game.Scenario) -> dict[str, Any]:
     """``scenario`` as plain JSON data, in the form it is stored in (every key, in the
     model's order, each with its value or default)."""
-    data: dict[str, Any] = _to_data(scenario)
+    data: dict[str, Any] = _to_data(scenario)  # the model's form: stored_scenario checks it
     return data
 
 

@@ -12,8 +12,11 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from campaigns.files.report_records import RecordedStep
+
 LEVELS = ("Green", "Regular", "Veteran", "Elite")
 RESULT_COLOURS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828"}
+# matplotlib rcParams: each setting has a type of its own
 STYLE: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "meks", "text.parse_math": False,
          "font.family": "sans-serif", "font.size": 9, "axes.spines.top": False,
          "axes.spines.right": False}
@@ -37,7 +40,7 @@ def _figure(width: float, height: float) -> Any:
     return Figure(figsize=(width, height), layout="constrained")
 
 
-def odds_chart(steps: Sequence[dict[str, Any]]) -> str:
+def odds_chart(steps: Sequence[RecordedStep]) -> str:
     """Each battle's odds of winning before it (a bar) against its result (the bar's
     colour, and a mark: up for a win, level for a draw, down for a loss)."""
     import matplotlib
@@ -46,7 +49,7 @@ def odds_chart(steps: Sequence[dict[str, Any]]) -> str:
         figure = _figure(7.0, 2.6)
         ax = figure.add_subplot()
         labels = [f"{s['step']}" for s in steps]
-        odds = [(s["odds_before"] or {}).get("win") for s in steps]
+        odds = [o.get("win") if (o := s["odds_before"]) else None for s in steps]
         for i, (share, step) in enumerate(zip(odds, steps, strict=True)):
             colour = RESULT_COLOURS.get(step["result"], "#9e9e9e")
             if share is not None:
@@ -66,7 +69,7 @@ def odds_chart(steps: Sequence[dict[str, Any]]) -> str:
         return _svg(figure)
 
 
-def treasury_chart(steps: Sequence[dict[str, Any]]) -> str | None:
+def treasury_chart(steps: Sequence[RecordedStep]) -> str | None:
     """The treasury after each step, when the campaign recorded one (else None)."""
     points = [(s["step"], s["treasury"]) for s in steps if s.get("treasury") is not None]
     if not points:
@@ -87,14 +90,14 @@ def treasury_chart(steps: Sequence[dict[str, Any]]) -> str | None:
         return _svg(figure)
 
 
-def pilots_chart(steps: Sequence[dict[str, Any]]) -> str | None:
+def pilots_chart(steps: Sequence[RecordedStep]) -> str | None:
     """Each pilot's kills in the campaign so far and level, step by step (None with no
     pilot)."""
     names: list[str] = []
     for step in steps:
-        for p in step["pilots"]:
-            if p["pilot"] not in names:
-                names.append(p["pilot"])
+        for pilot in step["pilots"]:
+            if pilot["pilot"] not in names:
+                names.append(pilot["pilot"])
     if not names:
         return None
     import matplotlib

@@ -16,7 +16,7 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from campaigns.files.records import Document, MekRecord, MusterRecord, PilotRecord, SupportRecord
 from campaigns.parts import Part, fighting_spec, heat_loss
@@ -95,6 +95,17 @@ class MekCard:
     lost: tuple[str, ...] = ()  # parts lost in battle and not replaced (R3.7)
     to_hit: tuple[ToHitLine, ...] = ()
     to_hit_notes: tuple[str, ...] = ()  # the modifiers ``to_hit`` applied, named
+
+
+class CardCharges(TypedDict):
+    """What a Mek's card shows of what it cost and what it went through (``MekCard``'s
+    fields of the same names)."""
+
+    price: int
+    owed: int
+    wear: int
+    heat_lost: int
+    lost: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -228,7 +239,7 @@ def mek_card(mek: MekRecord, pilot: PilotRecord | None, catalog: Catalog, *,
     card = pilot_card(pilot, catalog) if pilot else None
     lost = tuple(Part.from_data(p) for p in mek.get("lost", []))
     wear = mek.get("wear", 0)
-    extras: dict[str, Any] = {
+    extras: CardCharges = {
         "price": mek["price"] if price is None else price,
         "owed": mek.get("owed", 0) if owed is None else owed, "wear": wear,
         "heat_lost": heat_loss(wear, Size(mek["size"]), catalog),
