@@ -331,7 +331,7 @@ def test_with_time_against_it_a_hot_mek_takes_the_second_movement_toward_its_goa
     in the city): when time is against the side, a second movement that brings a Mek
     nearer the zone it must clear is taken, though it ends next to the fight and costs heat
     the Mek's weapons need; the turn it saves is worth more."""
-    battle, bot, view = hot_odins_just_arrived(turn=2)
+    _battle, bot, view = hot_odins_just_arrived(turn=2)  # the view needs the battle alive
     assert bot.clock(view, Side.ATTACKER) < 0
     orders = bot.second_move(view, Side.ATTACKER)
     assert set(orders.values()) <= {2, 6} and len(orders) == 2
@@ -341,9 +341,9 @@ def test_with_time_on_its_side_a_hot_mek_keeps_out_of_a_second_movement_next_to_
         ) -> None:
     """The other side of the rule: where waiting costs nothing, a hot Mek does not take a
     second movement that only brings it next to a fight it would then fight hot."""
-    battle, bot, view = hot_odins_just_arrived(turn=2)
+    _battle, bot, view = hot_odins_just_arrived(turn=2)  # the view needs the battle alive
     bot.clock = lambda *_: 0  # type: ignore[method-assign]
-    assert not {z for z in bot.second_move(view, Side.ATTACKER).values()} & {2, 6}
+    assert not set(bot.second_move(view, Side.ATTACKER).values()) & {2, 6}
 
 
 def test_an_even_rearguard_keeps_no_one_back_and_gathers_before_the_enemy_comes() -> None:
