@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from campaigns.files import scenario_model
+from campaigns.files import scenario_model, victory_model
 from campaigns.files.scenario_model import (
     parse_condition,
     parse_scenario,
@@ -68,9 +68,9 @@ def test_the_game_and_its_engine_do_not_import_pydantic() -> None:
 def test_file_models_and_game_types_have_the_same_fields() -> None:
     """Each model of the file has a plain type of the same name in meks with the same
     fields in the same order (a condition's 'type' is its tag), and the same file keys."""
-    models = [m for m in vars(scenario_model).values()
+    models = [m for module in (scenario_model, victory_model) for m in vars(module).values()
               if isinstance(m, type) and issubclass(m, BaseModel)
-              and m.__module__ == scenario_model.__name__ and not m.__name__.startswith("_")]
+              and m.__module__ == module.__name__ and not m.__name__.startswith("_")]
     assert len(models) == 22
     for model in models:
         plain = getattr(game, model.__name__)
