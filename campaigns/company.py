@@ -53,7 +53,7 @@ from meks.game.dice import Dice
 from meks.game.errors import InputError, MeksError, UsageError, problem
 from meks.game.names import normalize, suggest
 from meks.game.plain import plain
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
 from meks.game.support import roll_support
 from meks.game.text import (
     TYPED_WHITESPACE,
@@ -62,6 +62,7 @@ from meks.game.text import (
     shown,
     without_format_characters,
 )
+from meks.game.vocabulary import Side
 
 
 def shell_arg(text: str) -> str:

@@ -50,7 +50,8 @@ from meks.game.pilots import (
     skill_label,
 )
 from meks.game.rules import random_pick
-from meks.game.scenario import HouseRules, Repair, Salvage
+from meks.game.scenario import HouseRules
+from meks.game.vocabulary import Repair, Salvage
 
 RESULTS = ("win", "loss", "draw")
 # How a battle ended early for a company (house rule withdrawal, R6.13), as reports say it.

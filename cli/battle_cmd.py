@@ -192,7 +192,7 @@ def auto(
     from campaigns.battles import both, fight, is_force_file, store, summary
     from cli.store_views import counted_names
     from meks.engine.log import render
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     chosen = _dice(seed, dice)
     sides = both(controller_name)
@@ -324,7 +324,7 @@ def play(
     from campaigns.company import Refused
     from campaigns.play import start
     from cli.play_run import play_to_end
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     chosen = side.strip().lower()
     if chosen not in ("attacker", "defender"):

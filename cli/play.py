@@ -40,7 +40,8 @@ from meks.engine.log import Kind, render
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Weapon
 from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
-from meks.game.scenario import BreakContact, Edge, Placed, Side
+from meks.game.scenario import Placed
+from meks.game.vocabulary import BreakContact, Edge, Side
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -14,7 +14,7 @@ from meks.engine.decisions import OVERRUN_RATIO
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band
 from meks.game.rules import ONE_FLOAT, armor_save
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

@@ -20,7 +20,8 @@ from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
 from meks.game.catalog import Band, Design, Size, Weapon
 from meks.game.construction import Pricing, check_design
 from meks.game.dice import Dice
-from meks.game.scenario import Edge, Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Edge, Side
 from tests.engine_helpers import CATALOG, duel_scenario, mek
 
 if TYPE_CHECKING:

@@ -247,7 +247,7 @@ def _setup(db: str, extra: str) -> None:
     from campaigns.play import start
     from db.engine import transaction
     from meks.game.catalog import load_catalog
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     catalog = load_catalog()
     with transaction(db) as s:
@@ -282,7 +282,7 @@ def _case(name: str) -> Any:
     from meks.engine.controllers import Baseline
     from meks.game.catalog import load_catalog
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     catalog = load_catalog()
 

@@ -26,7 +26,7 @@ from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, load_catalog
 from meks.game.dice import Dice
-from meks.game.scenario import Edge, Side
+from meks.game.vocabulary import Edge, Side
 from tests.engine_helpers import told_id
 from tests.test_battle_cli import BLUE, RED
 
@@ -1091,7 +1091,7 @@ def test_a_play_stored_without_a_revision_goes_on_under_one_exchange_R5_2(
     from campaigns.play import load, start
     from cli.state import session
     from db.models import Play
-    from meks.game.scenario import COMBAT_ROUNDS, BreakContact
+    from meks.game.vocabulary import COMBAT_ROUNDS, BreakContact
 
     red, blue = files
     with session() as s:

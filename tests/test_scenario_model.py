@@ -27,9 +27,10 @@ from campaigns.files.scenario_model import (
     stored_scenario,
 )
 from campaigns.files.scenarios import get_scenario, read_scenario_file
+from meks.game import conditions
 from meks.game import scenario as game
-from meks.game.scenario import Edge, Side
 from meks.game.scenario_checks import ScenarioInvalid
+from meks.game.vocabulary import KEY, Edge, Side
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -73,12 +74,12 @@ def test_file_models_and_game_types_have_the_same_fields() -> None:
               and m.__module__ == module.__name__ and not m.__name__.startswith("_")]
     assert len(models) == 22
     for model in models:
-        plain = getattr(game, model.__name__)
+        plain = getattr(game, model.__name__, None) or getattr(conditions, model.__name__)
         fields = [f for f in dataclasses.fields(plain)
-                  if f.metadata.get(game.KEY, f.name) is not None]
+                  if f.metadata.get(KEY, f.name) is not None]
         assert [f.name for f in fields] == [n for n in model.model_fields if n != "type"], \
             model.__name__
-        assert [f.metadata.get(game.KEY, f.name) for f in fields] == \
+        assert [f.metadata.get(KEY, f.name) for f in fields] == \
             [i.alias or n for n, i in model.model_fields.items() if n != "type"]
         if "type" in model.model_fields:
             assert plain.tag == model.tag

@@ -79,7 +79,7 @@ def test_a_worn_mek_prints_the_heat_rating_and_weapons_the_battle_fields_it_with
     from campaigns.forces import muster_force
     from cli.state import session
     from meks.engine.units import build_unit
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     doc = worn_company(runner, tmp_path)
     scenario = field_scenario(tmp_path)
@@ -159,7 +159,7 @@ def test_the_muster_sheet_shows_the_scenario_map_set_up_and_victory(
     set-up and victory conditions as the scenario's own data words them, and the result at
     the turn limit."""
     from campaigns.files.scenarios import get_scenario
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     worn_company(runner, tmp_path)
     scenario_id = field_scenario(tmp_path)

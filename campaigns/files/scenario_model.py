@@ -68,15 +68,20 @@ from campaigns.files.scenario_values import (
     Zones,
 )
 from campaigns.files.victory_model import CONDITION_MODELS, Condition, Victory
+from meks.game import conditions
 from meks.game import scenario as game
 from meks.game.construction import Pricing
 from meks.game.errors import described, problem
-from meks.game.scenario import (
+from meks.game.scenario_checks import Problem, ScenarioInvalid, semantic_problems
+from meks.game.vocabulary import (
+    COMBAT_ROUNDS,
     DEFAULT_BUDGET,
     DEFAULT_SUPPORT_ROLLS,
     DEFAULT_TERRAIN,
     DEFAULT_TURN_LIMIT,
     MAX_BUDGET,
+    MAX_COMBAT_ROUNDS,
+    BreakContact,
     Measure,
     Repair,
     Salvage,
@@ -84,7 +89,6 @@ from meks.game.scenario import (
     SkillChoice,
     ZoneChoice,
 )
-from meks.game.scenario_checks import Problem, ScenarioInvalid, semantic_problems
 from meks.game.zones import ZONES
 
 # ---- set-up, arrivals, exits -------------------------------------------------------------
@@ -221,11 +225,11 @@ class HouseRules(StrictModel):
     withdrawal: bool = Field(False, description=(
         "R6.13: at the end of a turn a side may withdraw (it loses), or overrun when it "
         "clearly wins (it wins); its units take up to 3 Hits that never destroy them."))
-    combat_rounds: Whole = Field(game.COMBAT_ROUNDS, ge=1, le=game.MAX_COMBAT_ROUNDS,
+    combat_rounds: Whole = Field(COMBAT_ROUNDS, ge=1, le=MAX_COMBAT_ROUNDS,
                                  description=(
         "R5.2: the most rounds a zone combat fights in one combat step before it waits for "
         "the next turn; 1 is the earlier reading, one exchange per zone a turn."))
-    break_contact: BreakContactName = Field(game.BreakContact.WITHDRAW, description=(
+    break_contact: BreakContactName = Field(BreakContact.WITHDRAW, description=(
         "R6.3: breaking contact withdraws the winner's units into adjacent zones free of "
         "enemies (withdraw), or only stops the fire there this turn (stay, the earlier "
         "reading)."))
@@ -252,11 +256,11 @@ def _condition_adapter() -> TypeAdapter[Condition]:
     return TypeAdapter(Condition)
 
 
-def parse_condition(data: object, source: str = "condition") -> game.Condition:
+def parse_condition(data: object, source: str = "condition") -> conditions.Condition:
     """One victory condition from plain data (``{"type": "occupy", ...}``); for tests and
     for tools that build conditions on their own. ``ScenarioInvalid`` if unusable."""
     try:
-        condition: game.Condition = _to_game(_condition_adapter().validate_python(data))
+        condition: conditions.Condition = _to_game(_condition_adapter().validate_python(data))
     except ValidationError as exc:
         found, unlisted = worded(exc, {"victory": {"attacker": data}}, SCENARIO_WORDS,
                                   ("victory", "attacker"))
@@ -372,7 +376,8 @@ def _game_scenario(model: Scenario) -> game.Scenario:
 def _to_game(value: Any) -> Any:
     """``value`` with every model in it turned into the game's type of the same name."""
     if isinstance(value, BaseModel):
-        kind = getattr(game, type(value).__name__)
+        name = type(value).__name__
+        kind = getattr(game, name, None) or getattr(conditions, name)
         return kind(**{name: _to_game(getattr(value, name)) for name in type(value).model_fields
                        if name != "type"})
     if isinstance(value, tuple):

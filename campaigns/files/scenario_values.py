@@ -22,11 +22,12 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from meks.game import scenario as game
 from meks.game.catalog import Size, load_catalog
 from meks.game.construction import Pricing
 from meks.game.errors import AmbiguousName, described
-from meks.game.scenario import (
+from meks.game.text import without_format_characters
+from meks.game.vocabulary import (
+    BreakContact,
     Edge,
     Measure,
     Repair,
@@ -37,7 +38,6 @@ from meks.game.scenario import (
     UnitKind,
     ZoneChoice,
 )
-from meks.game.text import without_format_characters
 from meks.game.zones import ZONES
 
 E = typing.TypeVar("E", bound=enum.Enum)
@@ -193,8 +193,8 @@ KindName = Annotated[UnitKind, _loose_enum(UnitKind), _any_case_schema(UnitKind)
 MeasureName = Annotated[Measure, _loose_enum(Measure), _any_case_schema(Measure)]
 SizeName = Annotated[Size, _loose_enum(Size), _any_case_schema(Size)]
 ResultName = Annotated[Result, _loose_enum(Result), _any_case_schema(Result)]
-BreakContactName = Annotated[game.BreakContact, _loose_enum(game.BreakContact),
-                             _any_case_schema(game.BreakContact)]
+BreakContactName = Annotated[BreakContact, _loose_enum(BreakContact),
+                             _any_case_schema(BreakContact)]
 ZoneChoiceName = Annotated[ZoneChoice, _loose_enum(ZoneChoice), _any_case_schema(ZoneChoice)]
 PricingName = Annotated[Pricing, _loose_enum(Pricing), _any_case_schema(Pricing)]
 SkillChoiceName = Annotated[SkillChoice, _loose_enum(SkillChoice), _any_case_schema(SkillChoice)]

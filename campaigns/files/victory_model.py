@@ -26,7 +26,8 @@ from campaigns.files.scenario_values import (
     Whole,
     Zone,
 )
-from meks.game.scenario import COMBINATORS, Measure, Result, UnitKind
+from meks.game.conditions import COMBINATORS
+from meks.game.vocabulary import Measure, Result, UnitKind
 
 
 class _Condition(StrictModel):

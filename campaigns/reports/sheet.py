@@ -26,8 +26,9 @@ from meks.game.catalog import Band, Catalog, Design, Size
 from meks.game.pilots import base_skill
 from meks.game.reference import CRITICAL_CHECK_TEXT, critical_effects, turn_sequence
 from meks.game.rules import ToHit, skill_of, to_hit
-from meks.game.scenario import COMBAT_ROUNDS, Scenario, Side
+from meks.game.scenario import Scenario
 from meks.game.text import without_format_characters
+from meks.game.vocabulary import COMBAT_ROUNDS, Side
 
 # ---- the model ------------------------------------------------------------------------------
 

@@ -66,7 +66,8 @@ from meks.game.rules import (
     heat_rating,
     pick_odds,
 )
-from meks.game.scenario import SIDES, HouseRules, Side, UnitKind
+from meks.game.scenario import HouseRules
+from meks.game.vocabulary import SIDES, Side, UnitKind
 
 Num = Any  # float, or Fraction when the odds are computed exactly
 

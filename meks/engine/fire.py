@@ -15,7 +15,7 @@ from meks.engine.log import Kind
 from meks.engine.units import Unit, WeaponSlot
 from meks.game.catalog import Band, Family, Weapon
 from meks.game.rules import ToHit, may_fire_again
-from meks.game.scenario import UnitKind
+from meks.game.vocabulary import UnitKind
 
 
 @dataclass

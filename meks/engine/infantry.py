@@ -10,7 +10,7 @@ from meks.engine.units import Unit, strongpoint
 from meks.game import rules
 from meks.game.catalog import Weapon
 from meks.game.rules import GUNNERY_MODIFIER, KillsRoll, infantry_hits, kills_roll
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 
 def describe_kills_roll(b: Board, weapon: Weapon, target: Unit,

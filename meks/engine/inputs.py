@@ -25,7 +25,8 @@ from typing import Protocol
 
 from meks.game.catalog import Band, Family, MoveDice, Size, Weapon
 from meks.game.rules import MovementRoll, ToHit, movement_roll, skill_of, to_hit
-from meks.game.scenario import HouseRules, Side, UnitKind
+from meks.game.scenario import HouseRules
+from meks.game.vocabulary import Side, UnitKind
 
 
 class Seat(Protocol):

@@ -46,7 +46,8 @@ from meks.engine.values import UnitView
 from meks.engine.view import SideView
 from meks.game.catalog import Band
 from meks.game.rules import ONE_FLOAT, armor_save
-from meks.game.scenario import Edge, Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Edge, Side
 
 # ---- what the victory conditions name -------------------------------------------------------
 

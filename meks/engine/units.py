@@ -24,7 +24,7 @@ from meks.game.catalog import (
 )
 from meks.game.pilots import FAMILIARITY, base_skill
 from meks.game.rules import heat_rating
-from meks.game.scenario import Edge, Side, UnitKind
+from meks.game.vocabulary import Edge, Side, UnitKind
 
 
 class Sensors(enum.IntEnum):

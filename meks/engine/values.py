@@ -20,7 +20,7 @@ from typing import Any
 from meks.engine.units import Pilot, Sensors, SystemSlot, Unit, WeaponSlot, sensors_of, working
 from meks.game.catalog import Level, MoveDice, Size, System, Weapon
 from meks.game.rules import heat_rating
-from meks.game.scenario import Edge, Side, UnitKind
+from meks.game.vocabulary import Edge, Side, UnitKind
 
 
 class FrozenError(AttributeError):

@@ -49,8 +49,9 @@ from meks.engine.values import Parts, UnitView, unit_value
 from meks.game.catalog import Band, Catalog, Weapon
 from meks.game.dice import Dice
 from meks.game.rules import KillsRoll, MovementRoll, ToHit
-from meks.game.scenario import HouseRules, Scenario, Side, UnitKind
+from meks.game.scenario import HouseRules, Scenario
 from meks.game.victory import BattleState, UnitState
+from meks.game.vocabulary import Side, UnitKind
 
 INFANTRY = UnitKind.INFANTRY
 DEFENDER = Side.DEFENDER

@@ -35,7 +35,7 @@ from meks.game.rules import (
     overheat_hits,
     skill_of,
 )
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
