@@ -39,8 +39,9 @@ from meks.engine.decisions import BAND_STEP, RETREAT_HITS, RangeChoice, Retreat,
 from meks.engine.log import Kind, render
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Weapon
-from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
+from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE
 from meks.game.scenario import Placed
+from meks.game.shots import may_fire_again, overheat
 from meks.game.vocabulary import BreakContact, Edge, Side
 
 if TYPE_CHECKING:

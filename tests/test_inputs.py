@@ -15,7 +15,7 @@ from meks.analysis.estimate import rollers
 from meks.engine.bot.evaluation import Judge
 from meks.engine.core import Battle
 from meks.game.catalog import Band
-from meks.game.rules import heat_rating
+from meks.game.shots import heat_rating
 from meks.game.vocabulary import Side
 from tests.engine_helpers import CATALOG, battle, duel_scenario, force, mek, start
 

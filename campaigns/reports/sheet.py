@@ -25,8 +25,9 @@ from meks.engine.units import PilotSpec, Unit, build_unit
 from meks.game.catalog import Band, Catalog, Design, Size
 from meks.game.pilots import base_skill
 from meks.game.reference import CRITICAL_CHECK_TEXT, critical_effects, turn_sequence
-from meks.game.rules import ToHit, skill_of, to_hit
+from meks.game.rules import skill_of
 from meks.game.scenario import Scenario
+from meks.game.shots import ToHit, to_hit
 from meks.game.text import without_format_characters
 from meks.game.vocabulary import COMBAT_ROUNDS, Side
 
@@ -192,7 +193,7 @@ def _needed(check: ToHit) -> str:
 def to_hit_lines(unit: Unit, six_hits: bool = False
                  ) -> tuple[tuple[ToHitLine, ...], tuple[str, ...]]:
     """Each of ``unit``'s working weapons with the roll it needs at each band, as
-    ``meks.game.rules.to_hit`` works it out with the modifiers the unit always brings: its
+    ``meks.game.shots.to_hit`` works it out with the modifiers the unit always brings: its
     pilot's level and a Targeting Array (one target); with the pilot's Accuracy, Guidance
     or Steady Hand, the first attack of that family each round in brackets. The target's
     terrain and systems are left to the table. Also the modifiers applied, named."""

@@ -29,7 +29,7 @@ from meks.analysis.duel_chain import DuelChain, DuelOdds, MekModel, MekState
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.criticals import CRITICAL_TABLE
 from meks.game.errors import MeksError
-from meks.game.rules import heat_rating
+from meks.game.shots import heat_rating
 from meks.game.vocabulary import COMBAT_ROUNDS
 
 TURN_LIMIT = 12

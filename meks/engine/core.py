@@ -54,8 +54,9 @@ from meks.engine.view import SideView
 from meks.game.catalog import Band, Catalog, Weapon
 from meks.game.criticals import CriticalCheck
 from meks.game.dice import Dice
-from meks.game.rules import KillsRoll, MovementRoll, ToHit, initiative
+from meks.game.rules import MovementRoll, initiative
 from meks.game.scenario import Scenario
+from meks.game.shots import KillsRoll, ToHit
 from meks.game.victory import BattleState, Outcome
 from meks.game.vocabulary import SIDES, Edge, Side, UnitKind
 

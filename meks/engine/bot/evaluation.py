@@ -23,8 +23,8 @@ from meks.engine.inputs import to_hit_of
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Family, Weapon
 from meks.game.criticals import critical_check, wounded_acts_odds
-from meks.game.rules import (
-    ONE_FLOAT,
+from meks.game.rules import ONE_FLOAT, skill_of
+from meks.game.shots import (
     Overheat,
     ToHit,
     armor_save,
@@ -33,7 +33,6 @@ from meks.game.rules import (
     kills_roll,
     overheat,
     overheat_hits,
-    skill_of,
 )
 from meks.game.vocabulary import Side
 

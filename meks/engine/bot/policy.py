@@ -31,8 +31,9 @@ from meks.engine.controllers import Baseline, Order, distance
 from meks.engine.decisions import BANDS, RangeChoice, Retreat, band_after
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Catalog, Design, Size, Weapon, load_catalog
-from meks.game.rules import ONE_FLOAT, armor_save
+from meks.game.rules import ONE_FLOAT
 from meks.game.scenario import Placed
+from meks.game.shots import armor_save
 from meks.game.vocabulary import BreakContact, Measure, Side, UnitKind
 
 if TYPE_CHECKING:
