@@ -240,7 +240,7 @@ def test_a_hits_worth_counts_the_critical_it_may_cause_R6_9() -> None:
     """Issue 15 item 1: the chance of the critical a hit causes is the rules core's
     critical check after that hit (R6.9: a roll above the Hits left), confirmed a second
     time on a Spaul Liner (SABER); a hit that destroys the unit is worth all of it."""
-    from meks.engine.bot.evaluation import CRIT_SHARE
+    from meks.engine.bot.worth import CRIT_SHARE
     from meks.game.criticals import critical_check
 
     for design, spaul in (("VIPER", False), ("SABER", True)):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from mypy_extensions import mypyc_attr
 
 from meks.engine.bot.choices import Difficulty, choose_skill, muster
-from meks.engine.bot.evaluation import Judge, base_worth, firepower_share
+from meks.engine.bot.evaluation import Judge
 from meks.engine.bot.intent import (
     Intent,
     held_zones,
@@ -27,6 +27,7 @@ from meks.engine.bot.intent import (
 )
 from meks.engine.bot.movement import Planner, route
 from meks.engine.bot.tasks import Task, Tasks
+from meks.engine.bot.worth import base_worth, firepower_share
 from meks.engine.controllers import Baseline, Order, distance
 from meks.engine.decisions import BANDS, RangeChoice, Retreat, band_after
 from meks.engine.values import SlotView, UnitView
