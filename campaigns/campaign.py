@@ -40,12 +40,9 @@ from campaigns.campaign_step import Step, complete_step, odds_before
 from campaigns.company import (
     NotFound,
     Refused,
-    assign_pilot,
-    buy_mek,
     changing,
     company_to_change,
     get_company,
-    hire_pilot,
     shell_arg,
     support_roll,
     support_rolls_for,
@@ -66,6 +63,7 @@ from campaigns.files.records import (
 )
 from campaigns.files.stored import stored_json, stored_results
 from campaigns.forces import muster_force
+from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
 from campaigns.in_play import play_using
 from campaigns.musters import Limits, muster, next_muster
 from campaigns.parts import Part, counted, named_part
