@@ -50,8 +50,6 @@ from campaigns.company import (
 )
 from campaigns.files.records import (
     BrokeStep,
-    CampaignView,
-    CompanyCampaign,
     FoughtStep,
     HouseRulesRecord,
     MusterMenuView,
@@ -59,9 +57,9 @@ from campaigns.files.records import (
     OddsView,
     PlannedStep,
     StepResult,
-    SupportResult,
 )
 from campaigns.files.stored import stored_json, stored_results
+from campaigns.files.view_records import CampaignView, CompanyCampaign, SupportResult
 from campaigns.forces import muster_force
 from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
 from campaigns.in_play import play_using

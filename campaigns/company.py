@@ -22,20 +22,17 @@ from sqlmodel import Session, col, select
 from campaigns.errors import NotFound as NotFound  # (re-exported)
 from campaigns.errors import Refused as Refused
 from campaigns.files import roster
-from campaigns.files.records import (
+from campaigns.files.records import MekRecord, MusterRecord, PilotRecord, SupportRecord
+from campaigns.files.stored import stored_json
+from campaigns.files.view_records import (
     CompanyLine,
     CompanyView,
     DieRoll,
     EventView,
     MekExtras,
-    MekRecord,
-    MusterRecord,
-    PilotRecord,
-    SupportRecord,
     SupportResult,
     Undone,
 )
-from campaigns.files.stored import stored_json
 from campaigns.parts import heat_loss
 from db.locks import lock_company, mark_locked
 from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold

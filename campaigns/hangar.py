@@ -25,7 +25,8 @@ from campaigns.company import (
     waiting_muster,
 )
 from campaigns.errors import Refused
-from campaigns.files.records import (
+from campaigns.files.stored import stored_force, stored_json
+from campaigns.files.view_records import (
     BoughtMek,
     HiredPilot,
     ListedMek,
@@ -35,7 +36,6 @@ from campaigns.files.records import (
     PilotView,
     RenamedMek,
 )
-from campaigns.files.stored import stored_force, stored_json
 from campaigns.parts import heat_loss
 from campaigns.treasury import charge
 from db.models import Company, Event, Mek, MekStatus, Pilot, fold

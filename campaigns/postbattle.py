@@ -20,8 +20,9 @@ from campaigns.company import (
     find_mek,
     find_pilot,
 )
-from campaigns.files.records import PilotOutcome, RecordedBattle
+from campaigns.files.records import PilotOutcome
 from campaigns.files.stored import reading, stored_force, stored_json
+from campaigns.files.view_records import RecordedBattle
 from campaigns.in_play import play_using
 from campaigns.parts import (
     REPAIR_PRICE,

@@ -34,17 +34,11 @@ from campaigns.company import (
 from campaigns.files import roster
 from campaigns.files.model_errors import checked
 from campaigns.files.reading import ROSTER, parse_json_or_yaml, read_text
-from campaigns.files.records import (
-    CampaignRecord,
-    ImportedRoster,
-    LostPart,
-    MekRecord,
-    PilotRecord,
-    StockRecord,
-)
+from campaigns.files.records import CampaignRecord, LostPart, MekRecord, PilotRecord, StockRecord
 from campaigns.files.roster_model import Roster
 from campaigns.files.scenario_model import house_rules_problems, parse_scenario
 from campaigns.files.scenarios import discover
+from campaigns.files.view_records import ImportedRoster
 from campaigns.parts import heat_loss
 from campaigns.reports import sheet
 from db.models import Company, fold

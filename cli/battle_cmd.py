@@ -63,7 +63,7 @@ def record(
 
     Then run the post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
     credited, promotions, a new-skill roll for each surviving pilot, and the salvage named."""
-    from campaigns.files.records import RecordedBattle
+    from campaigns.files.view_records import RecordedBattle
     from campaigns.postbattle import ChoicesNeeded, record_battle
     from cli import store_views
     from meks.game.dice import Dice
