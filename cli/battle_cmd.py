@@ -99,8 +99,8 @@ def record(
     except ChoicesNeeded as needed:
         if not interactive():
             raise
-        from cli.play import Quit
         from cli.play_run import choose_skills
+        from cli.prompts import Quit
 
         try:
             for p, skill in choose_skills(needed.pending):
