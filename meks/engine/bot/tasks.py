@@ -111,9 +111,8 @@ class Tasks:
         battle = self.battle
         if self.clock != 0 or not left or not self.foes:
             return left
-        mine = [u for u in battle.side_units(self.side) if u.on_map and not u.decoy]
-        foes = [f for f in self.foes if f.weapons]
-        if not foes or self.judge.ratio(battle, mine, foes) >= EVADE_BELOW:
+        ratio = self._whole_force_ratio()
+        if ratio is None or ratio >= EVADE_BELOW:
             return left
         out = []
         for unit in left:
@@ -122,6 +121,13 @@ class Tasks:
                 continue
             self.out[unit.id] = Task("evade", self.refuge(unit))
         return out
+
+    def _whole_force_ratio(self) -> float | None:
+        """The side's whole force on the map against the enemy's armed units it sees (None
+        when it sees none)."""
+        mine = [u for u in self.battle.side_units(self.side) if u.on_map and not u.decoy]
+        foes = [f for f in self.foes if f.weapons]
+        return self.judge.ratio(self.battle, mine, foes) if foes else None
 
     def refuge(self, unit: UnitView) -> int:
         """The zone within a step that is furthest from every free enemy unit."""
@@ -223,9 +229,8 @@ class Tasks:
         intent = self.intent
         if not (intent.keep and intent.enemy_exits) or len(left) < 1 or not self.foes:
             return left
-        mine = [u for u in self.battle.side_units(self.side) if u.on_map and not u.decoy]
-        foes = [f for f in self.foes if f.weapons]
-        if foes and self.judge.ratio(self.battle, mine, foes) >= KEEP_BELOW:
+        ratio = self._whole_force_ratio()
+        if ratio is not None and ratio >= KEEP_BELOW:
             return left  # an even force fights with every unit
         key = f"keeper:{self.side.value}"
         keeper = next((u for u in left if u.id == self.roles.get(key)), None)
