@@ -66,7 +66,8 @@ from meks.engine.log import digest  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
 from meks.game.catalog import Catalog, load_catalog  # noqa: E402
 from meks.game.dice import Dice  # noqa: E402
-from meks.game.scenario import Scenario, Side  # noqa: E402
+from meks.game.scenario import Scenario  # noqa: E402
+from meks.game.vocabulary import Side  # noqa: E402
 
 DEFAULT_BATTLES = 2000
 DEFAULT_JOBS = available_cpus()  # taken before this process pins itself to one CPU

@@ -46,8 +46,9 @@ from meks.engine.core import Battle  # noqa: E402
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec  # noqa: E402
 from meks.game.catalog import Catalog, load_catalog  # noqa: E402
 from meks.game.dice import Dice  # noqa: E402
-from meks.game.scenario import Scenario, Side  # noqa: E402
+from meks.game.scenario import Scenario  # noqa: E402
 from meks.game.support import RICH_UNCLE, roll_support  # noqa: E402
+from meks.game.vocabulary import Side  # noqa: E402
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -93,8 +93,9 @@ from meks.game.catalog import Catalog, Design, load_catalog  # noqa: E402
 from meks.game.dice import Dice  # noqa: E402
 from meks.game.errors import InputError  # noqa: E402
 from meks.game.pilots import available_skills  # noqa: E402
-from meks.game.scenario import Scenario, Side  # noqa: E402
+from meks.game.scenario import Scenario  # noqa: E402
 from meks.game.support import RICH_UNCLE, roll_support  # noqa: E402
+from meks.game.vocabulary import Side  # noqa: E402
 
 SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
 LEVELS = (("Green", 30), ("Regular", 35), ("Veteran", 25), ("Elite", 10))

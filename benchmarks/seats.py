@@ -41,7 +41,8 @@ from meks.engine.bot.policy import Bot  # noqa: E402
 from meks.engine.core import Battle  # noqa: E402
 from meks.game.catalog import load_catalog  # noqa: E402
 from meks.game.dice import Dice  # noqa: E402
-from meks.game.scenario import Scenario, Side  # noqa: E402
+from meks.game.scenario import Scenario  # noqa: E402
+from meks.game.vocabulary import Side  # noqa: E402
 
 SEATS_SEED = 52_000
 LOW, HIGH, DRAWS = 0.30, 0.70, 0.15  # a contest: each side wins 30% to 70%, at most 15% drawn

@@ -74,7 +74,7 @@ from meks.engine.styles import STYLES  # noqa: E402
 from meks.engine.units import ForceSpec  # noqa: E402
 from meks.game.catalog import load_catalog  # noqa: E402
 from meks.game.dice import Dice  # noqa: E402
-from meks.game.scenario import Side  # noqa: E402
+from meks.game.vocabulary import Side  # noqa: E402
 
 DEFAULT_BATTLES = 400
 BOT = "bot"

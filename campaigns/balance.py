@@ -37,8 +37,9 @@ from meks.engine.bot.choices import muster as bot_muster
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog
 from meks.game.dice import Dice
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
 from meks.game.support import SupportResult, roll_support
+from meks.game.vocabulary import Side
 
 ENEMY_LEVEL = {Difficulty.EASY: "Green", Difficulty.NORMAL: "Regular",
                Difficulty.HARD: "Veteran"}

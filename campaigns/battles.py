@@ -58,7 +58,8 @@ from meks.engine.units import ForceSpec, Unit
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
 from meks.game.errors import MeksError
-from meks.game.scenario import Scenario, Side, SkillChoice
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Side, SkillChoice
 
 
 @dataclass

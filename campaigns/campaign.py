@@ -40,12 +40,9 @@ from campaigns.campaign_step import Step, complete_step, odds_before
 from campaigns.company import (
     NotFound,
     Refused,
-    assign_pilot,
-    buy_mek,
     changing,
     company_to_change,
     get_company,
-    hire_pilot,
     shell_arg,
     support_roll,
     support_rolls_for,
@@ -53,8 +50,6 @@ from campaigns.company import (
 )
 from campaigns.files.records import (
     BrokeStep,
-    CampaignView,
-    CompanyCampaign,
     FoughtStep,
     HouseRulesRecord,
     MusterMenuView,
@@ -62,10 +57,11 @@ from campaigns.files.records import (
     OddsView,
     PlannedStep,
     StepResult,
-    SupportResult,
 )
 from campaigns.files.stored import stored_json, stored_results
+from campaigns.files.view_records import CampaignView, CompanyCampaign, SupportResult
 from campaigns.forces import muster_force
+from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
 from campaigns.in_play import play_using
 from campaigns.musters import Limits, muster, next_muster
 from campaigns.parts import Part, counted, named_part
@@ -98,7 +94,8 @@ from meks.engine.bot.choices import DIFFICULTIES, Difficulty
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.dice import Dice
 from meks.game.errors import MeksError
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Side
 
 PILOT_NAMES = (
     "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",

@@ -20,7 +20,7 @@ from campaigns.company import Refused, changing, lock
 from campaigns.files.records import OddsView, StepData, StepOdds, StepOutcome, StepResult
 from campaigns.files.stored import store_results, stored_json, stored_results
 from db.models import Campaign, CampaignStatus, Company
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 
 @dataclass(frozen=True)

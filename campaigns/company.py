@@ -1,5 +1,5 @@
-"""Use-cases that change a company between games: found it, buy and sell Meks, hire and
-assign pilots, roll support, muster, undo. Each takes an open session (one transaction) and
+"""Use-cases that change a company between games: found it, roll support, muster, undo (its
+Meks and pilots are ``campaigns.hangar``'s). Each takes an open session (one transaction) and
 plain arguments, returns plain data, and raises a ``MeksError`` a player can read.
 
 Every change is recorded as an ``Event`` holding the command, the dice rolled and the
@@ -22,38 +22,25 @@ from sqlmodel import Session, col, select
 from campaigns.errors import NotFound as NotFound  # (re-exported)
 from campaigns.errors import Refused as Refused
 from campaigns.files import roster
-from campaigns.files.records import (
-    BoughtMek,
+from campaigns.files.records import MekRecord, MusterRecord, PilotRecord, SupportRecord
+from campaigns.files.stored import stored_json
+from campaigns.files.view_records import (
     CompanyLine,
     CompanyView,
     DieRoll,
     EventView,
-    HiredPilot,
-    ListedMek,
     MekExtras,
-    MekRecord,
-    MekView,
-    MusterRecord,
-    PilotHistory,
-    PilotRecord,
-    PilotView,
-    RenamedMek,
-    SupportRecord,
     SupportResult,
     Undone,
 )
-from campaigns.files.stored import stored_force, stored_json
 from campaigns.parts import heat_loss
-from campaigns.treasury import charge
 from db.locks import lock_company, mark_locked
-from db.models import BattleLog, Company, Event, Mek, MekStatus, Muster, Pilot, SupportRoll, fold
-from meks.game.catalog import Catalog, Design, Size, load_catalog
-from meks.game.construction import Pricing, check_design
+from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
+from meks.game.catalog import Catalog, Size, load_catalog
 from meks.game.dice import Dice
 from meks.game.errors import InputError, MeksError, UsageError, problem
 from meks.game.names import normalize, suggest
-from meks.game.plain import plain
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
 from meks.game.support import roll_support
 from meks.game.text import (
     TYPED_WHITESPACE,
@@ -62,6 +49,7 @@ from meks.game.text import (
     shown,
     without_format_characters,
 )
+from meks.game.vocabulary import Side
 
 
 def shell_arg(text: str) -> str:
@@ -388,16 +376,16 @@ def history(session: Session, name: str) -> list[EventView]:
     company = get_company(session, name)
     events = session.exec(select(Event).where(Event.company_id == company.id)
                           .order_by(col(Event.id).desc())).all()
-    return [_event_view(e) for e in events]
+    return [event_view(e) for e in events]
 
 
-def _event_view(e: Event) -> EventView:
+def event_view(e: Event) -> EventView:
     return {"id": e.id, "at": e.created_at,
             "command": e.command, "summary": e.summary, "dice": stored_json(e, "dice"),
             "undone": e.undone, "undoes": e.undoes}
 
 
-def _concerns(event: Event, pilot: Pilot) -> bool:
+def event_concerns(event: Event, pilot: Pilot) -> bool:
     """Whether ``event`` changed ``pilot``: their record, or a muster (or its battle)
     with them in the force. Read from the event's states, by the pilot's id; the name must
     match too, as an id freed by an undone hire can be given to a later pilot. An event
@@ -471,192 +459,6 @@ def undo(session: Session, name: str) -> Undone:
                       after=json.dumps(roster.snapshot(session, company))))
     session.flush()
     return {"undone": event.id, "command": event.command, "summary": event.summary}
-
-
-# ---- Meks -----------------------------------------------------------------------------------
-
-def _callsign_free(session: Session, company: Company, callsign: str,
-                   except_id: int | None = None) -> None:
-    other = session.exec(select(Mek).where(Mek.company_id == company.id,
-                                           Mek.callsign_key == fold(callsign))).first()
-    if other is not None and other.id != except_id:
-        if other.status != "active":
-            raise Refused(f"{other.callsign!r} is the callsign of a {other.status} Mek of "
-                          f"{company.name}, kept in its record; choose another callsign.")
-        raise Refused(f"{company.name} already has a Mek called {other.callsign!r}; "
-                      "choose another callsign.")
-
-
-def _next_callsign(session: Session, company: Company, base: str) -> str:
-    taken = {m.callsign_key for m in session.exec(
-        select(Mek).where(Mek.company_id == company.id)).all()}
-    n = 1
-    while fold(f"{base}-{n}") in taken:
-        n += 1
-    return f"{base}-{n}"
-
-
-def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool,
-            callsign: str | None = None, pricing: Pricing = Pricing.PRINTED,
-            catalog: Catalog | None = None) -> MekView | BoughtMek:
-    """Add a Mek of ``design`` to the stable, at its purchase price (R1.7)."""
-    catalog = catalog or load_catalog()
-    company = company_to_change(session, company_name)
-    report = check_design(design, catalog)
-    if not report.legal:
-        problems = "; ".join(p.message.rstrip(".") for p in report.problems)
-        raise Refused(f"{design.name} is not a legal design: {problems}. See 'meks design "
-                      "check' for the full report.")
-    callsign = clean_name(callsign, "callsign") if callsign is not None else \
-        _next_callsign(session, company, report.design.name)
-    _callsign_free(session, company, callsign)
-    price = report.purchase_price(pricing)
-    with changing(session, company, "mek buy") as change:
-        left = charge(session, company, price, f"{callsign} ({report.design.name})")
-        mek = Mek(company_id=company_id(company), callsign=callsign, callsign_key=fold(callsign),
-                  design=report.design.name, size=design.size.value, price=price,
-                  custom_design=json.dumps(plain(report.design)) if custom else None)
-        session.add(mek)
-        session.flush()
-        change.summary = f"Bought {callsign} ({report.design.name}, {price} points)." + (
-            f" Treasury: {left} points." if left is not None else "")
-    if left is None:
-        return mek_view(mek)
-    return {**mek_view(mek), "treasury": left}
-
-
-def mek_view(mek: Mek) -> MekView:
-    return {"id": mek.id, "callsign": mek.callsign, "design": mek.design, "size": mek.size,
-            "price": mek.price, "kills": mek.kills, "status": mek.status, "damage": mek.damage,
-            **mek_extras(mek)}
-
-
-def mek_extras(mek: Mek) -> MekExtras:
-    """What the campaign house rules keep on a Mek (R3.7, R3.8), when it is not nothing:
-    the parts it lost, the points it owes at its next muster, its wear and the heat rating
-    that took."""
-    out: MekExtras = {}
-    lost = stored_json(mek, "lost", list)
-    if lost:
-        out["lost"] = [p["part"] for p in lost]
-    if mek.owed:
-        out["owed"] = mek.owed
-    if mek.wear:
-        out["wear"] = mek.wear
-        out["heat_loss"] = heat_loss(mek.wear, Size(mek.size))
-    return out
-
-
-def list_meks(session: Session, company_name: str, *, all_meks: bool = False
-              ) -> list[ListedMek]:
-    view = show_company(session, company_name)
-    pilots: dict[int | None, str] = {p["mek_id"]: p["name"] for p in view["pilots"]
-                                     if p["mek_id"] is not None and p["status"] != "dead"}
-    return [{**m, "pilot": pilots.get(m["id"])} for m in view["meks"]
-            if all_meks or m["status"] == "active"]
-
-
-def rename_mek(session: Session, company_name: str, ref: str, new: str) -> RenamedMek:
-    company = company_to_change(session, company_name)
-    mek = find_mek(session, company, ref, active=False)
-    new = clean_name(new, "callsign")
-    if new == mek.callsign:
-        return {**mek_view(mek), "changed": False}
-    _callsign_free(session, company, new, except_id=mek.id)
-    with changing(session, company, "mek rename") as change:
-        change.summary = f"Renamed {mek.callsign} to {new}."
-        mek.callsign, mek.callsign_key = new, fold(new)
-        session.add(mek)
-    return {**mek_view(mek), "changed": True}
-
-
-def sell_mek(session: Session, company_name: str, ref: str) -> MekView:
-    company = company_to_change(session, company_name)
-    mek = find_mek(session, company, ref)
-    waiting = waiting_muster(session, company)
-    if waiting is not None and any(f["mek"] == mek.id for f in stored_force(session, waiting)):
-        raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
-                      "sold yet: record that battle with 'meks battle record' first, or take "
-                      "it out of the force by mustering again without it (or with 'meks "
-                      f"company undo {shell_arg(company.name)}' if that muster is the "
-                      "company's last change).")
-    with changing(session, company, "mek sell") as change:
-        mek.status = MekStatus.SOLD
-        session.add(mek)
-        for pilot in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
-            pilot.mek_id = None
-            session.add(pilot)
-        change.summary = f"Sold {mek.callsign} ({mek.design})."
-    return mek_view(mek)
-
-
-# ---- pilots ---------------------------------------------------------------------------------
-
-def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool = False,
-               catalog: Catalog | None = None) -> HiredPilot:
-    """Hire a Green pilot for free, or a Regular one who costs 5 points at its first
-    muster (R2.2, R3.3)."""
-    catalog = catalog or load_catalog()
-    company = company_to_change(session, company_name)
-    name = clean_name(name, "pilot name")
-    other = session.exec(select(Pilot).where(Pilot.company_id == company.id,
-                                             Pilot.name_key == fold(name))).first()
-    if other is not None:
-        raise Refused(f"{company.name} already has a pilot called {other.name!r}; "
-                      "choose another name.")
-    level = catalog.level("Regular" if regular else "Green")
-    with changing(session, company, "pilot hire") as change:
-        pilot = Pilot(company_id=company_id(company), name=name, name_key=fold(name),
-                      level=level.level, hire_cost=level.hire_price)
-        session.add(pilot)
-        session.flush()
-        cost = f", {level.hire_price} points at the next muster" if level.hire_price else ""
-        change.summary = f"Hired {name} ({level.level}{cost})."
-    return {**pilot_view(session, pilot), "summary": change.summary}
-
-
-def pilot_view(session: Session, pilot: Pilot) -> PilotView:
-    mek = session.get(Mek, pilot.mek_id) if pilot.mek_id is not None else None
-    return {"id": pilot.id, "name": pilot.name, "level": pilot.level, "kills": pilot.kills,
-            "scenarios": pilot.scenarios, "skills": stored_json(pilot, "skills", list),
-            "mek": mek.callsign if mek else None, "mek_id": pilot.mek_id,
-            "status": pilot.status, "hire_cost": pilot.hire_cost}
-
-
-def assign_pilot(session: Session, company_name: str, pilot_ref: str, mek_ref: str
-                 ) -> PilotView:
-    """Put a pilot in a Mek's cockpit; a pilot flies one Mek and a Mek has one pilot."""
-    company = company_to_change(session, company_name)
-    pilot = find_pilot(session, company, pilot_ref)
-    if pilot.status == "dead":
-        raise Refused(f"{pilot.name} is dead and cannot be assigned.")
-    mek = find_mek(session, company, mek_ref)
-    with changing(session, company, "pilot assign") as change:
-        for other in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
-            if other.id != pilot.id:
-                other.mek_id = None
-                session.add(other)
-        pilot.mek_id = mek.id
-        session.add(pilot)
-        change.summary = f"{pilot.name} now pilots {mek.callsign}."
-    return pilot_view(session, pilot)
-
-
-def list_pilots(session: Session, company_name: str) -> list[PilotView]:
-    company = get_company(session, company_name)
-    pilots = session.exec(select(Pilot).where(Pilot.company_id == company.id)
-                          .order_by(col(Pilot.id))).all()
-    return [pilot_view(session, p) for p in pilots]
-
-
-def show_pilot(session: Session, company_name: str, ref: str) -> PilotHistory:
-    company = get_company(session, company_name)
-    pilot = find_pilot(session, company, ref)
-    events = session.exec(select(Event).where(Event.company_id == company.id)
-                          .order_by(col(Event.id).desc())).all()
-    return {**pilot_view(session, pilot),
-            "history": [_event_view(e) for e in events if _concerns(e, pilot)]}
-
 
 # ---- support --------------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from meks.engine.bot.policy import Bot
 from meks.engine.controllers import Baseline, Controller
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Design, Size
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 CONTROLLERS: dict[str, type[Baseline]] = {"bot": Bot, "baseline": Baseline}
 DEFAULT_CONTROLLER = "bot"

@@ -30,7 +30,8 @@ from campaigns.treasury import charge, points, refund
 from db.models import Company, Mek, Muster, Pilot, PilotStatus, SupportRoll
 from meks.game.catalog import Size, load_catalog
 from meks.game.construction import Pricing, check_design
-from meks.game.scenario import Scenario, Side, SideRules
+from meks.game.scenario import Scenario, SideRules
+from meks.game.vocabulary import Side
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,8 @@ from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.errors import MeksError, UsageError
 from meks.game.pilots import available_skills, skill_label
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Side
 
 CHUNK = 50
 RUNS = {"bot": 400, "baseline": 1000}

@@ -13,7 +13,7 @@ from campaigns.files.scenario_model import stored_scenario
 from meks.analysis.odds import Tally, duel_force, duel_scenario, simulate, winners
 from meks.engine.controllers import Controller
 from meks.game.catalog import load_catalog
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 # A chunk of battles for a worker process: the scenario's stored copy (``scenario_data``, read
 # back by ``stored_scenario``), each side's force by side, the seed, the first run and the one

@@ -19,7 +19,7 @@ from db.models import Mek, StockPart
 from meks.engine.units import PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.errors import UnknownName
-from meks.game.scenario import Salvage
+from meks.game.vocabulary import Salvage
 
 # Our decisions (docs/rules.md R3.7, R3.8)
 REPAIR_PRICE = 1  # points for each Hit mended under 'repair: paid'

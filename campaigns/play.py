@@ -53,7 +53,8 @@ from meks.engine.recorded import Decision
 from meks.engine.units import ForceSpec
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Side
 
 PLAYER = "player"  # the controller name a played side is stored under
 

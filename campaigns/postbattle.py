@@ -20,8 +20,9 @@ from campaigns.company import (
     find_mek,
     find_pilot,
 )
-from campaigns.files.records import PilotOutcome, RecordedBattle
+from campaigns.files.records import PilotOutcome
 from campaigns.files.stored import reading, stored_force, stored_json
+from campaigns.files.view_records import RecordedBattle
 from campaigns.in_play import play_using
 from campaigns.parts import (
     REPAIR_PRICE,
@@ -50,7 +51,8 @@ from meks.game.pilots import (
     skill_label,
 )
 from meks.game.rules import random_pick
-from meks.game.scenario import HouseRules, Repair, Salvage
+from meks.game.scenario import HouseRules
+from meks.game.vocabulary import Repair, Salvage
 
 RESULTS = ("win", "loss", "draw")
 # How a battle ended early for a company (house rule withdrawal, R6.13), as reports say it.

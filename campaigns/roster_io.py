@@ -34,19 +34,13 @@ from campaigns.company import (
 from campaigns.files import roster
 from campaigns.files.model_errors import checked
 from campaigns.files.reading import ROSTER, parse_json_or_yaml, read_text
-from campaigns.files.records import (
-    CampaignRecord,
-    ImportedRoster,
-    LostPart,
-    MekRecord,
-    PilotRecord,
-    StockRecord,
-)
+from campaigns.files.records import CampaignRecord, LostPart, MekRecord, PilotRecord, StockRecord
 from campaigns.files.roster_model import Roster
 from campaigns.files.scenario_model import house_rules_problems, parse_scenario
 from campaigns.files.scenarios import discover
+from campaigns.files.view_records import ImportedRoster
 from campaigns.parts import heat_loss
-from campaigns.reports import sheet
+from campaigns.reports import sheet, sheet_render
 from db.models import Company, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
@@ -94,7 +88,9 @@ def muster_sheet(session: Session, company_name: str, fmt: str,
     if found is None:
         raise Refused(f"{company.name} has no muster waiting for its battle; muster a force "
                       f"with 'meks muster {shell_arg(company.name)} MEK ...' first.")
-    return sheet.to_html(found, paper) if fmt == "html" else sheet.to_markdown(found)
+    if fmt == "html":
+        return sheet_render.to_html(found, paper)
+    return sheet_render.to_markdown(found)
 
 
 def to_json(doc: roster.Document) -> str:
@@ -184,12 +180,12 @@ def play_sheet(doc: roster.Document) -> sheet.PlaySheet:
 
 def to_markdown(doc: roster.Document) -> str:
     """A printable roster and play sheet in Markdown."""
-    return sheet.to_markdown(play_sheet(doc))
+    return sheet_render.to_markdown(play_sheet(doc))
 
 
 def to_html(doc: roster.Document, paper: str | None = None) -> str:
     """A self-contained printable roster and play sheet; every value is HTML-escaped."""
-    return sheet.to_html(play_sheet(doc), paper)
+    return sheet_render.to_html(play_sheet(doc), paper)
 
 
 # ---- import ---------------------------------------------------------------------------------

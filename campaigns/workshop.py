@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from campaigns.company import changing, company_to_change, find_mek, shell_arg
 from campaigns.errors import Refused
-from campaigns.files.records import OverhauledMek, PartsSold, RefittedMek, RepairedMek
+from campaigns.files.view_records import OverhauledMek, PartsSold, RefittedMek, RepairedMek
 from campaigns.parts import (
     WEAR_PER_HEAT,
     counted,

@@ -63,7 +63,7 @@ def record(
 
     Then run the post-battle sequence: lost Meks struck off, the rest repaired, kills and scenarios
     credited, promotions, a new-skill roll for each surviving pilot, and the salvage named."""
-    from campaigns.files.records import RecordedBattle
+    from campaigns.files.view_records import RecordedBattle
     from campaigns.postbattle import ChoicesNeeded, record_battle
     from cli import store_views
     from meks.game.dice import Dice
@@ -99,8 +99,8 @@ def record(
     except ChoicesNeeded as needed:
         if not interactive():
             raise
-        from cli.play import Quit
         from cli.play_run import choose_skills
+        from cli.prompts import Quit
 
         try:
             for p, skill in choose_skills(needed.pending):
@@ -192,7 +192,7 @@ def auto(
     from campaigns.battles import both, fight, is_force_file, store, summary
     from cli.store_views import counted_names
     from meks.engine.log import render
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     chosen = _dice(seed, dice)
     sides = both(controller_name)
@@ -324,7 +324,7 @@ def play(
     from campaigns.company import Refused
     from campaigns.play import start
     from cli.play_run import play_to_end
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     chosen = side.strip().lower()
     if chosen not in ("attacker", "defender"):

@@ -7,15 +7,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from campaigns.files.records import (
-    BrokeStep,
-    CampaignView,
-    CompanyCampaign,
-    FoughtStep,
-    MusterMenuView,
-    OddsView,
-    Share,
-)
+from campaigns.files.records import BrokeStep, FoughtStep, MusterMenuView, OddsView, Share
+from campaigns.files.view_records import CampaignView, CompanyCampaign
 from campaigns.postbattle import WITHDRAWAL_WORDS, outcome_bits
 from cli.store_views import counted_names
 

@@ -32,8 +32,8 @@ def buy(
     """Add a Mek to the stable.
 
     Stock designs cost their printed price, custom designs the price of their parts."""
-    from campaigns.company import buy_mek
     from campaigns.files.designs import load_design_file
+    from campaigns.hangar import buy_mek
     from meks.game.catalog import load_catalog
     from meks.game.construction import Pricing
 
@@ -73,7 +73,7 @@ def list_(company: str = COMPANY,
           all_meks: bool = typer.Option(False, "--all", help="Include sold and destroyed."),
           as_json: bool = JSON) -> None:
     """The Meks in the stable with their pilots."""
-    from campaigns.company import list_meks
+    from campaigns.hangar import list_meks
     from cli import store_views
 
     with session() as s:
@@ -89,7 +89,7 @@ def rename(company: str = COMPANY, mek: str = MEK,
            new: str = typer.Argument(..., help="The new callsign.", show_default=False),
            as_json: bool = JSON) -> None:
     """Give a Mek a new callsign."""
-    from campaigns.company import rename_mek
+    from campaigns.hangar import rename_mek
 
     with session() as s:
         result = rename_mek(s, company, mek, new)
@@ -104,7 +104,7 @@ def rename(company: str = COMPANY, mek: str = MEK,
 @app.command()
 def sell(company: str = COMPANY, mek: str = MEK, as_json: bool = JSON) -> None:
     """Sell a Mek: it leaves the stable (its record stays in the history)."""
-    from campaigns.company import sell_mek
+    from campaigns.hangar import sell_mek
 
     with session() as s:
         result = sell_mek(s, company, mek)

@@ -10,16 +10,17 @@ from cli.output import emit, print_json, show
 from cli.state import JSON, OUTPUT, PAPER, session
 
 if TYPE_CHECKING:
-    from meks.game.scenario import Scenario, Side
+    from meks.game.scenario import Scenario
+    from meks.game.vocabulary import Side
 
-MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.game.scenario.MAX_BUDGET)
+MAX_BUDGET = 10_000  # the largest budget a scenario side may have (meks.game.vocabulary.MAX_BUDGET)
 SIZES = "Light, Medium, Heavy, Assault or Titan"  # meks.game.catalog.Size, here to start quickly
 
 
 def scenario_side(scenario: str, side: str | None) -> "tuple[Scenario, Side]":
     """The scenario (id or file) and side named on the command line."""
     from campaigns.files.scenarios import get_scenario
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     if side is None:
         raise typer.BadParameter("say which side the company takes: --side attacker or "

@@ -172,7 +172,7 @@ def skill(
     The bot commands both sides by default."""
     from campaigns.odds import skill_gains
     from cli.state import session
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     with _progress(as_json, None) as advance, session() as s:
         data = skill_gains(s, pilot_or_force, scenario, Side(side), against=against,

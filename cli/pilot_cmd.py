@@ -19,7 +19,7 @@ def hire(company: str = COMPANY,
                                       "or a Green pilot (free, the default)."),
          as_json: bool = JSON) -> None:
     """Hire a pilot."""
-    from campaigns.company import hire_pilot
+    from campaigns.hangar import hire_pilot
 
     with session() as s:
         pilot = hire_pilot(s, company, name, regular=regular)
@@ -34,7 +34,7 @@ def assign(company: str = COMPANY, pilot: str = PILOT,
            mek: str = typer.Argument(..., help="The Mek's callsign or id.", show_default=False),
            as_json: bool = JSON) -> None:
     """Put a pilot in a Mek (the Mek's previous pilot steps out)."""
-    from campaigns.company import assign_pilot
+    from campaigns.hangar import assign_pilot
 
     with session() as s:
         result = assign_pilot(s, company, pilot, mek)
@@ -47,7 +47,7 @@ def assign(company: str = COMPANY, pilot: str = PILOT,
 @app.command("list")
 def list_(company: str = COMPANY, as_json: bool = JSON) -> None:
     """The company's pilots, living and dead."""
-    from campaigns.company import list_pilots
+    from campaigns.hangar import list_pilots
     from cli import store_views
 
     with session() as s:
@@ -61,7 +61,7 @@ def list_(company: str = COMPANY, as_json: bool = JSON) -> None:
 @app.command("show")
 def show_(company: str = COMPANY, pilot: str = PILOT, as_json: bool = JSON) -> None:
     """One pilot in full, with the events that concern it."""
-    from campaigns.company import show_pilot
+    from campaigns.hangar import show_pilot
     from cli import store_views
 
     with session() as s:

@@ -12,45 +12,40 @@ afterwards), and each turn starts with the map (``cli.play_views``). Typing ``q`
 prompt raises ``Quit``.
 
 The terminal is a controller like the bot, under the same import contract: it never sees
-the engine, only its side's view. Driving the battle (``cli.play_run``: fighting a play,
+the engine, only its side's view. What it prints and how it asks (numbered questions, ``q``)
+are ``cli.prompts``'s, its base. Driving the battle (``cli.play_run``: fighting a play,
 saving and replaying its decisions, the end of the battle) is kept apart from it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-
-import typer
 
 from cli.play_views import (
     band_table,
-    battle_map,
     heat_line,
     rating_of,
     retreat_line,
     shot_odds,
     unit_label,
 )
-from meks.engine.bot.policy import Bot
+from cli.prompts import Option, Prompter, index_of, same_answer
 from meks.engine.controllers import Order
 from meks.engine.decisions import BAND_STEP, RETREAT_HITS, RangeChoice, Retreat, band_after
-from meks.engine.log import Kind, render
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Weapon
-from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE, may_fire_again, overheat
-from meks.game.scenario import BreakContact, Edge, Placed, Side
+from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE
+from meks.game.scenario import Placed
+from meks.game.shots import may_fire_again, overheat
+from meks.game.vocabulary import BreakContact, Edge, Side
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
     from meks.engine.controllers import Controller
     from meks.engine.recorded import Recorded
     from meks.engine.view import SideView
 
-PROMPT = "Choice (q quits)"
-QUIT = ("q", "quit", "exit")
 USABLE_SUPPORT = ("Repair Truck", "Recon Drone", "Support Fire", "Air Strike")
 # When each is offered: repairs as the turn starts; a look at the zone and strikes as a
 # combat begins.
@@ -58,167 +53,11 @@ MOMENTS = {"turn start": ("Repair Truck",),
            "combat": ("Recon Drone", "Support Fire", "Air Strike")}
 
 
-class Quit(Exception):
-    """The player typed q."""
-
-
-@dataclass
-class Option:
-    label: str
-    value: Any
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal answers: the same units and slots (by identity), the same zones, edges, words."""
-    if isinstance(a, tuple) and isinstance(b, tuple):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if isinstance(a, UnitView | SlotView) or isinstance(b, UnitView | SlotView):
-        return a is b
-    return bool(type(a) is type(b) and a == b)
-
-
-def _number(answer: str, most: int) -> bool:
-    """Whether ``answer`` is a number from 1 to ``most`` in the digits 0-9."""
-    return answer.isascii() and answer.isdigit() and len(answer) <= len(str(most)) \
-        and 1 <= int(answer) <= most
-
-
-def _index(options: Sequence[Option], value: Any, fallback: int = 0) -> int:
-    return next((i for i, o in enumerate(options) if _same(o.value, value)), fallback)
-
-
-class Terminal:
+class Terminal(Prompter):
     """The player's side: every decision of ``meks.engine.controllers.Controller`` asked at
     the terminal, the bot's answer for the side as the default. Each decision asks the
     ``advisor`` exactly once, with the side's view, as the engine would ask the bot
     commanding the side."""
-
-    def __init__(self, console: Console, side: Side,
-                 ask: Callable[[str, str], str] | None = None,
-                 advisor: Controller | None = None) -> None:
-        self.console = console
-        self.side = side
-        self.advisor: Controller = advisor if advisor is not None else Bot()
-        self.shown = 0  # log events printed so far
-        self.drawn = -1  # the turn whose map was drawn last
-        self.recorder: Recorded | None = None
-        self.replayed = 0  # recorded decisions the battle replays before asking
-        self.started = False
-        self._ask = ask or (lambda text, default: str(typer.prompt(text, default=default)))
-
-    # ---- output -----------------------------------------------------------------------------
-
-    def echo(self, text: str = "") -> None:
-        """A line wrapped to the terminal, continuation lines indented under the text (for a
-        numbered option, under the text after its number)."""
-        import re
-        import textwrap
-
-        width = max(40, self.console.width)
-        if len(text) > width:
-            lead = re.match(r"\s*\d+\.\s+", text)
-            indent = len(lead.group(0)) if lead else len(text) - len(text.lstrip()) + 2
-            text = textwrap.fill(text, width=width, subsequent_indent=" " * indent,
-                                 break_on_hyphens=False, break_long_words=False)
-        self.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
-
-    def catch_up(self, battle: SideView) -> None:
-        """On the first question: after a resume, skip what the replay went through (the
-        events before the last recorded decision) and say so."""
-        if self.started:
-            return
-        self.started = True
-        recorder = self.recorder
-        if self.replayed and recorder is not None:
-            # What came before the last recorded decision was seen before the stop.
-            self.shown = recorder.caught_up if recorder.caught_up is not None \
-                else recorder.log_mark
-            self.echo(f"Resumed: {self.replayed} recorded decision"
-                      f"{'s' * (self.replayed != 1)} replayed; the battle is at "
-                      + (f"turn {battle.turn}." if battle.turn else "set-up."))
-            self.draw(battle)
-
-    def draw(self, battle: SideView, over: bool = False) -> None:
-        self.drawn = battle.turn
-        self.console.print(battle_map(battle, self.side, over))
-
-    def flush(self, battle: SideView) -> None:
-        """Print the events not shown yet (every die too); the map where a turn starts."""
-        self.catch_up(battle)
-        events = battle.events(self.shown)
-        self.shown = battle.stamp
-        start = 0
-        for i, event in enumerate(events):
-            # (a turn's first event, told by its kind and turn, not read from its text)
-            if event.kind is Kind.TURN and event.turn == battle.turn and battle.turn:
-                for line in render(events[start:i], rolls=True):
-                    self.echo(line)
-                if battle.turn > self.drawn:
-                    self.echo("")
-                    self.draw(battle)  # headed "Turn N"
-                start = i + 1
-        for line in render(events[start:], rolls=True):
-            self.echo(line)
-        if self.drawn < 0:  # set-up: the map before the first question
-            self.draw(battle)
-
-    # ---- asking -----------------------------------------------------------------------------
-
-    def choose(self, battle: SideView, title: str, options: Sequence[Option],
-               default: int = 0, notes: Sequence[Any] = ()) -> Any:
-        """One numbered question; Enter takes ``default``."""
-        self.flush(battle)
-        self.echo("")
-        self.echo(title)
-        for note in notes:
-            if isinstance(note, str):
-                self.echo("  " + note)
-            else:
-                self.console.print(note)
-        for i, option in enumerate(options, 1):
-            mark = "  <- suggested" if i - 1 == default else ""
-            first, *rest = option.label.split("\n")
-            self.echo(f"  {i:>2}. {first}{mark}")
-            for line in rest:
-                self.echo(f"      {line}")
-        while True:
-            answer = self.read(str(default + 1))
-            if _number(answer, len(options)):
-                return options[int(answer) - 1].value
-            self.echo(f"Type a number from 1 to {len(options)}, Enter for the suggestion, "
-                      "or q to quit.")
-
-    def choose_many(self, battle: SideView, title: str, options: Sequence[Option],
-                    default: list[int], limit: int) -> list[Any]:
-        """Up to ``limit`` of the options, as numbers separated by spaces; 0 for none."""
-        self.flush(battle)
-        self.echo("")
-        self.echo(title + " Give the numbers separated by spaces (0 for none).")
-        for i, option in enumerate(options, 1):
-            first, *rest = option.label.split("\n")
-            self.echo(f"  {i:>2}. {first}" + ("  <- suggested" if i - 1 in default else ""))
-            for line in rest:
-                self.echo(f"      {line}")
-        suggested = " ".join(str(i + 1) for i in default) or "0"
-        while True:
-            answer = self.read(suggested).replace(",", " ").split()
-            if answer == ["0"]:
-                return []
-            if answer and all(_number(a, len(options)) for a in answer) \
-                    and len(set(answer)) == len(answer) <= limit:
-                return [options[int(a) - 1].value for a in answer]
-            self.echo(f"Type up to {limit} different numbers from 1 to {len(options)} "
-                      "(0 for none), Enter for the suggestion, or q to quit.")
-
-    def yes_no(self, battle: SideView, title: str, suggested: bool) -> bool:
-        options = [Option("yes", True), Option("no", False)]
-        return bool(self.choose(battle, title, options, 0 if suggested else 1))
-
-    def read(self, default: str) -> str:
-        answer = self._ask(PROMPT, default).strip() or default
-        if answer.lower() in QUIT:
-            raise Quit
-        return answer
 
     # ---- set-up -----------------------------------------------------------------------------
 
@@ -236,7 +75,7 @@ class Terminal:
                 notes = [f"Set-up {rules.setup.describe()}."] if rules.setup else []
                 placement[unit.id] = self.choose(
                     battle, f"Set-up: where does {unit_label(battle, unit)} start?", options,
-                    _index(options, suggested.get(unit.id)), notes)
+                    index_of(options, suggested.get(unit.id)), notes)
             if rules.setup is None:
                 return placement
             placed = [Placed(placement[u.id], u.kind, u.points) for u in units]
@@ -264,7 +103,7 @@ class Terminal:
         options.append(Option(f"keep the {asset} unused", None))
         choice: int | str | None = self.choose(
             battle, f"Support at set-up: {asset}.", options,
-            _index(options, suggested, len(options) - 1))
+            index_of(options, suggested, len(options) - 1))
         return choice
 
     # ---- movement ---------------------------------------------------------------------------
@@ -274,7 +113,7 @@ class Terminal:
         options = [Option("move first", True),
                    Option("move second (and move again at the end of the turn)", False)]
         return bool(self.choose(battle, "You won the initiative.", options,
-                                _index(options, suggested)))
+                                index_of(options, suggested)))
 
     def movement(self, battle: SideView, side: Side) -> dict[str, Order]:
         return self._orders(battle, side, second=False)
@@ -306,7 +145,7 @@ class Terminal:
             if not battle.can_leave(unit):
                 notes.append("Engaged: it cannot leave the zone unless its side broke contact.")
             choice = self.choose(battle, title, options,
-                                 _index(options, suggested.get(unit.id)), notes)
+                                 index_of(options, suggested.get(unit.id)), notes)
             if choice is None:
                 orders.pop(unit.id, None)
             else:
@@ -339,7 +178,7 @@ class Terminal:
         if len(options) == 1:
             return zones[0]
         return int(self.choose(battle, f"{unit_label(battle, unit)} arrives: in which zone?",
-                               options, _index(options, suggested)))
+                               options, index_of(options, suggested)))
 
     def jump(self, battle: SideView, unit: UnitView) -> bool:
         suggested = self.advisor.jump(battle, unit)
@@ -373,7 +212,7 @@ class Terminal:
             else ""
         title = (f"You win the movement roll in zone {zone} ({battle.terrain_name(zone)}"
                  f"{when}); the range is {band.value}. Weapons in range at each band:")
-        chosen = self.choose(battle, title, labels, _index(labels, suggested),
+        chosen = self.choose(battle, title, labels, index_of(labels, suggested),
                              [band_table(battle, zone, side)])
         assert isinstance(chosen, RangeChoice)
         return chosen
@@ -384,7 +223,7 @@ class Terminal:
             return zones[0]
         options = [Option(f"zone {z} ({battle.terrain_name(z)})", z) for z in zones]
         return int(self.choose(battle, f"{unit_label(battle, unit)} pulls out of zone {unit.zone}: "
-                               "into which zone?", options, _index(options, suggested)))
+                               "into which zone?", options, index_of(options, suggested)))
 
     def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],
                 limit: int) -> list[UnitView]:
@@ -410,10 +249,10 @@ class Terminal:
                  + ("pick its target." if limit == 1 else f"pick up to {limit} targets."))
         if limit == 1:
             options.append(Option("hold fire", None))
-            default = _index(options, suggested[0] if suggested else None, len(options) - 1)
+            default = index_of(options, suggested[0] if suggested else None, len(options) - 1)
             chosen = self.choose(battle, title, options, default)
             return [] if chosen is None else [chosen]
-        picks = [_index(options, t, -1) for t in suggested]
+        picks = [index_of(options, t, -1) for t in suggested]
         return self.choose_many(battle, title, options, [i for i in picks if i >= 0], limit)
 
     def _target_label(self, battle: SideView, unit: UnitView, target: UnitView, band: Band,
@@ -440,10 +279,10 @@ class Terminal:
             if not options:
                 break
             values = [o.value for o in options]
-            while pending and not any(_same(pending[0], v) for v in values):
+            while pending and not any(same_answer(pending[0], v) for v in values):
                 pending.pop(0)  # a suggestion the engine would not fire anyway
             options.append(Option("done: hold the rest of its weapons", None))
-            default = _index(options, pending[0], len(options) - 1) if pending \
+            default = index_of(options, pending[0], len(options) - 1) if pending \
                 else len(options) - 1
             title = (f"{unit_label(battle, unit)} fires at {band.value} range"
                      + (f" (heat so far {heat}/{rating})" if heats else "")
@@ -454,7 +293,7 @@ class Terminal:
                 break
             plan.append(choice)
             for i, p in enumerate(pending):
-                if _same(p, choice):
+                if same_answer(p, choice):
                     del pending[i]
                     break
             if heats:
@@ -520,7 +359,7 @@ class Terminal:
             when = "at the start of the turn" if moment == "turn start" else \
                 f"as combat begins in zone {zone}"
             choice = self.choose(battle, f"Support {when}: use the {asset}?", options,
-                                 _index(options, suggested.get(asset), len(options) - 1))
+                                 index_of(options, suggested.get(asset), len(options) - 1))
             if choice is not None:
                 uses.append((asset, choice))
         # In the advisor's order (the engine uses them in the order given), then the rest.
@@ -557,7 +396,7 @@ class Terminal:
             battle, f"Ambush in zone {zone}: one Mek makes a free attack before the movement "
             "rolls, on top of its own fire "
             + ("this turn." if battle.house.one_exchange else "in the combat's first round."),
-            options, _index(options, suggested, len(options) - 1))
+            options, index_of(options, suggested, len(options) - 1))
         return choice
 
     def dismount(self, battle: SideView, apc: UnitView) -> bool:
@@ -581,7 +420,7 @@ class Terminal:
         options.append(Option("nothing", None))
         choice: tuple[str, UnitView] | None = self.choose(
             battle, f"{unit.name} in zone {unit.zone}:", options,
-            _index(options, suggested, len(options) - 1))
+            index_of(options, suggested, len(options) - 1))
         return choice
 
     def hawkeye(self, battle: SideView, unit: UnitView,
@@ -591,7 +430,7 @@ class Terminal:
         options.append(Option("nobody", None))
         choice: UnitView | None = self.choose(
             battle, f"{unit_label(battle, unit)}'s pilot looks around (Hawkeye, ID on "
-            f"{HAWKEYE.need}+):", options, _index(options, suggested, len(options) - 1))
+            f"{HAWKEYE.need}+):", options, index_of(options, suggested, len(options) - 1))
         return choice
 
     # ---- house rules bail_out and withdrawal (R6.12, R6.13) ---------------------------------
@@ -613,7 +452,7 @@ class Terminal:
                   f"{RETREAT_HITS} Hits, never its last"}
         choices = [Option(labels[o], o) for o in options]
         chosen = self.choose(battle, f"Turn {battle.turn} is over. Fight on, or end the battle?",
-                             choices, _index(choices, suggested), [retreat_line(battle, side)])
+                             choices, index_of(choices, suggested), [retreat_line(battle, side)])
         assert isinstance(chosen, Retreat)
         return chosen
 
@@ -679,4 +518,4 @@ def _can_fire(weapon: Weapon, target: UnitView, band: Band) -> bool:
     return weapon.to_hit_at(band) is not None
 
 
-__all__ = ["DECISIONS", "Option", "Quit", "Shadowed", "Terminal"]
+__all__ = ["DECISIONS", "Shadowed", "Terminal"]

@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import typer
 
-from cli.play import QUIT, Quit, Shadowed, Terminal
+from cli.play import Shadowed, Terminal
+from cli.prompts import QUIT, Quit
 
 if TYPE_CHECKING:
     from rich.console import Console

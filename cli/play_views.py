@@ -13,8 +13,9 @@ from meks.engine.answers import strength
 from meks.engine.decisions import OVERRUN_RATIO
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band
-from meks.game.rules import ONE_FLOAT, armor_save
-from meks.game.scenario import Side
+from meks.game.rules import ONE_FLOAT
+from meks.game.shots import armor_save
+from meks.game.vocabulary import Side
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

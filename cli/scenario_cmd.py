@@ -162,7 +162,7 @@ def _marks(scenario: "Scenario", zone: int) -> list[str]:
     from rich.markup import escape
 
     from campaigns.reports.briefing import zone_marks
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     colour = {Side.ATTACKER: "red", Side.DEFENDER: "blue"}
     return [f"[{colour[m.side]}]{escape(m.text)}[/]" if m.side else escape(m.text)
@@ -192,7 +192,7 @@ def _forces(scenario: "Scenario") -> "RenderableType":
     from rich.table import Table
 
     from cli.views import grouped
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     table = Table(title="Forces", box=box.SIMPLE_HEAD, title_justify="left", expand=False)
     table.add_column("")
@@ -224,7 +224,7 @@ def _scenario_view(scenario: "Scenario") -> "list[RenderableType]":
     from rich.panel import Panel
     from rich.text import Text
 
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     head = Panel(Text(scenario.briefing.strip() or "(no briefing)"),
                  title=f"{escape(scenario.name)} ({scenario.id}), {scenario.turn_limit} turns",

@@ -10,13 +10,13 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from campaigns.files.records import (
+from campaigns.files.records import MusterView
+from campaigns.files.view_records import (
     CompanyLine,
     CompanyView,
     EventView,
     ListedMek,
     MekView,
-    MusterView,
     PilotHistory,
     PilotView,
     RecordedBattle,

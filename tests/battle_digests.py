@@ -22,8 +22,9 @@ from meks.engine.log import digest
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
 from meks.game.support import RICH_UNCLE, roll_support
+from meks.game.vocabulary import Side
 
 SCENARIOS = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
              "head-to-head", "citadel")

@@ -14,7 +14,8 @@ from meks.engine.log import Kind, render
 from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
 from meks.game.catalog import Band, Design, Size, load_catalog
 from meks.game.dice import Dice
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Side
 
 CATALOG = load_catalog()
 

@@ -13,7 +13,7 @@ from meks.engine.controllers import Baseline
 from meks.engine.core import Battle, BattleError
 from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import (
     INIT,
     TIE,

@@ -29,7 +29,7 @@ from campaigns.balance import (
 from meks.analysis.odds import Tally
 from meks.engine.bot.choices import Difficulty
 from meks.game.catalog import Catalog
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.test_campaign import run, run_json
 
 REPO = Path(__file__).resolve().parent.parent

@@ -335,7 +335,7 @@ def test_force_file_takes_no_more_support_than_the_scenario_grants_R4_1(
     from campaigns.company import Refused
     from campaigns.play import start
     from cli.state import session
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     with pytest.raises(Refused) as refused, session() as s:  # battle play, at a terminal
         start(s, "opening-shots", Side.DEFENDER, seven, blue)
@@ -384,7 +384,7 @@ def test_repair_none_house_rule_keeps_damage_for_the_next_battle_R3_4(
     from cli.state import session
     from meks.engine.units import build_unit
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     source = Path(__file__).parent.parent / "campaigns/files/scenarios" / "1-opening-shots.yaml"
     data = yaml.safe_load(source.read_text())

@@ -20,7 +20,8 @@ from meks.engine.units import ForceSpec, PilotSpec, Unit, UnitSpec, WeaponSlot
 from meks.game.catalog import Band, Design, Size, Weapon
 from meks.game.construction import Pricing, check_design
 from meks.game.dice import Dice
-from meks.game.scenario import Edge, Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Edge, Side
 from tests.engine_helpers import CATALOG, duel_scenario, mek
 
 if TYPE_CHECKING:
@@ -239,7 +240,7 @@ def test_a_hits_worth_counts_the_critical_it_may_cause_R6_9() -> None:
     """Issue 15 item 1: the chance of the critical a hit causes is the rules core's
     critical check after that hit (R6.9: a roll above the Hits left), confirmed a second
     time on a Spaul Liner (SABER); a hit that destroys the unit is worth all of it."""
-    from meks.engine.bot.evaluation import CRIT_SHARE
+    from meks.engine.bot.worth import CRIT_SHARE
     from meks.game.criticals import critical_check
 
     for design, spaul in (("VIPER", False), ("SABER", True)):

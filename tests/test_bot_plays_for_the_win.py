@@ -18,7 +18,7 @@ from meks.engine.units import Unit
 from meks.engine.view import SideView
 from meks.game.catalog import Band
 from meks.game.dice import Dice
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import CATALOG, force, mek
 from tests.test_bot import duel, forces
 

@@ -20,7 +20,7 @@ from meks.engine.units import ForceSpec, Unit
 from meks.engine.values import UnitView
 from meks.game.catalog import Band
 from meks.game.dice import Dice
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import CATALOG, map_scenario, mek
 from tests.test_bot import checked_fights
 

@@ -231,7 +231,7 @@ def test_the_enemy_rolls_support_before_its_muster_so_rich_uncle_adds_points_R4_
     from meks.engine.bot.choices import Difficulty, muster
     from meks.game.catalog import load_catalog
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     catalog = load_catalog()
     scenario = get_scenario("head-to-head")

@@ -28,8 +28,8 @@ def campaign_play(runner: CliRunner, quit_after: int = 3) -> tuple[int, int]:
     import pytest
 
     from campaigns.campaign import play_step
-    from cli.play import Quit
     from cli.play_run import run as play
+    from cli.prompts import Quit
     from cli.state import session
 
     run(runner, "company", "create", "Hawks")
@@ -450,8 +450,8 @@ def test_a_campaign_play_faces_the_bot_at_the_campaigns_difficulty(runner: CliRu
 
     from campaigns.campaign import play_step
     from campaigns.play import finish
-    from cli.play import Quit
     from cli.play_run import run as play
+    from cli.prompts import Quit
     from cli.state import session
     from db.models import BattleLog, Play
     from meks.engine.bot import Bot

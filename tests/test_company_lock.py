@@ -240,14 +240,15 @@ def _setup(db: str, extra: str) -> None:
     """Lance and Rival, each with VIPER-1, WASP-1 and WASP-2 piloted; ``extra``: what the
     case needs on top (a muster, a campaign, a play)."""
     from campaigns.campaign import start_campaign
-    from campaigns.company import assign_pilot, buy_mek, create_company, hire_pilot
+    from campaigns.company import create_company
     from campaigns.files.scenarios import get_scenario
+    from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
     from campaigns.musters import Limits
     from campaigns.musters import muster as do_muster
     from campaigns.play import start
     from db.engine import transaction
     from meks.game.catalog import load_catalog
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     catalog = load_catalog()
     with transaction(db) as s:
@@ -282,7 +283,7 @@ def _case(name: str) -> Any:
     from meks.engine.controllers import Baseline
     from meks.game.catalog import load_catalog
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     catalog = load_catalog()
 
@@ -344,7 +345,7 @@ def test_issue14_every_change_waits_for_the_company(temp_database: str, case: st
     finds every company's history chained."""
     from sqlmodel import col, select
 
-    from campaigns.company import hire_pilot
+    from campaigns.hangar import hire_pilot
     from campaigns.integrity import check
     from db.engine import transaction
     from db.models import Event

@@ -50,7 +50,7 @@ def test_first_schema_database_is_upgraded_and_keeps_its_data(tmp_path: Path) ->
         view = show_company(s, "old guard")
     assert view["meks"][0]["callsign"] == "Rook"
     assert view["pilots"][0]["skills"] == ["Accuracy"]
-    from campaigns.company import list_pilots
+    from campaigns.hangar import list_pilots
 
     with transaction(str(path)) as s:
         assert list_pilots(s, "Old Guard")[0]["hire_cost"] == 0
@@ -210,7 +210,8 @@ def test_name_keys_are_refolded_and_lookalikes_kept_apart(tmp_path: Path) -> Non
         company = get_company(s, "Cafe\u0301")
         assert company.id == 2
         assert find_pilot(s, get_company(s, "old guard"), "Jose\u0301").id == 2
-    from campaigns.company import hire_pilot, undo
+    from campaigns.company import undo
+    from campaigns.hangar import hire_pilot
 
     with transaction(str(path)) as s:  # undo writes both twins back
         hire_pilot(s, "Old Guard", "Cy")

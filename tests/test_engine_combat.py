@@ -15,7 +15,7 @@ from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind
 from meks.engine.units import Sensors, Unit
 from meks.game.catalog import Band
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import (
     INIT,
     TIE,

@@ -14,7 +14,8 @@ from meks.engine.core import Battle
 from meks.engine.log import Kind, digest
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.dice import Dice
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Side
 from tests.engine_helpers import CATALOG
 
 SCENARIOS = {sid: get_scenario(sid) for sid in (

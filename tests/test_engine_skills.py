@@ -9,7 +9,7 @@ from meks.engine.core import Battle, RangeChoice
 from meks.engine.log import Kind, render
 from meks.engine.units import Unit
 from meks.game.catalog import Band
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import (
     INIT,
     TIE,

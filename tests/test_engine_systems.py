@@ -11,7 +11,7 @@ from meks.engine.core import Battle
 from meks.engine.log import Kind
 from meks.engine.units import Unit
 from meks.game.catalog import Band
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import (
     INIT,
     TIE,

@@ -9,7 +9,7 @@ import pytest
 from meks.engine.core import Battle, BattleError, Engagement, RangeChoice
 from meks.engine.log import Kind
 from meks.game.catalog import Band
-from meks.game.scenario import Edge, Side
+from meks.game.vocabulary import Edge, Side
 from tests.engine_helpers import (
     Scripted,
     assert_all_dice_used,

@@ -9,8 +9,8 @@ from typing import Any
 from campaigns.files.scenario_model import parse_scenario
 from campaigns.files.scenarios import get_scenario
 from meks.engine.log import Kind
-from meks.game.scenario import Edge, Side
 from meks.game.victory import Outcome
+from meks.game.vocabulary import Edge, Side
 from tests.engine_helpers import INIT, Scripted, assert_all_dice_used, battle, force, post, texts
 
 

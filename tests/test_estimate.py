@@ -31,7 +31,8 @@ from meks.analysis.estimate import (
 )
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog
-from meks.game.scenario import HouseRules, Side
+from meks.game.scenario import HouseRules
+from meks.game.vocabulary import Side
 
 REPO = Path(__file__).resolve().parent.parent
 BUILT_IN = ("opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",
@@ -244,7 +245,7 @@ def test_house_rules_that_change_battles_leave_a_scenario_without_an_estimate(
     moves, bail out, withdrawal, and one exchange a turn or breaking contact to stay (the
     readings of engine revisions before 8) leave no estimate; house rules of the campaign
     between battles do not matter."""
-    from meks.game.scenario import BreakContact, Repair
+    from meks.game.vocabulary import BreakContact, Repair
 
     scenario = get_scenario("head-to-head")
     forces = {Side.ATTACKER: ForceSpec((mek(catalog, "DRAKEN"),)),

@@ -52,7 +52,7 @@ from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
 from meks.game.catalog import Band, load_catalog
 from meks.game.dice import Dice
-from meks.game.scenario import Edge, Side
+from meks.game.vocabulary import Edge, Side
 
 CATALOG = load_catalog()
 A, D = Side.ATTACKER, Side.DEFENDER

@@ -14,9 +14,10 @@ import grimp
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# A module a reader can hold in their head (the engine's own modules keep to 600 lines,
-# tests/test_engine_layout.py).
-MOST_LINES = 800
+# A module a newcomer can hold in their head, in every package of the project (the engine's
+# own modules keep to 600 lines, tests/test_engine_layout.py); a longer one is split by
+# concern into modules whose names say what they hold.
+MOST_LINES = 650
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +82,7 @@ def test_no_module_only_passes_on_another_modules_names() -> None:
             assert rest, f"{name} defines nothing"
 
 
-@pytest.mark.parametrize("package", ["meks", "campaigns"])
+@pytest.mark.parametrize("package", ["meks", "campaigns", "cli", "db"])
 def test_no_module_is_longer_than_a_reader_holds_at_a_sitting(package: str) -> None:
     for path in _modules(package):
         name = path.relative_to(ROOT).as_posix()

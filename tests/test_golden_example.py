@@ -19,7 +19,7 @@ from meks.engine.core import RangeChoice
 from meks.engine.log import Kind
 from meks.engine.units import Unit
 from meks.game.catalog import Band
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import Scripted, battle, duel_scenario, force, mek, texts, weapons_named
 
 DICE = [

@@ -91,8 +91,9 @@ def test_digits_other_than_0_to_9_are_not_a_choice_at_the_terminal() -> None:
 
     from rich.console import Console
 
-    from cli.play import Option, Terminal
-    from meks.game.scenario import Side
+    from cli.play import Terminal
+    from cli.prompts import Option
+    from meks.game.vocabulary import Side
 
     answers = iter(["²", "\u0661", "2"])  # superscript two, Arabic-Indic one
     out = io.StringIO()

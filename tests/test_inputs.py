@@ -15,8 +15,8 @@ from meks.analysis.estimate import rollers
 from meks.engine.bot.evaluation import Judge
 from meks.engine.core import Battle
 from meks.game.catalog import Band
-from meks.game.rules import heat_rating
-from meks.game.scenario import Side
+from meks.game.shots import heat_rating
+from meks.game.vocabulary import Side
 from tests.engine_helpers import CATALOG, battle, duel_scenario, force, mek, start
 
 # Shooters and targets that carry what a shot reads: a Targeting Array (VIPER, SAGITARII),

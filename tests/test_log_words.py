@@ -18,7 +18,7 @@ from meks.engine.log import Event, Kind, digest, render, written
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import load_catalog
 from meks.game.dice import Dice
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 STORED = Path(__file__).parent / "fixtures" / "stored_log.json"
 

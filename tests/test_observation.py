@@ -19,7 +19,7 @@ from meks.engine.units import Unit
 from meks.engine.values import UNIT_FIELDS, FrozenError, UnitView
 from meks.engine.view import SideView
 from meks.game.dice import Dice
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import (
     CATALOG,
     INIT,

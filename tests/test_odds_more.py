@@ -15,7 +15,7 @@ from cli.app import app
 from meks.analysis.odds import duel_force, duel_scenario, paired_difference, simulate
 from meks.game.catalog import Catalog, Size
 from meks.game.pilots import available_skills, skill_label
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.engine_helpers import duel_scenario as helper_duel_scenario
 
 FORCE = "meks:\n  - {design: VIPER}\n  - {design: WASP}\n  - {design: WASP}\n"

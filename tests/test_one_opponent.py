@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.test_battle_cli import BLUE, RED, run, run_json
 
 

@@ -26,7 +26,7 @@ from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, load_catalog
 from meks.game.dice import Dice
-from meks.game.scenario import Edge, Side
+from meks.game.vocabulary import Edge, Side
 from tests.engine_helpers import told_id
 from tests.test_battle_cli import BLUE, RED
 
@@ -292,8 +292,8 @@ def test_quit_or_crash_then_resume_continues_exactly(runner: CliRunner,
                                                     files: tuple[str, str]) -> None:
     from campaigns.company import Refused
     from campaigns.play import finish, load, start
-    from cli.play import Quit
     from cli.play_run import run as play
+    from cli.prompts import Quit
     from cli.state import session
 
     red, blue = files
@@ -472,8 +472,8 @@ class FirstChoice:
 @pytest.mark.parametrize("quit_at", [1, 9, 25])
 def test_other_answers_resume_to_the_same_battle(files: tuple[str, str], quit_at: int) -> None:
     from campaigns.play import load, start
-    from cli.play import Quit
     from cli.play_run import run as play
+    from cli.prompts import Quit
     from cli.state import session
 
     red, blue = files
@@ -671,8 +671,8 @@ def test_a_resumed_play_suggests_what_it_would_have_without_the_stop(quit_at: in
     fights the battle an unbroken play fights."""
     from campaigns.files.scenarios import get_scenario
     from campaigns.play import PlayState
-    from cli.play import Quit
     from cli.play_run import run as play
+    from cli.prompts import Quit
 
     scenario = get_scenario("opening-shots")
 
@@ -740,8 +740,8 @@ def test_campaign_next_play_moves_the_campaign_on(runner: CliRunner) -> None:
 # ---- a force in play stays with its play ------------------------------------------------------
 
 def quit_early(state: Any) -> None:
-    from cli.play import Quit
     from cli.play_run import run as play
+    from cli.prompts import Quit
 
     with pytest.raises(Quit):
         play(state, console(), saver(state.id), StopAfter(2))
@@ -927,9 +927,9 @@ def test_a_play_begun_under_an_earlier_engine_revision_is_set_aside_when_it_no_l
     revisions, set aside (its record kept), and its company may start the battle afresh."""
     from campaigns.company import Refused
     from campaigns.play import load, start
-    from cli.play import Quit
     from cli.play_run import play_to_end
     from cli.play_run import run as play
+    from cli.prompts import Quit
     from cli.state import session
     from db.models import Play
     from meks.engine import REVISION
@@ -1091,7 +1091,7 @@ def test_a_play_stored_without_a_revision_goes_on_under_one_exchange_R5_2(
     from campaigns.play import load, start
     from cli.state import session
     from db.models import Play
-    from meks.game.scenario import COMBAT_ROUNDS, BreakContact
+    from meks.game.vocabulary import COMBAT_ROUNDS, BreakContact
 
     red, blue = files
     with session() as s:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sqlalchemy import inspect
 from typer.testing import CliRunner
 
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 from tests.test_battle_cli import BLUE
 from tests.test_campaign_link import _blank, check, without_kept_scenarios
 from tests.test_campaign_link import write_old_database as write_old_campaign_database

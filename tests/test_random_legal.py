@@ -24,7 +24,7 @@ from meks.engine.random_legal import RandomLegal
 from meks.engine.recorded import Recorded
 from meks.game.catalog import load_catalog
 from meks.game.dice import Dice
-from meks.game.scenario import BreakContact, Side
+from meks.game.vocabulary import BreakContact, Side
 from tests.battle_digests import SCENARIOS, force
 
 CATALOG = load_catalog()

@@ -362,7 +362,7 @@ def test_a_played_steps_odds_go_with_its_play_and_come_back() -> None:
     """A campaign battle played at the terminal keeps its step in the play's spec; the odds
     before it go there too, and a step stored before they did reads with none."""
     from campaigns.campaign_step import Step, odds_before
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     view = {"runs": 0, "win": {"p": 0.41234}, "draw": {"p": 0.01}, "loss": {"p": 0.57766}}
     odds = odds_before(view)

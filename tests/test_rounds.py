@@ -25,7 +25,7 @@ from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
 from meks.engine.units import Unit
 from meks.game.catalog import Band
-from meks.game.scenario import COMBAT_ROUNDS, BreakContact, Side
+from meks.game.vocabulary import COMBAT_ROUNDS, BreakContact, Side
 from tests.engine_helpers import (
     INIT,
     TIE,
@@ -687,8 +687,8 @@ def head_to_head(turn: int, attacker: Any, defender: Any) -> Any:
 
 def mek_state(uid: str, points: int, zone: int | None = 5, destroyed: int | None = None,
               exited: int | None = None) -> Any:
-    from meks.game.scenario import Edge, UnitKind
     from meks.game.victory import UnitState
+    from meks.game.vocabulary import Edge, UnitKind
 
     return UnitState(id=uid, kind=UnitKind.MEK, zone=None if destroyed or exited else zone,
                      points=points, destroyed_turn=destroyed, exited_turn=exited,
@@ -763,8 +763,8 @@ def test_head_to_head_a_bailed_out_mek_counts_as_destroyed_points_R7_3_R6_12() -
 def test_head_to_head_both_sides_wiped_out_at_once_are_judged_by_the_points_R7_3() -> None:
     """Neither side has the last Mek standing, and neither can do anything more: the battle
     ends at once, judged as at the turn limit."""
-    from meks.game.scenario import UnitKind
     from meks.game.victory import Outcome, UnitState
+    from meks.game.vocabulary import UnitKind
 
     verdict = head_to_head(5, [mek_state("A1", 12, destroyed=5), mek_state("A2", 4, destroyed=2)],
                            [mek_state("D1", 10, destroyed=5), mek_state("D2", 8, destroyed=3)])
@@ -788,7 +788,7 @@ def test_scenario_show_says_how_mek_points_decide_R7_3(runner: CliRunner) -> Non
 
 def test_head_to_head_ships_with_mek_points_at_the_turn_limit_R7_3() -> None:
     from campaigns.files.scenarios import get_scenario
-    from meks.game.scenario import Result
+    from meks.game.vocabulary import Result
 
     scenario = get_scenario("head-to-head")
     assert scenario.victory.at_turn_limit is Result.MEK_POINTS

@@ -90,7 +90,7 @@ def salvage_seed(scenario: str, blue: str, wolves: str, *, outcome: str = "defen
     from campaigns.battles import fight
     from cli.state import session
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     with session() as s:
         for seed in range(300):
@@ -124,7 +124,8 @@ def test_salvage_rule_is_off_by_default_and_the_stored_scenario_form_keeps_it_ou
     scenario stores them only when on: scenarios stored before them keep their form."""
     from campaigns.files.scenario_model import scenario_data
     from campaigns.files.scenarios import get_scenario
-    from meks.game.scenario import HouseRules, Salvage
+    from meks.game.scenario import HouseRules
+    from meks.game.vocabulary import Salvage
 
     assert HouseRules().salvage is Salvage.NONE
     assert not HouseRules().spare_parts and not HouseRules().wear
@@ -175,7 +176,7 @@ def test_salvage_winner_gives_the_loser_nothing_and_both_gives_both_R3_6(
     from campaigns.battles import fight, salvage
     from cli.state import session
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     winner_only = scenario_file(tmp_path, "spoils", salvage="winner")
     both = scenario_file(tmp_path, "shared-spoils", salvage="both")
@@ -478,7 +479,7 @@ def lost_part_seed(scenario: str, blue: str, wolves: str) -> tuple[int, dict[int
     from campaigns.battles import fight
     from cli.state import session
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     with session() as s:
         for seed in range(300):
@@ -630,7 +631,7 @@ def test_paid_repair_charges_each_hit_at_the_next_muster_R3_7(
     from campaigns.battles import fight
     from cli.state import session
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     scenario = scenario_file(tmp_path, "paid", repair="paid")
     run(runner, "muster", wolves, "--scenario", scenario, "--side", "defender",
@@ -698,7 +699,7 @@ def test_wear_lowers_the_heat_rating_the_engine_sees_never_below_1_R3_8() -> Non
     import dataclasses
 
     from meks.engine.units import build_unit
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
     from tests.engine_helpers import CATALOG, mek
 
     spec = mek("VIPER")

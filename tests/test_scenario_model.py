@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import BaseModel
 
-from campaigns.files import scenario_model
+from campaigns.files import scenario_model, victory_model
 from campaigns.files.scenario_model import (
     parse_condition,
     parse_scenario,
@@ -27,9 +27,10 @@ from campaigns.files.scenario_model import (
     stored_scenario,
 )
 from campaigns.files.scenarios import get_scenario, read_scenario_file
+from meks.game import conditions
 from meks.game import scenario as game
-from meks.game.scenario import Edge, Side
 from meks.game.scenario_checks import ScenarioInvalid
+from meks.game.vocabulary import KEY, Edge, Side
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -68,17 +69,17 @@ def test_the_game_and_its_engine_do_not_import_pydantic() -> None:
 def test_file_models_and_game_types_have_the_same_fields() -> None:
     """Each model of the file has a plain type of the same name in meks with the same
     fields in the same order (a condition's 'type' is its tag), and the same file keys."""
-    models = [m for m in vars(scenario_model).values()
+    models = [m for module in (scenario_model, victory_model) for m in vars(module).values()
               if isinstance(m, type) and issubclass(m, BaseModel)
-              and m.__module__ == scenario_model.__name__ and not m.__name__.startswith("_")]
+              and m.__module__ == module.__name__ and not m.__name__.startswith("_")]
     assert len(models) == 22
     for model in models:
-        plain = getattr(game, model.__name__)
+        plain = getattr(game, model.__name__, None) or getattr(conditions, model.__name__)
         fields = [f for f in dataclasses.fields(plain)
-                  if f.metadata.get(game.KEY, f.name) is not None]
+                  if f.metadata.get(KEY, f.name) is not None]
         assert [f.name for f in fields] == [n for n in model.model_fields if n != "type"], \
             model.__name__
-        assert [f.metadata.get(game.KEY, f.name) for f in fields] == \
+        assert [f.metadata.get(KEY, f.name) for f in fields] == \
             [i.alias or n for n, i in model.model_fields.items() if n != "type"]
         if "type" in model.model_fields:
             assert plain.tag == model.tag

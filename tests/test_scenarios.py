@@ -31,13 +31,9 @@ from campaigns.files.scenarios import (
 from cli.app import app
 from meks.game.catalog import Size
 from meks.game.errors import InputError, MeksError
-from meks.game.scenario import (
-    Measure,
-    Placed,
-    Scenario,
-    Side,
-)
+from meks.game.scenario import Placed, Scenario
 from meks.game.victory import BattleState, UnitState, judge
+from meks.game.vocabulary import Measure, Side
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = ["opening-shots", "at-the-hot-gates", "buying-us-some-time", "through-the-breach",

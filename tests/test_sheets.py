@@ -11,7 +11,7 @@ from markupsafe import escape
 from typer.testing import CliRunner
 
 from campaigns import roster_io
-from campaigns.reports.sheet import BOX, TICKED, md
+from campaigns.reports.sheet_render import BOX, TICKED, md
 from cli.app import app
 from meks.game.catalog import Catalog, Size
 from tests.test_print import COMPANY, CUSTOM, RESERVE, build_company, expected_texts, flat

@@ -14,7 +14,8 @@ import yaml
 from typer.testing import CliRunner
 
 from campaigns import roster_io
-from campaigns.reports.sheet import BOX, MekCard, PlaySheet, md, to_html, to_markdown
+from campaigns.reports.sheet import MekCard, PlaySheet
+from campaigns.reports.sheet_render import BOX, md, to_html, to_markdown
 from cli.app import app
 from meks.game.catalog import Band, Catalog, Size
 from meks.game.criticals import CRITICAL_TABLE
@@ -79,7 +80,7 @@ def test_a_worn_mek_prints_the_heat_rating_and_weapons_the_battle_fields_it_with
     from campaigns.forces import muster_force
     from cli.state import session
     from meks.engine.units import build_unit
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     doc = worn_company(runner, tmp_path)
     scenario = field_scenario(tmp_path)
@@ -159,7 +160,7 @@ def test_the_muster_sheet_shows_the_scenario_map_set_up_and_victory(
     set-up and victory conditions as the scenario's own data words them, and the result at
     the turn limit."""
     from campaigns.files.scenarios import get_scenario
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     worn_company(runner, tmp_path)
     scenario_id = field_scenario(tmp_path)
@@ -264,7 +265,7 @@ def test_hostile_names_are_text_on_the_html_sheet(runner: CliRunner, tmp_path: P
     """Issue 27 (must hold): the HTML comes from a template that escapes every value: a
     '<script>' or '"><img onerror>' name is text, right-to-left overrides and zero-width
     characters are not on the page; the Markdown escapes the same names."""
-    from campaigns.reports.sheet import _templates
+    from campaigns.reports.sheet_render import _templates
 
     assert _templates().autoescape is True
     doc = hostile_doc(runner, tmp_path)

@@ -9,7 +9,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from cli.app import app
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 
 def run(runner: CliRunner, *args: str, code: int = 0) -> Any:

@@ -39,7 +39,8 @@ from meks.engine.styles import (
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Band
 from meks.game.dice import Dice
-from meks.game.scenario import Edge, Scenario, Side
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Edge, Side
 from tests.engine_helpers import CATALOG, Watched, duel_scenario, mek
 
 A, D = Side.ATTACKER, Side.DEFENDER

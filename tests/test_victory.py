@@ -11,8 +11,9 @@ import pytest
 
 from campaigns.files.scenario_model import parse_condition
 from campaigns.files.scenarios import get_scenario
-from meks.game.scenario import Edge, Scenario, Side, UnitKind
+from meks.game.scenario import Scenario
 from meks.game.victory import BattleState, BattleView, Outcome, UnitState, holds, judge, spent
+from meks.game.vocabulary import Edge, Side, UnitKind
 
 A, D = Side.ATTACKER, Side.DEFENDER
 MEK, VEHICLE, INFANTRY = UnitKind.MEK, UnitKind.VEHICLE, UnitKind.INFANTRY

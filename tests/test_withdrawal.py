@@ -19,8 +19,9 @@ from meks.engine.core import Battle, BattleError
 from meks.engine.decisions import Retreat
 from meks.engine.log import Kind, digest
 from meks.engine.recorded import Recorded
-from meks.game.scenario import HouseRules, Side
+from meks.game.scenario import HouseRules
 from meks.game.victory import Outcome
+from meks.game.vocabulary import Side
 from tests.engine_helpers import (
     INIT,
     TIE,

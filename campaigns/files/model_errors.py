@@ -24,6 +24,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from meks.game.conditions import COMBINATORS, CONDITION_TYPES
 from meks.game.errors import (
     EMPTY,
     MAX_LISTED,
@@ -37,8 +38,8 @@ from meks.game.errors import (
     unknown_key,
     wrong_kind,
 )
-from meks.game.scenario import COMBINATORS, CONDITION_TYPES, Path
 from meks.game.scenario_checks import Problem
+from meks.game.vocabulary import Path
 
 
 @dataclass(frozen=True)

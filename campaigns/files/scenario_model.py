@@ -7,8 +7,10 @@ understands. Finding line numbers is the job of ``campaigns.files.scenarios``; t
 sees plain data.
 
 Checking happens in two passes. The pydantic models here check shapes and single values
-(zones 1-9, known terrain, whole numbers, no unknown keys); every error pydantic reports is
-worded by one translator (``campaigns.files.model_errors``).
+(zones 1-9, known terrain, whole numbers, no unknown keys), with the value types of
+``campaigns.files.scenario_values`` and the victory conditions of
+``campaigns.files.victory_model``; every error pydantic reports is worded by one translator
+(``campaigns.files.model_errors``).
 ``meks.game.scenario_checks.semantic_problems`` then checks what spans several values, on the
 game's own types.
 
@@ -24,228 +26,74 @@ import enum
 import functools
 import hashlib
 import json
-import math
-import typing
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Any
 
 from pydantic import (
-    AfterValidator,
     BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Discriminator,
     Field,
     SerializerFunctionWrapHandler,
-    Tag,
     TypeAdapter,
     ValidationError,
-    WithJsonSchema,
     model_serializer,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
+from campaigns.files import victory_model
 from campaigns.files.model_errors import Vocabulary, worded
-from meks.game import scenario as game
-from meks.game.catalog import Size, load_catalog
-from meks.game.construction import Pricing
-from meks.game.errors import (
-    AmbiguousName,
-    described,
-    problem,
+from campaigns.files.scenario_values import (
+    ArrivalRoll,
+    BreakContactName,
+    Count,
+    EdgeName,
+    GroupName,
+    KindName,
+    LevelName,
+    MeasureName,
+    Percent,
+    PricingName,
+    RepairName,
+    SalvageName,
+    ScenarioId,
+    Shown,
+    SizeName,
+    SkillChoiceName,
+    StrictModel,
+    TerrainName,
+    Title,
+    TurnNumber,
+    Whole,
+    Zone,
+    ZoneChoiceName,
+    Zones,
 )
-from meks.game.scenario import (
-    COMBINATORS,
+from campaigns.files.victory_model import CONDITION_MODELS, Condition, Victory
+from meks.game import conditions
+from meks.game import scenario as game
+from meks.game.construction import Pricing
+from meks.game.errors import described, problem
+from meks.game.scenario_checks import Problem, ScenarioInvalid, semantic_problems
+from meks.game.vocabulary import (
+    COMBAT_ROUNDS,
     DEFAULT_BUDGET,
     DEFAULT_SUPPORT_ROLLS,
     DEFAULT_TERRAIN,
     DEFAULT_TURN_LIMIT,
     MAX_BUDGET,
-    Edge,
+    MAX_COMBAT_ROUNDS,
+    BreakContact,
     Measure,
     Repair,
-    Result,
     Salvage,
     Side,
     SkillChoice,
-    UnitKind,
     ZoneChoice,
 )
-from meks.game.scenario_checks import Problem, ScenarioInvalid, semantic_problems
-from meks.game.text import without_format_characters
 from meks.game.zones import ZONES
-
-# ---- value types with their own checks ---------------------------------------------------
-
-E = typing.TypeVar("E", bound=enum.Enum)
-
-
-def _loose_enum(enum_type: type[E]) -> BeforeValidator:
-    """Accept an enum's value in any case ('Medium', 'medium', 'MEDIUM')."""
-
-    def convert(value: object) -> object:
-        if isinstance(value, str):
-            wanted = value.strip().casefold()
-            for member in enum_type:
-                if str(member.value).casefold() == wanted:
-                    return member
-        return value
-
-    return BeforeValidator(convert)
-
-
-def _any_case_schema(enum_type: type[E]) -> WithJsonSchema:
-    """The JSON Schema of an enum taken in any case: its values (for editors to offer), or
-    any string that matches one of them but for case and surrounding spaces."""
-    values = [str(member.value) for member in enum_type]
-    spelled = "|".join("".join(f"[{c.upper()}{c.lower()}]" if c.isalpha() else
-                               ("\\" + c if c in ".^$*+?()[]{}|\\/" else c) for c in v)
-                       for v in values)
-    return WithJsonSchema({"anyOf": [{"enum": values},
-                                     {"type": "string", "pattern": f"^\\s*({spelled})\\s*$"}]})
-
-
-def _zone(value: int) -> int:
-    if value not in ZONES:
-        raise PydanticCustomError(
-            "zone", "zone {zone} is not on the map: the zones are numbered 1 to 9",
-            {"zone": value},
-        )
-    return value
-
-
-def _percent(value: float) -> float:
-    if not math.isfinite(value):
-        raise PydanticCustomError("percent", "a percentage must be a number from 0 to 100", {})
-    if value > 100:
-        raise PydanticCustomError(
-            "percent", "{value}% is more than 100%: no side can have more than all of its force "
-            "anywhere", {"value": f"{value:g}"},
-        )
-    if value <= 0:
-        raise PydanticCustomError("percent", "a percentage must be more than 0", {})
-    return value
-
-
-def _terrain(value: str) -> str:
-    index = load_catalog().ix.terrain
-    try:
-        found = index.find(value)
-    except AmbiguousName as exc:
-        raise PydanticCustomError("terrain", "{message}", {"message": exc.message}) from None
-    if found is None:
-        near = index.suggest(value, n=1)
-        hint = f" (did you mean {near[0]!r}?)" if near else ""
-        raise PydanticCustomError(
-            "terrain", "unknown terrain {name}{hint}; the terrains are {names}",
-            {"name": repr(value), "hint": hint, "names": ", ".join(index.names)},
-        )
-    return found.name
-
-
-def _level(value: str) -> str:
-    index = load_catalog().ix.level
-    found = index.find(value)
-    if found is None:
-        raise PydanticCustomError(
-            "pilot_level", "unknown pilot level {name}; the levels are {names}",
-            {"name": repr(value), "names": ", ".join(index.names)},
-        )
-    return found.level
-
-
-def _scenario_id(value: str) -> str:
-    if not value or not all(c.isascii() and (c.isalnum() or c == "-") for c in value) \
-            or value != value.lower() or value.startswith("-"):
-        raise PydanticCustomError(
-            "scenario_id", "{value} is not a usable id: use lower-case letters, digits and "
-            "hyphens, such as 'river-crossing'", {"value": repr(value)},
-        )
-    return value
-
-
-def _group(value: str) -> str:
-    value = without_format_characters(value).strip()
-    if not value:
-        raise PydanticCustomError("group", "a group needs a name", {})
-    return value
-
-
-def _title(value: str) -> str:
-    """A scenario's name as shown, without invisible formatting characters (a right-to-left
-    override, a zero-width space...), as typed names are (``campaigns.company.clean_name``);
-    what is left must show something."""
-    value = without_format_characters(value)
-    if not value.strip():
-        raise PydanticCustomError("title", "a scenario needs a name with something to show", {})
-    return value
-
-
-def _arrival(value: object) -> int | Literal["all"]:
-    if isinstance(value, str) and value.strip().casefold() == "all":
-        return "all"
-    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6:
-        return value
-    raise PydanticCustomError(
-        "arrival", "expected the roll each waiting unit needs (1 to 6) or 'all', found {value}",
-        {"value": described(value)},
-    )
-
-
-def _not_bool(value: object) -> object:
-    """YAML reads true/false as booleans, which Python would take as 1 and 0: not here."""
-    if isinstance(value, bool):
-        raise PydanticCustomError("whole", "expected a whole number, found {value}",
-                                  {"value": str(value).lower()})
-    return value
-
-
-Whole = Annotated[int, BeforeValidator(_not_bool)]  # a number of points, rolls, turns...
-Zone = Annotated[Whole, AfterValidator(_zone),
-                 WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 9})]
-Zones = Annotated[tuple[Zone, ...], Field(min_length=1)]
-Percent = Annotated[float, AfterValidator(_percent),
-                    WithJsonSchema({"type": "number", "exclusiveMinimum": 0, "maximum": 100})]
-TerrainName = Annotated[str, AfterValidator(_terrain), WithJsonSchema({
-    "type": "string",
-    "description": "A terrain from the catalog: Plains, Desert, Woods, Urban, Highlands or "
-                   "Moors (singular forms and aliases such as Forest or City work too).",
-})]
-LevelName = Annotated[str, AfterValidator(_level), WithJsonSchema({
-    "type": "string", "description": "A pilot level: Green, Regular, Veteran or Elite."})]
-ScenarioId = Annotated[str, AfterValidator(_scenario_id), WithJsonSchema({
-    "type": "string", "pattern": "^[a-z0-9][a-z0-9-]*$"})]
-GroupName = Annotated[str, AfterValidator(_group)]
-Title = Annotated[str, AfterValidator(_title)]
-# text shown to players (a briefing), without invisible formatting characters
-Shown = Annotated[str, AfterValidator(without_format_characters)]
-ArrivalRoll = Annotated[int | Literal["all"], BeforeValidator(_arrival), WithJsonSchema({
-    "anyOf": [{"type": "integer", "minimum": 1, "maximum": 6}, {"const": "all"}]})]
-TurnNumber = Annotated[Whole, Field(ge=1, le=100)]
-Count = Annotated[Whole, Field(ge=1, le=1000)]
-
-SideName = Annotated[Side, _loose_enum(Side), _any_case_schema(Side)]
-EdgeName = Annotated[Edge, _loose_enum(Edge), _any_case_schema(Edge)]
-KindName = Annotated[UnitKind, _loose_enum(UnitKind), _any_case_schema(UnitKind)]
-MeasureName = Annotated[Measure, _loose_enum(Measure), _any_case_schema(Measure)]
-SizeName = Annotated[Size, _loose_enum(Size), _any_case_schema(Size)]
-ResultName = Annotated[Result, _loose_enum(Result), _any_case_schema(Result)]
-BreakContactName = Annotated[game.BreakContact, _loose_enum(game.BreakContact),
-                             _any_case_schema(game.BreakContact)]
-ZoneChoiceName = Annotated[ZoneChoice, _loose_enum(ZoneChoice), _any_case_schema(ZoneChoice)]
-PricingName = Annotated[Pricing, _loose_enum(Pricing), _any_case_schema(Pricing)]
-SkillChoiceName = Annotated[SkillChoice, _loose_enum(SkillChoice), _any_case_schema(SkillChoice)]
-RepairName = Annotated[Repair, _loose_enum(Repair), _any_case_schema(Repair)]
-SalvageName = Annotated[Salvage, _loose_enum(Salvage), _any_case_schema(Salvage)]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
 
 # ---- set-up, arrivals, exits -------------------------------------------------------------
 
-class SetupRule(_Model):
+class SetupRule(StrictModel):
     """A constraint on where a side's units start: at least a number of units (or points),
     or a percentage of the force, in the given zones."""
 
@@ -271,7 +119,7 @@ class SetupRule(_Model):
         return self
 
 
-class Setup(_Model):
+class Setup(StrictModel):
     zones: Zones = Field(description="The zones the side's units may start in.")
     rules: tuple[SetupRule, ...] = Field((), description="Constraints within those zones.")
 
@@ -297,14 +145,14 @@ class Setup(_Model):
         return self
 
 
-class Strongpoint(_Model):
+class Strongpoint(StrictModel):
     """Infantry strongpoints a side starts with, free of charge, dug in in one zone."""
 
     zone: Zone
     count: Count = 1
 
 
-class Reinforcements(_Model):
+class Reinforcements(StrictModel):
     """Units that are not set up but arrive during the battle: each turn in the schedule,
     every unit still waiting rolls one die and arrives on the roll given (or all arrive)."""
 
@@ -316,7 +164,7 @@ class Reinforcements(_Model):
         "Turn number -> the roll each waiting unit needs to arrive that turn, or 'all'."))
 
 
-class ExitRule(_Model):
+class ExitRule(StrictModel):
     """A map edge the side's units may leave across, and from which zones."""
 
     edge: EdgeName
@@ -324,7 +172,7 @@ class ExitRule(_Model):
         "The zones units may leave from (default: every zone along the edge)."))
 
 
-class SideRules(_Model):
+class SideRules(StrictModel):
     """What one side brings and where it starts.
 
     For the muster (R3.3): the force must cost at most ``budget`` (Meks at their price, plus
@@ -350,7 +198,7 @@ class SideRules(_Model):
     exits: tuple[ExitRule, ...] = Field((), description="Edges the side may leave across.")
 
 
-class HouseRules(_Model):
+class HouseRules(StrictModel):
     """The RULINGS options a scenario may switch; the defaults are the rulings'."""
 
     pricing: PricingName = Field(Pricing.PRINTED, description=(
@@ -377,11 +225,11 @@ class HouseRules(_Model):
     withdrawal: bool = Field(False, description=(
         "R6.13: at the end of a turn a side may withdraw (it loses), or overrun when it "
         "clearly wins (it wins); its units take up to 3 Hits that never destroy them."))
-    combat_rounds: Whole = Field(game.COMBAT_ROUNDS, ge=1, le=game.MAX_COMBAT_ROUNDS,
+    combat_rounds: Whole = Field(COMBAT_ROUNDS, ge=1, le=MAX_COMBAT_ROUNDS,
                                  description=(
         "R5.2: the most rounds a zone combat fights in one combat step before it waits for "
         "the next turn; 1 is the earlier reading, one exchange per zone a turn."))
-    break_contact: BreakContactName = Field(game.BreakContact.WITHDRAW, description=(
+    break_contact: BreakContactName = Field(BreakContact.WITHDRAW, description=(
         "R6.3: breaking contact withdraws the winner's units into adjacent zones free of "
         "enemies (withdraw), or only stops the fire there this turn (stay, the earlier "
         "reading)."))
@@ -403,189 +251,16 @@ class HouseRules(_Model):
 
 # ---- victory conditions ------------------------------------------------------------------
 
-class _Condition(_Model):
-    tag: ClassVar[str]
-
-
-class AllOf(_Condition):
-    """Every listed condition holds."""
-
-    tag: ClassVar[str] = "all"
-    all: Annotated[tuple[Condition, ...], Field(min_length=1)]
-
-
-class AnyOf(_Condition):
-    """At least one listed condition holds."""
-
-    tag: ClassVar[str] = "any"
-    any: Annotated[tuple[Condition, ...], Field(min_length=1)]
-
-
-class NotOf(_Condition):
-    """The condition does not hold."""
-
-    tag: ClassVar[str] = "not"
-    negated: Condition = Field(alias="not")
-
-
-class _ZoneRef(_Condition):
-    zone: Zone | None = Field(None, description="The zone.")
-    zone_of_group: GroupName | None = Field(None, description=(
-        "Instead of 'zone': the zone the named set-up group started in."))
-
-    @model_validator(mode="after")
-    def _one_zone(self) -> _ZoneRef:
-        if (self.zone is None) == (self.zone_of_group is None):
-            raise PydanticCustomError(
-                "zone_ref", "give exactly one of 'zone' or 'zone_of_group'", {})
-        return self
-
-
-class Occupy(_ZoneRef):
-    """At the end of a turn the side has a unit in the zone and the enemy has none."""
-
-    tag: ClassVar[str] = "occupy"
-    type: Literal["occupy"]
-    side: SideName
-
-
-class NeverOccupied(_Condition):
-    """The side has not occupied the zone at the end of any turn so far."""
-
-    tag: ClassVar[str] = "never_occupied"
-    type: Literal["never_occupied"]
-    side: SideName
-    zone: Zone
-
-
-class Hold(_ZoneRef):
-    """The side occupied the zone at the end of each of the last N turns; with 'after', that
-    condition already held at the end of the first of those turns."""
-
-    tag: ClassVar[str] = "hold"
-    type: Literal["hold"]
-    side: SideName
-    turns: Annotated[Whole, Field(ge=1, le=100)]
-    after: Condition | None = Field(None, description=(
-        "The turns held count only from the turn this condition first holds."))
-
-
-class DestroyAll(_Condition):
-    """Every enemy unit of the kind (and group) is destroyed, and there was at least one."""
-
-    tag: ClassVar[str] = "destroy_all"
-    type: Literal["destroy_all"]
-    side: SideName = Field(description="The side that does the destroying.")
-    kind: KindName | None = None
-    group: GroupName | None = Field(None, description="Only enemy units of this set-up group.")
-
-
-class ExitMap(_Condition):
-    """Enough of the side's units have left the map across the edge, from the given zones."""
-
-    tag: ClassVar[str] = "exit"
-    type: Literal["exit"]
-    side: SideName
-    edge: EdgeName
-    from_zones: tuple[Zone, ...] = Field((), description=(
-        "Count only units that left from these zones (default: any zone on the edge)."))
-    kind: KindName | None = None
-    percent: Percent | None = Field(None, description=(
-        "At least this percentage of the side's units (or points) of the kind."))
-    count: Count | None = Field(None, description="At least this many units (or points).")
-    of: MeasureName = Measure.UNITS
-
-    @model_validator(mode="after")
-    def _one_amount(self) -> ExitMap:
-        if (self.percent is None) == (self.count is None):
-            raise PydanticCustomError(
-                "exit_amount", "an exit condition needs exactly one of 'percent' or 'count'",
-                {})
-        return self
-
-
-class KeepUnits(_Condition):
-    """The side still has at least N units (of the kind) neither destroyed nor gone."""
-
-    tag: ClassVar[str] = "keep_units"
-    type: Literal["keep_units"]
-    side: SideName
-    count: Count = 1
-    kind: KindName | None = None
-
-
-class LastStanding(_Condition):
-    """The side has a unit of the kind left and the enemy has none."""
-
-    tag: ClassVar[str] = "last_standing"
-    type: Literal["last_standing"]
-    side: SideName
-    kind: KindName | None = UnitKind.MEK
-
-
-class InZone(_Condition):
-    """The side had a unit in the zone at the end of the given turn (enemies or not)."""
-
-    tag: ClassVar[str] = "in_zone"
-    type: Literal["in_zone"]
-    side: SideName
-    zone: Zone
-    at_turn: TurnNumber
-
-
-class TurnLimit(_Condition):
-    """The last turn has ended."""
-
-    tag: ClassVar[str] = "turn_limit"
-    type: Literal["turn_limit"]
-
-
-_CONDITION_MODELS: dict[str, type[_Condition]] = {
-    c.tag: c for c in (AllOf, AnyOf, NotOf, Occupy, NeverOccupied, Hold, DestroyAll, ExitMap,
-                       KeepUnits, LastStanding, InZone, TurnLimit)
-}
-
-
-def _condition_tag(value: Any) -> str | None:
-    if isinstance(value, dict):
-        for key in COMBINATORS:
-            if key in value:
-                return key
-        kind = value.get("type")
-        return kind if isinstance(kind, str) else None
-    return getattr(value, "tag", None)
-
-
-Condition = Annotated[
-    Annotated[AllOf, Tag("all")]
-    | Annotated[AnyOf, Tag("any")]
-    | Annotated[NotOf, Tag("not")]
-    | Annotated[Occupy, Tag("occupy")]
-    | Annotated[NeverOccupied, Tag("never_occupied")]
-    | Annotated[Hold, Tag("hold")]
-    | Annotated[DestroyAll, Tag("destroy_all")]
-    | Annotated[ExitMap, Tag("exit")]
-    | Annotated[KeepUnits, Tag("keep_units")]
-    | Annotated[LastStanding, Tag("last_standing")]
-    | Annotated[InZone, Tag("in_zone")]
-    | Annotated[TurnLimit, Tag("turn_limit")],
-    Discriminator(_condition_tag),
-]
-
-for _cls in (AllOf, AnyOf, NotOf, Hold):
-    _cls.model_rebuild()
-
-
 @functools.cache
 def _condition_adapter() -> TypeAdapter[Condition]:
     return TypeAdapter(Condition)
 
 
-def parse_condition(data: object, source: str = "condition") -> game.Condition:
+def parse_condition(data: object, source: str = "condition") -> conditions.Condition:
     """One victory condition from plain data (``{"type": "occupy", ...}``); for tests and
     for tools that build conditions on their own. ``ScenarioInvalid`` if unusable."""
     try:
-        condition: game.Condition = _to_game(_condition_adapter().validate_python(data))
+        condition: conditions.Condition = _to_game(_condition_adapter().validate_python(data))
     except ValidationError as exc:
         found, unlisted = worded(exc, {"victory": {"attacker": data}}, SCENARIO_WORDS,
                                   ("victory", "attacker"))
@@ -594,26 +269,6 @@ def parse_condition(data: object, source: str = "condition") -> game.Condition:
     return condition
 
 
-class Victory(_Model):
-    """Each side's victory condition, and the result when the turn limit is reached."""
-
-    attacker: Condition | None = Field(None, description=(
-        "The attacker wins when this holds at the end of a turn (none: only at the limit)."))
-    defender: Condition | None = Field(None, description="Likewise for the defender.")
-    at_turn_limit: ResultName = Field(Result.DRAW, description=(
-        "The result when the last turn ends and neither side's condition holds: a side, a "
-        "draw, or mek_points (the side that destroyed more of the enemy's Mek points wins; "
-        "equal points are a draw)."))
-
-    @model_validator(mode="before")
-    @classmethod
-    def _per_side(cls, data: Any) -> Any:
-        if isinstance(data, dict) and ("type" in data or any(k in data for k in COMBINATORS)):
-            raise PydanticCustomError(
-                "victory_side", "victory conditions name no side: put each side's condition "
-                "under 'attacker:' or 'defender:'", {})
-        return data
-
 
 # ---- the scenario ------------------------------------------------------------------------
 
@@ -621,7 +276,7 @@ def _all_plains() -> dict[int, str]:
     return dict.fromkeys(ZONES, DEFAULT_TERRAIN)
 
 
-class Scenario(_Model):
+class Scenario(StrictModel):
     """One scenario: the map, both sides' forces and set-up, and how each side wins."""
 
     id: ScenarioId = Field(description="Short name used on the command line.")
@@ -664,7 +319,7 @@ def scenario_json_schema() -> dict[str, Any]:
 
 
 # Pydantic's errors on a scenario file, worded from its model down (conditions by their tag).
-SCENARIO_WORDS = Vocabulary(root=Scenario, tagged=_CONDITION_MODELS)
+SCENARIO_WORDS = Vocabulary(root=Scenario, tagged=CONDITION_MODELS)
 
 
 # ---- reading a file ----------------------------------------------------------------------
@@ -721,7 +376,8 @@ def _game_scenario(model: Scenario) -> game.Scenario:
 def _to_game(value: Any) -> Any:
     """``value`` with every model in it turned into the game's type of the same name."""
     if isinstance(value, BaseModel):
-        kind = getattr(game, type(value).__name__)
+        name = type(value).__name__
+        kind = getattr(game, name, None) or getattr(conditions, name)
         return kind(**{name: _to_game(getattr(value, name)) for name in type(value).model_fields
                        if name != "type"})
     if isinstance(value, tuple):
@@ -763,7 +419,7 @@ def stored_scenario(data: object) -> game.Scenario:
 
 @functools.cache
 def _file_model(kind: type) -> type[BaseModel]:
-    model = globals()[kind.__name__]
+    model = globals().get(kind.__name__) or vars(victory_model)[kind.__name__]
     assert isinstance(model, type) and issubclass(model, BaseModel)
     return model
 

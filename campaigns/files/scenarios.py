@@ -26,8 +26,9 @@ from campaigns.files.reading import SCENARIO, is_file, parse_yaml, problem, read
 from campaigns.files.scenario_model import parse_scenario
 from meks.game.errors import InputError, MeksError, os_problem
 from meks.game.names import normalize, suggest
-from meks.game.scenario import Scenario, Side
+from meks.game.scenario import Scenario
 from meks.game.scenario_checks import Problem, ScenarioInvalid
+from meks.game.vocabulary import Side
 
 ENV_DIR = "MEKS_SCENARIOS_DIR"
 SUFFIXES = (".yaml", ".yml")

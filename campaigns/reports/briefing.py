@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from meks.game.scenario import Measure, Result, Scenario, SetupRule, Side
+from meks.game.scenario import Scenario, SetupRule
+from meks.game.vocabulary import Measure, Result, Side
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from db.models import Battle as BattleRow
 from meks.engine.core import Battle
 from meks.engine.log import digest
 from meks.game.errors import MeksError
-from meks.game.scenario import Side, UnitKind
+from meks.game.vocabulary import Side, UnitKind
 
 ZONES = tuple(range(1, 10))  # row by row, north (the top edge) first
 

@@ -29,8 +29,8 @@ from meks.analysis.duel_chain import DuelChain, DuelOdds, MekModel, MekState
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.criticals import CRITICAL_TABLE
 from meks.game.errors import MeksError
-from meks.game.rules import heat_rating
-from meks.game.scenario import COMBAT_ROUNDS
+from meks.game.shots import heat_rating
+from meks.game.vocabulary import COMBAT_ROUNDS
 
 TURN_LIMIT = 12
 # Fractions are worked out state by state, in whole numbers, following one state of each group
@@ -167,7 +167,7 @@ def engine_duel(a: str, b: str, terrain: str = "Plains",
     from meks.engine.core import Battle
     from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
     from meks.game.dice import Dice
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
     cat = load_catalog()
     ground = cat.terrain_named(terrain)

@@ -57,16 +57,10 @@ from meks.game.criticals import (
     critical_check,
     wounded_acts_odds,
 )
-from meks.game.rules import (
-    ONE_EXACT,
-    ONE_FLOAT,
-    MovementRoll,
-    armor_save,
-    contest,
-    heat_rating,
-    pick_odds,
-)
-from meks.game.scenario import SIDES, HouseRules, Side, UnitKind
+from meks.game.rules import ONE_EXACT, ONE_FLOAT, MovementRoll, contest, pick_odds
+from meks.game.scenario import HouseRules
+from meks.game.shots import armor_save, heat_rating
+from meks.game.vocabulary import SIDES, Side, UnitKind
 
 Num = Any  # float, or Fraction when the odds are computed exactly
 

@@ -50,7 +50,8 @@ from meks.engine.units import ForceSpec, UnitSpec, build_unit, support_units
 from meks.game.catalog import Catalog, Design, Terrain
 from meks.game.rules import ONE_FLOAT
 from meks.game.rules import contest as compare_rolls
-from meks.game.scenario import HouseRules, Scenario, Side
+from meks.game.scenario import HouseRules, Scenario
+from meks.game.vocabulary import Side
 from meks.game.yamlio import parse_yaml
 from meks.game.zones import ZONES
 

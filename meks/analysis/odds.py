@@ -17,7 +17,8 @@ from meks.engine.core import Battle
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, Design
 from meks.game.dice import Dice
-from meks.game.scenario import Scenario, Side, duel
+from meks.game.scenario import Scenario, duel
+from meks.game.vocabulary import Side
 
 Z95 = 1.959963984540054
 

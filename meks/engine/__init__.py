@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from meks.game.scenario import BreakContact, Scenario
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import BreakContact
 
 # The engine's revision. It goes up whenever the same scenario, forces, dice and decisions
 # could give a different battle log: a rule fixed, a message reworded, the bot or the

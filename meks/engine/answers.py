@@ -18,8 +18,9 @@ from meks.engine.decisions import OVERRUN_RATIO, Retreat
 from meks.engine.units import Unit
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band
-from meks.game.rules import may_fire_again
-from meks.game.scenario import Edge, HouseRules, Placed, Scenario, Side
+from meks.game.scenario import HouseRules, Placed, Scenario
+from meks.game.shots import may_fire_again
+from meks.game.vocabulary import Edge, Side
 
 Choice = int | str | Edge | None
 """A move order: an adjacent zone, an exit edge, "dig" (Digging In), or None (stay)."""

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from meks.engine.decisions import RangeChoice, Retreat
     from meks.engine.view import SideView
     from meks.game.catalog import Band, Weapon
-    from meks.game.scenario import Side
+    from meks.game.vocabulary import Side
 
 
 def _back(answer: object, values: list[UnitView], units: Sequence[Unit]) -> Any:

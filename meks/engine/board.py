@@ -30,8 +30,9 @@ from meks.game.catalog import Band, Catalog, Weapon, load_catalog
 from meks.game.dice import Dice
 from meks.game.errors import MeksError
 from meks.game.rules import Roller, random_pick
-from meks.game.scenario import SIDES, Scenario, Side, UnitKind
+from meks.game.scenario import Scenario
 from meks.game.victory import Verdict
+from meks.game.vocabulary import SIDES, Side, UnitKind
 from meks.game.zones import ZONES, neighbours
 
 if TYPE_CHECKING:

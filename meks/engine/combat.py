@@ -14,7 +14,7 @@ from meks.engine.movement import range_step, side_movement
 from meks.engine.support import ambush, use_support
 from meks.engine.units import Unit
 from meks.game.catalog import Band
-from meks.game.scenario import SIDES, Side
+from meks.game.vocabulary import SIDES, Side
 
 # What a unit's once-a-turn record keeps from one round of a zone combat to the next (R5.2):
 # Hawkeye (used before the combats, once a turn) and the enemies it has tried to ID.

@@ -18,17 +18,9 @@ from meks.engine.decisions import BANDS, RangeChoice, Retreat
 from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
 from meks.game.catalog import Band, Family, Weapon
-from meks.game.scenario import (
-    Condition,
-    Edge,
-    ExitMap,
-    Hold,
-    InZone,
-    Occupy,
-    Placed,
-    Side,
-    parts,
-)
+from meks.game.conditions import Condition, ExitMap, Hold, InZone, Occupy, parts
+from meks.game.scenario import Placed
+from meks.game.vocabulary import Edge, Side
 from meks.game.zones import distance as zone_distance
 
 Order = int | Edge | str | None

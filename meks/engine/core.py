@@ -54,9 +54,11 @@ from meks.engine.view import SideView
 from meks.game.catalog import Band, Catalog, Weapon
 from meks.game.criticals import CriticalCheck
 from meks.game.dice import Dice
-from meks.game.rules import KillsRoll, MovementRoll, ToHit, initiative
-from meks.game.scenario import SIDES, Edge, Scenario, Side, UnitKind
+from meks.game.rules import MovementRoll, initiative
+from meks.game.scenario import Scenario
+from meks.game.shots import KillsRoll, ToHit
 from meks.game.victory import BattleState, Outcome
+from meks.game.vocabulary import SIDES, Edge, Side, UnitKind
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller

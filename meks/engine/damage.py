@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from meks.engine.board import Board
 from meks.engine.log import Kind
 from meks.engine.units import Unit, WeaponSlot
-from meks.game import criticals, rules
+from meks.game import criticals, shots
 from meks.game.catalog import Weapon
 from meks.game.criticals import (
     COMPUTERS,
@@ -24,13 +24,13 @@ from meks.game.criticals import (
     CriticalCheck,
     wounded_acts,
 )
-from meks.game.rules import overheat_hits
+from meks.game.shots import overheat_hits
 
 
 def armor_save(b: Board, target: Unit, weapon: Weapon) -> bool:
     """R6.8: roll >= AR saves; Hammer -1, Space-Lam +1 against cannons; Reactive Armor
     re-rolls a failed save against missiles, BPC against lasers."""
-    check = rules.armor_save(target.armor, weapon, target.has_system)
+    check = shots.armor_save(target.armor, weapon, target.has_system)
     roll, saved, again = check.roll(b, f"{target.name} armor save against "
                                     f"{weapon.name}", f"{target.name} armor save re-roll")
     b.note(Kind.SAVE, (_save_words, target.name, roll, check.modifier, target.armor, again,
@@ -235,7 +235,7 @@ def weapon_heat(b: Board, unit: Unit, slot: WeaponSlot) -> bool:
     rating = unit.heat_rating(b.terrain_at[unit.zone or 5].heat > 0)
     if unit.heat <= rating:
         return True  # within the rating: no overheat roll
-    check = rules.overheat(unit.heat, rating, slot.weapon)
+    check = shots.overheat(unit.heat, rating, slot.weapon)
     excess = check.excess
     roll, holds = check.roll(b, f"overheat roll for {unit.name}'s {slot.name}")
     if holds:

@@ -9,7 +9,8 @@ from meks.engine.decisions import FOG, BattleError
 from meks.engine.log import Kind
 from meks.engine.units import build_unit, copy_unit, decoy, strongpoint, support_units
 from meks.game.catalog import SupportKind
-from meks.game.scenario import SIDES, Placed, Side, UnitKind
+from meks.game.scenario import Placed
+from meks.game.vocabulary import SIDES, Side, UnitKind
 
 # The support placed at set-up that hides something from the enemy (R4.3, R8.1).
 HIDING = ("Minefield", "Hidden Mek", "Decoy")

@@ -15,7 +15,7 @@ from meks.game.rules import (
     masked_detection,
     masked_identification,
 )
-from meks.game.scenario import UnitKind
+from meks.game.vocabulary import UnitKind
 
 
 def _targets_words(name: str, targets: list[str]) -> str:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from meks.engine.board import ATTACKER, DEFENDER, Board, among
 from meks.engine.decisions import RETREAT_HITS, Retreat
 from meks.engine.log import Kind
-from meks.game.scenario import SIDES, UnitKind
 from meks.game.victory import BattleState, Outcome, UnitState, Verdict, judge
+from meks.game.vocabulary import SIDES, UnitKind
 
 
 def end_turn(b: Board) -> None:

@@ -14,8 +14,8 @@ from meks.engine.inputs import to_hit_of
 from meks.engine.log import Kind
 from meks.engine.units import Unit, WeaponSlot
 from meks.game.catalog import Band, Family, Weapon
-from meks.game.rules import ToHit, may_fire_again
-from meks.game.scenario import UnitKind
+from meks.game.shots import ToHit, may_fire_again
+from meks.game.vocabulary import UnitKind
 
 
 @dataclass

@@ -7,10 +7,11 @@ from meks.engine.board import DEFENDER, Board
 from meks.engine.damage import damage
 from meks.engine.log import Kind
 from meks.engine.units import Unit, strongpoint
-from meks.game import rules
+from meks.game import shots
 from meks.game.catalog import Weapon
-from meks.game.rules import GUNNERY_MODIFIER, KillsRoll, infantry_hits, kills_roll
-from meks.game.scenario import Side
+from meks.game.rules import GUNNERY_MODIFIER
+from meks.game.shots import KillsRoll, infantry_hits, kills_roll
+from meks.game.vocabulary import Side
 
 
 def describe_kills_roll(b: Board, weapon: Weapon, target: Unit,
@@ -52,7 +53,7 @@ def infantry_attack(b: Board, unit: Unit, target: Unit) -> None:
 
 def morale(b: Board, unit: Unit) -> None:
     """R6.11: after losses, a roll greater than the total kills holds; else it routs."""
-    roll, holds = rules.morale(unit.infantry_kills).roll(b, f"morale of {unit.name}")
+    roll, holds = shots.morale(unit.infantry_kills).roll(b, f"morale of {unit.name}")
     unit.losses_this_combat = False
     b.note(Kind.MORALE, f"{unit.name} morale {roll} vs {unit.infantry_kills} kills: "
            + ("they hold." if holds else "they break and run."), unit, value=roll)

@@ -1,7 +1,7 @@
 """The facts that feed a check of ``meks.game.rules``, gathered from the units and the zone
 in one place, whoever asks.
 
-**A shot's to-hit roll** (R6.6). ``meks.game.rules.to_hit`` adds the modifiers up;
+**A shot's to-hit roll** (R6.6). ``meks.game.shots.to_hit`` adds the modifiers up;
 ``to_hit_of`` is the one place that reads what feeds it: the shooter's pilot level,
 Targeting Array, damaged Computers and family skill, the target's Jammer, Spoof, Point
 Defense and Digging In, the zone's terrain and whether it was doubled, a Phalanx of the
@@ -24,8 +24,10 @@ from collections.abc import Callable, Collection, Container, Mapping
 from typing import Protocol
 
 from meks.game.catalog import Band, Family, MoveDice, Size, Weapon
-from meks.game.rules import MovementRoll, ToHit, movement_roll, skill_of, to_hit
-from meks.game.scenario import HouseRules, Side, UnitKind
+from meks.game.rules import MovementRoll, movement_roll, skill_of
+from meks.game.scenario import HouseRules
+from meks.game.shots import ToHit, to_hit
+from meks.game.vocabulary import Side, UnitKind
 
 
 class Seat(Protocol):

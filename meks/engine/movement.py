@@ -23,7 +23,7 @@ from meks.game.rules import (
     MovementRoll,
     arrival,
 )
-from meks.game.scenario import BreakContact, Edge, Side, UnitKind
+from meks.game.vocabulary import BreakContact, Edge, Side, UnitKind
 
 
 def movement_phase(b: Board, side: Side) -> None:

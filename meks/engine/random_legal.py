@@ -20,7 +20,7 @@ from meks.engine.values import SlotView, UnitView
 from meks.engine.view import SideView
 from meks.game.catalog import Band, Weapon
 from meks.game.dice import Dice
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 T = TypeVar("T")
 # When each support asset used during the battle may be offered (as the terminal offers it).

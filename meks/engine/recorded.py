@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from meks.engine.values import SlotView, UnitView
 from meks.game.catalog import Band, Weapon
 from meks.game.errors import MeksError
-from meks.game.scenario import Edge, Side
+from meks.game.vocabulary import Edge, Side
 
 if TYPE_CHECKING:
     from meks.engine.controllers import Controller, Order

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meks.engine.log import Kind, render
-from meks.game.scenario import Side, UnitKind
+from meks.game.vocabulary import Side, UnitKind
 
 if TYPE_CHECKING:
     from meks.engine.core import Battle

@@ -45,8 +45,10 @@ from meks.engine.decisions import BANDS, RangeChoice
 from meks.engine.values import UnitView
 from meks.engine.view import SideView
 from meks.game.catalog import Band
-from meks.game.rules import ONE_FLOAT, armor_save
-from meks.game.scenario import Edge, Scenario, Side
+from meks.game.rules import ONE_FLOAT
+from meks.game.scenario import Scenario
+from meks.game.shots import armor_save
+from meks.game.vocabulary import Edge, Side
 
 # ---- what the victory conditions name -------------------------------------------------------
 
@@ -158,7 +160,7 @@ def expected_damage(battle: SideView, shooters: Iterable[UnitView], targets: Seq
     """The Hits ``shooters`` are expected to get through armor in one exchange at ``band``:
     each fires the ranged weapons the baseline's fire plan would (in range, within the heat
     rating), each at the Mek or vehicle among ``targets`` it does most to, with the engine's
-    to-hit odds (the view's ``to_hit``) and armor saves (``meks.game.rules.armor_save``)."""
+    to-hit odds (the view's ``to_hit``) and armor saves (``meks.game.shots.armor_save``)."""
     aims = [t for t in targets if not t.is_infantry and not t.decoy]
     if not aims:
         return 0.0

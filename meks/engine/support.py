@@ -11,7 +11,7 @@ from meks.engine.fire import Shot, attack, shoot
 from meks.engine.infantry import infantry_kills, morale
 from meks.engine.log import Kind
 from meks.game.catalog import Band
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 
 def use_support(b: Board, side: Side, moment: str, zone: int | None) -> None:

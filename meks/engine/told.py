@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from meks.engine.log import Event
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 # The first letter of each side's own unit ids.
 OWN_LETTER = {Side.ATTACKER: "A", Side.DEFENDER: "D"}

@@ -19,8 +19,8 @@ from typing import Any
 
 from meks.engine.units import Pilot, Sensors, SystemSlot, Unit, WeaponSlot, sensors_of, working
 from meks.game.catalog import Level, MoveDice, Size, System, Weapon
-from meks.game.rules import heat_rating
-from meks.game.scenario import Edge, Side, UnitKind
+from meks.game.shots import heat_rating
+from meks.game.vocabulary import Edge, Side, UnitKind
 
 
 class FrozenError(AttributeError):
@@ -214,7 +214,7 @@ class UnitView(_Frozen):
         return [w for w in self.weapons if not w.destroyed]
 
     def heat_rating(self, moors: bool) -> int:
-        """R6.10 (``rules.heat_rating``), ``moors``: whether the unit stands in Moors."""
+        """R6.10 (``shots.heat_rating``), ``moors``: whether the unit stands in Moors."""
         pilot = self.pilot
         return heat_rating(self.base_heat, working(self.systems, "Heat Sink"), moors=moors,
                            familiar=pilot is not None and pilot.familiarity is self.size)

@@ -48,9 +48,11 @@ from meks.engine.units import Unit
 from meks.engine.values import Parts, UnitView, unit_value
 from meks.game.catalog import Band, Catalog, Weapon
 from meks.game.dice import Dice
-from meks.game.rules import KillsRoll, MovementRoll, ToHit
-from meks.game.scenario import HouseRules, Scenario, Side, UnitKind
+from meks.game.rules import MovementRoll
+from meks.game.scenario import HouseRules, Scenario
+from meks.game.shots import KillsRoll, ToHit
 from meks.game.victory import BattleState, UnitState
+from meks.game.vocabulary import Side, UnitKind
 
 INFANTRY = UnitKind.INFANTRY
 DEFENDER = Side.DEFENDER

@@ -10,15 +10,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from meks.game.catalog import Band, System, SystemKind, Weapon
-from meks.game.rules import (
-    ONE_EXACT,
-    ONE_FLOAT,
-    DieCheck,
-    Num,
-    Roller,
-    _reroll,
-    faces_above,
-)
+from meks.game.rules import ONE_EXACT, ONE_FLOAT, DieCheck, Num, Roller, faces_above
+from meks.game.shots import _reroll
 
 _LONG = Band.LONG  # an Enum member as a module constant, as in meks.game.rules
 

@@ -1,10 +1,12 @@
-"""Scenarios in the game's own words: sides, edges, set-up rules, victory conditions.
+"""Scenarios in the game's own words: set-up rules, arrivals, exits, house rules, the scenario.
 
 A ``Scenario`` is a plain, frozen value: the map, both sides' forces and set-up, and how each
 side wins. Reading one from a file (shapes, single values, the JSON Schema, every problem
 worded for a player) is the files layer's job (``campaigns.files.scenario_model``); this
-module only holds the vocabulary and what each part means. The checks that span several
-values of a scenario are ``meks.game.scenario_checks``.
+module only holds the parts and what each means. Its words (sides, edges, kinds of unit,
+results, the house rules' choices) are ``meks.game.vocabulary``, its victory conditions
+``meks.game.conditions``. The checks that span several values of a scenario are
+``meks.game.scenario_checks``.
 
 Defaults follow RULINGS R7.1 (all Plains, 60 points, 1 support roll, 12 turns unless a
 condition needs fewer). A value the rules do not give is listed in the top-level ``assumed``
@@ -21,165 +23,29 @@ from collections.abc import Iterator, Sequence
 from typing import ClassVar, Literal, TypeAlias
 
 from meks.game.catalog import Size, load_catalog
+from meks.game.conditions import Condition, LastStanding, Victory
 from meks.game.construction import Pricing
+from meks.game.vocabulary import (
+    COMBAT_ROUNDS,
+    DEFAULT_BUDGET,
+    DEFAULT_SUPPORT_ROLLS,
+    DEFAULT_TERRAIN,
+    DEFAULT_TURN_LIMIT,
+    KEY,
+    BreakContact,
+    Edge,
+    Measure,
+    Path,
+    Repair,
+    Salvage,
+    Side,
+    SkillChoice,
+    UnitKind,
+    ZoneChoice,
+    units_text,
+    zones_text,
+)
 from meks.game.zones import ZONES
-
-DEFAULT_BUDGET = 60
-MAX_BUDGET = 10_000  # the largest points budget a muster takes
-DEFAULT_SUPPORT_ROLLS = 1
-DEFAULT_TURN_LIMIT = 12
-DEFAULT_TERRAIN = "Plains"
-
-Path = tuple[str | int, ...]
-
-
-# ---- small vocabularies ------------------------------------------------------------------
-
-class Side(enum.Enum):
-    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
-    # call, paid on every dictionary lookup the engine makes by this key.
-    __hash__ = object.__hash__
-
-    ATTACKER = "attacker"
-    DEFENDER = "defender"
-
-    @property
-    def enemy(self) -> Side:
-        return Side.DEFENDER if self is Side.ATTACKER else Side.ATTACKER
-
-    @property
-    def adjective(self) -> str:
-        """'attacking' or 'defending'."""
-        return "attacking" if self is Side.ATTACKER else "defending"
-
-    def __str__(self) -> str:
-        return f"the {self.value}"
-
-
-
-# Side's members in order, as a tuple: iterating the Enum class itself is a Python-level
-# generator, and the engine and the victory check go over both sides many times a turn.
-SIDES: tuple[Side, Side] = (Side.ATTACKER, Side.DEFENDER)
-
-class Edge(enum.Enum):
-    """Map edges; the top edge is north (R5.1)."""
-
-    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
-    # call, paid on every dictionary lookup the engine makes by this key.
-    __hash__ = object.__hash__
-
-    NORTH = "north"
-    SOUTH = "south"
-    EAST = "east"
-    WEST = "west"
-
-    @property
-    def zones(self) -> tuple[int, ...]:
-        """The zones along this edge; only from these can a unit leave across it."""
-        return _EDGE_ZONES[self]
-
-
-_EDGE_ZONES = {
-    Edge.NORTH: (1, 2, 3),
-    Edge.SOUTH: (7, 8, 9),
-    Edge.WEST: (1, 4, 7),
-    Edge.EAST: (3, 6, 9),
-}
-
-
-class UnitKind(enum.Enum):
-    # Hashed by identity (members are singletons): Enum's own hash is a Python-level
-    # call, paid on every dictionary lookup the engine makes by this key.
-    __hash__ = object.__hash__
-
-    MEK = "mek"
-    VEHICLE = "vehicle"
-    INFANTRY = "infantry"
-
-
-class Measure(enum.Enum):
-    """What a share of a force is counted in."""
-
-    UNITS = "units"
-    POINTS = "points"
-
-
-class Result(enum.Enum):
-    """Who wins when the turn limit is reached and no side has met its conditions
-    (``mek_points``: the side that destroyed more of the enemy's Mek points, R7.3; equal
-    points are a draw)."""
-
-    ATTACKER = "attacker"
-    DEFENDER = "defender"
-    DRAW = "draw"
-    MEK_POINTS = "mek_points"
-
-
-class SkillChoice(enum.Enum):
-    """House rule R2.4."""
-
-    CHOOSE = "choose"
-    RANDOM = "random"
-
-
-class Repair(enum.Enum):
-    """House rule R3.4: free repairs, none (Hits carry over), or paid (Hits mended at a
-    price, R3.7)."""
-
-    FREE = "free"
-    NONE = "none"
-    PAID = "paid"
-
-
-class BreakContact(enum.Enum):
-    """R6.3: what breaking contact does. ``withdraw``: the winner's units pull out at once
-    into adjacent zones free of enemies; ``stay``: the earlier reading, no fire there this
-    turn and the units may leave in their next movement."""
-
-    WITHDRAW = "withdraw"
-    STAY = "stay"
-
-
-# R5.2: the most rounds one zone combat fights in one combat step (docs/rules.md, "The cap on
-# rounds"); 1 is the earlier reading, one exchange per zone per turn.
-COMBAT_ROUNDS = 3
-MAX_COMBAT_ROUNDS = 12
-
-
-class Salvage(enum.Enum):
-    """House rule R3.6: who recovers the parts of the enemy's destroyed Meks."""
-
-    NONE = "none"
-    WINNER = "winner"
-    BOTH = "both"
-
-
-class ZoneChoice(enum.Enum):
-    """Who picks the arrival zone of a reinforcement: its owner, or a die."""
-
-    CHOOSE = "choose"
-    RANDOM = "random"
-
-
-# ---- the parts of a scenario -------------------------------------------------------------
-
-def _zones_text(zones: Sequence[int]) -> str:
-    zones = sorted(zones)
-    if len(zones) == 1:
-        return f"zone {zones[0]}"
-    return "zones " + ", ".join(str(z) for z in zones[:-1]) + f" and {zones[-1]}"
-
-
-def _units_text(kind: UnitKind | None, plural: bool = True) -> str:
-    word = {None: "unit", UnitKind.MEK: "Mek", UnitKind.VEHICLE: "vehicle",
-            UnitKind.INFANTRY: "infantry unit"}[kind]
-    return word + "s" if plural else word
-
-
-KEY = "key"
-"""A field's ``metadata`` entry naming its key in a scenario file when that differs from the
-field's name; None for a field that is not in the file at all."""
-
 
 # ---- set-up, arrivals, exits -------------------------------------------------------------
 
@@ -197,14 +63,14 @@ class SetupRule:
     group: str | None = None
 
     def describe(self) -> str:
-        of = "points" if self.of is Measure.POINTS else _units_text(self.kind)
+        of = "points" if self.of is Measure.POINTS else units_text(self.kind)
         if self.percent is not None:
             amount = f"at least {self.percent:g}% of the {of}"
         else:
             if self.of is Measure.UNITS:
-                of = _units_text(self.kind, plural=self.at_least != 1)
+                of = units_text(self.kind, plural=self.at_least != 1)
             amount = f"at least {self.at_least} {of}"
-        where = _zones_text(self.zones)
+        where = zones_text(self.zones)
         if self.same_zone and len(self.zones) > 1:
             where = "one of " + where.replace(" and ", " or ")
         text = f"{amount} in {where}"
@@ -230,7 +96,7 @@ class Setup:
     rules: tuple[SetupRule, ...] = ()
 
     def describe(self) -> str:
-        text = f"in {_zones_text(self.zones)}"
+        text = f"in {zones_text(self.zones)}"
         if self.rules:
             text += "; " + "; ".join(r.describe() for r in self.rules)
         return text
@@ -265,7 +131,7 @@ class Setup:
             if not met:
                 problems.append(f"the set-up needs {rule.describe()}")
             if rule.same_zone and len({p.zone for p in inside}) > 1:
-                problems.append(f"the units in {_zones_text(rule.zones)} must all start in the "
+                problems.append(f"the units in {zones_text(rule.zones)} must all start in the "
                                 "same zone")
         return problems
 
@@ -298,7 +164,7 @@ class Reinforcements:
         steps = [f"turn {t}: {'all remaining' if r == 'all' else f'{r}+'}"
                  for t, r in sorted(self.schedule.items())]
         how = "chosen by the owner" if self.zone_choice is ZoneChoice.CHOOSE else "by a die"
-        where = _zones_text(self.zones).replace(" and ", " or ")
+        where = zones_text(self.zones).replace(" and ", " or ")
         return f"arrive in {where} ({how}); " + ", ".join(steps)
 
 
@@ -314,7 +180,7 @@ class ExitRule:
         return self.from_zones or self.edge.zones
 
     def describe(self) -> str:
-        return f"{self.edge.value} edge from {_zones_text(self.zones)}"
+        return f"{self.edge.value} edge from {zones_text(self.zones)}"
 
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
@@ -405,275 +271,6 @@ class HouseRules:
         return out
 
 
-# ---- victory conditions ------------------------------------------------------------------
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class _Condition:
-    tag: ClassVar[str]
-
-    def describe(self) -> str:
-        raise NotImplementedError
-
-    def children(self) -> Iterator[tuple[Path, Condition]]:
-        """Nested conditions, with their path below this one."""
-        return iter(())
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class AllOf(_Condition):
-    """Every listed condition holds."""
-
-    tag: ClassVar[str] = "all"
-    all: tuple[Condition, ...]
-
-    def describe(self) -> str:
-        return " and ".join(_nested(c) for c in self.all)
-
-    def children(self) -> Iterator[tuple[Path, Condition]]:
-        return ((("all", i), c) for i, c in enumerate(self.all))
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class AnyOf(_Condition):
-    """At least one listed condition holds."""
-
-    tag: ClassVar[str] = "any"
-    any: tuple[Condition, ...]
-
-    def describe(self) -> str:
-        return " or ".join(_nested(c) for c in self.any)
-
-    def children(self) -> Iterator[tuple[Path, Condition]]:
-        return ((("any", i), c) for i, c in enumerate(self.any))
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class NotOf(_Condition):
-    """The condition does not hold."""
-
-    tag: ClassVar[str] = "not"
-    negated: Condition = dataclasses.field(metadata={KEY: "not"})
-
-    def describe(self) -> str:
-        return f"not ({self.negated.describe()})"
-
-    def children(self) -> Iterator[tuple[Path, Condition]]:
-        return iter(((("not",), self.negated),))
-
-
-def _nested(condition: Condition) -> str:
-    text = condition.describe()
-    return f"({text})" if isinstance(condition, AllOf | AnyOf) else text
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class _ZoneRef(_Condition):
-    """A zone given by its number, or as the zone a named set-up group started in (exactly
-    one of the two)."""
-
-    zone: int | None = None
-    zone_of_group: str | None = None
-
-    @property
-    def zone_text(self) -> str:
-        if self.zone is not None:
-            return f"zone {self.zone}"
-        return f"the zone the {self.zone_of_group} group set up in"
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class Occupy(_ZoneRef):
-    """At the end of a turn the side has a unit in the zone and the enemy has none."""
-
-    tag: ClassVar[str] = "occupy"
-    side: Side
-
-    def describe(self) -> str:
-        return f"{self.side} occupies {self.zone_text}"
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class NeverOccupied(_Condition):
-    """The side has not occupied the zone at the end of any turn so far."""
-
-    tag: ClassVar[str] = "never_occupied"
-    side: Side
-    zone: int
-
-    def describe(self) -> str:
-        return f"{self.side} has never occupied zone {self.zone}"
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class Hold(_ZoneRef):
-    """The side occupied the zone at the end of each of the last N turns; with 'after', that
-    condition already held at the end of the first of those turns."""
-
-    tag: ClassVar[str] = "hold"
-    side: Side
-    turns: int
-    after: Condition | None = None
-
-    def describe(self) -> str:
-        text = (f"{self.side} holds {self.zone_text} for {self.turns} consecutive "
-                f"turn{'s' * (self.turns != 1)}")
-        if self.after is not None:
-            text = f"{text}, counting from when {self.after.describe()}"
-        return text
-
-    def children(self) -> Iterator[tuple[Path, Condition]]:
-        if self.after is not None:
-            yield ("after",), self.after
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class DestroyAll(_Condition):
-    """Every enemy unit of the kind (and group) is destroyed, and there was at least one."""
-
-    tag: ClassVar[str] = "destroy_all"
-    side: Side
-    kind: UnitKind | None = None
-    group: str | None = None
-
-    def describe(self) -> str:
-        what = f"every {self.side.enemy.adjective} {_units_text(self.kind, plural=False)}"
-        if self.group:
-            what += f" of the {self.group} group"
-        return f"{self.side} has destroyed {what}"
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class ExitMap(_Condition):
-    """Enough of the side's units have left the map across the edge, from the given zones:
-    at least ``percent`` of them or at least ``count`` (exactly one of the two)."""
-
-    tag: ClassVar[str] = "exit"
-    side: Side
-    edge: Edge
-    from_zones: tuple[int, ...] = ()
-    kind: UnitKind | None = None
-    percent: float | None = None
-    count: int | None = None
-    of: Measure = Measure.UNITS
-
-    @property
-    def zones(self) -> tuple[int, ...]:
-        return self.from_zones or self.edge.zones
-
-    def describe(self) -> str:
-        of = "points" if self.of is Measure.POINTS else _units_text(self.kind)
-        if self.percent is not None:
-            amount, verb = f"at least {self.percent:g}% of {self.side}'s {of}", "have"
-        else:
-            amount = f"at least {self.count} of {self.side}'s {of}"
-            verb = "has" if self.count == 1 else "have"
-        where = _zones_text(self.zones).replace(" and ", " or ")
-        return f"{amount} {verb} left the map across the {self.edge.value} edge from {where}"
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class KeepUnits(_Condition):
-    """The side still has at least N units (of the kind) neither destroyed nor gone."""
-
-    tag: ClassVar[str] = "keep_units"
-    side: Side
-    count: int = 1
-    kind: UnitKind | None = None
-
-    def describe(self) -> str:
-        return (f"{self.side} keeps at least {self.count} "
-                f"{_units_text(self.kind, plural=self.count != 1)}")
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class LastStanding(_Condition):
-    """The side has a unit of the kind left and the enemy has none."""
-
-    tag: ClassVar[str] = "last_standing"
-    side: Side
-    kind: UnitKind | None = UnitKind.MEK
-
-    def describe(self) -> str:
-        return f"{self.side} has the last {_units_text(self.kind, plural=False)} standing"
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class InZone(_Condition):
-    """The side had a unit in the zone at the end of the given turn (enemies or not)."""
-
-    tag: ClassVar[str] = "in_zone"
-    side: Side
-    zone: int
-    at_turn: int
-
-    def describe(self) -> str:
-        return f"{self.side} has a unit in zone {self.zone} at the end of turn {self.at_turn}"
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class TurnLimit(_Condition):
-    """The last turn has ended."""
-
-    tag: ClassVar[str] = "turn_limit"
-
-    def describe(self) -> str:
-        return "the turn limit is reached"
-
-
-Condition: TypeAlias = (AllOf | AnyOf | NotOf | Occupy | NeverOccupied | Hold | DestroyAll
-                        | ExitMap | KeepUnits | LastStanding | InZone | TurnLimit)
-
-CONDITION_TYPES: dict[str, type[_Condition]] = {
-    c.tag: c for c in (AllOf, AnyOf, NotOf, Occupy, NeverOccupied, Hold, DestroyAll, ExitMap,
-                       KeepUnits, LastStanding, InZone, TurnLimit)
-}
-COMBINATORS = ("all", "any", "not")
-
-
-def walk(condition: Condition, path: Path = ()) -> Iterator[tuple[Path, Condition]]:
-    """``condition`` and every condition nested in it, each with its path."""
-    yield path, condition
-    for sub, child in condition.children():
-        yield from walk(child, path + sub)
-
-
-def parts(condition: Condition | None) -> Iterator[Condition]:
-    """The conditions that ``condition`` joins with 'all' or 'any', however deeply (itself
-    when it joins nothing); a 'not' is one part, its inside left to the caller."""
-    if isinstance(condition, AllOf | AnyOf):
-        for child in condition.all if isinstance(condition, AllOf) else condition.any:
-            yield from parts(child)
-    elif condition is not None:
-        yield condition
-
-
-@dataclasses.dataclass(frozen=True, kw_only=True)
-class Victory:
-    """Each side's victory condition, and the result when the turn limit is reached."""
-
-    attacker: Condition | None = None
-    defender: Condition | None = None
-    at_turn_limit: Result = Result.DRAW
-
-    def condition(self, side: Side) -> Condition | None:
-        return self.attacker if side is Side.ATTACKER else self.defender
-
-    def conditions(self) -> Iterator[tuple[Path, Condition]]:
-        """Every victory condition, nested ones included, with its path in the file."""
-        for side in SIDES:
-            top = self.condition(side)
-            if top is not None:
-                yield from walk(top, ("victory", side.value))
-
-    def needed_turns(self) -> int:
-        """R7.1: the turn limit of a scenario that gives none: 12 turns, unless an
-        'in_zone' condition is decided earlier."""
-        needed = [c.at_turn for _, c in self.conditions() if isinstance(c, InZone)]
-        if needed and max(needed) < DEFAULT_TURN_LIMIT:
-            return max(needed)
-        return DEFAULT_TURN_LIMIT
-
-
 # ---- the scenario ------------------------------------------------------------------------
 
 def _all_plains() -> dict[int, str]:
@@ -742,46 +339,18 @@ def duel(terrain: str = DEFAULT_TERRAIN, zone: int = 5, turn_limit: int = DEFAUL
                         defender=LastStanding(side=Side.DEFENDER)))
 
 
+
+
 __all__ = [
-    "COMBAT_ROUNDS",
-    "COMBINATORS",
-    "CONDITION_TYPES",
-    "KEY",
-    "MAX_COMBAT_ROUNDS",
-    "AllOf",
-    "AnyOf",
     "ArrivalRoll",
-    "BreakContact",
-    "Condition",
-    "DestroyAll",
-    "Edge",
-    "ExitMap",
     "ExitRule",
-    "Hold",
     "HouseRules",
-    "InZone",
-    "KeepUnits",
-    "LastStanding",
-    "Measure",
-    "NeverOccupied",
-    "NotOf",
-    "Occupy",
     "Placed",
     "Reinforcements",
-    "Repair",
-    "Result",
-    "Salvage",
     "Scenario",
     "Setup",
     "SetupRule",
-    "Side",
     "SideRules",
-    "SkillChoice",
     "Strongpoint",
-    "TurnLimit",
-    "UnitKind",
-    "Victory",
-    "ZoneChoice",
     "duel",
-    "walk",
 ]

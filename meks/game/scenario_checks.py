@@ -18,33 +18,30 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from meks.game.catalog import Size, load_catalog
-from meks.game.construction import Pricing, check_design
-from meks.game.errors import InputError, dotted, problem
-from meks.game.scenario import (
+from meks.game.conditions import (
     COMBINATORS,
-    KEY,
-    SIDES,
     Condition,
     DestroyAll,
-    Edge,
     ExitMap,
     Hold,
-    HouseRules,
     InZone,
-    Measure,
     Occupy,
-    Path,
-    Reinforcements,
-    Repair,
-    Scenario,
-    Setup,
-    SetupRule,
-    Side,
-    SideRules,
-    UnitKind,
     _Condition,
-    _units_text,
-    _zones_text,
+)
+from meks.game.construction import Pricing, check_design
+from meks.game.errors import InputError, dotted, problem
+from meks.game.scenario import HouseRules, Reinforcements, Scenario, Setup, SetupRule, SideRules
+from meks.game.vocabulary import (
+    KEY,
+    SIDES,
+    Edge,
+    Measure,
+    Path,
+    Repair,
+    Side,
+    UnitKind,
+    units_text,
+    zones_text,
 )
 from meks.game.zones import ZONES
 
@@ -79,7 +76,7 @@ def semantic_problems(scenario: Scenario) -> list[Problem]:
     problems: list[Problem] = []
     missing = [z for z in ZONES if z not in scenario.terrain]
     if missing:
-        problems.append(Problem(("terrain",), f"{_zones_text(missing)} "
+        problems.append(Problem(("terrain",), f"{zones_text(missing)} "
                                 f"{'has' if len(missing) == 1 else 'have'} no terrain; "
                                 "give all nine zones, or leave 'terrain' out for all "
                                 "Plains"))
@@ -162,8 +159,8 @@ def _side_problems(scenario: Scenario, side: Side) -> list[Problem]:
 
 
 def _off_edge(zones: Sequence[int], edge: Edge) -> str:
-    return (f"{_zones_text(zones)} {'is' if len(zones) == 1 else 'are'} not on the "
-            f"{edge.value} edge ({_zones_text(edge.zones)})")
+    return (f"{zones_text(zones)} {'is' if len(zones) == 1 else 'are'} not on the "
+            f"{edge.value} edge ({zones_text(edge.zones)})")
 
 
 def _setup_problems(rules: SideRules, setup: Setup, here: Path) -> list[Problem]:
@@ -172,9 +169,9 @@ def _setup_problems(rules: SideRules, setup: Setup, here: Path) -> list[Problem]
         outside = [z for z in rule.zones if z not in setup.zones]
         if outside:
             problems.append(Problem((*here, "rules", i, "zones"),
-                                    f"{_zones_text(outside)} "
+                                    f"{zones_text(outside)} "
                                     f"{'is' if len(outside) == 1 else 'are'} not among the "
-                                    f"side's set-up zones ({_zones_text(setup.zones)})"))
+                                    f"side's set-up zones ({zones_text(setup.zones)})"))
         if (rule.at_least is not None and rule.of is Measure.UNITS
                 and rule.kind in (None, UnitKind.MEK) and rules.composition is not None):
             meks = sum(rules.composition.values()) + (
@@ -182,7 +179,7 @@ def _setup_problems(rules: SideRules, setup: Setup, here: Path) -> list[Problem]
             if rule.at_least > meks:
                 problems.append(Problem((*here, "rules", i, "at_least"),
                                         f"asks for {rule.at_least} "
-                                        f"{_units_text(rule.kind)} but the force has only "
+                                        f"{units_text(rule.kind)} but the force has only "
                                         f"{meks}"))
         if (rule.at_least is not None and rule.of is Measure.POINTS
                 and rule.at_least > rules.budget):
@@ -286,7 +283,7 @@ def _exit_problems(scenario: Scenario, path: Path, condition: ExitMap) -> list[P
     elif not set(condition.zones) & allowed:
         problems.append(Problem((*path, "from_zones"), f"{condition.side} may leave across "
                                 f"the {condition.edge.value} edge only from "
-                                f"{_zones_text(sorted(allowed))}"))
+                                f"{zones_text(sorted(allowed))}"))
     if condition.percent is None and condition.of is Measure.UNITS \
             and condition.kind in (None, UnitKind.MEK):
         composition = scenario.side(condition.side).composition

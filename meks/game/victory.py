@@ -36,28 +36,23 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from typing import NamedTuple, Protocol
 
-from meks.game.scenario import (
-    SIDES,
+from meks.game.conditions import (
     AllOf,
     AnyOf,
     Condition,
     DestroyAll,
-    Edge,
     ExitMap,
     Hold,
     InZone,
     KeepUnits,
     LastStanding,
-    Measure,
     NeverOccupied,
     NotOf,
     Occupy,
-    Result,
-    Scenario,
-    Side,
     TurnLimit,
-    UnitKind,
 )
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import SIDES, Edge, Measure, Result, Side, UnitKind
 
 # ---- what the engine provides ------------------------------------------------------------
 

@@ -18,15 +18,8 @@ from meks.engine.units import vehicle_stats
 from meks.game.catalog import Band, Catalog, Design, Family, Size, Weapon, load_catalog
 from meks.game.construction import Pricing, check_design
 from meks.game.pilots import FAMILIARITY, auto_skill, available_skills
-from meks.game.rules import (
-    ONE_FLOAT,
-    Overheat,
-    armor_save,
-    at_least,
-    heat_rating,
-    skill_of,
-    to_hit,
-)
+from meks.game.rules import ONE_FLOAT, at_least, skill_of
+from meks.game.shots import Overheat, armor_save, heat_rating, to_hit
 
 
 class Difficulty(Enum):

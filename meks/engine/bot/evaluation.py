@@ -1,11 +1,12 @@
 """The bot's evaluation: what attacks and threats are worth, read as probabilities.
 
 Everything here is an expected value built on the chances of the checks the engine rolls,
-read from the same descriptions the engine rolls (``meks.game.rules``: to-hit with its modifiers,
-armor save, critical check, kills roll, movement roll, overheat): a unit's worth, the
-expected damaging hits of a firing, the best order of fire within the heat rating, the odds
-of winning a movement roll, and how a fight between two groups goes. ``Judge`` holds the
-values it remembers while nothing happens in a battle; it never rolls a die and never
+read from the same descriptions the engine rolls (``meks.game.shots``: to-hit with its
+modifiers, kills roll, overheat; ``meks.game.rules``: movement roll): the expected damaging
+hits of a firing, the best order of fire within the heat rating, the odds of winning a
+movement roll, and how a fight between two groups goes. A unit's worth and the odds of one
+shot are ``meks.engine.bot.worth``, whose ``Appraiser`` ``Judge`` builds on. ``Judge`` holds
+the values it remembers while nothing happens in a battle; it never rolls a die and never
 decides anything.
 """
 
@@ -14,72 +15,28 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from math import exp
 from typing import TYPE_CHECKING
 
 from meks.engine.bot.rolls import remembered_contest
+from meks.engine.bot.worth import Appraiser, refs
 from meks.engine.decisions import BANDS
-from meks.engine.inputs import to_hit_of
 from meks.engine.values import SlotView, UnitView
-from meks.game.catalog import Band, Family, Weapon
-from meks.game.criticals import critical_check, wounded_acts_odds
-from meks.game.rules import (
-    ONE_FLOAT,
+from meks.game.catalog import Band, Family
+from meks.game.criticals import wounded_acts_odds
+from meks.game.rules import ONE_FLOAT, skill_of
+from meks.game.shots import (
     Overheat,
-    ToHit,
-    armor_save,
     gunnery_weapon,
     infantry_hit_odds,
-    kills_roll,
     overheat,
     overheat_hits,
-    skill_of,
 )
-from meks.game.scenario import Side
+from meks.game.vocabulary import Side
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
 
-CRIT_SHARE = 0.27  # a critical's average harm, as a share of the unit's worth
 BAND_WEIGHT = {Band.SHORT: 0.4, Band.MEDIUM: 0.35, Band.LONG: 0.25}
-
-
-# ---- odds ------------------------------------------------------------------------------------
-
-_NEED: dict[tuple[str, Band], int | None] = {}
-
-
-def need_at(weapon: Weapon, band: Band) -> int | None:
-    """``weapon.to_hit_at(band)``, remembered."""
-    key = (weapon.name, band)
-    if key not in _NEED:
-        _NEED[key] = weapon.to_hit_at(band)
-    return _NEED[key]
-
-
-def base_worth(unit: UnitView) -> float:
-    """What a unit is worth: its price, or an estimate for support units and infantry."""
-    if unit.points:
-        return float(unit.points)
-    if unit.is_infantry:
-        return 6.0
-    return 2.0 * unit.max_hits + 2.0 * sum(w.weapon.price for w in unit.weapons)
-
-
-def firepower_share(unit: UnitView) -> float:
-    """The share of its weapons (by price) a unit still has."""
-    total = sum(w.weapon.price for w in unit.weapons)
-    if not total:
-        return 1.0
-    return sum(w.weapon.price for w in unit.weapons if not w.destroyed) / total
-
-
-def worth(unit: UnitView) -> float:
-    """A unit's worth now: its price, scaled down as it loses weapons or its pilot is hurt."""
-    value = base_worth(unit) * (0.4 + 0.6 * firepower_share(unit))
-    if unit.wounded:
-        value *= 0.5
-    return value
 
 
 @dataclass
@@ -94,224 +51,11 @@ class Gun:
 
 
 
-Ref = tuple[str, bool]
-"""A unit as the bot remembers values of it: its id, and whether it is a decoy."""
-
-
-def refs(units: Sequence[UnitView]) -> tuple[Ref, ...]:
-    """The units' refs (``Ref``), in order."""
-    return tuple([(u.id, u.decoy) for u in units])
-
-
-class Judge:
+class Judge(Appraiser):
     """The bot's reading of fights in one battle, with the values it remembers until
     anything happens (a unit's worth, its working systems, what of each unit a quick
     estimate reads) and, for the whole battle, one unit's quick estimate of its hits on
     another, keyed on everything that estimate reads (see ``quick``)."""
-
-    def __init__(self) -> None:
-        self._battle: object = None
-        self._heat_of_zone: dict[int, int] = {}
-        # Remembered until anything happens (dropped when the battle's stamp changes):
-        self._memo_key = -1
-        self._turn = -1  # the battle's turn
-        # (Units are keys themselves, not their ids: a bot that plays both sides sees an
-        # enemy Decoy's contact, a unit of its own, under the decoy's id.)
-        # (A view hands out a new value of a unit for each question, so values are
-        # remembered by ``ref``: the unit's id, and whether it is a decoy, which tells a
-        # decoy of the bot's own side from the contact the enemy sees under the same id.)
-        self._fails: dict[tuple[Ref, str], float] = {}  # (target, weapon) -> save fails
-        self._worths: dict[Ref, float] = {}
-        self._hit_worths: dict[Ref, float] = {}
-        self._systems: dict[Ref, frozenset[str]] = {}
-        self._shooting: dict[Ref, tuple[object, ...]] = {}  # see ``_as_shooter``
-        self._shot_at: dict[Ref, tuple[object, ...]] = {}  # see ``_as_target``
-        self._gunning: dict[Ref, tuple[object, ...]] = {}  # see ``_as_gunner``
-        self._marked: dict[Side, frozenset[str]] = {}
-        self._phalanx: dict[tuple[int, Side], bool] = {}  # see ``phalanx_in``
-        # What the side's units' decisions share while nothing happens: the strength of a
-        # group against another (``power``, ``ratio``), keyed on the side that sees them
-        # and the units' refs, in order.
-        self._shared: dict[tuple[object, ...], float] = {}
-        # Remembered for the battle (dropped when another battle starts, so it holds the
-        # last battle's units until then): ``quick``'s values, keyed on everything they
-        # read that may change during a battle.
-        self._quick: dict[tuple[object, ...], float] = {}
-        # Remembered for the battle: ``power``'s values, keyed on the same.
-        self._powers: dict[tuple[object, ...], float] = {}
-        # Remembered for the battle: ``guns``'s odds (see there).
-        self._guns: dict[tuple[object, ...],
-                         list[tuple[int, int, list[tuple[int, float, float]]]]] = {}
-
-    def fresh(self, battle: SideView) -> None:
-        """Forget remembered values once anything has happened in the battle (and
-        everything when it is another battle)."""
-        if battle.token is not self._battle:
-            self._battle = battle.token
-            self._memo_key = -1
-            self._quick.clear()
-            self._powers.clear()
-            self._guns.clear()
-            self._heat_of_zone = {
-                z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
-                for z in range(1, 10)}
-        stamp = battle.stamp
-        if stamp != self._memo_key:
-            self._memo_key = stamp
-            self._turn = battle.turn
-            self._fails.clear()
-            self._worths.clear()
-            self._hit_worths.clear()
-            self._systems.clear()
-            self._shooting.clear()
-            self._shot_at.clear()
-            self._gunning.clear()
-            self._marked.clear()
-            self._phalanx.clear()
-            self._shared.clear()
-
-    def phalanx_in(self, battle: SideView, zone: int, side: Side) -> bool:
-        """Whether the side sees a unit of ``side`` with a Phalanx in ``zone`` (R6.6),
-        remembered until anything happens."""
-        key = (zone, side)
-        known = self._phalanx.get(key)
-        if known is None:
-            known = self._phalanx[key] = any(f.has_system("Phalanx")
-                                             for f in battle.in_zone(zone, side))
-        return known
-
-    def systems(self, unit: UnitView) -> frozenset[str]:
-        """The names of the unit's working systems (remembered until something happens)."""
-        key = (unit.id, unit.decoy)
-        names = self._systems.get(key)
-        if names is None:
-            names = self._systems[key] = frozenset(
-                s.system.name for s in unit.systems if not s.destroyed)
-        return names
-
-    def worth(self, unit: UnitView) -> float:
-        key = (unit.id, unit.decoy)
-        value = self._worths.get(key)
-        if value is None:
-            value = self._worths[key] = worth(unit)
-        return value
-
-    def hit_worth(self, target: UnitView) -> float:
-        """What one damaging hit on ``target`` is worth: its share of the unit's worth
-        (all of it when the hit destroys the unit), plus the chance of the critical the
-        hit may cause (R6.9, read from the critical check) times a critical's harm.
-        Remembered until anything happens."""
-        key = (target.id, target.decoy)
-        value = self._hit_worths.get(key)
-        if value is None:
-            value = self._hit_worths[key] = self._hit_worth(target)
-        return value
-
-    def _hit_worth(self, target: UnitView) -> float:
-        if target.is_infantry:
-            return self.worth(target) * 0.25
-        left = target.remaining
-        if left <= 0:
-            return 0.0
-        value = self.worth(target)
-        if left <= 1:
-            return value * left
-        # The check after this hit, which leaves ``left - 1`` Hits.
-        p = critical_check(left - 1, spaul="Spaul Liner" in self.systems(target)).chance()
-        if target.crits_taken == 0 and target.skill("Damage Control"):
-            p *= 0.3
-        return value / left + p * CRIT_SHARE * value
-
-    def target_value(self, target: UnitView, lam: float) -> float:
-        """The worth of landing ``lam`` expected damaging hits on ``target`` this turn
-        (counted as a Poisson number of hits): the chance of destroying it, half the worth
-        of the damage short of that (it brings a later kill nearer), and the criticals the
-        hits may cause."""
-        if target.is_infantry:
-            return self.worth(target) * 0.25 * min(lam, 4.0)
-        if lam <= 0:
-            return 0.0
-        left = max(target.remaining, 1)
-        value = self.worth(target)
-        term = exp(-lam)
-        below = 0.0  # P(H < left)
-        partial = 0.0  # E[H; H < left]
-        crits = 0.0
-        spaul = "Spaul Liner" in self.systems(target)
-        for i in range(left):
-            below += term
-            partial += i * term
-            term *= lam / (i + 1)
-        tail = 1.0 - below  # P(H >= left): destroyed
-        at_least = 1.0
-        term = exp(-lam)
-        for j in range(1, left):
-            at_least -= term  # P(H >= j)
-            term *= lam / j
-            crits += at_least * critical_check(left - j, spaul=spaul).chance()
-        if target.crits_taken == 0 and target.skill("Damage Control"):
-            crits *= 0.3
-        return value * (tail + 0.5 * partial / left + CRIT_SHARE * crits)
-
-    def rating(self, battle: SideView, unit: UnitView) -> int:
-        return unit.heat_rating(self._heat_of_zone.get(unit.zone or 5, 0) > 0)
-
-    # ---- expected values ---------------------------------------------------------------
-
-    def to_hit(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
-               band: Band, single: bool, skill: bool, doubled: bool | None = None,
-               gunnery: bool = False) -> ToHit | None:
-        """The to-hit roll of one shot as the engine describes it (R6.6, gathered by
-        ``meks.engine.inputs`` from what the side sees); ``skill``: whether the family skill
-        counts (the bot plans which attack uses it). The bot does not count on an enemy's
-        Spoof. None when the weapon cannot fire at ``band``."""
-        return to_hit_of(battle, unit, weapon, target, band, single=single, gunnery=gunnery,
-                         family_skill=skill and unit is not None, spoof=False,
-                         doubled=doubled)
-
-    def modifier(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
-                 band: Band, single: bool, skill: bool,
-                 doubled: bool | None = None) -> int:
-        """The to-hit modifier of one shot, as the engine adds it up (R6.6),
-        without using up any once-a-turn skill."""
-        check = self.to_hit(battle, unit, weapon, target, band, single, skill, doubled)
-        return 0 if check is None else check.modifier
-
-    def shot(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
-             band: Band,
-             single: bool = True, skill: bool = False, extra: int = 0,
-             doubled: bool | None = None) -> float:
-        """Expected damaging hits (kills, against infantry) of one firing of ``weapon``
-        (``extra``: -2 for a Gunnery second shot)."""
-        if target.is_infantry:
-            return self.kills(battle, weapon, target, band)
-        if weapon.is_small:
-            return 0.0
-        check = self.to_hit(battle, unit, weapon, target, band, single, skill, doubled,
-                            extra != 0)
-        if check is None:
-            return 0.0
-        return check.dice * check.chance() * self.save_fails(target, weapon)
-
-    def save_fails(self, target: UnitView, weapon: Weapon) -> float:
-        """The chance that ``target`` fails its armor save against one hit of ``weapon``
-        (R6.8), remembered until anything happens."""
-        key = ((target.id, target.decoy), weapon.name)
-        fail = self._fails.get(key)
-        if fail is None:
-            fail = self._fails[key] = armor_save(target.armor, weapon,
-                                                 self.systems(target).__contains__).chance()
-        return fail
-
-    def kills(self, battle: SideView, weapon: Weapon, target: UnitView, band: Band) -> float:
-        """Expected kills against infantry (R6.11)."""
-        if weapon.is_small:
-            if band is not Band.SHORT:
-                return 0.0
-        elif need_at(weapon, band) is None:
-            return 0.0
-        check = kills_roll(weapon, battle.terrain_to_hit(target.zone or 5))
-        return float(check.expected(ONE_FLOAT))
 
     def guns(self, battle: SideView, unit: UnitView, targets: Sequence[UnitView], band: Band,
              doubled: bool | None = None, single: bool | None = None) -> list[Gun]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from meks.game.scenario import (
+from meks.game.conditions import (
     Condition,
     DestroyAll,
     ExitMap,
@@ -24,12 +24,10 @@ from meks.game.scenario import (
     NeverOccupied,
     NotOf,
     Occupy,
-    Result,
-    Side,
-    UnitKind,
     parts,
 )
 from meks.game.victory import holds, mek_points
+from meks.game.vocabulary import Result, Side, UnitKind
 
 if TYPE_CHECKING:
     from meks.engine.values import UnitView

@@ -17,7 +17,7 @@ from meks.engine.bot.intent import Intent, stays_hidden
 from meks.engine.bot.tasks import ENGAGE_AT, Task, pressed
 from meks.engine.controllers import Order, distance
 from meks.engine.values import UnitView
-from meks.game.scenario import Edge, Side
+from meks.game.vocabulary import Edge, Side
 from meks.game.zones import ZONES
 
 if TYPE_CHECKING:

@@ -16,7 +16,8 @@ from meks.engine.bot.evaluation import Judge
 from meks.engine.bot.intent import Intent, group_gone, group_zone
 from meks.engine.controllers import distance
 from meks.engine.values import UnitView
-from meks.game.scenario import Edge, ExitMap, Measure, Side
+from meks.game.conditions import ExitMap
+from meks.game.vocabulary import Edge, Measure, Side
 
 if TYPE_CHECKING:
     from meks.engine.view import SideView
