@@ -275,7 +275,7 @@ def _setup(db: str, extra: str) -> None:
 def _case(name: str) -> Any:
     """What the case's second change does, given its session."""
     from campaigns import company as c
-    from campaigns import musters
+    from campaigns import hangar, musters
     from campaigns.battles import fight, store
     from campaigns.campaign import next_scenario, start_campaign
     from campaigns.play import finish, load, start
@@ -298,11 +298,11 @@ def _case(name: str) -> Any:
         return finish(s, 1, battle)
 
     return {
-        "mek buy": ("", lambda s: c.buy_mek(s, "Lance", catalog.design("WASP"), custom=False)),
-        "mek sell": ("", lambda s: c.sell_mek(s, "Lance", "WASP-2")),
-        "mek rename": ("", lambda s: c.rename_mek(s, "Lance", "WASP-2", "Hornet")),
-        "pilot hire": ("", lambda s: c.hire_pilot(s, "Lance", "Zed")),
-        "pilot assign": ("", lambda s: c.assign_pilot(s, "Lance", "Lance VIPER-1", "WASP-2")),
+        "mek buy": ("", lambda s: hangar.buy_mek(s, "Lance", catalog.design("WASP"), custom=False)),
+        "mek sell": ("", lambda s: hangar.sell_mek(s, "Lance", "WASP-2")),
+        "mek rename": ("", lambda s: hangar.rename_mek(s, "Lance", "WASP-2", "Hornet")),
+        "pilot hire": ("", lambda s: hangar.hire_pilot(s, "Lance", "Zed")),
+        "pilot assign": ("", lambda s: hangar.assign_pilot(s, "Lance", "Lance VIPER-1", "WASP-2")),
         "support roll": ("", lambda s: c.support_roll(s, "Lance", Dice.from_seed(1))),
         "muster": ("", lambda s: musters.muster(s, "Lance", musters.Limits.plain(100), ["WASP-1"])),
         "battle record": ("muster", lambda s: record_battle(s, "Lance", "win",
