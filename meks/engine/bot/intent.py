@@ -63,6 +63,12 @@ class Intent:
         """The zones the enemy must not hold: those it wants, and those it must not be in."""
         return sorted(set(self.deny + self.clear))
 
+    @property
+    def zones(self) -> list[int]:
+        """Every zone the side's conditions name: to take, hold or be in (``goto``), and to
+        keep the enemy out of (``to_clear``)."""
+        return sorted(set(self.goto + self.to_clear))
+
 
 def read_intent(condition: Condition | None, enemy_condition: Condition | None,
                 side: Side) -> Intent:

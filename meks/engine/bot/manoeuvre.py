@@ -118,7 +118,7 @@ class Manoeuvre(Baseline):
         """Set-up zones, best first, for the bulk of the force."""
         intent = self.intent(battle, side)
         enemies = [u.zone for u in battle.side_units(side.enemy) if u.zone is not None]
-        goals = intent.deny + intent.goto + intent.clear
+        goals = intent.zones
         exits = [z for e in intent.exits for z in e.zones]
 
         def score(z: int) -> tuple[float, int]:
@@ -324,7 +324,7 @@ class Manoeuvre(Baseline):
         if value:
             return value
         intent = self.intent(battle, side)
-        if zone in intent.goto + intent.deny + intent.clear:
+        if zone in intent.zones:
             return 0.0
         clock = self.clock(battle, side)
         if clock < 0:
@@ -413,7 +413,7 @@ class Manoeuvre(Baseline):
         friends = [u.zone for u in battle.side_units(unit.side) if u.on_map and u.zone]
         enemies = [u for u in battle.side_units(unit.side.enemy) if u.on_map and not u.hidden]
         intent = self.intent(battle, unit.side)
-        goals = intent.goto + intent.clear + intent.deny
+        goals = intent.zones
 
         def score(z: int) -> tuple[float, int]:
             s = -3.0 * sum(1 for f in friends if distance(battle, f, z) <= 1)

@@ -351,7 +351,7 @@ class Planner:
         if ratio < NET_AT or ratio < self.threshold(units, foes):
             return False
         intent = self.intent
-        if goal not in {*intent.to_clear, *intent.goto} and not self._on_the_move(goal):
+        if goal not in intent.zones and not self._on_the_move(goal):
             return False  # a quarry that stands its ground is fought, not netted
         reach = {goal, *battle.adjacent(goal)}
         catchers = [u for u in units if goal in battle.adjacent(u.zone or 5)]
@@ -443,7 +443,7 @@ class Planner:
     def _closes_on_goal(self, unit: UnitView, where: int) -> bool:
         """Whether stepping to ``where`` brings ``unit`` nearer a zone its side must take,
         hold or clear."""
-        goals = [*self.intent.goto, *self.intent.to_clear]
+        goals = self.intent.zones
         if not goals or unit.zone is None:
             return False
         def gap(zone: int) -> int:
