@@ -14,7 +14,10 @@ gives rolled from the battle's seed. The attacker's and the defender's wins are 
 each by its own logistic regression, against the attacker's edge in strength and in movement
 rolls and in numbers (``meks.analysis.estimate.edge``, ``speed`` and ``numbers``), worked
 out for each battle with the support vehicles its rolls brought (``estimate.fielded``), the
-edge on the ground the scenario's defender holds (``estimate.ground``).
+edge on the ground the scenario's defender holds (``estimate.ground``), and against how many
+times each side rolled each support result (a weight for each result the fitted battles saw,
+held towards 0 more firmly than the rest, ``SUPPORT_RIDGE``, so that a result rolled in a
+handful of battles cannot swing the estimate on its own).
 
 A second, independent draw of match-ups (other seeds, ``--check-pairs``) is fought in the same
 way and compared with what the fitted curves say: the table gives, by bands of the estimated
@@ -104,7 +107,12 @@ FIT_SEED = 31_000
 CHECK_SEED = 77_000
 MODEL_PATH = REPO_ROOT / "meks" / "analysis" / "data" / MODEL_FILE
 CAMPAIGN_FORCES = REPO_ROOT / "benchmarks" / "data" / "campaign_forces.json"
-CAMPAIGN_SHARE = 0.5  # of a scenario's match-ups, when it has recorded company forces
+CAMPAIGN_SHARE = 1.0  # of a scenario's match-ups, when it has recorded company forces
+RIDGE = 1e-2  # the ridge on the intercept and the three edges
+SUPPORT_RIDGE = 1.0  # the ridge on each support result's weight
+Fought = tuple[tuple[float, float, float], tuple[tuple[str, str], ...], str]
+"""One battle as fitted: the attacker's edge, speed and numbers; each support result a side
+rolled, as (side, result); and the winner or 'draw'."""
 
 
 @dataclass(frozen=True)
@@ -189,9 +197,10 @@ def campaign_units(rng: random.Random, scenario: Scenario,
     return {side: company, side.enemy: enemy.units}
 
 
-def fight(task: Task) -> tuple[str, list[tuple[tuple[float, float, float], str]]]:
-    """One match-up: (scenario, each battle's attacker's edge, speed and numbers, with the
-    support units that battle's rolls brought, and its winner or 'draw')."""
+def fight(task: Task) -> tuple[str, list[Fought]]:
+    """One match-up: (scenario, each battle as ``Fought``: the attacker's edge, speed and
+    numbers with the support units that battle's rolls brought, the support results, and
+    its winner or 'draw')."""
     catalog = load_catalog()
     scenario = get_scenario(task.scenario)
     rng = random.Random(task.base * 1000 + task.pair)
@@ -206,7 +215,8 @@ def fight(task: Task) -> tuple[str, list[tuple[tuple[float, float, float], str]]
                     speed(fielding, catalog), numbers(fielding))
         result = Battle(scenario, forces, Dice.from_seed(seed),
                         {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog).run()
-        out.append((features, result.winner.value if result.winner else "draw"))
+        support = tuple((side.value, name) for side in Side for name in forces[side].support)
+        out.append((features, support, result.winner.value if result.winner else "draw"))
     return task.scenario, out
 
 
@@ -225,13 +235,15 @@ def with_support(scenario: Scenario, units: dict[Side, tuple[UnitSpec, ...]], se
     return forces
 
 
-def logistic_fit(features: np.ndarray, y: np.ndarray) -> tuple[float, ...]:
+def logistic_fit(features: np.ndarray, y: np.ndarray,
+                 penalties: np.ndarray | None = None) -> tuple[float, ...]:
     """Maximum-likelihood logistic regression of ``y`` (0/1) on the ``features`` (a row a
-    battle) by Newton's method, with a light ridge so that a scenario one side always wins
-    still gives finite curves."""
+    battle) by Newton's method, with a light ridge (``RIDGE``) so that a scenario one side
+    always wins still gives finite curves; ``penalties``: each feature's own ridge instead."""
     design = np.column_stack([np.ones(len(y)), features])
     beta = np.zeros(design.shape[1])
-    ridge = np.eye(design.shape[1]) * 1e-2
+    own = np.full(design.shape[1] - 1, RIDGE) if penalties is None else penalties
+    ridge = np.diag(np.concatenate([[RIDGE], own]))
     for _ in range(100):
         p = 1.0 / (1.0 + np.exp(-(design @ beta)))
         w = p * (1 - p)
@@ -244,26 +256,62 @@ def logistic_fit(features: np.ndarray, y: np.ndarray) -> tuple[float, ...]:
     return tuple(float(b) for b in beta)
 
 
-def rows(results: list[tuple[str, list[tuple[tuple[float, float, float], str]]]],
-         scenario: str) -> tuple[np.ndarray, ...]:
-    xs, att, dfd = [], [], []
+@dataclass(frozen=True)
+class Rows:
+    """A scenario's battles as the regression reads them."""
+
+    xs: np.ndarray  # edge, speed and numbers, a row a battle
+    rolled: list[dict[tuple[Side, str], int]]  # each battle's support results
+    attacker: np.ndarray  # 1 where the attacker won
+    defender: np.ndarray
+
+    def columns(self) -> list[tuple[Side, str]]:
+        """Each support result some battle rolled, as (side, result), in a fixed order."""
+        seen = {key for counts in self.rolled for key in counts}
+        return sorted(seen, key=lambda key: (key[0].value, key[1]))
+
+    def design(self, columns: list[tuple[Side, str]]) -> np.ndarray:
+        """The edges, then a count for each of ``columns``."""
+        counts = np.array([[row.get(key, 0) for key in columns] for row in self.rolled],
+                          dtype=float).reshape(len(self.rolled), len(columns))
+        return np.column_stack([self.xs, counts])
+
+
+def rows(results: list[tuple[str, list[Fought]]], scenario: str) -> Rows:
+    xs, rolled, att, dfd = [], [], [], []
     for sid, battles in results:
         if sid != scenario:
             continue
-        for features, outcome in battles:
+        for features, support, outcome in battles:
             xs.append(features)
+            counts: dict[tuple[Side, str], int] = {}
+            for side, name in support:
+                counts[(Side(side), name)] = counts.get((Side(side), name), 0) + 1
+            rolled.append(counts)
             att.append(1.0 if outcome == "attacker" else 0.0)
             dfd.append(1.0 if outcome == "defender" else 0.0)
-    return np.array(xs).reshape(-1, 3), np.array(att), np.array(dfd)
+    return Rows(np.array(xs).reshape(-1, 3), rolled, np.array(att), np.array(dfd))
+
+
+def fit_curve(fitted: Rows, won: np.ndarray) -> Curve:
+    """One side's curve fitted to ``fitted`` (``won``: 1 where that side won)."""
+    columns = fitted.columns()
+    penalties = np.array([RIDGE] * 3 + [SUPPORT_RIDGE] * len(columns))
+    coefficients = logistic_fit(fitted.design(columns), won, penalties)
+    weights = tuple((side, name, weight) for (side, name), weight
+                    in zip(columns, coefficients[4:], strict=True))
+    return Curve(*coefficients[:4], support=weights)
 
 
 BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0.9),
          (0.9, 1.0001))
 
 
-def check(model: Model, xs: np.ndarray, won: np.ndarray, side: Side) -> dict[str, Any]:
+def check(model: Model, fought: Rows, side: Side) -> dict[str, Any]:
     """How the curve of ``side`` agrees with battles fought afresh."""
-    est = np.array([from_edge(model, *(float(f) for f in row)).win(side) for row in xs])
+    won = fought.attacker if side is Side.ATTACKER else fought.defender
+    est = np.array([from_edge(model, *(float(f) for f in row), counts).win(side)
+                    for row, counts in zip(fought.xs, fought.rolled, strict=True)])
     base = float(won.mean()) if len(won) else 0.0
     brier = float(np.mean((est - won) ** 2)) if len(won) else 0.0
     brier0 = float(np.mean((base - won) ** 2)) if len(won) else 0.0
@@ -290,31 +338,43 @@ def run(scenarios: list[str], pairs: int, battles: int, check_pairs: int,
                               "check_pairs": check_pairs, "revision": REVISION,
                               "controller": "bot", "scenarios": {}}
     for sid in scenarios:
-        xs, att, dfd = rows(fitted, sid)
-        model = Model(sid, Curve(*logistic_fit(xs, att)), Curve(*logistic_fit(xs, dfd)),
-                      len(xs), "bot", REVISION, (float(xs[:, 0].min()), float(xs[:, 0].max())))
-        cx, catt, cdfd = rows(checks, sid)
+        fit_rows = rows(fitted, sid)
+        xs = fit_rows.xs
+        model = Model(sid, fit_curve(fit_rows, fit_rows.attacker),
+                      fit_curve(fit_rows, fit_rows.defender), len(xs), "bot", REVISION,
+                      (float(xs[:, 0].min()), float(xs[:, 0].max())))
+        check_rows = rows(checks, sid)
         report["scenarios"][sid] = {
-            "attacker": [model.attacker.intercept, model.attacker.slope,
-                         model.attacker.speed, model.attacker.numbers],
-            "defender": [model.defender.intercept, model.defender.slope,
-                         model.defender.speed, model.defender.numbers],
+            "attacker": _coefficients(model.attacker),
+            "defender": _coefficients(model.defender),
+            "support": {"attacker": _weights(model.attacker),
+                        "defender": _weights(model.defender)},
             "fitted_battles": len(xs),
             "edge_range": list(model.edges),
-            "check": {"attacker": check(model, cx, catt, Side.ATTACKER),
-                      "defender": check(model, cx, cdfd, Side.DEFENDER)}}
+            "check": {"attacker": check(model, check_rows, Side.ATTACKER),
+                      "defender": check(model, check_rows, Side.DEFENDER)}}
     report["seconds"] = time.perf_counter() - started
     return report
+
+
+def _coefficients(curve: Curve) -> list[float]:
+    return [curve.intercept, curve.slope, curve.speed, curve.numbers]
+
+
+def _weights(curve: Curve) -> list[list[str | float]]:
+    return [[side.value, name, weight] for side, name, weight in curve.support]
 
 
 HEADER = (
     "# Odds curves for meks/analysis/estimate.py: for each built-in scenario, the attacker's",
     "# and the defender's chance of winning as",
-    "# 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers))),",
+    "# 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers + support))),",
     "# [a, b, c, d] below: edge is the log of the attacker's strength over the defender's,",
     "# speed its chance of winning a movement roll less the defender's, numbers the log of",
     "# its count of Meks over the defender's (edges: the range of edge the",
-    "# fitted battles spanned; beyond it the nearest end counts). Fitted by",
+    "# fitted battles spanned; beyond it the nearest end counts); support: for each curve,",
+    "# [side, result, weight], the weight counted once for each time that side rolled that",
+    "# support result (a result the fitted battles never saw weighs nothing). Fitted by",
     "# benchmarks/fit_odds.py to battles the bot fought on both sides; scenario: the digest",
     "# of the scenario's rules they were fitted to (campaigns.files.scenario_model.rules_digest).",
     "# command: the command line that last wrote this file, every default spelt out. Run",
@@ -383,6 +443,7 @@ def model_text(report: dict[str, Any], old: dict[str, Any], command: str) -> str
     for sid, fitted in report["scenarios"].items():
         entries[sid] = {"attacker": fitted["attacker"], "defender": fitted["defender"],
                         "battles": fitted["fitted_battles"], "edges": fitted["edge_range"],
+                        "support": fitted["support"],
                         "scenario": rules_digest(get_scenario(sid)), "command": command,
                         "check": fitted["check"]}
     lines = [*HEADER,
@@ -395,6 +456,13 @@ def model_text(report: dict[str, Any], old: dict[str, Any], command: str) -> str
         lines.append(f"  {sid}:")
         lines.append(f"    attacker: [{', '.join(_number(c, 4) for c in e['attacker'])}]")
         lines.append(f"    defender: [{', '.join(_number(c, 4) for c in e['defender'])}]")
+        if e.get("support"):
+            lines.append("    support:")
+            for curve in ("attacker", "defender"):
+                weights = e["support"].get(curve) or []
+                lines.append(f"      {curve}:" + ("" if weights else " []"))
+                lines += [f"        - [{side}, {json.dumps(str(name))}, {_number(w, 4)}]"
+                          for side, name, w in weights]
         lines.append(f"    battles: {int(e['battles'])}")
         lines.append(f"    edges: [{_number(e['edges'][0], 3)}, {_number(e['edges'][1], 3)}]")
         lines.append(f"    scenario: {e['scenario']}")
@@ -428,6 +496,10 @@ def table(report: dict[str, Any]) -> str:
         lo, hi = entry["edge_range"]
         out.append(f"\n{sid}: attacker [{', '.join(f'{c:+.2f}' for c in a)}]  defender "
                    f"[{', '.join(f'{c:+.2f}' for c in d)}]  edges {lo:+.2f}..{hi:+.2f}")
+        for curve, weights in entry["support"].items():
+            if weights:
+                out.append(f"  {curve}'s support weights: " + ", ".join(
+                    f"{side} {name} {weight:+.2f}" for side, name, weight in weights))
         for side in ("attacker", "defender"):
             c = entry["check"][side]
             out.append(f"  {side}: won {c['share']:.3f}, estimated {c['mean_estimate']:.3f}; "

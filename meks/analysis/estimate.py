@@ -4,7 +4,7 @@ Fighting a few hundred battles (``meks.analysis.odds.simulate``) gives the odds 
 takes seconds with the bot. A campaign wants an answer for several candidate enemy musters
 before every battle, in well under the time of the battle itself, so it asks this module.
 
-The estimate has two parts:
+The estimate reads these from the two forces:
 
 - **The edge** of the attacker over the defender: the natural log of the ratio of the two
   forces' strengths. A force's strength is its total offence times its total toughness (the
@@ -22,10 +22,14 @@ The estimate has two parts:
   the movement rolls chooses the range, so the faster side fights when and where it likes.
 - **The numbers**: the log of the attacker's count of Meks over the defender's (a scenario
   won by getting a share of the force off the map is easier with more Meks to send).
+- **The support** each side rolled: a weight for each support result a side may roll
+  (a Hidden Mek in the Citadel's city is worth more than any edge in strength), counted as
+  often as the side rolled it. The vehicles count in the strength as well; the weight says
+  what else the result does in that scenario.
 - **A curve for each built-in scenario** (``meks/analysis/data/odds_model.yaml``): the
-  attacker's and the defender's chance of winning as logistic functions of the three,
-  ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers)))`` for each side, fitted to
-  battles the bot fought on both sides with random forces (``benchmarks/fit_odds.py`` fits
+  attacker's and the defender's chance of winning as logistic functions of all these,
+  ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers + support weights)))`` for each
+  side, fitted to battles the bot fought on both sides (``benchmarks/fit_odds.py`` fits
   them and says how well they agree with battles fought afresh). A draw is whatever the two
   leave. An edge beyond the range the fitted battles spanned counts as the nearest end of it.
 
@@ -201,18 +205,27 @@ def _edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog, attacked:
     return max(-6.0, min(6.0, math.log(att / dfd)))
 
 
+Rolled = Mapping[tuple[Side, str], int]
+"""How many times each side rolled each support result: (side, result) -> count."""
+
+
 @dataclass(frozen=True)
 class Curve:
     """One side's chance of winning a scenario as a logistic function of the attacker's
-    edge in strength and in movement rolls (the defender's curve falls with both)."""
+    edge in strength, in movement rolls and in numbers, and of the support results each side
+    rolled (``support``: (whose, result, weight) for each result the fitted battles saw)."""
 
     intercept: float
     slope: float
     speed: float = 0.0
     numbers: float = 0.0
+    support: tuple[tuple[Side, str, float], ...] = ()
 
-    def chance(self, x: float, v: float = 0.0, n: float = 0.0) -> float:
+    def chance(self, x: float, v: float = 0.0, n: float = 0.0,
+               rolled: Rolled | None = None) -> float:
         z = self.intercept + self.slope * x + self.speed * v + self.numbers * n
+        if rolled:
+            z += sum(weight * rolled.get((side, name), 0) for side, name, weight in self.support)
         if z >= 0:
             return 1.0 / (1.0 + math.exp(-z))
         e = math.exp(z)
@@ -283,7 +296,9 @@ def read_models(text: str, source: str = MODEL_FILE) -> dict[str, Model]:
         low, high = entry["edges"]
         command = entry.get("command")
         check = entry.get("check")
-        out[sid] = Model(sid, Curve(*entry["attacker"]), Curve(*entry["defender"]),
+        weights = entry.get("support") or {}
+        out[sid] = Model(sid, Curve(*entry["attacker"], support=_weights(weights, "attacker")),
+                         Curve(*entry["defender"], support=_weights(weights, "defender")),
                          int(entry["battles"]), str(raw["controller"]), int(raw["revision"]),
                          (float(low), float(high)),
                          str(entry["scenario"]) if "scenario" in entry else None,
@@ -291,6 +306,14 @@ def read_models(text: str, source: str = MODEL_FILE) -> dict[str, Model]:
                          None if check is None else (_check(check["attacker"]),
                                                      _check(check["defender"])))
     return out
+
+
+def _weights(weights: Mapping[str, object], curve: str
+             ) -> tuple[tuple[Side, str, float], ...]:
+    """A curve's support weights as the file lists them: [whose, result, weight] each."""
+    listed = weights.get(curve) or []
+    assert isinstance(listed, list)
+    return tuple((Side(whose), str(name), float(weight)) for whose, name, weight in listed)
 
 
 def _check(figures: Mapping[str, object]) -> Check:
@@ -328,22 +351,29 @@ def estimate(scenario: Scenario, forces: Mapping[Side, ForceSpec],
         return None
     units = {side: fielded(force, catalog) for side, force in forces.items()}
     return from_edge(model, edge(units, catalog, ground(scenario, catalog)),
-                     speed(units, catalog), numbers(units))
+                     speed(units, catalog), numbers(units), rolled(forces))
 
 
-def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0) -> Estimate:
+def rolled(forces: Mapping[Side, ForceSpec]) -> dict[tuple[Side, str], int]:
+    """How many times each side's force holds each support result."""
+    return dict(Counter((side, name) for side, force in forces.items()
+                        for name in force.support))
+
+
+def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0,
+              support: Rolled | None = None) -> Estimate:
     """The odds the curves of ``model`` give at the edge ``x`` in strength, ``v`` in
-    movement rolls and ``n`` in numbers (an edge in strength beyond those the curves were
-    fitted on counts as the nearest one they were: the curves say nothing of what was never
-    fought)."""
+    movement rolls and ``n`` in numbers, with the support results ``support`` counts (an edge
+    in strength beyond those the curves were fitted on counts as the nearest one they were:
+    the curves say nothing of what was never fought)."""
     x = max(model.edges[0], min(model.edges[1], x))
-    att = model.attacker.chance(x, v, n)
-    dfd = model.defender.chance(x, v, n)
+    att = model.attacker.chance(x, v, n, support)
+    dfd = model.defender.chance(x, v, n, support)
     total = att + dfd
     if total > 1.0:  # two curves fitted apart may overlap a little at the extremes
         att, dfd = att / total, dfd / total
     return Estimate(att, dfd, max(0.0, 1.0 - att - dfd), x, v, n)
 
 
-__all__ = ["Curve", "Estimate", "Model", "edge", "estimate", "from_edge", "model_for",
-           "models", "numbers", "rollers", "speed", "strength"]
+__all__ = ["Curve", "Estimate", "Model", "Rolled", "edge", "estimate", "from_edge",
+           "model_for", "models", "numbers", "rolled", "rollers", "speed", "strength"]
