@@ -310,8 +310,8 @@ BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0
 def check(model: Model, fought: Rows, side: Side) -> dict[str, Any]:
     """How the curve of ``side`` agrees with battles fought afresh."""
     won = fought.attacker if side is Side.ATTACKER else fought.defender
-    est = np.array([from_edge(model, *(float(f) for f in row), counts).win(side)
-                    for row, counts in zip(fought.xs, fought.rolled, strict=True)])
+    est = np.array([from_edge(model, float(x), float(v), float(n), counts).win(side)
+                    for (x, v, n), counts in zip(fought.xs, fought.rolled, strict=True)])
     base = float(won.mean()) if len(won) else 0.0
     brier = float(np.mean((est - won) ** 2)) if len(won) else 0.0
     brier0 = float(np.mean((base - won) ** 2)) if len(won) else 0.0

@@ -25,6 +25,8 @@ from meks.analysis.estimate import (
     model_for,
     models,
     numbers,
+    read_models,
+    rolled,
     rollers,
     speed,
     strength,
@@ -276,4 +278,65 @@ def test_the_fit_script_fits_checks_and_prints_json() -> None:
     entry = report["scenarios"]["head-to-head"]
     assert len(entry["attacker"]) == 4 and len(entry["defender"]) == 4
     assert entry["fitted_battles"] == 4 and entry["check"]["attacker"]["battles"] == 2
+    for curve in ("attacker", "defender"):  # a weight for each support result a side rolled
+        assert all(whose in ("attacker", "defender") and isinstance(name, str)
+                   and isinstance(weight, float) for whose, name, weight in
+                   entry["support"][curve])
     assert model_file.read_text("utf-8") == before
+
+
+def test_each_support_result_a_side_rolled_adds_its_weight_to_the_curve() -> None:
+    """A curve's support weights count once for each time the side rolled that result: a
+    Hidden Mek rolled twice by the defender moves the attacker's curve by twice its weight;
+    a result the fitted battles never saw (or a Rich Uncle, whose points are in the force
+    already) weighs nothing."""
+    import math
+
+    weights = ((Side.DEFENDER, "Hidden Mek", -1.5), (Side.ATTACKER, "Air Strike", 0.5))
+    model = Model("s", Curve(0.0, 1.0, support=weights), Curve(-1.0, -1.0), 1, "bot", 6,
+                  (-3.0, 3.0))
+    def logistic(z: float) -> float:
+        return 1.0 / (1.0 + math.exp(-z))
+
+    assert from_edge(model, 0.5).attacker == pytest.approx(logistic(0.5))
+    twice = {(Side.DEFENDER, "Hidden Mek"): 2, (Side.ATTACKER, "Air Strike"): 1}
+    assert from_edge(model, 0.5, 0.0, 0.0, twice).attacker == pytest.approx(
+        logistic(0.5 - 3.0 + 0.5))
+    unseen = {(Side.ATTACKER, "Hidden Mek"): 1, (Side.DEFENDER, "Rich Uncle"): 1}
+    assert from_edge(model, 0.5, 0.0, 0.0, unseen) == from_edge(model, 0.5)
+
+
+def test_the_estimate_counts_the_support_each_force_holds(catalog: Catalog) -> None:
+    """``rolled`` counts each side's support results as its force holds them, a result rolled
+    twice twice; ``estimate`` hands them to the curves."""
+    forces = {Side.ATTACKER: ForceSpec((mek(catalog, "DRAKEN"),), ("Air Strike", "Air Strike")),
+              Side.DEFENDER: ForceSpec((mek(catalog, "THOR"),), ("Hidden Mek",))}
+    assert rolled(forces) == {(Side.ATTACKER, "Air Strike"): 2, (Side.DEFENDER, "Hidden Mek"): 1}
+    scenario = get_scenario("citadel-campaign")
+    bare = {side: dataclasses.replace(force, support=()) for side, force in forces.items()}
+    with_support, without = estimate(scenario, forces, catalog), estimate(scenario, bare, catalog)
+    assert with_support is not None and without is not None
+    model = models()["citadel-campaign"]
+    expected = from_edge(model, without.edge, without.speed, without.numbers, rolled(forces))
+    assert with_support == expected
+
+
+def test_a_curves_file_without_support_weights_reads_as_none() -> None:
+    """Curves fitted before the estimate read the support have no ``support`` entry: they
+    read as curves without weights; with one, each curve gets its own list."""
+    entry = """    attacker: [0.1, 1.0, 0.0, 0.0]
+    defender: [-0.1, -1.0, 0.0, 0.0]
+    battles: 200
+    edges: [-1.0, 1.0]
+    scenario: abc
+"""
+    head = "controller: bot\nrevision: 6\nscenarios:\n  s:\n"
+    old = read_models(head + entry)["s"]
+    assert old.attacker.support == () and old.defender.support == ()
+    new = read_models(head + entry + """    support:
+      attacker:
+        - [defender, "Hidden Mek", -1.25]
+      defender: []
+""")["s"]
+    assert new.attacker.support == ((Side.DEFENDER, "Hidden Mek", -1.25),)
+    assert new.defender.support == ()

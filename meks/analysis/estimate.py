@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 
@@ -219,7 +219,7 @@ class Curve:
     slope: float
     speed: float = 0.0
     numbers: float = 0.0
-    support: tuple[tuple[Side, str, float], ...] = ()
+    support: tuple[tuple[Side, str, float], ...] = field(default=(), kw_only=True)
 
     def chance(self, x: float, v: float = 0.0, n: float = 0.0,
                rolled: Rolled | None = None) -> float:
