@@ -8,7 +8,9 @@ such forces equally likely), else the bot's muster for that budget at a random d
 (easy, normal or hard); and its pilots are Green, Regular,
 Veteran or Elite at random (30/35/25/10 in 100): half the time one level for the whole side
 (as the enemy of a campaign has), else a level for each Mek; each pilot has a random skill
-with a chance of 1 in 4, and another with the same chance, and so on. Each match-up is fought
+with a chance of 1 in 4, and another with the same chance, and so on. A scenario of the
+built-in campaign, whose company forces ``campaign_runs.py --record`` has recorded, has
+campaign-like match-ups instead (``campaign_units``). Each match-up is fought
 ``--battles`` times, the bot commanding both sides, with the support results the scenario
 gives rolled from the battle's seed. The attacker's and the defender's wins are then fitted,
 each by its own logistic regression, against the attacker's edge in strength and in movement
