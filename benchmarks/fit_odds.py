@@ -82,6 +82,7 @@ from meks.analysis.estimate import (  # noqa: E402
     from_edge,
     ground,
     numbers,
+    rolled,
     speed,
 )
 from meks.engine import REVISION  # noqa: E402
@@ -112,9 +113,10 @@ CAMPAIGN_FORCES = REPO_ROOT / "benchmarks" / "data" / "campaign_forces.json"
 CAMPAIGN_SHARE = 1.0  # of a scenario's match-ups, when it has recorded company forces
 RIDGE = 1e-2  # the ridge on the intercept and the three edges
 SUPPORT_RIDGE = 1.0  # the ridge on each support result's weight
-Fought = tuple[tuple[float, float, float], tuple[tuple[str, str], ...], str]
-"""One battle as fitted: the attacker's edge, speed and numbers; each support result a side
-rolled, as (side, result); and the winner or 'draw'."""
+Fought = tuple[tuple[float, float, float], tuple[tuple[tuple[Side, str], int], ...], str]
+"""One battle as fitted: the attacker's edge, speed and numbers; how many times each side
+rolled each support result (``estimate.rolled``), as ((side, result), count) pairs; and the
+winner or 'draw'."""
 
 
 @dataclass(frozen=True)
@@ -217,7 +219,7 @@ def fight(task: Task) -> tuple[str, list[Fought]]:
                     speed(fielding, catalog), numbers(fielding))
         result = Battle(scenario, forces, Dice.from_seed(seed),
                         {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog).run()
-        support = tuple((side.value, name) for side in Side for name in forces[side].support)
+        support = tuple(rolled(forces).items())
         out.append((features, support, result.winner.value if result.winner else "draw"))
     return task.scenario, out
 
@@ -280,19 +282,17 @@ class Rows:
 
 
 def rows(results: list[tuple[str, list[Fought]]], scenario: str) -> Rows:
-    xs, rolled, att, dfd = [], [], [], []
+    xs, att, dfd = [], [], []
+    counted: list[dict[tuple[Side, str], int]] = []
     for sid, battles in results:
         if sid != scenario:
             continue
         for features, support, outcome in battles:
             xs.append(features)
-            counts: dict[tuple[Side, str], int] = {}
-            for side, name in support:
-                counts[(Side(side), name)] = counts.get((Side(side), name), 0) + 1
-            rolled.append(counts)
+            counted.append(dict(support))
             att.append(1.0 if outcome == "attacker" else 0.0)
             dfd.append(1.0 if outcome == "defender" else 0.0)
-    return Rows(np.array(xs).reshape(-1, 3), rolled, np.array(att), np.array(dfd))
+    return Rows(np.array(xs).reshape(-1, 3), counted, np.array(att), np.array(dfd))
 
 
 def fit_curve(fitted: Rows, won: np.ndarray) -> Curve:
