@@ -183,16 +183,18 @@ def campaign_units(rng: random.Random, scenario: Scenario,
     """A campaign-like match-up, ``CAMPAIGN_SHARE`` of the time when the scenario has recorded
     company forces: one of them (pilots with the levels, skills and kills a campaign gave
     them, Meks bought over time and worn), against one of the enemies a campaign's
-    balancing chooses from at the campaign's difficulty (``campaigns.balance.candidates``:
-    the bot's muster for a budget of the band, every pilot of one level); else None."""
-    from campaigns.balance import candidates, enemy_force
+    balancing chooses from at the campaign's difficulty (``campaigns.balance.candidates``
+    and ``floor_candidates``: the bot's muster for a budget of the band or of the floor
+    below it, every pilot of one level); else None."""
+    from campaigns.balance import candidates, enemy_force, floor_candidates
     from campaigns.errors import Refused
 
     pool = campaign_pool(scenario.id)
     if not pool or rng.random() >= CAMPAIGN_SHARE:
         return None
     side, difficulty, company = rng.choice(pool)
-    option = rng.choice(candidates(scenario, side.enemy, Difficulty(difficulty)))
+    option = rng.choice(candidates(scenario, side.enemy, Difficulty(difficulty))
+                        + floor_candidates(scenario, side.enemy, Difficulty(difficulty)))
     try:
         enemy = enemy_force(scenario, side.enemy, Difficulty(difficulty), catalog, rolls=[],
                             budget=option.budget, level=option.level)

@@ -3,7 +3,9 @@ the difficulty's target, and the odds the company is shown before the battle.
 
 The levers are the ones the rules leave to whoever musters a force: the budget (within a band
 around the scenario's, ``SCALES``) and the level of the enemy's pilots. The Meks are the bot's
-own muster for that budget at the campaign's difficulty.
+own muster for that budget at the campaign's difficulty. A company that even the band's
+weakest enemy leaves far behind (``FLOOR_GAP`` under the target) is also judged against the
+floor below the band (``floor_candidates``), by either way below.
 
 Two ways to judge a candidate:
 
@@ -49,6 +51,12 @@ TARGET = {Difficulty.EASY: 0.65, Difficulty.NORMAL: 0.50, Difficulty.HARD: 0.35}
 """The company's chance of winning that balancing aims at, by difficulty."""
 SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
 """The enemy's budget, as shares of the scenario's budget, that balancing may choose."""
+FLOOR_SCALES = (0.40, 0.55)
+"""Budgets below the band (shares of the scenario's), weakest first, that balancing goes on
+to only for a company the whole band leaves far behind (``FLOOR_GAP``)."""
+FLOOR_GAP = 0.20
+"""How far under the target the company's chance against every candidate of the band must
+be for balancing to go on below it (``FLOOR_SCALES``)."""
 ESTIMATED_CONTROLLER = "bot"
 """The controller whose battles the estimate's curves were fitted to."""
 SEARCH_RUNS = 8
@@ -120,6 +128,17 @@ def candidates(scenario: Scenario, side: Side, difficulty: Difficulty) -> list[C
     if usual + 1 < len(LEVELS):
         out.append(Candidate(SCALES[-1], round(budget * SCALES[-1]), LEVELS[usual + 1]))
     return out
+
+
+def floor_candidates(scenario: Scenario, side: Side, difficulty: Difficulty) -> list[Candidate]:
+    """The enemy musters below the band, the weakest first: each budget of ``FLOOR_SCALES``
+    with the pilots of the band's bottom (a level under the difficulty's, Green at the
+    lowest). Balancing turns to them only when even the band's weakest enemy leaves the
+    company more than ``FLOOR_GAP`` under the target: a company worn down to a Mek or two
+    then meets an enemy it can fight, instead of one it can only run from."""
+    budget = scenario.side(side).budget
+    level = LEVELS[max(LEVELS.index(ENEMY_LEVEL[difficulty]) - 1, 0)]
+    return [Candidate(s, round(budget * s), level) for s in FLOOR_SCALES]
 
 
 @dataclass
@@ -234,6 +253,20 @@ def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Diffic
     while 0 <= at + step < len(order) and (p > target if step > 0 else p < target):
         at += step
         p = win_share(order[at])
+    if step < 0 and at == 0 and p < target - FLOOR_GAP:
+        # Even the band's weakest enemy leaves the company far behind: on below the band,
+        # the strongest of the floor first, until the target is crossed.
+        for option in reversed(floor_candidates(scenario, enemy_side, difficulty)):
+            try:
+                floor = enemy_force(scenario, enemy_side, difficulty, catalog, rolls=rolls,
+                                    budget=option.budget, level=option.level)
+            except Refused:
+                continue
+            forces[len(options)] = floor
+            options.append(option)
+            p = win_share(len(options) - 1)
+            if p >= target:
+                break
     best = min(tallies, key=lambda i: (abs(win_share(i) - target), abs(i - usual), i))
     tally = Tally()
     tally.add(tallies[best])
@@ -275,6 +308,16 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
     judged: list[tuple[tuple[float, float, int], Candidate, ForceSpec, Estimate]] = []
     tried: list[Tried] = []
     seen: set[tuple[int, str]] = set()
+
+    def judge(option: Candidate, enemy: ForceSpec) -> None:
+        odds = estimate(scenario, {side: force, enemy_side: enemy}, catalog, rules)
+        assert odds is not None  # model_for(scenario) was checked by the caller
+        win = odds.win(side)
+        tried.append({"budget": option.budget, "level": option.level, "win": round(win, 4)})
+        away = abs(option.scale - 1.0) / (SCALES[1] - SCALES[0]) + \
+            abs(LEVELS.index(option.level) - usual)
+        judged.append(((round(abs(win - target), 3), away, len(judged)), option, enemy, odds))
+
     for option in estimated_candidates(scenario, enemy_side, difficulty):
         if musters.get(option.budget) is None and option.level != LEVELS[usual]:
             # A level lower (higher) at the band's end whose budget buys no force (a fixed
@@ -287,14 +330,19 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
         if base is None or (option.budget, option.level) in seen:
             continue
         seen.add((option.budget, option.level))
-        enemy = _with_level(base, option.level)
-        odds = estimate(scenario, {side: force, enemy_side: enemy}, catalog, rules)
-        assert odds is not None  # model_for(scenario) was checked by the caller
-        win = odds.win(side)
-        tried.append({"budget": option.budget, "level": option.level, "win": round(win, 4)})
-        away = abs(option.scale - 1.0) / (SCALES[1] - SCALES[0]) + \
-            abs(LEVELS.index(option.level) - usual)
-        judged.append(((round(abs(win - target), 3), away, len(judged)), option, enemy, odds))
+        judge(option, _with_level(base, option.level))
+    if judged and max(j[3].win(side) for j in judged) < target - FLOOR_GAP:
+        # Even the band's weakest enemy leaves the company far behind: the floor as well.
+        for option in floor_candidates(scenario, enemy_side, difficulty):
+            try:
+                enemy = enemy_force(scenario, enemy_side, difficulty, catalog, rolls=rolls,
+                                    budget=option.budget, level=option.level)
+            except Refused:
+                continue
+            if (option.budget, option.level) in seen:
+                continue
+            seen.add((option.budget, option.level))
+            judge(option, enemy)
     if not judged:
         raise Refused(f"No enemy force fits {scenario.name}'s limits for the "
                       f"{enemy_side.value}.")
@@ -318,6 +366,6 @@ def _won(tally: Tally, side: Side) -> int:
     return tally.attacker if side is Side.ATTACKER else tally.defender
 
 
-__all__ = ["ENEMY_LEVEL", "ODDS_RUNS", "SCALES", "SEARCH_RUNS", "TARGET", "Balanced",
-           "Candidate", "balance", "candidates", "enemy_force", "enemy_support",
-           "estimated_candidates"]
+__all__ = ["ENEMY_LEVEL", "FLOOR_GAP", "FLOOR_SCALES", "ODDS_RUNS", "SCALES", "SEARCH_RUNS",
+           "TARGET", "Balanced", "Candidate", "balance", "candidates", "enemy_force",
+           "enemy_support", "estimated_candidates", "floor_candidates"]

@@ -18,6 +18,8 @@ from typer.testing import CliRunner
 
 from campaigns.balance import (
     ENEMY_LEVEL,
+    FLOOR_GAP,
+    FLOOR_SCALES,
     LEVELS,
     ODDS_RUNS,
     SCALES,
@@ -25,6 +27,7 @@ from campaigns.balance import (
     Candidate,
     balance,
     candidates,
+    floor_candidates,
 )
 from meks.analysis.odds import Tally
 from meks.engine.bot.choices import Difficulty
@@ -221,6 +224,71 @@ def test_balancing_picks_the_candidate_nearest_the_target(monkeypatch: pytest.Mo
         assert tried[0]["budget"] == scenario.side(Side.ATTACKER).budget
         view = chosen.view()
         assert view["runs"] == 16 and view["balance"]["budget"] == chosen.chosen.budget
+        # The band's bottom is not far behind the target: nothing below it is tried.
+        band_bottom = round(scenario.side(Side.ATTACKER).budget * SCALES[0])
+        assert all(t["budget"] >= band_bottom for t in tried)
+
+
+@settings(max_examples=60, deadline=None)
+@given(budget=st.integers(min_value=10, max_value=10_000),
+       difficulty=st.sampled_from(list(Difficulty)))
+def test_the_floor_lies_below_the_band_with_the_bands_weakest_pilots(
+        budget: int, difficulty: Difficulty) -> None:
+    """Our decision (docs/rules.md): below the band, balancing may go to 40% and 55% of the
+    scenario's budget, with the pilots of the band's bottom (a level under the difficulty's,
+    Green at the lowest)."""
+    from meks.game.scenario import SideRules
+
+    class Fake:
+        def side(self, side: Side) -> SideRules:
+            return SideRules(budget=budget)
+
+    band = candidates(Fake(), Side.DEFENDER, difficulty)  # type: ignore[arg-type]
+    floor = floor_candidates(Fake(), Side.DEFENDER, difficulty)  # type: ignore[arg-type]
+    assert [o.scale for o in floor] == list(FLOOR_SCALES) == sorted(FLOOR_SCALES)
+    assert all(o.budget <= band[0].budget for o in floor)
+    assert {o.level for o in floor} == {band[0].level}
+    assert band[0].level == min((o.level for o in band), key=LEVELS.index)
+
+
+def test_a_company_far_behind_the_whole_band_is_fought_against_the_floor(
+        monkeypatch: pytest.MonkeyPatch, catalog: Catalog) -> None:
+    """Balancing by battles: when even the band's weakest enemy leaves the company more than
+    ``FLOOR_GAP`` under the target, the search goes on below the band, the strongest of the
+    floor first, and fields the candidate nearest the target."""
+    import campaigns.balance as balance_module
+    from campaigns.files.scenarios import get_scenario
+    from campaigns.odds import bot_force
+
+    scenario = get_scenario("citadel")
+    budget = scenario.side(Side.ATTACKER).budget
+
+    def fake(scenario: Any, forces: dict[Side, Any], seed: int, runs: range, make: Any,
+             catalog: Any) -> Tally:
+        enemy = sum(u.points for u in forces[Side.ATTACKER].units)
+        share = max(0.0, min(1.0, (62 - enemy) / 30))  # nothing against the band
+        tally = Tally()
+        for run_number in runs:
+            tally.runs += 1
+            if (run_number % 8) / 8 < share:
+                tally.defender += 1
+            else:
+                tally.attacker += 1
+        return tally
+
+    monkeypatch.setattr(balance_module, "simulate", fake)
+    force = bot_force(scenario, Side.DEFENDER, catalog)
+    chosen = balance(scenario, Side.DEFENDER, force, Difficulty.NORMAL, catalog, [], seed=1,
+                     runs=8, controller_name="baseline")
+    floor = floor_candidates(scenario, Side.ATTACKER, Difficulty.NORMAL)
+    below = [(t["budget"], t["level"]) for t in chosen.tried
+             if t["budget"] < round(budget * SCALES[0])]
+    assert below and below[0] == (floor[-1].budget, floor[-1].level)  # the strongest first
+    assert all(t["win"] < TARGET[Difficulty.NORMAL] - FLOOR_GAP
+               for t in chosen.tried[:len(chosen.tried) - len(below)])
+    assert chosen.chosen in floor
+    distance = {(t["budget"], t["level"]): abs(t["win"] - 0.5) for t in chosen.tried}
+    assert distance[chosen.chosen.budget, chosen.chosen.level] == min(distance.values())
 
 
 def test_balancing_moves_real_odds_towards_the_target_on_a_fixed_seed(
@@ -307,6 +375,36 @@ def test_balancing_by_the_estimate_picks_the_candidate_nearest_the_target(
     again = balance(scenario, Side.ATTACKER, force, difficulty, catalog, [], seed=1,
                     runs=None, controller_name="bot")
     assert again.enemy == chosen.enemy
+
+
+@pytest.mark.parametrize("difficulty", list(Difficulty))
+def test_by_the_estimate_a_company_far_behind_the_band_is_judged_against_the_floor(
+        difficulty: Difficulty, catalog: Catalog) -> None:
+    """A company worn down to its cheapest Mek is far behind every enemy of the band, so the
+    floor is judged too and its nearest candidate fielded; the full company is judged
+    against the band alone."""
+    from dataclasses import replace
+
+    from campaigns.files.scenarios import get_scenario
+    from campaigns.odds import bot_force
+
+    scenario = get_scenario("head-to-head")
+    full = bot_force(scenario, Side.ATTACKER, catalog)
+    weak = replace(full, units=(min(full.units, key=lambda u: u.points),))
+    band = {(o.budget, o.level) for o in candidates(scenario, Side.DEFENDER, difficulty)}
+    floor = {(o.budget, o.level) for o in floor_candidates(scenario, Side.DEFENDER, difficulty)}
+    target = TARGET[difficulty]
+    chosen = balance(scenario, Side.ATTACKER, weak, difficulty, catalog, [], seed=1,
+                     runs=None, controller_name="bot")
+    judged = {(t["budget"], t["level"]): t["win"] for t in chosen.tried}
+    assert max(w for k, w in judged.items() if k in band) < target - FLOOR_GAP
+    assert floor <= set(judged)
+    assert (chosen.chosen.budget, chosen.chosen.level) in floor
+    assert abs(judged[chosen.chosen.budget, chosen.chosen.level] - target) == min(
+        abs(w - target) for w in judged.values())
+    strong = balance(scenario, Side.ATTACKER, full, difficulty, catalog, [], seed=1,
+                     runs=None, controller_name="bot")
+    assert not floor & {(t["budget"], t["level"]) for t in strong.tried}
 
 
 def test_on_a_tie_the_estimate_keeps_the_scenarios_budget_and_the_usual_pilots(
