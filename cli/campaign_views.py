@@ -7,6 +7,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from campaigns.balance import SCALES
 from campaigns.files.records import BrokeStep, FoughtStep, MusterMenuView, OddsView, Share
 from campaigns.files.view_records import CampaignView, CompanyCampaign
 from campaigns.postbattle import WITHDRAWAL_WORDS, outcome_bits
@@ -103,6 +104,9 @@ def odds_lines(odds: OddsView) -> list[str]:
                      f"{guess['loss']:.0%}.")
     chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
               f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}")
+    if bal["scale"] < SCALES[0]:
+        chosen += (f" (under the usual {SCALES[0]:.0%}, since even the weakest enemy there "
+                   "left the company far behind)")
     if guess and abs(guess["win"] - bal["target"]) > 0.1:
         how = (f"Enemy chosen as near a {bal['target']:.0%} chance of winning as the budgets "
                f"and pilot levels allowed, {guess['win']:.0%} by the estimate: {chosen}.")

@@ -486,11 +486,12 @@ def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> No
     it as the budgets and pilot levels allowed (never "win 0%" beside "towards 50%")."""
     from cli.campaign_views import odds_lines
 
-    def lines(estimated_win: float) -> list[str]:
+    def lines(estimated_win: float, budget: int = 42) -> list[str]:
         odds = {"runs": 0, "controller": "bot",
                 "estimated": {"win": estimated_win, "draw": 0.0, "loss": 1 - estimated_win},
-                "balance": {"target": 0.5, "budget": 42, "scenario_budget": 60, "scale": 0.7,
-                            "spent": 40, "level": "Green", "enemy": ["WASP", "VIPER"]}}
+                "balance": {"target": 0.5, "budget": budget, "scenario_budget": 60,
+                            "scale": budget / 60, "spent": 40, "level": "Green",
+                            "enemy": ["WASP", "VIPER"]}}
         return odds_lines(odds)
 
     near = lines(0.48)[-1]
@@ -499,3 +500,10 @@ def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> No
     assert far.startswith("Enemy chosen as near a 50% chance of winning as the budgets and "
                           "pilot levels allowed, 5% by the estimate")
     assert "budget 42 of the scenario's 60 (70%), 40 spent, Green pilots: WASP, VIPER" in far
+    assert "under the usual" not in far
+    # The floor below the band says why the budget is so low.
+    floor = lines(0.45, budget=24)[-1]
+    assert floor.startswith("Enemy chosen for a 50% chance of winning by the estimate (45%)")
+    assert ("budget 24 of the scenario's 60 (40%), 40 spent, Green pilots: WASP, VIPER (under "
+            "the usual 70%, since even the weakest enemy there left the company far behind)"
+            ) in floor
