@@ -5,7 +5,7 @@ The levers are the ones the rules leave to whoever musters a force: the budget (
 around the scenario's, ``SCALES``) and the level of the enemy's pilots. The Meks are the bot's
 own muster for that budget at the campaign's difficulty. A company that even the band's
 weakest enemy leaves far behind (``FLOOR_GAP`` under the target) is also judged against the
-floor below the band (``floor_candidates``), by either way below.
+floor below the band (``floor_candidates``), whichever of the two ways below judges them.
 
 Two ways to judge a candidate:
 
