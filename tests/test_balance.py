@@ -165,6 +165,25 @@ def test_the_same_campaign_seed_gives_the_same_odds_and_enemy(runner: CliRunner,
 
 # ---- the search -------------------------------------------------------------------------------
 
+def defender_wins_below(points: int, spread: int) -> Any:
+    """A stand-in for ``simulate``: the defender (the company) wins a share of the battles
+    that falls from 1 to 0 as the attacking enemy's points rise from ``points - spread`` to
+    ``points``, the same share for the same enemy whatever the seed."""
+    def fake(scenario: Any, forces: dict[Side, Any], seed: int, runs: range, make: Any,
+             catalog: Any) -> Tally:
+        enemy = sum(u.points for u in forces[Side.ATTACKER].units)
+        share = max(0.0, min(1.0, (points - enemy) / spread))
+        tally = Tally()
+        for run_number in runs:
+            tally.runs += 1
+            if (run_number % 8) / 8 < share:
+                tally.defender += 1
+            else:
+                tally.attacker += 1
+        return tally
+    return fake
+
+
 @settings(max_examples=60, deadline=None)
 @given(budget=st.integers(min_value=1, max_value=10_000),
        difficulty=st.sampled_from(list(Difficulty)))
@@ -199,20 +218,7 @@ def test_balancing_picks_the_candidate_nearest_the_target(monkeypatch: pytest.Mo
 
     scenario = get_scenario("citadel")
 
-    def fake(scenario: Any, forces: dict[Side, Any], seed: int, runs: range, make: Any,
-             catalog: Any) -> Tally:
-        enemy = sum(u.points for u in forces[Side.ATTACKER].units)
-        share = max(0.0, min(1.0, (130 - enemy) / 60))  # the company defends
-        tally = Tally()
-        for run_number in runs:
-            tally.runs += 1
-            if (run_number % 8) / 8 < share:
-                tally.defender += 1
-            else:
-                tally.attacker += 1
-        return tally
-
-    monkeypatch.setattr(balance_module, "simulate", fake)
+    monkeypatch.setattr(balance_module, "simulate", defender_wins_below(130, 60))
     force = bot_force(scenario, Side.DEFENDER, catalog)
     for difficulty in Difficulty:  # the baseline has no curves: the fought search
         chosen = balance(scenario, Side.DEFENDER, force, difficulty, catalog, [], seed=1,
@@ -263,20 +269,8 @@ def test_a_company_far_behind_the_whole_band_is_fought_against_the_floor(
     scenario = get_scenario("citadel")
     budget = scenario.side(Side.ATTACKER).budget
 
-    def fake(scenario: Any, forces: dict[Side, Any], seed: int, runs: range, make: Any,
-             catalog: Any) -> Tally:
-        enemy = sum(u.points for u in forces[Side.ATTACKER].units)
-        share = max(0.0, min(1.0, (62 - enemy) / 30))  # nothing against the band
-        tally = Tally()
-        for run_number in runs:
-            tally.runs += 1
-            if (run_number % 8) / 8 < share:
-                tally.defender += 1
-            else:
-                tally.attacker += 1
-        return tally
-
-    monkeypatch.setattr(balance_module, "simulate", fake)
+    # Nothing against the band (70 points and up).
+    monkeypatch.setattr(balance_module, "simulate", defender_wins_below(62, 30))
     force = bot_force(scenario, Side.DEFENDER, catalog)
     chosen = balance(scenario, Side.DEFENDER, force, Difficulty.NORMAL, catalog, [], seed=1,
                      runs=8, controller_name="baseline")
