@@ -77,13 +77,8 @@ from meks.analysis.estimate import (  # noqa: E402
     MODEL_FILE,
     Curve,
     Model,
-    edge,
-    fielded,
     from_edge,
-    ground,
-    numbers,
-    rolled,
-    speed,
+    readings,
 )
 from meks.engine import REVISION  # noqa: E402
 from meks.engine.bot.choices import (  # noqa: E402
@@ -216,13 +211,11 @@ def fight(task: Task) -> tuple[str, list[Fought]]:
     for b in range(task.battles):
         seed = (task.base + task.pair) * 100 + b
         forces = with_support(scenario, units, seed, catalog)
-        fielding = {side: fielded(forces[side], catalog) for side in Side}
-        features = (edge(fielding, catalog, ground(scenario, catalog)),
-                    speed(fielding, catalog), numbers(fielding))
+        x, v, n, support = readings(scenario, forces, catalog)
         result = Battle(scenario, forces, Dice.from_seed(seed),
                         {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog).run()
-        support = tuple(rolled(forces).items())
-        out.append((features, support, result.winner.value if result.winner else "draw"))
+        out.append(((x, v, n), tuple(support.items()),
+                    result.winner.value if result.winner else "draw"))
     return task.scenario, out
 
 
@@ -234,9 +227,9 @@ def with_support(scenario: Scenario, units: dict[Side, tuple[UnitSpec, ...]], se
     support_dice = Dice.from_seed(seed * 7 + 3)
     forces = {}
     for side in Side:
-        rolled = [roll_support(support_dice, catalog)
-                  for _ in range(scenario.side(side).support_rolls)]
-        support = tuple(r.entry.name for r in rolled if r.entry.name != RICH_UNCLE)
+        results = [roll_support(support_dice, catalog)
+                   for _ in range(scenario.side(side).support_rolls)]
+        support = tuple(r.entry.name for r in results if r.entry.name != RICH_UNCLE)
         forces[side] = ForceSpec(units[side], support, side.value)
     return forces
 

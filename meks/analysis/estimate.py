@@ -349,9 +349,18 @@ def estimate(scenario: Scenario, forces: Mapping[Side, ForceSpec],
     model = model_for(scenario, rules)
     if model is None:
         return None
+    return from_edge(model, *readings(scenario, forces, catalog))
+
+
+def readings(scenario: Scenario, forces: Mapping[Side, ForceSpec], catalog: Catalog
+             ) -> tuple[float, float, float, dict[tuple[Side, str], int]]:
+    """What the estimate reads off two forces for a battle of ``scenario``: the attacker's
+    edge in strength on the ground the defender holds, in movement rolls and in numbers
+    (each side with the support vehicles its results bring), and the support results each
+    side rolled. The curves are fitted to these same readings (``benchmarks/fit_odds.py``)."""
     units = {side: fielded(force, catalog) for side, force in forces.items()}
-    return from_edge(model, edge(units, catalog, ground(scenario, catalog)),
-                     speed(units, catalog), numbers(units), rolled(forces))
+    return (edge(units, catalog, ground(scenario, catalog)), speed(units, catalog),
+            numbers(units), rolled(forces))
 
 
 def rolled(forces: Mapping[Side, ForceSpec]) -> dict[tuple[Side, str], int]:
@@ -376,4 +385,5 @@ def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0,
 
 
 __all__ = ["Curve", "Estimate", "Model", "Rolled", "edge", "estimate", "from_edge",
-           "model_for", "models", "numbers", "rolled", "rollers", "speed", "strength"]
+           "model_for", "models", "numbers", "readings", "rolled", "rollers", "speed",
+           "strength"]
