@@ -17,9 +17,12 @@ each by its own logistic regression, against the attacker's edge in strength and
 rolls and in numbers (``meks.analysis.estimate.edge``, ``speed`` and ``numbers``), worked
 out for each battle with the support vehicles its rolls brought (``estimate.fielded``), the
 edge on the ground the scenario's defender holds (``estimate.ground``), and against how many
-times each side rolled each support result (a weight for each result the fitted battles saw,
-held towards 0 more firmly than the rest, ``SUPPORT_RIDGE``, so that a result rolled in a
-handful of battles cannot swing the estimate on its own).
+times each side rolled each support result and how many of its Meks are of each design and
+have a pilot of each level (a weight for each result, design and level the fitted battles
+saw, held towards 0 more firmly than the rest, ``SUPPORT_RIDGE`` and ``MEK_RIDGE``, so that
+one seen in a handful of battles cannot swing the estimate on its own; the designs and
+levels most firmly, so that they say what the edges miss and the edge in strength still
+counts: a force's Hits left and its pilots' skills are read by the edges only).
 
 A second, independent draw of match-ups (other seeds, ``--check-pairs``) is fought in the same
 way and compared with what the fitted curves say: the table gives, by bands of the estimated
@@ -74,6 +77,7 @@ from campaigns.files.scenario_model import rules_digest  # noqa: E402
 from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 from meks.analysis.estimate import (  # noqa: E402
+    COUNTED,
     MODEL_FILE,
     Curve,
     Model,
@@ -108,10 +112,13 @@ CAMPAIGN_FORCES = REPO_ROOT / "benchmarks" / "data" / "campaign_forces.json"
 CAMPAIGN_SHARE = 1.0  # of a scenario's match-ups, when it has recorded company forces
 RIDGE = 1e-2  # the ridge on the intercept and the three edges
 SUPPORT_RIDGE = 1.0  # the ridge on each support result's weight
-Fought = tuple[tuple[float, float, float], tuple[tuple[tuple[Side, str], int], ...], str]
+MEK_RIDGE = 10.0  # the ridge on each design's and each pilot level's weight
+Pairs = tuple[tuple[tuple[Side, str], int], ...]
+Fought = tuple[tuple[float, float, float], tuple[Pairs, Pairs, Pairs], str]
 """One battle as fitted: the attacker's edge, speed and numbers; how many times each side
-rolled each support result (``estimate.rolled``), as ((side, result), count) pairs; and the
-winner or 'draw'."""
+rolled each support result, fields each design and each pilot level (``estimate.rolled``,
+``designs`` and ``levels``), each as ((side, name), count) pairs; and the winner or
+'draw'."""
 
 
 @dataclass(frozen=True)
@@ -211,10 +218,12 @@ def fight(task: Task) -> tuple[str, list[Fought]]:
     for b in range(task.battles):
         seed = (task.base + task.pair) * 100 + b
         forces = with_support(scenario, units, seed, catalog)
-        x, v, n, support = readings(scenario, forces, catalog)
+        r = readings(scenario, forces, catalog)
         result = Battle(scenario, forces, Dice.from_seed(seed),
                         {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog).run()
-        out.append(((x, v, n), tuple(support.items()),
+        out.append(((r.edge, r.speed, r.numbers),
+                    (tuple(r.rolled.items()), tuple(r.designs.items()),
+                     tuple(r.levels.items())),
                     result.winner.value if result.winner else "draw"))
     return task.scenario, out
 
@@ -260,31 +269,34 @@ class Rows:
     """A scenario's battles as the regression reads them."""
 
     xs: np.ndarray  # edge, speed and numbers, a row a battle
-    rolled: list[dict[tuple[Side, str], int]]  # each battle's support results
+    counted: list[tuple[dict[tuple[Side, str], int], ...]]  # each battle's counts, by kind
     attacker: np.ndarray  # 1 where the attacker won
     defender: np.ndarray
 
-    def columns(self) -> list[tuple[Side, str]]:
-        """Each support result some battle rolled, as (side, result), in a fixed order."""
-        seen = {key for counts in self.rolled for key in counts}
-        return sorted(seen, key=lambda key: (key[0].value, key[1]))
+    def columns(self) -> list[list[tuple[Side, str]]]:
+        """For each kind of count (``estimate.COUNTED``: support results, designs, levels),
+        each (side, name) some battle counted, in a fixed order."""
+        return [sorted({key for counts in self.counted for key in counts[kind]},
+                       key=lambda key: (key[0].value, key[1])) for kind in range(len(COUNTED))]
 
-    def design(self, columns: list[tuple[Side, str]]) -> np.ndarray:
-        """The edges, then a count for each of ``columns``."""
-        counts = np.array([[row.get(key, 0) for key in columns] for row in self.rolled],
-                          dtype=float).reshape(len(self.rolled), len(columns))
+    def design(self, columns: list[list[tuple[Side, str]]]) -> np.ndarray:
+        """The edges, then a count for each of ``columns``, kind after kind."""
+        flat = [(kind, key) for kind, keys in enumerate(columns) for key in keys]
+        counts = np.array([[row[kind].get(key, 0) for kind, key in flat]
+                           for row in self.counted],
+                          dtype=float).reshape(len(self.counted), len(flat))
         return np.column_stack([self.xs, counts])
 
 
 def rows(results: list[tuple[str, list[Fought]]], scenario: str) -> Rows:
     xs, att, dfd = [], [], []
-    counted: list[dict[tuple[Side, str], int]] = []
+    counted: list[tuple[dict[tuple[Side, str], int], ...]] = []
     for sid, battles in results:
         if sid != scenario:
             continue
-        for features, support, outcome in battles:
+        for features, counts, outcome in battles:
             xs.append(features)
-            counted.append(dict(support))
+            counted.append(tuple(dict(pairs) for pairs in counts))
             att.append(1.0 if outcome == "attacker" else 0.0)
             dfd.append(1.0 if outcome == "defender" else 0.0)
     return Rows(np.array(xs).reshape(-1, 3), counted, np.array(att), np.array(dfd))
@@ -293,11 +305,17 @@ def rows(results: list[tuple[str, list[Fought]]], scenario: str) -> Rows:
 def fit_curve(fitted: Rows, won: np.ndarray) -> Curve:
     """One side's curve fitted to ``fitted`` (``won``: 1 where that side won)."""
     columns = fitted.columns()
-    penalties = np.array([RIDGE] * 3 + [SUPPORT_RIDGE] * len(columns))
+    support, designs, levels = map(len, columns)
+    penalties = np.array([RIDGE] * 3 + [SUPPORT_RIDGE] * support
+                         + [MEK_RIDGE] * (designs + levels))
     coefficients = logistic_fit(fitted.design(columns), won, penalties)
-    weights = tuple((side, name, weight) for (side, name), weight
-                    in zip(columns, coefficients[4:], strict=True))
-    return Curve(*coefficients[:4], support=weights)
+    weights, at = [], 4
+    for keys in columns:
+        weights.append(tuple((side, name, weight) for (side, name), weight
+                             in zip(keys, coefficients[at:at + len(keys)], strict=True)))
+        at += len(keys)
+    support, designs, levels = weights
+    return Curve(*coefficients[:4], support=support, designs=designs, levels=levels)
 
 
 BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0.9),
@@ -307,8 +325,8 @@ BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0
 def check(model: Model, fought: Rows, side: Side) -> dict[str, Any]:
     """How the curve of ``side`` agrees with battles fought afresh."""
     won = fought.attacker if side is Side.ATTACKER else fought.defender
-    est = np.array([from_edge(model, float(x), float(v), float(n), counts).win(side)
-                    for (x, v, n), counts in zip(fought.xs, fought.rolled, strict=True)])
+    est = np.array([from_edge(model, float(x), float(v), float(n), *counts).win(side)
+                    for (x, v, n), counts in zip(fought.xs, fought.counted, strict=True)])
     base = float(won.mean()) if len(won) else 0.0
     brier = float(np.mean((est - won) ** 2)) if len(won) else 0.0
     brier0 = float(np.mean((base - won) ** 2)) if len(won) else 0.0
@@ -344,8 +362,8 @@ def run(scenarios: list[str], pairs: int, battles: int, check_pairs: int,
         report["scenarios"][sid] = {
             "attacker": _coefficients(model.attacker),
             "defender": _coefficients(model.defender),
-            "support": {"attacker": _weights(model.attacker),
-                        "defender": _weights(model.defender)},
+            **{kind: {"attacker": _weights(model.attacker, kind),
+                      "defender": _weights(model.defender, kind)} for kind in COUNTED},
             "fitted_battles": len(xs),
             "edge_range": list(model.edges),
             "check": {"attacker": check(model, check_rows, Side.ATTACKER),
@@ -358,20 +376,24 @@ def _coefficients(curve: Curve) -> list[float]:
     return [curve.intercept, curve.slope, curve.speed, curve.numbers]
 
 
-def _weights(curve: Curve) -> list[list[str | float]]:
-    return [[side.value, name, weight] for side, name, weight in curve.support]
+def _weights(curve: Curve, kind: str) -> list[list[str | float]]:
+    weights: tuple[tuple[Side, str, float], ...] = getattr(curve, kind)
+    return [[side.value, name, weight] for side, name, weight in weights]
 
 
 HEADER = (
     "# Odds curves for meks/analysis/estimate.py: for each built-in scenario, the attacker's",
     "# and the defender's chance of winning as",
-    "# 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers + support))),",
-    "# [a, b, c, d] below: edge is the log of the attacker's strength over the defender's,",
+    "# 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers + support + designs + levels)))",
+    "# (support, designs and levels: their weights), [a, b, c, d] below: edge is the log",
+    "# of the attacker's strength over the defender's,",
     "# speed its chance of winning a movement roll less the defender's, numbers the log of",
     "# its count of Meks over the defender's (edges: the range of edge the",
     "# fitted battles spanned; beyond it the nearest end counts); support: for each curve,",
     "# [side, result, weight], the weight counted once for each time that side rolled that",
-    "# support result (a result the fitted battles never saw weighs nothing). Fitted by",
+    "# support result; designs and levels: [side, design or pilot level, weight], counted",
+    "# once for each of that side's Meks of that design or with a pilot of that level (what",
+    "# the fitted battles never saw weighs nothing). Fitted by",
     "# benchmarks/fit_odds.py to battles the bot fought on both sides; scenario: the digest",
     "# of the scenario's rules they were fitted to (campaigns.files.scenario_model.rules_digest).",
     "# command: the command line that last wrote this file, every default spelt out. Run",
@@ -440,7 +462,7 @@ def model_text(report: dict[str, Any], old: dict[str, Any], command: str) -> str
     for sid, fitted in report["scenarios"].items():
         entries[sid] = {"attacker": fitted["attacker"], "defender": fitted["defender"],
                         "battles": fitted["fitted_battles"], "edges": fitted["edge_range"],
-                        "support": fitted["support"],
+                        **{kind: fitted[kind] for kind in COUNTED},
                         "scenario": rules_digest(get_scenario(sid)), "command": command,
                         "check": fitted["check"]}
     lines = [*HEADER,
@@ -453,10 +475,12 @@ def model_text(report: dict[str, Any], old: dict[str, Any], command: str) -> str
         lines.append(f"  {sid}:")
         lines.append(f"    attacker: [{', '.join(_number(c, 4) for c in e['attacker'])}]")
         lines.append(f"    defender: [{', '.join(_number(c, 4) for c in e['defender'])}]")
-        if e.get("support"):
-            lines.append("    support:")
+        for kind in COUNTED:
+            if not e.get(kind):
+                continue
+            lines.append(f"    {kind}:")
             for curve in ("attacker", "defender"):
-                weights = e["support"].get(curve) or []
+                weights = e[kind].get(curve) or []
                 lines.append(f"      {curve}:" + ("" if weights else " []"))
                 lines += [f"        - [{side}, {json.dumps(str(name))}, {_number(w, 4)}]"
                           for side, name, w in weights]
@@ -493,10 +517,11 @@ def table(report: dict[str, Any]) -> str:
         lo, hi = entry["edge_range"]
         out.append(f"\n{sid}: attacker [{', '.join(f'{c:+.2f}' for c in a)}]  defender "
                    f"[{', '.join(f'{c:+.2f}' for c in d)}]  edges {lo:+.2f}..{hi:+.2f}")
-        for curve, weights in entry["support"].items():
-            if weights:
-                out.append(f"  {curve}'s support weights: " + ", ".join(
-                    f"{side} {name} {weight:+.2f}" for side, name, weight in weights))
+        for kind in COUNTED:
+            for curve, weights in entry[kind].items():
+                if weights:
+                    out.append(f"  {curve}'s {kind} weights: " + ", ".join(
+                        f"{side} {name} {weight:+.2f}" for side, name, weight in weights))
         for side in ("attacker", "defender"):
             c = entry["check"][side]
             out.append(f"  {side}: won {c['share']:.3f}, estimated {c['mean_estimate']:.3f}; "

@@ -19,13 +19,16 @@ from campaigns.files.scenarios import get_scenario
 from meks.analysis.estimate import (
     Curve,
     Model,
+    designs,
     edge,
     estimate,
     from_edge,
+    levels,
     model_for,
     models,
     numbers,
     read_models,
+    readings,
     rolled,
     rollers,
     speed,
@@ -278,10 +281,12 @@ def test_the_fit_script_fits_checks_and_prints_json() -> None:
     entry = report["scenarios"]["head-to-head"]
     assert len(entry["attacker"]) == 4 and len(entry["defender"]) == 4
     assert entry["fitted_battles"] == 4 and entry["check"]["attacker"]["battles"] == 2
-    for curve in ("attacker", "defender"):  # a weight for each support result a side rolled
-        assert all(whose in ("attacker", "defender") and isinstance(name, str)
-                   and isinstance(weight, float) for whose, name, weight in
-                   entry["support"][curve])
+    for kind in ("support", "designs", "levels"):  # a weight for each a side counted
+        for curve in ("attacker", "defender"):
+            assert all(whose in ("attacker", "defender") and isinstance(name, str)
+                       and isinstance(weight, float) for whose, name, weight in
+                       entry[kind][curve])
+    assert entry["designs"]["attacker"] and entry["levels"]["attacker"]
     assert model_file.read_text("utf-8") == before
 
 
@@ -317,7 +322,8 @@ def test_the_estimate_counts_the_support_each_force_holds(catalog: Catalog) -> N
     with_support, without = estimate(scenario, forces, catalog), estimate(scenario, bare, catalog)
     assert with_support is not None and without is not None
     model = models()["citadel-campaign"]
-    expected = from_edge(model, without.edge, without.speed, without.numbers, rolled(forces))
+    expected = from_edge(model, without.edge, without.speed, without.numbers, rolled(forces),
+                         designs(forces), levels(forces))
     assert with_support == expected
 
 
@@ -340,3 +346,51 @@ def test_a_curves_file_without_support_weights_reads_as_none() -> None:
 """)["s"]
     assert new.attacker.support == ((Side.DEFENDER, "Hidden Mek", -1.25),)
     assert new.defender.support == ()
+    assert old.attacker.designs == old.attacker.levels == ()
+    meks = read_models(head + entry + """    designs:
+      attacker:
+        - [attacker, "SAGITARII", 0.5]
+      defender: []
+    levels:
+      attacker: []
+      defender:
+        - [defender, "Green", -0.25]
+""")["s"]
+    assert meks.attacker.designs == ((Side.ATTACKER, "SAGITARII", 0.5),)
+    assert meks.defender.levels == ((Side.DEFENDER, "Green", -0.25),)
+    assert meks.attacker.levels == meks.defender.designs == meks.attacker.support == ()
+
+
+def test_each_mek_adds_the_weights_of_its_design_and_its_pilots_level() -> None:
+    """A curve's design and level weights count once for each of the side's Meks of that
+    design or with a pilot of that level; a design or level the fitted battles never saw,
+    or another side's, weighs nothing."""
+    import math
+
+    model = Model("s", Curve(0.0, 1.0, designs=((Side.ATTACKER, "SAGITARII", 0.25),),
+                             levels=((Side.DEFENDER, "Green", -0.5),)),
+                  Curve(-1.0, -1.0), 1, "bot", 6, (-3.0, 3.0))
+    eight = {(Side.ATTACKER, "SAGITARII"): 8, (Side.DEFENDER, "SAGITARII"): 2}
+    green = {(Side.DEFENDER, "Green"): 3, (Side.ATTACKER, "Green"): 8}
+    assert from_edge(model, 0.5, 0.0, 0.0, None, eight, green).attacker == pytest.approx(
+        1.0 / (1.0 + math.exp(-(0.5 + 8 * 0.25 - 3 * 0.5))))
+    unseen = {(Side.ATTACKER, "ODIN"): 4}
+    assert from_edge(model, 0.5, 0.0, 0.0, None, unseen, unseen) == from_edge(model, 0.5)
+
+
+def test_the_estimate_counts_each_sides_designs_and_pilot_levels(catalog: Catalog) -> None:
+    """``designs`` and ``levels`` count each side's Meks (not its support vehicles) by
+    design and by its pilot's level; ``readings`` holds them and ``estimate`` hands them to
+    the curves."""
+    forces = {Side.ATTACKER: ForceSpec((mek(catalog, "DRAKEN"), mek(catalog, "DRAKEN", "Green")),
+                                       ("Panzer",)),
+              Side.DEFENDER: ForceSpec((mek(catalog, "THOR", "Veteran"),), ())}
+    assert designs(forces) == {(Side.ATTACKER, "DRAKEN"): 2, (Side.DEFENDER, "THOR"): 1}
+    assert levels(forces) == {(Side.ATTACKER, "Regular"): 1, (Side.ATTACKER, "Green"): 1,
+                              (Side.DEFENDER, "Veteran"): 1}
+    scenario = get_scenario("citadel-campaign")
+    r = readings(scenario, forces, catalog)
+    assert (r.designs, r.levels, r.rolled) == (designs(forces), levels(forces), rolled(forces))
+    model = models()["citadel-campaign"]
+    assert estimate(scenario, forces, catalog) == from_edge(
+        model, r.edge, r.speed, r.numbers, r.rolled, r.designs, r.levels)

@@ -26,12 +26,16 @@ The estimate reads these from the two forces:
   (a Hidden Mek in the Citadel's city is worth more than any edge in strength), counted as
   often as the side rolled it. The vehicles count in the strength as well; the weight says
   what else the result does in that scenario.
+- **The Meks** each side fields: a weight for each design and each pilot level, counted
+  once for each of the side's Meks of that design or with a pilot of that level. They say
+  what the edges miss of how a design or a level fares in that scenario.
 - **A curve for each built-in scenario** (``meks/analysis/data/odds_model.yaml``): the
   attacker's and the defender's chance of winning as logistic functions of all these,
-  ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers + support weights)))`` for each
-  side, fitted to battles the bot fought on both sides (``benchmarks/fit_odds.py`` fits
-  them and says how well they agree with battles fought afresh). A draw is whatever the two
-  leave. An edge beyond the range the fitted battles spanned counts as the nearest end of it.
+  ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers + weights)))`` for each side
+  (the weights those of the support and the Meks), fitted to battles the bot fought on both
+  sides (``benchmarks/fit_odds.py`` fits them and says how well they agree with battles
+  fought afresh). A draw is whatever the two leave. An edge beyond the range the fitted
+  battles spanned counts as the nearest end of it.
 
 It is a model of the bot's battles, not a rule: the odds a player asks for with ``meks
 odds`` are still fought. A scenario without a curve (one of the player's own files, or one
@@ -205,27 +209,38 @@ def _edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog, attacked:
     return max(-6.0, min(6.0, math.log(att / dfd)))
 
 
-Rolled = Mapping[tuple[Side, str], int]
+Counts = Mapping[tuple[Side, str], int]
+"""How many times each side has something the curves weigh: (side, name) -> count."""
+Rolled = Counts
 """How many times each side rolled each support result: (side, result) -> count."""
+Weights = tuple[tuple[Side, str, float], ...]
+"""A curve's weights for one kind of count: (whose, name, weight) each."""
 
 
 @dataclass(frozen=True)
 class Curve:
     """One side's chance of winning a scenario as a logistic function of the attacker's
-    edge in strength, in movement rolls and in numbers, and of the support results each side
-    rolled (``support``: (whose, result, weight) for each result the fitted battles saw)."""
+    edge in strength, in movement rolls and in numbers, of the support results each side
+    rolled (``support``: (whose, result, weight) for each result the fitted battles saw),
+    and of the Meks each side fields (``designs`` and ``levels``: (whose, design or pilot
+    level, weight) for each the fitted battles saw). Anything the fitted battles never saw
+    weighs nothing."""
 
     intercept: float
     slope: float
     speed: float = 0.0
     numbers: float = 0.0
-    support: tuple[tuple[Side, str, float], ...] = field(default=(), kw_only=True)
+    support: Weights = field(default=(), kw_only=True)
+    designs: Weights = field(default=(), kw_only=True)
+    levels: Weights = field(default=(), kw_only=True)
 
-    def chance(self, x: float, v: float = 0.0, n: float = 0.0,
-               rolled: Rolled | None = None) -> float:
+    def chance(self, x: float, v: float = 0.0, n: float = 0.0, rolled: Rolled | None = None,
+               designs: Counts | None = None, levels: Counts | None = None) -> float:
         z = self.intercept + self.slope * x + self.speed * v + self.numbers * n
-        if rolled:
-            z += sum(weight * rolled.get((side, name), 0) for side, name, weight in self.support)
+        for counts, weights in ((rolled, self.support), (designs, self.designs),
+                                (levels, self.levels)):
+            if counts:
+                z += sum(weight * counts.get((side, name), 0) for side, name, weight in weights)
         if z >= 0:
             return 1.0 / (1.0 + math.exp(-z))
         e = math.exp(z)
@@ -296,9 +311,7 @@ def read_models(text: str, source: str = MODEL_FILE) -> dict[str, Model]:
         low, high = entry["edges"]
         command = entry.get("command")
         check = entry.get("check")
-        weights = entry.get("support") or {}
-        out[sid] = Model(sid, Curve(*entry["attacker"], support=_weights(weights, "attacker")),
-                         Curve(*entry["defender"], support=_weights(weights, "defender")),
+        out[sid] = Model(sid, _curve(entry, "attacker"), _curve(entry, "defender"),
                          int(entry["battles"]), str(raw["controller"]), int(raw["revision"]),
                          (float(low), float(high)),
                          str(entry["scenario"]) if "scenario" in entry else None,
@@ -308,9 +321,23 @@ def read_models(text: str, source: str = MODEL_FILE) -> dict[str, Model]:
     return out
 
 
-def _weights(weights: Mapping[str, object], curve: str
-             ) -> tuple[tuple[Side, str, float], ...]:
-    """A curve's support weights as the file lists them: [whose, result, weight] each."""
+COUNTED = ("support", "designs", "levels")
+"""The kinds of counts a curve weighs, as the file names them."""
+
+
+def _curve(entry: Mapping[str, object], which: str) -> Curve:
+    """The ``which`` curve ("attacker" or "defender") of a scenario's entry in the file:
+    its coefficients and its weights of each kind (none where the entry lists none, as
+    curves fitted before the estimate read them have)."""
+    coefficients = entry[which]
+    assert isinstance(coefficients, list)
+    support, designs, levels = (_weights(entry.get(kind) or {}, which) for kind in COUNTED)
+    return Curve(*coefficients, support=support, designs=designs, levels=levels)
+
+
+def _weights(weights: object, curve: str) -> Weights:
+    """A curve's weights of one kind as the file lists them: [whose, name, weight] each."""
+    assert isinstance(weights, dict)
     listed = weights.get(curve) or []
     assert isinstance(listed, list)
     return tuple((Side(whose), str(name), float(weight)) for whose, name, weight in listed)
@@ -349,18 +376,32 @@ def estimate(scenario: Scenario, forces: Mapping[Side, ForceSpec],
     model = model_for(scenario, rules)
     if model is None:
         return None
-    return from_edge(model, *readings(scenario, forces, catalog))
+    r = readings(scenario, forces, catalog)
+    return from_edge(model, r.edge, r.speed, r.numbers, r.rolled, r.designs, r.levels)
+
+
+@dataclass(frozen=True)
+class Readings:
+    """What the estimate reads off two forces (``readings``)."""
+
+    edge: float
+    speed: float
+    numbers: float
+    rolled: dict[tuple[Side, str], int]
+    designs: dict[tuple[Side, str], int]
+    levels: dict[tuple[Side, str], int]
 
 
 def readings(scenario: Scenario, forces: Mapping[Side, ForceSpec], catalog: Catalog
-             ) -> tuple[float, float, float, dict[tuple[Side, str], int]]:
+             ) -> Readings:
     """What the estimate reads off two forces for a battle of ``scenario``: the attacker's
     edge in strength on the ground the defender holds, in movement rolls and in numbers
-    (each side with the support vehicles its results bring), and the support results each
-    side rolled. The curves are fitted to these same readings (``benchmarks/fit_odds.py``)."""
+    (each side with the support vehicles its results bring), the support results each side
+    rolled, and the designs and pilot levels of each side's Meks. The curves are fitted to
+    these same readings (``benchmarks/fit_odds.py``)."""
     units = {side: fielded(force, catalog) for side, force in forces.items()}
-    return (edge(units, catalog, ground(scenario, catalog)), speed(units, catalog),
-            numbers(units), rolled(forces))
+    return Readings(edge(units, catalog, ground(scenario, catalog)), speed(units, catalog),
+                    numbers(units), rolled(forces), designs(forces), levels(forces))
 
 
 def rolled(forces: Mapping[Side, ForceSpec]) -> dict[tuple[Side, str], int]:
@@ -369,21 +410,36 @@ def rolled(forces: Mapping[Side, ForceSpec]) -> dict[tuple[Side, str], int]:
                         for name in force.support))
 
 
+def designs(forces: Mapping[Side, ForceSpec]) -> dict[tuple[Side, str], int]:
+    """How many Meks of each design each side's force holds."""
+    return dict(Counter((side, unit.design.name) for side, force in forces.items()
+                        for unit in force.units if unit.design is not None))
+
+
+def levels(forces: Mapping[Side, ForceSpec]) -> dict[tuple[Side, str], int]:
+    """How many of each side's Meks have a pilot of each level."""
+    return dict(Counter((side, unit.pilot.level) for side, force in forces.items()
+                        for unit in force.units
+                        if unit.design is not None and unit.pilot is not None))
+
+
 def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0,
-              support: Rolled | None = None) -> Estimate:
+              support: Rolled | None = None, designs: Counts | None = None,
+              levels: Counts | None = None) -> Estimate:
     """The odds the curves of ``model`` give at the edge ``x`` in strength, ``v`` in
-    movement rolls and ``n`` in numbers, with the support results ``support`` counts (an edge
-    in strength beyond those the curves were fitted on counts as the nearest one they were:
+    movement rolls and ``n`` in numbers, with the support results ``support`` counts and
+    the Meks' designs and pilot levels ``designs`` and ``levels`` count (an edge in
+    strength beyond those the curves were fitted on counts as the nearest one they were:
     the curves say nothing of what was never fought)."""
     x = max(model.edges[0], min(model.edges[1], x))
-    att = model.attacker.chance(x, v, n, support)
-    dfd = model.defender.chance(x, v, n, support)
+    att = model.attacker.chance(x, v, n, support, designs, levels)
+    dfd = model.defender.chance(x, v, n, support, designs, levels)
     total = att + dfd
     if total > 1.0:  # two curves fitted apart may overlap a little at the extremes
         att, dfd = att / total, dfd / total
     return Estimate(att, dfd, max(0.0, 1.0 - att - dfd), x, v, n)
 
 
-__all__ = ["Curve", "Estimate", "Model", "Rolled", "edge", "estimate", "from_edge",
-           "model_for", "models", "numbers", "readings", "rolled", "rollers", "speed",
-           "strength"]
+__all__ = ["COUNTED", "Counts", "Curve", "Estimate", "Model", "Readings", "Rolled", "Weights",
+           "designs", "edge", "estimate", "from_edge", "levels", "model_for", "models",
+           "numbers", "readings", "rolled", "rollers", "speed", "strength"]
