@@ -26,6 +26,7 @@ enemy. See docs/rules.md, "Balanced campaign battles", for the numbers and why.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from campaigns.errors import Refused
@@ -139,6 +140,22 @@ def floor_candidates(scenario: Scenario, side: Side, difficulty: Difficulty) -> 
     budget = scenario.side(side).budget
     level = LEVELS[max(LEVELS.index(ENEMY_LEVEL[difficulty]) - 1, 0)]
     return [Candidate(s, round(budget * s), level) for s in FLOOR_SCALES]
+
+
+def _floor_musters(scenario: Scenario, side: Side, difficulty: Difficulty, catalog: Catalog,
+                   rolls: list[SupportResult], strongest_first: bool = False
+                   ) -> Iterator[tuple[Candidate, ForceSpec]]:
+    """Each candidate of the floor (``floor_candidates``, the weakest first unless
+    ``strongest_first``) with the enemy's muster for it; a budget that buys no force is
+    left out."""
+    options = floor_candidates(scenario, side, difficulty)
+    for option in reversed(options) if strongest_first else options:
+        try:
+            enemy = enemy_force(scenario, side, difficulty, catalog, rolls=rolls,
+                                budget=option.budget, level=option.level)
+        except Refused:
+            continue
+        yield option, enemy
 
 
 @dataclass
@@ -256,12 +273,8 @@ def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Diffic
     if step < 0 and at == 0 and p < target - FLOOR_GAP:
         # Even the band's weakest enemy leaves the company far behind: on below the band,
         # the strongest of the floor first, until the target is crossed.
-        for option in reversed(floor_candidates(scenario, enemy_side, difficulty)):
-            try:
-                floor = enemy_force(scenario, enemy_side, difficulty, catalog, rolls=rolls,
-                                    budget=option.budget, level=option.level)
-            except Refused:
-                continue
+        for option, floor in _floor_musters(scenario, enemy_side, difficulty, catalog, rolls,
+                                            strongest_first=True):
             forces[len(options)] = floor
             options.append(option)
             p = win_share(len(options) - 1)
@@ -333,12 +346,7 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
         judge(option, _with_level(base, option.level))
     if judged and max(j[3].win(side) for j in judged) < target - FLOOR_GAP:
         # Even the band's weakest enemy leaves the company far behind: the floor as well.
-        for option in floor_candidates(scenario, enemy_side, difficulty):
-            try:
-                enemy = enemy_force(scenario, enemy_side, difficulty, catalog, rolls=rolls,
-                                    budget=option.budget, level=option.level)
-            except Refused:
-                continue
+        for option, enemy in _floor_musters(scenario, enemy_side, difficulty, catalog, rolls):
             if (option.budget, option.level) in seen:
                 continue
             seen.add((option.budget, option.level))
