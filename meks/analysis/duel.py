@@ -36,7 +36,7 @@ TURN_LIMIT = 12
 # Fractions are worked out state by state, in whole numbers, following one state of each group
 # the duel cannot tell apart (``ArrayChain.lumps``): about 0.1 to 0.2 ms for each pair of groups
 # of start states on a 2-core machine. Past this many pairs they would take several seconds
-# (DRAKEN v DRAKEN, 10,816 pairs), so they are refused.
+# (DRAKEN v DRAKEN, 10,609 pairs), so they are refused.
 FRACTION_STATES = 8_000
 
 # What the exact model does not cover (stock Meks carry none of them).
@@ -125,7 +125,7 @@ def exact_duel(a: str, b: str, terrain: str = "Plains",
         duel.stand_in = stand_ins(ArrayChain(duel, build=False))
     if exact or reference:
         return duel.solve(steps)
-    return DuelOdds(*ArrayChain(duel).solve(steps))
+    return DuelOdds(*ArrayChain(duel, merge=True).solve(steps))
 
 
 def stand_ins(chain: ArrayChain) -> tuple[dict[MekState, MekState], dict[MekState, MekState]]:

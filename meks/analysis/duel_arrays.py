@@ -22,13 +22,19 @@ The key facts that keep the arrays small:
   folded into the attack matrices, so no mid-by-mid matrix is ever built. An exchange is
   then, for each pair of fire classes (one per Mek), a product of three matrices: the attack
   on the first Mek, the block of the joint distribution, the attack on the second.
+* ``exact_duel`` follows one state of each group of states the duel cannot tell apart
+  (``merge``, ``lumps``): an ODIN's 902 start states are 516 groups, a THOR's 430 are 142
+  against a DRAKEN. The decimals are then those of the chain that follows every state but
+  for the last bits of float sums taken in another order (at most 4.4e-16 over the 45
+  stock pairs, when the merging came in).
 
-Speed work keeps every figure to the last bit (tests/fixtures/duel_fingerprint.json holds
-all 45 stock pairs): a float sum depends on the order of its terms, so a faster way must add
-the same terms in the same order. What it may do: leave out terms that are exactly zero
-(x + 0 is x), copy and reorder tables without arithmetic, cut the plans of a small chain from
-plain arrays and add a product up column by column in the order the sparse product does,
-and run the matrix library on one thread (its results do not depend on the count).
+Speed work otherwise keeps every figure to the last bit (tests/fixtures/duel_fingerprint.json
+holds all 45 stock pairs, recorded again when the merging came in): a float sum depends on the
+order of its terms, so a faster way must add the same terms in the same order. What it may
+do: leave out terms that are exactly zero (x + 0 is x), copy and reorder tables without
+arithmetic, cut the plans of a small chain from plain arrays and add a product up column by
+column in the order the sparse product does, and run the matrix library on one thread (its
+results do not depend on the count).
 """
 
 from __future__ import annotations
@@ -82,10 +88,11 @@ def _number(states: list[MekState], index: dict[MekState, int], state: MekState)
 class ArrayChain:
     """The duel of ``duel`` as matrices; ``solve`` gives the outcome probabilities."""
 
-    def __init__(self, duel: DuelChain, build: bool = True) -> None:
+    def __init__(self, duel: DuelChain, build: bool = True, merge: bool = False) -> None:
         """Number every state; ``build``: also make the matrices (``solve`` needs them;
-        ``lumps`` does not). On an exact ``duel`` the chances stay exact fractions, for
-        ``lumps``; the matrices are floats either way."""
+        ``lumps`` does not); ``merge``: follow one state of each group of states the duel
+        cannot tell apart (``lumps``) instead of every state. On an exact ``duel`` the
+        chances stay exact fractions, for ``lumps``; the matrices are floats either way."""
         self.duel = duel
         self.sides = (_Side(duel.models[0].start(), duel.models[0].max_hits),
                       _Side(duel.models[1].start(), duel.models[1].max_hits))
@@ -95,6 +102,8 @@ class ArrayChain:
         self._kernels: dict[tuple[int, FireClass, int, tuple[Any, ...]],
                             tuple[list[tuple[Any, ...]], list[float]]] = {}
         self._explore()
+        if merge:
+            self._merge()
         self.n_start = (len(self.sides[0].start), len(self.sides[1].start))
         if build:
             self._build()
@@ -200,40 +209,51 @@ class ArrayChain:
         duel never uses, lost by one critical or another, is the common case: a Heat Sink
         or a Director on a Mek whose weapons all fit its heat rating, one small weapon or
         another, Leg Damage once the band can no longer change. The chances compared are
-        those of the chain, so on an exact chain the groups are exact."""
+        those of the chain, so on an exact chain the groups are exact; on a chain in floats
+        they are compared to ``SAME_BITS`` bits (``_refine_floats``)."""
         s = self.sides[side]
         duel = self.duel
         guards = ("Jammer", "Point Defense", "Phalanx", "Spaul Liner")
         seen = [(tuple(self.fire_class(side, st, band) for band in BANDS),
                  tuple(g in st[3] for g in guards), duel.move_dist(side, st, True),
                  duel.want(st[2]), st[6]) for st in s.start]
-        # the attacks on this Mek: (fire class, band) -> start state -> [(mid state, chance)]
-        rows: dict[tuple[FireClass, int], list[list[tuple[int, Any]]]] = {}
-        for (target, fire, band), (r, c, q) in self._entries.items():
-            if target == side:
-                per = rows.setdefault((fire, band), [[] for _ in s.start])
-                for i, j, p in zip(r, c, q, strict=True):
-                    per[i].append((j, p))
+        group = _numbered(seen)
         unhurt = [s.mid_index[st] for st in s.start]
         # each mid state's next start state, as the band moves on or is Short for good
         live = [(s.start_index[next_turn(m, False)], s.start_index[next_turn(m, True)])
                 if not s.dead(m) else None for m in s.mid]
-        group = _numbered(seen)
-        while True:
-            mid = [None if on is None else (group[on[0]], group[on[1]]) for on in live]
-            signs = []
-            for i in range(len(s.start)):
-                sign: list[Any] = [group[i], mid[unhurt[i]]]
-                for per in rows.values():
-                    spread: dict[Any, Any] = {}
-                    for j, p in per[i]:
-                        spread[mid[j]] = spread.get(mid[j], 0) + p
-                    sign.append(frozenset((k, p) for k, p in spread.items() if p))
-                signs.append(tuple(sign))
-            finer = _numbered(signs)
-            if max(finer) == max(group):
-                return finer
-            group = finer
+        attacks = [entry for (target, _fire, _band), entry in self._entries.items()
+                   if target == side]
+        refine = _refine_exact if duel.exact else _refine_floats
+        return refine(group, unhurt, live, attacks)
+
+    def _merge(self) -> None:
+        """Keep one start state of each group ``lumps`` finds, the first: each Mek's start
+        states become the groups (numbered as ``lumps`` numbers them), every state of a
+        group is looked up as its group (so the end of a turn leads to groups), and the
+        attacks are kept for the first state of each group only. The mid states stay as
+        they are: those only the other states of a group reached are left unused."""
+        for side in (0, 1):
+            s = self.sides[side]
+            group = self.lumps(side)
+            states = s.start
+            first = np.zeros(len(states), dtype=bool)
+            firsts: list[MekState] = []
+            for i, g in enumerate(group):
+                if g == len(firsts):
+                    firsts.append(states[i])
+                    first[i] = True
+            s.start = firsts
+            s.start_index = dict(zip(states, group, strict=True))
+            numbers = np.asarray(group, dtype=np.int64)
+            for key, (rows, cols, chances) in list(self._entries.items()):
+                if key[0] != side:
+                    continue
+                at = np.asarray(rows, dtype=np.int64)
+                kept = first[at]
+                self._entries[key] = (numbers[at[kept]].tolist(),
+                                      np.asarray(cols, dtype=np.int64)[kept].tolist(),
+                                      np.asarray(chances, dtype=float)[kept].tolist())
 
     # ---- the matrices -----------------------------------------------------------------------
 
@@ -566,6 +586,90 @@ class ArrayChain:
                 dist[nb] = e[:-1, :-1]
         draw += float(sum(_sum_as_before(m) for m in dist.values()))
         return wins_a, wins_b, draw
+
+
+Entries = tuple[list[int], list[int], list[Any]]  # rows (start), columns (mid), chances
+# Float chances that agree to this many bits (about 12 digits) are taken as equal when states
+# are grouped: far coarser than the rounding of float sums. Tests check that the groups are
+# those the fractions give (random small designs) and that the decimals are those of the
+# chain that follows every state (tests/test_duel.py).
+SAME_BITS = 40
+
+
+def _refine_exact(group: list[int], unhurt: list[int], live: list[tuple[int, int] | None],
+                  attacks: list[Entries]) -> list[int]:
+    """``ArrayChain.lumps``'s partition refinement, state by state (any kind of number:
+    exact fractions stay exact). ``group``: each start state's first group; ``unhurt``:
+    its own mid state; ``live``: each mid state's next start state (band moving on, band
+    Short for good), None when destroyed; ``attacks``: the attacks on the Mek."""
+    rows: list[list[list[tuple[int, Any]]]] = []
+    for r, c, q in attacks:
+        per: list[list[tuple[int, Any]]] = [[] for _ in group]
+        for i, j, p in zip(r, c, q, strict=True):
+            per[i].append((j, p))
+        rows.append(per)
+    while True:
+        mid = [None if on is None else (group[on[0]], group[on[1]]) for on in live]
+        signs = []
+        for i in range(len(group)):
+            sign: list[Any] = [group[i], mid[unhurt[i]]]
+            for per in rows:
+                spread: dict[Any, Any] = {}
+                for j, p in per[i]:
+                    spread[mid[j]] = spread.get(mid[j], 0) + p
+                sign.append(frozenset((k, p) for k, p in spread.items() if p))
+            signs.append(tuple(sign))
+        finer = _numbered(signs)
+        if max(finer) == max(group):
+            return finer
+        group = finer
+
+
+def _refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int] | None],
+                   attacks: list[Entries]) -> list[int]:
+    """``_refine_exact`` for chances in floats, with arrays: each attack's entries (start
+    state, mid state, chance) labelled with the attack and the sign of the mid state (the
+    groups it leads to), and each start state's chances of each label added up, the
+    terms of each sum in order of size. Float chances worked out along different paths
+    differ in their last bits where the fractions are equal, so sums are compared to
+    ``SAME_BITS`` bits: a test checks that the groups are then those of the fractions."""
+    n = len(group)
+    dead = np.array([on is None for on in live], dtype=bool)
+    nexts = np.array([(0, 0) if on is None else on for on in live], dtype=np.int64)
+    unhurt_at = np.asarray(unhurt, dtype=np.int64)
+    rows = _joined([r for r, _, _ in attacks], np.int64)
+    cols = _joined([c for _, c, _ in attacks], np.int64)
+    which = _joined([[k] * len(r) for k, (r, _, _) in enumerate(attacks)], np.int64)
+    chances = _joined([q for _, _, q in attacks], float)
+    numbers = np.asarray(group, dtype=np.int64)
+    while True:
+        led = numbers[nexts]
+        led[dead] = -1
+        _, sign = np.unique(led, axis=0, return_inverse=True)
+        sign = sign.ravel()
+        label = which * (int(sign.max()) + 1) + sign[cols]
+        order = np.lexsort((chances, label, rows))
+        r, lab, q = rows[order], label[order], chances[order]
+        # where each (start state, label) begins among the sorted entries
+        first = np.flatnonzero(np.r_[len(r) > 0, (r[1:] != r[:-1]) | (lab[1:] != lab[:-1])])
+        sums = np.add.reduceat(q, first) if len(first) else q
+        at, lab = r[first], lab[first]
+        bounds = np.searchsorted(at, np.arange(n + 1))
+        own = sign[unhurt_at]
+        mant, expo = np.frexp(sums)
+        sums = np.ldexp(np.round(np.ldexp(mant, SAME_BITS)), expo - SAME_BITS)
+        signs = [(numbers[i], own[i], lab[bounds[i]:bounds[i + 1]].tobytes(),
+                  sums[bounds[i]:bounds[i + 1]].tobytes()) for i in range(n)]
+        finer = np.asarray(_numbered(signs), dtype=np.int64)
+        if finer.max() == numbers.max():
+            return [int(g) for g in finer]
+        numbers = finer
+
+
+def _joined(parts: list[Any], dtype: Any) -> Array:
+    """The lists ``parts`` one after the other, as one array of ``dtype``."""
+    return np.concatenate([np.asarray(p, dtype=dtype) for p in parts] or
+                          [np.zeros(0, dtype=dtype)])
 
 
 DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array
