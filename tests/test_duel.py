@@ -147,6 +147,22 @@ def test_the_decimals_follow_the_merged_states_and_give_the_same_odds() -> None:
         assert math.isclose(got, expected, rel_tol=0, abs_tol=1e-12)
 
 
+def test_two_meks_alike_share_their_attacks_and_groups() -> None:
+    """A design against itself with pilots of one level: what the first does to the second
+    the second does to the first, so the attacks are worked out once and the groups found
+    once; the odds are those of two Meks worked out apart (the fingerprint test holds every
+    such pair to the last bit)."""
+    cat = load_catalog()
+    same = DuelChain(mek_model("DRAKEN"), mek_model("DRAKEN"), 0, False, cat)
+    assert same.mirror
+    assert not DuelChain(mek_model("DRAKEN"), mek_model("DRAKEN", "Green"), 0, False,
+                         cat).mirror
+    chain = ArrayChain(same, build=False)
+    assert chain.lumps(0) == chain.lumps(1)
+    odds = exact_duel("DRAKEN", "DRAKEN")
+    assert odds.a == odds.b
+
+
 DUEL_WEAPONS = ("Cannon", "Vulcan Cannon", "Rail Cannon", "Laser", "Twin Laser", "PPC",
                 "Missile", "Hammer Missile", "6-Pack Missile", "CIWS", "Minigun",
                 "Grenade Launcher")

@@ -124,7 +124,7 @@ class ArrayChain:
         Computers damage and a wound are only added to, so the attack is worked out once
         per (Hits, weapons, systems) and the rest carried over by the caller."""
         core = (target[0], target[2], target[3])
-        key = (shooter, fire, band, core)
+        key = (0 if self.duel.mirror else shooter, fire, band, core)
         got = self._kernels.get(key)
         if got is None:
             bare: MekState = (target[0], 0, target[2], target[3], False, False, False)
@@ -233,9 +233,14 @@ class ArrayChain:
         group is looked up as its group (so the end of a turn leads to groups), and the
         attacks are kept for the first state of each group only. The mid states stay as
         they are: those only the other states of a group reached are left unused."""
+        groups = [self.lumps(0)]
+        # two Meks alike, explored alike: the second's groups are the first's
+        mirrored = self.duel.mirror and self.sides[0].start == self.sides[1].start and \
+            self.sides[0].mid == self.sides[1].mid
+        groups.append(groups[0] if mirrored else self.lumps(1))
         for side in (0, 1):
             s = self.sides[side]
-            group = self.lumps(side)
+            group = groups[side]
             states = s.start
             first = np.zeros(len(states), dtype=bool)
             firsts: list[MekState] = []
@@ -641,14 +646,17 @@ def _refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, in
     cols = _joined([c for _, c, _ in attacks], np.int64)
     which = _joined([[k] * len(r) for k, (r, _, _) in enumerate(attacks)], np.int64)
     chances = _joined([q for _, _, q in attacks], float)
+    by_size = np.argsort(chances, kind="stable")  # sorted once: later sorts keep this order
+    rows, cols, which, chances = rows[by_size], cols[by_size], which[by_size], chances[by_size]
     numbers = np.asarray(group, dtype=np.int64)
     while True:
         led = numbers[nexts]
         led[dead] = -1
         _, sign = np.unique(led, axis=0, return_inverse=True)
         sign = sign.ravel()
+        labels = len(attacks) * (int(sign.max()) + 1)
         label = which * (int(sign.max()) + 1) + sign[cols]
-        order = np.lexsort((chances, label, rows))
+        order = np.argsort(rows * labels + label, kind="stable")
         r, lab, q = rows[order], label[order], chances[order]
         # where each (start state, label) begins among the sorted entries
         first = np.flatnonzero(np.r_[len(r) > 0, (r[1:] != r[:-1]) | (lab[1:] != lab[:-1])])

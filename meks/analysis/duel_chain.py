@@ -200,6 +200,9 @@ class DuelChain:
     def __init__(self, a: MekModel, b: MekModel, terrain_to_hit: int, exact: bool,
                  catalog: Catalog) -> None:
         self.models = (a, b)
+        # Two Meks alike (a design against itself, pilots of one level): what one does to
+        # the other, the other does to it, so their attacks are worked out once.
+        self.mirror = a == b
         self.terrain_to_hit = terrain_to_hit
         self.exact = exact
         self.weapon: dict[str, Weapon] = {}
@@ -291,6 +294,8 @@ class DuelChain:
     def attack(self, side: int, shooter: MekState, target: MekState,
                band: int) -> dict[MekState, Num]:
         """The target's states after ``side``'s Mek fires its whole plan at it."""
+        if self.mirror:
+            side = 0
         key = (side, shooter[2], shooter[3], shooter[4], target, band)
         got = self._attack.get(key)
         if got is not None:
