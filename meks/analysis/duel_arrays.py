@@ -45,6 +45,7 @@ import numpy as np
 from scipy import sparse
 
 from meks.analysis.duel_chain import DuelChain, MekState, next_turn
+from meks.analysis.duel_lumps import numbered, refine_exact, refine_floats
 from meks.game.criticals import wounded_acts_odds
 from meks.game.rules import ONE_FLOAT
 
@@ -210,21 +211,21 @@ class ArrayChain:
         or a Director on a Mek whose weapons all fit its heat rating, one small weapon or
         another, Leg Damage once the band can no longer change. The chances compared are
         those of the chain, so on an exact chain the groups are exact; on a chain in floats
-        they are compared to ``SAME_BITS`` bits (``_refine_floats``)."""
+        they are compared to ``SAME_BITS`` bits (``meks.analysis.duel_lumps``)."""
         s = self.sides[side]
         duel = self.duel
         guards = ("Jammer", "Point Defense", "Phalanx", "Spaul Liner")
         seen = [(tuple(self.fire_class(side, st, band) for band in BANDS),
                  tuple(g in st[3] for g in guards), duel.move_dist(side, st, True),
                  duel.want(st[2]), st[6]) for st in s.start]
-        group = _numbered(seen)
+        group = numbered(seen)
         unhurt = [s.mid_index[st] for st in s.start]
         # each mid state's next start state, as the band moves on or is Short for good
         live = [(s.start_index[next_turn(m, False)], s.start_index[next_turn(m, True)])
                 if not s.dead(m) else None for m in s.mid]
         attacks = [entry for (target, _fire, _band), entry in self._entries.items()
                    if target == side]
-        refine = _refine_exact if duel.exact else _refine_floats
+        refine = refine_exact if duel.exact else refine_floats
         return refine(group, unhurt, live, attacks)
 
     def _merge(self) -> None:
@@ -593,93 +594,6 @@ class ArrayChain:
         return wins_a, wins_b, draw
 
 
-Entries = tuple[list[int], list[int], list[Any]]  # rows (start), columns (mid), chances
-# Float chances that agree to this many bits (about 12 digits) are taken as equal when states
-# are grouped: far coarser than the rounding of float sums. Tests check that the groups are
-# those the fractions give (random small designs) and that the decimals are those of the
-# chain that follows every state (tests/test_duel.py).
-SAME_BITS = 40
-
-
-def _refine_exact(group: list[int], unhurt: list[int], live: list[tuple[int, int] | None],
-                  attacks: list[Entries]) -> list[int]:
-    """``ArrayChain.lumps``'s partition refinement, state by state (any kind of number:
-    exact fractions stay exact). ``group``: each start state's first group; ``unhurt``:
-    its own mid state; ``live``: each mid state's next start state (band moving on, band
-    Short for good), None when destroyed; ``attacks``: the attacks on the Mek."""
-    rows: list[list[list[tuple[int, Any]]]] = []
-    for r, c, q in attacks:
-        per: list[list[tuple[int, Any]]] = [[] for _ in group]
-        for i, j, p in zip(r, c, q, strict=True):
-            per[i].append((j, p))
-        rows.append(per)
-    while True:
-        mid = [None if on is None else (group[on[0]], group[on[1]]) for on in live]
-        signs = []
-        for i in range(len(group)):
-            sign: list[Any] = [group[i], mid[unhurt[i]]]
-            for per in rows:
-                spread: dict[Any, Any] = {}
-                for j, p in per[i]:
-                    spread[mid[j]] = spread.get(mid[j], 0) + p
-                sign.append(frozenset((k, p) for k, p in spread.items() if p))
-            signs.append(tuple(sign))
-        finer = _numbered(signs)
-        if max(finer) == max(group):
-            return finer
-        group = finer
-
-
-def _refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int] | None],
-                   attacks: list[Entries]) -> list[int]:
-    """``_refine_exact`` for chances in floats, with arrays: each attack's entries (start
-    state, mid state, chance) labelled with the attack and the sign of the mid state (the
-    groups it leads to), and each start state's chances of each label added up, the
-    terms of each sum in order of size. Float chances worked out along different paths
-    differ in their last bits where the fractions are equal, so sums are compared to
-    ``SAME_BITS`` bits: a test checks that the groups are then those of the fractions."""
-    n = len(group)
-    dead = np.array([on is None for on in live], dtype=bool)
-    nexts = np.array([(0, 0) if on is None else on for on in live], dtype=np.int64)
-    unhurt_at = np.asarray(unhurt, dtype=np.int64)
-    rows = _joined([r for r, _, _ in attacks], np.int64)
-    cols = _joined([c for _, c, _ in attacks], np.int64)
-    which = _joined([[k] * len(r) for k, (r, _, _) in enumerate(attacks)], np.int64)
-    chances = _joined([q for _, _, q in attacks], float)
-    by_size = np.argsort(chances, kind="stable")  # sorted once: later sorts keep this order
-    rows, cols, which, chances = rows[by_size], cols[by_size], which[by_size], chances[by_size]
-    numbers = np.asarray(group, dtype=np.int64)
-    while True:
-        led = numbers[nexts]
-        led[dead] = -1
-        _, sign = np.unique(led, axis=0, return_inverse=True)
-        sign = sign.ravel()
-        labels = len(attacks) * (int(sign.max()) + 1)
-        label = which * (int(sign.max()) + 1) + sign[cols]
-        order = np.argsort(rows * labels + label, kind="stable")
-        r, lab, q = rows[order], label[order], chances[order]
-        # where each (start state, label) begins among the sorted entries
-        first = np.flatnonzero(np.r_[len(r) > 0, (r[1:] != r[:-1]) | (lab[1:] != lab[:-1])])
-        sums = np.add.reduceat(q, first) if len(first) else q
-        at, lab = r[first], lab[first]
-        bounds = np.searchsorted(at, np.arange(n + 1))
-        own = sign[unhurt_at]
-        mant, expo = np.frexp(sums)
-        sums = np.ldexp(np.round(np.ldexp(mant, SAME_BITS)), expo - SAME_BITS)
-        signs = [(numbers[i], own[i], lab[bounds[i]:bounds[i + 1]].tobytes(),
-                  sums[bounds[i]:bounds[i + 1]].tobytes()) for i in range(n)]
-        finer = np.asarray(_numbered(signs), dtype=np.int64)
-        if finer.max() == numbers.max():
-            return [int(g) for g in finer]
-        numbers = finer
-
-
-def _joined(parts: list[Any], dtype: Any) -> Array:
-    """The lists ``parts`` one after the other, as one array of ``dtype``."""
-    return np.concatenate([np.asarray(p, dtype=dtype) for p in parts] or
-                          [np.zeros(0, dtype=dtype)])
-
-
 DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array
 DENSE_STATES = 200  # a chain with this few start states per Mek cuts its plans from arrays
 # OpenBLAS shares a product of M x N x K multiplications among its threads past this many;
@@ -696,12 +610,6 @@ def _sum_as_before(m: Array) -> float:
     laid = np.empty((m.shape[0] + 1, m.shape[1] + 1), order="F")
     laid[:-1, :-1] = m
     return float(laid[:-1, :-1].sum())
-
-
-def _numbered(signs: list[Any]) -> list[int]:
-    """Each sign's number: equal signs share one, numbered in the order of first sight."""
-    ids: dict[Any, int] = {}
-    return [ids.setdefault(sign, len(ids)) for sign in signs]
 
 
 def _compact(m: Matrix) -> Matrix:
