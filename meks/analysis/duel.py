@@ -34,9 +34,10 @@ from meks.game.vocabulary import COMBAT_ROUNDS
 
 TURN_LIMIT = 12
 # Fractions are worked out state by state, in whole numbers, following one state of each group
-# the duel cannot tell apart (``ArrayChain.lumps``): about 0.1 to 0.2 ms for each pair of groups
-# of start states on a 2-core machine. Past this many pairs they would take several seconds
-# (DRAKEN v DRAKEN, 10,609 pairs), so they are refused.
+# the duel cannot tell apart (``ArrayChain.lumps``): from about 0.1 ms for each pair of groups
+# of start states (the Light and Medium pairs) to over 1 ms (DEMON v WARTHOG, 6,600 pairs,
+# about 8 s) on a quiet 2-core machine, three rounds a turn. Past this many pairs they would
+# take longer still (DRAKEN v DRAKEN, 10,609 pairs), so they are refused.
 FRACTION_STATES = 8_000
 
 # What the exact model does not cover (stock Meks carry none of them).
