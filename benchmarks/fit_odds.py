@@ -222,8 +222,7 @@ def fight(task: Task) -> tuple[str, list[Fought]]:
         result = Battle(scenario, forces, Dice.from_seed(seed),
                         {Side.ATTACKER: Bot(), Side.DEFENDER: Bot()}, catalog).run()
         out.append(((r.edge, r.speed, r.numbers),
-                    (tuple(r.rolled.items()), tuple(r.designs.items()),
-                     tuple(r.levels.items())),
+                    tuple(tuple(counts.items()) for counts in r.counts),
                     result.winner.value if result.winner else "draw"))
     return task.scenario, out
 

@@ -77,9 +77,9 @@ def refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int
         led[dead] = -1
         _, sign = np.unique(led, axis=0, return_inverse=True)
         sign = sign.ravel()
-        labels = len(attacks) * (int(sign.max()) + 1)
-        label = which * (int(sign.max()) + 1) + sign[cols]
-        order = np.argsort(rows * labels + label, kind="stable")
+        signs_seen = int(sign.max()) + 1
+        label = which * signs_seen + sign[cols]
+        order = np.argsort(rows * (len(attacks) * signs_seen) + label, kind="stable")
         r, lab, q = rows[order], label[order], chances[order]
         # where each (start state, label) begins among the sorted entries
         first = np.flatnonzero(np.r_[len(r) > 0, (r[1:] != r[:-1]) | (lab[1:] != lab[:-1])])

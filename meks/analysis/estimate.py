@@ -377,7 +377,7 @@ def estimate(scenario: Scenario, forces: Mapping[Side, ForceSpec],
     if model is None:
         return None
     r = readings(scenario, forces, catalog)
-    return from_edge(model, r.edge, r.speed, r.numbers, r.rolled, r.designs, r.levels)
+    return from_edge(model, r.edge, r.speed, r.numbers, *r.counts)
 
 
 @dataclass(frozen=True)
@@ -390,6 +390,11 @@ class Readings:
     rolled: dict[tuple[Side, str], int]
     designs: dict[tuple[Side, str], int]
     levels: dict[tuple[Side, str], int]
+
+    @property
+    def counts(self) -> tuple[Counts, Counts, Counts]:
+        """The counts the curves weigh, in the order of ``COUNTED``."""
+        return self.rolled, self.designs, self.levels
 
 
 def readings(scenario: Scenario, forces: Mapping[Side, ForceSpec], catalog: Catalog
