@@ -437,6 +437,52 @@ def test_the_bots_remembered_estimate_follows_everything_it_reads() -> None:
           lambda: setattr(battle, "turn", 2))
 
 
+def test_the_bot_sees_critical_effects_take_effect_R6_0() -> None:
+    """R6.0: a critical effect rolled in a zone combat takes effect when the combat ends,
+    and no event says so. The side's ``moment`` moves on all the same (for the unit's own
+    side, and for the enemy when it may see the unit), so the bot does not go on reading the
+    unit as it was: a SAGITARII whose Targeting Array is lost no longer counts its +1."""
+    from meks.engine.bot.evaluation import Judge
+    from meks.engine.damage import take_effect
+    from meks.game.criticals import SYSTEM_LOST
+    from tests.engine_helpers import map_scenario, told_id
+
+    sides = {Side.ATTACKER: ForceSpec((mek("SAGITARII"),)),
+             Side.DEFENDER: ForceSpec((mek("DRAKEN"),))}
+    bot = Bot()
+    battle = Battle(map_scenario((5,), (5,)), sides, Dice.from_seed(1),
+                    {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = 2
+    (sagitarii,), (draken,) = (battle.side_units(side) for side in Side)
+    array = next(i for i, s in enumerate(sagitarii.systems)
+                 if s.system.name == "Targeting Array")
+    view = battle.views[Side.DEFENDER]  # the DRAKEN's side reads the SAGITARII it sees
+    seen = view.find(told_id(view, sagitarii.id))
+    assert seen is not None
+    target = view.find(draken.id)
+    assert target is not None
+    before = bot.judge.quick(view, seen, target, Band.SHORT)
+    views = [battle.views[side] for side in Side]
+    stamps = [v.stamp for v in views]
+    moments = [v.moment for v in views]
+    sagitarii.pending.append((SYSTEM_LOST, array))
+    take_effect(battle, sagitarii)
+    assert [v.stamp for v in views] == stamps  # no event ...
+    assert all(v.moment != m for v, m in zip(views, moments, strict=True))  # ... yet news
+    seen = view.find(told_id(view, sagitarii.id))
+    assert seen is not None and not seen.has_system("Targeting Array")
+    after = bot.judge.quick(view, seen, target, Band.SHORT)
+    assert after == Judge().quick(view, seen, target, Band.SHORT) < before
+    # Effects on a unit the enemy may not see are news to its own side only.
+    sagitarii.hidden = True
+    moments = [v.moment for v in views]
+    sagitarii.pending.append((SYSTEM_LOST, array))
+    take_effect(battle, sagitarii)
+    own, enemy = views
+    assert own.moment != moments[0] and enemy.moment == moments[1]
+
+
 def test_range_suits_the_bots_weapons_against_the_enemys() -> None:
     # A lone VIPER cannot win against a DRAKEN even at Short: it breaks contact (a draw is
     # better than a loss).

@@ -149,6 +149,14 @@ class Board(Roller):
         self.keep_private(unit, target, side)
         self.note(kind, text, unit, target)
 
+    def settled(self, unit: Unit) -> None:
+        """Critical effects take effect on ``unit`` (R6.0), which no event says: counted
+        for its own side, and for the enemy when it may see the unit (``SideView.moment``)."""
+        counts = self.sight.settled
+        counts[unit.side is DEFENDER] += 1
+        if not (unit.hidden or (unit.kind is UnitKind.INFANTRY and not unit.detected)):
+            counts[unit.side is ATTACKER] += 1
+
     def keep_private(self, unit: Unit | None, target: Unit | None,
                      private: Side | None) -> None:
         """Mark the event about to be logged (and the dice just rolled for it) as for one

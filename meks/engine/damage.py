@@ -193,6 +193,8 @@ def critical(b: Board, target: Unit, by: Unit | None) -> None:
 def take_effect(b: Board, unit: Unit) -> None:
     """R6.0: the critical effects rolled against ``unit`` take effect (at the end of the
     zone's combat, or at once for damage dealt outside an exchange)."""
+    if unit.pending:
+        b.settled(unit)
     for result, index in unit.pending:
         if result == PILOT_WOUNDED:
             unit.wounded = True

@@ -113,7 +113,7 @@ class Sight:
     each turn, and an object that stands for the battle."""
 
     __slots__ = ("covers", "hidden", "labelled", "labels", "placed", "private", "seen_history",
-                 "set_up", "token", "views")
+                 "set_up", "settled", "token", "views")
 
     def __init__(self) -> None:
         self.views: tuple[SideView, ...] = ()
@@ -121,6 +121,9 @@ class Sight:
         self.private: dict[int, Side] = {}
         # How many log events each side (attacker, defender) may not read.
         self.hidden = [0, 0]
+        # How many times critical effects have taken effect on a unit each side (attacker,
+        # defender) may see: no event says so (R6.0), yet the unit is no longer the same.
+        self.settled = [0, 0]
         self.seen_history: dict[Side, list[dict[Side, frozenset[int]]]] = {
             Side.ATTACKER: [], Side.DEFENDER: []}
         self.token = object()
@@ -300,6 +303,15 @@ class SideView(LegalAnswers):
         nothing of what it may not. ``events(stamp)`` later gives what happened since."""
         b = self._b
         return len(b.log) - b.sight.hidden[self.side is Side.DEFENDER]
+
+    @property
+    def moment(self) -> tuple[int, int]:
+        """Changes whenever anything the side may know of happens, logged or not (critical
+        effects take effect at the end of a zone's combat without an event of their own):
+        the key for remembering values while nothing does. Says nothing of what the side
+        may not know."""
+        b = self._b
+        return self.stamp, b.sight.settled[self.side is Side.DEFENDER]
 
     @property
     def first_mover(self) -> Side | None:

@@ -50,7 +50,7 @@ class Manoeuvre(Baseline):
         self._clock: dict[tuple[int, int, Side], int] = {}
         self._clock_stamp: tuple[tuple[int, Side, Side] | None, int] = (None, 0)
         self._roles: dict[str, str] = {}
-        self._tasks: dict[Side, tuple[tuple[int, int, Side], dict[str, Task]]] = {}
+        self._tasks: dict[Side, tuple[tuple[int, tuple[int, int], Side], dict[str, Task]]] = {}
 
     # ---- per-battle state ----------------------------------------------------------------------
 
@@ -268,7 +268,7 @@ class Manoeuvre(Baseline):
         """Every unit's task this turn (see ``Task``), worked out from the victory
         conditions and the state of the map."""
         self._know(battle)
-        key = (battle.turn, battle.stamp, side)
+        key = (battle.turn, battle.moment, side)
         cached = self._tasks.get(side)
         if cached is not None and cached[0] == key:
             return cached[1]

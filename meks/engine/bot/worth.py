@@ -84,8 +84,8 @@ class Appraiser:
     def __init__(self) -> None:
         self._battle: object = None
         self._heat_of_zone: dict[int, int] = {}
-        # Remembered until anything happens (dropped when the battle's stamp changes):
-        self._memo_key = -1
+        # Remembered until anything happens (dropped when the side's ``moment`` changes):
+        self._memo_key: object = None
         self._turn = -1  # the battle's turn
         # (Units are keys themselves, not their ids: a bot that plays both sides sees an
         # enemy Decoy's contact, a unit of its own, under the decoy's id.)
@@ -120,16 +120,16 @@ class Appraiser:
         everything when it is another battle)."""
         if battle.token is not self._battle:
             self._battle = battle.token
-            self._memo_key = -1
+            self._memo_key = None
             self._quick.clear()
             self._powers.clear()
             self._guns.clear()
             self._heat_of_zone = {
                 z: battle.catalog.terrain_named(battle.scenario.terrain_of(z)).heat
                 for z in range(1, 10)}
-        stamp = battle.stamp
-        if stamp != self._memo_key:
-            self._memo_key = stamp
+        moment = battle.moment
+        if moment != self._memo_key:
+            self._memo_key = moment
             self._turn = battle.turn
             self._fails.clear()
             self._worths.clear()
