@@ -483,6 +483,39 @@ def test_the_bot_sees_critical_effects_take_effect_R6_0() -> None:
     assert own.moment != moments[0] and enemy.moment == moments[1]
 
 
+def test_a_force_ratio_counts_only_units_that_can_fight() -> None:
+    """The bot's force ratio between two groups leaves out, on both sides alike, infantry
+    the other side has not found (it cannot be shot at) and Commandos (they never attack).
+    Counted as targets, their kills rolls made a side with Commandos think itself several
+    times weaker than the same Meks alone, and it kept out of reach of a weaker force for a
+    whole Head to Head (a drawn campaign battle)."""
+    sides = {Side.ATTACKER: ForceSpec((mek("DEMON"), mek("VIPER"), mek("WASP"))),
+             Side.DEFENDER: ForceSpec((mek("DRAKEN"), mek("DRAKEN")), ("Commandos",))}
+    bot = Bot()
+    battle = Battle(get_scenario("head-to-head"), sides, Dice.from_seed(3),
+                    {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = 1
+    commandos = next(u for u in battle.units if u.commando)
+    for detected in (False, True):
+        commandos.detected = detected
+        battle.log.append(battle.log[-1])  # something happened: the bot looks again
+        for side in Side:
+            view = battle.views[side]
+            mine = [u for u in view.side_units(side) if u.on_map]
+            theirs = [u for u in view.side_units(side.enemy) if u.on_map]
+            meks = [u for u in mine if not u.is_infantry]
+            enemy_meks = [u for u in theirs if not u.is_infantry]
+            judge = bot.judge
+            assert judge.ratio(view, mine, theirs) == judge.ratio(view, meks, enemy_meks)
+    view = battle.views[Side.DEFENDER]
+    mine = [u for u in view.side_units(Side.DEFENDER) if u.on_map]
+    theirs = [u for u in view.side_units(Side.ATTACKER) if u.on_map]
+    ratio = bot.judge.ratio(view, mine, theirs)
+    assert bot.judge.ratio(view, list(reversed(theirs)), mine) == pytest.approx(
+        1 / ratio, rel=1e-6)
+
+
 def test_range_suits_the_bots_weapons_against_the_enemys() -> None:
     # A lone VIPER cannot win against a DRAKEN even at Short: it breaks contact (a draw is
     # better than a loss).

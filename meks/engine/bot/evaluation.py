@@ -50,6 +50,12 @@ class Gun:
     evs: list[tuple[UnitView, float, float]]  # target, expected hits, with the family skill
 
 
+def in_the_fight(unit: UnitView) -> bool:
+    """Whether ``unit`` counts in a fight between groups: not infantry the other side has
+    yet to find (it cannot be shot at), and not Commandos (they never attack)."""
+    return not unit.is_infantry or (unit.detected and not unit.commando)
+
+
 
 class Judge(Appraiser):
     """The bot's reading of fights in one battle, with the values it remembers until
@@ -399,7 +405,12 @@ class Judge(Appraiser):
 
     def _ratio(self, battle: SideView, mine: Sequence[UnitView],
                theirs: Sequence[UnitView]) -> float:
-        theirs = [u for u in theirs if not u.is_infantry or u.detected]
+        # Only the units that can fight count, on both sides alike: infantry the other
+        # side has not found cannot be shot at, and Commandos never shoot (counted as
+        # targets, their kills rolls made the enemy look several times stronger, and a
+        # side with Commandos kept out of reach of a weaker force all battle).
+        mine = [u for u in mine if in_the_fight(u)]
+        theirs = [u for u in theirs if in_the_fight(u)]
         if not theirs:
             return 9.0
         if not mine:
