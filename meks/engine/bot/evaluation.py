@@ -56,7 +56,6 @@ def in_the_fight(unit: UnitView) -> bool:
     return not unit.is_infantry or (unit.detected and not unit.commando)
 
 
-
 class Judge(Appraiser):
     """The bot's reading of fights in one battle, with the values it remembers until
     anything happens (a unit's worth, its working systems, what of each unit a quick
