@@ -103,7 +103,6 @@ def _joined(parts: list[Any], dtype: Any) -> Array:
                           [np.zeros(0, dtype=dtype)])
 
 
-
 def numbered(signs: list[Any]) -> list[int]:
     """Each sign's number: equal signs share one, numbered in the order of first sight."""
     ids: dict[Any, int] = {}

@@ -41,10 +41,17 @@ if TYPE_CHECKING:
 # Hot paths compare enum members with ``is`` and keep them in module constants: an Enum
 # class attribute costs a lookup each time.
 ATTACKER, DEFENDER = Side.ATTACKER, Side.DEFENDER
+
 NONE: frozenset[str] = frozenset()  # an empty record
 _ROLL = Kind.ROLL
 _new_event = tuple.__new__  # builds an Event from its fields without NamedTuple.__new__
 SIDE_WORDS = tuple((side, side.value, side.value.capitalize()) for side in Side)
+
+
+def unseen_by_enemy(unit: Unit) -> bool:
+    """Whether the enemy cannot see ``unit`` (R8.1): a hidden Mek, or infantry it has not
+    detected."""
+    return unit.hidden or (unit.kind is UnitKind.INFANTRY and not unit.detected)
 
 
 def title(side: Side) -> str:
@@ -154,15 +161,14 @@ class Board(Roller):
         for its own side, and for the enemy when it may see the unit (``SideView.moment``)."""
         counts = self.sight.settled
         counts[unit.side is DEFENDER] += 1
-        if not (unit.hidden or (unit.kind is UnitKind.INFANTRY and not unit.detected)):
+        if not unseen_by_enemy(unit):
             counts[unit.side is ATTACKER] += 1
 
     def keep_private(self, unit: Unit | None, target: Unit | None,
                      private: Side | None) -> None:
         """Mark the event about to be logged (and the dice just rolled for it) as for one
         side only, when it is about a unit the other side cannot see or ``private`` says."""
-        if unit is not None and (unit.hidden or (unit.kind is UnitKind.INFANTRY
-                                                 and not unit.detected)):
+        if unit is not None and unseen_by_enemy(unit):
             private = unit.side
         elif target is not None and target.kind is UnitKind.INFANTRY and not target.detected:
             private = target.side
@@ -313,7 +319,7 @@ class Board(Roller):
         out = []
         for u in units:
             if u.side is not side:
-                if u.hidden or (u.kind is UnitKind.INFANTRY and not u.detected):
+                if unseen_by_enemy(u):
                     continue
                 if u.decoy:
                     u = self.sight.covers[u.id]
