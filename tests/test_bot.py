@@ -516,6 +516,82 @@ def test_a_force_ratio_counts_only_units_that_can_fight() -> None:
         1 / ratio, rel=1e-6)
 
 
+def _rearguard(seed: int = 4) -> tuple[Battle, Bot, list[Unit], Unit]:
+    """Buying Us Some Time on turn 3: the attacker's two DRAKENs in zone 5, where they
+    destroyed the defender's DRAKEN; the defender's Mechanized Infantry, still carrying its
+    squad, in zone 3. The attacker must destroy every defender (R7.3)."""
+    from tests.engine_helpers import support_unit
+
+    sides = {Side.ATTACKER: ForceSpec((mek("DRAKEN"), mek("DRAKEN"))),
+             Side.DEFENDER: ForceSpec((mek("DRAKEN"), support_unit("Mechanized Infantry")))}
+    bot = Bot()
+    battle = Battle(get_scenario("buying-us-some-time"), sides, Dice.from_seed(seed),
+                    {side: bot for side in Side}, CATALOG)
+    battle.setup()
+    battle.turn = 3
+    for unit in battle.side_units(Side.ATTACKER):
+        unit.zone, unit.hidden = 5, False
+    draken, apc = battle.side_units(Side.DEFENDER)
+    draken.zone, draken.destroyed_turn = 5, 2
+    apc.zone = 3
+    return battle, bot, battle.side_units(Side.ATTACKER), apc
+
+
+def test_the_bot_goes_after_an_unarmed_unit_it_must_destroy_R7_3() -> None:
+    """An APC carries no weapon, but the attacker of Buying Us Some Time wins only once it
+    is destroyed: the main body goes to it rather than waiting beside it for the turn
+    limit (a drawn battle)."""
+    battle, bot, drakens, _apc = _rearguard()
+    view = battle.views[Side.ATTACKER]
+    tasks = bot.tasks(view, Side.ATTACKER)
+    assert {tasks[u.id].role for u in drakens} == {"main"}
+    assert {tasks[u.id].zone for u in drakens} == {3}
+
+
+def test_the_bot_looks_for_an_enemy_a_combat_says_is_there_R6_4_R8_1() -> None:
+    """The APC sets its squad down beside the attacker's DRAKENs and is destroyed; the squad
+    is not detected (R6.4), so the attacker sees no defender left. The combat in zone 5
+    goes on all the same, which every side is told (R8.1): something is still there. The
+    attacker brings its units to the combat (keeping back for the exit, when time presses,
+    only the units it needs there), where it closes in (a squad is found at Short range,
+    and one that fires gives itself away). With no such combat it makes for the exit with
+    every unit."""
+    from meks.engine.board import Engagement
+    from meks.engine.infantry import dismount
+
+    battle, bot, drakens, apc = _rearguard()
+    apc.zone = 5
+    dismount(battle, Side.DEFENDER, 5)  # the bot dismounts beside the enemy
+    squad = next(u for u in battle.side_units(Side.DEFENDER) if u.is_infantry)
+    assert squad.zone == 5 and not squad.detected
+    apc.destroyed_turn = 3
+    battle.log.append(battle.log[-1])  # something happened: the bot looks again
+    view = battle.views[Side.ATTACKER]
+    assert not view.enemies_in(5, Side.ATTACKER)
+    tasks = bot.tasks(view, Side.ATTACKER)
+    assert {tasks[u.id].role for u in drakens} == {"exit"}  # nothing says a defender is left
+    battle.engagements[5] = Engagement(5, Band.LONG)
+    battle.log.append(battle.log[-1])
+    tasks = bot.tasks(view, Side.ATTACKER)
+    assert {(tasks[u.id].role, tasks[u.id].zone) for u in drakens} == {("main", 5)}
+    battle.turn = 10  # time to go: one DRAKEN (a quarter of the force) makes for the exit
+    battle.log.append(battle.log[-1])
+    tasks = bot.tasks(view, Side.ATTACKER)
+    assert sorted((tasks[u.id].role, tasks[u.id].zone) for u in drakens) == [
+        ("exit", 2), ("main", 5)]
+    every = [RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.CLOSE_TWO, RangeChoice.BREAK]
+    assert bot.range_choice(view, 5, Side.ATTACKER, every) is RangeChoice.CLOSE_TWO
+    # The defender, which need not destroy anyone, stays as it is in such a combat.
+    battle.engagements[4] = Engagement(4, Band.LONG)
+    drakens[0].zone, drakens[0].hidden = 4, True
+    battle.side_units(Side.DEFENDER)[0].zone = 4
+    battle.side_units(Side.DEFENDER)[0].destroyed_turn = None
+    battle.log.append(battle.log[-1])
+    defender_view = battle.views[Side.DEFENDER]
+    assert not defender_view.enemies_in(4, Side.DEFENDER)
+    assert bot.range_choice(defender_view, 4, Side.DEFENDER, every) is RangeChoice.STAY
+
+
 def test_range_suits_the_bots_weapons_against_the_enemys() -> None:
     # A lone VIPER cannot win against a DRAKEN even at Short: it breaks contact (a draw is
     # better than a loss).

@@ -76,6 +76,8 @@ class Bot(Manoeuvre):
         band = battle.band_of(zone)
         mine = [u for u in battle.in_zone(zone, side) if not u.decoy]
         theirs = battle.enemies_in(zone, side)
+        if not theirs:
+            return self._search(battle, side, band, options)
         clock = self.clock(battle, side)
         leave = self.leave_value(battle, side, zone)
         # Ahead when a draw is the alternative: play for the win, weighing the damage dealt
@@ -126,6 +128,20 @@ class Bot(Manoeuvre):
         if not scores:
             return RangeChoice.STAY
         return max(scores, key=lambda c: (scores[c], c is RangeChoice.STAY, c.value))
+
+    def _search(self, battle: SideView, side: Side, band: Band,
+                options: list[RangeChoice]) -> RangeChoice:
+        """A combat with no enemy in sight: something not yet found is there (an undetected
+        squad, a hidden Mek). A side that must destroy the enemy closes in, where detection
+        is likeliest and a squad that fires gives itself away (R6.4, R6.11); any other side
+        stays as it is."""
+        if not self.intent(battle, side).hunt:
+            return RangeChoice.STAY
+        moves = [c for c in options if c not in (RangeChoice.BREAK, RangeChoice.DOUBLE)]
+        if not moves:
+            return RangeChoice.STAY
+        return min(moves, key=lambda c: (BANDS.index(band_after(band, c)),
+                                         c is not RangeChoice.STAY, c.value))
 
 
     def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],

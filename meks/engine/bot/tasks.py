@@ -68,6 +68,15 @@ def real(unit: UnitView) -> bool:
     return bool(unit.weapons or unit.is_infantry or unit.points or unit.carries_infantry)
 
 
+def lurking(battle: SideView, side: Side) -> list[int]:
+    """The zones where a combat goes on although the side sees no enemy there: something
+    it has not found is there (a squad that has not been detected, a hidden Mek). The
+    combat itself is no secret (R8.1): the play screen shows it to a player too."""
+    return [z for z in battle.combat_zones()
+            if not battle.enemies_in(z, side)
+            and any(u.on_map and not u.decoy for u in battle.in_zone(z, side))]
+
+
 class Tasks:
     """Hands out the tasks of one side, from what the bot knows of it this turn: its
     ``judge``, its ``intent`` and its ``clock`` (``Bot.clock``). ``roles``: which unit holds
@@ -90,6 +99,7 @@ class Tasks:
         mine_zones = {u.zone for u in own if u.on_map and not u.hidden}
         self.free_foes = [f for f in self.foes if f.mobile
                           and f.zone not in mine_zones]
+        self.lurking = lurking(battle, side)
         self.out: dict[str, Task] = {}
 
     def assign(self) -> dict[str, Task]:
@@ -178,7 +188,7 @@ class Tasks:
                             and real(u) and (intent.hunt_kind is None
                                                  or u.kind is intent.hunt_kind)]
             runners = sorted(eligible, key=lambda u: (dist[u.id], -u.remaining, u.id))
-            if enemies_left:
+            if enemies_left or self.lurking:  # (an enemy not yet found is one left)
                 runners = runners[:count]
                 if not any(self.turns_left <= dist[u.id] + 2 for u in runners):
                     return left
@@ -316,14 +326,17 @@ class Tasks:
                 intent.hold or intent.hold_group):
             candidates = []
             for zone in sorted({f.zone or 5 for f in self.foes}):
-                real = [u for u in battle.enemies_in(zone, self.side) if u.weapons or
-                        u.is_infantry]
-                if not real:
+                there = [u for u in battle.enemies_in(zone, self.side) if u.weapons or
+                         u.is_infantry or self._quarry(u)]
+                if not there:
                     continue
-                ratio = self.judge.ratio(battle, left, real)
-                value = sum(self.judge.worth(u) for u in real)
+                ratio = self.judge.ratio(battle, left, there)
+                value = sum(self.judge.worth(u) for u in there)
                 candidates.append((-(min(ratio, 3.0) * value) + self._dist(left, zone) * 3,
                                    zone))
+            if not candidates and self.lurking:
+                # No enemy in sight, but one is still to be found where a combat goes on.
+                return min(self.lurking, key=lambda z: (self._dist(left, z), z))
             if candidates:
                 best_zone = min(candidates)[1]
                 if self.clock == 0 and battle.turn <= WAIT_TURNS and \
@@ -336,6 +349,13 @@ class Tasks:
                     return None
                 return best_zone
         return None
+
+    def _quarry(self, unit: UnitView) -> bool:
+        """Whether ``unit`` is one the side must destroy to win, armed or not (an APC:
+        ``real``)."""
+        intent = self.intent
+        return intent.hunt and real(unit) and (intent.hunt_kind is None
+                                               or unit.kind is intent.hunt_kind)
 
     def _dist(self, units: Sequence[UnitView], zone: int) -> float:
         if not units:
