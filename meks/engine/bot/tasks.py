@@ -185,8 +185,7 @@ class Tasks:
                 for u in eligible}
         if intent.hunt:
             enemies_left = [u for u in self.battle.side_units(self.side.enemy) if u.alive
-                            and real(u) and (intent.hunt_kind is None
-                                                 or u.kind is intent.hunt_kind)]
+                            and self._quarry(u)]
             runners = sorted(eligible, key=lambda u: (dist[u.id], -u.remaining, u.id))
             if enemies_left or self.lurking:  # (an enemy not yet found is one left)
                 runners = runners[:count]
