@@ -574,7 +574,7 @@ def test_the_bot_looks_for_an_enemy_a_combat_says_is_there_R6_4_R8_1() -> None:
     battle.log.append(battle.log[-1])
     tasks = bot.tasks(view, Side.ATTACKER)
     assert {(tasks[u.id].role, tasks[u.id].zone) for u in drakens} == {("main", 5)}
-    battle.turn = 10  # time to go: one DRAKEN (a quarter of the force) makes for the exit
+    battle.turn = 10  # time to go: the one DRAKEN the exit needs (25% of two) makes for it
     battle.log.append(battle.log[-1])
     tasks = bot.tasks(view, Side.ATTACKER)
     assert sorted((tasks[u.id].role, tasks[u.id].zone) for u in drakens) == [
