@@ -41,7 +41,6 @@ if TYPE_CHECKING:
 # Hot paths compare enum members with ``is`` and keep them in module constants: an Enum
 # class attribute costs a lookup each time.
 ATTACKER, DEFENDER = Side.ATTACKER, Side.DEFENDER
-
 NONE: frozenset[str] = frozenset()  # an empty record
 _ROLL = Kind.ROLL
 _new_event = tuple.__new__  # builds an Event from its fields without NamedTuple.__new__

@@ -143,7 +143,6 @@ class Bot(Manoeuvre):
         return min(moves, key=lambda c: (BANDS.index(band_after(band, c)),
                                          c is not RangeChoice.STAY, c.value))
 
-
     def targets(self, battle: SideView, unit: UnitView, candidates: list[UnitView],
                 limit: int) -> list[UnitView]:
         """Focus fire: the targets where this unit's best plan adds the most worth, given
