@@ -54,6 +54,7 @@ from meks.engine.controllers import Baseline, Controller
 from meks.engine.core import Battle
 from meks.engine.decisions import Retreat
 from meks.engine.log import Event, digest, render
+from meks.engine.recorded import Recorded
 from meks.engine.units import ForceSpec, Unit
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
@@ -159,8 +160,11 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
                       "another company.")
     distinct_names(sides)
     skip = len(dice.log)  # dice already rolled before the battle (support rolls)
+    # every answer kept, so that the battle replays as fought whatever the bot or the
+    # baseline would answer later
+    recorders = {s: Recorded(controller(names[s], difficulty)) for s in Side}
     battle = Battle(scenario, {s: p.force for s, p in sides.items()}, dice,
-                    {s: controller(names[s], difficulty) for s in Side}, catalog)
+                    dict[Side, Controller](recorders), catalog)
     battle.run()
     spec: BattleSpec = {
         "engine": REVISION,
@@ -169,6 +173,7 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
         "controllers": {s.value: names[s] for s in Side},
         "dice": {"seed": dice.seed, "skip": skip} if dice.seed is not None
         else {"values": [r.value for r in dice.log[skip:]]},
+        "decisions": {s.value: r.decisions for s, r in recorders.items()},
     }
     if difficulty is not None:
         spec["difficulty"] = difficulty.value
@@ -435,12 +440,13 @@ def rebuilt(session: Session, battle_id: int, catalog: Catalog | None = None) ->
         level = Difficulty(spec["difficulty"]) if "difficulty" in spec else None
     for side in Side:
         name = spec["controllers"][side.value]
-        if side.value in recorded:  # a side played at the terminal: its decisions, replayed
-            from meks.engine.recorded import Recorded
-
-            controllers[side] = Recorded(Baseline(), list(recorded[side.value]))
+        # the side's own controller, asked only past the end of a side's record (a player's
+        # side: the baseline)
+        own = controller(name, level) if name in CONTROLLERS else Baseline()
+        if side.value in recorded:  # the side's decisions, replayed (see ``BattleSpec``)
+            controllers[side] = Recorded(own, list(recorded[side.value]))
         else:
-            controllers[side] = controller(name, level)
+            controllers[side] = own
     then = spec.get("engine", 1)
     return Battle(as_fought_under(scenario, then), forces, dice, controllers, catalog,
                   revision=then)

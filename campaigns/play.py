@@ -49,7 +49,7 @@ from meks.engine.bot.choices import Difficulty
 from meks.engine.controllers import Controller
 from meks.engine.core import Battle
 from meks.engine.log import digest
-from meks.engine.recorded import Decision
+from meks.engine.recorded import Decision, Recorded
 from meks.engine.units import ForceSpec
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
@@ -78,8 +78,9 @@ class PlayState:
     def battle(self, player: Controller, catalog: Catalog | None = None) -> Battle:
         """A new battle from the start: the player's side answered by ``player``, the other
         by the play's opponent (the bot at the campaign's difficulty in a campaign's battle)."""
+        # the opponent's answers kept, for the stored battle (``finish``)
         controllers = {self.side: player,
-                       self.side.enemy: controller(self.opponent, self.difficulty)}
+                       self.side.enemy: Recorded(controller(self.opponent, self.difficulty))}
         return Battle(self.scenario, dict(self.forces), Dice.from_seed(self.seed),
                       controllers, catalog or load_catalog(), revision=self.engine)
 
@@ -280,6 +281,13 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
     return sides
 
 
+def _opponent_decisions(battle: Battle, side: Side) -> dict[str, list[Decision]]:
+    """The decisions of the opponent's side as ``PlayState.battle`` kept them (none when
+    the battle was built some other way)."""
+    kept = battle.controllers[side]
+    return {side.value: kept.decisions} if isinstance(kept, Recorded) else {}
+
+
 def finish(session: Session, play_id: int, battle: Battle, *,
            choices: Mapping[int, str] | None = None, auto_skills: bool = True
            ) -> FinishedPlay:
@@ -306,7 +314,8 @@ def finish(session: Session, play_id: int, battle: Battle, *,
         "forces": {s.value: force_to_data(p.force) for s, p in sides.items()},
         "controllers": {s.value: PLAYER if s is state.side else state.opponent for s in Side},
         "dice": {"seed": state.seed, "skip": 0},
-        "decisions": {state.side.value: state.decisions},
+        "decisions": {state.side.value: state.decisions,
+                      **_opponent_decisions(battle, state.side.enemy)},
         "play": play_id,
     }
     if state.difficulty is not None:  # a replay's opponent plays at the same level

@@ -113,6 +113,43 @@ def test_company_battle_is_stored_shown_replayed_and_runs_post_battle(
     assert "no force mustered" in err
 
 
+def test_a_stored_battle_keeps_every_sides_decisions_and_replays_as_fought(
+        runner: CliRunner, wolves: str, files: tuple[str, str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A battle the bot fought keeps each side's answers, so that it replays as it was
+    fought even once the bot would answer otherwise (here the baseline stands in for a
+    changed bot); without the record the changed controller fights another battle."""
+    from sqlmodel import select
+
+    import campaigns.battles as battles_module
+    from cli.state import session
+    from db.models import BattleLog
+    from meks.engine.controllers import Baseline
+
+    _, blue = files
+    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
+                         "--seed", "11")["battle_id"]
+    with session() as s:
+        spec = json.loads(s.exec(select(BattleLog).where(
+            BattleLog.battle_id == battle_id)).one().spec)
+    assert spec["controllers"] == {"attacker": "bot", "defender": "bot"}
+    for side in ("attacker", "defender"):
+        asked = {d["ask"] for d in spec["decisions"][side]}
+        assert {"deploy", "movement", "range_choice"} <= asked
+    monkeypatch.setattr(battles_module, "controller", lambda name, level=None: Baseline())
+    assert run_json(runner, "battle", "replay", str(battle_id))["identical"]
+    with session() as s:  # as a battle stored before the decisions were kept
+        log = s.exec(select(BattleLog).where(BattleLog.battle_id == battle_id)).one()
+        del spec["decisions"]
+        log.spec = json.dumps(spec)
+        s.add(log)
+        s.commit()
+    result = runner.invoke(app, ["battle", "replay", str(battle_id), "--json"])
+    assert result.exit_code == 1 and not json.loads(result.stdout)["identical"]
+
+
 def test_a_replay_that_differs_names_the_engine_revisions(
         runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
     from sqlmodel import select

@@ -456,6 +456,7 @@ def test_a_campaign_play_faces_the_bot_at_the_campaigns_difficulty(runner: CliRu
     from db.models import BattleLog, Play
     from meks.engine.bot import Bot
     from meks.engine.bot.choices import Difficulty
+    from meks.engine.recorded import Recorded
 
     run(runner, "company", "create", "Hawks")
     run(runner, "campaign", "start", "Hawks", "--seed", "21", "--difficulty", "hard",
@@ -465,7 +466,9 @@ def test_a_campaign_play_faces_the_bot_at_the_campaigns_difficulty(runner: CliRu
     assert state.difficulty is Difficulty.HARD
     with pytest.raises(Quit):
         play(state, console(), saver(state.id), StopAfter(3))
-    enemy = state.battle(Bot()).controllers[state.side.enemy]
+    kept = state.battle(Bot()).controllers[state.side.enemy]
+    assert isinstance(kept, Recorded)  # its answers kept for the stored battle
+    enemy = kept.inner
     assert isinstance(enemy, Bot) and enemy.difficulty is Difficulty.HARD
     with session() as s:  # as stored before plays kept the difficulty
         row = s.get(Play, state.id)

@@ -699,6 +699,7 @@ def test_a_played_battle_replays_identically(runner: CliRunner, wolves: str,
     from campaigns.play import finish, start
     from cli.play_run import run as play
     from cli.state import session
+    from db.models import BattleLog
 
     _, blue = files
     with session() as s:
@@ -706,6 +707,11 @@ def test_a_played_battle_replays_identically(runner: CliRunner, wolves: str,
     battle = play(state, console(), saver(state.id), enter_always)
     with session() as s:
         data = finish(s, state.id, battle)
+    with session() as s:  # the player's decisions and the opponent's, both kept
+        log = s.get(BattleLog, data["battle_id"])
+        assert log is not None
+        kept = json.loads(log.spec)["decisions"]
+    assert set(kept) == {"attacker", "defender"} and all(kept.values())
     replay = json.loads(run(runner, "battle", "replay", str(data["battle_id"]), "--json"))
     assert replay["identical"]
     shown = json.loads(run(runner, "battle", "show", str(data["battle_id"]), "--json"))

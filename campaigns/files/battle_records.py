@@ -74,7 +74,11 @@ class BattleSpec(TypedDict):
     controllers: dict[str, str]  # by side
     dice: BattleDice
     difficulty: NotRequired[str]
-    decisions: NotRequired[dict[str, Json]]  # a side played at the terminal: its decisions
+    # each side's decisions, by side, where they were kept: a side played at the terminal
+    # always; every side of a battle stored since the tool keeps them all, so that it
+    # replays as fought whatever the bot or the baseline would answer now (a side left
+    # out is commanded by its controller again)
+    decisions: NotRequired[dict[str, Json]]
     play: NotRequired[int]  # the play it was, when played at the terminal
 
 
