@@ -14,7 +14,8 @@ campaign-like match-ups instead (``campaign_units``). Each match-up is fought
 ``--battles`` times, the bot commanding both sides, with the support results the scenario
 gives rolled from the battle's seed. The attacker's and the defender's wins are then fitted,
 each by its own logistic regression, against the attacker's edge in strength and in movement
-rolls and in numbers (``meks.analysis.estimate.edge``, ``speed`` and ``numbers``), worked
+rolls and in numbers (``meks.analysis.estimate.edge``, ``speed`` and ``numbers``), the first
+two together and the edge in strength past each of ``estimate.BENDS`` (``edge_terms``), worked
 out for each battle with the support vehicles its rolls brought (``estimate.fielded``), the
 edge on the ground the scenario's defender holds (``estimate.ground``), and against how many
 times each side rolled each support result and how many of its Meks are of each design and
@@ -77,6 +78,7 @@ from campaigns.files.scenario_model import rules_digest  # noqa: E402
 from campaigns.files.scenarios import get_scenario  # noqa: E402
 from campaigns.processes import available_cpus  # noqa: E402
 from meks.analysis.estimate import (  # noqa: E402
+    BENDS,
     COUNTED,
     MODEL_FILE,
     Curve,
@@ -110,7 +112,7 @@ CHECK_SEED = 77_000
 MODEL_PATH = REPO_ROOT / "meks" / "analysis" / "data" / MODEL_FILE
 CAMPAIGN_FORCES = REPO_ROOT / "benchmarks" / "data" / "campaign_forces.json"
 CAMPAIGN_SHARE = 1.0  # of a scenario's match-ups, when it has recorded company forces
-RIDGE = 1e-2  # the ridge on the intercept and the three edges
+RIDGE = 1e-2  # the ridge on the intercept, the three edges, edge times speed and the bends
 SUPPORT_RIDGE = 1.0  # the ridge on each support result's weight
 MEK_RIDGE = 10.0  # the ridge on each design's and each pilot level's weight
 Pairs = tuple[tuple[tuple[Side, str], int], ...]
@@ -279,12 +281,24 @@ class Rows:
                        key=lambda key: (key[0].value, key[1])) for kind in range(len(COUNTED))]
 
     def design(self, columns: list[list[tuple[Side, str]]]) -> np.ndarray:
-        """The edges, then a count for each of ``columns``, kind after kind."""
+        """The edges, the edge in strength times that in speed and past each of ``BENDS``
+        (``edge_terms``), then a count for each of ``columns``, kind after kind."""
         flat = [(kind, key) for kind, keys in enumerate(columns) for key in keys]
         counts = np.array([[row[kind].get(key, 0) for kind, key in flat]
                            for row in self.counted],
                           dtype=float).reshape(len(self.counted), len(flat))
-        return np.column_stack([self.xs, counts])
+        return np.column_stack([self.xs, edge_terms(self.xs), counts])
+
+
+EDGE_TERMS = 1 + len(BENDS)
+"""The columns ``edge_terms`` adds after the three edges."""
+
+
+def edge_terms(xs: np.ndarray) -> np.ndarray:
+    """For each battle (edge, speed, numbers), the edge times the speed and how far the
+    edge lies past each of ``BENDS`` (0 short of it), as ``Curve.chance`` reads them."""
+    x, v = xs[:, 0], xs[:, 1]
+    return np.column_stack([x * v, *(np.maximum(0.0, x - at) for at in BENDS)])
 
 
 def rows(results: list[tuple[str, list[Fought]]], scenario: str) -> Rows:
@@ -305,16 +319,18 @@ def fit_curve(fitted: Rows, won: np.ndarray) -> Curve:
     """One side's curve fitted to ``fitted`` (``won``: 1 where that side won)."""
     columns = fitted.columns()
     support, designs, levels = map(len, columns)
-    penalties = np.array([RIDGE] * 3 + [SUPPORT_RIDGE] * support
+    penalties = np.array([RIDGE] * (3 + EDGE_TERMS) + [SUPPORT_RIDGE] * support
                          + [MEK_RIDGE] * (designs + levels))
     coefficients = logistic_fit(fitted.design(columns), won, penalties)
-    weights, at = [], 4
+    weights, at = [], 4 + EDGE_TERMS
     for keys in columns:
         weights.append(tuple((side, name, weight) for (side, name), weight
                              in zip(keys, coefficients[at:at + len(keys)], strict=True)))
         at += len(keys)
     support, designs, levels = weights
-    return Curve(*coefficients[:4], support=support, designs=designs, levels=levels)
+    a, b, c, d, e = coefficients[:5]
+    return Curve(a, b, c, d, e, tuple(coefficients[5:4 + EDGE_TERMS]),
+                 support=support, designs=designs, levels=levels)
 
 
 BANDS = ((0.0, 0.1), (0.1, 0.25), (0.25, 0.4), (0.4, 0.6), (0.6, 0.75), (0.75, 0.9),
@@ -372,7 +388,8 @@ def run(scenarios: list[str], pairs: int, battles: int, check_pairs: int,
 
 
 def _coefficients(curve: Curve) -> list[float]:
-    return [curve.intercept, curve.slope, curve.speed, curve.numbers]
+    return [curve.intercept, curve.slope, curve.speed, curve.numbers, curve.edge_speed,
+            *curve.bends]
 
 
 def _weights(curve: Curve, kind: str) -> list[list[str | float]]:
@@ -383,9 +400,12 @@ def _weights(curve: Curve, kind: str) -> list[list[str | float]]:
 HEADER = (
     "# Odds curves for meks/analysis/estimate.py: for each built-in scenario, the attacker's",
     "# and the defender's chance of winning as",
-    "# 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers + support + designs + levels)))",
-    "# (support, designs and levels: their weights), [a, b, c, d] below: edge is the log",
-    "# of the attacker's strength over the defender's,",
+    "# 1 / (1 + exp(-(a + b*edge + c*speed + d*numbers + e*edge*speed + bends + support",
+    "# + designs + levels))) (bends: h1*max(0, edge+1.5) + h2*max(0, edge+0.5) +",
+    "# h3*max(0, edge-0.5) + h4*max(0, edge-1.5); support, designs and levels: their",
+    "# weights), [a, b, c, d, e, h1, h2, h3, h4] below ([a, b, c, d] where fitted before",
+    "# the file had the others): edge is the log of the attacker's strength over the",
+    "# defender's,",
     "# speed its chance of winning a movement roll less the defender's, numbers the log of",
     "# its count of Meks over the defender's (edges: the range of edge the",
     "# fitted battles spanned; beyond it the nearest end counts); support: for each curve,",

@@ -31,8 +31,10 @@ The estimate reads these from the two forces:
   what the edges miss of how a design or a level fares in that scenario.
 - **A curve for each built-in scenario** (``meks/analysis/data/odds_model.yaml``): the
   attacker's and the defender's chance of winning as logistic functions of all these,
-  ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers + weights)))`` for each side
-  (the weights those of the support and the Meks), fitted to battles the bot fought on both
+  ``1 / (1 + exp(-(a + b * edge + c * speed + d * numbers + e * edge * speed + bends +
+  weights)))`` for each side (the bends: a change of slope past each of a few edges,
+  ``BENDS``, since a side's chance does not grow with the edge at one rate; the weights
+  those of the support and the Meks), fitted to battles the bot fought on both
   sides (``benchmarks/fit_odds.py`` fits them and says how well they agree with battles
   fought afresh). A draw is whatever the two leave. An edge beyond the range the fitted
   battles spanned counts as the nearest end of it.
@@ -209,6 +211,12 @@ def _edge(forces: Mapping[Side, Sequence[UnitSpec]], catalog: Catalog, attacked:
     return max(-6.0, min(6.0, math.log(att / dfd)))
 
 
+BENDS = (-1.5, -0.5, 0.5, 1.5)
+"""The edges in strength where a curve may bend: past each, the slope changes by that
+bend's weight (``Curve.bends``). A straight line in the edge judged the even match-ups
+worst, where the campaign's battles are balanced to be: Head to Head's curve said 45% for
+a company that won 39% of its battles in the band it fitted itself."""
+
 Counts = Mapping[tuple[Side, str], int]
 """How many times each side has something the curves weigh: (side, name) -> count."""
 Rolled = Counts
@@ -220,7 +228,8 @@ Weights = tuple[tuple[Side, str, float], ...]
 @dataclass(frozen=True)
 class Curve:
     """One side's chance of winning a scenario as a logistic function of the attacker's
-    edge in strength, in movement rolls and in numbers, of the support results each side
+    edge in strength (bending at ``BENDS``), in movement rolls, the two together, and in
+    numbers, of the support results each side
     rolled (``support``: (whose, result, weight) for each result the fitted battles saw),
     and of the Meks each side fields (``designs`` and ``levels``: (whose, design or pilot
     level, weight) for each the fitted battles saw). Anything the fitted battles never saw
@@ -230,13 +239,19 @@ class Curve:
     slope: float
     speed: float = 0.0
     numbers: float = 0.0
+    edge_speed: float = 0.0  # the weight of the edge in strength times that in speed
+    bends: tuple[float, ...] = ()  # the slope added past each of ``BENDS`` (none: straight)
     support: Weights = field(default=(), kw_only=True)
     designs: Weights = field(default=(), kw_only=True)
     levels: Weights = field(default=(), kw_only=True)
 
     def chance(self, x: float, v: float = 0.0, n: float = 0.0, rolled: Rolled | None = None,
                designs: Counts | None = None, levels: Counts | None = None) -> float:
-        z = self.intercept + self.slope * x + self.speed * v + self.numbers * n
+        z = self.intercept + self.slope * x + self.speed * v + self.numbers * n \
+            + self.edge_speed * x * v
+        for at, more in zip(BENDS, self.bends, strict=False):
+            if x > at:
+                z += more * (x - at)
         for counts, weights in ((rolled, self.support), (designs, self.designs),
                                 (levels, self.levels)):
             if counts:
@@ -332,7 +347,10 @@ def _curve(entry: Mapping[str, object], which: str) -> Curve:
     coefficients = entry[which]
     assert isinstance(coefficients, list)
     support, designs, levels = (_weights(entry.get(kind) or {}, which) for kind in COUNTED)
-    return Curve(*coefficients, support=support, designs=designs, levels=levels)
+    # [a, b, c, d] in curves fitted before they read edge times speed and the bends
+    a, b, c, d, e = [float(v) for v in coefficients[:5]] + [0.0] * (5 - len(coefficients[:5]))
+    return Curve(a, b, c, d, e, tuple(float(h) for h in coefficients[5:]), support=support,
+                 designs=designs, levels=levels)
 
 
 def _weights(weights: object, curve: str) -> Weights:
@@ -445,6 +463,6 @@ def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0,
     return Estimate(att, dfd, max(0.0, 1.0 - att - dfd), x, v, n)
 
 
-__all__ = ["COUNTED", "Counts", "Curve", "Estimate", "Model", "Readings", "Rolled", "Weights",
-           "designs", "edge", "estimate", "from_edge", "levels", "model_for", "models",
-           "numbers", "readings", "rolled", "rollers", "speed", "strength"]
+__all__ = ["BENDS", "COUNTED", "Counts", "Curve", "Estimate", "Model", "Readings", "Rolled",
+           "Weights", "designs", "edge", "estimate", "from_edge", "levels", "model_for",
+           "models", "numbers", "readings", "rolled", "rollers", "speed", "strength"]
