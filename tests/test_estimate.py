@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import meks
 from campaigns.files.scenarios import get_scenario
 from meks.analysis.estimate import (
+    BENDS,
     Curve,
     Model,
     designs,
@@ -203,6 +204,39 @@ def test_an_edge_beyond_the_fitted_battles_counts_as_their_nearest() -> None:
     assert from_edge(model, -4.0).attacker == from_edge(model, -0.5).attacker
 
 
+def test_a_curve_bends_past_each_of_its_edges_and_weighs_edge_times_speed() -> None:
+    """Past each of ``BENDS`` a curve's slope in the edge changes by that bend's weight
+    (short of it, nothing); the edge times the speed has a weight of its own; a curves
+    file of four coefficients (fitted before either) reads as a straight curve, and one
+    of nine as the five and the four bends."""
+    import math
+
+    def logistic(z: float) -> float:
+        return 1.0 / (1.0 + math.exp(-z))
+
+    assert tuple(sorted(BENDS)) == BENDS
+    bends = (0.5, -1.0, 2.0, 0.25)
+    curve = Curve(0.1, 1.0, 0.5, 0.0, 0.75, bends)
+
+    def z(x: float, v: float) -> float:
+        return 0.1 + x + 0.5 * v + 0.75 * x * v + sum(
+            w * max(0.0, x - at) for at, w in zip(BENDS, bends, strict=True))
+
+    for x in (-3.0, BENDS[0], -1.0, 0.0, 1.0, 2.5):
+        for v in (-0.4, 0.0, 0.6):
+            assert curve.chance(x, v) == pytest.approx(logistic(z(x, v)))
+    assert curve.chance(BENDS[0] - 1, 0.0) == Curve(0.1, 1.0).chance(BENDS[0] - 1, 0.0)
+    assert curve.chance(0.0, 0.0) != Curve(0.1, 1.0).chance(0.0, 0.0)  # past two bends
+    head = "controller: bot\nrevision: 6\nscenarios:\n  s:\n"
+    rest = "    battles: 200\n    edges: [-1.0, 1.0]\n    scenario: abc\n"
+    old = read_models(head + "    attacker: [0.1, 1.0, 0.5, 0.2]\n"
+                      "    defender: [-0.1, -1.0, 0.0, 0.0]\n" + rest)["s"]
+    assert old.attacker == Curve(0.1, 1.0, 0.5, 0.2)
+    new = read_models(head + "    attacker: [0.1, 1.0, 0.5, 0.0, 0.75, 0.5, -1.0, 2.0, 0.25]\n"
+                      "    defender: [-0.1, -1.0, 0.0, 0.0]\n" + rest)["s"]
+    assert new.attacker == curve
+
+
 def test_every_built_in_scenario_has_curves_fitted_to_the_bot_of_this_revision() -> None:
     from meks.engine import REVISION
 
@@ -279,7 +313,8 @@ def test_the_fit_script_fits_checks_and_prints_json() -> None:
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     entry = report["scenarios"]["head-to-head"]
-    assert len(entry["attacker"]) == 4 and len(entry["defender"]) == 4
+    # a, b, c, d, the edge times the speed, and a bend at each of BENDS
+    assert len(entry["attacker"]) == len(entry["defender"]) == 5 + len(BENDS)
     assert entry["fitted_battles"] == 4 and entry["check"]["attacker"]["battles"] == 2
     for kind in ("support", "designs", "levels"):  # a weight for each a side counted
         for curve in ("attacker", "defender"):
