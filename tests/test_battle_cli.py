@@ -89,6 +89,17 @@ def wolves(runner: CliRunner) -> str:
     return "Wolves"
 
 
+def fought_battle(runner: CliRunner, company: str, enemy: str) -> int:
+    """The id of the Opening Shots battle (seed 11) ``company``, mustered with its three
+    Meks, fights against the force file ``enemy``, both sides the bot's."""
+    run(runner, "muster", company, "--scenario", "opening-shots", "--side", "attacker",
+        "VIPER-1", "WASP-1", "WASP-2")
+    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", company, "-d",
+                         enemy, "--seed", "11")["battle_id"]
+    assert isinstance(battle_id, int)
+    return battle_id
+
+
 def test_company_battle_is_stored_shown_replayed_and_runs_post_battle(
         runner: CliRunner, wolves: str, files: tuple[str, str]) -> None:
     _, blue = files
@@ -127,10 +138,7 @@ def test_a_stored_battle_keeps_every_sides_decisions_and_replays_as_fought(
     from meks.engine.controllers import Baseline
 
     _, blue = files
-    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
-        "VIPER-1", "WASP-1", "WASP-2")
-    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
-                         "--seed", "11")["battle_id"]
+    battle_id = fought_battle(runner, wolves, blue)
     with session() as s:
         spec = json.loads(s.exec(select(BattleLog).where(
             BattleLog.battle_id == battle_id)).one().spec)
@@ -160,10 +168,7 @@ def test_a_replay_that_differs_names_the_engine_revisions(
     from meks.engine import REVISION
 
     _, blue = files
-    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
-        "VIPER-1", "WASP-1", "WASP-2")
-    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
-                         "--seed", "11")["battle_id"]
+    battle_id = fought_battle(runner, wolves, blue)
     replay = run_json(runner, "battle", "replay", str(battle_id))
     assert replay["engine_revision"] == replay["current_engine_revision"] == REVISION
     with session() as s:  # as if fought long ago, by another engine, to another log
@@ -194,10 +199,7 @@ def test_a_replay_whose_old_decisions_are_no_longer_legal_says_so_issue_15(
     from meks.engine import REVISION
 
     _, blue = files
-    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
-        "VIPER-1", "WASP-1", "WASP-2")
-    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
-                         "--seed", "11")["battle_id"]
+    battle_id = fought_battle(runner, wolves, blue)
     with session() as s:  # as if played at the terminal under revision 3, set up nowhere
         log = s.exec(select(BattleLog).where(BattleLog.battle_id == battle_id)).one()
         spec = json.loads(log.spec)
@@ -222,10 +224,7 @@ def test_undoing_a_battle_takes_its_log_with_it(runner: CliRunner, wolves: str,
     from db.models import BattleLog
 
     _, blue = files
-    run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
-        "VIPER-1", "WASP-1", "WASP-2")
-    battle_id = run_json(runner, "battle", "auto", "opening-shots", "-a", wolves, "-d", blue,
-                         "--seed", "11")["battle_id"]
+    battle_id = fought_battle(runner, wolves, blue)
     with session() as s:
         assert s.get(BattleLog, battle_id) is not None
     run(runner, "company", "undo", wolves)
