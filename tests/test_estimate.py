@@ -237,6 +237,19 @@ def test_a_curve_bends_past_each_of_its_edges_and_weighs_edge_times_speed() -> N
     assert new.attacker == curve
 
 
+def test_the_curves_files_header_names_the_bends_the_estimate_reads() -> None:
+    """The header ``fit_odds`` writes spells out each bend of ``BENDS`` in order, and the
+    file as it stands carries that header: the words cannot drift from the numbers."""
+    from benchmarks.fit_odds import HEADER
+
+    header = "\n".join(HEADER)
+    spelt = [f"h{i}*max(0, edge{-at:+g})" for i, at in enumerate(BENDS, 1)]
+    assert all(term in header for term in spelt)
+    assert [header.index(term) for term in spelt] == sorted(header.index(t) for t in spelt)
+    text = (REPO / "meks" / "analysis" / "data" / "odds_model.yaml").read_text("utf-8")
+    assert text.startswith(header + "\n")
+
+
 def test_every_built_in_scenario_has_curves_fitted_to_the_bot_of_this_revision() -> None:
     from meks.engine import REVISION
 
