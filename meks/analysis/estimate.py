@@ -348,8 +348,8 @@ def _curve(entry: Mapping[str, object], which: str) -> Curve:
     assert isinstance(coefficients, list)
     support, designs, levels = (_weights(entry.get(kind) or {}, which) for kind in COUNTED)
     # [a, b, c, d] in curves fitted before they read edge times speed and the bends
-    a, b, c, d, e = [float(v) for v in coefficients[:5]] + [0.0] * (5 - len(coefficients[:5]))
-    return Curve(a, b, c, d, e, tuple(float(h) for h in coefficients[5:]), support=support,
+    a, b, c, d, e = [*map(float, coefficients[:5]), 0.0, 0.0, 0.0, 0.0, 0.0][:5]
+    return Curve(a, b, c, d, e, tuple(map(float, coefficients[5:])), support=support,
                  designs=designs, levels=levels)
 
 
