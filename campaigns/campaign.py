@@ -432,8 +432,9 @@ class WentBroke(Exception):
 class MusterMenu:
     """What a campaign's muster chooses from: the company's Meks (each at its price plus
     what it owes), the points the force may cost (the scenario's budget, with Rich Uncle,
-    less the hire fees owed), what the treasury can pay now (None without one), the side's
-    limits, and the force the tool suggests (``pick_force``)."""
+    less the hire fees owed, but for pilots the scenario provides), what the treasury can
+    pay now (None without one), the side's limits, and the force the tool suggests
+    (``pick_force``)."""
 
     scenario: Scenario
     side: Side
@@ -516,7 +517,7 @@ def muster_menu(session: Session, company: Company, scenario: Scenario, side: Si
              for m in session.exec(
         select(Mek).where(Mek.company_id == company.id, Mek.status == MekStatus.ACTIVE)
         .order_by(col(Mek.id))).all()]
-    owed = sum(coming.owed.values())
+    owed = coming.fees_due(rules.pilots)  # a pilot the scenario provides pays no fee (R3.3)
     treasury = points(session, company)  # house rule treasury: what it can pay for
     cash = None if treasury is None else treasury - owed
     budget = rules.budget + coming.bonus - owed

@@ -8,7 +8,7 @@ arguments, and records the change as an ``Event``.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
@@ -97,6 +97,28 @@ class NextMuster:
     support: int
     bonus: int  # Rich Uncle points among that support
     owed: dict[int, int]  # pilot id -> hire fee owed, for living pilots who owe one
+    levels: dict[int, str]  # pilot id -> level, for the same pilots
+
+    def fees_due(self, provided: Mapping[str, int]) -> int:
+        """The hire fees owed that a muster for a side providing ``provided`` pilots would
+        charge (``fees_due``): those of the pilots the scenario does not provide."""
+        return sum(fees_due([(self.levels[pid], fee) for pid, fee in self.owed.items()],
+                            provided))
+
+
+def fees_due(owing: Sequence[tuple[str, int]], provided: Mapping[str, int]) -> list[int]:
+    """The hire fee a muster charges each pilot of ``owing`` ((level, fee owed), in the
+    force's order) when the scenario side provides ``provided`` pilots by level (R3.3): a
+    provided pilot costs nothing, so each waives the fee of the first pilot of its level
+    who owes one."""
+    free = dict(provided)
+    due = []
+    for level, fee in owing:
+        if fee and free.get(level, 0) > 0:
+            free[level] -= 1
+            fee = 0
+        due.append(fee)
+    return due
 
 
 def next_muster(session: Session, company: Company) -> NextMuster:
@@ -105,13 +127,15 @@ def next_muster(session: Session, company: Company) -> NextMuster:
     rolls = [r for r in session.exec(select(SupportRoll).where(
         SupportRoll.company_id == company.id, col(SupportRoll.used).is_(False))).all()
         if r.muster_id is None or (waiting is not None and r.muster_id == waiting.id)]
-    living = select(Pilot).where(Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD)
-    owed = {p.id: p.hire_cost for p in session.exec(living).all() if p.id is not None}
+    living = session.exec(select(Pilot).where(Pilot.company_id == company.id,
+                                              Pilot.status != PilotStatus.DEAD)).all()
+    owed = {p.id: p.hire_cost for p in living if p.id is not None}
     for entry in stored_force(session, waiting) if waiting is not None else []:
         if entry.get("paid") and entry["pilot"] in owed:
             owed[entry["pilot"]] += entry["paid"]
-    return NextMuster(len(rolls), sum(r.points for r in rolls),
-                      {pid: fee for pid, fee in owed.items() if fee})
+    owing = {pid: fee for pid, fee in owed.items() if fee}
+    return NextMuster(len(rolls), sum(r.points for r in rolls), owing,
+                      {p.id: p.level for p in living if p.id in owing})
 
 
 def _release(session: Session, muster_row: Muster) -> None:
@@ -188,11 +212,9 @@ def muster(session: Session, company_name: str, limits: Limits, mek_refs: Sequen
                     f"with 'meks company undo {shell_arg(company.name)}', which undoes the "
                     "company's latest change first, so any change made after those rolls "
                     "is undone too")
-        free = dict(limits.rules.pilots)  # pilots the scenario provides cost nothing
-        for entry, pilot in zip(force, pilots, strict=True):
-            if entry["paid"] and free.get(pilot.level, 0) > 0:
-                free[pilot.level] -= 1
-                entry["paid"] = 0
+        for entry, fee in zip(force, fees_due([(p.level, e["paid"]) for e, p in zip(
+                force, pilots, strict=True)], limits.rules.pilots), strict=True):
+            entry["paid"] = fee
         bonus = sum(s.points for s in pending)
         budget = limits.rules.budget + bonus
         prices = [_muster_price(m, limits.pricing) for m in meks]

@@ -249,6 +249,34 @@ def test_broke_shown_by_campaign_next_and_run(runner: CliRunner, hawks: str) -> 
     assert played["campaign"]["status"] == "broke"
 
 
+def test_a_regular_hired_before_opening_shots_flies_as_its_provided_regular_R3_3(
+        runner: CliRunner, hawks: str) -> None:
+    """Opening Shots provides a Regular and two Greens, so a company that hired its Regular
+    and bought the classic force (a VIPER and two WASPs, the whole budget of 30) fields it
+    as a muster by hand would: the Regular's fee is waived, not taken from the budget, and
+    the company is not broke."""
+    for design in ("VIPER", "WASP", "WASP"):
+        run(runner, "mek", "buy", hawks, design)
+    run(runner, "pilot", "hire", hawks, "Vera", "--regular")
+    run(runner, "pilot", "hire", hawks, "Bo")
+    ready = treasury_of(hawks)
+    result = run_json(runner, "campaign", "next", hawks, "--runs", "0")
+    assert result["result"] != "broke" and result["spent"] == 0
+    assert result["treasury"] == ready + result["income"]
+    shown = run_json(runner, "company", "show", hawks)
+    assert shown["last_muster"]["cost"] == shown["last_muster"]["budget"] == 30  # no fee
+    assert {p["name"]: p["scenarios"] for p in shown["pilots"]}["Vera"] == 1  # she flew
+
+
+def test_fees_due_waives_one_fee_for_each_provided_pilot_of_its_level() -> None:
+    from campaigns.musters import fees_due
+
+    owing = [("Regular", 5), ("Green", 0), ("Regular", 5), ("Veteran", 5)]
+    assert fees_due(owing, {}) == [5, 0, 5, 5]
+    assert fees_due(owing, {"Regular": 1, "Green": 2}) == [0, 0, 5, 5]
+    assert fees_due(owing, {"Regular": 3}) == [0, 0, 0, 5]
+
+
 def test_a_short_company_fields_what_it_can_pay_for(runner: CliRunner, hawks: str) -> None:
     """The scenario's budget caps the force; the treasury decides what is bought towards
     it: with 33 points a new company fields the cheapest legal Opening Shots force (a
