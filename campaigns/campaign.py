@@ -36,6 +36,7 @@ from campaigns.battles import (
     fight_sides,
     store,
 )
+from campaigns.campaign_muster import MusterMenu, auto_muster, auto_repair, muster_menu
 from campaigns.campaign_step import Step, complete_step, odds_before
 from campaigns.company import (
     NotFound,
@@ -52,7 +53,6 @@ from campaigns.files.records import (
     BrokeStep,
     FoughtStep,
     HouseRulesRecord,
-    MusterMenuView,
     OddsShown,
     OddsView,
     PlannedStep,
@@ -61,10 +61,8 @@ from campaigns.files.records import (
 from campaigns.files.stored import stored_json, stored_results
 from campaigns.files.view_records import CampaignView, CompanyCampaign, SupportResult
 from campaigns.forces import muster_force
-from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
 from campaigns.in_play import play_using
-from campaigns.musters import Limits, muster, next_muster
-from campaigns.parts import Part, counted, named_part
+from campaigns.musters import next_muster
 from campaigns.plans import (
     BUILT_IN_HOUSE_RULES,
     BUILT_IN_NAME,
@@ -77,31 +75,18 @@ from campaigns.plans import (
 )
 from campaigns.play import PlayState, load, start_sides
 from campaigns.treasury import Broke, points
-from campaigns.workshop import repair_mek
 from db.models import (
     Campaign,
     CampaignStatus,
     Company,
-    Mek,
-    MekStatus,
-    Pilot,
-    PilotStatus,
     Play,
     PlayStatus,
 )
-from meks.analysis.forcepick import Option, pick_force
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
-from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
-from meks.game.errors import MeksError
 from meks.game.scenario import Scenario
 from meks.game.vocabulary import Side
-
-PILOT_NAMES = (
-    "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",
-    "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
-    "Wren", "Yara", "Zane",
-)
 
 
 def derive_seed(seed: int, position: int) -> int:
@@ -426,205 +411,3 @@ class WentBroke(Exception):
     def __init__(self, result: BrokeStep) -> None:
         super().__init__(result["reason"])
         self.result = result
-
-
-@dataclass(frozen=True)
-class MusterMenu:
-    """What a campaign's muster chooses from: the company's Meks (each at its price plus
-    what it owes), the points the force may cost (the scenario's budget, with Rich Uncle,
-    less the hire fees owed, but for pilots the scenario provides), what the treasury can
-    pay now (None without one), the side's limits, and the force the tool suggests
-    (``pick_force``)."""
-
-    scenario: Scenario
-    side: Side
-    owned: list[Option]
-    budget: int
-    cash: int | None
-    suggestion: list[Option]
-
-    def view(self) -> MusterMenuView:
-        rules = self.scenario.side(self.side)
-        return {
-            "scenario": self.scenario.id, "name": self.scenario.name, "side": self.side.value,
-            "budget": self.budget, "treasury": self.cash,
-            "max_size": rules.max_size.value if rules.max_size else None,
-            "composition": None if rules.composition is None else {
-                size.value: n for size, n in rules.composition.items()},
-            "owned": [{"callsign": o.owned, "design": o.design.name,
-                       "size": o.design.size.value, "price": o.price, "owes": o.paid}
-                      for o in self.owned],
-            "suggestion": [o.owned or o.design.name for o in self.suggestion],
-            "cost": sum(o.price for o in self.suggestion),
-            "paid": sum(o.paid for o in self.suggestion)}
-
-    def choose(self, names: list[str], catalog: Catalog) -> list[Option]:
-        """The force ``names`` names (callsigns of the company's Meks, and designs to buy,
-        a design twice buying two), checked against the budget, the side's limits and the
-        treasury. Raises ``Refused`` naming every problem."""
-        from db.models import fold
-
-        problems = []
-        chosen: list[Option] = []
-        mine = {fold(o.owned or ""): o for o in self.owned}
-        for raw in names:
-            name = raw.strip()
-            if name.casefold().startswith("buy "):
-                name = name[4:].strip()
-            if not name:
-                continue
-            option = mine.get(fold(name))
-            if option is not None:
-                if option in chosen:
-                    problems.append(f"{option.owned} is named twice")
-                    continue
-                chosen.append(option)
-                continue
-            try:
-                design = catalog.design(name)
-            except MeksError:
-                problems.append(f"{name!r} is neither one of the company's Meks nor a "
-                                "stock design ('meks catalog designs' lists them)")
-                continue
-            chosen.append(Option(design, design.price or 0))
-        if not chosen and not problems:
-            problems.append("name at least one Mek")
-        rules = self.scenario.side(self.side)
-        if chosen:
-            problems += rules.size_problems([o.design.size for o in chosen])
-            cost = sum(o.price for o in chosen)
-            if cost > self.budget:
-                problems.append(f"the force costs {cost} points but the budget is "
-                                f"{self.budget}")
-            paid = sum(o.paid for o in chosen)
-            if self.cash is not None and paid > self.cash:
-                problems.append(f"it costs {paid} points to buy and repair, but the "
-                                f"treasury holds {self.cash}")
-        if problems:
-            raise Refused("That force cannot be mustered: " + "; ".join(problems) + ".")
-        return chosen
-
-
-def muster_menu(session: Session, company: Company, scenario: Scenario, side: Side,
-                catalog: Catalog) -> MusterMenu:
-    """What the company's muster for ``scenario`` chooses from (``MusterMenu``)."""
-    rules = scenario.side(side)
-    # the muster below first releases any muster waiting for its battle: its support and
-    # the hire fees it paid count as they will be then
-    coming = next_muster(session, company)
-    # a Mek that owes points (parts bought, repairs, an overhaul) costs them at its muster
-    owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign, pays=m.owed)
-             for m in session.exec(
-        select(Mek).where(Mek.company_id == company.id, Mek.status == MekStatus.ACTIVE)
-        .order_by(col(Mek.id))).all()]
-    owed = coming.fees_due(rules.pilots)  # a pilot the scenario provides pays no fee (R3.3)
-    treasury = points(session, company)  # house rule treasury: what it can pay for
-    cash = None if treasury is None else treasury - owed
-    budget = rules.budget + coming.bonus - owed
-    chosen = pick_force(owned, catalog, budget, rules.max_size, rules.composition, cash=cash)
-    if not chosen and treasury is not None:
-        raise Broke(f"{company.name} cannot field a legal force for {scenario.name}: its "
-                    f"{len(owned)} Mek{'s' * (len(owned) != 1)} and the {treasury} points "
-                    "in its treasury are not enough.")
-    if not chosen:
-        raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
-                      f"{rules.budget} points.")
-    return MusterMenu(scenario, side, owned, budget, cash, chosen)
-
-
-def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
-                catalog: Catalog, choice: list[str] | None = None) -> list[str]:
-    """Choose and record the company's force for a scenario: the strongest that fits,
-    owned Meks first, buying what is missing (or the force ``choice`` names: see
-    ``MusterMenu.choose``), and hiring pilots for empty cockpits: a Regular while the
-    scenario provides one the force has not used (its hire fee waived, R3.3), else a Green
-    one. Returns the callsigns bought."""
-    rules = scenario.side(side)
-    menu = muster_menu(session, company, scenario, side, catalog)
-    chosen = menu.suggestion if choice is None else menu.choose(choice, catalog)
-    callsigns = []
-    bought = []
-    for option in chosen:
-        if option.owned:
-            callsigns.append(option.owned)
-        else:
-            mek = buy_mek(session, company.name, option.design, custom=False,
-                          catalog=catalog)
-            callsigns.append(mek["callsign"])
-            bought.append(mek["callsign"])
-    empty = []
-    regulars = 0  # Regulars flying in the force: each may take a provided Regular's place
-    for callsign in callsigns:
-        mek_row = session.exec(select(Mek).where(Mek.company_id == company.id,
-                                                 Mek.callsign == callsign)).one()
-        flying = session.exec(select(Pilot).where(Pilot.mek_id == mek_row.id,
-                                                  Pilot.status != PilotStatus.DEAD)).first()
-        if flying is None:
-            empty.append(callsign)
-        elif flying.level == "Regular":
-            regulars += 1
-    free_regulars = rules.pilots.get("Regular", 0) - regulars
-    for callsign in empty:
-        spare = session.exec(select(Pilot).where(
-            Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD,
-            col(Pilot.mek_id).is_(None))).all()
-        if spare:
-            best = max(spare, key=lambda p: (_rank(p.level), p.kills, -(p.id or 0)))
-            name = best.name
-            free_regulars -= best.level == "Regular"
-        else:
-            name = _new_pilot_name(session, company)
-            regular = free_regulars > 0
-            hire_pilot(session, company.name, name, regular=regular, catalog=catalog)
-            free_regulars -= regular
-        assign_pilot(session, company.name, name, callsign)
-    muster(session, company.name, Limits.for_scenario(scenario, side), callsigns)
-    return bought
-
-
-def auto_repair(session: Session, company: Company, catalog: Catalog) -> list[str]:
-    """Before a campaign's muster every Mek that lost parts (house rule spare_parts, R3.7)
-    gets them back: from the stockpile where it holds them, else bought at their catalog
-    price, owed at the Mek's next muster. Returns what was done, Mek by Mek."""
-    done = []
-    for mek in session.exec(select(Mek).where(Mek.company_id == company.id,
-                                              Mek.status == MekStatus.ACTIVE)
-                            .order_by(col(Mek.id))).all():
-        if mek.lost and mek.lost != "[]":
-            result = repair_mek(session, company.name, str(mek.id), buy=True,
-                                catalog=catalog)
-            bits = [f"{counted(named_parts(result['from_stockpile']))} from the stockpile"
-                    ] if result["from_stockpile"] else []
-            if result["bought"]:
-                bits.append(f"{counted(named_parts(result['bought']))} bought for "
-                            f"{result['cost']} points")
-            done.append(f"{mek.callsign}: " + ", ".join(bits))
-    return done
-
-
-def named_parts(names: list[str]) -> list[Part]:
-    catalog = load_catalog()
-    return [named_part(n, catalog) for n in names]
-
-
-def _rank(level: str) -> int:
-    return ("Green", "Regular", "Veteran", "Elite").index(level)
-
-
-def _design(mek: Mek, catalog: Catalog) -> Design:
-    if mek.custom_design:
-        data = stored_json(mek, "custom_design")
-        return Design(data["name"], Size(data["size"]), tuple(data["weapons"]),
-                      tuple(data["systems"]))
-    return catalog.design(mek.design)
-
-
-def _new_pilot_name(session: Session, company: Company) -> str:
-    taken = {p.name_key for p in session.exec(select(Pilot).where(
-        Pilot.company_id == company.id)).all()}
-    for round_ in range(1, 100):
-        for name in PILOT_NAMES:
-            candidate = name if round_ == 1 else f"{name} {round_}"
-            if candidate.casefold() not in taken:
-                return candidate
-    raise Refused("No name left for a new pilot.")  # pragma: no cover

@@ -268,6 +268,29 @@ def test_a_regular_hired_before_opening_shots_flies_as_its_provided_regular_R3_3
     assert {p["name"]: p["scenarios"] for p in shown["pilots"]}["Vera"] == 1  # she flew
 
 
+def test_regulars_whose_fees_do_not_fit_stay_at_home_and_greens_fly_R3_3(
+        runner: CliRunner, hawks: str) -> None:
+    """Three Regulars hired and put in the classic Opening Shots force: one flies as the
+    Regular the scenario provides; the other two fees would break the budget of 30, so those
+    two stay at home, still owing their fees, and two free Green pilots fly in their place.
+    The company is not broke."""
+    for design, pilot in (("VIPER", "Ana"), ("WASP", "Bo"), ("WASP", "Cy")):
+        callsign = run_json(runner, "mek", "buy", hawks, design)["callsign"]
+        run(runner, "pilot", "hire", hawks, pilot, "--regular")
+        run(runner, "pilot", "assign", hawks, pilot, callsign)
+    result = run_json(runner, "campaign", "next", hawks, "--runs", "0")
+    assert result["result"] != "broke" and result["spent"] == 0
+    shown = run_json(runner, "company", "show", hawks)
+    assert shown["last_muster"]["cost"] == 30
+    pilots = {p["name"]: p for p in shown["pilots"]}
+    assert pilots["Ana"]["scenarios"] == 1
+    assert [pilots[n]["scenarios"] for n in ("Bo", "Cy")] == [0, 0]
+    assert [pilots[n]["mek"] for n in ("Bo", "Cy")] == [None, None]
+    assert sum(p["scenarios"] for p in shown["pilots"]) == 3  # two new Greens flew
+    owing = {p["name"]: p["hire_cost"] for p in snapshot(hawks)["pilots"]}
+    assert owing["Bo"] == owing["Cy"] == 5 and owing["Ana"] == 0
+
+
 def test_fees_due_waives_one_fee_for_each_provided_pilot_of_its_level() -> None:
     from campaigns.musters import fees_due
 

@@ -1,0 +1,284 @@
+"""A campaign's muster: what the company's force for the next scenario is chosen from
+(``MusterMenu``), the force chosen and recorded (``auto_muster``: Meks bought, pilots hired
+and put in the cockpits, the hire fees paid as far as the budget allows), and the lost
+parts put back before it (``auto_repair``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, col, select
+
+from campaigns.company import Refused
+from campaigns.files.records import MusterMenuView
+from campaigns.files.stored import stored_json
+from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
+from campaigns.musters import Limits, muster, next_muster
+from campaigns.parts import Part, counted, named_part
+from campaigns.treasury import Broke, points
+from campaigns.workshop import repair_mek
+from db.models import Company, Mek, MekStatus, Pilot, PilotStatus
+from meks.analysis.forcepick import Option, pick_force
+from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.errors import MeksError
+from meks.game.scenario import Scenario
+from meks.game.vocabulary import Side
+
+PILOT_NAMES = (
+    "Ash", "Brook", "Cole", "Dara", "Eli", "Fenn", "Gale", "Hale", "Ira", "Jory", "Kell",
+    "Lark", "Moss", "Nell", "Orin", "Pike", "Quill", "Rook", "Sage", "Tam", "Ulla", "Vale",
+    "Wren", "Yara", "Zane",
+)
+
+
+@dataclass(frozen=True)
+class MusterMenu:
+    """What a campaign's muster chooses from: the company's Meks (each at its price plus
+    what it owes), the points the force may cost (the scenario's budget, with Rich Uncle,
+    less ``fees``: the hire fees owed but those the scenario waives, or none when the force
+    fits only if the pilots who owe them stay at home), what the treasury can pay now (None
+    without one, less ``fees`` too), the side's limits, and the force the tool suggests
+    (``pick_force``)."""
+
+    scenario: Scenario
+    side: Side
+    owned: list[Option]
+    budget: int
+    cash: int | None
+    suggestion: list[Option]
+    owed: dict[int, int] = field(default_factory=dict)  # hire fees owed, by pilot id
+    fees: int = 0
+
+    def view(self) -> MusterMenuView:
+        rules = self.scenario.side(self.side)
+        return {
+            "scenario": self.scenario.id, "name": self.scenario.name, "side": self.side.value,
+            "budget": self.budget, "treasury": self.cash,
+            "max_size": rules.max_size.value if rules.max_size else None,
+            "composition": None if rules.composition is None else {
+                size.value: n for size, n in rules.composition.items()},
+            "owned": [{"callsign": o.owned, "design": o.design.name,
+                       "size": o.design.size.value, "price": o.price, "owes": o.paid}
+                      for o in self.owned],
+            "suggestion": [o.owned or o.design.name for o in self.suggestion],
+            "cost": sum(o.price for o in self.suggestion),
+            "paid": sum(o.paid for o in self.suggestion)}
+
+    def choose(self, names: list[str], catalog: Catalog) -> list[Option]:
+        """The force ``names`` names (callsigns of the company's Meks, and designs to buy,
+        a design twice buying two), checked against the budget, the side's limits and the
+        treasury. Raises ``Refused`` naming every problem."""
+        from db.models import fold
+
+        problems = []
+        chosen: list[Option] = []
+        mine = {fold(o.owned or ""): o for o in self.owned}
+        for raw in names:
+            name = raw.strip()
+            if name.casefold().startswith("buy "):
+                name = name[4:].strip()
+            if not name:
+                continue
+            option = mine.get(fold(name))
+            if option is not None:
+                if option in chosen:
+                    problems.append(f"{option.owned} is named twice")
+                    continue
+                chosen.append(option)
+                continue
+            try:
+                design = catalog.design(name)
+            except MeksError:
+                problems.append(f"{name!r} is neither one of the company's Meks nor a "
+                                "stock design ('meks catalog designs' lists them)")
+                continue
+            chosen.append(Option(design, design.price or 0))
+        if not chosen and not problems:
+            problems.append("name at least one Mek")
+        rules = self.scenario.side(self.side)
+        if chosen:
+            problems += rules.size_problems([o.design.size for o in chosen])
+            cost = sum(o.price for o in chosen)
+            if cost > self.budget:
+                problems.append(f"the force costs {cost} points but the budget is "
+                                f"{self.budget}")
+            paid = sum(o.paid for o in chosen)
+            if self.cash is not None and paid > self.cash:
+                problems.append(f"it costs {paid} points to buy and repair, but the "
+                                f"treasury holds {self.cash}")
+        if problems:
+            raise Refused("That force cannot be mustered: " + "; ".join(problems) + ".")
+        return chosen
+
+
+def muster_menu(session: Session, company: Company, scenario: Scenario, side: Side,
+                catalog: Catalog) -> MusterMenu:
+    """What the company's muster for ``scenario`` chooses from (``MusterMenu``)."""
+    rules = scenario.side(side)
+    # the muster below first releases any muster waiting for its battle: its support and
+    # the hire fees it paid count as they will be then
+    coming = next_muster(session, company)
+    # a Mek that owes points (parts bought, repairs, an overhaul) costs them at its muster
+    owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign, pays=m.owed)
+             for m in session.exec(
+        select(Mek).where(Mek.company_id == company.id, Mek.status == MekStatus.ACTIVE)
+        .order_by(col(Mek.id))).all()]
+    fees = coming.fees_due(rules.pilots)  # a pilot the scenario provides pays no fee (R3.3)
+    treasury = points(session, company)  # house rule treasury: what it can pay for
+    whole = rules.budget + coming.bonus
+    chosen = pick_force(owned, catalog, whole - fees, rules.max_size, rules.composition,
+                        cash=None if treasury is None else treasury - fees)
+    if not chosen and fees:
+        # Green pilots cost nothing: those who owe a fee can stay at home (``auto_muster``)
+        fees = 0
+        chosen = pick_force(owned, catalog, whole, rules.max_size, rules.composition,
+                            cash=treasury)
+    cash = None if treasury is None else treasury - fees
+    budget = whole - fees
+    if not chosen and treasury is not None:
+        raise Broke(f"{company.name} cannot field a legal force for {scenario.name}: its "
+                    f"{len(owned)} Mek{'s' * (len(owned) != 1)} and the {treasury} points "
+                    "in its treasury are not enough.")
+    if not chosen:
+        raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
+                      f"{rules.budget} points.")
+    return MusterMenu(scenario, side, owned, budget, cash, chosen, dict(coming.owed), fees)
+
+
+def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
+                catalog: Catalog, choice: list[str] | None = None) -> list[str]:
+    """Choose and record the company's force for a scenario: the strongest that fits,
+    owned Meks first, buying what is missing (or the force ``choice`` names: see
+    ``MusterMenu.choose``), and hiring pilots for empty cockpits: a Regular while the
+    scenario provides one the force has not used (its hire fee waived, R3.3), else a Green
+    one. Returns the callsigns bought."""
+    rules = scenario.side(side)
+    menu = muster_menu(session, company, scenario, side, catalog)
+    chosen = menu.suggestion if choice is None else menu.choose(choice, catalog)
+    callsigns = []
+    bought = []
+    for option in chosen:
+        if option.owned:
+            callsigns.append(option.owned)
+        else:
+            mek = buy_mek(session, company.name, option.design, custom=False,
+                          catalog=catalog)
+            callsigns.append(mek["callsign"])
+            bought.append(mek["callsign"])
+    # what the force leaves for hire fees: a pilot who owes one the scenario does not waive
+    # flies only while it fits, else stays at home and another pilot takes the cockpit
+    fees = _Fees(menu.budget + menu.fees - sum(o.price for o in chosen),
+                 None if menu.cash is None else menu.cash + menu.fees
+                 - sum(o.paid for o in chosen), menu.owed, dict(rules.pilots))
+    empty = []
+    regulars = 0  # Regulars flying in the force: each may take a provided Regular's place
+    for callsign in callsigns:
+        mek_row = session.exec(select(Mek).where(Mek.company_id == company.id,
+                                                 Mek.callsign == callsign)).one()
+        flying = session.exec(select(Pilot).where(Pilot.mek_id == mek_row.id,
+                                                  Pilot.status != PilotStatus.DEAD)).first()
+        if flying is None or not fees.take(flying):
+            empty.append(callsign)
+        elif flying.level == "Regular":
+            regulars += 1
+    free_regulars = rules.pilots.get("Regular", 0) - regulars
+    for callsign in empty:
+        spare = [p for p in session.exec(select(Pilot).where(
+            Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD,
+            col(Pilot.mek_id).is_(None))).all() if fees.fits(p)]
+        if spare:
+            best = max(spare, key=lambda p: (_rank(p.level), p.kills, -(p.id or 0)))
+            fees.take(best)
+            name = best.name
+            free_regulars -= best.level == "Regular"
+        else:
+            name = _new_pilot_name(session, company)
+            regular = free_regulars > 0
+            hire_pilot(session, company.name, name, regular=regular, catalog=catalog)
+            free_regulars -= regular
+        assign_pilot(session, company.name, name, callsign)
+    muster(session, company.name, Limits.for_scenario(scenario, side), callsigns)
+    return bought
+
+
+@dataclass
+class _Fees:
+    """The hire fees a campaign's muster can pay (R3.3): ``room`` points of the budget left
+    by the Meks, ``cash`` in the treasury (None: no treasury), the fees owed by pilot id, and
+    the pilots the scenario provides by level, each waiving one fee (``fees_due``)."""
+
+    room: int
+    cash: int | None
+    owed: dict[int, int]
+    free: dict[str, int]
+
+    def _fee(self, pilot: Pilot) -> int:
+        if self.free.get(pilot.level, 0) > 0:
+            return 0
+        return self.owed.get(pilot.id or 0, 0)
+
+    def fits(self, pilot: Pilot) -> bool:
+        fee = self._fee(pilot)
+        return fee <= self.room and (self.cash is None or fee <= self.cash)
+
+    def take(self, pilot: Pilot) -> bool:
+        """Whether ``pilot`` can fly: her fee (if the scenario does not waive it) fits,
+        and is then counted as paid."""
+        if not self.fits(pilot):
+            return False
+        fee = self.owed.get(pilot.id or 0, 0)
+        if fee and self.free.get(pilot.level, 0) > 0:
+            self.free[pilot.level] -= 1
+        elif fee:
+            self.room -= fee
+            if self.cash is not None:
+                self.cash -= fee
+        return True
+
+
+def auto_repair(session: Session, company: Company, catalog: Catalog) -> list[str]:
+    """Before a campaign's muster every Mek that lost parts (house rule spare_parts, R3.7)
+    gets them back: from the stockpile where it holds them, else bought at their catalog
+    price, owed at the Mek's next muster. Returns what was done, Mek by Mek."""
+    done = []
+    for mek in session.exec(select(Mek).where(Mek.company_id == company.id,
+                                              Mek.status == MekStatus.ACTIVE)
+                            .order_by(col(Mek.id))).all():
+        if mek.lost and mek.lost != "[]":
+            result = repair_mek(session, company.name, str(mek.id), buy=True,
+                                catalog=catalog)
+            bits = [f"{counted(named_parts(result['from_stockpile']))} from the stockpile"
+                    ] if result["from_stockpile"] else []
+            if result["bought"]:
+                bits.append(f"{counted(named_parts(result['bought']))} bought for "
+                            f"{result['cost']} points")
+            done.append(f"{mek.callsign}: " + ", ".join(bits))
+    return done
+
+
+def named_parts(names: list[str]) -> list[Part]:
+    catalog = load_catalog()
+    return [named_part(n, catalog) for n in names]
+
+
+def _rank(level: str) -> int:
+    return ("Green", "Regular", "Veteran", "Elite").index(level)
+
+
+def _design(mek: Mek, catalog: Catalog) -> Design:
+    if mek.custom_design:
+        data = stored_json(mek, "custom_design")
+        return Design(data["name"], Size(data["size"]), tuple(data["weapons"]),
+                      tuple(data["systems"]))
+    return catalog.design(mek.design)
+
+
+def _new_pilot_name(session: Session, company: Company) -> str:
+    taken = {p.name_key for p in session.exec(select(Pilot).where(
+        Pilot.company_id == company.id)).all()}
+    for round_ in range(1, 100):
+        for name in PILOT_NAMES:
+            candidate = name if round_ == 1 else f"{name} {round_}"
+            if candidate.casefold() not in taken:
+                return candidate
+    raise Refused("No name left for a new pilot.")  # pragma: no cover
