@@ -43,7 +43,7 @@ def battle_list(data: BattleListing) -> RenderableType:
 
 def _progress(p: PilotProgress) -> str:
     """A pilot's step: kills in the battle (and in the campaign so far), level after it,
-    what happened to it."""
+    what happened to it, each apart by a comma (a skill's name has spaces of its own)."""
     bits = [f"+{p['kills']} ({p['total_kills']})"]
     if p.get("level"):
         bits.append(str(p["level"]))
@@ -55,7 +55,7 @@ def _progress(p: PilotProgress) -> str:
         bits.append("killed")
     elif p.get("mek_destroyed"):
         bits.append("Mek lost")
-    return " ".join(bits)
+    return ", ".join(bits)
 
 
 def _table(title: str, columns: tuple[tuple[str, str], ...]) -> Table:
