@@ -606,3 +606,22 @@ def test_the_reveal_names_a_strongpoint_never_found_as_the_side_knew_it_issue_26
     assert any(line.startswith("  Strongpoint 1, infantry, never found (zone 8")
                for line in lines), lines
     assert not any(re.search(r"Strongpoint D\d, infantry", line) for line in lines)
+
+
+def test_a_reveal_without_its_unseen_lines_still_says_something_under_each_heading() -> None:
+    """The report and 'battle show' leave the unseen log lines out of the reveal: where a
+    side kept none of its units from the other, the reveal says so and counts the lines of
+    its own the other did not see, instead of a heading with nothing under it."""
+    from meks.engine.reveal import reveal
+
+    b = Battle(get_scenario("opening-shots"), {A: observer_force(A), D: observer_force(D)},
+               Dice.from_seed(5), {A: Baseline(), D: Baseline()}, CATALOG)
+    b.run()
+    for side in (A, D):
+        lines = reveal(b, side, unseen=False)
+        unseen = sum(1 for i in range(len(b.log)) if b.sight.private.get(i, side) is not side)
+        assert unseen, "each side keeps some rolls or decisions of its own"
+        assert lines[0] == f"What the {side.enemy.value} kept from the {side.value}:"
+        assert lines[1:] == [f"  None of its units; only {unseen} line{'s' * (unseen != 1)} "
+                             f"of the log the {side.value} did not see (its own rolls and "
+                             "decisions)."]

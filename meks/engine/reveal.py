@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 def reveal(battle: Battle, side: Side, unseen: bool = True) -> list[str]:
     """The lines of the reveal for ``side`` (``unseen``: the log lines it could not read
-    too, each marked)."""
+    too, each marked; else only how many there were)."""
     enemy = side.enemy
     log = battle.log
     private = battle.sight.private
@@ -73,6 +73,11 @@ def reveal(battle: Battle, side: Side, unseen: bool = True) -> list[str]:
         for _, event in hidden_lines:
             for line in render([event], rolls=True):
                 lines.append(f"  [unseen] {line.strip()}")
+    elif hidden_lines:  # counted, not listed: a heading is never left with nothing under it
+        count = f"{len(hidden_lines)} line{'s' * (len(hidden_lines) != 1)} of the log"
+        lines.append(f"  Also {count} the {side.value} did not see." if said else
+                     f"  None of its units; only {count} the {side.value} did not see (its "
+                     "own rolls and decisions).")
     return lines
 
 
