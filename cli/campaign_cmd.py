@@ -39,7 +39,9 @@ def start(company: str = COMPANY,
                                            "rules, as the built-in campaign plays them)."),
           printed: bool = typer.Option(False, "--printed", help="Play the six scenarios "
                                        "exactly as printed, some of whose seats one side "
-                                       "nearly always wins (see 'meks scenario list')."),
+                                       "nearly always wins; the default plan plays copies "
+                                       "changed to be contests ('meks scenario show "
+                                       "opening-shots-campaign' lists one's changes)."),
           seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
                                           help="Seed for the whole campaign's dice."),
           difficulty: str | None = typer.Option(None, "--difficulty", metavar="easy|normal|hard",

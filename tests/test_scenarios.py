@@ -615,6 +615,9 @@ def test_scenario_list_json(runner: CliRunner) -> None:
     assert listed["citadel"]["origin"] == "built-in"
     assert listed["my-own"]["origin"] == "user"
     assert listed["buying-us-some-time"]["defender_budget"] == 30
+    root = Path(__file__).resolve().parent.parent
+    for scenario_id in [*SHIPPED, *CAMPAIGN_COPIES]:  # a built-in's file is where it lies
+        assert (root / listed[scenario_id]["file"]).is_file(), listed[scenario_id]["file"]
 
 
 def test_scenario_list_reports_a_broken_user_file_and_lists_the_rest(

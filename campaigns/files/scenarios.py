@@ -179,7 +179,7 @@ def _entries_in(folder: Traversable, where: str) -> list[ScenarioEntry]:
     for item in sorted(folder.iterdir(), key=lambda i: i.name):
         if not item.name.endswith(".yaml"):
             continue
-        source = f"campaigns/{where}/{item.name}"
+        source = f"campaigns/files/{where}/{item.name}"  # where it lies in the source tree
         try:
             scenario = read_scenario_text(item.read_text(encoding="utf-8"), source)
         except InputError as exc:
@@ -194,7 +194,7 @@ def builtin_file(scenario_id: str) -> Path:
     for entry in builtin_entries():
         if entry.scenario is not None and entry.scenario.id == scenario_id:
             return Path(str(resources.files("campaigns.files").joinpath(
-                *Path(entry.file).parts[1:])))
+                *Path(entry.file).parts[2:])))
     raise MeksError(f"No built-in scenario is called {scenario_id!r}.")
 
 
