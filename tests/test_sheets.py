@@ -173,3 +173,14 @@ def test_muster_help_names_the_sheet_and_recording_still_works(runner: CliRunner
     assert code == 0 and "--paper" in out and "--format" in out
     code, _, err = invoke(runner, "muster")
     assert code == 2 and "meks muster record" not in err and "Missing argument" in err
+
+
+def test_a_pilots_record_on_the_sheet_says_one_kill_and_one_scenario() -> None:
+    from campaigns.reports.sheet import PilotCard
+    from campaigns.reports.sheet_render import record_text
+
+    def card(kills: int, scenarios: int) -> PilotCard:
+        return PilotCard("Vera", "Regular", (), (), kills, scenarios, "active")
+
+    assert record_text(card(1, 1)) == "1 kill, 1 scenario"
+    assert record_text(card(0, 2)) == "0 kills, 2 scenarios"

@@ -70,9 +70,15 @@ def _md_table(columns: Sequence[str], rows: Sequence[Sequence[str]],
             + ["| " + " | ".join(md(cell) or " " for cell in row) + " |" for row in rows])
 
 
+def record_text(card: PilotCard) -> str:
+    """A pilot's kills and scenarios survived, as a sheet says them (1 kill, 2 scenarios)."""
+    return (f"{card.kills} kill{'s' * (card.kills != 1)}, "
+            f"{card.scenarios} scenario{'s' * (card.scenarios != 1)}")
+
+
 def _md_pilot(card: PilotCard, label: str) -> list[str]:
     lines = [f"**{label}: {md(card.name)}**, {md(card.level)} ({modifiers_text(card)}); "
-             f"{card.kills} kills, {card.scenarios} scenarios"]
+             f"{record_text(card)}"]
     if card.status != "active":
         lines[0] += f"; {md(card.status)}"
     if card.skills:
@@ -229,7 +235,7 @@ def _templates() -> Any:
                              autoescape=True, undefined=jinja2.StrictUndefined,
                              finalize=finalize, trim_blocks=True, lstrip_blocks=True,
                              keep_trailing_newline=True)
-    env.globals.update(boxes=_box_counts, modifiers_text=modifiers_text,
+    env.globals.update(boxes=_box_counts, modifiers_text=modifiers_text, record_text=record_text,
                        heat_text=heat_text, mek_facts=mek_facts, weapon_rows=weapon_rows,
                        system_rows=system_rows,
                        support_rows=support_rows, setup_rows=setup_rows,
