@@ -164,9 +164,11 @@ def test_undo_a_campaign_step(runner: CliRunner) -> None:
     run(runner, "campaign", "start", "Hawks", "--seed", "4")
     run(runner, "campaign", "next", "Hawks")
     status = run_json(runner, "campaign", "status", "Hawks")
-    run(runner, "company", "undo", "Hawks")  # the campaign's bookkeeping step
+    said = run(runner, "company", "undo", "Hawks")  # the campaign's bookkeeping step
     assert run_json(runner, "campaign", "status", "Hawks")["position"] == status[
         "position"] - 1
+    assert "its battle and what was done getting ready" in " ".join(said.split())
+    assert "Undid battle" in run(runner, "company", "undo", "Hawks")  # then the battle
 
 
 def test_demo_reads_well_at_80_columns_without_colour(tmp_path: Path) -> None:
