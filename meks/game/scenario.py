@@ -219,7 +219,9 @@ class SideRules:
         if self.composition is not None:
             for size in Size:
                 have, need = sizes.count(size), self.composition.get(size, 0)
-                if have != need:
+                if have != need and not need:
+                    problems.append(f"the force may have no {size.value} Meks, but it has {have}")
+                elif have != need:
                     problems.append(f"the force needs exactly {need} {size.value} "
                                     f"Mek{'s' * (need != 1)}, not {have}")
         return problems
