@@ -435,10 +435,7 @@ def _refuse_if_undo_takes_from_play(session: Session, company: Company, event: E
 def undo(session: Session, name: str) -> Undone:
     """Revert the company's last change that is not itself an undo or already undone."""
     company = company_to_change(session, name)
-    event = session.exec(
-        select(Event).where(Event.company_id == company.id, col(Event.undoes).is_(None),
-                            col(Event.undone).is_(False), Event.command != "company create")
-        .order_by(col(Event.id).desc())).first()
+    event = _last_change(session, company)
     if event is None or event.before is None:
         raise Refused(f"{company.name} has no change left to undo.")
     current = roster.snapshot(session, company)
@@ -458,7 +455,17 @@ def undo(session: Session, name: str) -> Undone:
                       before=json.dumps(current),
                       after=json.dumps(roster.snapshot(session, company))))
     session.flush()
-    return {"undone": event.id, "command": event.command, "summary": event.summary}
+    then = _last_change(session, company)
+    return {"undone": event.id, "command": event.command, "summary": event.summary,
+            "then": None if then is None or then.before is None else then.command}
+
+
+def _last_change(session: Session, company: Company) -> Event | None:
+    """The company's latest change that is not an undo, not undone and not its founding."""
+    return session.exec(
+        select(Event).where(Event.company_id == company.id, col(Event.undoes).is_(None),
+                            col(Event.undone).is_(False), Event.command != "company create")
+        .order_by(col(Event.id).desc())).first()
 
 # ---- support --------------------------------------------------------------------------------
 

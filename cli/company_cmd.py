@@ -104,7 +104,7 @@ def undo(name: str = NAME, as_json: bool = JSON) -> None:
         print_json(result)
     else:
         say(f"Undid {result['command']}: {result['summary']}")
-        if result["command"] == "campaign next":
+        if result["command"] == "campaign next" and result["then"] == "battle":
             say("The campaign is back at that step; its battle and what was done getting "
                 "ready for it are changes of their own, still standing: undo again to take "
                 "them back one by one.")

@@ -237,6 +237,19 @@ def test_broke_is_a_result_the_campaign_shows(runner: CliRunner, hawks: str) -> 
     assert "went broke" in history[0]["summary"]
 
 
+def test_undoing_going_broke_restarts_the_step_with_nothing_else_to_take_back(
+        runner: CliRunner, hawks: str) -> None:
+    """Going broke keeps nothing of the step's preparation, so its undo puts the campaign
+    back at the step and says nothing of a battle left standing (there is none)."""
+    set_treasury(hawks, 0)
+    assert run_json(runner, "campaign", "next", hawks)["result"] == "broke"
+    said = run(runner, "company", "undo", hawks)
+    assert "went broke" in said and "battle" not in said
+    undone = run_json(runner, "company", "history", hawks)[0]
+    assert undone["command"] == "undo"
+    assert run_json(runner, "campaign", "status", hawks)["status"] == "active"
+
+
 def test_broke_shown_by_campaign_next_and_run(runner: CliRunner, hawks: str) -> None:
     set_treasury(hawks, 0)
     out = run(runner, "campaign", "run", hawks)

@@ -217,6 +217,7 @@ class Undone(TypedDict):
     undone: int | None
     command: str
     summary: str
+    then: str | None  # the command of the change a next undo would take back, if any
 
 
 class SupportResult(TypedDict):
