@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, select
 
-from campaigns.company import Refused
+from campaigns.company import Refused, shell_arg
 from campaigns.files.records import MusterMenuView
 from campaigns.files.stored import stored_json
 from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
 from campaigns.musters import Limits, muster, next_muster
-from campaigns.parts import Part, counted, named_part
+from campaigns.parts import Part, counted, held, named_part
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
 from db.models import Company, Mek, MekStatus, Pilot, PilotStatus
@@ -136,9 +136,15 @@ def muster_menu(session: Session, company: Company, scenario: Scenario, side: Si
     cash = None if treasury is None else treasury - fees
     budget = whole - fees
     if not chosen and treasury is not None:
+        stock = sum(held(session, company.id or 0).values())
+        who = shell_arg(company.name)
         raise Broke(f"{company.name} cannot field a legal force for {scenario.name}: its "
                     f"{len(owned)} Mek{'s' * (len(owned) != 1)} and the {treasury} points "
-                    "in its treasury are not enough.")
+                    "in its treasury are not enough." + (
+                        f" Its stockpile holds {stock} part{'s' * (stock != 1)} to sell: "
+                        f"'meks company undo {who}' takes the campaign back to this "
+                        f"step, and 'meks campaign sell {who} --all' sells them."
+                        if stock else ""))
     if not chosen:
         raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
                       f"{rules.budget} points.")

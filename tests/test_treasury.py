@@ -250,6 +250,29 @@ def test_undoing_going_broke_restarts_the_step_with_nothing_else_to_take_back(
     assert run_json(runner, "campaign", "status", hawks)["status"] == "active"
 
 
+def test_going_broke_with_salvage_unsold_says_how_to_sell_it_and_go_on(
+        runner: CliRunner, hawks: str) -> None:
+    """A company that goes broke while its stockpile holds parts is told so, and how to take
+    the step back and sell them; done, its campaign goes on."""
+    from campaigns.company import get_company
+    from campaigns.parts import WEAPON, Part, store_parts
+    from cli.state import session
+
+    for design in ("VIPER", "WASP"):  # a second WASP (9 points) is still to buy
+        run(runner, "mek", "buy", hawks, design)
+    with session() as s:  # 5 Rail Cannons sell for 2 points each
+        store_parts(s, get_company(s, hawks).id or 0, [Part(WEAPON, "Rail Cannon")] * 5)
+    set_treasury(hawks, 0)
+    broke = run_json(runner, "campaign", "next", hawks)
+    assert broke["result"] == "broke", broke
+    assert "stockpile holds 5 parts" in broke["reason"]
+    assert "meks company undo Hawks" in broke["reason"]
+    assert "meks campaign sell Hawks --all" in broke["reason"]
+    run(runner, "company", "undo", hawks)
+    assert run_json(runner, "campaign", "sell", hawks, "--all")["treasury"] == 10
+    assert run_json(runner, "campaign", "next", hawks, "--runs", "0")["result"] != "broke"
+
+
 def test_broke_shown_by_campaign_next_and_run(runner: CliRunner, hawks: str) -> None:
     set_treasury(hawks, 0)
     out = run(runner, "campaign", "run", hawks)
