@@ -84,6 +84,7 @@ from meks.analysis.estimate import (  # noqa: E402
     Curve,
     Model,
     from_edge,
+    past_bends,
     readings,
 )
 from meks.engine import REVISION  # noqa: E402
@@ -298,7 +299,7 @@ def edge_terms(xs: np.ndarray) -> np.ndarray:
     """For each battle (edge, speed, numbers), the edge times the speed and how far the
     edge lies past each of ``BENDS`` (0 short of it), as ``Curve.chance`` reads them."""
     x, v = xs[:, 0], xs[:, 1]
-    return np.column_stack([x * v, *(np.maximum(0.0, x - at) for at in BENDS)])
+    return np.column_stack([x * v, *past_bends(x)])
 
 
 def rows(results: list[tuple[str, list[Fought]]], scenario: str) -> Rows:

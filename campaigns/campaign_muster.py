@@ -13,7 +13,7 @@ from campaigns.company import Refused, shell_arg
 from campaigns.files.records import MusterMenuView
 from campaigns.files.stored import stored_json
 from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
-from campaigns.musters import Limits, muster, next_muster
+from campaigns.musters import Limits, Provided, muster, next_muster
 from campaigns.parts import Part, counted, held, named_part
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
@@ -175,7 +175,7 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
     # flies only while it fits, else stays at home and another pilot takes the cockpit
     fees = _Fees(menu.budget + menu.fees - sum(o.price for o in chosen),
                  None if menu.cash is None else menu.cash + menu.fees
-                 - sum(o.paid for o in chosen), menu.owed, dict(rules.pilots))
+                 - sum(o.paid for o in chosen), menu.owed, Provided(rules.pilots))
     empty = []
     regulars = 0  # Regulars flying in the force: each may take a provided Regular's place
     for callsign in callsigns:
@@ -211,20 +211,15 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
 class _Fees:
     """The hire fees a campaign's muster can pay (R3.3): ``room`` points of the budget left
     by the Meks, ``cash`` in the treasury (None: no treasury), the fees owed by pilot id, and
-    the pilots the scenario provides by level, each waiving one fee (``fees_due``)."""
+    the pilots the scenario provides, each waiving one fee (``Provided``)."""
 
     room: int
     cash: int | None
     owed: dict[int, int]
-    free: dict[str, int]
-
-    def _fee(self, pilot: Pilot) -> int:
-        if self.free.get(pilot.level, 0) > 0:
-            return 0
-        return self.owed.get(pilot.id or 0, 0)
+    waivers: Provided
 
     def fits(self, pilot: Pilot) -> bool:
-        fee = self._fee(pilot)
+        fee = self.waivers.due(pilot.level, self.owed.get(pilot.id or 0, 0))
         return fee <= self.room and (self.cash is None or fee <= self.cash)
 
     def take(self, pilot: Pilot) -> bool:
@@ -232,13 +227,10 @@ class _Fees:
         and is then counted as paid."""
         if not self.fits(pilot):
             return False
-        fee = self.owed.get(pilot.id or 0, 0)
-        if fee and self.free.get(pilot.level, 0) > 0:
-            self.free[pilot.level] -= 1
-        elif fee:
-            self.room -= fee
-            if self.cash is not None:
-                self.cash -= fee
+        fee = self.waivers.charge(pilot.level, self.owed.get(pilot.id or 0, 0))
+        self.room -= fee
+        if self.cash is not None:
+            self.cash -= fee
         return True
 
 

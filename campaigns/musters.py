@@ -106,19 +106,32 @@ class NextMuster:
                             provided))
 
 
+class Provided:
+    """The pilots a scenario side provides, by level, not yet used (R3.3): a provided pilot
+    costs nothing, so each waives the hire fee of one pilot of its level who owes one."""
+
+    def __init__(self, provided: Mapping[str, int]) -> None:
+        self.free = dict(provided)
+
+    def due(self, level: str, fee: int) -> int:
+        """What a pilot of ``level`` owing ``fee`` would pay, a waiver left unused."""
+        return 0 if fee and self.free.get(level, 0) > 0 else fee
+
+    def charge(self, level: str, fee: int) -> int:
+        """What that pilot pays, using up the waiver that spares her fee."""
+        due = self.due(level, fee)
+        if fee and not due:
+            self.free[level] -= 1
+        return due
+
+
 def fees_due(owing: Sequence[tuple[str, int]], provided: Mapping[str, int]) -> list[int]:
     """The hire fee a muster charges each pilot of ``owing`` ((level, fee owed), in the
-    force's order) when the scenario side provides ``provided`` pilots by level (R3.3): a
-    provided pilot costs nothing, so each waives the fee of the first pilot of its level
-    who owes one."""
-    free = dict(provided)
-    due = []
-    for level, fee in owing:
-        if fee and free.get(level, 0) > 0:
-            free[level] -= 1
-            fee = 0
-        due.append(fee)
-    return due
+    force's order) when the scenario side provides ``provided`` pilots by level: each
+    provided pilot waives the fee of the first pilot of its level who owes one
+    (``Provided``)."""
+    waivers = Provided(provided)
+    return [waivers.charge(level, fee) for level, fee in owing]
 
 
 def next_muster(session: Session, company: Company) -> NextMuster:

@@ -52,6 +52,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
+from typing import Any
 
 from meks.engine.bot.choices import design_profile, support_profile
 from meks.engine.bot.rolls import best_roll, contest
@@ -217,6 +218,13 @@ bend's weight (``Curve.bends``). A straight line in the edge judged the even mat
 worst, where the campaign's battles are balanced to be: Head to Head's curve said 45% for
 a company that won 39% of its battles in the band it fitted itself."""
 
+def past_bends(x: Any) -> list[Any]:
+    """How far the edge in strength ``x`` lies past each of ``BENDS`` (0 short of it): what
+    a curve's ``bends`` weigh. ``x`` may be a number or an array of them (the fitted
+    battles' edges, ``benchmarks/fit_odds.py``)."""
+    return [(x - at) * (x > at) for at in BENDS]
+
+
 Counts = Mapping[tuple[Side, str], int]
 """How many times each side has something the curves weigh: (side, name) -> count."""
 Rolled = Counts
@@ -249,9 +257,8 @@ class Curve:
                designs: Counts | None = None, levels: Counts | None = None) -> float:
         z = self.intercept + self.slope * x + self.speed * v + self.numbers * n \
             + self.edge_speed * x * v
-        for at, more in zip(BENDS, self.bends, strict=False):
-            if x > at:
-                z += more * (x - at)
+        for past, more in zip(past_bends(x), self.bends, strict=False):
+            z += more * past
         for counts, weights in ((rolled, self.support), (designs, self.designs),
                                 (levels, self.levels)):
             if counts:
@@ -465,4 +472,5 @@ def from_edge(model: Model, x: float, v: float = 0.0, n: float = 0.0,
 
 __all__ = ["BENDS", "COUNTED", "Counts", "Curve", "Estimate", "Model", "Readings", "Rolled",
            "Weights", "designs", "edge", "estimate", "from_edge", "levels", "model_for",
-           "models", "numbers", "readings", "rolled", "rollers", "speed", "strength"]
+           "models", "numbers", "past_bends", "readings", "rolled", "rollers", "speed",
+           "strength"]
