@@ -76,7 +76,8 @@ def campaign_show(data: CampaignStory) -> RenderableType:
                     ("Lost", "right"), ("Salvage", "left"), ("Treasury", "right")))
     for s in steps:
         odds = s["odds_before"]
-        table.add_row(_text(s["step"]), Text(f"{s['scenario']} ({s['side']})"),
+        # the name, which wraps at its spaces in a narrow terminal (an id, where none is kept)
+        table.add_row(_text(s["step"]), Text(f"{s['name'] or s['scenario']} ({s['side']})"),
                       _text(s["battle_id"]), Text(_pct(odds["win"]) if odds else NONE),
                       _text(s["result"]), _text(s["kills"]),
                       _text(s["losses"]),

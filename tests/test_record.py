@@ -145,6 +145,9 @@ def test_campaign_show_gives_each_step_its_battle_odds_result_kills_losses_and_p
     table = run(runner, "campaign", "show", "Hawks")
     assert f"{step['odds_before']['win']:.0%}" in table and "Treasury" in table
     assert step["pilots"][0]["pilot"] in table
+    # each step by its scenario's name, which wraps at its spaces in 80 columns
+    assert step["name"] == "Opening Shots (campaign)"
+    assert "Opening Shots" in table and "opening-shots-campaign" not in table
 
 
 def test_a_steps_treasury_shows_as_a_column_when_recorded(
