@@ -264,7 +264,7 @@ def show_(battle_id: int = typer.Argument(..., help="The battle's id.", show_def
     """Print a stored battle's report again."""
     from campaigns.battles import show as load
 
-    with session() as s:
+    with session(create=False) as s:
         data = load(s, battle_id, rolls)
     if as_json:
         print_json(data)
@@ -280,7 +280,7 @@ def replay(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
     The result must be identical to the stored one; the command says whether it is."""
     from campaigns.battles import replay as do_replay
 
-    with session() as s:
+    with session(create=False) as s:
         data = do_replay(s, battle_id)
     if as_json:
         print_json(data)

@@ -76,7 +76,7 @@ def status(company: str = COMPANY, as_json: bool = JSON) -> None:
     from campaigns.campaign import status as load
     from cli import campaign_views
 
-    with session() as s:
+    with session(create=False) as s:
         view = load(s, company)
     if as_json:
         print_json(view)

@@ -29,9 +29,13 @@ def list_(as_json: bool = JSON) -> None:
     """Every company in the database."""
     from campaigns.company import list_companies
     from cli import store_views
+    from db.engine import NoDatabase
 
-    with session() as s:
-        rows = list_companies(s)
+    try:
+        with session(create=False) as s:
+            rows = list_companies(s)
+    except NoDatabase:  # none yet: listing makes none (the first change does)
+        rows = []
     if as_json:
         print_json(rows)
     else:
@@ -44,7 +48,7 @@ def show_(name: str = NAME, as_json: bool = JSON) -> None:
     from campaigns.company import show_company
     from cli import store_views
 
-    with session() as s:
+    with session(create=False) as s:
         view = show_company(s, name)
     if as_json:
         print_json(view)
@@ -60,7 +64,7 @@ def delete(name: str = NAME,
     from campaigns.company import delete_company, get_company
 
     if not yes:
-        with session() as s:
+        with session(create=False) as s:
             label = get_company(s, name).name
         if not interactive():
             typer.echo(f"Deleting {label} needs --yes when no one can be asked.", err=True)
@@ -68,7 +72,7 @@ def delete(name: str = NAME,
         if not typer.confirm(f"Delete {label} and all its Meks, pilots and battles?"):
             typer.echo(f"Kept {label}; nothing was deleted.", err=True)
             raise typer.Exit(1)
-    with session() as s:
+    with session(create=False) as s:
         deleted, set_aside = delete_company(s, name)
     say(f"Deleted {deleted}.")
     for play_id in set_aside:
@@ -84,7 +88,7 @@ def history(name: str = NAME, as_json: bool = JSON) -> None:
     from campaigns.company import history as load_history
     from cli import store_views
 
-    with session() as s:
+    with session(create=False) as s:
         label = get_company(s, name).name
         events = load_history(s, name)
     if as_json:
@@ -98,7 +102,7 @@ def undo(name: str = NAME, as_json: bool = JSON) -> None:
     """Revert the company's last change exactly (the undo itself is recorded too)."""
     from campaigns.company import undo as undo_last
 
-    with session() as s:
+    with session(create=False) as s:
         result = undo_last(s, name)
     if as_json:
         print_json(result)

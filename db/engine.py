@@ -459,9 +459,9 @@ def _check_file(file: Path, location: str, create: bool) -> None:
     except (FileNotFoundError, NotADirectoryError):
         why = ""
     raise NoDatabase(
-        f"No database at {describe(location)}{why}. "
-        "Check the path given with --db or MEKS_DB; a command that changes data (such as "
-        "'meks company create') makes it.")
+        f"No database at {describe(location)}{why}. A command that changes data (such as "
+        "'meks company create') makes it; to use another database, name it with --db or "
+        "MEKS_DB.")
 
 
 _SQLITE_READONLY = 8

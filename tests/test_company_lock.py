@@ -490,6 +490,7 @@ def test_issue14_a_database_error_shown_as_a_bug_is_one_line_without_sql(
                              "(%(callsign)s)", {"callsign": "secret-value"},
                              Exception("DETAIL: Key (x)=(y)"))
 
+    assert CliRunner().invoke(app, ["company", "create", "Someone"]).exit_code == 0
     monkeypatch.setattr(campaigns.company, "show_company", clash)
     result = CliRunner().invoke(app, ["company", "show", "Anyone"])
     assert result.exit_code == 1

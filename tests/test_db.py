@@ -245,3 +245,39 @@ def test_statuses_are_enums_stored_as_the_text_they_always_were(tmp_path: Path) 
         assert conn.execute("SELECT status FROM pilot").fetchone() == ("dead",)
     with transaction(str(path)) as s:
         assert s.exec(select(Mek)).one().status is MekStatus.DESTROYED
+
+
+def test_commands_that_only_read_a_company_do_not_make_a_missing_database(  # type: ignore[no-untyped-def]
+        runner, tmp_path: Path) -> None:
+    """A read (or an undo or delete, which need a company to act on) at a path where no
+    database is refuses in one sentence and makes neither the database nor its folder; a
+    mistyped --db leaves no trace."""
+    from cli.app import app
+
+    missing = tmp_path / "typo_dir" / "x.db"
+    for args in (["company", "show", "Hawks"], ["company", "history", "Hawks"],
+                 ["company", "undo", "Hawks"], ["company", "delete", "Hawks", "--yes"],
+                 ["battle", "show", "1"], ["battle", "replay", "1"],
+                 ["battle", "list", "Hawks"], ["campaign", "status", "Hawks"],
+                 ["campaign", "show", "Hawks"], ["mek", "list", "Hawks"],
+                 ["pilot", "list", "Hawks"], ["pilot", "show", "Hawks", "Vera"]):
+        result = runner.invoke(app, ["--db", str(missing), *args])
+        assert result.exit_code == 1, (args, result.stderr)
+        assert f"No database at {missing}." in result.stderr, args
+        assert "meks company create" in result.stderr and "--db" in result.stderr
+        assert "Traceback" not in result.stderr
+    assert not missing.parent.exists()
+
+
+def test_company_list_where_no_database_is_lists_none_and_makes_none(  # type: ignore[no-untyped-def]
+        runner, tmp_path: Path) -> None:
+    from cli.app import app
+
+    missing = tmp_path / "typo_dir" / "x.db"
+    shown = runner.invoke(app, ["--db", str(missing), "company", "list"])
+    assert shown.exit_code == 0 and "No companies yet" in shown.stdout
+    listed = runner.invoke(app, ["--db", str(missing), "company", "list", "--json"])
+    assert listed.exit_code == 0 and json.loads(listed.stdout) == []
+    assert not missing.parent.exists()
+    made = runner.invoke(app, ["--db", str(missing), "company", "create", "Hawks"])
+    assert made.exit_code == 0 and missing.exists()  # a change makes it, folder and all

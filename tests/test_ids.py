@@ -51,6 +51,7 @@ def test_meks_and_pilots_named_by_a_number_too_large_for_an_id_are_not_found(
 @pytest.mark.parametrize("command", ["show", "replay"])
 def test_a_battle_id_too_large_to_store_is_not_found(runner: CliRunner,
                                                      command: str) -> None:
+    run(runner, "company", "create", "Somebody")  # a database to look in
     assert "No battle has id" in run(runner, "battle", command, HUGE, code=1)
 
 

@@ -67,6 +67,7 @@ def test_company_names_are_unique_ignoring_case(runner: CliRunner) -> None:
 
 
 def test_unknown_company_exits_1(runner: CliRunner) -> None:
+    run(runner, "company", "create", "Somebody")  # a database to look in
     err = run(runner, "company", "show", "Nobody", code=1)
     assert "No company" in err
 
