@@ -152,7 +152,7 @@ def report(total: Tally, scenario: Scenario, sides: dict[Side, Any], seed: int,
     units: list[UnitOdds] = []
     for uid in sorted(total.names, key=lambda u: (u[0], int(u[1:]) if u[1:].isdigit()
                                                    else 0, u)):
-        units.append({"id": uid, "name": total.names[uid],
+        units.append({"id": uid, "name": total.names[uid], "pilot": total.pilots.get(uid),
                       "side": "attacker" if uid.startswith("A") else "defender",
                       "survival": total.survived.get(uid, 0) / total.runs,
                       "expected_kills": total.kills.get(uid, 0) / total.runs})

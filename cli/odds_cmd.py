@@ -277,11 +277,11 @@ def _view(data: "BattleOdds") -> list[Any]:
                      (data["draw"], "Draw")):
         outcomes.add_row(Text(label), f"{o['p']:.1%}", f"{o['low']:.1%} - {o['high']:.1%}")
     units = Table(box=box.SIMPLE_HEAD)
-    for column in ("Unit", "Side", "Survives", "Mek kills"):
+    for column in ("Unit", "Pilot", "Side", "Survives", "Mek kills"):
         units.add_column(column)
     for u in data["units"]:
-        units.add_row(Text(u["name"]), u["side"], f"{u['survival']:.1%}",
-                      f"{u['expected_kills']:.2f}")
+        units.add_row(Text(u["name"]), Text(u["pilot"] or "-"), u["side"],
+                      f"{u['survival']:.1%}", f"{u['expected_kills']:.2f}")
     return [head, said, outcomes,
             Text(f"Expected length: {data['expected_turns']:.1f} turns."), units]
 

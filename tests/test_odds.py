@@ -44,6 +44,23 @@ def test_odds_report_shape_and_sums(runner: CliRunner, force: str) -> None:
     assert "95% interval" in table and "Survives" in table
 
 
+def test_each_unit_is_shown_with_its_pilot(runner: CliRunner, tmp_path: Path,
+                                          force: str) -> None:
+    """A force file's units are named by design; the pilot a player named is shown beside
+    each (a pilot left unnamed has the name the force gives it)."""
+    named = tmp_path / "named.yaml"
+    named.write_text("meks:\n  - {design: VIPER, pilot: Ana}\n  - {design: WASP, pilot: Bo}\n"
+                     "  - {design: WASP}\n")
+    data = odds(runner, "opening-shots", "-a", str(named), "-d", force, "--runs", "8")
+    attackers = [u for u in data["units"] if u["side"] == "attacker"]  # type: ignore[attr-defined]
+    assert [(u["name"], u["pilot"]) for u in attackers][:2] == [("VIPER-1", "Ana"),
+                                                                ("WASP-1", "Bo")]
+    assert attackers[2]["pilot"]  # unnamed, but a pilot all the same
+    table = runner.invoke(app, ["odds", "opening-shots", "-a", str(named), "-d", force,
+                                "--runs", "8"]).stdout
+    assert "Pilot" in table and "Ana" in table and "Bo" in table
+
+
 def test_odds_depend_only_on_the_seed_never_on_jobs(runner: CliRunner, force: str) -> None:
     one = odds(runner, "opening-shots", "-a", force, "-d", force, "--runs", "120", "--seed",
                "9", "--jobs", "1")  # --jobs defaults to the CPUs available: say one

@@ -31,6 +31,7 @@ class UnitOdds(TypedDict):
 
     id: str
     name: str
+    pilot: str | None  # None for a vehicle
     side: str
     survival: float
     expected_kills: float

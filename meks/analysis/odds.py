@@ -42,6 +42,7 @@ class Tally:
     survived: dict[str, int] = field(default_factory=dict)
     kills: dict[str, int] = field(default_factory=dict)
     names: dict[str, str] = field(default_factory=dict)
+    pilots: dict[str, str] = field(default_factory=dict)  # the pilot of each unit with one
 
     def add(self, other: Tally) -> None:
         self.runs += other.runs
@@ -54,6 +55,7 @@ class Tally:
         for key, value in other.kills.items():
             self.kills[key] = self.kills.get(key, 0) + value
         self.names.update(other.names)
+        self.pilots.update(other.pilots)
 
 
 def wilson(successes: int, runs: int, z: float = Z95) -> tuple[float, float]:
@@ -91,6 +93,8 @@ def simulate(scenario: Scenario, forces: dict[Side, ForceSpec], seed: int,
             if unit.decoy or (unit.pilot is None and not unit.vehicle):
                 continue
             tally.names.setdefault(unit.id, unit.name)
+            if unit.pilot is not None:
+                tally.pilots.setdefault(unit.id, unit.pilot.name)
             standing = unit.destroyed_turn is None
             tally.survived[unit.id] = tally.survived.get(unit.id, 0) + standing
             tally.kills[unit.id] = tally.kills.get(unit.id, 0) + unit.mek_kills
