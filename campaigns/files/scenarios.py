@@ -162,15 +162,18 @@ class _LineIndex:
 
 # ---- finding scenarios -------------------------------------------------------------------
 
+PACKAGE = ("campaigns", "files")
+"""The package the built-in scenarios lie in, as folders: a built-in scenario's file is
+named by its path in the source tree, from here."""
+
 @functools.cache
 def builtin_entries() -> tuple[ScenarioEntry, ...]:
     """The scenarios shipped with the game: the six of the rules in their order, then the
     built-in campaign's copies of some of them (``campaigns/files/scenarios/campaign``)."""
     entries = []
-    for folder, where in ((resources.files("campaigns.files").joinpath("scenarios"), "scenarios"),
-                          (resources.files("campaigns.files").joinpath("scenarios", "campaign"),
-                           "scenarios/campaign")):
-        entries += _entries_in(folder, where)
+    package = resources.files(".".join(PACKAGE))
+    for where in (("scenarios",), ("scenarios", "campaign")):
+        entries += _entries_in(package.joinpath(*where), "/".join(where))
     return tuple(entries)
 
 
@@ -179,7 +182,7 @@ def _entries_in(folder: Traversable, where: str) -> list[ScenarioEntry]:
     for item in sorted(folder.iterdir(), key=lambda i: i.name):
         if not item.name.endswith(".yaml"):
             continue
-        source = f"campaigns/files/{where}/{item.name}"  # where it lies in the source tree
+        source = "/".join((*PACKAGE, where, item.name))  # where it lies in the source tree
         try:
             scenario = read_scenario_text(item.read_text(encoding="utf-8"), source)
         except InputError as exc:
@@ -193,8 +196,8 @@ def builtin_file(scenario_id: str) -> Path:
     """The package file of a built-in scenario (for tests and ``scenario check``)."""
     for entry in builtin_entries():
         if entry.scenario is not None and entry.scenario.id == scenario_id:
-            return Path(str(resources.files("campaigns.files").joinpath(
-                *Path(entry.file).parts[2:])))
+            return Path(str(resources.files(".".join(PACKAGE)).joinpath(
+                *Path(entry.file).parts[len(PACKAGE):])))
     raise MeksError(f"No built-in scenario is called {scenario_id!r}.")
 
 
