@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from campaigns.files.scenarios import get_scenario
 from meks.engine import REVISION, as_fought_under
+from meks.engine.bot.manoeuvre import AHEAD_AT
 from meks.engine.bot.movement import NET_AT
 from meks.engine.bot.policy import Bot
 from meks.engine.bot.tasks import PRESS_FACTOR, PRESS_MARGIN, Tasks, pressed
@@ -467,9 +468,44 @@ def test_a_fight_in_rounds_needs_fewer_turns_R5_2() -> None:
 
 # ---- ahead in a battle that would be drawn -----------------------------------------------------
 
-def test_ahead_is_a_clearly_stronger_whole_force() -> None:
+def test_ahead_is_a_whole_force_not_clearly_the_weaker() -> None:
     """Issue 16 item 2 ("in Head to Head play for the win when ahead"): ``Bot.ahead`` is a
     force ratio of at least ``AHEAD_AT`` over everything the side can see."""
     battle, bot, _, _ = duel("DRAKEN+DRAKEN", "VIPER")
     assert bot.ahead(view_of(battle, Side.ATTACKER), Side.ATTACKER)
     assert not bot.ahead(view_of(battle, Side.DEFENDER), Side.DEFENDER)
+
+
+def test_a_side_not_clearly_the_weaker_closes_instead_of_waiting_for_a_draw() -> None:
+    """Engine revision 13: where waiting draws, a side plays for the win unless its force is
+    clearly the weaker (``AHEAD_AT``). Two Regular WASPs facing a Green VIPER at Long, where
+    none of their guns reach, used to keep the range there all battle (57 draws in 60); they
+    close in now."""
+    from meks.analysis.duel import duel_scenario
+    from meks.engine.units import ForceSpec
+
+    sides = {Side.ATTACKER: ForceSpec((mek("WASP", name="WASP 1"), mek("WASP", name="WASP 2"))),
+             Side.DEFENDER: ForceSpec((mek("VIPER", "Green"),))}
+    bot = Bot()
+    battle = Battle(duel_scenario(), sides, Dice.from_seed(5), {side: bot for side in Side},
+                    CATALOG)
+    battle.setup()
+    battle.turn = 1
+    battle.engagements[5] = Engagement(5, Band.LONG)
+    view = view_of(battle, Side.ATTACKER)
+    assert bot.clock(view, Side.ATTACKER) == 0  # the duel's turn limit is a draw
+    ratio = bot.judge.ratio(view, view.side_units(Side.ATTACKER),
+                            view.side_units(Side.DEFENDER))
+    assert AHEAD_AT <= ratio < 1.3  # not clearly the stronger, and not clearly the weaker
+    assert bot.ahead(view, Side.ATTACKER)
+    choice = bot.range_choice(view, 5, Side.ATTACKER, [
+        RangeChoice.STAY, RangeChoice.CLOSE, RangeChoice.BREAK, RangeChoice.CLOSE_TWO,
+        RangeChoice.DOUBLE])
+    assert choice in (RangeChoice.CLOSE, RangeChoice.CLOSE_TWO)
+
+
+def test_a_side_clearly_the_weaker_still_waits_for_the_draw() -> None:
+    """The other side of ``AHEAD_AT``: a lone VIPER facing two DRAKENs is clearly the
+    weaker, so where waiting draws it does not play for the win."""
+    battle, bot, _, _ = duel("VIPER", "DRAKEN+DRAKEN")
+    assert not bot.ahead(view_of(battle, Side.ATTACKER), Side.ATTACKER)

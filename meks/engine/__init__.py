@@ -13,7 +13,7 @@ from meks.game.vocabulary import BreakContact
 # replayed). Every stored battle records the revision it was fought under (battles from
 # before there was one count as 1), so a replay that differs can say why. docs/rules.md
 # lists what each revision changed.
-REVISION = 12
+REVISION = 13
 
 # The first revision to fight a zone combat in rounds and to withdraw on breaking contact
 # (R5.2, R6.3 as revised). Battles of earlier revisions were fought under the earlier

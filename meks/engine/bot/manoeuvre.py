@@ -34,7 +34,10 @@ if TYPE_CHECKING:
 
 LEAVE_BY_EXIT = 60.0  # worth of leaving the map from the exit zone the side must leave by
 RETREAT_BELOW = 0.45  # force ratio in a zone under which a side not pressed for time leaves
-AHEAD_AT = 1.3  # force ratio from which a side that would otherwise draw plays for the win
+# force ratio from which a side that would otherwise draw plays for the win: unless it is
+# clearly the weaker (engine revision 13; it was 1.3, clearly the stronger, and two WASPs
+# facing a VIPER kept the range at Long, where neither can fire, for the whole battle)
+AHEAD_AT = 0.8
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # tests and callers extend it
@@ -360,8 +363,9 @@ class Manoeuvre(Baseline):
         return dealt * 1.5 >= left and self.judge.ratio(battle, mine, real) >= 2.0
 
     def ahead(self, battle: SideView, side: Side) -> bool:
-        """Whether the side's whole force clearly outlasts the enemy's it can see (force
-        ratio at least ``AHEAD_AT``)."""
+        """Whether the side's whole force is not clearly outlasted by the enemy's it can
+        see (force ratio at least ``AHEAD_AT``): enough to play for the win rather than a
+        draw."""
         mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy]
         theirs = [u for u in battle.side_units(side.enemy) if u.on_map and not u.hidden
                   and (u.weapons or u.is_infantry)]
