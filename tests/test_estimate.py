@@ -278,15 +278,21 @@ def test_every_built_in_scenarios_curves_were_fitted_to_its_rules_as_they_are() 
 def test_where_strength_decides_the_stronger_attacker_is_likelier_to_win() -> None:
     """In the scenarios that are fights to the finish (Buying Us Some Time, Head to Head),
     the fitted curves rise with the attacker's edge in strength and in movement rolls, and
-    fall for the defender; at the Hot Gates, where the attackers must beat the defenders in
-    the pass before they leave through it (R5.2, R6.3 of engine revision 8), the edge counts
-    (in its broken ground the edge holds the faster side's doubling of the terrain, R6.3, so
-    speed's own term there is small and may take either sign)."""
+    fall for the defender across the match-ups that are fights (edges -0.5 to 1.5; against
+    an attacker far weaker still, Head to Head's defender wins less again, as the weak side
+    keeps out of reach and the battle is drawn); at the Hot Gates, where the attackers must
+    beat the defenders in the pass before they leave through it (R5.2, R6.3 of engine
+    revision 8), the edge counts (in its broken ground the edge holds the faster side's
+    doubling of the terrain, R6.3, so speed's own term there is small and may take either
+    sign)."""
     for sid in ("buying-us-some-time", "head-to-head"):
         model = models()[sid]
-        assert model.attacker.slope > 0 > model.defender.slope
+        assert model.attacker.slope > 0
         assert model.attacker.speed > 0 > model.defender.speed
         assert from_edge(model, 1.0).attacker > from_edge(model, -1.0).attacker
+        edges = (-0.5, 0.0, 0.5, 1.0, 1.5)
+        defended = [from_edge(model, x).defender for x in edges]
+        assert defended == sorted(defended, reverse=True), (sid, defended)
     gates = models()["at-the-hot-gates"]
     assert gates.attacker.slope > 0 > gates.defender.slope
 
