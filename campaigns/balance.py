@@ -52,12 +52,9 @@ TARGET = {Difficulty.EASY: 0.65, Difficulty.NORMAL: 0.50, Difficulty.HARD: 0.35}
 """The company's chance of winning that balancing aims at, by difficulty."""
 SCALES = (0.70, 0.85, 1.00, 1.15, 1.30)
 """The enemy's budget, as shares of the scenario's budget, that balancing may choose."""
-FLOOR_SCALES = (0.15, 0.25, 0.30, 0.35, 0.40, 0.48, 0.55)
+FLOOR_SCALES = (0.40, 0.55)
 """Budgets below the band (shares of the scenario's), weakest first, that balancing goes on
-to only for a company the whole band leaves far behind (``FLOOR_GAP``). They go down to an
-enemy of a single light Mek, in steps small enough that one more Mek, or a larger one, is a
-step of its own: with only 40% and 55% a company worn down to a WASP and a VIPER met a
-WARTHOG at best and lost nearly every time (docs/rules.md, "The floor below the band")."""
+to only for a company the whole band leaves far behind (``FLOOR_GAP``)."""
 FLOOR_GAP = 0.20
 """How far under the target the company's chance against every candidate of the band must
 be for balancing to go on below it (``FLOOR_SCALES``)."""

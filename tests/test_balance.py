@@ -240,7 +240,7 @@ def test_balancing_picks_the_candidate_nearest_the_target(monkeypatch: pytest.Mo
        difficulty=st.sampled_from(list(Difficulty)))
 def test_the_floor_lies_below_the_band_with_the_bands_weakest_pilots(
         budget: int, difficulty: Difficulty) -> None:
-    """Our decision (docs/rules.md): below the band, balancing may go down to 15% of the
+    """Our decision (docs/rules.md): below the band, balancing may go to 40% and 55% of the
     scenario's budget, with the pilots of the band's bottom (a level under the difficulty's,
     Green at the lowest)."""
     from meks.game.scenario import SideRules
