@@ -199,14 +199,16 @@ def test_the_bot_reads_the_victory_conditions_into_tasks() -> None:
 # ---- single decisions -------------------------------------------------------------------------
 
 def duel(attacker: str, defender: str, terrain: str = "Plains",
-         band: Band = Band.LONG) -> tuple[Battle, Bot, Unit, Unit]:
+         band: Band = Band.LONG, levels: tuple[str, str] = ("Regular", "Regular")
+         ) -> tuple[Battle, Bot, Unit, Unit]:
     """A set-up fight in zone 5, already engaged at ``band``, the bot on both sides; each
-    side is one or more designs ("VIPER+VIPER")."""
+    side is one or more designs ("VIPER+VIPER"), its pilots of that side's ``levels``."""
     from meks.engine.core import Engagement
 
-    sides = {side: ForceSpec(tuple(mek(d, name=f"{side.value} {d} {i}")
+    sides = {side: ForceSpec(tuple(mek(d, level, name=f"{side.value} {d} {i}")
                                    for i, d in enumerate(names.split("+"))))
-             for side, names in ((Side.ATTACKER, attacker), (Side.DEFENDER, defender))}
+             for side, names, level in ((Side.ATTACKER, attacker, levels[0]),
+                                        (Side.DEFENDER, defender, levels[1]))}
     bot = Bot()
     battle = Battle(duel_scenario(terrain), sides, Dice.from_seed(5),
                     {side: bot for side in Side}, CATALOG)

@@ -481,17 +481,7 @@ def test_a_side_not_clearly_the_weaker_closes_instead_of_waiting_for_a_draw() ->
     clearly the weaker (``AHEAD_AT``). Two Regular WASPs facing a Green VIPER at Long, where
     none of their guns reach, used to keep the range there all battle (57 draws in 60); they
     close in now."""
-    from meks.analysis.duel import duel_scenario
-    from meks.engine.units import ForceSpec
-
-    sides = {Side.ATTACKER: ForceSpec((mek("WASP", name="WASP 1"), mek("WASP", name="WASP 2"))),
-             Side.DEFENDER: ForceSpec((mek("VIPER", "Green"),))}
-    bot = Bot()
-    battle = Battle(duel_scenario(), sides, Dice.from_seed(5), {side: bot for side in Side},
-                    CATALOG)
-    battle.setup()
-    battle.turn = 1
-    battle.engagements[5] = Engagement(5, Band.LONG)
+    battle, bot, _, _ = duel("WASP+WASP", "VIPER", levels=("Regular", "Green"))
     view = view_of(battle, Side.ATTACKER)
     assert bot.clock(view, Side.ATTACKER) == 0  # the duel's turn limit is a draw
     ratio = bot.judge.ratio(view, view.side_units(Side.ATTACKER),

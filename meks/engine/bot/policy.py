@@ -80,8 +80,9 @@ class Bot(Manoeuvre):
             return self._search(battle, side, band, options)
         clock = self.clock(battle, side)
         leave = self.leave_value(battle, side, zone)
-        # Ahead when a draw is the alternative: play for the win, weighing the damage dealt
-        # as a side that must act does (more and more as the turns run out).
+        # Not clearly the weaker (``ahead``) when a draw is the alternative: play for the
+        # win, weighing the damage dealt as a side that must act does (more and more as the
+        # turns run out).
         urgent = -1 if clock == 0 and self.ahead(battle, side) else clock
         nets = {b: self.judge.net(battle, mine, theirs, b, False, urgent) for b in BANDS}
         doubled = self.judge.net(battle, mine, theirs, band, True, urgent) if \
