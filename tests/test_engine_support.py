@@ -425,6 +425,36 @@ def test_a_hidden_mek_alone_with_enemies_may_come_out_R4_3() -> None:
     assert "Defender decides: Post comes out of hiding" in texts(b, Kind.DECISION)
 
 
+def test_a_hidden_mek_that_stays_hidden_among_enemies_is_found_at_the_end_of_the_turn_R4_3(
+) -> None:
+    # It keeps out of this turn's fight, but it cannot deny its zone for good: the enemy
+    # standing there finds it, and it counts (seen) for the zone from then on.
+    b = exchange(post(), force(post(), support=("Hidden Mek",)), [*INIT],
+                 defender_ctl=Scripted(setup_support=hide("D1"), reveal=lambda b, u: False))
+    assert not b.unit("D1").hidden
+    assert has_text(b, "Post is found in zone 5: the enemy there searched it out by the end "
+                    "of the turn.")
+    assert texts(b, Kind.ROUND) == [] and b.contested(5)
+
+
+def test_a_hidden_mek_beside_a_friend_the_enemy_sees_is_not_found_R4_3() -> None:
+    defender = force(post(name="Hidden"), post(name="Seen"), support=("Hidden Mek",))
+    b = exchange(post(), defender, [*INIT, 3, 3, 3],
+                 defender_ctl=Scripted(setup_support=hide("D1"), fire=lambda *a: []),
+                 attacker_ctl=Scripted(fire=lambda *a: []))
+    assert b.unit("D1").hidden and not has_text(b, "Hidden is found")
+
+
+def test_a_hidden_mek_stays_hidden_all_battle_under_earlier_revisions_R4_3() -> None:
+    # Battles fought before revision 14 replay as they were: it was never found.
+    def earlier(b: Battle) -> None:
+        b.revision = 13
+    b = exchange(post(), force(post(), support=("Hidden Mek",)), [*INIT],
+                 defender_ctl=Scripted(setup_support=hide("D1"), reveal=lambda b, u: False),
+                 prepare=earlier)
+    assert b.unit("D1").hidden
+
+
 # ---- Decoy ------------------------------------------------------------------------------------
 
 def test_a_decoy_shows_as_a_mek_contact_and_holds_the_enemy_R4_3() -> None:

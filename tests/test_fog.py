@@ -561,7 +561,7 @@ def test_the_play_screen_ends_with_the_reveal_issue_26() -> None:
     run(Play(), out, lambda i, data: None, lambda text, default: default)  # type: ignore[arg-type]
     text = out.file.getvalue()  # type: ignore[attr-defined]
     reveal = text[text.index("What the defender kept from the attacker:"):]
-    assert "Hal (DRAKEN) was hidden, set up in zone" in reveal
+    assert "Hal (DRAKEN) " in reveal and " was hidden, set up in zone" in reveal
     assert "was a decoy" in reveal and "A minefield lay in zone 5." in reveal
     assert "[unseen] Defender decides: Hal sets up hidden" in reveal
 

@@ -504,7 +504,9 @@ def test_a_zone_holding_only_an_enemy_the_side_cannot_see_is_offered_R6_3_R8_1()
                                          reveal=lambda b, unit: False, **STILL),
                  prepare=hide)
     assert ctl.offered == {"A1": [2, 4, 6, 8]}
-    assert b.unit("A1").zone == 6 and b.unit("D2").hidden
+    assert b.unit("A1").zone == 6
+    # Left alone with it, the newcomer finds it as the turn ends (R4.3, revision 14 on).
+    assert texts(b, Kind.NOTE)[-1].startswith("Lurker is found in zone 6")
 
 
 def test_a_unit_that_cannot_act_stays_when_its_side_withdraws_R6_3() -> None:
@@ -533,8 +535,11 @@ def test_a_hidden_mek_stays_hidden_where_it_is_when_its_side_withdraws_R6_3_R4_3
     b = breaking(two_posts(), force(post()), [*INIT, 5, 4, 2],  # a hidden Mek rolls too
                  scenario, ctl, prepare=hide_right)
     assert ctl.offered == {"A1": [2, 4, 6, 8]}
-    assert b.unit("A2").zone == 5 and b.unit("A2").hidden
+    assert b.unit("A2").zone == 5
     assert texts(b, Kind.MOVE) == ["Left withdraws from zone 5 to zone 2."]
+    # Hidden through the withdrawal; alone with the enemy then, it is found as the turn ends
+    # (R4.3, from revision 14 on).
+    assert texts(b, Kind.NOTE)[-1].startswith("Right is found in zone 5")
 
 
 def test_break_is_not_offered_when_no_unit_could_withdraw_R6_3() -> None:

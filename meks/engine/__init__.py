@@ -13,12 +13,17 @@ from meks.game.vocabulary import BreakContact
 # replayed). Every stored battle records the revision it was fought under (battles from
 # before there was one count as 1), so a replay that differs can say why. docs/rules.md
 # lists what each revision changed.
-REVISION = 13
+REVISION = 14
 
 # The first revision to fight a zone combat in rounds and to withdraw on breaking contact
 # (R5.2, R6.3 as revised). Battles of earlier revisions were fought under the earlier
 # readings, which the house rules ``combat_rounds: 1`` and ``break_contact: stay`` keep.
 ROUNDS = 8
+
+# The first revision in which a hidden Mek still alone with enemy units at the end of a turn
+# is found there (R4.3, our decision in docs/rules.md): before it, one could stay hidden all
+# battle and keep the enemy from ever occupying, holding or clearing its zone.
+FOUND = 14
 
 
 def as_fought_under(scenario: Scenario, revision: int) -> Scenario:

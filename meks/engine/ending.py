@@ -4,7 +4,8 @@ overrun."""
 
 from __future__ import annotations
 
-from meks.engine.board import ATTACKER, DEFENDER, Board, among
+from meks.engine import FOUND
+from meks.engine.board import ATTACKER, DEFENDER, Board, among, unseen_by_enemy
 from meks.engine.decisions import RETREAT_HITS, Retreat
 from meks.engine.log import Kind
 from meks.game.victory import BattleState, Outcome, UnitState, Verdict, judge
@@ -12,6 +13,8 @@ from meks.game.vocabulary import SIDES, UnitKind
 
 
 def end_turn(b: Board) -> None:
+    if b.revision >= FOUND:
+        find_hidden(b)
     for zone in list(b.engagements):
         if not b.contested(zone) and not b.contested(zone, hidden=True):
             del b.engagements[zone]
@@ -35,6 +38,21 @@ def end_turn(b: Board) -> None:
         withdrawals(b)
     if b.verdict.decided:
         b.note(Kind.VICTORY, f"Battle over: {b.verdict}.")
+
+
+def find_hidden(b: Board) -> None:
+    """R4.3 (our decision, from revision ``FOUND`` on): a hidden Mek that ends the turn
+    alone with enemy units its side can see, no visible friend in its zone, is found there:
+    it may come out to fight first, but it cannot keep a zone from the enemy for good."""
+    for unit in b.units:
+        if not unit.hidden or unit.zone is None or not unit.on_map:
+            continue
+        if b.visible_in(unit.zone, unit.side):
+            continue
+        if any(not unseen_by_enemy(e) for e in b.enemies_in(unit.zone, unit.side)):
+            unit.hidden = False
+            b.note(Kind.NOTE, f"{unit.name} is found in zone {unit.zone}: the enemy there "
+                   "searched it out by the end of the turn.", unit)
 
 
 def withdrawals(b: Board) -> None:
