@@ -31,6 +31,7 @@ from cli.play_views import (
     unit_label,
 )
 from cli.prompts import Option, Prompter, index_of, same_answer
+from meks.engine import FOUND
 from meks.engine.controllers import Order
 from meks.engine.decisions import BAND_STEP, RETREAT_HITS, RangeChoice, Retreat, band_after
 from meks.engine.values import SlotView, UnitView
@@ -404,8 +405,10 @@ class Terminal(Prompter):
                            self.advisor.dismount(battle, apc))
 
     def reveal(self, battle: SideView, unit: UnitView) -> bool:
+        found = (" (Hidden, it keeps out of this turn's fight, and they find it as the turn "
+                 "ends.)") if battle.revision >= FOUND else ""
         return self.yes_no(battle, f"{unit_label(battle, unit)} is hidden in zone {unit.zone} with "
-                           "enemies and no friends in sight: come out and fight?",
+                           f"enemies and no friends in sight: come out and fight now?{found}",
                            self.advisor.reveal(battle, unit))
 
     def commando(self, battle: SideView, unit: UnitView,

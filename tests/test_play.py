@@ -1114,3 +1114,22 @@ def test_a_play_stored_without_a_revision_goes_on_under_one_exchange_R5_2(
         old = load(s, state.id)
     assert old.scenario.house_rules.combat_rounds == 1
     assert old.scenario.house_rules.break_contact is BreakContact.STAY
+
+
+@pytest.mark.parametrize("revision", [13, 14])
+def test_the_come_out_question_says_the_enemy_finds_a_mek_that_stays_hidden_R4_3(
+        revision: int) -> None:
+    from cli.play import Terminal
+    from tests.engine_helpers import Scripted, force, map_scenario, post
+
+    terminal = Terminal(console(), Side.DEFENDER, enter_always, Scripted())
+    titles = asking(terminal, {})
+    battle = Battle(map_scenario((5,), (5,)), {Side.ATTACKER: force(post()),
+                                               Side.DEFENDER: force(post())},
+                    Dice.from_sequence([]), {s: Baseline() for s in Side}, CATALOG,
+                    revision=revision)
+    battle.setup()
+    battle.unit("D1").hidden = True
+    assert terminal.reveal(battle.views[Side.DEFENDER], battle.unit("D1")) is True
+    assert titles[0].endswith("come out and fight now?" if revision < 14 else
+                              "they find it as the turn ends.)")

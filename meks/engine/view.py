@@ -142,8 +142,8 @@ class SideView(LegalAnswers):
     """One side's view of a battle (see the module docstring)."""
 
     __slots__ = ("_asked", "_b", "_labelled", "_met", "_parts", "_values", "assets", "catalog",
-                 "enemy", "house", "identified", "known", "marked", "scenario", "side",
-                 "targeted", "token")
+                 "enemy", "house", "identified", "known", "marked", "revision", "scenario",
+                 "side", "targeted", "token")
 
     def __init__(self, battle: Source, side: Side) -> None:
         # A weak reference: the battle holds its views, and a cycle between them would keep
@@ -172,6 +172,8 @@ class SideView(LegalAnswers):
         self.scenario: Scenario = battle.scenario
         self.catalog: Catalog = battle.catalog
         self.house: HouseRules = battle.house
+        self.revision: int = battle.revision
+        """The engine revision the battle is fought under (``meks.engine.REVISION``)."""
         self.token: object = battle.sight.token
         """An object that stands for the battle (the same in both sides' views), for telling
         one battle from another."""
