@@ -445,6 +445,19 @@ def test_a_hidden_mek_beside_a_friend_the_enemy_sees_is_not_found_R4_3() -> None
     assert b.unit("D1").hidden and not has_text(b, "Hidden is found")
 
 
+def test_only_enemies_its_side_can_see_find_a_hidden_mek_R4_3_R8_1() -> None:
+    # The attacker's Mek is away in zone 1; its Commandos, not yet detected, stand in zone 5
+    # with the hidden Mek. They find nothing: the find would tell the defender they are there.
+    def away(b: Battle) -> None:
+        b.unit("A1").zone = 1
+    b = exchange(force(post(), support_unit("Commandos")), force(post(), support=("Hidden Mek",)),
+                 [*INIT], prepare=away,
+                 defender_ctl=still(setup_support=hide("D1"), reveal=lambda b, u: False),
+                 attacker_ctl=still())
+    assert b.unit("A2").zone == 5 and not b.unit("A2").detected
+    assert b.unit("D1").hidden and not has_text(b, "is found")
+
+
 def test_a_hidden_mek_stays_hidden_all_battle_under_earlier_revisions_R4_3() -> None:
     # Battles fought before revision 14 replay as they were: it was never found.
     def earlier(b: Battle) -> None:
