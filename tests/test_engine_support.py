@@ -445,17 +445,28 @@ def test_a_hidden_mek_beside_a_friend_the_enemy_sees_is_not_found_R4_3() -> None
     assert b.unit("D1").hidden and not has_text(b, "Hidden is found")
 
 
-def test_only_enemies_its_side_can_see_find_a_hidden_mek_R4_3_R8_1() -> None:
+@pytest.mark.parametrize("revision", [13, 14])
+def test_only_enemies_its_side_can_see_find_a_hidden_mek_or_ask_it_out_R4_3_R8_1(
+        revision: int) -> None:
     # The attacker's Mek is away in zone 1; its Commandos, not yet detected, stand in zone 5
-    # with the hidden Mek. They find nothing: the find would tell the defender they are there.
+    # with the hidden Mek. They find nothing, and from revision 14 on the defender is not
+    # asked whether to come out either: both would tell it they are there.
+    asked: list[str] = []
+
     def away(b: Battle) -> None:
         b.unit("A1").zone = 1
+        b.revision = revision
+
+    def reveal(b: Any, unit: Any) -> bool:
+        asked.append(unit.id)
+        return False
     b = exchange(force(post(), support_unit("Commandos")), force(post(), support=("Hidden Mek",)),
                  [*INIT], prepare=away,
-                 defender_ctl=still(setup_support=hide("D1"), reveal=lambda b, u: False),
+                 defender_ctl=still(setup_support=hide("D1"), reveal=reveal),
                  attacker_ctl=still())
     assert b.unit("A2").zone == 5 and not b.unit("A2").detected
     assert b.unit("D1").hidden and not has_text(b, "is found")
+    assert asked == ([] if revision >= 14 else ["D1", "D1"])  # (at both combat steps)
 
 
 def test_a_hidden_mek_stays_hidden_all_battle_under_earlier_revisions_R4_3() -> None:

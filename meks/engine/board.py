@@ -298,6 +298,14 @@ class Board(Roller):
     def enemies_in(self, zone: int, side: Side) -> list[Unit]:
         return self.visible_in(zone, DEFENDER if side is ATTACKER else ATTACKER)
 
+    def alone_among_enemies(self, unit: Unit) -> bool:
+        """R4.3: whether hidden ``unit`` has no friend in its zone that the enemy can see,
+        and an enemy there that its own side can see (not infantry it has yet to detect):
+        then its side may bring it out, and as the turn ends the enemy finds it."""
+        zone = unit.zone
+        return zone is not None and not self.visible_in(zone, unit.side) and any(
+            not unseen_by_enemy(e) for e in self.enemies_in(zone, unit.side))
+
     def terrain_heat(self, zone: int) -> bool:
         """Whether the zone's terrain adds one to heat ratings (R6.10: Moors)."""
         return self.terrain_at[zone].heat > 0

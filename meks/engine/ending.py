@@ -5,7 +5,7 @@ overrun."""
 from __future__ import annotations
 
 from meks.engine import FOUND
-from meks.engine.board import ATTACKER, DEFENDER, Board, among, unseen_by_enemy
+from meks.engine.board import ATTACKER, DEFENDER, Board, among
 from meks.engine.decisions import RETREAT_HITS, Retreat
 from meks.engine.log import Kind
 from meks.game.victory import BattleState, Outcome, UnitState, Verdict, judge
@@ -45,11 +45,7 @@ def find_hidden(b: Board) -> None:
     alone with enemy units its side can see, no visible friend in its zone, is found there:
     it may come out to fight first, but it cannot keep a zone from the enemy for good."""
     for unit in b.units:
-        if not unit.hidden or unit.zone is None or not unit.on_map:
-            continue
-        if b.visible_in(unit.zone, unit.side):
-            continue
-        if any(not unseen_by_enemy(e) for e in b.enemies_in(unit.zone, unit.side)):
+        if unit.hidden and unit.on_map and b.alone_among_enemies(unit):
             unit.hidden = False
             b.note(Kind.NOTE, f"{unit.name} is found in zone {unit.zone}: the enemy there "
                    "searched it out by the end of the turn.", unit)
