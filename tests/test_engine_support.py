@@ -432,8 +432,8 @@ def test_a_hidden_mek_that_stays_hidden_among_enemies_is_found_at_the_end_of_the
     b = exchange(post(), force(post(), support=("Hidden Mek",)), [*INIT],
                  defender_ctl=Scripted(setup_support=hide("D1"), reveal=lambda b, u: False))
     assert not b.unit("D1").hidden
-    assert has_text(b, "Post is found in zone 5: the enemy there searched it out by the end "
-                    "of the turn.")
+    assert has_text(b, "Post is found in zone 5: the attacker's units there search it out as "
+                    "the turn ends.")
     assert texts(b, Kind.ROUND) == [] and b.contested(5)
 
 

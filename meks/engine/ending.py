@@ -47,8 +47,9 @@ def find_hidden(b: Board) -> None:
     for unit in b.units:
         if unit.hidden and unit.on_map and b.alone_among_enemies(unit):
             unit.hidden = False
-            b.note(Kind.NOTE, f"{unit.name} is found in zone {unit.zone}: the enemy there "
-                   "searched it out by the end of the turn.", unit)
+            b.note(Kind.NOTE, f"{unit.name} is found in zone {unit.zone}: the "
+                   f"{unit.side.enemy.value}'s units there search it out as the turn ends.",
+                   unit)
 
 
 def withdrawals(b: Board) -> None:
