@@ -1,6 +1,6 @@
-"""The end of a turn and of the battle (R6.10, R6.13, R7, R8.1): heat fading, the zones each
-side saw occupied, the victory conditions judged, and the house rule's withdrawal or
-overrun."""
+"""The end of a turn and of the battle (R4.3, R6.10, R6.13, R7, R8.1): a hidden Mek alone
+with enemies found, heat fading, the zones each side saw occupied, the victory conditions
+judged, and the house rule's withdrawal or overrun."""
 
 from __future__ import annotations
 
