@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from mypy_extensions import mypyc_attr
 
-from meks.engine import REVISION
+from meks.engine import FOUND, REVISION
 from meks.engine.asking import Asking
 from meks.engine.decisions import BattleError, Retreat
 from meks.engine.inputs import Aimer
@@ -300,11 +300,16 @@ class Board(Roller):
 
     def alone_among_enemies(self, unit: Unit) -> bool:
         """R4.3: whether hidden ``unit`` has no friend in its zone that the enemy can see,
-        and an enemy there that its own side can see (not infantry it has yet to detect):
-        then its side may bring it out, and as the turn ends the enemy finds it."""
+        and an enemy there that its own side can see (not infantry it has yet to detect;
+        before revision ``FOUND``, any enemy unit): then its side may bring it out, and as
+        the turn ends the enemy finds it."""
         zone = unit.zone
-        return zone is not None and not self.visible_in(zone, unit.side) and any(
-            not unseen_by_enemy(e) for e in self.enemies_in(zone, unit.side))
+        if zone is None or self.visible_in(zone, unit.side):
+            return False
+        enemies = self.enemies_in(zone, unit.side)
+        if self.revision < FOUND:
+            return bool(enemies)
+        return any(not unseen_by_enemy(e) for e in enemies)
 
     def terrain_heat(self, zone: int) -> bool:
         """Whether the zone's terrain adds one to heat ratings (R6.10: Moors)."""

@@ -4,7 +4,6 @@ a zone's combat ends (effects, destruction, morale, pilots bailing out)."""
 
 from __future__ import annotations
 
-from meks.engine import FOUND
 from meks.engine.board import DEFENDER, NONE, Board, Engagement
 from meks.engine.damage import destroy, take_effect, wounded_roll
 from meks.engine.detection import choose_targets, commando_action, hawkeye, sensor_sweep
@@ -49,15 +48,11 @@ def combat_step(b: Board) -> None:
 
 def reveal_hidden(b: Board, zone: int) -> None:
     """R4.3: a side whose hidden Meks are alone with enemies in ``zone`` is asked whether
-    to bring each out. From revision ``FOUND`` on only enemies the side can see count: a
-    question asked because undetected infantry stood there would tell the side so (R8.1)."""
+    to bring each out (``Board.alone_among_enemies``: from revision 14 on only enemies the
+    side can see count, since a question asked for undetected infantry would tell of it)."""
     for side in SIDES:
         hidden = [u for u in b.in_zone(zone, side) if u.hidden]
-        if not hidden:
-            continue
-        alone = b.alone_among_enemies(hidden[0]) if b.revision >= FOUND else bool(
-            b.enemies_in(zone, side) and not b.visible_in(zone, side))
-        if alone:
+        if hidden and b.alone_among_enemies(hidden[0]):
             for unit in hidden:
                 answer = b.asked[side].reveal(b.sight.views[side is DEFENDER], unit)
                 if not isinstance(answer, bool):
