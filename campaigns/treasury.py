@@ -36,7 +36,7 @@ class Pay:
         return {"win": self.win, "draw": self.draw, "loss": self.loss}[outcome]
 
 
-PAY = Pay(start=60, win=50, draw=30, loss=20)
+PAY = Pay(start=60, win=50, draw=30, loss=25)
 SALE_SHARE = 2  # a part sells for its catalog price divided by this, rounded up
 
 
