@@ -140,7 +140,13 @@ class ArrayChain:
         """Number every state each Mek can reach: attacks take start states to mid states,
         the end of the turn takes live mid states to start states; repeat until nothing new
         appears. Fire classes come from the shooter's start states (R6.0: it fires as it
-        stood when the exchange began)."""
+        stood when the exchange began).
+
+        Two Meks alike (``DuelChain.mirror``) reach the very same states in the very same
+        order, each attacked by the other as it attacks the other: the first is explored,
+        and the second takes a copy of what was found."""
+        mirror = self.duel.mirror
+        explored = (0,) if mirror else (0, 1)
         classes: tuple[dict[tuple[FireClass, int], MekState], ...] = ({}, {})
         seen = [0, 0]  # per side: start states whose classes are known
         done: dict[tuple[int, FireClass, int], int] = {}
@@ -148,7 +154,7 @@ class ArrayChain:
         busy = True
         while busy:
             busy = False
-            for side in (0, 1):
+            for side in explored:
                 states = self.sides[side].start
                 while seen[side] < len(states):
                     state = states[seen[side]]
@@ -158,10 +164,11 @@ class ArrayChain:
                             classes[side][(fire, band)] = state
                     seen[side] += 1
                     busy = True
-            for target in (0, 1):
+            for target in explored:
                 shooter = 1 - target
                 t = self.sides[target]
-                for (fire, band), rep in list(classes[shooter].items()):
+                # the second Mek's classes, when it is the first's double, are the first's
+                for (fire, band), rep in list(classes[0 if mirror else shooter].items()):
                     key = (target, fire, band)
                     first = done.get(key, 0)
                     if first >= len(t.start):
@@ -193,6 +200,8 @@ class ArrayChain:
                         t.add_start(next_turn(state, True))
                     nexted[target] += 1
                     busy = True
+        if mirror:
+            self._copy_first()
 
     # ---- states the rules cannot tell apart ------------------------------------------------
 
@@ -234,12 +243,12 @@ class ArrayChain:
         group is looked up as its group (so the end of a turn leads to groups), and the
         attacks are kept for the first state of each group only. The mid states stay as
         they are: those only the other states of a group reached are left unused."""
+        # two Meks alike, explored alike (``_explore``): the second's groups are the first's,
+        # and it takes a copy of the first's merged states and attacks
+        mirror = self.duel.mirror
         groups = [self.lumps(0)]
-        # two Meks alike, explored alike: the second's groups are the first's
-        mirrored = self.duel.mirror and self.sides[0].start == self.sides[1].start and \
-            self.sides[0].mid == self.sides[1].mid
-        groups.append(groups[0] if mirrored else self.lumps(1))
-        for side in (0, 1):
+        groups.append(groups[0] if mirror else self.lumps(1))
+        for side in (0,) if mirror else (0, 1):
             s = self.sides[side]
             group = groups[side]
             states = s.start
@@ -260,6 +269,18 @@ class ArrayChain:
                 self._entries[key] = (numbers[at[kept]].tolist(),
                                       np.asarray(cols, dtype=np.int64)[kept].tolist(),
                                       np.asarray(chances, dtype=float)[kept].tolist())
+        if mirror:
+            self._copy_first()
+
+    def _copy_first(self) -> None:
+        """The second Mek, the first's double (``DuelChain.mirror``), given the first's
+        states and the attacks on them (the very ones its own would be)."""
+        first, second = self.sides
+        second.start, second.start_index = list(first.start), dict(first.start_index)
+        second.mid, second.mid_index = list(first.mid), dict(first.mid_index)
+        for (target, fire, band), entry in list(self._entries.items()):
+            if target == 0:
+                self._entries[(1, fire, band)] = entry
 
     # ---- the matrices -----------------------------------------------------------------------
 
@@ -292,10 +313,16 @@ class ArrayChain:
             self.dense = self._dense_attacks(ends)
             self._group()
             return
+        mirror = self.duel.mirror  # the second Mek's attacks and ends are the first's
         for (target, fire, band), (rows, cols, chances) in self._entries.items():
+            if mirror and target == 1:
+                continue
             m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
             for settled in (False, True):
                 self.attack_end[(target, fire, band, settled)] = m @ self.end[(target, settled)]
+                if mirror:
+                    self.attack_end[(1, fire, band, settled)] = \
+                        self.attack_end[(0, fire, band, settled)]
         for side in (0, 1):
             for settled in (False, True):
                 unhurt = self.end[(side, settled)][self.unhurt[side]]
