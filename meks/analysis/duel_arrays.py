@@ -140,11 +140,8 @@ class ArrayChain:
         """Number every state each Mek can reach: attacks take start states to mid states,
         the end of the turn takes live mid states to start states; repeat until nothing new
         appears. Fire classes come from the shooter's start states (R6.0: it fires as it
-        stood when the exchange began).
-
-        Two Meks alike (``DuelChain.mirror``) reach the very same states in the very same
-        order, each attacked by the other as it attacks the other: the first is explored,
-        and the second takes a copy of what was found."""
+        stood when the exchange began). Of two Meks alike (``DuelChain.mirror``), which reach
+        the same states in the same order, the first is explored and the second copies it."""
         mirror = self.duel.mirror
         explored = (0,) if mirror else (0, 1)
         classes: tuple[dict[tuple[FireClass, int], MekState], ...] = ({}, {})
@@ -167,7 +164,6 @@ class ArrayChain:
             for target in explored:
                 shooter = 1 - target
                 t = self.sides[target]
-                # the second Mek's classes, when it is the first's double, are the first's
                 for (fire, band), rep in list(classes[0 if mirror else shooter].items()):
                     key = (target, fire, band)
                     first = done.get(key, 0)
@@ -243,9 +239,7 @@ class ArrayChain:
         group is looked up as its group (so the end of a turn leads to groups), and the
         attacks are kept for the first state of each group only. The mid states stay as
         they are: those only the other states of a group reached are left unused."""
-        # two Meks alike, explored alike (``_explore``): the second's groups are the first's,
-        # and it takes a copy of the first's merged states and attacks
-        mirror = self.duel.mirror
+        mirror = self.duel.mirror  # two Meks alike: the second copies the first's groups
         groups = [self.lumps(0)]
         groups.append(groups[0] if mirror else self.lumps(1))
         for side in (0,) if mirror else (0, 1):
@@ -273,8 +267,7 @@ class ArrayChain:
             self._copy_first()
 
     def _copy_first(self) -> None:
-        """The second Mek, the first's double (``DuelChain.mirror``), given the first's
-        states and the attacks on them (the very ones its own would be)."""
+        """The second Mek, the first's double, given the first's states and attacks."""
         first, second = self.sides
         second.start, second.start_index = list(first.start), dict(first.start_index)
         second.mid, second.mid_index = list(first.mid), dict(first.mid_index)
@@ -313,16 +306,16 @@ class ArrayChain:
             self.dense = self._dense_attacks(ends)
             self._group()
             return
-        mirror = self.duel.mirror  # the second Mek's attacks and ends are the first's
+        mirror = self.duel.mirror  # the second Mek's attacks are the first's
         for (target, fire, band), (rows, cols, chances) in self._entries.items():
             if mirror and target == 1:
                 continue
             m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
             for settled in (False, True):
-                self.attack_end[(target, fire, band, settled)] = m @ self.end[(target, settled)]
+                made = self.attack_end[(target, fire, band, settled)] = \
+                    m @ self.end[(target, settled)]
                 if mirror:
-                    self.attack_end[(1, fire, band, settled)] = \
-                        self.attack_end[(0, fire, band, settled)]
+                    self.attack_end[(1, fire, band, settled)] = made
         for side in (0, 1):
             for settled in (False, True):
                 unhurt = self.end[(side, settled)][self.unhurt[side]]
