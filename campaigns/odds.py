@@ -32,7 +32,13 @@ from campaigns.files.odds_records import (
 )
 from campaigns.files.scenario_model import scenario_data
 from campaigns.files.scenarios import get_scenario
-from campaigns.odds_work import chunk_duels, chunk_odds, chunk_winners
+from campaigns.odds_work import (
+    EngineDuelJob,
+    chunk_duels,
+    chunk_engine_duels,
+    chunk_odds,
+    chunk_winners,
+)
 from meks.analysis.odds import (
     Tally,
     paired_difference,
@@ -83,6 +89,25 @@ def odds(session: Session | None, scenario_ref: str, attacker: str, defender: st
         if progress:
             progress(tally.runs)
     return report(total, scenario, sides, seed, controller_name)
+
+
+def engine_duels(a: str, b: str, terrain: str, levels: Sequence[str], *, runs: int,
+                 seed: int = 0, jobs: int = 1, progress: Callable[[int], None] | None = None
+                 ) -> tuple[int, int, int]:
+    """The duel of ``meks odds duel`` fought ``runs`` times by the engine, run i rolling the
+    dice of ``seed`` + i (``meks.analysis.duel.engine_duel``), in chunks spread over ``jobs``
+    processes (the counts do not depend on how many): the first Mek's wins, the second's
+    and the draws."""
+    pilots = (levels[0], levels[1])
+    chunks: list[EngineDuelJob] = [(a, b, terrain, pilots, seed, start,
+                                    min(start + CHUNK, runs)) for start in range(0, runs, CHUNK)]
+    total = [0, 0, 0]
+    for counts in _spread(chunk_engine_duels, chunks, jobs):
+        for i, count in enumerate(counts):
+            total[i] += count
+        if progress:
+            progress(sum(counts))
+    return total[0], total[1], total[2]
 
 
 Job = TypeVar("Job")

@@ -21,6 +21,9 @@ from meks.game.vocabulary import Side
 # the number of the variant the forces are.
 OddsJob = tuple[Json, dict[str, StoredForce], int, int, int, str]
 WinnersJob = tuple[int, Json, dict[str, StoredForce], int, int, int, str]
+# A chunk of ``meks odds duel``'s engine duels: the two Meks, the terrain, the two pilots'
+# levels, the seed, the first run and the one after the last.
+EngineDuelJob = tuple[str, str, str, tuple[str, str], int, int, int]
 
 
 def controllers(name: str) -> Callable[[], dict[Side, Controller]]:
@@ -48,6 +51,17 @@ def chunk_duels(job: tuple[str, str, str, int, int, int, str]
                                             catalog)
 
 
+def chunk_engine_duels(job: EngineDuelJob) -> tuple[int, int, int]:
+    """Runs ``start`` to ``stop`` of the engine's duel of ``meks odds duel`` as
+    ``meks.analysis.duel.engine_duel`` fights them (run i rolls the dice of seed + i): the
+    first Mek's wins, the second's and the draws."""
+    from meks.analysis.duel import engine_duel  # its matrices' libraries: only for duels
+
+    first, second, terrain, levels, seed, start, stop = job
+    fought = engine_duel(first, second, terrain, levels, seeds=range(seed + start, seed + stop))
+    return fought.a, fought.b, fought.draw
+
+
 def chunk_winners(job: WinnersJob) -> tuple[int, int, list[str | None]]:
     variant, stored, forces_data, seed, start, stop, name = job
     scenario = stored_scenario(stored)
@@ -57,4 +71,5 @@ def chunk_winners(job: WinnersJob) -> tuple[int, int, list[str | None]]:
     return variant, start, [None if w is None else w.value for w in won]
 
 
-__all__ = ["chunk_duels", "chunk_odds", "chunk_winners", "controllers"]
+__all__ = ["EngineDuelJob", "chunk_duels", "chunk_engine_duels", "chunk_odds", "chunk_winners",
+           "controllers"]

@@ -8,11 +8,10 @@ from typing import TYPE_CHECKING, Any
 import typer
 from typer.core import TyperGroup
 
-from campaigns.processes import available_cpus
 from cli import odds_duel
 from cli.battle_cmd import ATTACKER, CONTROLLER, DEFENDER, controller_option
 from cli.output import print_json, say, show
-from cli.state import JSON
+from cli.state import JOBS, JSON
 
 if TYPE_CHECKING:
     from campaigns.files.odds_records import BattleOdds, Ladder, SkillGains
@@ -27,10 +26,6 @@ class ScenarioFirst(TyperGroup):
         return super().parse_args(ctx, args)
 
 
-MAX_JOBS = 64
-JOBS = typer.Option(min(available_cpus(), MAX_JOBS), "--jobs", "-j", min=1, max=MAX_JOBS,
-                    help="Processes to fight them on; by default one for each CPU this "
-                    "process may use (the answer does not change).")
 SEED = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs.")
 
 app = typer.Typer(cls=ScenarioFirst, no_args_is_help=True,

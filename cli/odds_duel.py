@@ -5,7 +5,7 @@ from typing import Any
 
 import typer
 
-from cli.state import JSON
+from cli.state import JOBS, JSON
 
 
 def _two_levels(value: str) -> str:
@@ -36,14 +36,16 @@ def duel(
                                    "Meks among themselves and against a DRAKEN or a THOR, "
                                    "the WASP against any, and the DEMON, SABER and "
                                    "SAGITARII against a WARTHOG)."),
+    jobs: int = JOBS,
     as_json: bool = JSON,
 ) -> None:
     """Exact chances of a duel of two stock Meks, beside the same duel fought by the engine.
 
     Both Meks stand in one zone, play the baseline policy, start at Long range and fight
     for 12 turns; the exact chances are shown beside the same duel fought RUNS times."""
+    from campaigns.odds import engine_duels
     from cli.output import fight_progress, print_json, quiet, show, stderr
-    from meks.analysis.duel import engine_duel, exact_duel
+    from meks.analysis.duel import MonteCarlo, exact_duel
     from meks.game.catalog import load_catalog
 
     cat = load_catalog()  # names as the catalog prints them
@@ -56,8 +58,8 @@ def duel(
         exact = exact_duel(a, b, terrain, levels, exact=fractions)
     with fight_progress(as_json, remaining=False) as progress:
         task = progress.add_task("duel", total=runs)
-        mc = engine_duel(a, b, terrain, levels, runs=runs, seed=seed,
-                         progress=lambda n: progress.advance(task, n))
+        mc = MonteCarlo(*engine_duels(a, b, terrain, levels, runs=runs, seed=seed, jobs=jobs,
+                                      progress=lambda n: progress.advance(task, n)))
     data: dict[str, Any] = {
         "a": a, "b": b, "terrain": terrain, "pilots": levels, "seed": seed,
         "exact": exact.as_floats(),

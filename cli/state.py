@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING
 
 import typer
 
+from campaigns.processes import available_cpus
+
 if TYPE_CHECKING:
     from sqlmodel import Session
 
@@ -22,6 +24,10 @@ JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
 OUTPUT = typer.Option(
     None, "--output", "-o", metavar="FILE", show_default=False,
     help="Write to FILE (replaced whole, never left half-written) instead of printing.")
+MAX_JOBS = 64
+JOBS = typer.Option(min(available_cpus(), MAX_JOBS), "--jobs", "-j", min=1, max=MAX_JOBS,
+                    help="Processes to fight them on; by default one for each CPU this "
+                    "process may use (the answer does not change).")
 PAPER = typer.Option(
     None, "--paper", metavar="a4|letter", show_default=False,
     help="Page size of the html sheet. Default: the printer's paper.")

@@ -18,7 +18,7 @@ import typer
 import campaigns.odds
 from campaigns.processes import available_cpus
 from cli.app import app
-from cli.odds_cmd import MAX_JOBS
+from cli.state import MAX_JOBS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,7 +64,8 @@ def test_every_jobs_option_defaults_to_the_cpus_available_issue19() -> None:
     """Every meks command taking --jobs defaults to the CPUs available (within the option's
     limit of 64), and its help says so."""
     options = _jobs_options()
-    assert set(options) == {("odds", "battle"), ("odds", "ladder"), ("odds", "skill")}
+    assert set(options) == {("odds", "battle"), ("odds", "duel"), ("odds", "ladder"),
+                            ("odds", "skill")}
     for path, param in options.items():
         assert param.default == min(_expected_cpus(), MAX_JOBS), path
         assert "one for each CPU this process may use" in param.help, path

@@ -261,6 +261,21 @@ def test_odds_duel_gives_exact_and_engine_chances_in_catalog_spelling(
     assert table.exit_code == 0 and "WASP (Regular) against VIPER (Regular)" in table.stdout
 
 
+def test_odds_duels_fought_on_several_processes_are_the_ones_fought_on_one(
+        runner: CliRunner) -> None:
+    """``--jobs`` only shares the engine's duels out (run i rolls the dice of seed + i
+    wherever it is fought): the counts are those of ``engine_duel`` in this process."""
+    from meks.analysis.duel import engine_duel
+
+    args = ("duel", "DRAKEN", "SABER", "--runs", "130", "--seed", "7")
+    one = run_json(runner, *args, "--jobs", "1")
+    assert run_json(runner, *args, "--jobs", "2") == one
+    here = engine_duel("DRAKEN", "SABER", runs=130, seed=7)
+    assert one["monte_carlo"]["runs"] == 130
+    assert (one["monte_carlo"]["a"], one["monte_carlo"]["b"], one["monte_carlo"]["draw"]) \
+        == (here.a / 130, here.b / 130, here.draw / 130)
+
+
 def test_odds_duel_fractions_reach_the_json_as_text(runner: CliRunner) -> None:
     from fractions import Fraction
 
