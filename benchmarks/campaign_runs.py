@@ -31,7 +31,10 @@ wins each scenario between 25% and 75% of the time, no scenario is drawn more th
 time, the company's pilots average at least 6 Mek kills per campaign, and preparing a battle
 takes no more than 3x the time of fighting it. With ``--runs``, each battle's odds are also
 fought with the forces the estimate balanced, and the report gives the estimate's mean
-absolute error against them in every scenario (goal: at most 10 points). This is a
+absolute error against them in every scenario (goal: at most 10 points), the estimate's mean
+less theirs, and the shares of the battles whose fought odds lie from 30% to 70% and under
+20% or over 80% (battles the forces all but decide, which no estimate read off the forces
+gets near unless it says so). This is a
 benchmark, not a test: it exits 0 whether or not a goal is met, 2 on a bad argument and 1
 when it cannot run or cannot write ``--record`` (saying why on stderr). The results do not
 depend on ``--jobs``; the times do, a little, on how busy the machine is.
@@ -144,6 +147,19 @@ def _mean(values: list[float]) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+def _against_fought(pairs: list[tuple[float, float]]) -> dict[str, float | None]:
+    """The estimate against the odds fought with the same forces (``--runs``), beyond its
+    mean error: its mean less theirs (``estimate_bias``), and how many of the battles the
+    forces all but decide, as shares of them: fought odds from 30% to 70% (``fought_even``),
+    and under 20% or over 80% (``fought_decided``). None without ``--runs``."""
+    if not pairs:
+        return {"estimate_bias": None, "fought_even": None, "fought_decided": None}
+    fought = [f for _, f in pairs]
+    return {"estimate_bias": sum(e - f for e, f in pairs) / len(pairs),
+            "fought_even": sum(0.3 <= f <= 0.7 for f in fought) / len(fought),
+            "fought_decided": sum(f < 0.2 or f > 0.8 for f in fought) / len(fought)}
+
+
 def money(played: list[dict[str, Any]], plan_length: int) -> dict[str, Any] | None:
     """What the house rule treasury came to (None when it was off): the share of companies
     that went broke, the mean treasury after each step (over the companies still playing),
@@ -207,7 +223,7 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
             row = rows.setdefault((position, step["scenario"]), {
                 "scenario": step["scenario"], "name": step["name"], "side": step["side"],
                 "won": 0, "lost": 0, "drawn": 0, "turns": 0, "battles": 0,
-                "predicted": [], "scale": [], "errors": [], "prepare": 0.0,
+                "predicted": [], "scale": [], "errors": [], "pairs": [], "prepare": 0.0,
                 "balance": 0.0, "fight": 0.0})
             row[{"win": "won", "loss": "lost", "draw": "drawn"}[step["result"]]] += 1
             row["turns"] += step["turns"]
@@ -220,13 +236,16 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
                 row["scale"].append(step["scale"])
             if step.get("estimated") is not None and step["predicted"] is not None:
                 row["errors"].append(abs(step["estimated"] - step["predicted"]))
+                row["pairs"].append((step["estimated"], step["predicted"]))
     scenarios = []
     for _, row in sorted(rows.items()):
         n = row["battles"]
         predicted = row.pop("predicted")
         scale = row.pop("scale")
         errors = row.pop("errors")
-        scenarios.append({**row, "turns": row["turns"] / n, "win_share": row["won"] / n,
+        pairs = row.pop("pairs")
+        scenarios.append({**row, **_against_fought(pairs), "turns": row["turns"] / n,
+                          "win_share": row["won"] / n,
                           "draw_share": row["drawn"] / n,
                           "predicted": sum(predicted) / len(predicted) if predicted else None,
                           "enemy_budget_scale": sum(scale) / len(scale) if scale else None,
@@ -359,7 +378,10 @@ def table(report: dict[str, Any]) -> str:
         lines += ["", "The estimate against the odds fought with the same forces "
                   f"({report['odds_runs']} battles), mean absolute error (largest):"]
         lines += [f"- {s['name']} ({s['side']}): {s['estimate_error']:.1%} "
-                  f"({s['estimate_error_max']:.1%})" for s in report["scenarios"]
+                  f"({s['estimate_error_max']:.1%}); the estimate's mean less the fought "
+                  f"odds' {s['estimate_bias']:+.1%}; fought odds 30%-70% in "
+                  f"{s['fought_even']:.0%} of the battles, under 20% or over 80% in "
+                  f"{s['fought_decided']:.0%}" for s in report["scenarios"]
                   if s["estimate_error"] is not None]
         lines.append("At most 10 points in every scenario: "
                      f"{met(goals['estimate_error_at_most_10'])}")

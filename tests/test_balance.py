@@ -448,6 +448,10 @@ def test_the_campaign_benchmark_runs_and_prints_its_table() -> None:
     assert report["goals"]["estimate_error_at_most_10"] is not None
     for s in report["scenarios"]:
         assert s["estimate_error"] is not None and 0 <= s["estimate_error"] <= 1
+        # one battle: its bias is its error, signed; its fought odds are even or decided
+        assert abs(s["estimate_bias"]) == pytest.approx(s["estimate_error"])
+        assert s["fought_even"] in (0.0, 1.0) and s["fought_decided"] in (0.0, 1.0)
+        assert s["fought_even"] + s["fought_decided"] <= 1
 
 
 def test_a_scenario_that_takes_a_built_in_id_with_other_rules_is_not_estimated(
