@@ -149,9 +149,9 @@ def _mean(values: list[float]) -> float | None:
 
 def _against_fought(pairs: list[tuple[float, float]]) -> dict[str, float | None]:
     """The estimate against the odds fought with the same forces (``--runs``), beyond its
-    mean error: its mean less theirs (``estimate_bias``), and how many of the battles the
-    forces all but decide, as shares of them: fought odds from 30% to 70% (``fought_even``),
-    and under 20% or over 80% (``fought_decided``). None without ``--runs``."""
+    mean error: its mean less theirs (``estimate_bias``), and as shares of the battles, those
+    whose fought odds lie from 30% to 70% (``fought_even``) and those the forces all but
+    decide, under 20% or over 80% (``fought_decided``). None without ``--runs``."""
     if not pairs:
         return {"estimate_bias": None, "fought_even": None, "fought_decided": None}
     fought = [f for _, f in pairs]
