@@ -216,6 +216,12 @@ def muster(budget: int, max_size: Size | None, composition: dict[Size, int] | No
         strength: float = force_strength([d], catalog, profiles) ** 0.5
         return strength / prices[d.name]
 
+    if difficulty is Difficulty.NORMAL:
+        # A value pick keeps to the limits, so the forces need listing only when there is
+        # none (listing every force of a big budget is most of a muster's time).
+        value = _value_pick(pool, prices, budget, composition, per_point)
+        if value is not None:
+            return list(value)
     limit = budget
     if difficulty is Difficulty.EASY:
         ranked = sorted(pool, key=lambda d: (per_point(d), d.name))
@@ -239,11 +245,9 @@ def muster(budget: int, max_size: Size | None, composition: dict[Size, int] | No
     def spent(f: Sequence[Design]) -> int:
         return sum(prices[d.name] for d in f)
 
-    if difficulty is Difficulty.NORMAL:
-        chosen = _value_pick(pool, prices, budget, composition, per_point)
-        if chosen is None:
-            chosen = max(forces, key=lambda f: (force_strength(f, catalog, profiles),
-                                                -spent(f), [d.name for d in f]))
+    if difficulty is Difficulty.NORMAL:  # no value pick fits (above): the strongest force
+        chosen = max(forces, key=lambda f: (force_strength(f, catalog, profiles),
+                                            -spent(f), [d.name for d in f]))
         return list(chosen)
     if difficulty is Difficulty.EASY:
         target = budget * 0.7
