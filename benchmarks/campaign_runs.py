@@ -31,7 +31,9 @@ wins each scenario between 25% and 75% of the time, no scenario is drawn more th
 time, the company's pilots average at least 6 Mek kills per campaign, and preparing a battle
 takes no more than 3x the time of fighting it. With ``--runs``, each battle's odds are also
 fought with the forces the estimate balanced, and the report gives the estimate's mean
-absolute error against them in every scenario (goal: at most 10 points), the estimate's mean
+absolute error against them in every scenario (goal: at most 10 points; where balancing
+fought trial battles of the match-up, the odds shown from the estimate and those, and the
+estimate's error alone beside it), the estimate's mean
 less theirs, and the shares of the battles whose fought odds lie from 30% to 70% and under
 20% or over 80% (battles the forces all but decide, which no estimate read off the forces
 gets near unless it says so). This is a
@@ -127,8 +129,12 @@ def one_campaign(job: tuple[int, str, int | None, bool, int, bool | None,
                     "turns": result["turns"],
                     "kills": sum(p.get("kills", 0) for p in result["pilots"]),
                     "predicted": None if odds is None else odds["win"]["p"],
-                    # with --runs: the estimate beside the odds fought with the same forces
+                    # with --runs: the estimate (with its trial battles, where balancing
+                    # fought some) beside the odds fought with the same forces
                     "estimated": None if odds is None or not odds["runs"]
+                    or odds["estimated"] is None else
+                    odds["trials"]["win"] if "trials" in odds else odds["estimated"]["win"],
+                    "estimated_alone": None if odds is None or not odds["runs"]
                     or odds["estimated"] is None else odds["estimated"]["win"],
                     "scale": None if odds is None else odds["balance"]["scale"],
                     "prepare": timings["prepare"], "balance": timings["balance"],
@@ -223,7 +229,8 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
             row = rows.setdefault((position, step["scenario"]), {
                 "scenario": step["scenario"], "name": step["name"], "side": step["side"],
                 "won": 0, "lost": 0, "drawn": 0, "turns": 0, "battles": 0,
-                "predicted": [], "scale": [], "errors": [], "pairs": [], "prepare": 0.0,
+                "predicted": [], "scale": [], "errors": [], "pairs": [], "alone": [],
+                "prepare": 0.0,
                 "balance": 0.0, "fight": 0.0})
             row[{"win": "won", "loss": "lost", "draw": "drawn"}[step["result"]]] += 1
             row["turns"] += step["turns"]
@@ -237,6 +244,8 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
             if step.get("estimated") is not None and step["predicted"] is not None:
                 row["errors"].append(abs(step["estimated"] - step["predicted"]))
                 row["pairs"].append((step["estimated"], step["predicted"]))
+            if step.get("estimated_alone") is not None and step["predicted"] is not None:
+                row["alone"].append(abs(step["estimated_alone"] - step["predicted"]))
     scenarios = []
     for _, row in sorted(rows.items()):
         n = row["battles"]
@@ -244,13 +253,16 @@ def run(campaigns: int, difficulty: str, runs: int | None, jobs: int,
         scale = row.pop("scale")
         errors = row.pop("errors")
         pairs = row.pop("pairs")
+        alone = row.pop("alone")
         scenarios.append({**row, **_against_fought(pairs), "turns": row["turns"] / n,
                           "win_share": row["won"] / n,
                           "draw_share": row["drawn"] / n,
                           "predicted": sum(predicted) / len(predicted) if predicted else None,
                           "enemy_budget_scale": sum(scale) / len(scale) if scale else None,
                           "estimate_error": sum(errors) / len(errors) if errors else None,
-                          "estimate_error_max": max(errors) if errors else None})
+                          "estimate_error_max": max(errors) if errors else None,
+                          # the curves' own error, without the trial battles
+                          "estimate_alone_error": sum(alone) / len(alone) if alone else None})
     kills = [sum(s["kills"] for s in c["steps"]) for c in played]
     wins = [sum(s["result"] == "win" for s in c["steps"]) for c in played]
     prepare = sum(s["prepare"] for s in scenarios)
@@ -322,6 +334,13 @@ def ready_to_record(path: Path) -> None:
     read_forces(path)
 
 
+def _alone(scenario: dict[str, Any]) -> str:
+    """The estimate's error without its trial battles, where balancing fought some."""
+    alone, error = scenario["estimate_alone_error"], scenario["estimate_error"]
+    return "" if alone is None or alone == error else \
+        f", {alone:.1%} from the estimate alone, before its trial battles"
+
+
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
@@ -378,7 +397,8 @@ def table(report: dict[str, Any]) -> str:
         lines += ["", "The estimate against the odds fought with the same forces "
                   f"({report['odds_runs']} battles), mean absolute error (largest):"]
         lines += [f"- {s['name']} ({s['side']}): {s['estimate_error']:.1%} "
-                  f"({s['estimate_error_max']:.1%}); the estimate's mean less the fought "
+                  f"({s['estimate_error_max']:.1%}){_alone(s)}; the estimate's mean less the "
+                  "fought "
                   f"odds' {s['estimate_bias']:+.1%}; fought odds 30%-70% in "
                   f"{s['fought_even']:.0%} of the battles, under 20% or over 80% in "
                   f"{s['fought_decided']:.0%}" for s in report["scenarios"]

@@ -102,6 +102,13 @@ def odds_lines(odds: OddsView) -> list[str]:
         lines.append(f"Estimated odds ({odds['controller']} on both sides, from the two "
                      f"forces): win {guess['win']:.0%}, draw {guess['draw']:.0%}, loss "
                      f"{guess['loss']:.0%}.")
+    trials = odds.get("trials")
+    if trials:
+        lines.append(f"Trial battles of this match-up ({trials['battles']}, "
+                     f"{odds['controller']} on both sides): won {trials['won']}, drawn "
+                     f"{trials['drawn']}, lost {trials['lost']}; with the estimate counted "
+                     f"as {trials['weight']:g} battles: win {trials['win']:.0%}, draw "
+                     f"{trials['draw']:.0%}, loss {trials['loss']:.0%}.")
     chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
               f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}")
     if bal["scale"] < SCALES[0]:

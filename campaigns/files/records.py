@@ -144,6 +144,21 @@ class EstimatedOdds(TypedDict):
     edge: float
 
 
+class TrialOdds(TypedDict):
+    """The battles balancing fought of the match-up it chose (``campaigns.balance.TRIALS``):
+    the company's wins, draws and losses in them, how many battles' worth the estimate
+    counted for beside them, and the odds the two give together."""
+
+    battles: int
+    won: int
+    drawn: int
+    lost: int
+    weight: float
+    win: float
+    draw: float
+    loss: float
+
+
 class Tried(TypedDict):
     """An enemy muster balancing tried, and the company's chance of winning against it."""
 
@@ -175,6 +190,7 @@ class OddsView(TypedDict):
     seed: int
     controller: str
     estimated: EstimatedOdds | None
+    trials: NotRequired[TrialOdds]  # odds views recorded before trial battles have none
     win: Share
     draw: Share
     loss: Share
