@@ -24,7 +24,10 @@ from campaigns.balance import (
     ODDS_RUNS,
     SCALES,
     TARGET,
+    TRIALS,
+    Balanced,
     Candidate,
+    Trials,
     balance,
     candidates,
     floor_candidates,
@@ -422,6 +425,93 @@ def test_on_a_tie_the_estimate_keeps_the_scenarios_budget_and_the_usual_pilots(
         assert chosen.chosen.scale == 1.0 and chosen.chosen.level == ENEMY_LEVEL[difficulty]
 
 
+# ---- trial battles where the estimate alone misjudges (TRIALS) -----------------------------------
+
+def test_the_odds_shown_count_the_estimate_as_so_many_battles_beside_the_trials() -> None:
+    """Each outcome's share is the estimate's chance of it counted as ``weight`` battles,
+    plus the trial battles that ended so, over the weight and the trials: an estimate of 40%
+    for the defending company, counted as 1.5 battles beside 6 trials of which it won 5,
+    drew none and lost 1, gives (0.6 + 5) / 7.5."""
+    from meks.analysis.estimate import Estimate
+    from meks.engine.units import ForceSpec
+
+    est = Estimate(attacker=0.5, defender=0.4, draw=0.1, edge=0.0)
+    trials = Tally(runs=6, attacker=1, defender=5, draws=0)
+    chosen = Balanced(ForceSpec((), (), "Enemy"), Candidate(1.0, 300, "Regular"), 0.5,
+                      Side.DEFENDER, Tally(), 7, "bot", 300, [], est, trials, 1.5)
+    view = chosen.view()
+    assert view["trials"] == {"battles": 6, "won": 5, "drawn": 0, "lost": 1, "weight": 1.5,
+                              "win": round(5.6 / 7.5, 4), "draw": round(0.15 / 7.5, 4),
+                              "loss": round(1.75 / 7.5, 4)}
+    assert view["win"] == {"p": view["trials"]["win"]} and view["runs"] == 0
+    assert view["estimated"] is not None and view["estimated"]["win"] == 0.4
+    assert sum(view[k]["p"] for k in ("win", "draw", "loss")) == pytest.approx(1, abs=1e-3)
+    # fought odds (--runs) are still shown as fought, the trials beside them
+    fought = Tally(runs=10, attacker=3, defender=6, draws=1)
+    chosen.tally = fought
+    view = chosen.view()
+    assert view["runs"] == 10 and view["win"]["count"] == 6 and "trials" in view
+    # without trials the view is as before
+    chosen.trials = None
+    assert "trials" not in chosen.view()
+
+
+def test_the_citadel_checks_its_estimate_with_trial_battles(
+        monkeypatch: pytest.MonkeyPatch, catalog: Catalog) -> None:
+    """In the Citadel balancing fights ``TRIALS`` battles of the match-up the estimate chose,
+    and the odds shown weigh them with the estimate; the enemy and the estimate are those
+    chosen without them, the same seed fights the same trials, and a scenario without
+    trials (Head to Head) fights nothing."""
+    import campaigns.balance as balance_module
+    from campaigns.files.scenarios import get_scenario
+    from campaigns.odds import bot_force
+
+    assert TRIALS["citadel-campaign"] == TRIALS["citadel"] == Trials(6, 1.5)
+    scenario = get_scenario("citadel-campaign")
+    force = bot_force(scenario, Side.DEFENDER, catalog)
+    chosen = balance(scenario, Side.DEFENDER, force, Difficulty.NORMAL, catalog, [], seed=3,
+                     runs=None, controller_name="bot")
+    assert chosen.trials is not None and chosen.trials.runs == 6
+    view = chosen.view()
+    trials = view["trials"]
+    assert trials["won"] + trials["drawn"] + trials["lost"] == 6
+    assert view["win"]["p"] == trials["win"] and chosen.tally.runs == 0
+    again = balance(scenario, Side.DEFENDER, force, Difficulty.NORMAL, catalog, [], seed=3,
+                    runs=None, controller_name="bot")
+    assert again.view() == view
+    monkeypatch.setattr(balance_module, "TRIALS", {})
+    alone = balance(scenario, Side.DEFENDER, force, Difficulty.NORMAL, catalog, [], seed=3,
+                    runs=None, controller_name="bot")
+    assert alone.trials is None and "trials" not in alone.view()
+    assert (alone.enemy, alone.estimate, alone.tried) == (chosen.enemy, chosen.estimate,
+                                                          chosen.tried)
+    monkeypatch.undo()
+    h2h = get_scenario("head-to-head")
+    plain = balance(h2h, Side.ATTACKER, bot_force(h2h, Side.ATTACKER, catalog),
+                    Difficulty.NORMAL, catalog, [], seed=3, runs=None, controller_name="bot")
+    assert plain.trials is None and "trials" not in plain.view()
+
+
+def test_the_lines_before_a_battle_give_the_trial_battles() -> None:
+    """The trial battles have a line of their own: how many, how they ended, and the odds
+    they give with the estimate."""
+    from cli.campaign_views import odds_lines
+
+    odds = {"runs": 0, "controller": "bot",
+            "estimated": {"win": 0.48, "draw": 0.02, "loss": 0.5},
+            "trials": {"battles": 6, "won": 5, "drawn": 0, "lost": 1, "weight": 1.5,
+                       "win": 0.7627, "draw": 0.004, "loss": 0.2333},
+            "balance": {"target": 0.5, "budget": 300, "scenario_budget": 300, "scale": 1.0,
+                        "spent": 298, "level": "Regular", "enemy": ["ODIN"]}}
+    lines = odds_lines(odds)
+    assert ("Trial battles of this match-up (6, bot on both sides): won 5, drawn 0, lost 1; "
+            "with the estimate counted as 1.5 battles: win 76%, draw 0%, loss 23%.") in lines
+    assert lines[-1].startswith("Enemy chosen for a 50% chance of winning by the estimate "
+                                "(48%)")
+    del odds["trials"]
+    assert not any(line.startswith("Trial") for line in odds_lines(odds))
+
+
 # ---- the benchmark ----------------------------------------------------------------------------
 
 def test_the_campaign_benchmark_runs_and_prints_its_table() -> None:
@@ -452,6 +542,10 @@ def test_the_campaign_benchmark_runs_and_prints_its_table() -> None:
         assert abs(s["estimate_bias"]) == pytest.approx(s["estimate_error"])
         assert s["fought_even"] in (0.0, 1.0) and s["fought_decided"] in (0.0, 1.0)
         assert s["fought_even"] + s["fought_decided"] <= 1
+        # the odds shown are the estimate's own except where balancing fought trials
+        assert s["estimate_alone_error"] is not None
+        if s["scenario"] not in TRIALS:
+            assert s["estimate_alone_error"] == s["estimate_error"]
 
 
 def test_a_scenario_that_takes_a_built_in_id_with_other_rules_is_not_estimated(
