@@ -84,10 +84,10 @@ TRIALS = {"citadel": Trials(6, 1.5), "citadel-campaign": Trials(6, 1.5)}
 the forces all but decide most of the match-ups balancing picks (fought odds under 20% or
 over 80%), and the estimate tells too few of them apart: over 40 normal campaigns it missed
 the fought odds by 23 points on average. Six trial battles with the estimate counted as one
-and a half (the best of a range of weights on those campaigns) bring that to about 11, and
-cost the time of six battles; in the other scenarios the estimate misses by 8 to 13 points,
-and two trial battles would take off only about one. See docs/rules.md, "Balanced campaign
-battles"."""
+and a half (the best of a range of weights on those campaigns) bring that to about 12, and
+cost the time of six battles; in the other scenarios the estimate misses by 7 to 17 points,
+battles there are seldom decided by the forces, and two trial battles would take off only
+about one. See docs/rules.md, "Balanced campaign battles"."""
 ODDS_OFFSET = 1_000_000
 """The odds of step N are seeded with the campaign's seed for position ODDS_OFFSET + N, a
 stream no battle of the campaign uses."""
@@ -228,18 +228,18 @@ class Balanced:
             assert guess is not None
             win, draw, loss = {"p": guess["win"]}, {"p": guess["draw"]}, {"p": guess["loss"]}
         view: OddsView = {
-                "runs": runs, "seed": self.seed, "controller": self.controller,
-                "estimated": guess, "win": win, "draw": draw, "loss": loss,
-                "balance": {"target": self.target,
-                            "scenario_budget": self.scenario_budget,
-                            "budget": self.chosen.budget, "scale": self.chosen.scale,
-                            "spent": sum(u.points for u in self.enemy.units),
-                            "level": self.chosen.level,
-                            "enemy": [u.design.name for u in self.enemy.units
-                                      if u.design is not None],
-                            "by": "estimate" if est is not None else "battles",
-                            "search_runs": 0 if est is not None else min(SEARCH_RUNS, runs),
-                            "tried": self.tried}}
+            "runs": runs, "seed": self.seed, "controller": self.controller,
+            "estimated": guess, "win": win, "draw": draw, "loss": loss,
+            "balance": {"target": self.target,
+                        "scenario_budget": self.scenario_budget,
+                        "budget": self.chosen.budget, "scale": self.chosen.scale,
+                        "spent": sum(u.points for u in self.enemy.units),
+                        "level": self.chosen.level,
+                        "enemy": [u.design.name for u in self.enemy.units
+                                  if u.design is not None],
+                        "by": "estimate" if est is not None else "battles",
+                        "search_runs": 0 if est is not None else min(SEARCH_RUNS, runs),
+                        "tried": self.tried}}
         if trials is not None:
             view["trials"] = trials
         return view
