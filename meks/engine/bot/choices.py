@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -222,6 +223,9 @@ def muster(budget: int, max_size: Size | None, composition: dict[Size, int] | No
         value = _value_pick(pool, prices, budget, composition, per_point)
         if value is not None:
             return list(value)
+    if difficulty is not Difficulty.EASY and not composition:
+        # the strongest force, found without listing them all (``_strongest``)
+        return list(_strongest(pool, prices, budget, profiles))
     limit = budget
     if difficulty is Difficulty.EASY:
         ranked = sorted(pool, key=lambda d: (per_point(d), d.name))
@@ -311,6 +315,43 @@ def _forces(pool: Sequence[Design], prices: dict[str, int], budget: int,
 
     grow(0, budget, [])
     return out
+
+
+def _strongest(pool: Sequence[Design], prices: dict[str, int], budget: int,
+               profiles: dict[str, tuple[float, float]]) -> tuple[Design, ...]:
+    """The force of designs from ``pool`` within ``budget`` (no composition) that is the
+    strongest (``force_strength``), then the cheapest, then the last by its designs' names:
+    what ``max`` picks from every force ``_forces`` lists, found in the same walk without
+    keeping them. Each force's offence and toughness are added up in the order its designs
+    are chosen, as ``force_strength`` adds them, so the figures compared are the same to
+    the last bit. ``pool`` holds at least one design within the budget."""
+    pool = sorted(pool, key=lambda d: (prices[d.name], d.name))
+    most = min(8, budget // max(min(prices[d.name] for d in pool), 1))
+    chosen: list[Design] = []
+    best: tuple[Design, ...] = ()
+    best_key = (-math.inf, 0)
+
+    def grow(start: int, left: int, offence: float, toughness: float) -> None:
+        nonlocal best, best_key
+        if chosen:
+            key = (offence * toughness, left - budget)  # the strength, less what it spends
+            if key > best_key or (key == best_key and [d.name for d in chosen]
+                                  > [d.name for d in best]):
+                best, best_key = tuple(chosen), key
+        if len(chosen) >= most:
+            return
+        for i in range(start, len(pool)):
+            design = pool[i]
+            price = prices[design.name]
+            if price > left:
+                break
+            gives, takes = profiles[design.name]
+            chosen.append(design)
+            grow(i, left - price, offence + gives, toughness + takes)
+            chosen.pop()
+
+    grow(0, budget, 0.0, 0.0)
+    return best
 
 
 def _value_pick(pool: Sequence[Design], prices: dict[str, int], budget: int,
