@@ -8,6 +8,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from campaigns.files.scenarios import get_scenario
 from meks.engine.bot.choices import Difficulty, choose_skill, muster
@@ -692,6 +694,33 @@ def test_muster_follows_the_limits_it_is_given() -> None:
         muster(5, None, None, CATALOG, Difficulty.NORMAL)  # nothing costs 5 points
     with pytest.raises(ValueError):
         muster(60, None, None, CATALOG, Difficulty("brutal"))  # no such difficulty
+
+
+@given(budget=st.integers(min_value=1, max_value=420),
+       largest=st.sampled_from([None, Size.LIGHT, Size.MEDIUM, Size.HEAVY]),
+       dropped=st.sets(st.integers(min_value=0, max_value=len(CATALOG.designs) - 1),
+                       max_size=len(CATALOG.designs) - 1))
+@settings(max_examples=60, deadline=None)
+def test_the_strongest_force_is_found_without_listing_every_force(
+        budget: int, largest: Size | None, dropped: set[int]) -> None:
+    """The hard muster's walk (``_strongest``) picks what the largest of every force
+    ``_forces`` lists picks (the strongest, then the cheapest, then by the designs' names),
+    to the last bit, for any budget, size limit and pool of designs."""
+    from meks.engine.bot.choices import _forces, _strongest, design_profile, force_strength
+
+    pool = [d for i, d in enumerate(CATALOG.designs) if i not in dropped
+            and (largest is None or d.size <= largest) and price(d) <= budget]
+    if not pool:
+        return
+    prices = {d.name: price(d) for d in pool}
+    profiles = {d.name: design_profile(d, CATALOG) for d in pool}
+    listed = max(_forces(pool, prices, budget, None),
+                 key=lambda f: (force_strength(f, CATALOG, profiles),
+                                -sum(prices[d.name] for d in f), [d.name for d in f]))
+    walked = _strongest(pool, prices, budget, profiles)
+    assert walked == listed
+    assert force_strength(walked, CATALOG, profiles) == force_strength(listed, CATALOG,
+                                                                       profiles)
 
 
 def test_a_designs_worth_is_counted_by_the_rules_cores_rolls_R6_6_R6_8() -> None:
