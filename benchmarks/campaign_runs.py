@@ -123,19 +123,17 @@ def one_campaign(job: tuple[int, str, int | None, bool, int, bool | None,
                         log = session.get(BattleLog, result["battle_id"])
                         fought = None if log is None else json.loads(log.spec)["forces"]
                 odds = result.get("odds")
+                # with --runs: the estimate (with its trial battles, where balancing fought
+                # some) beside the odds fought with the same forces
+                guess = None if odds is None or not odds["runs"] else odds["estimated"]
                 steps.append({
                     "scenario": result["scenario"], "name": result["name"],
                     "side": result["side"], "result": result["result"],
                     "turns": result["turns"],
                     "kills": sum(p.get("kills", 0) for p in result["pilots"]),
                     "predicted": None if odds is None else odds["win"]["p"],
-                    # with --runs: the estimate (with its trial battles, where balancing
-                    # fought some) beside the odds fought with the same forces
-                    "estimated": None if odds is None or not odds["runs"]
-                    or odds["estimated"] is None else
-                    odds["trials"]["win"] if "trials" in odds else odds["estimated"]["win"],
-                    "estimated_alone": None if odds is None or not odds["runs"]
-                    or odds["estimated"] is None else odds["estimated"]["win"],
+                    "estimated": None if guess is None else odds.get("trials", guess)["win"],
+                    "estimated_alone": None if guess is None else guess["win"],
                     "scale": None if odds is None else odds["balance"]["scale"],
                     "prepare": timings["prepare"], "balance": timings["balance"],
                     "fight": timings["fight"],

@@ -297,24 +297,38 @@ def _forces(pool: Sequence[Design], prices: dict[str, int], budget: int,
             if sum(prices[d.name] for d in force) <= budget:
                 out.append(force)
         return out
-    cheapest = min(prices[d.name] for d in pool)
-    most = min(8, budget // max(cheapest, 1))
+    _walk(pool, prices, budget, lambda chosen, *_: out.append(tuple(chosen)))
+    return out
 
-    def grow(start: int, left: int, chosen: list[Design]) -> None:
+
+Visit = Callable[[list[Design], int, float, float], None]
+
+
+def _walk(pool: Sequence[Design], prices: dict[str, int], budget: int, visit: Visit,
+          profiles: dict[str, tuple[float, float]] | None = None) -> None:
+    """Call ``visit`` for every multiset of designs from ``pool`` (sorted cheapest first)
+    within ``budget`` and of at most 8 Meks, in the same order each time: with the designs
+    as chosen, the budget left, and their offence and toughness (``profiles``; 0 without)
+    added up in the order the designs were chosen, as ``force_strength`` adds them."""
+    most = min(8, budget // max(min(prices[d.name] for d in pool), 1))
+    chosen: list[Design] = []
+
+    def grow(start: int, left: int, offence: float, toughness: float) -> None:
         if chosen:
-            out.append(tuple(chosen))
+            visit(chosen, left, offence, toughness)
         if len(chosen) >= most:
             return
         for i in range(start, len(pool)):
-            price = prices[pool[i].name]
+            design = pool[i]
+            price = prices[design.name]
             if price > left:
                 break
-            chosen.append(pool[i])
-            grow(i, left - price, chosen)
+            gives, takes = profiles[design.name] if profiles is not None else (0.0, 0.0)
+            chosen.append(design)
+            grow(i, left - price, offence + gives, toughness + takes)
             chosen.pop()
 
-    grow(0, budget, [])
-    return out
+    grow(0, budget, 0.0, 0.0)
 
 
 def _strongest(pool: Sequence[Design], prices: dict[str, int], budget: int,
@@ -326,31 +340,17 @@ def _strongest(pool: Sequence[Design], prices: dict[str, int], budget: int,
     are chosen, as ``force_strength`` adds them, so the figures compared are the same to
     the last bit. ``pool`` holds at least one design within the budget."""
     pool = sorted(pool, key=lambda d: (prices[d.name], d.name))
-    most = min(8, budget // max(min(prices[d.name] for d in pool), 1))
-    chosen: list[Design] = []
     best: tuple[Design, ...] = ()
     best_key = (-math.inf, 0)
 
-    def grow(start: int, left: int, offence: float, toughness: float) -> None:
+    def visit(chosen: list[Design], left: int, offence: float, toughness: float) -> None:
         nonlocal best, best_key
-        if chosen:
-            key = (offence * toughness, left - budget)  # the strength, less what it spends
-            if key > best_key or (key == best_key and [d.name for d in chosen]
-                                  > [d.name for d in best]):
-                best, best_key = tuple(chosen), key
-        if len(chosen) >= most:
-            return
-        for i in range(start, len(pool)):
-            design = pool[i]
-            price = prices[design.name]
-            if price > left:
-                break
-            gives, takes = profiles[design.name]
-            chosen.append(design)
-            grow(i, left - price, offence + gives, toughness + takes)
-            chosen.pop()
+        key = (offence * toughness, left - budget)  # the strength, less what it spends
+        if key > best_key or (key == best_key and [d.name for d in chosen]
+                              > [d.name for d in best]):
+            best, best_key = tuple(chosen), key
 
-    grow(0, budget, 0.0, 0.0)
+    _walk(pool, prices, budget, visit, profiles)
     return best
 
 
