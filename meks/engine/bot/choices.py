@@ -297,7 +297,10 @@ def _forces(pool: Sequence[Design], prices: dict[str, int], budget: int,
             if sum(prices[d.name] for d in force) <= budget:
                 out.append(force)
         return out
-    _walk(pool, prices, budget, lambda chosen, *_: out.append(tuple(chosen)))
+    def keep(chosen: list[Design], left: int, offence: float, toughness: float) -> None:
+        out.append(tuple(chosen))
+
+    _walk(pool, prices, budget, keep)
     return out
 
 
