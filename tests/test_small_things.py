@@ -56,6 +56,17 @@ def test_no_company_error_says_how_to_create_one(runner: CliRunner) -> None:
     assert "Did you mean 'Iron Hawks'?" in err
 
 
+def test_company_found_is_create_under_the_verb_of_its_help(runner: CliRunner) -> None:
+    """'Found a new company' says the help, so ``meks company found`` does what ``create``
+    does (a hidden second name: the list of commands shows ``create`` only), instead of a
+    guess pointing at ``undo``."""
+    out = run(runner, "company", "found", "Grey Wolves").stdout
+    assert "Founded Grey Wolves (id 1)." in out
+    assert "Grey Wolves" in run(runner, "company", "list").stdout
+    listing = run(runner, "company", "--help").stdout
+    assert "create" in listing and " found " not in listing
+
+
 def test_over_budget_muster_itemises_hire_fees(runner: CliRunner) -> None:
     """R3.3: the refusal lists each Mek's price and each Regular's hire fee, which add up
     to the cost it names."""
