@@ -11,7 +11,7 @@ NAME = typer.Argument(..., help="The company's name (any case) or id.", show_def
 
 
 @app.command()
-@app.command("found", hidden=True)  # the verb its help and the game's own words use
+@app.command("found", hidden=True)  # the verb its help uses
 def create(name: str = typer.Argument(..., help="The new company's name.", show_default=False),
            as_json: bool = JSON) -> None:
     """Found a new company with an empty stable and roster."""
