@@ -4,15 +4,16 @@ step (``campaign show``)."""
 from __future__ import annotations
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from campaigns.files.report_records import BattleListing, CampaignStory, PilotProgress
+from campaigns.files.report_records import BattleListing, CampaignStory, PilotProgress, RecordedStep
 from cli.store_views import counted_names
 
 WRAPPED = ("Scenario", "Salvage", "Pilot", "1", "2", "3", "4", "5", "6", "7", "8", "9")
 NONE = "—"  # a figure that is not known (a battle played on a real table, no odds given)
+LONGEST_WORD = 12  # the widest a pilot's column is held for one word of its cells
 
 
 def _text(value: object) -> Text:
@@ -88,16 +89,36 @@ def campaign_show(data: CampaignStory) -> RenderableType:
         names += [p["pilot"] for p in s["pilots"] if p["pilot"] not in names]
     pilots = _table("Pilots: kills in the battle (in the campaign so far), level after it",
                     (("Pilot", "left"), *((str(s["step"]), "left") for s in steps)))
-    for name in names:
-        cells = []
-        for s in steps:
-            p = next((p for p in s["pilots"] if p["pilot"] == name), None)
-            cells.append(Text(_progress(p) if p else ""))
-        pilots.add_row(Text(name), *cells)
+    def cell(step: RecordedStep, name: str) -> str:
+        p = next((p for p in step["pilots"] if p["pilot"] == name), None)
+        return _progress(p) if p else ""
+
+    rows = [[cell(s, name) for s in steps] for name in names]
+    for name, cells in zip(names, rows, strict=True):
+        pilots.add_row(Text(name), *(Text(c) for c in cells))
+    words = [min(max((len(w) for c in cells for w in c.split()), default=1), LONGEST_WORD)
+             for cells in zip(*rows, strict=True)]
     record = data["record"]
     lines: list[RenderableType] = [table, Text(
         f"Record: {record['win']} won, {record['loss']} lost, {record['draw']} drawn. Odds: "
         "the company's chance of winning worked out before the battle.")]
     if names:
-        lines += [Text(""), pilots]
+        lines += [Text(""), _Whole(pilots, max(len("Pilot"), *map(len, names)), words)]
     return Group(*lines)
+
+
+class _Whole:
+    """A table whose columns after the first (``first`` wide) are held as wide as their
+    longest word (``words``) where the console is wide enough for all of them, so that a
+    skill's name ("Familiarity") is not cut in two; where it is not, the columns share the
+    width as usual and a long word folds, rather than a column being dropped."""
+
+    def __init__(self, table: Table, first: int, words: list[int]) -> None:
+        self.table, self.first, self.words = table, first, words  # first: the names' width
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        # the names, each column's longest word, and one space between columns
+        fits = self.first + sum(self.words) + len(self.words) <= options.max_width
+        for column, width in zip(self.table.columns[1:], self.words, strict=True):
+            column.min_width = width if fits else None
+        yield self.table

@@ -375,3 +375,38 @@ def test_a_played_steps_odds_go_with_its_play_and_come_back() -> None:
     old = {k: v for k, v in step.data().items() if k != "odds"}
     assert Step.from_data(3, 1, old).odds is None
     assert odds_before(None) is None
+
+
+def _story(steps: int) -> dict[str, Any]:
+    pilot = {"pilot": "Dara", "kills": 0, "total_kills": 1, "level": "Regular",
+             "promoted": None, "new_skill": "Chassis Familiarity (Assault)", "dead": False,
+             "mek_destroyed": False}
+    return {"company": "Hawks", "campaign": "Six", "difficulty": "normal",
+            "status": "finished", "of": steps, "record": {"win": 1, "loss": 0, "draw": 0},
+            "steps": [{"step": i + 1, "name": "Citadel", "scenario": "citadel",
+                       "side": "defender", "battle_id": i + 1, "odds_before": None,
+                       "result": "win", "kills": 0, "losses": 0, "salvage": [],
+                       "treasury": None, "pilots": [pilot]} for i in range(steps)]}
+
+
+@pytest.mark.parametrize("width", [80, 50])
+def test_campaign_show_keeps_a_skills_words_whole_where_the_width_allows(width: int) -> None:
+    """Six steps of pilots fit 80 columns with "Familiarity" whole (folded, it read
+    "Familiarit" and "y"); narrower, every step's column is still shown and long words
+    fold as before."""
+    import io
+
+    from rich.console import Console
+
+    from cli.record_views import campaign_show
+
+    out = io.StringIO()
+    Console(file=out, width=width, no_color=True).print(
+        campaign_show(_story(6)))  # type: ignore[arg-type]
+    text = out.getvalue()
+    pilots = text.split("Pilots:")[1]
+    header = next(line for line in pilots.splitlines() if "Pilot" in line)
+    assert header.split() == ["Pilot", "1", "2", "3", "4", "5", "6"]
+    assert max(len(line) for line in text.splitlines()) <= width
+    if width == 80:
+        assert "Familiarity" in pilots
