@@ -378,15 +378,24 @@ def test_a_played_steps_odds_go_with_its_play_and_come_back() -> None:
 
 
 def _story(steps: int) -> dict[str, Any]:
-    pilot = {"pilot": "Dara", "kills": 0, "total_kills": 1, "level": "Regular",
-             "promoted": None, "new_skill": "Chassis Familiarity (Assault)", "dead": False,
-             "mek_destroyed": False}
+    """A campaign of ``steps`` steps and two pilots, one who learns a skill with a long word
+    in the fourth (the shape of the table that cut "Familiarity" in two)."""
+    def progress(name: str, **more: object) -> dict[str, object]:
+        return {"pilot": name, "kills": 0, "total_kills": 1, "level": "Regular",
+                "promoted": None, "new_skill": None, "dead": False, "mek_destroyed": False,
+                **more}
+
     return {"company": "Hawks", "campaign": "Six", "difficulty": "normal",
             "status": "finished", "of": steps, "record": {"win": 1, "loss": 0, "draw": 0},
             "steps": [{"step": i + 1, "name": "Citadel", "scenario": "citadel",
                        "side": "defender", "battle_id": i + 1, "odds_before": None,
                        "result": "win", "kills": 0, "losses": 0, "salvage": [],
-                       "treasury": None, "pilots": [pilot]} for i in range(steps)]}
+                       "treasury": None,
+                       "pilots": [progress("Ash", mek_destroyed=True,
+                                           promoted="Green -> Regular" if i == 0 else None),
+                                  progress("Dara", new_skill="Chassis Familiarity (Assault)"
+                                           if i == 3 else "Steady Hand")]}
+                      for i in range(steps)]}
 
 
 @pytest.mark.parametrize("width", [80, 50])
