@@ -249,10 +249,6 @@ def muster(budget: int, max_size: Size | None, composition: dict[Size, int] | No
     def spent(f: Sequence[Design]) -> int:
         return sum(prices[d.name] for d in f)
 
-    if difficulty is Difficulty.NORMAL:  # no value pick fits (above): the strongest force
-        chosen = max(forces, key=lambda f: (force_strength(f, catalog, profiles),
-                                            -spent(f), [d.name for d in f]))
-        return list(chosen)
     if difficulty is Difficulty.EASY:
         target = budget * 0.7
 
@@ -261,6 +257,7 @@ def muster(budget: int, max_size: Size | None, composition: dict[Size, int] | No
                     [d.name for d in f])
         picked: tuple[Design, ...] = max(forces, key=easy_key)
         return list(picked)
+    # hard, or normal where no value pick fits: the strongest force of the composition
     best = max(forces, key=lambda f: (force_strength(f, catalog, profiles), -spent(f),
                                       [d.name for d in f]))
     return list(best)
