@@ -61,7 +61,30 @@ def replaceable(target: Path) -> Path:
     if special is not None:
         raise InputError(str(target), [f"{special}, and meks replaces only regular files; "
                                        "give another name"])
+    if _in_use(info):
+        raise InputError(str(target), ["holds the database meks is using, which writing "
+                                       "there would destroy; give another name"])
     return target
+
+
+def _in_use(info: os.stat_result) -> bool:
+    """Whether the file ``info`` describes is the database in use (or a journal of it)."""
+    from cli.state import location
+    from db.engine import database_files
+    from meks.game.errors import MeksError
+
+    try:
+        files = database_files(location())
+    except MeksError:  # a database that cannot be named is reported when it is opened
+        return False
+    for file in files:
+        try:
+            held = file.stat()
+        except OSError:
+            continue
+        if (held.st_dev, held.st_ino) == (info.st_dev, info.st_ino):
+            return True
+    return False
 
 
 def write_atomically(target: Path, content: str | bytes) -> str:

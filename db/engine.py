@@ -270,6 +270,19 @@ def _read_only_engine(url: str, file: Path) -> Engine:
 _engines: dict[str, Engine] = {}
 
 
+def database_files(location: str) -> list[Path]:
+    """The files an SQLite database at ``location`` keeps its data in (the database and the
+    journals SQLite writes beside it), or none: another kind of database, one in memory, or
+    a location that cannot be read (which opening it reports)."""
+    try:
+        file = _sqlite_file(to_url(location))
+    except (DatabaseError, ArgumentError, ValueError):
+        return []
+    if file is None:
+        return []
+    return [file, *(file.with_name(file.name + end) for end in ("-wal", "-shm", "-journal"))]
+
+
 def _sqlite_file(url: str) -> Path | None:
     """The file an SQLite URL names, or None (another database, or one in memory)."""
     from sqlalchemy.engine import make_url

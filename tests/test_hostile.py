@@ -142,6 +142,30 @@ def test_item1_the_reports_share_the_writers_check(runner: CliRunner, hawks: str
         assert link.is_symlink() and not (tmp_path / "elsewhere.html").exists()
 
 
+def test_item1_writers_refuse_the_database_in_use(runner: CliRunner, tmp_path: Path) -> None:
+    """A backup or an export written over the database meks is using would destroy it: each
+    writer refuses it by any name (another spelling of the path, a hard link), exit 2, and
+    the database is as it was; any other file is written as before."""
+    db = tmp_path / "league.db"
+    for args in (("company", "create", "Hawks"), ("mek", "buy", "Hawks", "WASP"),
+                 ("pilot", "hire", "Hawks", "Vera"),
+                 ("pilot", "assign", "Hawks", "Vera", "WASP-1"),
+                 ("muster", "Hawks", "WASP-1", "--budget", "50")):
+        assert invoke(runner, "--db", str(db), *args)[0] == 0, args
+    before = db.read_bytes()
+    (tmp_path / "sub").mkdir()
+    os.link(db, tmp_path / "hard.db")
+    for name in (db, tmp_path / "sub" / ".." / "league.db", tmp_path / "hard.db"):
+        for args in WRITERS:
+            said = plain_refusal(*invoke(runner, "--db", str(db),
+                                         *(a.format(name) for a in args)))
+            assert "holds the database meks is using" in said, (name, args, said)
+    assert db.read_bytes() == before
+    code, out, _ = invoke(runner, "--db", str(db), "company", "list", "--json")
+    assert code == 0 and "Hawks" in out
+    assert invoke(runner, "--db", str(db), "db", "backup", str(tmp_path / "b.json"))[0] == 0
+
+
 # ---- 2. long names and links that loop -------------------------------------------------------
 
 def test_item2_long_names_are_the_players_problem(runner: CliRunner, hawks: str,
