@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import cast
@@ -41,12 +42,12 @@ from campaigns.files.scenarios import discover
 from campaigns.files.view_records import ImportedRoster
 from campaigns.parts import heat_loss
 from campaigns.reports import sheet, sheet_render
-from db.models import Company, fold
+from db.models import Company, PilotStatus, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
 from meks.game.errors import InputError, MeksError
 from meks.game.names import normalize
-from meks.game.pilots import FAMILIARITY, base_skill
+from meks.game.pilots import FAMILIARITY, base_skill, level_for
 
 FORMATS = ("json", "yaml", "csv", "md", "html")
 IMPORTABLE = ("json", "yaml")
@@ -257,28 +258,35 @@ def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
         custom = m.get("custom_design")
         if custom is None:
             try:
-                size = catalog.design(m["design"]).size.value
+                design = catalog.design(m["design"])
             except MeksError as exc:
                 problems.append(f"{where}: {_sentence(exc.message)}")
                 continue
         else:
-            size = custom["size"]
-            design = Design(custom["name"], Size(size), tuple(custom["weapons"]),
+            design = Design(custom["name"], Size(custom["size"]), tuple(custom["weapons"]),
                             tuple(custom["systems"]))
+        report = check_design(design, catalog)
+        if custom is not None:
             problems += [f"{where}: its design {design.name!r} breaks rule {p.rule.value}: "
-                         f"{_sentence(p.message)}"
-                         for p in check_design(design, catalog).problems]
+                         f"{_sentence(p.message)}" for p in report.problems]
+        size = design.size.value
         if m["size"] != size:
             problems.append(f"{where}: the Mek is {m['size']} but its design {m['design']!r} "
                             f"is {size}; the two must agree.")
+        if not report.problems:  # an illegal design has no price to compare
+            problems += _mek_problems(where, m, design, report.price)
     flown: dict[int, str] = {}
     for i, p in enumerate(doc["pilots"]):
         for j, label in enumerate(p["skills"]):
             wrong = _skill_problem(label, catalog)
             if wrong:
                 problems.append(f"pilots[{i}] ({p['name']}).skills[{j}]: {wrong}")
+        problems += _pilot_problems(f"pilots[{i}] ({p['name']})", p, catalog)
         if p["mek"] is None:
             continue
+        if p["status"] == PilotStatus.DEAD:
+            problems.append(f"pilots[{i}] ({p['name']}): a dead pilot flies no Mek; set "
+                            "their mek to null.")
         if p["mek"] in flown:
             problems.append(f"pilots[{i}] ({p['name']}): {flown[p['mek']]} already flies "
                             f"{callsign.get(p['mek'], p['mek'])}; a Mek has one pilot.")
@@ -291,6 +299,61 @@ def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
                 parse_scenario(mu["definition"], f"musters[{i}].definition")
             except InputError as exc:
                 problems += [f"{exc.source}: {p}" for p in exc.problems]
+    return problems
+
+
+def _mek_problems(where: str, mek: MekRecord, design: Design, computed: int) -> list[str]:
+    """A Mek's price and lost parts as the commands that change a Mek leave them: its price
+    the design's printed price or its price computed from the parts (house rule
+    ``pricing``; a custom design has only the second, R1.7), and no part lost that the
+    design does not carry (R3.7)."""
+    problems = []
+    prices = sorted({computed} | ({design.price} if design.price is not None else set()))
+    if mek["price"] not in prices:
+        problems.append(f"{where}: its price is {mek['price']}, but a Mek of its design "
+                        f"{design.name!r} costs " + " or ".join(map(str, prices))
+                        + "; write the price it was bought at.")
+    carried = Counter([("weapon", w) for w in design.weapons]
+                      + [("system", s) for s in design.systems])
+    lost = Counter((part["kind"], part["part"]) for part in mek.get("lost", []))
+    for (kind, part), n in sorted((lost - carried).items()):
+        has = carried[(kind, part)]
+        problems.append(f"{where}.lost: {n + has} {part} listed lost, but its design "
+                        f"{design.name!r} carries {has}; a Mek loses only the parts it has.")
+    return problems
+
+
+def _pilot_problems(where: str, pilot: PilotRecord, catalog: Catalog) -> list[str]:
+    """A pilot's level and skills as the game gives them (R2.1-R2.3): hired Green or
+    Regular and risen no higher than the kills and scenarios recorded allow, a new skill at
+    most once a scenario and never while Green, and no skill twice."""
+    problems = []
+    levels = [lv.level for lv in catalog.levels]
+    try:
+        level = catalog.level(pilot["level"])
+    except MeksError as exc:
+        return [f"{where}.level: {_sentence(exc.message)}"]
+    hired = max(levels.index(lv.level) for lv in catalog.levels
+                if lv.hire_price or lv is catalog.levels[0])
+    earned = level_for(pilot["kills"], pilot["scenarios"], catalog, levels[hired])
+    if levels.index(level.level) > levels.index(earned.level):
+        problems.append(f"{where}: {level.level} needs {level.kills} Mek kills and "
+                        f"{level.scenarios} scenarios, and the pilot has {pilot['kills']} and "
+                        f"{pilot['scenarios']}; a pilot is hired at most {levels[hired]} and "
+                        "rises only by kills and scenarios.")
+    skills = pilot["skills"]
+    if skills and not level.can_learn:
+        problems.append(f"{where}: the pilot is {level.level} and holds {len(skills)} "
+                        f"skill{'s' * (len(skills) != 1)}; a pilot learns none while "
+                        f"{level.level}.")
+    elif len(skills) > pilot["scenarios"]:
+        problems.append(f"{where}: {len(skills)} skills after "
+                        f"{_n(pilot['scenarios'], 'scenario')}; a pilot learns at most one "
+                        "skill a scenario.")
+    twice = sorted(name for name, n in Counter(base_skill(s) for s in skills).items() if n > 1)
+    if twice:
+        problems.append(f"{where}: {', '.join(twice)} is held more than once; no pilot holds "
+                        "a skill twice.")
     return problems
 
 

@@ -103,7 +103,8 @@ SKILLS = {"Jonas O'Hara": ["Accuracy", "Chassis Familiarity (Medium)"],
 def build_company(runner: CliRunner, tmp_path: Path) -> dict[str, Any]:
     """A company of varied Meks (five stock sizes and a custom design), each with a pilot,
     a Regular pilot with skills, a reserve pilot, and three support results waiting. Skills
-    are only earned in battle, so they are written into the roster and imported."""
+    are only earned in battle, so they are written into the roster, with as many scenarios
+    as they take, and imported."""
     design = tmp_path / "hunter.yaml"
     design.write_text(f"name: {CUSTOM[1]}\nsize: Heavy\n"
                       "weapons: [Rail Cannon, Vulcan Cannon, Twin Laser]\n"
@@ -118,8 +119,9 @@ def build_company(runner: CliRunner, tmp_path: Path) -> dict[str, Any]:
     run(runner, "pilot", "hire", "Draft", RESERVE)
     run(runner, "support", "roll", "Draft", "--count", "3", "--seed", "11")
     doc = json.loads(run(runner, "roster", "export", "Draft", "--format", "json"))
-    for pilot in doc["pilots"]:
+    for pilot in doc["pilots"]:  # a skill a scenario at most (R2.3)
         pilot["skills"] = SKILLS.get(pilot["name"], [])
+        pilot["scenarios"] = max(pilot["scenarios"], len(pilot["skills"]))
     path = tmp_path / "company.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     run(runner, "roster", "import", str(path), "--name", COMPANY)

@@ -20,6 +20,7 @@ from campaigns import roster_io
 from campaigns.files.roster_model import roster_json_schema
 from cli.app import app
 from db.engine import dispose_all
+from meks.game.catalog import Catalog
 
 COMPANY = "Iron Wolves"
 HUNTER = "name: Hunter\nsize: Heavy\nweapons: [Rail Cannon, Howitzer]\nsystems: [Jammer]\n"
@@ -312,6 +313,22 @@ def _broken(change: str) -> str:
         doc["meks"][0]["custom_design"] = {"name": "Bare", "size": "Light", "systems": []}
     elif change == "two pilots in one Mek":
         doc["pilots"].append({**copy.deepcopy(doc["pilots"][0]), "id": 2, "name": "Bo"})
+    elif change == "price not the design's":
+        doc["meks"][0]["price"] = 1
+    elif change == "a level its record does not reach":
+        doc["pilots"][0].update(level="Elite", kills=9, scenarios=10)
+    elif change == "a skill twice":
+        doc["pilots"][0].update(level="Regular", scenarios=3,
+                                skills=["Tactics", "Chassis Familiarity (Light)",
+                                        "Chassis Familiarity (Heavy)"])
+    elif change == "skills while Green":
+        doc["pilots"][0].update(scenarios=1, skills=["Tactics"])
+    elif change == "more skills than scenarios":
+        doc["pilots"][0].update(level="Regular", scenarios=1, skills=["Tactics", "Agility"])
+    elif change == "a dead pilot in a Mek":
+        doc["pilots"][0]["status"] = "dead"
+    elif change == "a part lost that the Mek never had":
+        doc["meks"][0]["lost"] = [{"kind": "weapon", "part": "Laser"}]
     elif change == "a pilot named by digits":
         doc["pilots"][0]["name"] = "2"
     elif change == "a callsign too long":
@@ -360,6 +377,18 @@ MALFORMED = {
     "two pilots in one Mek": (_broken("two pilots in one Mek"), "Ana already flies W"),
     "custom design without weapons": (_broken("custom design without weapons"),
                                       "custom_design: missing required key 'weapons'"),
+    "price not the design's": (_broken("price not the design's"),
+                               "its price is 1, but a Mek of its design 'WASP' costs"),
+    "a level its record does not reach": (_broken("a level its record does not reach"),
+                                          "Elite needs 10 Mek kills and 10 scenarios"),
+    "a skill twice": (_broken("a skill twice"), "Chassis Familiarity is held more than once"),
+    "skills while Green": (_broken("skills while Green"), "learns none while Green"),
+    "more skills than scenarios": (_broken("more skills than scenarios"),
+                                   "2 skills after 1 scenario;"),
+    "a dead pilot in a Mek": (_broken("a dead pilot in a Mek"), "a dead pilot flies no Mek"),
+    "a part lost that the Mek never had": (_broken("a part lost that the Mek never had"),
+                                           "1 Laser listed lost, but its design 'WASP' "
+                                           "carries 0"),
     "a pilot named by digits": (_broken("a pilot named by digits"),
                                 "pilots[0].name: a pilot name cannot be only digits"),
     "a callsign too long": (_broken("a callsign too long"),
@@ -559,7 +588,7 @@ def test_a_battle_recorded_from_the_table_has_no_log_to_show(runner: CliRunner,
 def test_every_game_problem_is_listed_at_once(runner: CliRunner, tmp_path: Path) -> None:
     doc = yaml.safe_load(_broken("illegal custom design"))
     doc["meks"][0]["design"] = "NOSUCHMEK"
-    doc["pilots"][0]["skills"] = ["Laser Eyes"]
+    doc["pilots"][0].update(level="Regular", scenarios=1, skills=["Laser Eyes"])
     doc["pilots"].append({**doc["pilots"][0], "id": 2, "name": "Bo", "skills": []})
     doc["campaigns"] = [_campaign(position=3, scenario="moon-landing"),
                         {**_campaign(), "id": 2, "name": "Second"}]
@@ -578,13 +607,33 @@ def test_every_game_problem_is_listed_at_once(runner: CliRunner, tmp_path: Path)
 def test_skills_as_the_game_writes_them_are_accepted(runner: CliRunner, tmp_path: Path
                                                      ) -> None:
     doc = yaml.safe_load(_broken(""))
-    doc["pilots"][0]["skills"] = ["Accuracy", "Chassis Familiarity (Light)"]
+    doc["pilots"][0].update(level="Regular", scenarios=2,
+                            skills=["Accuracy", "Chassis Familiarity (Light)"])
     doc["campaigns"] = [_campaign(), {**_campaign(position=1), "id": 2, "status": "finished"}]
     path = tmp_path / "roster.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     code, _, err = run(runner, "roster", "import", str(path))
     assert code == 0, err
     assert run(runner, "campaign", "status", "Broken")[0] == 0
+
+
+def test_a_stock_mek_at_its_computed_price_is_accepted(runner: CliRunner, catalog: Catalog,
+                                                      tmp_path: Path) -> None:
+    """Under the house rule ``pricing: computed`` a stock Mek is bought at the price its parts
+    add up to (R1.7), so either price is a Mek's own; a Veteran with the kills and scenarios
+    of one is too."""
+    from meks.game.construction import check_design
+
+    doc = yaml.safe_load(_broken(""))
+    odin = catalog.design("ODIN")  # the one stock design priced otherwise than its parts
+    computed = check_design(odin, catalog).price
+    assert computed != odin.price
+    doc["meks"][0].update(design="ODIN", size="Titan", price=computed)
+    doc["pilots"][0].update(level="Veteran", kills=5, scenarios=3, skills=["Agility"])
+    path = tmp_path / "roster.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path))
+    assert code == 0, err
 
 
 def test_the_published_schema_accepts_a_whole_campaign_and_refuses_what_the_model_does(
