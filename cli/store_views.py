@@ -10,7 +10,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from campaigns.files.records import MusterView
+from campaigns.files.records import MusterView, PilotOutcome
 from campaigns.files.view_records import (
     CompanyLine,
     CompanyView,
@@ -175,7 +175,7 @@ def battle_record(result: RecordedBattle) -> RenderableType:
                    "Kills", "Fate", "Skill roll", "New skill")
     for e in result["pilots"]:
         fate = "killed" if e.get("dead") else "bailed out, Mek lost" if e.get(
-            "bailed_out") else "ejected, Mek lost" if e.get("mek_destroyed") else "Mek repaired"
+            "bailed_out") else "ejected, Mek lost" if e.get("mek_destroyed") else _mek_fate(e)
         if e.get("promoted"):
             fate += f"; promoted {e['promoted']}"
         roll = e.get("skill_roll")
@@ -186,6 +186,20 @@ def battle_record(result: RecordedBattle) -> RenderableType:
                       e.get("new_skill", "-"))
     extra = aftermath_lines(result)
     return Group(table, *extra) if extra else table
+
+
+def _mek_fate(e: PilotOutcome) -> str:
+    """What became of a Mek that came home: repaired (for points under ``repair: paid``) or
+    keeping its Hits (``repair: none``), and the parts it lost (``spare_parts``)."""
+    cost = e.get("repair_cost", 0)
+    if e.get("repaired"):
+        fate = f"Mek repaired for {cost} point{'s' * (cost != 1)}" if cost else "Mek repaired"
+    else:
+        hits = e.get("damage", 0)
+        fate = f"Mek keeps {hits} Hit{'s' * (hits != 1)}" if hits else "Mek came home"
+    if e.get("lost_parts"):
+        fate += "; lost " + ", ".join(e["lost_parts"])
+    return fate
 
 
 def aftermath_lines(result: RecordedBattle) -> list[Text]:

@@ -117,3 +117,32 @@ def test_a_unit_with_no_weapon_that_can_reach_any_target_is_not_asked(
     for line in said.splitlines():
         if "pick its target" in line or "pick up to" in line:
             assert "short range" in line, line
+
+
+def test_battle_record_says_what_became_of_each_mek_that_came_home_R3_4_R3_7() -> None:
+    """The Fate column of `battle record`: a Mek is said to be repaired only when it was
+    (for points under `repair: paid`); under `repair: none` it keeps its Hits; the parts it
+    lost (`spare_parts`) are named."""
+    from rich.console import Console
+
+    from campaigns.files.view_records import RecordedBattle
+    from cli.store_views import battle_record
+
+    def entry(**more: Any) -> Any:
+        return {"pilot": "Vera", "mek": "Anvil", "kills": 0, **more}
+
+    cases = ((entry(repaired=True), "Mek repaired"),
+             (entry(repaired=True, repair_cost=3), "Mek repaired for 3 points"),
+             (entry(damage=2), "Mek keeps 2 Hits"),
+             (entry(damage=0, lost_parts=["Hammer Missile"]),
+              "Mek came home; lost Hammer Missile"),
+             (entry(mek_destroyed=True), "ejected, Mek lost"))
+    for pilot, fate in cases:
+        result: RecordedBattle = {"battle_id": 1, "result": "win", "seed": 1,
+                                  "pilots": [pilot], "salvage": []}
+        console = Console(width=200, record=True, file=io.StringIO())
+        console.print(battle_record(result))
+        text = console.export_text()
+        assert fate in text, (pilot, text)
+        if "repaired" not in fate:
+            assert "repaired" not in text, text
