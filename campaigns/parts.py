@@ -18,7 +18,7 @@ from campaigns.files.stored import stored_json
 from db.models import Mek, StockPart
 from meks.engine.units import PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, Design, Size, load_catalog
-from meks.game.errors import UnknownName
+from meks.game.errors import UnknownName, nearest_hint
 from meks.game.vocabulary import Salvage
 
 # Our decisions (docs/rules.md R3.7, R3.8)
@@ -53,8 +53,9 @@ def named_part(name: str, catalog: Catalog) -> Part:
     try:
         return Part(SYSTEM, catalog.system(name).name)
     except UnknownName:
-        raise Refused(f"No weapon or system is called {name!r}; see 'meks catalog weapons' "
-                      "and 'meks catalog systems'.") from None
+        every = [w.name for w in catalog.weapons] + [s.name for s in catalog.systems]
+        raise Refused(f"No weapon or system is called {name!r}{nearest_hint(name, every)}; "
+                      "see 'meks catalog weapons' and 'meks catalog systems'.") from None
 
 
 def counted(parts: Iterable[Part]) -> str:

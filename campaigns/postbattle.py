@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -26,6 +27,7 @@ from campaigns.files.view_records import RecordedBattle
 from campaigns.in_play import play_using
 from campaigns.parts import (
     REPAIR_PRICE,
+    WEAPON,
     Part,
     counted,
     design_parts,
@@ -40,6 +42,7 @@ from campaigns.parts import (
 from db.models import Battle, BattleMode, Mek, MekStatus, Muster, Pilot, PilotStatus
 from meks.engine.bot.choices import choose_skill
 from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.construction import most_carried
 from meks.game.dice import Dice
 from meks.game.errors import MeksError, UsageError
 from meks.game.pilots import (
@@ -183,10 +186,14 @@ def record_battle(
     recovered = tuple(named_part(name, catalog) for name in salvage)
     if recovered and not salvages(house.salvage, result):
         raise Refused(_no_salvage(house.salvage, last.scenario, result))
+    credits = sum(kill_counts.values())
+    if enemy_destroyed is not None and enemy_destroyed < credits:
+        raise UsageError(f"--enemy-destroyed {enemy_destroyed} is fewer than the {credits} "
+                         f"kill{'s' * (credits != 1)} credited with --kills; each kill is an "
+                         "enemy Mek destroyed, so give at least that many.")
     if recovered:
-        _check_salvage_bound(len(recovered), sum(kill_counts.values()) if enemy_destroyed
-                             is None else enemy_destroyed, enemy_destroyed is not None,
-                             catalog)
+        _check_salvage_bound(recovered, credits if enemy_destroyed is None else
+                             enemy_destroyed, enemy_destroyed is not None, catalog)
     where = f"in {last.scenario}" if last.scenario else "without a scenario"
     abandoned: set[int] = set()
     if bailed and not house.bail_out:
@@ -247,22 +254,31 @@ def most_parts_on_a_mek(catalog: Catalog) -> int:
     return max(3 * c.mounts.massive + c.mounts.huge + c.slots for c in catalog.chassis)
 
 
-def _check_salvage_bound(parts: int, wrecks: int, stated: bool, catalog: Catalog) -> None:
+def _check_salvage_bound(parts: Sequence[Part], wrecks: int, stated: bool,
+                         catalog: Catalog) -> None:
     """Salvage recorded at the table comes only from the enemy Meks destroyed, which the
     record does not know: they are the kills credited, or the number stated with
-    --enemy-destroyed, and none carries more than ``most_parts_on_a_mek`` parts (R3.6)."""
+    --enemy-destroyed, and none carries more than ``most_parts_on_a_mek`` parts, nor more
+    of one part than a legal Mek can carry (``most_carried``, R3.6)."""
     most = most_parts_on_a_mek(catalog)
-    if parts <= wrecks * most:
-        return
     counted = (f"{wrecks} enemy Mek{'s' * (wrecks != 1)} destroyed" if stated else
                f"{wrecks} kill{'s' * (wrecks != 1)} credited")
-    if wrecks == 0:
+    advice = ("name each part recovered once, or give --enemy-destroyed N when more enemy "
+              "Meks were destroyed.")
+    if parts and wrecks == 0:
         raise Refused(f"Salvage comes from destroyed enemy Meks (R3.6), and this record has "
                       f"{counted}; credit the kills with --kills, or give --enemy-destroyed "
                       "N when Meks were destroyed otherwise.")
-    raise Refused(f"{parts} parts salvaged is more than {counted} could carry (at most "
-                  f"{most} parts a Mek, R3.6); name each part recovered once, or give "
-                  "--enemy-destroyed N when more enemy Meks were destroyed.")
+    if len(parts) > wrecks * most:
+        raise Refused(f"{len(parts)} parts salvaged is more than {counted} could carry (at "
+                      f"most {most} parts a Mek, R3.6); {advice}")
+    for part, n in sorted(Counter(parts).items()):
+        item = catalog.weapon(part.name) if part.kind == WEAPON else \
+            catalog.system(part.name)
+        each = most_carried(item, catalog)
+        if n > wrecks * each:
+            raise Refused(f"{n} {part.name} salvaged is more than {counted} could carry (a "
+                          f"Mek carries at most {each}, R1.2-R1.4, R3.6); {advice}")
 
 
 def twice(name: str, option: str) -> str:

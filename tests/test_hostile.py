@@ -487,21 +487,53 @@ def test_item6_salvage_is_bounded_by_the_enemy_meks_destroyed(runner: CliRunner,
     from campaigns.postbattle import most_parts_on_a_mek
     from meks.game.catalog import load_catalog
 
-    most = most_parts_on_a_mek(load_catalog())
+    catalog = load_catalog()
+    most = most_parts_on_a_mek(catalog)
     many = [a for _ in range(2000) for a in ("--salvage", "Rail Cannon")]
     said = plain_refusal(*record(runner, "--result", "win", *many))
     assert "Salvage comes from destroyed enemy Meks" in said and "0 kills" in said, said
-    said = plain_refusal(*record(runner, "--result", "win", "-k", "Ana=1",
-                                 *many[:2 * (most + 1)]))
+    # more parts than one Mek carries, none more often than one Mek carries it
+    names = [w.name for w in catalog.weapons] + [s.name for s in catalog.systems]
+    assert len(names) > most
+    mixed = [a for name in names[:most + 1] for a in ("--salvage", name)]
+    said = plain_refusal(*record(runner, "--result", "win", "-k", "Ana=1", *mixed))
     assert f"{most + 1} parts salvaged is more than 1 kill credited" in said, said
     said = plain_refusal(*record(runner, "--result", "win", "--enemy-destroyed", "1",
-                                 *many[:2 * (most + 1)]))
+                                 *mixed))
     assert "more than 1 enemy Mek destroyed" in said, said
     assert stockpile(runner) == []
-    code, _, err = record(runner, "--result", "win", "--enemy-destroyed", "2",
-                          *many[:2 * (most + 1)])
+    code, _, err = record(runner, "--result", "win", "--enemy-destroyed", "2", *mixed)
     assert code == 0, err
-    assert stockpile(runner) == [{"kind": "weapon", "part": "Rail Cannon", "count": most + 1}]
+    assert sum(p["count"] for p in stockpile(runner)) == most + 1  # type: ignore[index]
+
+
+def test_item6_salvage_of_one_part_is_bounded_by_what_one_mek_carries(
+        runner: CliRunner, spoils: str) -> None:
+    """R3.6 with R1.2: no chassis has more than 2 Massive mounts, so one destroyed Mek gives
+    at most 2 Rail Cannons; kills credited beyond the enemy Meks destroyed contradict each
+    other (exit 2)."""
+    from meks.game.catalog import load_catalog
+    from meks.game.construction import most_carried
+
+    catalog = load_catalog()
+    rail = catalog.weapon("Rail Cannon")
+    each = most_carried(rail, catalog)
+    assert each == max(c.mounts.massive for c in catalog.chassis) == 2
+    assert most_carried(catalog.system("Jammer"), catalog) == 1
+    rails = [a for _ in range(each + 1) for a in ("--salvage", "Rail Cannon")]
+    said = plain_refusal(*record(runner, "--result", "win", "-k", "Ana=1", *rails))
+    assert "3 Rail Cannon salvaged is more than 1 kill credited could carry" in said, said
+    assert "a Mek carries at most 2" in said
+    said = plain_refusal(*record(runner, "--result", "win", "-k", "Ana=1",
+                                 "--enemy-destroyed", "0"))
+    assert "--enemy-destroyed 0 is fewer than the 1 kill credited" in said, said
+    said = plain_refusal(*record(runner, "--result", "win", "-k", "Ana=1", "--salvage",
+                                 "Lazer"))
+    assert "did you mean 'Laser'?" in said
+    assert stockpile(runner) == []
+    code, _, err = record(runner, "--result", "win", "-k", "Ana=1", *rails[:2 * each])
+    assert code == 0, err
+    assert stockpile(runner) == [{"kind": "weapon", "part": "Rail Cannon", "count": each}]
 
 
 def test_item6_a_pilots_kills_given_twice_are_refused(runner: CliRunner, spoils: str) -> None:

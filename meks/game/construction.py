@@ -195,6 +195,24 @@ def check_design(design: Design, catalog: Catalog) -> DesignReport:
     )
 
 
+def most_carried(part: Weapon | System, catalog: Catalog) -> int:
+    """The most of ``part`` one legal Mek can carry (R1.2 to R1.4), on the chassis that
+    takes the most: a weapon on every mount of its size (a small weapon or a CIWS pair one
+    per Massive mount), a system once, or in every slot where it may be fitted again."""
+    most = 0
+    for chassis in catalog.chassis:
+        if isinstance(part, Weapon):
+            n = chassis.mounts.huge if part.mount is Mount.HUGE else chassis.mounts.massive
+        elif not part.allows(chassis.size):
+            n = 0
+        elif not part.repeatable:
+            n = 1
+        else:
+            n = chassis.slots // max(part.slots, 1)
+        most = max(most, n)
+    return most
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
@@ -258,5 +276,6 @@ __all__ = [
     "Usage",
     "check_design",
     "design_name_problem",
+    "most_carried",
     "stock_reports",
 ]
