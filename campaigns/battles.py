@@ -86,9 +86,22 @@ class Fought:
 
 
 def is_force_file(ref: str) -> bool:
+    """Whether a side given as ``ref`` names a force file rather than a company: a name
+    ending .yaml or .yml, a regular file there, or a path (one beginning /, ./, ../ or ~/,
+    or one with a folder in it that leads to something): a folder or a device given as a
+    side is then refused as the file it is, not looked up as a company."""
+    import os
+
     from campaigns.files.reading import is_file
 
-    return ref.lower().endswith((".yaml", ".yml")) or is_file(ref)
+    if ref.lower().endswith((".yaml", ".yml")) or is_file(ref):
+        return True
+    if ref.startswith(("/", "./", "../", "~/")):
+        return True
+    try:
+        return os.sep in ref and os.path.lexists(ref)
+    except (OSError, ValueError):
+        return False
 
 
 def participant(session: Session | None, ref: str, side: Side, scenario: Scenario,

@@ -596,6 +596,26 @@ def test_item7_yaml_keys_given_twice_are_refused_naming_both_lines(runner: CliRu
     assert "the key 'turn_limit' is given twice" in said and "lines " in said, said
 
 
+def test_a_side_given_as_a_folder_a_device_or_a_path_is_a_file_refused(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """A side of `odds` or `battle auto` that is a folder, a device or a path to nothing is
+    refused as the file it names (exit 2), not looked up as a company; a bare name is still
+    a company's."""
+    force = tmp_path / "red.yaml"
+    force.write_text("name: Red\nmeks:\n  - {design: WASP, pilot: Ana}\n")
+    (tmp_path / "blue").mkdir()
+    for side, words in (("/dev/null", "this is a device"), (str(tmp_path / "blue"), "folder"),
+                        ("./no-such-force", "no such file"), ("/no/such/force", "no such file")):
+        for command in (("odds", "opening-shots", "--runs", "1"),
+                        ("battle", "auto", "opening-shots")):
+            code, out, err = invoke(runner, *command, "-a", side, "-d", str(force))
+            said = plain_refusal(code, out, err)
+            assert code == 2 and words in said and "No company" not in said, (side, said)
+    said = plain_refusal(*invoke(runner, "odds", "opening-shots", "--runs", "1", "-a",
+                                 "Nobody", "-d", str(force)))
+    assert "No company is called 'Nobody'" in said, said
+
+
 def _scenario(tmp_path: Path, **changes: object) -> Path:
     import yaml
 
