@@ -437,7 +437,9 @@ def undo(session: Session, name: str) -> Undone:
     company = company_to_change(session, name)
     event = _last_change(session, company)
     if event is None or event.before is None:
-        raise Refused(f"{company.name} has no change left to undo.")
+        raise Refused(f"{company.name} has no change left to undo: what is left is its "
+                      "founding, which undo does not take back; 'meks company delete "
+                      f"{shell_arg(company.name)}' removes the company.")
     current = roster.snapshot(session, company)
     if event.after is not None and stored_json(event, "after") != current:
         raise Refused("The company changed after that event in a way undo cannot follow; "
@@ -460,11 +462,15 @@ def undo(session: Session, name: str) -> Undone:
             "then": None if then is None or then.before is None else then.command}
 
 
+FOUNDING = ("company create", "roster import")
+"""The commands that found a company: undo leaves them be (``company delete`` removes it)."""
+
+
 def _last_change(session: Session, company: Company) -> Event | None:
     """The company's latest change that is not an undo, not undone and not its founding."""
     return session.exec(
         select(Event).where(Event.company_id == company.id, col(Event.undoes).is_(None),
-                            col(Event.undone).is_(False), Event.command != "company create")
+                            col(Event.undone).is_(False), col(Event.command).not_in(FOUNDING))
         .order_by(col(Event.id).desc())).first()
 
 # ---- support --------------------------------------------------------------------------------

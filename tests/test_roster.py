@@ -242,6 +242,22 @@ def test_export_import_export_gives_the_same_roster(runner: CliRunner, campaign:
     assert [e["command"] for e in json.loads(out)] == ["roster import"]
 
 
+def test_an_import_is_a_founding_that_undo_leaves_and_delete_removes(
+        runner: CliRunner, campaign: Path, tmp_path: Path) -> None:
+    """Undo takes back changes, not a company's founding: an imported company is not left
+    behind empty by undo, which says how to remove it instead; then the name is free."""
+    path = tmp_path / "wolves.json"
+    path.write_text(export(runner, "json"), encoding="utf-8")
+    assert run(runner, "roster", "import", str(path), "--name", "Copy")[0] == 0
+    before = json.loads(export(runner, "json", "Copy"))
+    code, _, err = run(runner, "company", "undo", "Copy")
+    assert code == 1 and "no change left to undo" in err
+    assert "'meks company delete Copy' removes the company" in " ".join(err.split())
+    assert json.loads(export(runner, "json", "Copy")) == before
+    assert run(runner, "company", "delete", "Copy", "--yes")[0] == 0
+    assert run(runner, "roster", "import", str(path), "--name", "Copy")[0] == 0
+
+
 def test_import_under_a_new_name_beside_the_original(runner: CliRunner, campaign: Path,
                                                      tmp_path: Path) -> None:
     path = tmp_path / "wolves.json"
