@@ -35,9 +35,10 @@ from campaigns.files.view_records import (
     PilotHistory,
     PilotView,
     RenamedMek,
+    SoldMek,
 )
-from campaigns.parts import heat_loss
-from campaigns.treasury import charge
+from campaigns.parts import heat_loss, lost_parts, part_price
+from campaigns.treasury import charge, mek_sale_price, pay_in
 from db.models import Company, Event, Mek, MekStatus, Pilot, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import Pricing, check_design
@@ -140,7 +141,7 @@ def rename_mek(session: Session, company_name: str, ref: str, new: str) -> Renam
     return {**mek_view(mek), "changed": True}
 
 
-def sell_mek(session: Session, company_name: str, ref: str) -> MekView:
+def sell_mek(session: Session, company_name: str, ref: str) -> MekView | SoldMek:
     company = company_to_change(session, company_name)
     mek = find_mek(session, company, ref)
     waiting = waiting_muster(session, company)
@@ -151,13 +152,23 @@ def sell_mek(session: Session, company_name: str, ref: str) -> MekView:
                       f"company undo {shell_arg(company.name)}' if that muster is the "
                       "company's last change).")
     with changing(session, company, "mek sell") as change:
+        # with a treasury, the sale pays into it (docs/rules.md, "selling a Mek")
+        catalog = load_catalog()
+        missing = sum(part_price(p, Size(mek.size), catalog) for p in lost_parts(mek))
+        paid = mek_sale_price(mek.price, missing, mek.owed)
+        left = pay_in(session, company, paid)
         mek.status = MekStatus.SOLD
         session.add(mek)
         for pilot in session.exec(select(Pilot).where(Pilot.mek_id == mek.id)).all():
             pilot.mek_id = None
             session.add(pilot)
-        change.summary = f"Sold {mek.callsign} ({mek.design})."
-    return mek_view(mek)
+        change.summary = f"Sold {mek.callsign} ({mek.design})" + (
+            f" for {paid} point{'s' * (paid != 1)}. Treasury: {left} points."
+            if left is not None else ".")
+    view = mek_view(mek)
+    if left is None:
+        return view
+    return {**view, "paid": paid, "treasury": left}
 
 
 # ---- pilots ---------------------------------------------------------------------------------

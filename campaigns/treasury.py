@@ -88,5 +88,24 @@ def sale_price(price: int) -> int:
     return math.ceil(price / SALE_SHARE)
 
 
-__all__ = ["PAY", "SALE_SHARE", "Broke", "Pay", "charge", "points", "refund", "sale_price",
-           "treasury_campaign"]
+def mek_sale_price(price: int, missing: int, owed: int) -> int:
+    """What a Mek bought for ``price`` sells for into the treasury: as a part does, for
+    what it is worth with the parts it lost (worth ``missing`` at catalog prices) taken off,
+    less the points it still owes (parts, repairs, an overhaul), and never less than 0."""
+    return max(0, sale_price(max(0, price - missing)) - owed)
+
+
+def pay_in(session: Session, company: Company, amount: int) -> int | None:
+    """Put ``amount`` points into the company's treasury, if a campaign of it keeps one.
+    Returns the points after (None without a treasury)."""
+    row = treasury_campaign(session, company)
+    if row is None:
+        return None
+    assert row.treasury is not None
+    row.treasury += max(0, amount)
+    session.add(row)
+    return row.treasury
+
+
+__all__ = ["PAY", "SALE_SHARE", "Broke", "Pay", "charge", "mek_sale_price", "pay_in", "points",
+           "refund", "sale_price", "treasury_campaign"]

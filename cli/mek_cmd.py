@@ -103,13 +103,25 @@ def rename(company: str = COMPANY, mek: str = MEK,
 
 @app.command()
 def sell(company: str = COMPANY, mek: str = MEK, as_json: bool = JSON) -> None:
-    """Sell a Mek: it leaves the stable (its record stays in the history)."""
+    """Sell a Mek: it leaves the stable (its record stays in the history).
+
+    While a campaign with a treasury is under way the sale pays into it: half the Mek's
+    price, less the parts it lost and the points it still owes. Otherwise it pays nothing
+    (the next scenario's budget buys Meks)."""
+    from typing import cast
+
+    from campaigns.files.view_records import SoldMek
     from campaigns.hangar import sell_mek
 
     with session() as s:
         result = sell_mek(s, company, mek)
     if as_json:
         print_json(result)
+    elif "treasury" in result:
+        sold = cast("SoldMek", result)
+        paid = sold.get("paid", 0)
+        say(f"Sold {sold['callsign']} for {paid} point{'s' * (paid != 1)}; the treasury "
+            f"holds {sold.get('treasury')}.")
     else:
         say(f"Sold {result['callsign']}.")
 

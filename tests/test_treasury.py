@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlmodel import select
 from typer.testing import CliRunner
 
 from campaigns.treasury import PAY, SALE_SHARE
@@ -203,6 +204,42 @@ def test_sale_of_salvage_into_the_treasury(runner: CliRunner, hawks: str) -> Non
     assert rest["points"] == laser + jammer
     assert "stockpile" not in snapshot(hawks)
     assert "empty" in run(runner, "campaign", "sell", hawks, "--all", code=1)
+
+
+def test_a_mek_sold_pays_into_the_treasury(runner: CliRunner, hawks: str) -> None:
+    """A Mek sold during a treasury campaign pays half its price, rounded up, with the parts
+    it lost taken off its worth and less what it owes (never below 0); the text says so,
+    undo takes the sale back, and without a treasury a sale pays nothing."""
+    from campaigns.company import get_company
+    from cli.state import session
+    from db.models import Mek
+
+    run(runner, "mek", "buy", hawks, "THOR")  # 28 points
+    run(runner, "mek", "buy", hawks, "DRAKEN")  # 24 points
+    start = treasury_of(hawks)
+    assert start == PAY.start - 52
+    out = run(runner, "mek", "sell", hawks, "THOR-1")
+    assert "Sold THOR-1 for 14 points; the treasury holds" in " ".join(out.split())
+    assert treasury_of(hawks) == start + 14
+    run(runner, "company", "undo", hawks)
+    assert treasury_of(hawks) == start
+    with session() as s:  # the DRAKEN lost a Laser (5) and owes 3 points of repairs
+        company = get_company(s, hawks)
+        mek = s.exec(select(Mek).where(Mek.company_id == company.id,
+                                       Mek.callsign == "DRAKEN-1")).one()
+        mek.lost, mek.owed = json.dumps([{"kind": "weapon", "part": "Laser"}]), 3
+        s.add(mek)
+    from meks.game.catalog import load_catalog
+
+    laser = load_catalog().weapon("Laser").price
+    sold = run_json(runner, "mek", "sell", hawks, "DRAKEN-1")
+    assert sold["paid"] == math.ceil((24 - laser) / SALE_SHARE) - 3
+    assert sold["treasury"] == treasury_of(hawks) == start + sold["paid"]
+    run(runner, "company", "create", "Owls")
+    run(runner, "mek", "buy", "Owls", "WASP")
+    sold = run_json(runner, "mek", "sell", "Owls", "WASP-1")
+    assert "paid" not in sold and "treasury" not in sold
+    assert run(runner, "mek", "sell", "Owls", "WASP-1", code=1)  # sold already
 
 
 def test_selling_needs_a_treasury(runner: CliRunner) -> None:

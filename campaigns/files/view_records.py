@@ -120,6 +120,14 @@ class BoughtMek(MekView, total=False):
     treasury: int
 
 
+class SoldMek(MekView, total=False):
+    """A Mek just sold, with what the sale paid and the treasury after it (house rule
+    treasury)."""
+
+    paid: int
+    treasury: int
+
+
 class RenamedMek(MekView):
     """A Mek after ``mek rename``, and whether its callsign changed."""
 
