@@ -147,7 +147,9 @@ def get_company(session: Session, name: str) -> Company:
         hint = (_did_you_mean(name, names) + f" Companies: {', '.join(names)}." if names
                 else " There are no companies yet; to start one under that name, run "
                 f"'meks company create {shell_arg(name)}'.")
-        raise NotFound(f"No company is called {name!r}.{hint}")
+        called = f"has the id {name} or is called {name!r}" if as_id(name) is not None \
+            else f"is called {name!r}"
+        raise NotFound(f"No company {called}.{hint}")
     return company
 
 

@@ -94,12 +94,13 @@ def _design_of(mek: Mek, catalog: Catalog) -> Design | None:
     return catalog.ix.design.find(mek.design)
 
 
-def check_skill(choice: str, options: Sequence[str], catalog: Catalog | None = None) -> str:
+def check_skill(choice: str, options: Sequence[str], catalog: Catalog | None = None,
+                pilot: str = "the pilot") -> str:
     """The catalog name of the skill ``choice`` names, if it is one of ``options`` (the
-    skills the pilot does not hold yet); refused otherwise."""
+    skills ``pilot`` does not hold yet); refused otherwise."""
     skill = (catalog or load_catalog()).skill(choice).name
     if skill not in options:
-        raise Refused(f"{skill} cannot be chosen: the pilot already has it.")
+        raise Refused(f"{skill} cannot be chosen for {pilot}, who already has it.")
     return skill
 
 
@@ -459,7 +460,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             if roll.success and options:
                 suggested = choose_skill(held, _design_of(mek, catalog), catalog)
                 if pilot_id in chosen:
-                    skill = check_skill(chosen[pilot_id], options, catalog)
+                    skill = check_skill(chosen[pilot_id], options, catalog, pilot.name)
                 elif random_skills:  # house rule R2.4
                     skill = options[random_pick(dice, len(options),
                                                   f"random skill for {pilot.name}")]

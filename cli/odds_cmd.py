@@ -260,8 +260,9 @@ def _view(data: "BattleOdds") -> list[Any]:
     from rich.table import Table
     from rich.text import Text
 
-    head = Text(f"{data['scenario']}: {data['runs']} battles, {data['controller']} commanding "
-                f"both sides, seed {data['seed']}", style="bold")
+    runs = data["runs"]
+    head = Text(f"{data['scenario']}: {runs} battle{'s' * (runs != 1)}, {data['controller']} "
+                f"commanding both sides, seed {data['seed']}", style="bold")
     said = _predicted_with(data["controller"])
     outcomes = Table(box=box.SIMPLE_HEAD)
     for column in ("Outcome", "Chance", "95% interval"):

@@ -81,7 +81,7 @@ def choose_skills(pending: Sequence[PendingChoice],
             if answer.lower() in QUIT:
                 raise Quit
             try:
-                chosen.append((p, check_skill(answer, p.options)))
+                chosen.append((p, check_skill(answer, p.options, pilot=p.pilot)))
                 break
             except MeksError as exc:
                 typer.echo(f"{exc.message} Choose one of the options above.", err=True)

@@ -105,7 +105,8 @@ def pairs(values: list[str], what: str, as_int: bool = False,
         seen[key] = name.strip()
         number = rest.strip()
         if as_int and not (number.isascii() and number.isdigit()):
-            raise typer.BadParameter(f"{value!r}: the part after '=' must be a whole number")
+            raise typer.BadParameter(f"{value!r}: the part after '=' must be a whole number, "
+                                     "0 or more")
         if as_int and most is not None and (len(number.lstrip("0")) > len(str(most))
                                             or int(number) > most):
             raise typer.BadParameter(f"{value!r}: the part after '=' must be at most {most}")

@@ -146,3 +146,35 @@ def test_battle_record_says_what_became_of_each_mek_that_came_home_R3_4_R3_7() -
         assert fate in text, (pilot, text)
         if "repaired" not in fate:
             assert "repaired" not in text, text
+
+
+def test_small_messages_say_what_is_wrong(runner: CliRunner, tmp_path: Path) -> None:
+    """A company looked up by a number that is no id says it looked for both; a negative
+    kill count is called what it is; a skill already held names its pilot; one battle is
+    one battle."""
+    db = str(tmp_path / "small.db")
+    for args in (("company", "create", "Hawks"), ("mek", "buy", "Hawks", "WASP"),
+                 ("pilot", "hire", "Hawks", "Bo"), ("pilot", "assign", "Hawks", "Bo", "WASP-1"),
+                 ("muster", "Hawks", "WASP-1", "--budget", "50")):
+        run(runner, "--db", db, *args)
+    result = runner.invoke(app, ["--db", db, "company", "show", "999"])
+    assert result.exit_code == 1
+    assert "No company has the id 999 or is called '999'" in result.stderr
+    result = runner.invoke(app, ["--db", db, "battle", "record", "Hawks", "--result", "win",
+                                 "--kills", "Bo=-1", "--auto"])
+    assert result.exit_code == 2 and "whole number, 0 or more" in " ".join(
+        result.stderr.split())
+    from campaigns.postbattle import check_skill
+    from meks.game.errors import MeksError
+
+    try:
+        check_skill("maneuver", ("Tactics",), pilot="Bo")
+    except MeksError as exc:
+        assert "Maneuver cannot be chosen for Bo, who already has it" in exc.message
+    else:
+        raise AssertionError("a skill held was chosen")
+    force = tmp_path / "red.yaml"
+    force.write_text("name: Red\nmeks:\n  - {design: DRAKEN, pilot: Ana}\n")
+    out = run(runner, "--db", db, "odds", "head-to-head", "-a", str(force), "-d", str(force),
+              "--runs", "1").stdout
+    assert "1 battle," in out and "1 battles" not in out

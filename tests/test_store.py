@@ -429,7 +429,7 @@ def test_battle_record_asks_again_for_a_skill_that_cannot_be_taken_R2_4(
                                  "1"], input="xyzzy\npinpoint attack\ntactics\n")
     assert result.exit_code == 0, result.stderr
     assert "No skill is called 'xyzzy'" in result.stderr
-    assert "Pinpoint Attack cannot be chosen: the pilot already has it" in result.stderr
+    assert "Pinpoint Attack cannot be chosen for Bo, who already has it" in result.stderr
     assert result.stdout.count("Skill [") == 3
     assert run_json(runner, "pilot", "show", company, "Bo")["skills"] == [
         "Pinpoint Attack", "Tactics"]
