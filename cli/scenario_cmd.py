@@ -64,22 +64,37 @@ def show_scenario(
 def check(
     file: str = typer.Argument(..., help="The scenario file to check (a built-in id works "
                                "too).", show_default=False),
+    as_json: bool = JSON,
 ) -> None:
     """Check a scenario file and name every problem with its line.
 
     Exit 0 with a summary when the file is valid; exit 2 listing each problem with the file,
-    the line and the reason.
-    """
+    the line and the reason. With --json, the same as JSON: "valid", and the scenario as
+    'scenario show --json' gives it, or "problems"."""
+    from campaigns.files.scenario_model import scenario_data
     from campaigns.files.scenarios import check_scenario_file
     from meks.game.errors import InputError, listed
 
     try:
         summary = check_scenario_file(file)
     except InputError as exc:
-        for problem in listed(exc.problems, exc.unlisted):
-            sep = ", " if problem.startswith("line ") else ": "
-            error(f"{exc.source}{sep}{problem}")
+        problems = listed(exc.problems, exc.unlisted)
+        if as_json:
+            print_json({"file": exc.source, "valid": False, "problems": problems})
+        else:
+            for problem in problems:
+                sep = ", " if problem.startswith("line ") else ": "
+                error(f"{exc.source}{sep}{problem}")
         raise typer.Exit(2) from None
+    if as_json:
+        data: dict[str, Any] = {"file": summary.file, "valid": True}
+        data.update(scenario_data(summary.scenario))
+        data["assumed"] = list(summary.scenario.assumptions)
+        data["house_rules_changed"] = summary.scenario.house_rules.changed()
+        if summary.note:
+            data["note"] = summary.note
+        print_json(data)
+        return
     typer.echo("\n".join(summary.lines()))
 
 

@@ -690,6 +690,26 @@ def test_scenario_check_exit_2_names_file_line_and_reason(runner: CliRunner,
     assert "unknown terrain 'Swamp'" in err and "did you mean 'budget'?" in err
 
 
+def test_scenario_check_json_gives_the_scenario_or_its_problems(runner: CliRunner,
+                                                                tmp_path: Path) -> None:
+    """--json: a valid file as 'scenario show --json' gives it, with "valid" and the house
+    rules it changes; an invalid one its problems, each with its line, exit 2 as without."""
+    code, out, _ = run(runner, "scenario", "check", "citadel", "--json")
+    shown = json.loads(run(runner, "scenario", "show", "citadel", "--json")[1])
+    data = json.loads(out)
+    assert code == 0 and data["valid"] is True
+    for key in ("id", "name", "turn_limit", "attacker", "defender", "victory", "house_rules"):
+        assert data[key] == shown[key], key
+    assert isinstance(data["house_rules_changed"], list)
+    path = tmp_path / "bad.yaml"
+    path.write_text(OPENING.replace("  budget: 30\n", "  budgt: 30\n", 1), "utf-8")
+    code, out, err = run(runner, "scenario", "check", str(path), "--json")
+    data = json.loads(out)
+    assert code == 2 and data["valid"] is False and err == ""
+    assert data["file"] == str(path) and any("did you mean 'budget'?" in p and
+                                             p.startswith("line ") for p in data["problems"])
+
+
 def test_scenario_check_accepts_an_id(runner: CliRunner) -> None:
     write_user_scenario("mine.yaml", yaml.safe_dump({**MINIMAL, "id": "my-own"}))
     for scenario_id in ("my-own", "citadel"):
