@@ -438,6 +438,7 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
                 if heat_loss(mek.wear, chassis, catalog) > was:
                     entry["heat_lost"] = heat_loss(mek.wear, chassis, catalog)
         session.add(mek)
+        pilot.kills += entry["kills"]  # a kill counts however the battle ends for its pilot
         if pilot_id in what.died:
             pilot.status, pilot.mek_id = PilotStatus.DEAD, None
             entry["dead"] = True
@@ -445,7 +446,6 @@ def aftermath(session: Session, muster: Muster, battle: Battle, what: Aftermath,
             report.append(entry)
             continue
         pilot.status = PilotStatus.ACTIVE
-        pilot.kills += entry["kills"]
         pilot.scenarios += 1
         old = pilot.level
         pilot.level = level_for(pilot.kills, pilot.scenarios, catalog, old).level

@@ -270,9 +270,10 @@ def test_post_battle_sequence_R3_4(runner: CliRunner, company: str) -> None:
 
 def test_dead_pilot_is_kept_in_history_R2_6(runner: CliRunner, company: str) -> None:
     run(runner, "muster", company, "--budget", "40", "WASP-1", "Anvil")
-    record(runner, "--result", "loss", "--dead", "Ana", "--auto")
+    record(runner, "--result", "loss", "--dead", "Ana", "--kills", "Ana=1", "--auto")
     ana = run_json(runner, "pilot", "show", company, "Ana")
     assert ana["status"] == "dead" and ana["scenarios"] == 0
+    assert ana["kills"] == 1  # R2.5: the kill made before she died is hers for good
     err = run(runner, "pilot", "assign", company, "Ana", "Anvil", code=1)
     assert "dead" in err
 
