@@ -76,9 +76,11 @@ from campaigns.plans import (
 from campaigns.play import PlayState, load, start_sides
 from campaigns.treasury import Broke, points
 from db.models import (
+    Battle,
     Campaign,
     CampaignStatus,
     Company,
+    Event,
     Play,
     PlayStatus,
 )
@@ -304,11 +306,47 @@ def next_scenario(session: Session, company_name: str,
             "odds": ready.odds}
 
 
+def standing_battle(session: Session, company: Company, row: Campaign) -> int | None:
+    """The battle of the campaign's next step that still stands although the step itself
+    was undone (``company undo`` takes back a ``campaign next`` one change at a time): the
+    battle the undone step recorded, if it is still stored. None when there is none."""
+    undone = session.exec(select(Event).where(
+        Event.company_id == company.id, Event.command == "campaign next",
+        col(Event.undone).is_(True)).order_by(col(Event.id).desc())).all()
+    for event in undone:
+        after = stored_json(event, "after") if event.after is not None else {}
+        for kept in after.get("campaigns", []):
+            results = kept.get("results", [])
+            if kept.get("id") != row.id or len(results) != row.position + 1:
+                continue
+            battle_id = results[-1].get("battle_id")
+            recorded = next((b for b in after.get("battles", []) if b.get("id") == battle_id),
+                            None)
+            stored = session.get(Battle, battle_id) if battle_id is not None else None
+            if stored is not None and recorded is not None and \
+                    stored.company_id == company.id and \
+                    stored.created_at == recorded.get("created_at"):  # not a later one's id
+                return int(stored.id or 0)
+    return None
+
+
+def _refuse_if_step_fought(session: Session, company: Company, row: Campaign) -> None:
+    """A step whose battle still stands is not fought again: its gains would count twice."""
+    fought = standing_battle(session, company, row)
+    if fought is not None:
+        who = shell_arg(company.name)
+        raise Refused(f"{company.name} has fought this step's battle already (battle "
+                      f"{fought}): only the step was undone, and fighting it again would count "
+                      f"that battle's kills and skills twice. Undo the battle too ('meks "
+                      f"company undo {who}', as many times as it takes), then go on.")
+
+
 def _prepare_or_broke(session: Session, company: Company, row: Campaign, catalog: Catalog,
                       **how: Any) -> Prepared | BrokeStep:
     """``prepare``, or, when the company cannot field a legal force with what it owns and
     what its treasury can pay for (house rule treasury), the campaign ended as broke, with
     nothing of the preparation kept (``went_broke``)."""
+    _refuse_if_step_fought(session, company, row)
     try:
         with session.begin_nested():
             return prepare(session, company, row, catalog, **how)

@@ -168,7 +168,16 @@ def test_undo_a_campaign_step(runner: CliRunner) -> None:
     assert run_json(runner, "campaign", "status", "Hawks")["position"] == status[
         "position"] - 1
     assert "its battle and what was done getting ready" in " ".join(said.split())
+    # the step's battle still stands: fighting the step again would count its gains twice
+    pilots = run_json(runner, "pilot", "list", "Hawks")
+    for command in (("campaign", "next", "Hawks"), ("campaign", "run", "Hawks")):
+        err = " ".join(run(runner, *command, code=1).split())
+        assert "has fought this step's battle already (battle" in err, err
+        assert "'meks company undo Hawks'" in err
+    assert run_json(runner, "pilot", "list", "Hawks") == pilots
     assert "Undid battle" in run(runner, "company", "undo", "Hawks")  # then the battle
+    run(runner, "campaign", "next", "Hawks")  # fought afresh
+    assert run_json(runner, "campaign", "status", "Hawks")["position"] == status["position"]
 
 
 def test_demo_reads_well_at_80_columns_without_colour(tmp_path: Path) -> None:
