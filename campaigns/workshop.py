@@ -36,6 +36,7 @@ from campaigns.parts import (
 from campaigns.treasury import sale_price, treasury_campaign
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
+from meks.game.errors import UsageError
 from meks.game.plain import plain
 
 # ---- repair, refit and overhaul (R3.7, R3.8) ------------------------------------------------
@@ -166,16 +167,20 @@ def sell_parts(session: Session, company_name: str, names: Sequence[str], *,
                       f"start {shell_arg(company.name)} --treasury').")
     assert company.id is not None and row.treasury is not None
     stock = held(session, company.id)
+    if everything and names:
+        raise UsageError("Give the parts to sell or --all (the whole stockpile), not both.")
     if everything:
         parts = sorted(stock.elements())
     else:
         if not names:
             raise Refused("Name the parts to sell, or give --all to sell the whole stockpile.")
         parts = [named_part(n, catalog) for n in names]
-        missing = Counter(parts) - stock
-        if missing:
-            raise Refused(f"{company.name}'s stockpile lacks {counted(missing.elements())}; "
-                          f"see 'meks company show {shell_arg(company.name)}'.")
+        wanted = Counter(parts)
+        short = [f"{stock[part]} {part.name}, not the {n} named"
+                 for part, n in sorted(wanted.items()) if n > stock[part]]
+        if short:
+            raise Refused(f"{company.name}'s stockpile holds " + "; ".join(short) + "; nothing "
+                          f"was sold (see 'meks company show {shell_arg(company.name)}').")
     if not parts:
         raise Refused(f"{company.name}'s stockpile is empty; there is nothing to sell.")
     prices = [sale_price(part_price(p, Size.LIGHT, catalog)) for p in parts]
@@ -183,8 +188,9 @@ def sell_parts(session: Session, company_name: str, names: Sequence[str], *,
         take_parts(session, company.id, parts)
         row.treasury += sum(prices)
         session.add(row)
-        change.summary = (f"Sold {counted(parts)} for {sum(prices)} points; treasury "
-                          f"{row.treasury}.")
+        paid = sum(prices)
+        change.summary = (f"Sold {counted(parts)} for {paid} point{'s' * (paid != 1)}; "
+                          f"treasury {row.treasury}.")
     return {"company": company.name, "sold": [
         {"part": p.name, "kind": p.kind, "points": n} for p, n in zip(parts, prices,
                                                                       strict=True)],

@@ -198,7 +198,9 @@ def test_sale_of_salvage_into_the_treasury(runner: CliRunner, hawks: str) -> Non
     sold = run_json(runner, "campaign", "sell", hawks, "Laser")
     assert sold["points"] == laser and sold["treasury"] == PAY.start + laser
     err = run(runner, "campaign", "sell", hawks, "Laser", "Laser", code=1)
-    assert "lacks" in err and "Laser" in err
+    assert "stockpile holds 1 Laser, not the 2 named; nothing was sold" in " ".join(err.split())
+    err = run(runner, "campaign", "sell", hawks, "Jammer", "--all", code=2)
+    assert "not both" in err  # a part named with --all does not sell the whole stockpile
     assert treasury_of(hawks) == PAY.start + laser
     rest = run_json(runner, "campaign", "sell", hawks, "--all")
     assert rest["points"] == laser + jammer
