@@ -120,8 +120,15 @@ def odds_lines(odds: OddsView) -> list[str]:
     elif guess:
         how = (f"Enemy chosen for a {bal['target']:.0%} chance of winning by the estimate "
                f"({guess['win']:.0%}): {chosen}.")
-    else:
-        how = f"Enemy chosen for a {bal['target']:.0%} chance of winning: {chosen}."
+    else:  # judged by battles fought against each candidate (no estimate for this battle)
+        mine = next((t for t in bal.get("tried", []) if t["budget"] == bal["budget"]
+                     and t["level"] == bal["level"] and t.get("runs")), None)
+        if mine is None:
+            how = f"Enemy chosen for a {bal['target']:.0%} chance of winning: {chosen}."
+        else:
+            how = (f"Enemy chosen as near a {bal['target']:.0%} chance of winning as the "
+                   f"budgets and pilot levels allowed, judged by {mine.get('runs')} battles "
+                   f"against each (won {mine['win']:.0%} against this one): {chosen}.")
     return [*lines, how]
 
 

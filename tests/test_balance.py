@@ -599,3 +599,20 @@ def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> No
     assert ("budget 24 of the scenario's 60 (40%), 40 spent, Green pilots: WASP, VIPER (under "
             "the usual 70%, since even the weakest enemy there left the company far behind)"
             ) in floor
+    # Without an estimate, balancing fought battles against each candidate: the line says
+    # so, with what the chosen one gave, not a bare "for a 50% chance" the odds shown belie.
+    fought = {"runs": 24, "controller": "bot", "estimated": None,
+              "win": {"p": 0.17, "low": 0.07, "high": 0.36, "count": 4},
+              "draw": {"p": 0.0, "low": 0.0, "high": 0.14, "count": 0},
+              "loss": {"p": 0.83, "low": 0.64, "high": 0.93, "count": 20},
+              "balance": {"target": 0.65, "budget": 30, "scenario_budget": 30, "scale": 1.0,
+                          "spent": 30, "level": "Regular", "enemy": ["WASP"], "by": "battles",
+                          "search_runs": 8,
+                          "tried": [{"budget": 30, "level": "Green", "win": 0.75, "runs": 8},
+                                    {"budget": 30, "level": "Regular", "win": 0.5,
+                                     "runs": 8}]}}
+    said = odds_lines(fought)  # type: ignore[arg-type]
+    assert said[0].startswith("Odds before the battle (24 battles") and "win 17%" in said[0]
+    assert said[-1].startswith("Enemy chosen as near a 65% chance of winning as the budgets "
+                               "and pilot levels allowed, judged by 8 battles against each "
+                               "(won 50% against this one): budget 30"), said[-1]
