@@ -220,10 +220,10 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
             say(line)
         say(f"These odds are the {controller_name}'s, were it to command your side too.")
     what = "Starting" if new else "Resuming"
+    resume = f"meks campaign next {shell_arg(state.names[state.side])} --play"
     say(f"{what} play {state.id}: {state.scenario.name}, you command {state.names[state.side]}"
-        f" as the {state.side.value}. Type q at any prompt to stop; 'meks campaign next "
-        f"{shell_arg(state.names[state.side])} --play' continues.")
-    play_to_end(state, auto_skills=auto_skills)
+        f" as the {state.side.value}. Type q at any prompt to stop; '{resume}' continues.")
+    play_to_end(state, auto_skills=auto_skills, resume=resume)
 
 
 def choose_muster(company: str, questions_to_stderr: bool = False) -> list[str] | None:

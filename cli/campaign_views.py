@@ -8,7 +8,14 @@ from rich.table import Table
 from rich.text import Text
 
 from campaigns.balance import SCALES
-from campaigns.files.records import BrokeStep, FoughtStep, MusterMenuView, OddsView, Share
+from campaigns.files.records import (
+    BrokeStep,
+    FoughtStep,
+    MusterMenuView,
+    OddsView,
+    Share,
+    StepOutcome,
+)
 from campaigns.files.view_records import CampaignView, CompanyCampaign
 from campaigns.postbattle import WITHDRAWAL_WORDS, outcome_bits
 from cli.store_views import counted_names
@@ -47,6 +54,13 @@ def treasury_lines(view: CampaignView) -> list[str]:
                    f"{where['scenario'] if where else 'its next scenario'}; the campaign is "
                    "over.")
     return out
+
+
+def played_summary(outcome: StepOutcome) -> RenderableType:
+    """A campaign step whose battle was played at the terminal, as ``scenario_summary``
+    shows one the tool fought; the odds were shown before the battle began."""
+    step: FoughtStep = {**outcome, "controllers": {}, "difficulty": "", "odds": None}
+    return scenario_summary(step)
 
 
 def scenario_summary(result: FoughtStep | BrokeStep) -> RenderableType:

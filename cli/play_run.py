@@ -89,12 +89,14 @@ def choose_skills(pending: Sequence[PendingChoice],
 
 
 def play_to_end(state: PlayState, *, auto_skills: bool = False,
-                ask: Callable[[str, str], str] | None = None) -> None:
+                ask: Callable[[str, str], str] | None = None,
+                resume: str | None = None) -> None:
     """Fight a play until it ends (then store it and print the result) or the player
     quits (exit 0, with how to resume). The player's pilots who earn a new skill choose it
     (``choose_skills``) unless ``auto_skills``, or no one is at the terminal to ask: then
     each takes the bot's pick. ``ask`` answers every question (the terminal's prompt by
-    default)."""
+    default). ``resume``: the command that continues the play, if not 'meks battle resume
+    ID' (a campaign's battle continues with its campaign)."""
     from campaigns.company import Refused
     from campaigns.play import append_decision, finish, set_aside
     from campaigns.postbattle import ChoicesNeeded, outcome_bits
@@ -109,7 +111,7 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
         with session() as s:
             append_decision(s, state.id, index, data)
 
-    resume_hint = f"'meks battle resume {state.id}' continues it"
+    resume_hint = f"'{resume or f'meks battle resume {state.id}'}' continues it"
     try:
         battle = run(state, stdout(), save, ask)
     except Quit:
@@ -164,6 +166,13 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
     for side_name, parts in data.get("salvage", {}).items():
         lines.append(f"  {side_name}: salvaged {counted_names(parts)}")
     print_lines(lines)
+    if "campaign" in data:  # where the campaign stands now, as 'campaign next' says it
+        from campaigns.files.battle_records import FinishedCampaignPlay
+        from cli.campaign_views import played_summary
+        from cli.output import show
+
+        print_lines([""])
+        show(played_summary(cast(FinishedCampaignPlay, data)["campaign"]))
 
 
 __all__ = ["choose_skills", "play_to_end", "run"]

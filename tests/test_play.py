@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 from cli.app import app
@@ -884,6 +885,36 @@ def test_campaign_play_hints_name_the_company(runner: CliRunner,
     assert "'meks campaign next \"Iron Hawks\" --play' continues" in out
     err = run(runner, "campaign", "next", "Iron Hawks", code=1)
     assert "'meks campaign next \"Iron Hawks\" --play'" in err
+
+
+def test_a_campaign_battle_played_to_its_end_shows_the_step_as_campaign_next_does(
+        runner: CliRunner, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """After a campaign's battle played at the terminal: the step's line (n/N, result,
+    battle), and what the step bought and paid, as 'campaign next' shows them; quitting
+    names the campaign's command to go on, not the play's number as if it were a battle."""
+    from campaigns.campaign import play_step
+    from cli.play_run import play_to_end
+    from cli.state import session
+
+    run(runner, "company", "create", "Wolves")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("house_rules: {treasury: true}\n"
+                    "scenarios:\n  - {scenario: opening-shots, side: attacker}\n")
+    run(runner, "campaign", "start", "Wolves", "--plan", str(plan), "--seed", "3")
+    with session() as s:
+        state, new = play_step(s, "Wolves", runs=0)
+    assert new
+    resume = "meks campaign next Wolves --play"
+    with pytest.raises(typer.Exit):
+        play_to_end(state, auto_skills=True, ask=StopAfter(2), resume=resume)
+    assert f"'{resume}' continues it" in " ".join(capsys.readouterr().out.split())
+    with session() as s:
+        state, new = play_step(s, "Wolves", runs=0)
+    assert not new
+    play_to_end(state, auto_skills=True, ask=enter_always, resume=resume)
+    out = " ".join(capsys.readouterr().out.split())
+    assert "1/1 Opening Shots as the attacker:" in out and "turns, battle 1)" in out
+    assert "Bought: VIPER-1, WASP-1, WASP-2" in out and "Treasury: spent 30 getting ready" in out
 
 
 def spawn_opening_shots(files: tuple[str, str], tmp_path: Path, columns: int = 100) -> Any:
