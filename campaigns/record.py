@@ -226,7 +226,18 @@ def campaign_record(session: Session, company_name: str) -> CampaignStory:
             "status": row.status, "difficulty": row.difficulty, "seed": row.seed,
             "position": row.position, "of": len(plan),
             "plan": [{"scenario": s.get("scenario"), "side": s.get("side")} for s in plan],
-            "record": record, "steps": steps}
+            "record": record, "steps": steps, "treasury": row.treasury}
 
 
-__all__ = ["Tally", "battle_list", "campaign_record", "tally", "treasury_of"]
+def broke_words(data: CampaignStory) -> str:
+    """Where and why a campaign that went broke ended (it records no step for that)."""
+    step = data["position"] + 1
+    plan = data["plan"][data["position"]] if data["position"] < len(data["plan"]) else None
+    scenario = f" ({plan['scenario']})" if plan else ""
+    held = f" and the {data['treasury']} points in its treasury" \
+        if data.get("treasury") is not None else ""
+    return (f"Broke before step {step}{scenario}: the company's Meks{held} could not field a "
+            "legal force, and the campaign ended there.")
+
+
+__all__ = ["Tally", "battle_list", "broke_words", "campaign_record", "tally", "treasury_of"]

@@ -9,6 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from campaigns.files.report_records import BattleListing, CampaignStory, PilotProgress, RecordedStep
+from campaigns.record import broke_words
 from cli.store_views import counted_names
 
 WRAPPED = ("Scenario", "Salvage", "Pilot", "1", "2", "3", "4", "5", "6", "7", "8", "9")
@@ -102,6 +103,8 @@ def campaign_show(data: CampaignStory) -> RenderableType:
     lines: list[RenderableType] = [table, Text(
         f"Record: {record['win']} won, {record['loss']} lost, {record['draw']} drawn. Odds: "
         "the company's chance of winning worked out before the battle.")]
+    if data["status"] == "broke":
+        lines.append(Text(broke_words(data)))
     if names:
         lines += [Text(""), _Whole(pilots, max(len("Pilot"), *map(len, names)), words)]
     return Group(*lines)

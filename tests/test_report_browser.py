@@ -143,6 +143,30 @@ def test_the_campaign_report_opens_offline_and_prints_on_a4_and_letter(
     page.context.close()
 
 
+def test_a_campaign_that_went_broke_says_so_in_its_report(
+        browser: Any, runner: CliRunner, tmp_path: Path) -> None:
+    """A campaign that ended broke records no step for it: the report says where and why
+    it ended, and what the treasury holds, rather than an empty table and no treasury."""
+    run(runner, "company", "create", "Skint")
+    run(runner, "campaign", "start", "Skint", "--seed", "2")
+    run(runner, "mek", "buy", "Skint", "ODIN")
+    run(runner, "mek", "buy", "Skint", "THOR")
+    assert json.loads(run(runner, "campaign", "next", "Skint", "--json"))["result"] == "broke"
+    shown = json.loads(run(runner, "campaign", "show", "Skint", "--json"))
+    assert shown["status"] == "broke" and shown["treasury"] == 5 and shown["steps"] == []
+    said = " ".join(run(runner, "campaign", "show", "Skint").split())
+    assert "Broke before step 1 (opening-shots-campaign): the company's Meks and the 5 " \
+           "points in its treasury could not field a legal force" in said
+    file = tmp_path / "broke.html"
+    run(runner, "campaign", "report", "Skint", "-o", str(file))
+    page, watched = open_page(browser, file)
+    check_clean(page, watched, file, f"Skint: {shown['campaign']}")
+    text = " ".join(page.evaluate("() => document.body.innerText").split())
+    assert "Treasury now: 5 points." in text and "keeps no treasury" not in text
+    assert page.locator("#broke").inner_text().startswith("Broke before step 1")
+    page.context.close()
+
+
 def test_the_battle_report_opens_offline_and_prints(
         browser: Any, campaign_page: tuple[Path, dict[str, Any]], runner: CliRunner,
         tmp_path: Path) -> None:

@@ -95,3 +95,4 @@ class CampaignStory(TypedDict):
     plan: list[PlanLine]
     record: dict[str, int]  # how many of win, loss and draw
     steps: list[RecordedStep]
+    treasury: int | None  # the points the campaign holds now (house rule treasury)

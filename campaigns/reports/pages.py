@@ -21,7 +21,7 @@ from sqlmodel import Session
 from campaigns.battles import log_row, rebuilt
 from campaigns.company import get_company
 from campaigns.files.stored import stored_json
-from campaigns.record import battle_list, campaign_record
+from campaigns.record import battle_list, broke_words, campaign_record
 from db.models import Battle as BattleRow
 from meks.engine.core import Battle
 from meks.engine.log import digest
@@ -213,7 +213,8 @@ def campaign_report(session: Session, company_name: str) -> str:
               "treasury": treasury_chart(steps), "pilots": pilots_chart(steps)}
     battles = battle_list(session, company.name)["battles"]
     return _render("campaign.html.j2", title=f"{record['company']}: {record['campaign']}",
-                   record=record, maps=maps, charts=charts, battles=battles)
+                   record=record, maps=maps, charts=charts, battles=battles,
+                   broke=broke_words(record))
 
 
 __all__ = ["BattleMap", "Placed", "TurnMap", "battle_map", "battle_report",
