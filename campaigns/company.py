@@ -81,7 +81,8 @@ def clean_name(text: str, what: str) -> str:
     (a joiner is kept between two visible characters), tabs and line breaks turned into
     spaces, spacing collapsed. Refused when it is empty or made only of digits (optionally
     after a '#'), which would read as an id, when it holds bytes that are not text, or any
-    other control character (NUL, ESC, DEL...): those are refused, not dropped."""
+    other control character (NUL, ESC, DEL...): those are refused, not dropped. A name
+    beginning with '-' is refused too: a command line would take it for an option."""
     if any(unicodedata.category(c) == "Cs" for c in text):
         raise UsageError(f"The {what} {text!r} holds bytes that are not UTF-8 text; type it "
                          "again in a UTF-8 terminal.")
@@ -101,6 +102,9 @@ def clean_name(text: str, what: str) -> str:
     if reads_as_id(name):
         raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as the id "
                       f"{fold(name).lstrip('#')}; give one with a letter in it.")
+    if name.startswith("-"):
+        raise Refused(f"A {what} cannot begin with '-', as the commands that name it would "
+                      f"read {name!r} as an option; give one that begins otherwise.")
     return name
 
 

@@ -13,7 +13,7 @@ from cli.state import JSON, session
 app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a company.")
 
 COMPANY = typer.Argument(..., help="The company's name or id.", show_default=False)
-RUNS = typer.Option(None, "--runs", min=0, show_default=False,
+RUNS = typer.Option(None, "--runs", min=0, max=100_000, show_default=False,
                     help="Battles to fight for the company's odds before each battle, with "
                     "the controller that fights it. Default: the built-in scenarios' odds "
                     "against the bot are estimated from the two forces (in the Citadel "

@@ -178,3 +178,18 @@ def test_small_messages_say_what_is_wrong(runner: CliRunner, tmp_path: Path) -> 
     out = run(runner, "--db", db, "odds", "head-to-head", "-a", str(force), "-d", str(force),
               "--runs", "1").stdout
     assert "1 battle," in out and "1 battles" not in out
+
+
+def test_a_name_beginning_with_a_dash_is_refused(runner: CliRunner, tmp_path: Path) -> None:
+    """Every command that names a company, pilot or Mek would read '-dash' as an option,
+    so such a name is refused where it is given (exit 1), not stored to be stuck with."""
+    db = str(tmp_path / "dash.db")
+    result = runner.invoke(app, ["--db", db, "company", "create", "--", "-dash"])
+    assert result.exit_code == 1 and "cannot begin with '-'" in result.stderr
+    run(runner, "--db", db, "company", "create", "Hawks")
+    result = runner.invoke(app, ["--db", db, "pilot", "hire", "Hawks", "--", "-Ana"])
+    assert result.exit_code == 1 and "A pilot name cannot begin with '-'" in " ".join(
+        result.stderr.split())
+    result = runner.invoke(app, ["--db", db, "mek", "buy", "Hawks", "WASP", "--callsign",
+                                 "-W"])
+    assert result.exit_code in (1, 2) and "-W" in result.stderr
