@@ -32,8 +32,9 @@ def _table(title: str, *columns: str) -> Table:
 
 
 def _row(table: Table, *cells: object) -> None:
-    """Add a row of plain text: names players type are never read as Rich markup."""
-    table.add_row(*(Text(str(c)) for c in cells))
+    """Add a row of plain text: names players type are never read as Rich markup, and a word
+    longer than its column is folded onto the next line, never cut short."""
+    table.add_row(*(Text(str(c), overflow="fold") for c in cells))
 
 
 def companies(rows: Sequence[CompanyLine]) -> RenderableType:

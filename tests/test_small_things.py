@@ -193,3 +193,21 @@ def test_a_name_beginning_with_a_dash_is_refused(runner: CliRunner, tmp_path: Pa
     result = runner.invoke(app, ["--db", db, "mek", "buy", "Hawks", "WASP", "--callsign",
                                  "-W"])
     assert result.exit_code in (1, 2) and "-W" in result.stderr
+
+
+def test_history_folds_a_long_word_rather_than_cutting_it() -> None:
+    """At 80 columns a scenario id longer than its column is folded onto the next line, so
+    the whole of it can still be read (it used to end in an ellipsis)."""
+    from rich.console import Console
+
+    from cli.store_views import history
+
+    word = "at-the-hot-gates-campaign"
+    event = {"id": 24, "at": "2026-11-30T17:04:00", "command": "muster", "undone": False,
+             "dice": [], "summary": f"Mustered VIPER-1, DEMON-1, DRAKEN-1, DRAKEN-2 for "
+                                    f"75/75 points ({word})."}
+    console = Console(width=80, record=True, file=io.StringIO())
+    console.print(history([event], "Hawks"))  # type: ignore[list-item]
+    text = console.export_text()
+    assert "…" not in text
+    assert word in "".join(line.strip() for line in text.splitlines()), text
