@@ -237,6 +237,7 @@ class Balanced:
                         "level": self.chosen.level,
                         "enemy": [u.design.name for u in self.enemy.units
                                   if u.design is not None],
+                        "support": list(self.enemy.support),
                         "by": "estimate" if est is not None else "battles",
                         "search_runs": 0 if est is not None else min(SEARCH_RUNS, runs),
                         "tried": self.tried}}

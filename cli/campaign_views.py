@@ -125,6 +125,8 @@ def odds_lines(odds: OddsView) -> list[str]:
                      f"{trials['draw']:.0%}, loss {trials['loss']:.0%}.")
     chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
               f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}")
+    if bal.get("support"):  # a Rich Uncle's points are spent on top of the budget (R4.2)
+        chosen += "; its support: " + ", ".join(bal["support"])
     if bal["scale"] < SCALES[0]:
         chosen += (f" (under the usual {SCALES[0]:.0%}, since even the weakest enemy there "
                    "left the company far behind)")

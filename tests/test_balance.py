@@ -607,6 +607,7 @@ def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> No
               "loss": {"p": 0.83, "low": 0.64, "high": 0.93, "count": 20},
               "balance": {"target": 0.65, "budget": 30, "scenario_budget": 30, "scale": 1.0,
                           "spent": 30, "level": "Regular", "enemy": ["WASP"], "by": "battles",
+                          "support": ["Rich Uncle", "Panzer"],
                           "search_runs": 8,
                           "tried": [{"budget": 30, "level": "Green", "win": 0.75, "runs": 8},
                                     {"budget": 30, "level": "Regular", "win": 0.5,
@@ -616,3 +617,4 @@ def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> No
     assert said[-1].startswith("Enemy chosen as near a 65% chance of winning as the budgets "
                                "and pilot levels allowed, judged by 8 battles against each "
                                "(won 50% against this one): budget 30"), said[-1]
+    assert said[-1].endswith("WASP; its support: Rich Uncle, Panzer.")  # spent past a budget

@@ -178,6 +178,7 @@ class BalanceView(TypedDict):
     spent: int
     level: str
     enemy: list[str]
+    support: NotRequired[list[str]]  # the enemy's support results (a Rich Uncle adds points)
     by: str  # estimate or battles
     search_runs: int
     tried: list[Tried]
