@@ -83,6 +83,7 @@ from db.models import (
     Event,
     Play,
     PlayStatus,
+    SupportRoll,
 )
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
 from meks.game.catalog import Catalog, load_catalog
@@ -244,8 +245,11 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
     if timings is not None:
         timings["balance"] = time.perf_counter() - started
     sides = {side: Participant(force, company, muster_row), side.enemy: Participant(enemy)}
+    # the support the muster took: rolled now, or rolled before for it (``support_roll``)
+    taken = [r.result for r in session.exec(select(SupportRoll).where(
+        SupportRoll.muster_id == muster_row.id).order_by(col(SupportRoll.id))).all()]
     return Prepared(row, company, scenario, side, dice, sides,
-                    [s["result"] for s in support], bought, odds, repairs,
+                    taken if taken else [s["result"] for s in support], bought, odds, repairs,
                     None if before is None else before - (points(session, company) or 0))
 
 

@@ -180,6 +180,17 @@ def test_undo_a_campaign_step(runner: CliRunner) -> None:
     assert run_json(runner, "campaign", "status", "Hawks")["position"] == status["position"]
 
 
+def test_support_rolled_before_the_step_is_the_steps_support(runner: CliRunner) -> None:
+    """A support roll made by hand before `campaign next` counts towards the step's grant
+    (R4.1) and is what its muster takes: the step says so, as it does a roll it made."""
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "5")
+    rolled = run_json(runner, "support", "roll", "Hawks", "--seed", "3")
+    step = run_json(runner, "campaign", "next", "Hawks")
+    assert step["support"] == [r["result"] for r in rolled] != []
+    assert run_json(runner, "campaign", "show", "Hawks")["steps"][0]["step"] == 1
+
+
 def test_demo_reads_well_at_80_columns_without_colour(tmp_path: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "MEKS_DB": str(tmp_path / "d.db")}
     started = time.perf_counter()
