@@ -202,6 +202,7 @@ class Prepared:
     odds: OddsView | None = None
     repairs: list[str] = field(default_factory=list)
     spent: int | None = None  # what the treasury paid getting ready (house rule treasury)
+    held: int | None = None  # the treasury as the step began (house rule treasury)
 
 
 def _active(session: Session, company: Company) -> Campaign:
@@ -250,7 +251,8 @@ def prepare(session: Session, company: Company, row: Campaign, catalog: Catalog,
         SupportRoll.muster_id == muster_row.id).order_by(col(SupportRoll.id))).all()]
     return Prepared(row, company, scenario, side, dice, sides,
                     taken if taken else [s["result"] for s in support], bought, odds, repairs,
-                    None if before is None else before - (points(session, company) or 0))
+                    None if before is None else before - (points(session, company) or 0),
+                    before)
 
 
 def _before_muster(session: Session, company: Company, row: Campaign, catalog: Catalog
@@ -387,7 +389,7 @@ def check_runs(runs: int | None) -> None:
 def _step_data(ready: Prepared) -> Step:
     assert ready.row.id is not None
     return Step(ready.row.id, ready.row.position, ready.side, ready.support, ready.bought,
-                ready.repairs, odds_before(ready.odds), ready.spent)
+                ready.repairs, odds_before(ready.odds), ready.spent, ready.held)
 
 
 def playing_step(session: Session, row: Campaign) -> int | None:

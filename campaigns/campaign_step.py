@@ -40,6 +40,7 @@ class Step:
     # and how many battles were fought for them (0: estimated); None when none were given.
     odds: StepOdds | None = None
     spent: int | None = None  # points the treasury paid getting ready (house rule treasury)
+    held: int | None = None  # the treasury as the step began (house rule treasury)
 
     def data(self) -> StepData:
         """The step as a play's ``spec`` keeps it (the shape every meks has stored; the
@@ -53,6 +54,8 @@ class Step:
             data["odds"] = self.odds.copy()
         if self.spent is not None:
             data["spent"] = self.spent
+        if self.held is not None:
+            data["held"] = self.held
         return data
 
     @classmethod
@@ -64,7 +67,8 @@ class Step:
                    [str(s) for s in details["support"]], [str(b) for b in details["bought"]],
                    [str(r) for r in details.get("repairs", [])],
                    _odds(details["odds"]) if details.get("odds") else None,
-                   None if details.get("spent") is None else int(details["spent"]))
+                   None if details.get("spent") is None else int(details["spent"]),
+                   None if details.get("held") is None else int(details["held"]))
 
 
 def complete_step(session: Session, step: Step, fought: Fought,
@@ -102,6 +106,8 @@ def complete_step(session: Session, step: Step, fought: Fought,
     if row.treasury is not None:  # house rule treasury: the battle pays by its result
         income = treasury_rule.PAY.for_result(outcome)
         after = row.treasury + income
+        if step.held is not None:
+            entry["held"] = step.held
         if step.spent is not None:
             entry["spent"] = step.spent
         entry["income"] = income

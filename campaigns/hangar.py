@@ -191,7 +191,8 @@ def hire_pilot(session: Session, company_name: str, name: str, *, regular: bool 
                       level=level.level, hire_cost=level.hire_price)
         session.add(pilot)
         session.flush()
-        cost = f", {level.hire_price} points at the next muster" if level.hire_price else ""
+        cost = (f", {level.hire_price} points at the first muster the pilot flies in, unless "
+                "its scenario provides one" if level.hire_price else "")
         change.summary = f"Hired {name} ({level.level}{cost})."
     return {**pilot_view(session, pilot), "summary": change.summary}
 

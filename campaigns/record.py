@@ -26,6 +26,7 @@ from campaigns.files.report_records import (
     RecordedStep,
 )
 from campaigns.files.stored import reading, stored_json, stored_results
+from campaigns.treasury import PAY
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Campaign, CampaignStatus, Company, Muster, Pilot
 
@@ -209,7 +210,9 @@ def campaign_record(session: Session, company_name: str) -> CampaignStory:
                                "mek_destroyed": bool(p.get("mek_destroyed")),
                                "dead": _dead(p)})
             odds = entry.get("odds")
-            steps.append({
+            held = entry.get("held")
+            before = steps[-1]["treasury"] if steps else PAY.start
+            step: RecordedStep = {
                 "step": i + 1, "scenario": entry["scenario"], "name": entry.get("name"),
                 "side": entry["side"], "battle_id": battle_id,
                 "odds_before": odds.copy() if isinstance(odds, dict) else None,
@@ -220,7 +223,10 @@ def campaign_record(session: Session, company_name: str) -> CampaignStory:
                                                              for p in pilots),
                 "salvage": list(entry.get("salvage", [])),
                 "treasury": treasury_of(entry), "bought": list(entry.get("bought", [])),
-                "pilots": pilots})
+                "pilots": pilots}
+            if isinstance(held, int) and isinstance(before, int) and held != before:
+                step["by_hand"] = held - before  # bought or sold between the steps
+            steps.append(step)
     record = {r: sum(1 for s in steps if s["result"] == r) for r in ("win", "loss", "draw")}
     return {"company": company.name, "campaign": row.name, "id": row.id,
             "status": row.status, "difficulty": row.difficulty, "seed": row.seed,

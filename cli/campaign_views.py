@@ -90,8 +90,9 @@ def scenario_summary(result: FoughtStep | BrokeStep) -> RenderableType:
     for repair in result.get("repairs", []):
         lines.append(Text("  Repaired " + repair))
     if "income" in result:
+        held = f"{result['held']} at the start, " if "held" in result else ""
         spent = f"spent {result['spent']} getting ready, " if "spent" in result else ""
-        lines.append(Text(f"  Treasury: {spent}paid {result['income']} for the "
+        lines.append(Text(f"  Treasury: {held}{spent}paid {result['income']} for the "
                           f"{result['result']}, {result['treasury']} points now"))
     for p in result["pilots"]:
         bits = outcome_bits(p, all_kills=True)

@@ -103,6 +103,10 @@ def campaign_show(data: CampaignStory) -> RenderableType:
     lines: list[RenderableType] = [table, Text(
         f"Record: {record['win']} won, {record['loss']} lost, {record['draw']} drawn. Odds: "
         "the company's chance of winning worked out before the battle.")]
+    by_hand = [f"before step {s['step']} {s['by_hand']:+d}" for s in steps if "by_hand" in s]
+    if by_hand:
+        lines.append(Text("The treasury changed by hand between steps (Meks bought or sold, "
+                          "parts sold): " + ", ".join(by_hand) + "."))
     if data["status"] == "broke":
         lines.append(Text(broke_words(data)))
     if names:

@@ -708,7 +708,8 @@ def test_pilot_show_lists_only_the_events_that_concern_the_pilot(
     run(runner, "pilot", "hire", company, "Dee")
     bo = [e["summary"] for e in run_json(runner, "pilot", "show", company, "Bo")["history"]]
     assert bo == ["Mustered Anvil for 29/40 points.", "Bo now pilots Anvil.",
-                  "Hired Bo (Regular, 5 points at the next muster)."]
+                  "Hired Bo (Regular, 5 points at the first muster the pilot flies in, unless "
+                  "its scenario provides one)."]
     dee = [e["summary"] for e in run_json(runner, "pilot", "show", company, "Dee")["history"]]
     assert dee == ["Hired Dee (Green)."]
 

@@ -168,7 +168,7 @@ def test_a_battle_pays_by_its_result(runner: CliRunner, hawks: str) -> None:
     stored = run_json(runner, "campaign", "status", hawks)
     assert stored["results"][0]["treasury"] == result["treasury"] == stored["treasury"]
     out = run(runner, "campaign", "next", hawks, "--runs", "0")
-    assert "Treasury: spent" in out and "points now" in out
+    assert "Treasury: " in out and " at the start, spent" in out and "points now" in out
 
 
 def test_pay_by_result_numbers() -> None:
@@ -242,6 +242,25 @@ def test_a_mek_sold_pays_into_the_treasury(runner: CliRunner, hawks: str) -> Non
     sold = run_json(runner, "mek", "sell", "Owls", "WASP-1")
     assert "paid" not in sold and "treasury" not in sold
     assert run(runner, "mek", "sell", "Owls", "WASP-1", code=1)  # sold already
+
+
+def test_what_the_treasury_held_as_each_step_began_reconciles_it(runner: CliRunner,
+                                                                   hawks: str) -> None:
+    """Each step records what the treasury held as it began, so that a Mek bought or sold by
+    hand between steps shows: the step's line says it, and campaign show lists the change
+    against the step before."""
+    run(runner, "mek", "buy", hawks, "VIPER")  # 12 points, by hand
+    step = run_json(runner, "campaign", "next", hawks)
+    assert step["held"] == PAY.start - 12
+    assert step["treasury"] == step["held"] - step["spent"] + step["income"]
+    shown = run_json(runner, "campaign", "show", hawks)
+    assert shown["steps"][0]["by_hand"] == -12 and shown["treasury"] == step["treasury"]
+    second = run_json(runner, "campaign", "next", hawks)
+    assert second["held"] == step["treasury"]  # nothing by hand between them
+    assert "by_hand" not in run_json(runner, "campaign", "show", hawks)["steps"][1]
+    said = " ".join(run(runner, "campaign", "show", hawks).split())
+    assert "The treasury changed by hand between steps (Meks bought or sold, parts sold): " \
+           "before step 1 -12." in said
 
 
 def test_selling_needs_a_treasury(runner: CliRunner) -> None:

@@ -256,6 +256,7 @@ class StepData(TypedDict):
     repairs: NotRequired[list[str]]  # only when lost parts were put back
     odds: NotRequired[StepOdds]
     spent: NotRequired[int]  # house rule treasury
+    held: NotRequired[int]  # the treasury as the step began
 
 
 class StepResult(TypedDict):
@@ -276,7 +277,10 @@ class StepResult(TypedDict):
     withdrawal: NotRequired[str]  # house rule withdrawal (R6.13)
     repairs: NotRequired[list[str]]  # lost parts put back (R3.7)
     odds: NotRequired[StepOdds]
-    spent: NotRequired[int]  # house rule treasury: paid getting ready, earned, held after
+    # house rule treasury: held as the step began (against the step before's, what was bought
+    # or sold by hand between them), paid getting ready, earned by the battle, held after
+    held: NotRequired[int]
+    spent: NotRequired[int]
     income: NotRequired[int]
     treasury: NotRequired[int]
 
@@ -320,6 +324,7 @@ class FoughtStep(StepHead):
     salvage: NotRequired[list[str]]
     withdrawal: NotRequired[str]
     repairs: NotRequired[list[str]]
+    held: NotRequired[int]
     spent: NotRequired[int]
     income: NotRequired[int]
     treasury: NotRequired[int]

@@ -7,7 +7,7 @@ figure the record does not know is None.
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import NotRequired, TypedDict
 
 from campaigns.files.records import StepOdds
 
@@ -70,6 +70,9 @@ class RecordedStep(TypedDict):
     losses: int
     salvage: list[str]
     treasury: int | float | None  # house rule treasury: after the battle
+    # what the treasury gained (+) or lost (-) by hand since the step before (Meks bought or
+    # sold, parts sold), when the step records what it held as it began
+    by_hand: NotRequired[int]
     bought: list[str]
     pilots: list[PilotProgress]
 
