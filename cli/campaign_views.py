@@ -194,7 +194,7 @@ def campaign_summary(view: CampaignView) -> RenderableType:
         Text("Promotions: " + (", ".join(promotions) or "none")),
         Text("Skills gained: " + (", ".join(skills) or "none")),
         Text("Meks lost: " + (", ".join(lost) or "none")),
-        Text("Meks bought: " + (", ".join(bought) or "none")),
+        Text("Meks bought at its musters: " + (", ".join(bought) or "none")),
     ]
     # The lines of the campaign house rules (R3.6-R3.8, R6.13): shown when the plan switches
     # the rule on, or when something happened under it (a scenario of the plan may have).
