@@ -180,17 +180,6 @@ def test_undo_a_campaign_step(runner: CliRunner) -> None:
     assert run_json(runner, "campaign", "status", "Hawks")["position"] == status["position"]
 
 
-def test_support_rolled_before_the_step_is_the_steps_support(runner: CliRunner) -> None:
-    """A support roll made by hand before `campaign next` counts towards the step's grant
-    (R4.1) and is what its muster takes: the step says so, as it does a roll it made."""
-    run(runner, "company", "create", "Hawks")
-    run(runner, "campaign", "start", "Hawks", "--seed", "5")
-    rolled = run_json(runner, "support", "roll", "Hawks", "--seed", "3")
-    step = run_json(runner, "campaign", "next", "Hawks")
-    assert step["support"] == [r["result"] for r in rolled] != []
-    assert run_json(runner, "campaign", "show", "Hawks")["steps"][0]["step"] == 1
-
-
 def test_demo_reads_well_at_80_columns_without_colour(tmp_path: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "MEKS_DB": str(tmp_path / "d.db")}
     started = time.perf_counter()
@@ -278,12 +267,13 @@ def test_difficulty_takes_any_case_and_refuses_others_as_usage(runner: CliRunner
 def test_support_rolled_by_hand_counts_towards_the_campaigns_grant_R4_1(
         runner: CliRunner) -> None:
     """Opening Shots grants one roll: one rolled by hand before 'campaign next' is that
-    roll, so the campaign rolls none of its own and the muster takes it."""
+    roll, so the campaign rolls none of its own and the muster takes it: the step names it
+    as its support, as it does a roll it made."""
     run(runner, "company", "create", "Hawks")
     run(runner, "campaign", "start", "Hawks", "--seed", "1")
-    run(runner, "support", "roll", "Hawks", "--count", "1", "--seed", "3")
+    rolled = run_json(runner, "support", "roll", "Hawks", "--count", "1", "--seed", "3")
     step = run_json(runner, "campaign", "next", "Hawks")
-    assert step["support"] == []
+    assert step["support"] == [r["result"] for r in rolled] != []
     assert run_json(runner, "company", "show", "Hawks")["support"] == []  # none left waiting
 
 

@@ -186,7 +186,8 @@ def test_campaign_next_play_passes_the_controller_and_the_skill_choice_on(
     result = runner.invoke(app, ["campaign", "next", hawks, "--play", "--controller",
                                  "baseline", "--auto-skills"], input="\n")  # the muster
     assert result.exit_code == 0, result.stderr
-    assert seen == {"auto_skills": True, "opponent": "baseline"}
+    assert seen == {"auto_skills": True, "opponent": "baseline",
+                    "resume": "meks campaign next Hawks --play"}
 
 
 def test_battle_play_and_resume_pass_the_controller_and_the_skill_choice_on(

@@ -914,7 +914,8 @@ def test_a_campaign_battle_played_to_its_end_shows_the_step_as_campaign_next_doe
     play_to_end(state, auto_skills=True, ask=enter_always, resume=resume)
     out = " ".join(capsys.readouterr().out.split())
     assert "1/1 Opening Shots as the attacker:" in out and "turns, battle 1)" in out
-    assert "Bought: VIPER-1, WASP-1, WASP-2" in out and "Treasury: spent 30 getting ready" in out
+    assert "Bought: VIPER-1, WASP-1, WASP-2" in out
+    assert "Treasury: 60 at the start, spent 30 getting ready" in out
 
 
 def spawn_opening_shots(files: tuple[str, str], tmp_path: Path, columns: int = 100) -> Any:
