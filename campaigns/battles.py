@@ -57,6 +57,7 @@ from meks.engine.log import Event, digest, render
 from meks.engine.recorded import Recorded
 from meks.engine.units import ForceSpec, Unit
 from meks.game.catalog import Catalog, load_catalog
+from meks.game.construction import check_design
 from meks.game.dice import Dice
 from meks.game.errors import MeksError
 from meks.game.scenario import Scenario
@@ -104,10 +105,19 @@ def is_force_file(ref: str) -> bool:
         return False
 
 
+def priced(force: ForceSpec, scenario: Scenario, catalog: Catalog) -> ForceSpec:
+    """A force file's Meks at the prices the scenario buys them at: printed, or computed from
+    their parts under the house rule ``pricing: computed`` (R1.7), as a company's muster
+    would pay."""
+    units = tuple(dataclasses.replace(u, points=check_design(u.design, catalog).purchase_price(
+        scenario.house_rules.pricing)) if u.design is not None else u for u in force.units)
+    return dataclasses.replace(force, units=units)
+
+
 def participant(session: Session | None, ref: str, side: Side, scenario: Scenario,
                 catalog: Catalog) -> Participant:
     if is_force_file(ref):
-        force = load_force_file(Path(ref), catalog)
+        force = priced(load_force_file(Path(ref), catalog), scenario, catalog)
         rules = scenario.side(side)
         problems = rules.size_problems([u.design.size for u in force.units if u.design])
         cost = sum(u.points for u in force.units)

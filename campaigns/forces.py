@@ -66,16 +66,26 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
     problems = []
     seen: dict[str, int] = {}
     taken: dict[str, int] = {}  # callsigns (folded) -> the Mek that has it
+    flying: dict[str, int] = {}  # pilot names (folded) -> the Mek they fly
     for i, entry in enumerate(data.meks, 1):
         try:
             design = _design(entry.design, path, catalog)
             report = check_design(design, catalog)
             if not report.legal:
                 problems.append(f"Mek {i} ({design.name}) breaks the construction rules: "
-                                + "; ".join(p.message for p in report.problems))
+                                + "; ".join(p.message.rstrip(".") for p in report.problems))
                 continue
-            level = catalog.level(entry.level).level
+            grade = catalog.level(entry.level)
+            level = grade.level
             skills = tuple(_skill_label(s, catalog) for s in entry.skills)
+            if skills and not grade.can_learn:  # R2.3
+                problems.append(f"Mek {i}: its pilot is {level} and holds "
+                                f"{', '.join(skills)}; a pilot learns no skill while {level}.")
+            twice = sorted({base_skill(s) for s in skills
+                            if [base_skill(t) for t in skills].count(base_skill(s)) > 1})
+            if twice:
+                problems.append(f"Mek {i}: its pilot holds {', '.join(twice)} more than once; "
+                                "no pilot holds a skill twice (R2.3).")
             seen[design.name] = seen.get(design.name, 0) + 1
             name = file_name(entry.callsign, "callsign", path, f"meks[{i - 1}].callsign") \
                 or f"{design.name}-{seen[design.name]}"
@@ -86,6 +96,12 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
                                 f"{taken[fold(name)]}'s; give each Mek its own.")
                 continue
             taken[fold(name)] = i
+            if fold(pilot) in flying:
+                problems.append(f"Mek {i}: its pilot {pilot!r} already flies Mek "
+                                f"{flying[fold(pilot)]}; a pilot flies one Mek, so give each "
+                                "its own.")
+                continue
+            flying[fold(pilot)] = i
             units.append(UnitSpec(name, report.design, PilotSpec(pilot, level, skills),
                                   points=report.purchase_price()))
         except InputError:

@@ -37,6 +37,7 @@ from campaigns.files.view_records import (
     RenamedMek,
     SoldMek,
 )
+from campaigns.in_play import play_using
 from campaigns.parts import heat_loss, lost_parts, part_price
 from campaigns.treasury import charge, mek_sale_price, pay_in
 from db.models import Company, Event, Mek, MekStatus, Pilot, fold
@@ -146,6 +147,11 @@ def sell_mek(session: Session, company_name: str, ref: str) -> MekView | SoldMek
     mek = find_mek(session, company, ref)
     waiting = waiting_muster(session, company)
     if waiting is not None and any(f["mek"] == mek.id for f in stored_force(session, waiting)):
+        busy = play_using(session, waiting.id)
+        if busy is not None:
+            raise Refused(f"{mek.callsign} is in the force of play {busy}, a battle still "
+                          "being fought at the terminal, and cannot be sold yet: finish it "
+                          f"with 'meks battle resume {busy}' first.")
         raise Refused(f"{mek.callsign} is in the muster waiting for its battle and cannot be "
                       "sold yet: record that battle with 'meks battle record' first, or take "
                       "it out of the force by mustering again without it (or with 'meks "

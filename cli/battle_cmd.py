@@ -210,7 +210,8 @@ def auto(
     salvaged = [f"{fought.sides[Side(side)].force.name} salvaged {counted_names(parts)}."
                 for side, parts in data.get("salvage", {}).items()]
     print_lines([*render(fought.battle.log, rolls=rolls), "", *salvaged,
-                 f"Result: {data['winner']} ({data['reason']}) after {data['turns']} turns, "
+                 f"Result: {data['winner']} ({data['reason']}) after {data['turns']} "
+                 f"turn{'s' * (data['turns'] != 1)}, "
                  f"the {controller_name} commanding both sides; "
                  f"{_dice_words(data['seed'])}; {data['events']} events; digest "
                  f"{data['log_digest'][:16]}"

@@ -216,7 +216,7 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
         return
     odds = shown.get("odds")
     if odds:
-        for line in odds_lines(odds):
+        for line in odds_lines(odds, secret=True):  # the player commands: the fog holds
             say(line)
         say(f"These odds are the {controller_name}'s, were it to command your side too.")
     what = "Starting" if new else "Resuming"
@@ -235,7 +235,7 @@ def choose_muster(company: str, questions_to_stderr: bool = False) -> list[str] 
     from campaigns.campaign import next_muster_menu
     from campaigns.company import Refused
     from cli import campaign_views
-    from cli.output import error, stderr
+    from cli.output import error, fitted, stderr
     from meks.game.catalog import load_catalog
 
     catalog = load_catalog()
@@ -248,8 +248,9 @@ def choose_muster(company: str, questions_to_stderr: bool = False) -> list[str] 
     else:
         show(campaign_views.muster_menu(menu.view()))
     while True:
-        answer = typer.prompt("Field which Meks? Callsigns and designs to buy, by commas "
-                              "(Enter: the suggestion, q: stop)", default="",
+        answer = typer.prompt(fitted("Field which Meks? Callsigns and designs to buy, by "
+                                     "commas (Enter: the suggestion, q: stop)",
+                                     questions_to_stderr), default="",
                               show_default=False, err=questions_to_stderr)
         if answer.strip().casefold() in ("q", "quit"):
             typer.echo("Stopped; nothing was changed.", err=questions_to_stderr)

@@ -70,7 +70,8 @@ def scenario_summary(result: FoughtStep | BrokeStep) -> RenderableType:
                           "over.", style="bold"))
     head = Text(f"{result['position']}/{result['of']} {result['name']} as the "
                 f"{result['side']}: {result['result'].upper()} - {result['reason']} "
-                f"({result['turns']} turns, battle {result['battle_id']})",
+                f"({result['turns']} turn{'s' * (result['turns'] != 1)}, "
+                f"battle {result['battle_id']})",
                 style="bold")
     lines: list[RenderableType] = [head]
     if result.get("changes"):
@@ -100,8 +101,10 @@ def scenario_summary(result: FoughtStep | BrokeStep) -> RenderableType:
     return Group(*lines)
 
 
-def odds_lines(odds: OddsView) -> list[str]:
-    """The company's odds before a battle and what balancing did, as lines of text."""
+def odds_lines(odds: OddsView, secret: bool = False) -> list[str]:
+    """The company's odds before a battle and what balancing did, as lines of text.
+    ``secret``: the player is to command the battle, so the enemy's Meks and support are
+    not named (R8.1: a side is told of the enemy's units only as the battle shows them)."""
     def pct(share: Share) -> str:
         return f"{share['p']:.0%} ({share['low']:.0%}-{share['high']:.0%})"
 
@@ -124,9 +127,14 @@ def odds_lines(odds: OddsView) -> list[str]:
                      f"{trials['drawn']}, lost {trials['lost']}; with the estimate counted "
                      f"as {trials['weight']:g} battles: win {trials['win']:.0%}, draw "
                      f"{trials['draw']:.0%}, loss {trials['loss']:.0%}.")
-    chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
-              f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}")
-    if bal.get("support"):  # a Rich Uncle's points are spent on top of the budget (R4.2)
+    if secret:
+        chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
+                  f"({bal['scale']:.0%}), {bal['level']} pilots; its Meks and support are "
+                  "for the battle to show")
+    else:
+        chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
+                  f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}")
+    if bal.get("support") and not secret:  # a Rich Uncle's points add to the budget (R4.2)
         chosen += "; its support: " + ", ".join(bal["support"])
     if bal["scale"] < SCALES[0]:
         chosen += (f" (under the usual {SCALES[0]:.0%}, since even the weakest enemy there "

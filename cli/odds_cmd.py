@@ -271,12 +271,15 @@ def _view(data: "BattleOdds") -> list[Any]:
     for o, label in ((attacker, f"{attacker['name']} (attacker) wins"),
                      (defender, f"{defender['name']} (defender) wins"),
                      (data["draw"], "Draw")):
-        outcomes.add_row(Text(label), f"{o['p']:.1%}", f"{o['low']:.1%} - {o['high']:.1%}")
+        outcomes.add_row(Text(label, overflow="fold"), f"{o['p']:.1%}",
+                         f"{o['low']:.1%} - {o['high']:.1%}")
     units = Table(box=box.SIMPLE_HEAD)
     for column in ("Unit", "Pilot", "Side", "Survives", "Mek kills"):
         units.add_column(column)
     for u in data["units"]:
-        units.add_row(Text(u["name"]), Text(u["pilot"] or "-"), u["side"],
+        # a long name is folded onto the next line, never cut short
+        units.add_row(Text(u["name"], overflow="fold"), Text(u["pilot"] or "-", overflow="fold"),
+                      u["side"],
                       f"{u['survival']:.1%}", f"{u['expected_kills']:.2f}")
     return [head, said, outcomes,
             Text(f"Expected length: {data['expected_turns']:.1f} turns."), units]

@@ -33,24 +33,54 @@ def quiet() -> bool:
     return _quiet
 
 
-def say(message: str) -> None:
-    """A confirmation or progress line: printed unless --quiet."""
+def say(message: str, err: bool = False) -> None:
+    """A confirmation or progress line: printed unless --quiet. At a terminal a line wider
+    than it is wrapped at its spaces (``fitted``); piped, it stays one line for scripts."""
     if not _quiet:
         from meks.game.text import printable
 
-        typer.echo(printable(message))
+        typer.echo(fitted(printable(message), err), err=err)
+
+
+def fitted(message: str, err: bool = False) -> str:
+    """``message`` wrapped at its spaces to the terminal's width when the stream it goes to
+    (standard error with ``err``) is a terminal, so that no word is cut at the edge; as it
+    is otherwise."""
+    import shutil
+    import sys
+    import textwrap
+
+    stream = sys.stderr if err else sys.stdout
+    try:
+        terminal = stream.isatty()
+    except (AttributeError, ValueError):
+        terminal = False
+    width = shutil.get_terminal_size((80, 24)).columns
+    if not terminal or all(len(line) <= width for line in message.splitlines()):
+        return message
+    return "\n".join(textwrap.fill(line, width=width, break_on_hyphens=False,
+                                   break_long_words=False) if len(line) > width else line
+                     for line in message.splitlines())
+
+
+def _plain() -> dict[str, Any]:
+    """With NO_COLOR set (https://no-color.org), no escape codes at all: Rich leaves out the
+    colours of itself, and no colour system leaves out bold and the other styles too."""
+    import os
+
+    return {"color_system": None} if os.environ.get("NO_COLOR") else {}
 
 
 def stdout() -> Console:
     from rich.console import Console
 
-    return Console(soft_wrap=False)
+    return Console(soft_wrap=False, **_plain())
 
 
 def stderr() -> Console:
     from rich.console import Console
 
-    return Console(stderr=True, soft_wrap=True)
+    return Console(stderr=True, soft_wrap=True, **_plain())
 
 
 def fight_progress(as_json: bool = False, remaining: bool = True) -> Progress:

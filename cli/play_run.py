@@ -69,13 +69,14 @@ def choose_skills(pending: Sequence[PendingChoice],
     the bot's pick the default (Enter). A skill it cannot take is said (on standard error),
     then asked again; q quits (``Quit``)."""
     from campaigns.postbattle import check_skill
+    from cli.output import fitted
     from meks.game.errors import MeksError
 
     ask = ask or (lambda text, default: str(typer.prompt(text, default=default)))
     chosen = []
     for p in pending:
-        typer.echo(f"{p.pilot} ({p.mek}) earned a new skill. Options: " + ", ".join(p.options)
-                   + f". Enter takes {p.suggested}.")
+        typer.echo(fitted(f"{p.pilot} ({p.mek}) earned a new skill. Options: "
+                          + ", ".join(p.options) + f". Enter takes {p.suggested}."))
         while True:
             answer = ask("Skill", p.suggested).strip() or p.suggested
             if answer.lower() in QUIT:
@@ -100,7 +101,7 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
     from campaigns.company import Refused
     from campaigns.play import append_decision, finish, set_aside
     from campaigns.postbattle import ChoicesNeeded, outcome_bits
-    from cli.output import print_lines, stdout
+    from cli.output import fitted, print_lines, stdout
     from cli.state import interactive, session
     from cli.store_views import counted_names
     from meks.engine import REVISION
@@ -118,8 +119,8 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
         print_lines(["", f"Stopped. The battle is saved: {resume_hint}."])
         raise typer.Exit(0) from None
     except (typer.Abort, KeyboardInterrupt, EOFError):
-        typer.echo(f"\nInterrupted. The battle is saved up to your last decision: "
-                   f"{resume_hint}.", err=True)
+        typer.echo(fitted(f"\nInterrupted. The battle is saved up to your last decision: "
+                          f"{resume_hint}.", err=True), err=True)
         raise typer.Exit(130) from None
     except ReplayMismatch:
         if state.engine == REVISION:
@@ -130,8 +131,8 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
     except MeksError:
         raise
     except Exception:
-        typer.echo(f"The battle stopped on an error. It is saved up to your last decision: "
-                   f"{resume_hint}.", err=True)
+        typer.echo(fitted(f"The battle stopped on an error. It is saved up to your last "
+                          f"decision: {resume_hint}.", err=True), err=True)
         raise
     asking = not auto_skills and interactive()
     try:
@@ -146,8 +147,9 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
                          f"saved: {resume_hint} to its end and asks again."])
             raise typer.Exit(0) from None
         except (typer.Abort, KeyboardInterrupt, EOFError):
-            typer.echo(f"\nInterrupted before the new skills were chosen. The battle is "
-                       f"saved: {resume_hint} to its end and asks again.", err=True)
+            typer.echo(fitted(f"\nInterrupted before the new skills were chosen. The battle "
+                              f"is saved: {resume_hint} to its end and asks again.", err=True),
+                       err=True)
             raise typer.Exit(130) from None
         with session() as s:
             data = finish(s, state.id, battle, auto_skills=False,
@@ -155,7 +157,8 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
     won = data["winner"] == state.side.value
     verdict = "Draw" if data["winner"] == "draw" else "You win" if won else "You lose"
     result = (f"{verdict}. Result: {data['winner']} ({data['reason']}) after "
-              f"{data['turns']} turns; seed {data['seed']}; {data['events']} events; digest "
+              f"{data['turns']} turn{'s' * (data['turns'] != 1)}; seed {data['seed']}; "
+              f"{data['events']} events; digest "
               f"{data['log_digest'][:16]}"
               + (f"; stored as battle {data['battle_id']}" if data["battle_id"] else "") + ".")
     lines = ["", result]

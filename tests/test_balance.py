@@ -618,3 +618,10 @@ def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> No
                                "and pilot levels allowed, judged by 8 battles against each "
                                "(won 50% against this one): budget 30"), said[-1]
     assert said[-1].endswith("WASP; its support: Rich Uncle, Panzer.")  # spent past a budget
+    # Before a battle the player commands, the enemy's Meks and support are the battle's to
+    # show (R8.1): a Hidden Mek named here would be found before it is seen.
+    hidden = odds_lines(fought, secret=True)  # type: ignore[arg-type]
+    assert "WASP" not in hidden[-1] and "Rich Uncle" not in hidden[-1] and "spent" not in \
+        hidden[-1]
+    assert hidden[-1].endswith("budget 30 of the scenario's 30 (100%), Regular pilots; its "
+                               "Meks and support are for the battle to show."), hidden[-1]

@@ -412,6 +412,44 @@ def test_force_file_refuses_an_unknown_size_and_a_callsign_used_twice(
     assert "the callsign 'twin' is already Mek 2's" in err
 
 
+def test_force_file_refuses_pilots_the_game_cannot_have_R2_3(
+        runner: CliRunner, files: tuple[str, str], tmp_path: Path) -> None:
+    """A force file's pilots are as a company's could be: no skill while Green, none held
+    twice, one Mek a pilot (in any case of the name); every problem named at once."""
+    _, blue = files
+    odd = tmp_path / "pilots.yaml"
+    odd.write_text("meks:\n  - {design: VIPER, pilot: Ana, level: Green, skills: [Accuracy]}\n"
+                   "  - {design: WASP, pilot: Bo, skills: [Tactics, tactics]}\n"
+                   "  - {design: WASP, pilot: ana}\n")
+    for args in (("battle", "auto", "opening-shots", "-a", str(odd), "-d", blue),
+                 ("odds", "opening-shots", "-a", str(odd), "-d", blue, "--runs", "2")):
+        err = " ".join(run(runner, *args, code=1).split())
+        assert "Mek 1: its pilot is Green and holds Accuracy" in err
+        assert "Mek 2: its pilot holds Tactics more than once" in err
+        assert "Mek 3: its pilot 'ana' already flies Mek 1" in err
+
+
+def test_force_file_pays_the_scenarios_prices_R1_7(runner: CliRunner, tmp_path: Path) -> None:
+    """Under `pricing: computed` a force file's Meks cost what their parts add up to, as a
+    company's muster pays: an ODIN (27 printed, 33 computed) no longer fits 30 points."""
+    scenario = tmp_path / "computed.yaml"
+    scenario.write_text("id: computed\nname: Computed\nturn_limit: 8\n"
+                        "attacker: {budget: 30, setup: {zones: [7, 8, 9]}}\n"
+                        "defender: {budget: 30, setup: {zones: [1, 2, 3]}}\n"
+                        "victory:\n  attacker: {type: occupy, side: attacker, zone: 2}\n"
+                        "  defender: {type: destroy_all, side: defender}\n"
+                        "house_rules: {pricing: computed}\n")
+    odin = tmp_path / "odin.yaml"
+    odin.write_text("meks: [{design: ODIN}]\n")
+    err = " ".join(run(runner, "battle", "auto", str(scenario), "-a", str(odin), "-d",
+                       str(odin), code=1).split())
+    assert "it costs 33 points and the budget is 30" in err
+    printed = tmp_path / "printed.yaml"
+    printed.write_text(scenario.read_text().replace("pricing: computed", "pricing: printed")
+                       .replace("id: computed", "id: printed"))
+    run(runner, "battle", "auto", str(printed), "-a", str(odin), "-d", str(odin))
+
+
 def test_repair_none_house_rule_keeps_damage_for_the_next_battle_R3_4(
         runner: CliRunner, wolves: str, files: tuple[str, str], tmp_path: Path) -> None:
     import yaml

@@ -505,6 +505,34 @@ def test_a_hidden_units_movement_roll_does_not_show_R8_1_issue_26() -> None:
     assert not wrong
 
 
+def test_a_hidden_meks_choice_of_targets_is_its_own_sides_R8_1() -> None:
+    """A hidden Mek that fires from hiding chooses its targets before it is revealed: the
+    line saying so is for its own side, so the enemy reads of it only once it fires (the
+    line used to show the enemy the hidden Mek and its targets first)."""
+    fired = 0
+    for scenario_id in SCENARIOS:
+        for hider in Side:
+            for seed in range(3):
+                observer = hider.enemy
+                forces = {observer: observer_force(observer),
+                          hider: hider_forces("hidden-mek", hider)[0]}
+                battle = Battle(get_scenario(scenario_id), forces, keyed_dice(seed),
+                                {observer: Baseline(), hider: Bot()}, CATALOG)
+                battle.run()
+                seen = [e.text for e in battle.views[observer].events()
+                        if e.kind is not Kind.ROLL]
+                choice = next((i for i, text in enumerate(seen) if "Hal targets" in text),
+                              None)
+                if choice is None:
+                    continue
+                fired += 1
+                told = next(i for i, text in enumerate(seen) if "Hal" in text)
+                assert told < choice, (scenario_id, hider, seed, seen[choice - 2:choice + 2])
+                mine = [e.text for e in battle.views[hider].events()]
+                assert any("Hal targets" in text for text in mine)
+    assert fired  # some hidden Mek fired from hiding, so the test means something
+
+
 def test_a_shot_at_a_decoy_shows_the_modifiers_it_was_offered_with_R8_1_issue_26() -> None:
     """Leak 3: the to-hit line of a shot at a decoy lists the modifiers the shooter was
     offered the shot with (those of the Mek it passes for: a DRAKEN's Point Defense against

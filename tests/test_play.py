@@ -770,6 +770,9 @@ def test_a_force_in_play_cannot_be_mustered_again_or_recorded(
     assert f"in play {state.id}" in err and f"meks battle resume {state.id}" in err
     err = run(runner, "battle", "record", wolves, "--result", "win", "--auto", code=1)
     assert f"in play {state.id}" in err
+    err = " ".join(run(runner, "mek", "sell", wolves, "VIPER-1", code=1).split())
+    assert f"in the force of play {state.id}" in err and \
+        f"'meks battle resume {state.id}' first" in err  # not advice that cannot be taken
     assert json.loads(run(runner, "company", "show", wolves, "--json"))["last_muster"] == before
     with session() as s:
         state = load(s, state.id)

@@ -211,3 +211,32 @@ def test_history_folds_a_long_word_rather_than_cutting_it() -> None:
     text = console.export_text()
     assert "…" not in text
     assert word in "".join(line.strip() for line in text.splitlines()), text
+
+
+def test_a_or_an_as_said_aloud() -> None:
+    from meks.game.text import a_or_an
+
+    assert [a_or_an(w) for w in ("Assault", "Heavy", "8-turn", "11-turn", "12-turn",
+                                 "18-turn", "80-turn", "Titan")] == [
+        "an Assault", "a Heavy", "an 8-turn", "an 11-turn", "a 12-turn", "an 18-turn",
+        "an 80-turn", "a Titan"]
+
+
+def test_lines_said_at_a_terminal_wrap_at_spaces(monkeypatch: Any) -> None:
+    """At a terminal a line wider than it is wrapped between words (the terminal used to cut
+    'Type' into 'T' and 'ype'); piped, it stays one line for scripts."""
+    import os
+    import sys
+
+    from cli.output import fitted
+
+    line = ("Starting play 1: Opening Shots (campaign), you command Hawks as the attacker. "
+            "Type q at any prompt to stop; 'meks campaign next Hawks --play' continues.")
+    monkeypatch.setattr("shutil.get_terminal_size", lambda fallback=(80, 24):
+                        os.terminal_size((80, 24)))
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False, raising=False)
+    assert fitted(line) == line
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True, raising=False)
+    wrapped = fitted(line).splitlines()
+    assert len(wrapped) == 2 and all(len(part) <= 80 for part in wrapped)
+    assert " ".join(wrapped) == line

@@ -196,7 +196,12 @@ class Board(Roller):
         self.log.append(_new_event(Event, (self.turn, _ROLL, purpose, None, None, value)))
         return value
 
-    def decided(self, side: Side, text: Words) -> None:
+    def decided(self, side: Side, text: Words, by: Unit | None = None) -> None:
+        """Log a side's decision; one made for a unit the other side cannot see (``by``: a
+        hidden Mek choosing its targets, undetected infantry) is for its own side's eyes
+        only (R8.1). Only the decision is kept back, not the dice before it."""
+        if by is not None and self.secret and unseen_by_enemy(by):
+            self.mark_private(len(self.log), by.side)
         self.note(Kind.DECISION, (_decides, side, text))
 
     def choose_index(self, count: int, purpose: str) -> int:

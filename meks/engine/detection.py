@@ -223,7 +223,7 @@ def choose_targets(b: Board, unit: Unit, band: Band) -> list[Unit]:
     if faces is not candidates:
         chosen = [candidates[faces.index(t)] for t in chosen]
     if chosen:
-        b.decided(unit.side, (_targets_words, unit.name, [t.name for t in chosen]))
+        b.decided(unit.side, (_targets_words, unit.name, [t.name for t in chosen]), by=unit)
         ids = [t.id for t in chosen]
         b.learn(b.known, unit.side, ids)
         b.learn(b.targeted, unit.side, ids)

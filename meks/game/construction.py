@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from meks.game.catalog import Catalog, Design, Mount, Size, System, SystemKind, Weapon
 from meks.game.errors import AmbiguousName, MeksError
 from meks.game.names import NameIndex, normalize
+from meks.game.text import a_or_an
 
 T = TypeVar("T")
 
@@ -130,7 +131,8 @@ def check_design(design: Design, catalog: Catalog) -> DesignReport:
         if usage.used > usage.available:
             problems.append(Problem(
                 Rule.MOUNT_SIZE,
-                f"{_count(usage.used, label + ' weapon')} but a {design.size.value} chassis has "
+                f"{_count(usage.used, label + ' weapon')} but "
+                f"{a_or_an(design.size.value)} chassis has "
                 f"{_count(usage.available, label + ' mount')}.",
             ))
 
@@ -155,7 +157,7 @@ def check_design(design: Design, catalog: Catalog) -> DesignReport:
     if slots.used > slots.available:
         problems.append(Problem(
             Rule.SLOTS,
-            f"systems need {slots.used} slots but a {design.size.value} chassis has "
+            f"systems need {slots.used} slots but {a_or_an(design.size.value)} chassis has "
             f"{slots.available}.",
         ))
 

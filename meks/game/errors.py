@@ -176,6 +176,11 @@ class MeksError(ValueError):
         return str(self.args[0]) if self.args else self.__class__.__name__
 
 
+# The catalog table that lists each kind of name (``meks catalog TABLE``).
+_CATALOG_TABLES = {"design": "designs", "weapon": "weapons", "system": "systems",
+                   "skill": "skills", "chassis": "chassis", "support result": "support"}
+
+
 class UnknownName(MeksError):
     """A name that matches nothing; ``suggestions`` holds the nearest known names."""
 
@@ -191,7 +196,9 @@ class UnknownName(MeksError):
         elif self.suggestions:
             text += " Did you mean " + _either(self.suggestions) + "?"
         else:
-            text += " Run 'meks catalog' to see what exists."
+            table = _CATALOG_TABLES.get(kind)
+            text += (f" 'meks catalog {table}' lists them." if table else
+                     " 'meks catalog --help' lists the catalog's tables.")
         super().__init__(text)
 
 

@@ -31,6 +31,7 @@ from meks.game.conditions import (
 from meks.game.construction import Pricing, check_design
 from meks.game.errors import InputError, dotted, problem
 from meks.game.scenario import HouseRules, Reinforcements, Scenario, Setup, SetupRule, SideRules
+from meks.game.text import a_or_an
 from meks.game.vocabulary import (
     KEY,
     SIDES,
@@ -238,7 +239,7 @@ def _condition_problems(scenario: Scenario, path: Path, condition: Condition) ->
                                 f"turn limit ({limit}), so this can never be met"))
     if isinstance(condition, Hold) and condition.turns > limit:
         problems.append(Problem((*path, "turns"), f"a zone cannot be held for "
-                                f"{condition.turns} turns in a {limit}-turn battle"))
+                                f"{condition.turns} turns in {a_or_an(f'{limit}-turn')} battle"))
     if isinstance(condition, ExitMap):
         problems += _exit_problems(scenario, path, condition)
     if isinstance(condition, DestroyAll) and condition.group is not None:

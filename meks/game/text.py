@@ -114,3 +114,16 @@ def without_format_characters(text: str) -> str:
         elif unicodedata.category(c) != "Cf":
             kept.append(c)
     return "".join(kept)
+
+
+def a_or_an(word: str) -> str:
+    """``word`` after its indefinite article, as said aloud: 'an Assault', 'an 8-turn', 'a
+    Heavy', 'a 12-turn' (a number by how it is spoken: eight, eleven, eighteen, eighty...)."""
+    head = word.split("-")[0]
+    if head.isdigit():
+        vowel = head.startswith("8") or head in ("11", "18") or (
+            len(head) in (5, 6) and head[:2] in ("11", "18"))
+    else:
+        vowel = word[:1].lower() in "aeio"
+    return f"{'an' if vowel else 'a'} {word}"
+
