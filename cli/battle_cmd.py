@@ -190,6 +190,7 @@ def auto(
 
     A battle fought for a company is stored and its post-battle sequence runs."""
     from campaigns.battles import both, fight, is_force_file, store, summary
+    from campaigns.postbattle import outcome_bits
     from cli.store_views import counted_names
     from meks.engine.log import render
     from meks.game.vocabulary import Side
@@ -204,12 +205,16 @@ def auto(
             fought = fight(s, scenario, attacker, defender, chosen, controllers=sides)
             battle_id = store(s, fought, chosen)
     data = summary(fought, battle_id)
-    if as_json:
-        print_json(data)
+    reports = {side.value: entries for side, entries in fought.reports.items()}
+    if as_json:  # each company's post-battle report with it, as a play's result has it
+        print_json({**data, "reports": reports} if reports else data)
         return
     salvaged = [f"{fought.sides[Side(side)].force.name} salvaged {counted_names(parts)}."
                 for side, parts in data.get("salvage", {}).items()]
-    print_lines([*render(fought.battle.log, rolls=rolls), "", *salvaged,
+    # what became of each company's pilots (kills, promotion, skill, death), as a play says
+    pilots = [f"  {side}: " + ", ".join([f"{e['pilot']} ({e['mek']})", *outcome_bits(e)])
+              for side, entries in reports.items() for e in entries]
+    print_lines([*render(fought.battle.log, rolls=rolls), "", *salvaged, *pilots,
                  f"Result: {data['winner']} ({data['reason']}) after {data['turns']} "
                  f"turn{'s' * (data['turns'] != 1)}, "
                  f"the {controller_name} commanding both sides; "

@@ -109,6 +109,10 @@ def test_company_battle_is_stored_shown_replayed_and_runs_post_battle(
                     "--seed", "11")
     battle_id = data["battle_id"]
     assert isinstance(battle_id, int)
+    # each pilot's post-battle report comes with the result, as a play's does
+    pilots = {e["pilot"] for e in data["reports"]["attacker"]}
+    assert pilots == {p["name"] for p in run_json(runner, "pilot", "list", wolves)}
+    assert set(data["reports"]) == {"attacker"}  # the force file has no company to report
     shown = run(runner, "battle", "show", str(battle_id))
     assert "Turn 1" in shown
     replay = run_json(runner, "battle", "replay", str(battle_id))
