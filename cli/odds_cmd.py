@@ -238,9 +238,14 @@ def _skill_view(data: "SkillGains") -> list[Any]:
         interval = (f"{100 * r['gain_low']:+.1f} to {100 * r['gain_high']:+.1f}"
                     if r["better_runs"] or r["worse_runs"] else "no battle changed")
         table.add_row(r["skill"], f"{r['p']:.1%}", f"{100 * r['gain']:+.1f} pts", interval)
-    return [head, _predicted_with(data["controller"]), now, table,
-            Text("Gains are in percentage points of win chance, measured on the same dice "
-                 "for every skill.")]
+    notes = [Text("Gains are in percentage points of win chance, measured on the same dice "
+                  "for every skill.")]
+    from meks.game.catalog import load_catalog
+
+    if not load_catalog().level(data["level"]).can_learn:  # R2.3
+        notes.append(Text(f"{data['pilot']} is {data['level']} and can learn no skill yet: "
+                          "these are the gains a skill would bring once promoted."))
+    return [head, _predicted_with(data["controller"]), now, table, *notes]
 
 
 def _predicted_with(name: str) -> Any:

@@ -178,6 +178,14 @@ def test_skill_gains_for_a_force_file(runner: CliRunner, force: str, catalog: Ca
     table = runner.invoke(app, ["odds", "skill", force, "--scenario", "opening-shots",
                                 "--side", "attacker", "--against", force, "--runs", "4"])
     assert table.exit_code == 0 and "Gain 95% interval" in table.stdout
+    assert "can learn no skill yet" not in table.stdout  # Regular pilots can
+    green = Path(force).with_name("green.yaml")
+    green.write_text(FORCE.replace("{design: VIPER}", "{design: VIPER, pilot: Bo, level: Green}"))
+    table = runner.invoke(app, ["odds", "skill", str(green), "--scenario", "opening-shots",
+                                "--side", "attacker", "--against", force, "--pilot", "Bo",
+                                "--runs", "2"])
+    assert table.exit_code == 0, table.stderr
+    assert "Bo is Green and can learn no skill yet" in " ".join(table.stdout.split())
 
 
 def test_skill_gains_depend_only_on_the_seed(runner: CliRunner, force: str) -> None:
