@@ -87,8 +87,12 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
                 problems.append(f"Mek {i}: its pilot holds {', '.join(twice)} more than once; "
                                 "no pilot holds a skill twice (R2.3).")
             seen[design.name] = seen.get(design.name, 0) + 1
-            name = file_name(entry.callsign, "callsign", path, f"meks[{i - 1}].callsign") \
-                or f"{design.name}-{seen[design.name]}"
+            name = file_name(entry.callsign, "callsign", path, f"meks[{i - 1}].callsign")
+            if not name:  # the next callsign of its design's that no Mek before it has
+                name = f"{design.name}-{seen[design.name]}"
+                while fold(name) in taken:
+                    seen[design.name] += 1
+                    name = f"{design.name}-{seen[design.name]}"
             pilot = file_name(entry.pilot, "pilot name", path, f"meks[{i - 1}].pilot") \
                 or f"{name} pilot"
             if fold(name) in taken:

@@ -414,6 +414,16 @@ def test_force_file_refuses_an_unknown_size_and_a_callsign_used_twice(
                        code=1).split())
     assert "'Chassis Familiarity (Huge)' names no Mek size" in err
     assert "the callsign 'twin' is already Mek 2's" in err
+    # a Mek given no callsign takes the next of its design's that is free
+    named = tmp_path / "named.yaml"
+    named.write_text("meks:\n  - {design: VIPER, callsign: WASP-2}\n  - {design: WASP}\n"
+                     "  - {design: WASP}\n")
+    data = json.loads(run(runner, "battle", "auto", "opening-shots", "-a", str(named), "-d",
+                          blue, "--json"))
+    assert data["battle_id"] is None
+    from campaigns.forces import load_force_file
+
+    assert [u.name for u in load_force_file(named).units] == ["WASP-2", "WASP-1", "WASP-3"]
 
 
 def test_force_file_refuses_pilots_the_game_cannot_have_R2_3(
