@@ -30,7 +30,7 @@ from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
 from meks.game.errors import InputError, MeksError
-from meks.game.pilots import base_skill
+from meks.game.pilots import base_skill, held_skill_problems
 
 
 class ForceMek(BaseModel):
@@ -78,14 +78,7 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
             grade = catalog.level(entry.level)
             level = grade.level
             skills = tuple(_skill_label(s, catalog) for s in entry.skills)
-            if skills and not grade.can_learn:  # R2.3
-                problems.append(f"Mek {i}: its pilot is {level} and holds "
-                                f"{', '.join(skills)}; a pilot learns no skill while {level}.")
-            twice = sorted({base_skill(s) for s in skills
-                            if [base_skill(t) for t in skills].count(base_skill(s)) > 1})
-            if twice:
-                problems.append(f"Mek {i}: its pilot holds {', '.join(twice)} more than once; "
-                                "no pilot holds a skill twice (R2.3).")
+            problems += [f"Mek {i}: {p}" for p in held_skill_problems(grade, skills)]
             seen[design.name] = seen.get(design.name, 0) + 1
             name = file_name(entry.callsign, "callsign", path, f"meks[{i - 1}].callsign")
             if not name:  # the next callsign of its design's that no Mek before it has

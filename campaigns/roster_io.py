@@ -47,7 +47,7 @@ from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
 from meks.game.errors import InputError, MeksError
 from meks.game.names import normalize
-from meks.game.pilots import FAMILIARITY, base_skill, level_for
+from meks.game.pilots import FAMILIARITY, base_skill, held_skill_problems, level_for
 
 FORMATS = ("json", "yaml", "csv", "md", "html")
 IMPORTABLE = ("json", "yaml")
@@ -342,18 +342,11 @@ def _pilot_problems(where: str, pilot: PilotRecord, catalog: Catalog) -> list[st
                         f"{pilot['scenarios']}; a pilot is hired at most {levels[hired]} and "
                         "rises only by kills and scenarios.")
     skills = pilot["skills"]
-    if skills and not level.can_learn:
-        problems.append(f"{where}: the pilot is {level.level} and holds {len(skills)} "
-                        f"skill{'s' * (len(skills) != 1)}; a pilot learns none while "
-                        f"{level.level}.")
-    elif len(skills) > pilot["scenarios"]:
+    problems += [f"{where}: {p}" for p in held_skill_problems(level, skills)]
+    if level.can_learn and len(skills) > pilot["scenarios"]:
         problems.append(f"{where}: {len(skills)} skills after "
                         f"{_n(pilot['scenarios'], 'scenario')}; a pilot learns at most one "
                         "skill a scenario.")
-    twice = sorted(name for name, n in Counter(base_skill(s) for s in skills).items() if n > 1)
-    if twice:
-        problems.append(f"{where}: {', '.join(twice)} is held more than once; no pilot holds "
-                        "a skill twice.")
     return problems
 
 

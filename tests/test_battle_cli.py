@@ -438,8 +438,9 @@ def test_force_file_refuses_pilots_the_game_cannot_have_R2_3(
     for args in (("battle", "auto", "opening-shots", "-a", str(odd), "-d", blue),
                  ("odds", "opening-shots", "-a", str(odd), "-d", blue, "--runs", "2")):
         err = " ".join(run(runner, *args, code=1).split())
-        assert "Mek 1: its pilot is Green and holds Accuracy" in err
-        assert "Mek 2: its pilot holds Tactics more than once" in err
+        assert "Mek 1: the pilot is Green and holds 1 skill; a pilot learns none while " \
+            "Green." in err
+        assert "Mek 2: Tactics is held more than once; no pilot holds a skill twice." in err
         assert "Mek 3: its pilot 'ana' already flies Mek 1" in err
 
 

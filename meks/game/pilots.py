@@ -66,6 +66,23 @@ def base_skill(label: str) -> str:
     return label.split(" (")[0]
 
 
+def held_skill_problems(level: Level, held: Sequence[str]) -> list[str]:
+    """What the rules say against a pilot of ``level`` holding the skills ``held`` (R2.3):
+    a level that learns none (Green) holds none, and no pilot holds a skill twice (Chassis
+    Familiarity once, whatever its size). Sentences to follow a pilot's name."""
+    problems = []
+    if held and not level.can_learn:
+        problems.append(f"the pilot is {level.level} and holds {len(held)} "
+                        f"skill{'s' * (len(held) != 1)}; a pilot learns none while "
+                        f"{level.level}.")
+    counts = Counter(base_skill(label) for label in held)
+    twice = sorted(name for name, n in counts.items() if n > 1)
+    if twice:
+        problems.append(f"{', '.join(twice)} is held more than once; no pilot holds a skill "
+                        "twice.")
+    return problems
+
+
 def available_skills(held: Sequence[str], catalog: Catalog) -> list[str]:
     """Skills a pilot does not hold yet (no skill twice, R2.3)."""
     have = {base_skill(h) for h in held}
