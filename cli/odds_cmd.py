@@ -224,6 +224,8 @@ def _skill_view(data: "SkillGains") -> list[Any]:
     from rich.table import Table
     from rich.text import Text
 
+    from meks.game.catalog import load_catalog
+
     base = data["baseline"]
     held = ", ".join(data["held"]) or "no skills"
     head = Text(f"{data['scenario']} as the {data['side']}: {data['pilot']} ({data['unit']}, "
@@ -240,8 +242,6 @@ def _skill_view(data: "SkillGains") -> list[Any]:
         table.add_row(r["skill"], f"{r['p']:.1%}", f"{100 * r['gain']:+.1f} pts", interval)
     notes = [Text("Gains are in percentage points of win chance, measured on the same dice "
                   "for every skill.")]
-    from meks.game.catalog import load_catalog
-
     if not load_catalog().level(data["level"]).can_learn:  # R2.3
         notes.append(Text(f"{data['pilot']} is {data['level']} and can learn no skill yet: "
                           "these are the gains a skill would bring once promoted."))
