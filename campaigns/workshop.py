@@ -82,7 +82,7 @@ def refit_mek(session: Session, company_name: str, ref: str, design: Design, *,
         problems.append(f"{design.name} is a {design.size.value} design and {mek.callsign} a "
                         f"{mek.size} Mek; a refit keeps the chassis")
     have = Counter(design_parts(fitted(mek_design(mek, catalog), lost_parts(mek))))
-    want = Counter(design_parts(design))
+    want = Counter(design_parts(report.design))  # its parts by their catalog names (R1.0)
     needed = want - have
     missing = needed - held(session, company.id)
     if missing:

@@ -666,8 +666,9 @@ def test_refit_changes_a_mek_to_another_legal_design_with_stockpiled_parts_R3_7(
     err = run(runner, "mek", "refit", wolves, "WASP-1", str(bad), code=1)
     assert "a refit keeps the chassis" in err and "Huge" in err and "stockpile lacks" in err
     hornet = tmp_path / "hornet.yaml"
-    hornet.write_text("name: Hornet\nsize: Light\nweapons: [Cannon, Minigun]\n"
-                      "systems: [Heat Sink]\n")
+    # parts by short names, as design check takes them (R1.0): matched to the catalog's
+    hornet.write_text("name: Hornet\nsize: Light\nweapons: [cannon, Mini]\n"
+                      "systems: [heat sink]\n")
     err = run(runner, "mek", "refit", wolves, "WASP-1", str(hornet), code=1)
     assert "the stockpile lacks Heat Sink, Minigun" in err
     assert snapshot(wolves) == before
