@@ -27,6 +27,7 @@ from campaigns.files.view_records import RecordedBattle
 from campaigns.in_play import play_using
 from campaigns.parts import (
     REPAIR_PRICE,
+    SYSTEM,
     WEAPON,
     Part,
     counted,
@@ -43,6 +44,7 @@ from db.models import Battle, BattleMode, Mek, MekStatus, Muster, Pilot, PilotSt
 from meks.engine.bot.choices import choose_skill
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import most_carried
+from meks.game.criticals import CRITICAL_TABLE
 from meks.game.dice import Dice
 from meks.game.errors import MeksError, UsageError
 from meks.game.pilots import (
@@ -315,6 +317,10 @@ def _broken_at_table(session: Session, company: Any, given: Sequence[tuple[str, 
             carried.remove(gone)
         if part not in carried:
             problems.append(f"{mek.callsign} has no working {part.name} to lose")
+            continue
+        if part.kind == SYSTEM and not CRITICAL_TABLE.losable(catalog.system(part.name)):
+            problems.append(f"{part.name} is armor, which no critical takes (R6.9), so "
+                            f"{mek.callsign} cannot have lost it")
             continue
         broken.setdefault(mek.id, []).append(part)
     if problems:

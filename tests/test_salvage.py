@@ -624,6 +624,31 @@ def test_repair_from_the_stockpile_and_lost_parts_recorded_at_the_table_R3_7(
     assert "sound" in run(runner, "db", "check")
 
 
+def test_armor_is_never_a_part_lost_at_the_table_R3_7_R6_9(runner: CliRunner,
+                                                           tmp_path: Path) -> None:
+    """No critical takes armor (R6.9: System Lost is any system but armor), so `--lost` of
+    an armor system is refused with the rest, and nothing is recorded."""
+    run(runner, "company", "create", "Plated")
+    plated = tmp_path / "plated.yaml"
+    plated.write_text("name: Plated\nsize: Medium\nweapons: [Cannon]\n"
+                      "systems: [Reactive Armor]\n")
+    run(runner, "mek", "buy", "Plated", str(plated), "--callsign", "Shell")
+    for design in ("WASP", "WASP"):
+        run(runner, "mek", "buy", "Plated", design)
+    for pilot, mek in (("Ana", "Shell"), ("Bo", "WASP-1"), ("Cy", "WASP-2")):
+        run(runner, "pilot", "hire", "Plated", pilot)
+        run(runner, "pilot", "assign", "Plated", pilot, mek)
+    scenario = scenario_file(tmp_path, "plates", spare_parts=True, repair="none")
+    run(runner, "muster", "Plated", "--scenario", scenario, "--side", "attacker", "Shell",
+        "WASP-1", "WASP-2")
+    err = " ".join(run(runner, *RECORD, "Plated", "--result", "win", "--auto",
+                       "--lost", "Shell=reactive", code=1).split())
+    assert "Reactive Armor is armor, which no critical takes (R6.9)" in err, err
+    run(runner, *RECORD, "Plated", "--result", "win", "--auto", "--lost", "Shell=Cannon")
+    shell = next(m for m in run_json(runner, "mek", "list", "Plated") if m["callsign"] == "Shell")
+    assert shell["lost"] == ["Cannon"]
+
+
 def test_paid_repair_charges_each_hit_at_the_next_muster_R3_7(
         runner: CliRunner, wolves: str, blue: str, tmp_path: Path) -> None:
     """battle auto with 'repair: paid', fixed dice: every Hit a surviving Mek took is
