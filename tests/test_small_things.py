@@ -240,3 +240,12 @@ def test_lines_said_at_a_terminal_wrap_at_spaces(monkeypatch: Any) -> None:
     wrapped = fitted(line).splitlines()
     assert len(wrapped) == 2 and all(len(part) <= 80 for part in wrapped)
     assert " ".join(wrapped) == line
+
+
+def test_a_design_file_may_name_a_ciws_pair_as_reports_print_it(runner: CliRunner,
+                                                               tmp_path: Path) -> None:
+    """'CIWS pair' is how the design reports print the weapon, so a design file may use it."""
+    design = tmp_path / "pair.yaml"
+    design.write_text("name: Pair\nsize: Light\nweapons: [Cannon, CIWS pair]\nsystems: []\n")
+    result = runner.invoke(app, ["design", "check", str(design)])
+    assert result.exit_code == 0, result.output
