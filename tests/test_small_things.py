@@ -249,3 +249,14 @@ def test_a_design_file_may_name_a_ciws_pair_as_reports_print_it(runner: CliRunne
     design.write_text("name: Pair\nsize: Light\nweapons: [Cannon, CIWS pair]\nsystems: []\n")
     result = runner.invoke(app, ["design", "check", str(design)])
     assert result.exit_code == 0, result.output
+
+
+def test_a_part_in_the_other_list_is_said_to_belong_there_R1_0() -> None:
+    from meks.game.catalog import Design, Size, load_catalog
+    from meks.game.construction import check_design
+
+    report = check_design(Design("Wrong", Size.LIGHT, ("Cannon", "jammer"), ("Minigun",)),
+                          load_catalog())
+    said = [p.message for p in report.problems]
+    assert "Jammer is a system, not a weapon; list it under systems." in said
+    assert "Minigun is a weapon, not a system; list it under weapons." in said

@@ -112,14 +112,14 @@ def check_design(design: Design, catalog: Catalog) -> DesignReport:
 
     weapons: list[Weapon] = []
     for name in design.weapons:
-        weapon = _resolve(catalog.ix.weapon, name, problems)
+        weapon = _resolve(catalog.ix.weapon, name, problems, catalog.ix.system)
         if weapon is not None:
             weapons.append(weapon)
             label = f"{weapon.name} pair" if weapon.price_per == "pair" else weapon.name
             parts.append(PricedPart("weapon", label, weapon.price))
     systems: list[System] = []
     for name in design.systems:
-        system = _resolve(catalog.ix.system, name, problems)
+        system = _resolve(catalog.ix.system, name, problems, catalog.ix.weapon)
         if system is not None:
             systems.append(system)
             parts.append(PricedPart("system", system.name, system.price_for(chassis)))
@@ -229,7 +229,10 @@ def _canonical(index: NameIndex[Any], name: str) -> str:
 _COUNT_PREFIX = re.compile(r"^\s*\d+\s*x\s*", re.IGNORECASE)
 
 
-def _resolve(index: NameIndex[T], name: str, problems: list[Problem]) -> T | None:
+def _resolve(index: NameIndex[T], name: str, problems: list[Problem],
+             other: NameIndex[Any] | None = None) -> T | None:
+    """The part ``name`` names in ``index``; else a problem saying so, and, when ``other``
+    (the other list's index) knows the name, that it belongs in the other list."""
     try:
         found = index.find(name)
     except AmbiguousName as exc:
@@ -237,6 +240,11 @@ def _resolve(index: NameIndex[T], name: str, problems: list[Problem]) -> T | Non
         return None
     if found is not None:
         return found
+    elsewhere = _found(other, name) if other is not None else None
+    if other is not None and elsewhere is not None:
+        problems.append(Problem(Rule.UNKNOWN_PART, f"{elsewhere.name} is a {other.kind}, not a "
+                                f"{index.kind}; list it under {other.kind}s."))
+        return None
     message = f"unknown {index.kind} {name!r}"
     if _COUNT_PREFIX.match(name):
         message += " (list each copy as its own entry; a CIWS entry is one pair)"
@@ -246,6 +254,13 @@ def _resolve(index: NameIndex[T], name: str, problems: list[Problem]) -> T | Non
             message += " (did you mean " + " or ".join(repr(n) for n in near) + "?)"
     problems.append(Problem(Rule.UNKNOWN_PART, message + "."))
     return None
+
+
+def _found(index: NameIndex[Any], name: str) -> Any | None:
+    try:
+        return index.find(name)
+    except AmbiguousName:
+        return None
 
 
 def design_name_problem(name: str) -> str | None:
