@@ -76,7 +76,10 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
     company = company_to_change(session, company_name)
     report = check_design(design, catalog)
     if not report.legal:
-        problems = "; ".join(p.message.rstrip(".") for p in report.problems)
+        said = [p.message.rstrip(".") for p in report.problems]
+        # numbered when there are several: a problem's own words may hold a semicolon
+        problems = said[0] if len(said) == 1 else " ".join(
+            f"({i}) {text};" for i, text in enumerate(said, 1)).rstrip(";")
         raise Refused(f"{design.name} is not a legal design: {problems}. See 'meks design "
                       "check' for the full report.")
     callsign = clean_name(callsign, "callsign") if callsign is not None else \

@@ -260,3 +260,18 @@ def test_a_part_in_the_other_list_is_said_to_belong_there_R1_0() -> None:
     said = [p.message for p in report.problems]
     assert "Jammer is a system, not a weapon; list it under systems." in said
     assert "Minigun is a weapon, not a system; list it under weapons." in said
+
+
+def test_buying_an_illegal_design_numbers_its_problems(runner: CliRunner, tmp_path: Path
+                                                        ) -> None:
+    """A problem's own words may hold a semicolon ('... fitted 2 times; a Mek carries one'),
+    so several are numbered in the one sentence of the refusal."""
+    brick = tmp_path / "brick.yaml"
+    brick.write_text("name: Brick\nsize: Light\nweapons: [Cannon, Cannon]\n"
+                     "systems: [Jump Jets, Jump Jets]\n")
+    db = str(tmp_path / "brick.db")
+    run(runner, "--db", db, "company", "create", "Hawks")
+    result = runner.invoke(app, ["--db", db, "mek", "buy", "Hawks", str(brick)])
+    said = " ".join(result.stderr.split())
+    assert result.exit_code == 1 and "(1) 2 Massive weapons" in said
+    assert "(3) Jump Jets is fitted 2 times; a Mek carries one." in said
