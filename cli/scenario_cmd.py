@@ -206,7 +206,7 @@ def _forces(scenario: "Scenario") -> "RenderableType":
     from rich import box
     from rich.table import Table
 
-    from cli.views import grouped
+    from meks.game.catalog import grouped
     from meks.game.vocabulary import Side
 
     table = Table(title="Forces", box=box.SIMPLE_HEAD, title_justify="left", expand=False)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 
 from rich import box
@@ -19,6 +18,7 @@ from meks.game.catalog import (
     SupportEntry,
     System,
     Weapon,
+    grouped,
 )
 from meks.game.construction import DesignReport, check_design
 
@@ -30,14 +30,6 @@ def _table(title: str, *columns: str) -> Table:
     return table
 
 
-def grouped(names: Iterable[str]) -> str:
-    """'Rail Cannon, Rail Cannon, CIWS' as '2 x Rail Cannon, CIWS pair'."""
-    counts = Counter(names)
-    parts = []
-    for name, n in counts.items():
-        label = f"{name} pair" if name == "CIWS" else name
-        parts.append(f"{n} x {label}" if n > 1 else label)
-    return ", ".join(parts) or "-"
 
 
 # ---- chassis ---------------------------------------------------------------------------
@@ -179,11 +171,7 @@ def skills_table(catalog: Catalog) -> Table:
 
 
 def _unit_text(entry: SupportEntry) -> str:
-    unit = entry.unit
-    if unit is None:
-        return ""
-    return (f"{unit.hits} Hits, AR {unit.armor}, move {unit.move}, "
-            f"{grouped(unit.weapons) if unit.weapons else 'unarmed'}")
+    return entry.unit.describe() if entry.unit is not None else ""
 
 
 def support_tables(catalog: Catalog) -> list[Table]:

@@ -275,3 +275,22 @@ def test_buying_an_illegal_design_numbers_its_problems(runner: CliRunner, tmp_pa
     said = " ".join(result.stderr.split())
     assert result.exit_code == 1 and "(1) 2 Massive weapons" in said
     assert "(3) Jump Jets is fitted 2 times; a Mek carries one." in said
+
+
+def test_a_support_unit_on_the_sheet_comes_with_what_fielding_it_needs() -> None:
+    """A printed sheet's support unit carries its Hits, armor, move and weapons (a Gun Sled
+    is 3 Hits, AR 3, move 1d6+2, a Rail Cannon): the one line of effect was not enough to
+    play it from."""
+    from campaigns.reports.sheet import support_line
+    from meks.game.catalog import load_catalog
+
+    catalog = load_catalog()
+    line = support_line({"result": "Gun Sled", "table_die": 5, "entry_die": 1, "points": 0},
+                        catalog)  # type: ignore[typeddict-item]
+    sled = catalog.ix.support.find("Gun Sled")
+    assert sled is not None and sled.unit is not None
+    assert line.effect.endswith(f"({sled.unit.describe()})")
+    assert sled.unit.describe() == "3 Hits, AR 3, move 1d6+2, Rail Cannon"
+    asset = support_line({"result": "Ambush", "table_die": 2, "entry_die": 1, "points": 0},
+                         catalog)  # type: ignore[typeddict-item]
+    assert "Hits" not in asset.effect

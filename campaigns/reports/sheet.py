@@ -263,9 +263,11 @@ def mek_card(mek: MekRecord, pilot: PilotRecord | None, catalog: Catalog, *,
 
 def support_line(roll: SupportRecord, catalog: Catalog) -> SupportLine:
     entry = catalog.ix.support.find(roll["result"])
-    return SupportLine(roll["result"], entry.kind.value if entry else "",
-                       entry.effect if entry else "", f"{roll['table_die']}, {roll['entry_die']}",
-                       roll["points"])
+    effect = entry.effect if entry else ""
+    if entry is not None and entry.unit is not None:  # what the table needs to field it
+        effect += f" ({entry.unit.describe()})"
+    return SupportLine(roll["result"], entry.kind.value if entry else "", effect,
+                       f"{roll['table_die']}, {roll['entry_die']}", roll["points"])
 
 
 def waiting_muster(doc: Document) -> MusterRecord | None:

@@ -9,6 +9,8 @@ import enum
 import functools
 import math
 import typing
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
@@ -288,6 +290,20 @@ class UnitStats:
     systems: tuple[str, ...] = ()
     carries_infantry: bool = False
     ignores_terrain_movement: bool = False
+
+    def describe(self) -> str:
+        """'3 Hits, AR 3, move 1d6+2, Rail Cannon': what a player needs to field the unit."""
+        return (f"{self.hits} Hits, AR {self.armor}, move {self.move}, "
+                f"{grouped(self.weapons) if self.weapons else 'unarmed'}")
+
+
+def grouped(names: Iterable[str]) -> str:
+    """'Rail Cannon, Rail Cannon, CIWS' as '2 x Rail Cannon, CIWS pair'."""
+    parts = []
+    for name, n in Counter(names).items():
+        label = f"{name} pair" if name == "CIWS" else name
+        parts.append(f"{n} x {label}" if n > 1 else label)
+    return ", ".join(parts) or "-"
 
 
 class SupportKind(enum.Enum):
