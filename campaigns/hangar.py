@@ -165,6 +165,7 @@ def sell_mek(session: Session, company_name: str, ref: str) -> MekView | SoldMek
         catalog = load_catalog()
         missing = sum(part_price(p, Size(mek.size), catalog) for p in lost_parts(mek))
         paid = mek_sale_price(mek.price, missing, mek.owed)
+        worth = max(0, mek.price - missing)
         left = pay_in(session, company, paid)
         mek.status = MekStatus.SOLD
         session.add(mek)
@@ -177,7 +178,7 @@ def sell_mek(session: Session, company_name: str, ref: str) -> MekView | SoldMek
     view = mek_view(mek)
     if left is None:
         return view
-    return {**view, "paid": paid, "treasury": left}
+    return {**view, "paid": paid, "worth": worth, "owed": mek.owed, "treasury": left}
 
 
 # ---- pilots ---------------------------------------------------------------------------------

@@ -173,7 +173,8 @@ def sell_parts(session: Session, company_name: str, names: Sequence[str], *,
         parts = sorted(stock.elements())
     else:
         if not names:
-            raise Refused("Name the parts to sell, or give --all to sell the whole stockpile.")
+            raise UsageError("Name the parts to sell, or give --all to sell the whole "
+                             "stockpile.")
         parts = [named_part(n, catalog) for n in names]
         wanted = Counter(parts)
         short = [f"{stock[part]} {part.name}, not the {n} named"

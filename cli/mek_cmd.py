@@ -119,9 +119,11 @@ def sell(company: str = COMPANY, mek: str = MEK, as_json: bool = JSON) -> None:
         print_json(result)
     elif "treasury" in result:
         sold = cast("SoldMek", result)
-        paid = sold.get("paid", 0)
-        say(f"Sold {sold['callsign']} for {paid} point{'s' * (paid != 1)}; the treasury "
-            f"holds {sold.get('treasury')}.")
+        paid, owed = sold.get("paid", 0), sold.get("owed", 0)
+        why = f"half its worth of {sold.get('worth', 0)}" + (f", less {owed} it owed"
+                                                             if owed else "")
+        say(f"Sold {sold['callsign']} for {paid} point{'s' * (paid != 1)} ({why}); the "
+            f"treasury holds {sold.get('treasury')}.")
     else:
         say(f"Sold {result['callsign']}.")
 

@@ -78,9 +78,17 @@ def stdout() -> Console:
 
 
 def stderr() -> Console:
+    """Standard error: at a terminal its lines wrap at spaces to the terminal's width;
+    piped, a message stays one line, whole, for scripts and logs to read."""
+    import sys
+
     from rich.console import Console
 
-    return Console(stderr=True, soft_wrap=True, **_plain())
+    try:
+        terminal = sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        terminal = False
+    return Console(stderr=True, soft_wrap=not terminal, **_plain())
 
 
 def fight_progress(as_json: bool = False, remaining: bool = True) -> Progress:

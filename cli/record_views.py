@@ -105,8 +105,9 @@ def campaign_show(data: CampaignStory) -> RenderableType:
         "the company's chance of winning worked out before the battle.")]
     by_hand = [f"before step {s['step']} {s['by_hand']:+d}" for s in steps if "by_hand" in s]
     if by_hand:
-        lines.append(Text("The treasury changed by hand between steps (Meks bought or sold, "
-                          "parts sold): " + ", ".join(by_hand) + "."))
+        lines.append(Text("The treasury changed between steps, outside their getting ready "
+                          "(Meks bought or sold by hand, parts sold, or a step undone and "
+                          "fought again): " + ", ".join(by_hand) + "."))
     if data["status"] == "broke":
         lines.append(Text(broke_words(data)))
     if names:

@@ -26,8 +26,8 @@ from campaigns.files.view_records import (
 
 def _table(title: str, *columns: str) -> Table:
     table = Table(title=Text(title), box=box.SIMPLE_HEAD, title_justify="left")
-    for column in columns:
-        table.add_column(column)
+    for column in columns:  # a heading too wide for its column folds, as its cells do
+        table.add_column(column, overflow="fold")
     return table
 
 

@@ -294,3 +294,24 @@ def test_a_support_unit_on_the_sheet_comes_with_what_fielding_it_needs() -> None
     asset = support_line({"result": "Ambush", "table_die": 2, "entry_die": 1, "points": 0},
                          catalog)  # type: ignore[typeddict-item]
     assert "Hits" not in asset.effect
+
+
+def test_errors_at_a_terminal_wrap_at_spaces_and_headings_fold(monkeypatch: Any) -> None:
+    """An error on standard error wraps between words at a terminal (piped it stays whole
+    for logs); a table heading too wide for its column folds rather than ending in '…'."""
+    import sys
+
+    from rich.console import Console
+
+    from cli.output import stderr
+    from cli.store_views import _table
+
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert stderr().soft_wrap
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    assert not stderr().soft_wrap
+    table = _table("Stable", "Id", "Condition of the Mek")
+    table.add_row("1", "fine")
+    console = Console(width=14, record=True, file=io.StringIO())
+    console.print(table)
+    assert "…" not in console.export_text()

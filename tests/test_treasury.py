@@ -201,6 +201,7 @@ def test_sale_of_salvage_into_the_treasury(runner: CliRunner, hawks: str) -> Non
     assert "stockpile holds 1 Laser, not the 2 named; nothing was sold" in " ".join(err.split())
     err = run(runner, "campaign", "sell", hawks, "Jammer", "--all", code=2)
     assert "not both" in err  # a part named with --all does not sell the whole stockpile
+    assert "Name the parts to sell" in run(runner, "campaign", "sell", hawks, code=2)
     assert treasury_of(hawks) == PAY.start + laser
     rest = run_json(runner, "campaign", "sell", hawks, "--all")
     assert rest["points"] == laser + jammer
@@ -221,7 +222,8 @@ def test_a_mek_sold_pays_into_the_treasury(runner: CliRunner, hawks: str) -> Non
     start = treasury_of(hawks)
     assert start == PAY.start - 52
     out = run(runner, "mek", "sell", hawks, "THOR-1")
-    assert "Sold THOR-1 for 14 points; the treasury holds" in " ".join(out.split())
+    assert "Sold THOR-1 for 14 points (half its worth of 28); the treasury holds" in \
+        " ".join(out.split())
     assert treasury_of(hawks) == start + 14
     run(runner, "company", "undo", hawks)
     assert treasury_of(hawks) == start
@@ -236,6 +238,7 @@ def test_a_mek_sold_pays_into_the_treasury(runner: CliRunner, hawks: str) -> Non
     laser = load_catalog().weapon("Laser").price
     sold = run_json(runner, "mek", "sell", hawks, "DRAKEN-1")
     assert sold["paid"] == math.ceil((24 - laser) / SALE_SHARE) - 3
+    assert (sold["worth"], sold["owed"]) == (24 - laser, 3)
     assert sold["treasury"] == treasury_of(hawks) == start + sold["paid"]
     run(runner, "company", "create", "Owls")
     run(runner, "mek", "buy", "Owls", "WASP")
@@ -259,8 +262,9 @@ def test_what_the_treasury_held_as_each_step_began_reconciles_it(runner: CliRunn
     assert second["held"] == step["treasury"]  # nothing by hand between them
     assert "by_hand" not in run_json(runner, "campaign", "show", hawks)["steps"][1]
     said = " ".join(run(runner, "campaign", "show", hawks).split())
-    assert "The treasury changed by hand between steps (Meks bought or sold, parts sold): " \
-           "before step 1 -12." in said
+    assert "The treasury changed between steps, outside their getting ready (Meks bought " \
+           "or sold by hand, parts sold, or a step undone and fought again): before step 1 " \
+           "-12." in said
 
 
 def test_selling_needs_a_treasury(runner: CliRunner) -> None:

@@ -125,6 +125,7 @@ class SoldMek(MekView, total=False):
     treasury)."""
 
     paid: int
+    worth: int  # its price less its lost parts': half of it, less ``owed``, is what it paid
     treasury: int
 
 
