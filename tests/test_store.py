@@ -805,7 +805,7 @@ def test_a_failed_buy_lists_its_problems_cleanly(runner: CliRunner, company: str
     path = tmp_path / "brick.yaml"
     path.write_text("name: Brick\nsize: Light\nweapons: [PPC, Plasma]\n")
     err = " ".join(run(runner, "mek", "buy", company, str(path), code=1).split())
-    assert ".;" not in err and "'Laser'?); 1 Huge weapon" in err
+    assert ".;" not in err and "'Laser'?); (2) 1 Huge weapon" in err
 
 
 def test_a_callsign_kept_by_a_sold_mek_says_so(runner: CliRunner, company: str) -> None:
