@@ -40,7 +40,7 @@ from campaigns.files.roster_model import Roster
 from campaigns.files.scenario_model import house_rules_problems, parse_scenario
 from campaigns.files.scenarios import discover
 from campaigns.files.view_records import ImportedRoster
-from campaigns.parts import heat_loss
+from campaigns.parts import Part, design_parts, heat_loss
 from campaigns.reports import sheet, sheet_render
 from db.models import Company, PilotStatus, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
@@ -313,12 +313,11 @@ def _mek_problems(where: str, mek: MekRecord, design: Design, computed: int) -> 
         problems.append(f"{where}: its price is {mek['price']}, but a Mek of its design "
                         f"{design.name!r} costs " + " or ".join(map(str, prices))
                         + "; write the price it was bought at.")
-    carried = Counter([("weapon", w) for w in design.weapons]
-                      + [("system", s) for s in design.systems])
-    lost = Counter((part["kind"], part["part"]) for part in mek.get("lost", []))
-    for (kind, part), n in sorted((lost - carried).items()):
-        has = carried[(kind, part)]
-        problems.append(f"{where}.lost: {n + has} {part} listed lost, but its design "
+    carried = Counter(design_parts(design))
+    lost = Counter(Part.from_data(gone) for gone in mek.get("lost", []))
+    for part, n in sorted((lost - carried).items()):
+        has = carried[part]
+        problems.append(f"{where}.lost: {n + has} {part.name} listed lost, but its design "
                         f"{design.name!r} carries {has}; a Mek loses only the parts it has.")
     return problems
 
