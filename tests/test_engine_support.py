@@ -12,11 +12,14 @@ from typing import Any
 
 import pytest
 
+from meks.engine import UNMASKED
 from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, render
 from meks.game.catalog import Band
+from meks.game.dice import Dice
 from meks.game.vocabulary import Side
 from tests.engine_helpers import (
+    CATALOG,
     INIT,
     TIE,
     Scripted,
@@ -165,18 +168,38 @@ def test_battle_damage_must_hit_an_enemy_mek_R4_3(choice: str) -> None:
                      Scripted(setup_support=pick), Scripted(setup_support=pick)))
 
 
-def test_battle_damage_on_a_decoy_is_spent_for_nothing_R4_3_R8_1() -> None:
-    """The defender cannot tell the attacker's Decoy (A2) from a Mek: it may pick it, and
-    the asset is used up with no damage."""
+def _battle_damage_on_the_decoy(revision: int) -> Battle:
     def pick(b: Battle, side: Side, asset: str) -> Any:
         return {"Decoy": 5, "Battle Damage": "A2"}[asset]
 
-    b = start(battle(duel_scenario(), force(post(), support=("Decoy",)),
-                     force(post(), support=("Battle Damage",)), [],
-                     Scripted(setup_support=pick), Scripted(setup_support=pick)))
+    return start(Battle(duel_scenario(), {
+        Side.ATTACKER: force(post(), support=("Decoy",)),
+        Side.DEFENDER: force(post(), support=("Battle Damage",))}, Dice.from_sequence([]),
+        {Side.ATTACKER: Scripted(setup_support=pick),
+         Side.DEFENDER: Scripted(setup_support=pick)}, CATALOG, revision=revision))
+
+
+def test_battle_damage_on_a_decoy_identifies_it_R4_3_R8_1() -> None:
+    """The defender cannot tell the attacker's Decoy (A2) from a Mek: it may pick it. The
+    asset is used up with no damage, and finding nothing there shows the contact for what
+    it is: it vanishes, as when an ID roll unmasks it (our decision, engine revision 15)."""
+    b = _battle_damage_on_the_decoy(UNMASKED)
+    assert "Battle Damage" not in b.assets[Side.DEFENDER]
+    assert texts(b, Kind.IDENTIFY) == ["Battle Damage finds nothing at Post: it is a decoy."]
+    assert texts(b, Kind.SUPPORT) == texts(b, Kind.CRITICAL) == []
+    assert not b.unit("A2").on_map and "A2" in b.identified[Side.DEFENDER]
+    seen = b.views[Side.DEFENDER]
+    assert [u.name for u in seen.side_units(Side.ATTACKER) if u.on_map] == ["Post"]
+    for side in (Side.ATTACKER, Side.DEFENDER):  # the line is kept from neither side
+        assert any("it is a decoy" in e.text for e in b.views[side].events())
+
+
+def test_battle_damage_on_a_decoy_left_it_a_contact_before_revision_15_R4_3() -> None:
+    b = _battle_damage_on_the_decoy(UNMASKED - 1)
     assert "Battle Damage" not in b.assets[Side.DEFENDER]
     assert texts(b, Kind.SUPPORT) == ["Battle Damage on Post: no damage shows."]
-    assert texts(b, Kind.CRITICAL) == []
+    assert texts(b, Kind.CRITICAL) == texts(b, Kind.IDENTIFY) == []
+    assert b.unit("A2").on_map
 
 
 # ---- Surprise --------------------------------------------------------------------------------
@@ -512,7 +535,8 @@ def test_recon_drone_identifies_every_enemy_unit_in_one_zone_R4_3() -> None:
     b = apart(force(post(), support=("Recon Drone",)), force(post(), support=("Decoy",)),
               [*INIT], a_ctl=still(support=uses(("Recon Drone", 9))),
               d_ctl=still(setup_support=mined(9)), defender={"strongpoints": [{"zone": 9}]})
-    assert texts(b, Kind.SUPPORT) == ["Recon Drone over zone 9: Post, Strongpoint D2."]
+    assert texts(b, Kind.SUPPORT) == ["Attacker's Recon Drone over zone 9: Post, "
+                                      "Strongpoint D2."]
     assert not b.unit("D3").on_map and b.unit("D2").detected
     assert {"D1", "D2"} <= b.known[Side.ATTACKER]
 

@@ -263,7 +263,20 @@ def test_side_with_nothing_left_ends_the_battle_early() -> None:
     assert spent(view, A) and not spent(view, D)
     verdict = judge(scenario, view)
     assert verdict.outcome is Outcome.DEFENDER_WINS
-    assert "nothing left" in verdict.reason
+    assert verdict.reason == ("the attacker has nothing left in the fight after turn 3, so the "
+                              "battle is judged as it would stand at the turn limit: neither "
+                              "side can meet its conditions; the scenario gives that to the "
+                              "defender")
+
+
+def test_a_battle_ended_early_reads_as_it_did_before_engine_revision_15() -> None:
+    """Replays of battles stored under earlier revisions keep their last line."""
+    scenario = _scenario({"attacker": OCCUPY_3, "at_turn_limit": "defender"})
+    verdict = judge(scenario, battle(3, [dead("a", 3)], [unit("d", 3)]),
+                    played_out_words=False)
+    assert verdict.reason == ("the attacker has nothing left in the fight after turn 3; neither "
+                              "side can meet its conditions; the scenario gives that to the "
+                              "defender")
 
 
 def test_units_still_to_arrive_keep_a_side_in_the_fight() -> None:

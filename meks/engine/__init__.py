@@ -13,7 +13,7 @@ from meks.game.vocabulary import BreakContact
 # replayed). Every stored battle records the revision it was fought under (battles from
 # before there was one count as 1), so a replay that differs can say why. docs/rules.md
 # lists what each revision changed.
-REVISION = 14
+REVISION = 15
 
 # The first revision to fight a zone combat in rounds and to withdraw on breaking contact
 # (R5.2, R6.3 as revised). Battles of earlier revisions were fought under the earlier
@@ -24,6 +24,13 @@ ROUNDS = 8
 # is found there (R4.3, our decision in docs/rules.md): before it, one could stay hidden all
 # battle and keep the enemy from ever occupying, holding or clearing its zone.
 FOUND = 14
+
+# The first revision in which Battle Damage dealt to a decoy identifies it, so that it
+# vanishes as an ID roll would make it (R4.3, R8.1, our decision in docs/rules.md): before
+# it, the dealer was told that no damage showed while its map kept the decoy as a Mek. From
+# it on, too, a Recon Drone's line names whose drone it is, and a battle ended early because
+# a side has nothing left reads that the rest was judged as it would stand at the turn limit.
+UNMASKED = 15
 
 
 def as_fought_under(scenario: Scenario, revision: int) -> Scenario:

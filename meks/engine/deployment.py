@@ -3,9 +3,11 @@ support placed before the first turn (Minefield, Hidden Mek, Decoy, Battle Damag
 
 from __future__ import annotations
 
+from meks.engine import UNMASKED
 from meks.engine.board import ATTACKER, DEFENDER, Board, among, title
 from meks.engine.damage import critical, settle
 from meks.engine.decisions import FOG, BattleError
+from meks.engine.detection import vanish
 from meks.engine.log import Kind
 from meks.engine.units import build_unit, copy_unit, decoy, strongpoint, support_units
 from meks.game.catalog import SupportKind
@@ -130,8 +132,13 @@ def setup_assets(b: Board, side: Side,
             b.note_for(side, Kind.DECISION, f"{title(side)} decides: {chosen.name} "
                        "sets up hidden")
         elif asset == "Battle Damage" and chosen is not None and chosen.decoy:
-            b.note(Kind.SUPPORT, f"Battle Damage on {chosen.name}: no damage shows.",
-                   target=chosen)
+            if b.revision >= UNMASKED:  # the dealer learns what it hit, as an ID would show
+                b.learn(b.known, side, (chosen.id,))
+                vanish(b, chosen, f"Battle Damage finds nothing at {chosen.name}: it "
+                       "is a decoy.")
+            else:
+                b.note(Kind.SUPPORT, f"Battle Damage on {chosen.name}: no damage shows.",
+                       target=chosen)
         elif asset == "Battle Damage" and chosen is not None:
             b.note(Kind.SUPPORT, f"Battle Damage: {chosen.name} starts damaged.",
                    target=chosen)

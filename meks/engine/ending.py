@@ -4,7 +4,7 @@ judged, and the house rule's withdrawal or overrun."""
 
 from __future__ import annotations
 
-from meks.engine import FOUND
+from meks.engine import FOUND, UNMASKED
 from meks.engine.board import ATTACKER, DEFENDER, Board, among
 from meks.engine.decisions import RETREAT_HITS, Retreat
 from meks.engine.log import Kind
@@ -31,7 +31,7 @@ def end_turn(b: Board) -> None:
             seen.append(b.history[-1])
     for unit in b.units:
         unit.heat = 0  # R6.10: heat fades at the end of every turn
-    b.verdict = judge(b.scenario, view(b))
+    b.verdict = judge(b.scenario, view(b), played_out_words=b.revision >= UNMASKED)
     if b.turn >= b.scenario.turn_limit and not b.verdict.decided:
         b.verdict = Verdict(Outcome.DRAW, "the turn limit was reached")
     if b.house.withdrawal and not b.verdict.decided:

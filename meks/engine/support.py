@@ -4,7 +4,8 @@ a zone combat begins."""
 
 from __future__ import annotations
 
-from meks.engine.board import DEFENDER, Board, among
+from meks.engine import UNMASKED
+from meks.engine.board import DEFENDER, Board, among, title
 from meks.engine.damage import settle
 from meks.engine.detection import choose_targets, vanish
 from meks.engine.fire import Shot, attack, shoot
@@ -56,7 +57,8 @@ def support_asset(b: Board, side: Side, asset: str, choice: object, moment: str)
         return True
     if asset == "Recon Drone" and isinstance(choice, int) and 1 <= choice <= 9:
         found = b.enemies_in(choice, side)
-        b.note(Kind.SUPPORT, f"Recon Drone over zone {choice}: "
+        whose = f"{title(side)}'s Recon Drone" if b.revision >= UNMASKED else "Recon Drone"
+        b.note(Kind.SUPPORT, f"{whose} over zone {choice}: "
                + (", ".join(u.name for u in found if not u.decoy) or "no units")
                + ".")
         for enemy in found:

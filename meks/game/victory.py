@@ -334,8 +334,12 @@ def holds(condition: Condition, view: BattleView, turn_limit: int,
                                                      else turn)
 
 
-def judge(scenario: Scenario, view: BattleView) -> Verdict:
-    """The result of the battle at the end of ``view.turn`` (see the module notes)."""
+def judge(scenario: Scenario, view: BattleView, *, played_out_words: bool = True) -> Verdict:
+    """The result of the battle at the end of ``view.turn`` (see the module notes). A battle
+    ended because a side has nothing left says that the rest was judged as it would stand at
+    the turn limit; with ``played_out_words`` false it reads as it did before engine
+    revision 15 (the reason of that judgment only, which may begin "the turn limit is
+    reached"), as the replays of battles stored before it must."""
     limit = scenario.turn_limit
     verdict = _check(scenario, _Judge(view, limit, view.turn))
     if verdict is not None:
@@ -350,8 +354,10 @@ def judge(scenario: Scenario, view: BattleView) -> Verdict:
             scenario, "neither side can meet its conditions", view)
         fighting = [side for side in SIDES if side not in out]
         if not fighting or played_out.outcome is Outcome.win_for(fighting[0]):
+            how = (", so the battle is judged as it would stand at the turn limit:"
+                   if played_out_words else ";")
             return Verdict(played_out.outcome, f"{who} nothing left in the fight after turn "
-                                               f"{view.turn}; {played_out.reason}")
+                                               f"{view.turn}{how} {played_out.reason}")
     return Verdict(Outcome.UNDECIDED, f"neither side has met its conditions after turn "
                                       f"{view.turn}")
 
