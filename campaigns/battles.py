@@ -204,15 +204,15 @@ def fight_sides(scenario: Scenario, sides: dict[Side, Participant], dice: Dice, 
 
 
 def distinct_names(sides: dict[Side, Participant]) -> None:
-    """Units with the same name on both sides get their side's initial, for the report."""
-    names = [{u.name for u in p.force.units} for p in sides.values()]
-    shared = names[0] & names[1]
-    if not shared:
-        return
+    """Every unit gets its side's initial ("VIPER-1 (A)"), so that the report can tell two
+    units of one name apart. Every unit, not only those whose name the enemy shares: a
+    side's own names must not change with what the enemy fields, or a player would read
+    in them a Mek that is hidden or not yet on the map (R8.1). A name already tagged keeps
+    its one tag."""
     for side, part in sides.items():
-        tag = side.value[0].upper()
-        units = tuple(dataclasses.replace(u, name=f"{u.name} ({tag})") if u.name in shared
-                      else u for u in part.force.units)
+        tag = f" ({side.value[0].upper()})"
+        units = tuple(u if u.name.endswith(tag) else dataclasses.replace(u, name=u.name + tag)
+                      for u in part.force.units)
         part.force = dataclasses.replace(part.force, units=units)
 
 

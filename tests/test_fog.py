@@ -653,3 +653,23 @@ def test_a_reveal_without_its_unseen_lines_still_says_something_under_each_headi
         assert lines[1:] == [f"  None of its units; only {unseen} line{'s' * (unseen != 1)} "
                              f"of the log the {side.value} did not see (its own rolls and "
                              "decisions)."]
+
+
+def test_a_sides_own_names_do_not_change_with_what_the_enemy_fields_R8_1() -> None:
+    """The names units fight under (``campaigns.battles.distinct_names``, used by campaign
+    battles, ``battle auto`` and the play screen) are the same whether or not the enemy has
+    a Mek of the same name, hidden or not yet on the map: a player reading their own Mek
+    as "Dee (A)" must not learn from it that the enemy fields a Dee."""
+    from campaigns.battles import Participant, distinct_names
+
+    own = ForceSpec((mek("VIPER", "Dee"), mek("WASP", "Eve")), (), "attacker")
+    names = []
+    for theirs in ("Dee", "Hal"):
+        enemy = ForceSpec((mek("DRAKEN", theirs),), ("Hidden Mek",), "defender")
+        sides = {Side.ATTACKER: Participant(own), Side.DEFENDER: Participant(enemy)}
+        distinct_names(sides)
+        names.append([u.name for u in sides[Side.ATTACKER].force.units])
+        assert sides[Side.DEFENDER].force.units[0].name == f"{theirs} (D)"
+        distinct_names(sides)  # naming twice changes nothing
+        assert [u.name for u in sides[Side.ATTACKER].force.units] == names[-1]
+    assert names[0] == names[1] == ["Dee (A)", "Eve (A)"]
