@@ -177,6 +177,18 @@ def test_a_steps_treasury_shows_as_a_column_when_recorded(
     assert "<svg" in chart and ">4321<" in chart
 
 
+def test_the_report_of_an_imported_campaign_says_its_battles_came_without_logs(
+        runner: CliRunner, campaign: dict[str, Any], tmp_path: Path) -> None:
+    """A roster carries a battle's result, not its log: the campaign page of an imported
+    company is written all the same, each battle saying why it has no map."""
+    roster, page = tmp_path / "hawks.json", tmp_path / "imported.html"
+    run(runner, "roster", "export", "Hawks", "-o", str(roster))
+    run(runner, "roster", "import", str(roster), "--name", "Copy")
+    run(runner, "campaign", "report", "Copy", "-o", str(page))
+    text = " ".join(page.read_text(encoding="utf-8").split())
+    assert "which carries a battle&#39;s result but not its log" in text
+
+
 def test_pilot_levels_are_counted_back_from_now_through_the_promotions() -> None:
     from campaigns.record import _levels_after
 
