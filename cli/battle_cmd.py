@@ -124,6 +124,11 @@ def _dice(seed: int | None, dice: str | None) -> "Dice":
     if seed is not None:
         raise typer.BadParameter("give either --seed or --dice", param_hint="--dice")
     if dice == "manual":
+        if not interactive():
+            raise typer.BadParameter(
+                "'manual' asks for every die at a terminal, and standard input is not one (or "
+                "CI is set); give a file of dice values or --seed instead", param_hint="--dice")
+
         def ask(purpose: str) -> int:
             while True:
                 value = typer.prompt(f"Die for {purpose}", type=int)
@@ -181,7 +186,7 @@ def auto(
     seed: int | None = BATTLE_SEED,
     dice: str | None = typer.Option(None, "--dice", metavar="FILE|manual",
                                     help="Dice from a file of values, or 'manual' to type "
-                                    "each die rolled at the table."),
+                                    "each die rolled at the table (at a terminal)."),
     rolls: bool = typer.Option(False, "--rolls", help="Show every die in the report."),
     controller_name: str = CONTROLLER,
     as_json: bool = JSON,

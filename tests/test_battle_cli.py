@@ -305,7 +305,11 @@ def test_dice_file_replays_fixed_values_and_refuses_bad_ones(
     assert "ran out" in err
 
 
-def test_manual_dice_are_asked_for(runner: CliRunner, files: tuple[str, str]) -> None:
+def test_manual_dice_are_asked_for(runner: CliRunner, files: tuple[str, str],
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.battle_cmd
+
+    monkeypatch.setattr(cli.battle_cmd, "interactive", lambda: True)  # a player types them
     red, blue = files
     from campaigns.battles import fight
     from meks.game.dice import Dice
@@ -397,11 +401,26 @@ def test_force_file_takes_no_more_support_than_the_scenario_grants_R4_1(
 
 
 def test_end_of_input_at_a_dice_prompt_stops_cleanly(runner: CliRunner,
-                                                     files: tuple[str, str]) -> None:
+                                                     files: tuple[str, str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import cli.battle_cmd
+
+    monkeypatch.setattr(cli.battle_cmd, "interactive", lambda: True)
     red, blue = files
     err = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue, "--dice",
               "manual", code=130, stdin="4\n")
     assert "Stopped at a prompt; nothing was changed." in err
+
+
+def test_manual_dice_with_nobody_at_a_terminal_is_bad_usage(
+        runner: CliRunner, files: tuple[str, str]) -> None:
+    """Under CI, or with standard input not a terminal, nobody can roll: refused before
+    anything is asked or fought (exit 2), pointing at a dice file or a seed."""
+    red, blue = files
+    err = " ".join(run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue,
+                       "--dice", "manual", code=2, stdin="4\n").split())
+    assert "asks for every die at a terminal" in err and "--seed" in err
+    assert "Die for" not in err
 
 
 def test_force_file_refuses_an_unknown_size_and_a_callsign_used_twice(
