@@ -13,7 +13,8 @@ from sqlmodel import Session, col, select
 from campaigns.files.roster import snapshot
 from campaigns.files.stored import DamagedRecord, is_force
 from db.backup import json_problem, tables
-from db.engine import damaged, is_damage
+from db.engine import is_damage
+from db.errors import damaged
 from db.models import Campaign, Company, Event, Muster, Play, PlayStatus
 
 

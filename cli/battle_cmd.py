@@ -240,7 +240,7 @@ def list_(company: str = typer.Argument(..., help="The company's name or id.",
     from campaigns.record import battle_list
     from cli.record_views import battle_list as view
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         data = battle_list(s, company)
     if as_json:
         print_json(data)
@@ -263,7 +263,7 @@ def report(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
     from cli.files import write_atomically
     from cli.output import say
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         page = battle_report(s, battle_id)
     say(f"Wrote battle {battle_id}'s report to {write_atomically(output, page)}.")
 
@@ -275,7 +275,7 @@ def show_(battle_id: int = typer.Argument(..., help="The battle's id.", show_def
     """Print a stored battle's report again."""
     from campaigns.battles import show as load
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         data = load(s, battle_id, rolls)
     if as_json:
         print_json(data)
@@ -291,7 +291,7 @@ def replay(battle_id: int = typer.Argument(..., help="The battle's id.", show_de
     The result must be identical to the stored one; the command says whether it is."""
     from campaigns.battles import replay as do_replay
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         data = do_replay(s, battle_id)
     if as_json:
         print_json(data)

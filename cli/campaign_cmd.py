@@ -76,7 +76,7 @@ def status(company: str = COMPANY, as_json: bool = JSON) -> None:
     from campaigns.campaign import status as load
     from cli import campaign_views
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         view = load(s, company)
     if as_json:
         print_json(view)
@@ -91,7 +91,7 @@ def show_(company: str = COMPANY, as_json: bool = JSON) -> None:
     from campaigns.record import campaign_record
     from cli.record_views import campaign_show
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         data = campaign_record(s, company)
     if as_json:
         print_json(data)
@@ -113,7 +113,7 @@ def report(company: str = COMPANY,
     from campaigns.reports.pages import campaign_report
     from cli.files import write_atomically
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         page = campaign_report(s, company)
     say(f"Wrote the campaign report to {write_atomically(output, page)}.")
 

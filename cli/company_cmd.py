@@ -30,10 +30,10 @@ def list_(as_json: bool = JSON) -> None:
     """Every company in the database."""
     from campaigns.company import list_companies
     from cli import store_views
-    from db.engine import NoDatabase
+    from db.errors import NoDatabase
 
     try:
-        with session(create=False) as s:
+        with session(reads=True) as s:
             rows = list_companies(s)
     except NoDatabase:  # none yet: listing makes none (the first change does)
         rows = []
@@ -49,7 +49,7 @@ def show_(name: str = NAME, as_json: bool = JSON) -> None:
     from campaigns.company import show_company
     from cli import store_views
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         view = show_company(s, name)
     if as_json:
         print_json(view)
@@ -65,7 +65,7 @@ def delete(name: str = NAME,
     from campaigns.company import delete_company, get_company
 
     if not yes:
-        with session(create=False) as s:
+        with session(reads=True) as s:
             label = get_company(s, name).name
         if not interactive():
             typer.echo(f"Deleting {label} needs --yes when no one can be asked.", err=True)
@@ -89,7 +89,7 @@ def history(name: str = NAME, as_json: bool = JSON) -> None:
     from campaigns.company import history as load_history
     from cli import store_views
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         label = get_company(s, name).name
         events = load_history(s, name)
     if as_json:

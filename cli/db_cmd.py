@@ -16,7 +16,7 @@ def path(as_json: bool = JSON) -> None:
     """Print the database in use: --db, else $MEKS_DB, else the per-user data file.
 
     A URL is shown without its password; one that cannot be read is an error (exit 2)."""
-    from db.engine import describe, to_url
+    from db.location import describe, to_url
 
     to_url(location())  # a URL that cannot be used is said now, not at the next command
     where = describe(location())
@@ -34,7 +34,7 @@ def check(as_json: bool = JSON) -> None:
     campaign link the campaign step it records. Exit 1 if anything is wrong."""
     from campaigns.integrity import check as run_check
     from cli.state import session
-    from db.engine import DamagedDatabase, damaged
+    from db.errors import DamagedDatabase, damaged
 
     try:
         with session(create=False, snapshot=True) as s:
@@ -80,7 +80,8 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
     from campaigns.integrity import restore as do_restore
     from cli.state import interactive
     from db.backup import validate
-    from db.engine import describe, engine_for, translated
+    from db.engine import engine_for, translated
+    from db.location import describe
 
     data = read_json_file(file, BACKUP)
     validate(data, str(file))  # before asking: a damaged backup is refused at once

@@ -27,7 +27,7 @@ def demo(
     from campaigns.company import create_company, list_companies, show_company
     from cli import campaign_views, store_views
     from cli.state import location
-    from db.engine import describe
+    from db.location import describe
 
     console = stdout()
     with session() as s:

@@ -76,7 +76,7 @@ def list_(company: str = COMPANY,
     from campaigns.hangar import list_meks
     from cli import store_views
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         rows = list_meks(s, company, all_meks=all_meks)
     if as_json:
         print_json(rows)

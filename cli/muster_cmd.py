@@ -151,7 +151,7 @@ def sheet(
 
     fmt = sheet_format(fmt, output)
     paper = paper_size(paper, fmt)
-    with session(create=False) as s:
+    with session(reads=True) as s:
         text = muster_sheet(s, company, fmt, paper)
     emit(text, output, f"{fmt} muster sheet")
 

@@ -50,7 +50,7 @@ def list_(company: str = COMPANY, as_json: bool = JSON) -> None:
     from campaigns.hangar import list_pilots
     from cli import store_views
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         rows = list_pilots(s, company)
     if as_json:
         print_json(rows)
@@ -64,7 +64,7 @@ def show_(company: str = COMPANY, pilot: str = PILOT, as_json: bool = JSON) -> N
     from campaigns.hangar import show_pilot
     from cli import store_views
 
-    with session(create=False) as s:
+    with session(reads=True) as s:
         view = show_pilot(s, company, pilot)
     if as_json:
         print_json(view)

@@ -43,7 +43,7 @@ def export(
     from cli.muster_cmd import paper_size
 
     paper = paper_size(paper, fmt)
-    with session(create=False) as s:
+    with session(reads=True) as s:
         text = export_roster(s, company, fmt, paper)
     emit(text, output, f"{fmt} roster")
 

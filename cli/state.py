@@ -39,7 +39,7 @@ def set_db(value: str | None) -> None:
 
 
 def location() -> str:
-    from db.engine import resolve
+    from db.location import resolve
 
     where = resolve(_db)
     _refuse_control(where)
@@ -60,21 +60,23 @@ def _refuse_control(where: str) -> None:
 
 
 def given_location() -> str | None:
-    """The database named by --db, else by $MEKS_DB (as ``db.engine.ENV_VAR``), else None."""
+    """The database named by --db, else by $MEKS_DB (as ``db.location.ENV_VAR``), else None."""
     import os
 
     return _db or os.environ.get("MEKS_DB") or None
 
 
 @contextmanager
-def session(create: bool = True, snapshot: bool = False) -> Iterator[Session]:
+def session(create: bool = True, snapshot: bool = False,
+            reads: bool = False) -> Iterator[Session]:
     """One transaction on the database in use: all of the command's changes, or none.
-    ``create=False`` (commands that only read it): a database that does not exist is an
-    error instead of being made. ``snapshot``: every read sees one moment of the database
-    (for checks that read it all while others may write)."""
+    ``create=False``: a database that does not exist is an error instead of being made.
+    ``snapshot``: every read sees one moment of the database (for checks that read it all
+    while others may write). ``reads`` (commands that only read, and so never make the
+    database): it writes nothing, and waits for no other process that writes."""
     from db.engine import transaction
 
-    with transaction(location(), create, snapshot) as s:
+    with transaction(location(), create and not reads, snapshot, reads) as s:
         yield s
 
 

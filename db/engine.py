@@ -1,11 +1,12 @@
-"""Where the data lives, and opening it.
+"""Opening the database (``db.location`` says which one).
 
-The database is chosen by ``--db`` (a path or a URL), then the ``MEKS_DB`` environment
-variable, then ``meks.db`` in the per-user data directory. SQLite connections set
-``busy_timeout``, WAL and ``foreign_keys=ON`` (in that order), and every transaction starts
-with ``BEGIN IMMEDIATE``, so two ``meks`` processes at once queue for the write lock instead
-of failing with "database is locked". Any other SQLAlchemy URL (PostgreSQL for a shared
-league) works the same way; nothing outside this package knows which one is in use.
+SQLite connections set ``busy_timeout``, WAL and ``foreign_keys=ON`` (in that order), and
+every transaction that may write starts with ``BEGIN IMMEDIATE``, so two ``meks`` processes
+that change the database at once queue for the write lock instead of failing with "database
+is locked"; one that only reads (``reading``: the commands that show, list and export, and
+the check that a database opened is up to date) starts with a plain ``BEGIN`` and, in WAL
+mode, waits for no writer. Any other SQLAlchemy URL (PostgreSQL for a shared league) works
+the same way; nothing outside this package knows which one is in use.
 
 A database is refused, before anything is written to it, when a newer meks made it (its
 schema is above the one this version knows). An SQLite file that is read-only (no write
@@ -19,8 +20,6 @@ shows a password (see ``db.redact``).
 from __future__ import annotations
 
 import os
-import re
-import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -35,170 +34,23 @@ from sqlalchemy.exc import (
 )
 from sqlmodel import Session
 
-from db.migrations import LATEST, NewerSchema, applied_versions, migrate
-from db.redact import MASK, SECRET_KEYS, scrub, shown
-from meks.game.errors import InputError, MeksError, os_reason
+from db.errors import (
+    RESTORE_ADVICE,
+    BadURL,
+    DamagedDatabase,
+    DatabaseError,
+    NewerDatabase,
+    NoDatabase,
+    ReadOnlyDatabase,
+    UnreadableDatabase,
+)
+from db.location import describe, to_url
+from db.migrations import LATEST, NewerSchema, applied_versions, migrate, up_to_date
+from db.redact import reason
+from meks.game.errors import InputError, os_reason
 from meks.game.text import printable
 
-ENV_VAR = "MEKS_DB"
 BUSY_TIMEOUT_MS = 60_000
-
-
-class DatabaseError(MeksError):
-    """The database cannot be opened or used."""
-
-
-class NoDatabase(DatabaseError):
-    """There is no database where one was asked for, and the command does not make one."""
-
-
-class UnreadableDatabase(DatabaseError):
-    """The path given for the database is a folder, or a file that is not a database."""
-
-    exit_code = 2
-
-
-class BadURL(DatabaseError):
-    """The URL given for the database cannot be read, or names no kind of database."""
-
-    exit_code = 2
-
-
-class NewerDatabase(DatabaseError):
-    """The database was written by a newer meks; this one neither reads nor writes it."""
-
-
-class DamagedDatabase(DatabaseError):
-    """The database file is corrupt; ``detail`` says what SQLite found."""
-
-    def __init__(self, detail: str, where: str | None = None, refused: bool = False) -> None:
-        super().__init__(damaged(detail, where, refused))
-        self.detail = detail
-
-
-class ReadOnlyDatabase(DatabaseError):
-    """A change was asked of a database that can only be read."""
-
-
-def default_path() -> Path:
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("meks", appauthor=False)) / "meks.db"
-
-
-def resolve(db: str | None = None) -> str:
-    """The database in use, as given: ``--db``, else ``MEKS_DB``, else the default file."""
-    return db or os.environ.get(ENV_VAR) or str(default_path())
-
-
-# libpq's keyword connection string: 'host=db.example dbname=league user=ana password=x',
-# each value plain or in single quotes (with \' and \\ inside)
-_DSN_PAIR = re.compile(r"\s*([A-Za-z_]+)\s*=\s*('(?:[^'\\]|\\.)*'|[^\s']+)")
-_DSN_NAMES = frozenset({"host", "hostaddr", "port", "dbname", "user", "service"})
-
-
-def keyword_dsn(location: str) -> dict[str, str] | None:
-    """The settings of a PostgreSQL keyword connection string ('host=... dbname=...'), or
-    None when ``location`` is not one (a URL, a file's path). It must be all KEY=VALUE pairs
-    and name at least one of host, hostaddr, port, dbname, user or service."""
-    if "://" in location or "=" not in location:
-        return None
-    settings: dict[str, str] = {}
-    at = 0
-    while location[at:].strip():
-        found = _DSN_PAIR.match(location, at)
-        if found is None:
-            return None
-        value = found.group(2)
-        if value.startswith("'"):
-            value = re.sub(r"\\(.)", r"\1", value[1:-1])
-        settings[found.group(1).lower()] = value
-        at = found.end()
-    return settings if settings.keys() & _DSN_NAMES else None
-
-
-def _dsn_url(settings: dict[str, str], location: str) -> str:
-    """The URL of the PostgreSQL database a keyword connection string names."""
-    from sqlalchemy.engine import URL
-
-    rest = dict(settings)
-    port = rest.pop("port", None)
-    if port is not None and not (port.isascii() and port.isdigit() and 0 < int(port) < 65536):
-        raise BadURL(f"The database connection string {describe(location)} has the port "
-                     f"{port!r}, which is not a number between 1 and 65535; check the "
-                     "connection string given with --db or MEKS_DB.")
-    url = URL.create("postgresql+psycopg", username=rest.pop("user", None),
-                     password=rest.pop("password", None), host=rest.pop("host", None),
-                     port=int(port) if port is not None else None,
-                     database=rest.pop("dbname", None), query=rest)
-    return url.render_as_string(hide_password=False)
-
-
-def to_url(location: str) -> str:
-    """An SQLAlchemy URL for a path, a URL or a PostgreSQL keyword connection string. A URL
-    that cannot be read, or that names no kind of database SQLAlchemy knows, raises
-    ``BadURL`` (exit 2)."""
-    dsn = keyword_dsn(location)
-    if dsn is not None:
-        location = _dsn_url(dsn, location)
-    if "://" not in location:
-        return "sqlite:///" + str(_absolute(location))
-    from sqlalchemy.engine import make_url
-    from sqlalchemy.exc import NoSuchModuleError
-
-    example = ("give one such as postgresql+psycopg://USER@HOST/DATABASE, or a file's "
-               "path, with --db or MEKS_DB")
-    try:
-        url = make_url(location)
-        port = url.port
-    except (ArgumentError, ValueError) as exc:
-        what = "has a port that is not a number" if "int()" in str(exc) else "cannot be read"
-        raise BadURL(f"The database URL {describe(location)} {what}; {example}.") from None
-    if port is not None and not 0 < port < 65536:
-        raise BadURL(f"The database URL {describe(location)} has the port {port}, which is "
-                     f"not between 1 and 65535; {example}.")
-    try:
-        with warnings.catch_warnings():  # said once, when the engine is made
-            warnings.simplefilter("ignore")
-            url.get_dialect()().create_connect_args(url)  # reads the URL; connects nowhere
-    except NoSuchModuleError:
-        raise BadURL(f"The database URL {describe(location)} names no kind of database meks "
-                     f"knows ({url.drivername!r}); {example}.") from None
-    except ArgumentError as exc:
-        raise BadURL(f"The database URL {describe(location)} cannot be used "
-                     f"({_reason(exc, location)}); check the URL given with --db or "
-                     "MEKS_DB.") from None
-    except ModuleNotFoundError:
-        pass  # a known kind whose driver is missing: said when the engine is made
-    return location
-
-
-def describe(location: str) -> str:
-    """The location fit to print: a path as is, a URL or a keyword connection string
-    without its passwords."""
-    dsn = keyword_dsn(location)
-    if dsn is not None:
-        shown_settings = {k: (MASK if k in SECRET_KEYS else v) for k, v in dsn.items()}
-        return " ".join(f"{k}={_dsn_value(v)}" for k, v in shown_settings.items())
-    if "://" not in location:
-        return str(_absolute(location))
-    return shown(location)
-
-
-def _dsn_value(value: str) -> str:
-    if value and not re.search(r"[\s'\\]", value):
-        return value
-    return "'" + value.replace("\\", "\\\\").replace("'", "\\'") + "'"
-
-
-def _absolute(location: str) -> Path:
-    """The file ``location`` names, absolute, its links followed where they can be (a link
-    that leads back to itself, or a name too long, is kept as given: opening it says why)."""
-    path = Path(location).expanduser()
-    try:
-        return path.resolve()
-    except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13)
-        return Path(os.path.abspath(path))
 
 
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -210,8 +62,21 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+# An execution option: the transaction only reads (``reading``).
+READS = "meks_reads"
+
+
 def _sqlite_begin(conn: Any) -> None:
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    # A transaction that may write takes the write lock as it begins, so that writers queue
+    # for it (busy_timeout) rather than fail halfway; one that only reads takes none, and in
+    # WAL mode reads the last state committed while another process writes.
+    conn.exec_driver_sql("BEGIN" if conn.get_execution_options().get(READS)
+                         else "BEGIN IMMEDIATE")
+
+
+def reading(engine: Engine) -> Engine:
+    """``engine`` for a transaction that only reads: on SQLite it waits for no writer."""
+    return engine.execution_options(**{READS: True})
 
 
 def _sqlite_read_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -324,12 +189,16 @@ def engine_for(location: str, create: bool = True) -> Engine:
         else:
             engine = create_engine(url, pool_pre_ping=True)
         try:
-            with engine.begin() as conn:
+            # checked first in a transaction that only reads, so that opening a database
+            # another process is writing waits for nothing when it is up to date
+            with reading(engine).begin() as conn:
                 _check_ours(conn, location)
                 if locked:
                     _check_read_only_schema(conn, location)
-                else:
-                    migrate(conn)
+                current = locked or up_to_date(conn)
+            if not current:
+                with engine.begin() as conn:
+                    _migrate(conn, location)
         except BaseException:
             engine.dispose()  # a refused database keeps no connection open
             raise
@@ -344,7 +213,7 @@ def engine_for(location: str, create: bool = True) -> Engine:
         ) from None
     except ArgumentError as exc:  # a URL SQLAlchemy reads but cannot use as given
         raise BadURL(f"The database URL {describe(location)} cannot be used "
-                     f"({_reason(exc, location)}); check the URL given with --db or "
+                     f"({reason(exc, location)}); check the URL given with --db or "
                      "MEKS_DB.") from None
     except DBAPIError as exc:
         if url.startswith("sqlite") and _sqlite_code(exc) == _SQLITE_NOTADB:
@@ -356,19 +225,36 @@ def engine_for(location: str, create: bool = True) -> Engine:
             raise known from None
         if _bad_conninfo(exc):
             raise BadURL(f"The database URL {describe(location)} cannot be used "
-                         f"({_reason(exc, location)}); check the URL given with --db or "
+                         f"({reason(exc, location)}); check the URL given with --db or "
                          "MEKS_DB.") from None
         raise DatabaseError(
-            f"Cannot open the database at {describe(location)}: {_reason(exc, location)}. "
+            f"Cannot open the database at {describe(location)}: {reason(exc, location)}. "
             "Check the path or URL given with --db or MEKS_DB."
         ) from None
     except (SQLAlchemyError, OSError) as exc:
         raise DatabaseError(
-            f"Cannot open the database at {describe(location)}: {_reason(exc, location)}. "
+            f"Cannot open the database at {describe(location)}: {reason(exc, location)}. "
             "Check the path or URL given with --db or MEKS_DB."
         ) from None
     _engines[url] = engine
     return engine
+
+
+def _migrate(conn: Any, location: str) -> None:
+    """``migrate``, with a migration that finds a table or column already there (its record
+    of migrations was changed outside meks) said as such."""
+    try:
+        migrate(conn)
+    except DBAPIError as exc:
+        text = str(exc.orig)
+        if getattr(exc.orig, "sqlstate", None) in ("42P07", "42701") or (
+                _sqlite_code(exc) == 1 and ("already exists" in text
+                                            or "duplicate column" in text)):
+            raise DatabaseError(
+                f"The database at {describe(location)} holds tables its record of "
+                f"migrations does not account for ({reason(exc, location).rstrip('.')}): "
+                f"its tables were changed outside meks, so {RESTORE_ADVICE}.") from None
+        raise
 
 
 class ForeignDatabase(DatabaseError):
@@ -477,7 +363,10 @@ def _check_file(file: Path, location: str, create: bool) -> None:
         "MEKS_DB.")
 
 
+_SQLITE_BUSY = 5
 _SQLITE_READONLY = 8
+_SQLITE_IOERR = 10
+_SQLITE_FULL = 13
 _SQLITE_CORRUPT = 11
 _SQLITE_NOTADB = 26
 
@@ -509,12 +398,23 @@ def explain(exc: BaseException, location: str) -> DatabaseError | None:
     if not isinstance(exc, DBAPIError):
         return None
     if is_damage(exc):
-        return DamagedDatabase(_reason(exc, location), describe(location), refused=True)
+        return DamagedDatabase(reason(exc, location), describe(location), refused=True)
     if _missing_part(exc):
         return DatabaseError(
             f"The database at {describe(location)} lacks part of what meks keeps in it "
-            f"({_reason(exc, location).rstrip('.')}), so nothing was changed; its tables were "
+            f"({reason(exc, location).rstrip('.')}), so nothing was changed; its tables were "
             f"changed outside meks, so {RESTORE_ADVICE}.")
+    if _sqlite_code(exc) == _SQLITE_BUSY:
+        return DatabaseError(
+            f"The database at {describe(location)} is busy: another program (another meks "
+            f"command, say) has been changing it for over {BUSY_TIMEOUT_MS // 1000} s, so "
+            "nothing was changed; try again when it has finished.")
+    if _sqlite_code(exc) in (_SQLITE_FULL, _SQLITE_IOERR):
+        why = ("the disk is full" if _sqlite_code(exc) == _SQLITE_FULL
+               else "the disk failed to read or write it: it may be full or failing")
+        return DatabaseError(
+            f"The database at {describe(location)} could not be written ({why}), so nothing "
+            "was changed; free some space on its disk and try again.")
     if _sqlite_code(exc) == _SQLITE_READONLY:
         return ReadOnlyDatabase(
             f"The database file {describe(location)} is read-only, so nothing was changed; "
@@ -526,22 +426,6 @@ def explain(exc: BaseException, location: str) -> DatabaseError | None:
     return None
 
 
-def damaged(detail: str, where: str | None = None, refused: bool = False) -> str:
-    """The one sentence that says a database file (at ``where``) is damaged; ``refused``:
-    it also says that the command changed nothing. Its advice can be followed: meks cannot
-    open a damaged file even to back it up or restore over it, so the backup goes into a
-    new file (``RESTORE_ADVICE``)."""
-    file = f"The database file {where}" if where else "The database file"
-    note = ", so nothing was changed" if refused else ""
-    return f"{file} is damaged ({detail}){note}; {RESTORE_ADVICE}."
-
-
-# What to do with a database meks can no longer use: 'meks db restore' reads a backup into a
-# new database (a damaged file, or one missing a table, cannot be opened to be replaced).
-RESTORE_ADVICE = ("restore it from a backup with 'meks db restore' into a new file, such as "
-                  "'meks --db new.db db restore BACKUP', and use that one from then on")
-
-
 def _missing_part(exc: DBAPIError) -> bool:
     """Whether ``exc`` says a table or column meks made is not there (dropped or renamed
     by another program): trying again cannot help."""
@@ -550,13 +434,6 @@ def _missing_part(exc: DBAPIError) -> bool:
     text = str(exc.orig)
     return _sqlite_code(exc) == 1 and (text.startswith(("no such table", "no such column"))
                                        or "has no column named" in text)
-
-
-def _reason(exc: BaseException, location: str | None = None) -> str:
-    """The first line of what went wrong, without any password."""
-    text = str(exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc)
-    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
-    return scrub(first, location)
 
 
 def dispose_all() -> None:
@@ -574,18 +451,21 @@ def consistent(engine: Engine) -> Engine:
     show in the later tables only. An SQLite transaction sees one moment already."""
     if engine.dialect.name == "postgresql":
         return engine.execution_options(isolation_level="REPEATABLE READ")
-    return engine
+    return reading(engine)
 
 
 @contextmanager
-def transaction(location: str, create: bool = True,
-                snapshot: bool = False) -> Iterator[Session]:
+def transaction(location: str, create: bool = True, snapshot: bool = False,
+                reads: bool = False) -> Iterator[Session]:
     """A session whose work is committed together at the end, or not at all. ``create``:
     as for ``engine_for``; ``snapshot``: every read sees the database as of one moment
-    (``consistent``)."""
+    (``consistent``), and nothing is written; ``reads``: nothing is written (``reading``:
+    no waiting for another process that writes)."""
     engine = engine_for(location, create)
     if snapshot:
         engine = consistent(engine)
+    elif reads:
+        engine = reading(engine)
     with translated(location), Session(engine, expire_on_commit=False) as session, \
             session.begin():
         yield session
@@ -610,5 +490,5 @@ def translated(location: str) -> Iterator[None]:
             raise known from None
         raise DatabaseError(
             f"The database at {describe(location)} could not complete the change "
-            f"({_reason(exc, location).rstrip('.')}); nothing was changed, so try again."
+            f"({reason(exc, location).rstrip('.')}); nothing was changed, so try again."
         ) from None

@@ -7,9 +7,9 @@ it starts from (and records as an event's "before") is the one the first change 
 
 On PostgreSQL the lock is ``SELECT ... FOR NO KEY UPDATE``: it excludes every other change
 to the row's company, yet lets rows elsewhere be inserted that point at it. SQLite has no
-row locks and needs none: every transaction there begins with ``BEGIN IMMEDIATE`` and so
-already holds the whole database's write lock (``db.engine``); the same call just reads the
-row there.
+row locks and needs none: every transaction there that may write begins with ``BEGIN
+IMMEDIATE`` and so already holds the whole database's write lock (``db.engine``); the same
+call just reads the row there.
 """
 
 from __future__ import annotations

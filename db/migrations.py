@@ -586,6 +586,15 @@ def applied_versions(conn: Connection) -> list[int]:
         _VERSIONS.c.version)))
 
 
+def up_to_date(conn: Connection) -> bool:
+    """Whether every migration has been applied to the database (read only; one a newer
+    meks wrote raises ``NewerSchema``)."""
+    done = set(applied_versions(conn))
+    if done and max(done) > LATEST:
+        raise NewerSchema(max(done))
+    return done >= {migration.version for migration in MIGRATIONS}
+
+
 def recompute_since(conn: Connection, version: int) -> list[int]:
     """Run, on ``conn`` and inside the caller's transaction, the data steps of the
     migrations after ``version`` that recompute stored data: rows written by schema

@@ -86,3 +86,11 @@ def shown(location: str) -> str:
     except Exception:  # not a URL SQLAlchemy reads: mask what looks like a password
         text = location
     return scrub(text, location)
+
+
+def reason(exc: BaseException, location: str | None = None) -> str:
+    """The first line of what went wrong, without any password."""
+    orig = getattr(exc, "orig", None)  # a database driver's own exception, when there is one
+    text = str(orig if orig is not None else exc)
+    first = text.strip().splitlines()[0] if text.strip() else type(exc).__name__
+    return scrub(first, location)

@@ -459,7 +459,8 @@ def test_issue14_a_clash_in_the_store_is_one_sentence_without_sql(temp_database:
     writers racing past every check) is reported as one sentence saying nothing was changed,
     never the SQL statement or its values; and nothing is stored."""
     from campaigns.company import create_company, list_companies
-    from db.engine import DatabaseError, transaction
+    from db.engine import transaction
+    from db.errors import DatabaseError
     from db.models import Company
 
     with transaction(temp_database) as s:

@@ -169,7 +169,7 @@ def test_a_folder_or_a_file_that_is_no_database_is_unreadable_input(runner, tmp_
 def test_engine_for_without_create_leaves_no_file(tmp_path: Path) -> None:
     import pytest
 
-    from db.engine import NoDatabase
+    from db.errors import NoDatabase
 
     path = tmp_path / "nothing.db"
     with pytest.raises(NoDatabase):

@@ -70,7 +70,7 @@ def stamp_newer(location: str) -> None:
     a column this version does not know."""
     from sqlalchemy import create_engine, text
 
-    from db.engine import to_url
+    from db.location import to_url
 
     engine = create_engine(to_url(location))
     try:
@@ -87,7 +87,7 @@ def store_contents(location: str) -> Any:
     """Everything stored, table by table (schema_migrations and the unknown column too)."""
     from sqlalchemy import create_engine, inspect, text
 
-    from db.engine import to_url
+    from db.location import to_url
 
     engine = create_engine(to_url(location))
     try:
@@ -574,7 +574,7 @@ def test_item7_random_passwords_never_appear_in_any_output(runner: CliRunner, pa
        form=st.sampled_from(["userinfo", "query"]))
 def test_item7_a_url_is_shown_with_its_password_masked(password: str, form: str) -> None:
     """Even a one-letter password: where a URL holds it, `describe` shows *** instead."""
-    from db.engine import describe
+    from db.location import describe
 
     shown = describe(url_with(password, form, host="db.example"))
     assert "***" in shown

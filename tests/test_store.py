@@ -365,7 +365,7 @@ def test_nothing_to_undo(runner: CliRunner) -> None:
 
 def test_db_path_follows_option_then_env(runner: CliRunner, temp_database: str,
                                          tmp_path: Path) -> None:
-    from db.engine import describe
+    from db.location import describe
 
     assert run(runner, "db", "path").strip() == describe(temp_database)
     other = tmp_path / "other.db"
@@ -375,7 +375,7 @@ def test_db_path_follows_option_then_env(runner: CliRunner, temp_database: str,
 def test_db_path_default_is_in_user_data_dir(runner: CliRunner,
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("MEKS_DB")
-    from db.engine import default_path
+    from db.location import default_path
 
     assert run(runner, "db", "path").strip() == str(default_path())
     assert default_path().name == "meks.db"
