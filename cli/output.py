@@ -177,10 +177,11 @@ def internal_error(exc: BaseException) -> None:
 
 def emit(text: str, output: str | None, written: str) -> None:
     """``text`` printed as it is, or written whole to the file ``output`` (``-o``), saying
-    so: ``written`` names what was written ("html roster")."""
+    so: ``written`` names what was written ("html roster"). ``-`` is standard output, as
+    ``-`` is standard input where a file is read."""
     from pathlib import Path
 
-    if output is None:
+    if output is None or output == "-":
         typer.echo(text, nl=False)
         return
     target = write_atomically(Path(output), text)

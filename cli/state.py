@@ -23,7 +23,8 @@ _db: str | None = None
 JSON = typer.Option(False, "--json", help="Print JSON instead of a table.")
 OUTPUT = typer.Option(
     None, "--output", "-o", metavar="FILE", show_default=False,
-    help="Write to FILE (replaced whole, never left half-written) instead of printing.")
+    help="Write to FILE (replaced whole, never left half-written) instead of printing; '-' "
+    "prints, as without it.")
 MAX_JOBS = 64
 JOBS = typer.Option(min(available_cpus(), MAX_JOBS), "--jobs", "-j", min=1, max=MAX_JOBS,
                     help="Processes to fight them on; by default one for each CPU this "

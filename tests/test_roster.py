@@ -154,6 +154,16 @@ def test_yaml_export_holds_the_same_document(runner: CliRunner, campaign: Path) 
     assert yaml.safe_load(export(runner, "yaml")) == json.loads(export(runner, "json"))
 
 
+def test_output_dash_is_standard_output(runner: CliRunner, campaign: Path,
+                                        tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                        ) -> None:
+    """'-o -' prints the roster, as 'roster import -' reads one: no file named '-'."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(runner, "roster", "export", COMPANY, "-o", "-")
+    assert code == 0 and json.loads(out) == json.loads(export(runner, "json"))
+    assert not (tmp_path / "-").exists() and "Wrote" not in err
+
+
 def test_schema_command_prints_the_schema_of_the_roster_model(runner: CliRunner) -> None:
     code, out, _ = run(runner, "roster", "schema")
     assert code == 0
