@@ -464,8 +464,11 @@ def undo(session: Session, name: str) -> Undone:
                       after=json.dumps(roster.snapshot(session, company))))
     session.flush()
     then = _last_change(session, company)
+    from campaigns.treasury import points
+
     return {"undone": event.id, "command": event.command, "summary": event.summary,
-            "then": None if then is None or then.before is None else then.command}
+            "then": None if then is None or then.before is None else then.command,
+            "treasury": points(session, company)}
 
 
 FOUNDING = ("company create", "roster import")

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, select
 
 from campaigns.errors import Refused
 from db.models import Campaign, CampaignStatus, Company
+from meks.game.text import plural
 
 
 @dataclass(frozen=True)
@@ -66,9 +67,9 @@ def charge(session: Session, company: Company, cost: int, what: str) -> int | No
         return None if row is None else row.treasury
     assert row.treasury is not None
     if cost > row.treasury:
-        raise Refused(f"{company.name}'s treasury holds {row.treasury} points and {what} "
-                      f"costs {cost}; win battles or sell salvage ('meks campaign sell') "
-                      "to pay for it.")
+        raise Refused(f"{company.name}'s treasury holds {plural(row.treasury, 'point')} and "
+                      f"{what} costs {cost}; win battles or sell salvage ('meks campaign "
+                      "sell') to pay for it.")
     row.treasury -= cost
     session.add(row)
     return row.treasury

@@ -4,6 +4,7 @@ import typer
 
 from cli.output import print_json, say, show
 from cli.state import JSON, interactive, session
+from meks.game.text import plural
 
 app = typer.Typer(no_args_is_help=True, help="Found and manage mercenary companies.")
 
@@ -109,6 +110,8 @@ def undo(name: str = NAME, as_json: bool = JSON) -> None:
         print_json(result)
     else:
         say(f"Undid {result['command']}: {result['summary']}")
+        if result["treasury"] is not None:  # the summary's treasury was the change's
+            say(f"The treasury now holds {plural(result['treasury'], 'point')}.")
         if result["command"] == "campaign next" and result["then"] == "battle":
             say("The campaign is back at that step; its battle and what was done getting "
                 "ready for it are changes of their own, still standing: undo again to take "

@@ -122,8 +122,12 @@ def test_buying_without_a_treasury_costs_nothing(runner: CliRunner) -> None:
 def test_undo_gives_back_what_the_treasury_paid(runner: CliRunner, hawks: str) -> None:
     run(runner, "mek", "buy", hawks, "THOR")
     assert treasury_of(hawks) == PAY.start - 28
-    run(runner, "company", "undo", hawks)
+    said = run(runner, "company", "undo", hawks)
     assert treasury_of(hawks) == PAY.start
+    # the buy's own summary names what the treasury held after it; the undo says what now
+    assert f"The treasury now holds {PAY.start} points." in said.split("\n", 1)[1]
+    assert run_json(runner, "mek", "buy", hawks, "WASP")["treasury"] == PAY.start - 9
+    assert run_json(runner, "company", "undo", hawks)["treasury"] == PAY.start
 
 
 def test_muster_pays_hire_fees_and_what_meks_owe_from_the_treasury(

@@ -227,6 +227,7 @@ class Undone(TypedDict):
     command: str
     summary: str
     then: str | None  # the command of the change a next undo would take back, if any
+    treasury: int | None  # what the treasury holds once undone (None: the company keeps none)
 
 
 class SupportResult(TypedDict):

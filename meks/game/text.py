@@ -127,3 +127,8 @@ def a_or_an(word: str) -> str:
         vowel = word[:1].lower() in "aeio"
     return f"{'an' if vowel else 'a'} {word}"
 
+
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``count`` and the word for that many: '1 point', '2 points', '0 points' (``words``
+    for a plural that is not the word and an 's')."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
