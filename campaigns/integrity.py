@@ -14,7 +14,7 @@ from campaigns.files.roster import snapshot
 from campaigns.files.stored import DamagedRecord, is_force
 from db.backup import json_problem, tables
 from db.engine import is_damage
-from db.errors import damaged
+from db.errors import RESTORE_ADVICE, damaged
 from db.models import Campaign, Company, Event, Muster, Play, PlayStatus
 
 
@@ -44,6 +44,9 @@ def _check(session: Session) -> list[str]:
             return [damaged(f"SQLite's integrity check: {found[0]}{more}")]
         for row in conn.exec_driver_sql("PRAGMA foreign_key_check").fetchall():
             problems.append(f"table {row[0]} row {row[1]} points at a missing {row[2]} row")
+    missing = _missing_parts(session)
+    if missing:  # nothing further can be read as meks keeps it
+        return problems + missing
     problems += _stored_json_problems(session)
     problems += _force_problems(session)
     problems += _play_link_problems(session)
@@ -70,6 +73,30 @@ def _check(session: Session) -> list[str]:
         if state is not None and state != now:
             problems.append(f"{company.name}: the current state differs from the state its "
                             "history ends with")
+    return problems
+
+
+def _missing_parts(session: Session) -> list[str]:
+    """Each table or column meks keeps that the database lacks (dropped or renamed outside
+    meks), the last with what to do about it."""
+    from sqlalchemy import inspect
+    from sqlmodel import SQLModel
+
+    found = inspect(session.connection())
+    names = set(found.get_table_names())
+    problems = []
+    for table in SQLModel.metadata.sorted_tables:
+        if table.name not in names:
+            problems.append(f"table {table.name} is missing")
+            continue
+        have = {column["name"] for column in found.get_columns(table.name)}
+        lacking = [column.name for column in table.columns if column.name not in have]
+        if lacking:
+            problems.append(f"table {table.name} lacks the column"
+                            f"{'s' * (len(lacking) > 1)} {', '.join(lacking)}")
+    if problems:
+        problems[-1] += (f"; the database's tables were changed outside meks, so "
+                         f"{RESTORE_ADVICE}")
     return problems
 
 

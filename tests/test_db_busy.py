@@ -1,6 +1,6 @@
-"""An SQLite database another process is writing, a full disk and a damaged record of
-migrations: commands that only read wait for no writer, and every failure is one sentence
-that says what happened (not "check the path")."""
+"""An SQLite database another process is writing, a full disk, a damaged record of
+migrations, tables dropped outside meks: commands that only read wait for no writer, and
+every failure is one sentence that says what happened (not "check the path")."""
 
 from __future__ import annotations
 
@@ -99,3 +99,22 @@ def test_a_record_of_migrations_changed_outside_meks_is_named_as_such(
     assert "changed outside meks" in err and "meks db restore" in err
     assert "Check the path" not in err
     assert Path(temp_database).exists()
+
+
+def test_db_check_names_a_table_and_a_column_dropped_outside_meks(
+        runner: CliRunner, temp_database: str, short_wait: None) -> None:
+    """'db check' compares the tables and columns with what meks keeps: one missing is a
+    problem (exit 1), said with what to do, where it used to say the database was sound."""
+    import db.engine
+
+    run(runner, "company", "create", "Hawks")
+    db.engine.dispose_all()
+    with sqlite3.connect(temp_database) as conn:
+        conn.execute("DROP TABLE muster_mek")
+        conn.execute("ALTER TABLE pilot DROP COLUMN kills")
+    conn.close()
+    err = run(runner, "db", "check", code=1)
+    assert "- table muster_mek is missing" in err
+    assert "- table pilot lacks the column kills" in err
+    assert "; the database's tables were changed outside meks, so restore it from a backup" \
+        in err
