@@ -509,7 +509,9 @@ def test_a_decoy_shows_as_a_mek_contact_and_holds_the_enemy_R4_3() -> None:
     b = apart(post(), force(post(), support=("Decoy",)), [*INIT, 3],
               d_ctl=still(setup_support=mined(2)),
               a_ctl=still(movement=lambda b, s: {"A1": 2}, ranges=[RangeChoice.STAY]))
-    assert texts(b, Kind.SETUP)[-1] == "Post (Post) sets up in zone 2."  # as a Mek would
+    # its own side's line says what it is (revision 15); the enemy never reads that line
+    assert texts(b, Kind.SETUP)[-1] == "A decoy showing as Post (Post) sets up in zone 2."
+    assert not any("decoy" in e.text.lower() for e in b.views[Side.ATTACKER].events())
     assert b.contested(2) and not b.can_leave(b.unit("A1"))
 
 

@@ -163,7 +163,10 @@ def lay_decoy(b: Board, side: Side, zone: int) -> None:
     cover.decoy = False
     b.sight.covers[uid] = cover
     b.units.append(fake)
-    b.note_for(side, Kind.SETUP, f"{cover.name} ({cover.design}) sets up in zone "
+    # the side's own line (the enemy never reads it) says what it is, so that its side's
+    # report and the whole log do not show one Mek set up twice (revision 15)
+    what = "A decoy showing as " if b.revision >= UNMASKED else ""
+    b.note_for(side, Kind.SETUP, f"{what}{cover.name} ({cover.design}) sets up in zone "
                f"{zone}.", fake)
     b.note_for(side, Kind.DECISION, f"{title(side)} decides: the decoy in zone {zone} "
                f"shows as {cover.name}")
