@@ -167,7 +167,8 @@ def campaign_view(session: Session, row: Campaign) -> CampaignView:
         "id": row.id, "name": row.name, "status": row.status, "seed": row.seed,
         "difficulty": row.difficulty, "position": row.position, "plan": plan,
         "next": plan[row.position] if row.position < len(plan) and not broke else None,
-        "results": results, "record": record}
+        "results": results, "record": record,
+        "in_force": [step_scenario(step).house_rules.changed() for step in plan]}
     if row.treasury is not None:
         view["treasury"] = row.treasury
     if broke and row.position < len(plan):

@@ -57,6 +57,7 @@ def start(company: str = COMPANY,
           as_json: bool = JSON) -> None:
     """Begin a campaign for a company."""
     from campaigns.campaign import start_campaign
+    from campaigns.company import shell_arg
 
     with session() as s:
         view = start_campaign(s, company, plan=plan, seed=seed, difficulty=difficulty,
@@ -68,6 +69,12 @@ def start(company: str = COMPANY,
         say(f"Campaign '{view['name']}' begins: {count} scenario{'s' * (count != 1)}, "
             f"{view['difficulty']}, seed {view['seed']}"
             + (f", treasury {view['treasury']} points." if "treasury" in view else "."))
+        kinds = {tuple(rules) for rules in view["in_force"]}
+        if len(kinds) == 1 and next(iter(kinds)):
+            say(f"House rules in every battle: {', '.join(next(iter(kinds)))}.")
+        elif len(kinds) > 1:
+            say("House rules differ from battle to battle: 'meks campaign status "
+                f"{shell_arg(company)}' lists each battle's.")
 
 
 @app.command()

@@ -28,14 +28,15 @@ def _row(table: Table, *cells: object) -> None:
 def status(view: CompanyCampaign) -> RenderableType:
     table = Table(title=Text(f"{view['company']}: {view['name']} ({view['difficulty']}, "
                              f"{view['status']})"), box=box.SIMPLE_HEAD, title_justify="left")
-    for column in ("#", "Scenario", "Side", "Result"):
+    for column in ("#", "Scenario", "Side", "Result", "House rules"):
         table.add_column(column)
     results = view["results"]
     for i, step in enumerate(view["plan"]):
         outcome = results[i]["result"] if i < len(results) else (
             ("broke" if view["status"] == "broke" else "next")
             if i == view["position"] else "")
-        _row(table, i + 1, step["scenario"], step["side"], outcome)
+        _row(table, i + 1, step["scenario"], step["side"], outcome,
+             ", ".join(view["in_force"][i]) or "as ruled")
     record = view["record"]
     lines: list[RenderableType] = [table, Text(
         f"Record: {record['win']} won, {record['loss']} lost, {record['draw']} drawn.")]

@@ -111,6 +111,26 @@ def test_campaign_plan_file(runner: CliRunner, tmp_path: Path) -> None:
     assert run_json(runner, "campaign", "status", "Hawks")["status"] == "finished"
 
 
+def test_the_house_rules_a_plan_sets_are_shown_at_start_and_in_status(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """A plan's house rules win over a scenario's own; the player reads which rules each
+    battle is fought under when the campaign begins and in its status."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("name: Border War\nhouse_rules: {salvage: both, wear: true}\n"
+                    "scenarios:\n  - {scenario: opening-shots, side: attacker}\n"
+                    "  - {scenario: head-to-head, side: defender}\n")
+    run(runner, "company", "create", "Hawks")
+    said = " ".join(run(runner, "campaign", "start", "Hawks", "--plan", str(plan)).split())
+    assert "House rules in every battle: salvage: both, wear: true." in said
+    view = run_json(runner, "campaign", "status", "Hawks")
+    assert view["in_force"][1][:2] == ["salvage: both", "wear: true"]
+    assert "salvage: both, wear: true" in " ".join(
+        run(runner, "campaign", "status", "Hawks").split())
+    run(runner, "company", "create", "Owls")
+    run(runner, "campaign", "start", "Owls", "--printed", "--no-treasury")
+    assert "as ruled" in run(runner, "campaign", "status", "Owls")
+
+
 def test_a_plan_can_name_a_scenario_file_which_the_campaign_keeps(runner: CliRunner,
                                                                    tmp_path: Path) -> None:
     """The file is found beside the plan and copied into the campaign, so moving it away

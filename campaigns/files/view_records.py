@@ -268,6 +268,9 @@ class CampaignView(TypedDict):
     next: PlannedStep | None  # the plan's next step, None when it is over
     results: list[StepResult]
     record: dict[str, int]  # how many of win, loss and draw
+    # for each step, the house rules its battle is fought under that differ from the
+    # rulings' ('salvage: both'): its scenario's own, with what the plan sets over them
+    in_force: list[list[str]]
     treasury: NotRequired[int]  # house rule treasury
     broke_at: NotRequired[PlannedStep]  # the step the company went broke before
 
