@@ -228,11 +228,17 @@ def campaign_record(session: Session, company_name: str) -> CampaignStory:
                 step["by_hand"] = held - before  # bought or sold between the steps
             steps.append(step)
     record = {r: sum(1 for s in steps if s["result"] == r) for r in ("win", "loss", "draw")}
-    return {"company": company.name, "campaign": row.name, "id": row.id,
-            "status": row.status, "difficulty": row.difficulty, "seed": row.seed,
-            "position": row.position, "of": len(plan),
-            "plan": [{"scenario": s.get("scenario"), "side": s.get("side")} for s in plan],
-            "record": record, "steps": steps, "treasury": row.treasury}
+    story: CampaignStory = {
+        "company": company.name, "campaign": row.name, "id": row.id,
+        "status": row.status, "difficulty": row.difficulty, "seed": row.seed,
+        "position": row.position, "of": len(plan),
+        "plan": [{"scenario": s.get("scenario"), "side": s.get("side")} for s in plan],
+        "record": record, "steps": steps, "treasury": row.treasury}
+    last = steps[-1]["treasury"] if steps else PAY.start
+    if row.status == CampaignStatus.BROKE and isinstance(row.treasury, int) and \
+            isinstance(last, int) and row.treasury != last:
+        story["broke_by_hand"] = row.treasury - last
+    return story
 
 
 def broke_words(data: CampaignStory) -> str:
@@ -242,8 +248,13 @@ def broke_words(data: CampaignStory) -> str:
     scenario = f" ({plan['scenario']})" if plan else ""
     held = f" and the {data['treasury']} points in its treasury" \
         if data.get("treasury") is not None else ""
-    return (f"Broke before step {step}{scenario}: the company's Meks{held} could not field a "
-            "legal force, and the campaign ended there.")
+    by_hand = data.get("broke_by_hand")
+    since = "" if by_hand is None else (
+        f" (what was bought or sold by hand since the "
+        f"{'last step' if data['steps'] else 'campaign began'} changed the treasury by "
+        f"{by_hand:+d})")
+    return (f"Broke before step {step}{scenario}: the company's Meks{held}{since} could not "
+            "field a legal force, and the campaign ended there.")
 
 
 __all__ = ["Tally", "battle_list", "broke_words", "campaign_record", "tally", "treasury_of"]

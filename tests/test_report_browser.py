@@ -156,7 +156,8 @@ def test_a_campaign_that_went_broke_says_so_in_its_report(
     assert shown["status"] == "broke" and shown["treasury"] == 5 and shown["steps"] == []
     said = " ".join(run(runner, "campaign", "show", "Skint").split())
     assert "Broke before step 1 (opening-shots-campaign): the company's Meks and the 5 " \
-           "points in its treasury could not field a legal force" in said
+           "points in its treasury (what was bought or sold by hand since the campaign " \
+           "began changed the treasury by -55) could not field a legal force" in said
     file = tmp_path / "broke.html"
     run(runner, "campaign", "report", "Skint", "-o", str(file))
     page, watched = open_page(browser, file)
@@ -164,6 +165,8 @@ def test_a_campaign_that_went_broke_says_so_in_its_report(
     text = " ".join(page.evaluate("() => document.body.innerText").split())
     assert "Treasury now: 5 points." in text and "keeps no treasury" not in text
     assert page.locator("#broke").inner_text().startswith("Broke before step 1")
+    # the treasury chart ends at what the treasury held when it went broke
+    assert page.locator("#chart-treasury text", has_text="broke").count() == 1
     page.context.close()
 
 

@@ -303,6 +303,25 @@ def test_broke_is_a_result_the_campaign_shows(runner: CliRunner, hawks: str) -> 
     assert "went broke" in history[0]["summary"]
 
 
+def test_a_broke_campaign_shows_what_was_spent_by_hand_before_it(
+        runner: CliRunner, hawks: str, tmp_path: Path) -> None:
+    """Meks bought by hand after the last step are part of why the company went broke:
+    'campaign show' (and --json's broke_by_hand) says by how much they changed the
+    treasury, and the report's treasury chart ends at what it held, marked broke."""
+    run(runner, "mek", "buy", hawks, "THOR")  # 28, and neither fits Opening Shots
+    run(runner, "mek", "buy", hawks, "DRAKEN")  # 24
+    assert run_json(runner, "campaign", "next", hawks)["result"] == "broke"
+    shown = run_json(runner, "campaign", "show", hawks)
+    assert shown["broke_by_hand"] == -52 and shown["treasury"] == PAY.start - 52
+    said = " ".join(run(runner, "campaign", "show", hawks).split())
+    assert "bought or sold by hand since the campaign began changed the treasury by -52" \
+        in said
+    page = tmp_path / "broke.html"
+    run(runner, "campaign", "report", hawks, "-o", str(page))
+    chart = page.read_text(encoding="utf-8").split('id="chart-treasury"')[1]
+    assert ">broke<" in chart.split("</figure>")[0]
+
+
 def test_undoing_going_broke_restarts_the_step_with_nothing_else_to_take_back(
         runner: CliRunner, hawks: str) -> None:
     """Going broke keeps nothing of the step's preparation, so its undo puts the campaign

@@ -99,3 +99,6 @@ class CampaignStory(TypedDict):
     record: dict[str, int]  # how many of win, loss and draw
     steps: list[RecordedStep]
     treasury: int | None  # the points the campaign holds now (house rule treasury)
+    # a campaign gone broke: how much the treasury changed by hand (Meks bought or sold,
+    # parts sold) after its last step, before the step it could not field a force for
+    broke_by_hand: NotRequired[int]

@@ -69,9 +69,13 @@ def odds_chart(steps: Sequence[RecordedStep]) -> str:
         return _svg(figure)
 
 
-def treasury_chart(steps: Sequence[RecordedStep]) -> str | None:
-    """The treasury after each step, when the campaign recorded one (else None)."""
+def treasury_chart(steps: Sequence[RecordedStep],
+                   broke: tuple[int, int] | None = None) -> str | None:
+    """The treasury after each step, when the campaign recorded one (else None); ``broke``
+    (the step it could not begin, and what the treasury held then) is the last point."""
     points = [(s["step"], s["treasury"]) for s in steps if s.get("treasury") is not None]
+    if broke is not None:
+        points.append(broke)
     if not points:
         return None
     import matplotlib
@@ -84,7 +88,10 @@ def treasury_chart(steps: Sequence[RecordedStep]) -> str | None:
             ax.annotate(str(y), (x, y), textcoords="offset points", xytext=(0, 5),
                         ha="center", fontsize=8)
         ax.axhline(0, color="#c62828", linewidth=0.8)
-        ax.set_xticks([s["step"] for s in steps])
+        ax.set_xticks([s["step"] for s in steps] + ([broke[0]] if broke else []))
+        if broke is not None:
+            ax.annotate("broke", broke, textcoords="offset points", xytext=(0, -12),
+                        ha="center", fontsize=8, color="#c62828")
         ax.set_xlabel("After campaign step")
         ax.set_ylabel("Treasury (points)")
         return _svg(figure)

@@ -209,8 +209,10 @@ def campaign_report(session: Session, company_name: str) -> str:
                 maps[step["battle_id"]] = BattleMap(step["battle_id"], step["name"] or
                                                     step["scenario"], {}, step["result"],
                                                     problem=str(error))
+    broke = (record["position"] + 1, record["treasury"]) if record["status"] == "broke" \
+        and record["treasury"] is not None else None
     charts = {"odds": odds_chart(steps) if steps else None,
-              "treasury": treasury_chart(steps), "pilots": pilots_chart(steps)}
+              "treasury": treasury_chart(steps, broke), "pilots": pilots_chart(steps)}
     battles = battle_list(session, company.name)["battles"]
     return _render("campaign.html.j2", title=f"{record['company']}: {record['campaign']}",
                    record=record, maps=maps, charts=charts, battles=battles,
