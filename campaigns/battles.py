@@ -71,6 +71,7 @@ class Participant:
     force: ForceSpec
     company: Company | None = None
     muster: Muster | None = None
+    named: bool = False  # its units' names carry its side's initial (``distinct_names``)
 
 
 @dataclass
@@ -207,13 +208,16 @@ def distinct_names(sides: dict[Side, Participant]) -> None:
     """Every unit gets its side's initial ("VIPER-1 (A)"), so that the report can tell two
     units of one name apart. Every unit, not only those whose name the enemy shares: a
     side's own names must not change with what the enemy fields, or a player would read
-    in them a Mek that is hidden or not yet on the map (R8.1). A name already tagged keeps
-    its one tag."""
+    in them a Mek that is hidden or not yet on the map (R8.1). A side named once is not
+    named again; a name that ends like a tag gets its own ("Anvil (A) (A)" beside
+    "Anvil (A)"), so that no two units of a side share one."""
     for side, part in sides.items():
+        if part.named:
+            continue
         tag = f" ({side.value[0].upper()})"
-        units = tuple(u if u.name.endswith(tag) else dataclasses.replace(u, name=u.name + tag)
-                      for u in part.force.units)
-        part.force = dataclasses.replace(part.force, units=units)
+        part.force = dataclasses.replace(part.force, units=tuple(
+            dataclasses.replace(u, name=u.name + tag) for u in part.force.units))
+        part.named = True
 
 
 def store(session: Session, fought: Fought, dice: Dice, *, auto_skills: bool = True,

@@ -277,7 +277,7 @@ def _participants(session: Session, row: Play) -> dict[Side, Participant]:
             if mustered != {u.ref for u in force.units if u.ref is not None}:
                 raise Refused(f"Play {row.id}: {company.name} has mustered a different force "
                               "since this play began; the play cannot be finished.")
-        sides[side] = Participant(force, company, muster)
+        sides[side] = Participant(force, company, muster, named=True)  # as the play began
     return sides
 
 

@@ -673,3 +673,8 @@ def test_a_sides_own_names_do_not_change_with_what_the_enemy_fields_R8_1() -> No
         distinct_names(sides)  # naming twice changes nothing
         assert [u.name for u in sides[Side.ATTACKER].force.units] == names[-1]
     assert names[0] == names[1] == ["Dee (A)", "Eve (A)"]
+    # a name that looks tagged already is tagged all the same: two units, two names
+    odd = ForceSpec((mek("VIPER", "Anvil"), mek("WASP", "Anvil (A)")), (), "attacker")
+    sides = {Side.ATTACKER: Participant(odd), Side.DEFENDER: Participant(own)}
+    distinct_names(sides)
+    assert [u.name for u in sides[Side.ATTACKER].force.units] == ["Anvil (A)", "Anvil (A) (A)"]
