@@ -22,7 +22,7 @@ from sqlmodel import Session, col, select
 from campaigns.company import Refused, file_name, get_company, shell_arg
 from campaigns.files.designs import load_design_file
 from campaigns.files.model_errors import HAND_WRITTEN, checked
-from campaigns.files.reading import FORCE, read_yaml_file
+from campaigns.files.reading import FORCE, read_yaml_lines
 from campaigns.files.stored import reading, stored_force, stored_json
 from campaigns.parts import fighting_spec, lost_parts, mek_design
 from db.models import Company, Mek, MekStatus, Muster, Pilot, PilotStatus, SupportRoll, fold
@@ -59,7 +59,8 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
     """The force in a YAML force file. Unreadable: ``InputError`` (exit 2); a design that
     breaks the construction rules, or an unknown name: refused (exit 1)."""
     catalog = catalog or load_catalog()
-    data = checked(ForceFile, read_yaml_file(path, FORCE), str(path))
+    parsed, lines = read_yaml_lines(path, FORCE)
+    data = checked(ForceFile, parsed, str(path), lines)
     if not data.meks:
         raise InputError(str(path), ["'meks' lists no Meks"])
     units = []

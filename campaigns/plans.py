@@ -31,7 +31,7 @@ from pydantic import BaseModel, ValidationError
 
 from campaigns.company import Refused, file_name
 from campaigns.files.model_errors import HAND_WRITTEN, checked
-from campaigns.files.reading import PLAN, is_file, read_yaml_file, resolved
+from campaigns.files.reading import PLAN, LineIndex, is_file, read_yaml_lines, resolved
 from campaigns.files.records import HouseRulesRecord, PlannedStep
 from campaigns.files.scenario_model import HouseRules as HouseRulesModel
 from campaigns.files.scenario_model import house_rules_problems, scenario_data, stored_scenario
@@ -45,7 +45,7 @@ from campaigns.files.scenarios import (
 )
 from campaigns.files.stored import DamagedRecord
 from meks.engine.bot.choices import DIFFICULTIES
-from meks.game.errors import InputError, MeksError
+from meks.game.errors import InputError, MeksError, dotted, problem
 from meks.game.scenario import Scenario
 from meks.game.scenario_checks import house_rule_problems
 
@@ -99,19 +99,24 @@ def load_plan(path: Path) -> tuple[str, list[PlannedStep], str]:
     """A plan file's name, steps and difficulty; every scenario is checked to exist. A
     scenario given as a file (its place inside the plan's folder: see ``plan_scenario``)
     is copied into its step as ``definition``."""
-    data = checked(PlanFile, read_yaml_file(path, PLAN), str(path))
+    parsed, lines = read_yaml_lines(path, PLAN)
+
+    def at(what: str, *where: str | int) -> str:  # a problem with its line and place
+        return problem(what, lines.line_of(where), dotted(where))
+
+    data = checked(PlanFile, parsed, str(path), lines)
     problems = []
     steps: list[PlannedStep] = []
     if not data.scenarios:
-        problems.append("'scenarios' lists no scenario")
+        problems.append(at("lists no scenario", "scenarios"))
     difficulty = data.difficulty.strip().lower()
     if difficulty not in DIFFICULTIES:
-        problems.append(f"difficulty must be one of {', '.join(DIFFICULTIES)}")
-    house, wrong = plan_house_rules(data.house_rules)
+        problems.append(at(f"must be one of {', '.join(DIFFICULTIES)}", "difficulty"))
+    house, wrong = plan_house_rules(data.house_rules, lines)
     problems += wrong
     for i, step in enumerate(data.scenarios):
         if step.side not in ("attacker", "defender"):
-            problems.append(f"scenarios[{i}].side must be attacker or defender")
+            problems.append(at("must be attacker or defender", "scenarios", i, "side"))
         try:
             entry = plan_scenario(path, step.scenario)
             assert entry.scenario is not None
@@ -123,24 +128,26 @@ def load_plan(path: Path) -> tuple[str, list[PlannedStep], str]:
                 steps.append({"scenario": scenario.id, "side": step.side})
             if house:
                 steps[-1]["house_rules"] = house
-                problems += [f"scenarios[{i}] ({scenario.id}): with the plan's house rules, "
-                             f"{p.message}" for p in house_rule_problems(
-                                 with_house_rules(scenario, house).house_rules)]
+                problems += [at(f"{scenario.id}, with the plan's house rules: {p.message}",
+                                "scenarios", i) for p in house_rule_problems(
+                                    with_house_rules(scenario, house).house_rules)]
         except InputError:
             raise
         except MeksError as exc:  # an unknown scenario: name it with the step
-            problems.append(f"scenarios[{i}]: {exc.message}")
+            problems.append(at(exc.message, "scenarios", i, "scenario"))
     if problems:
         raise InputError(str(path), problems)
     return file_name(data.name, "campaign name", path, "name") or path.stem, steps, difficulty
 
 
-def plan_house_rules(given: dict[str, Any]) -> tuple[HouseRulesRecord, list[str]]:
+def plan_house_rules(given: dict[str, Any],
+                     lines: LineIndex | None = None) -> tuple[HouseRulesRecord, list[str]]:
     """The house rules a plan sets for all its scenarios, as stored data (only those it
-    names), and what is wrong with them; ``given`` is as the file wrote it, unchecked."""
+    names), and what is wrong with them (at their lines in ``lines``, the plan file's);
+    ``given`` is as the file wrote it, unchecked."""
     if not given:
         return {}, []
-    problems = house_rules_problems(given)
+    problems = house_rules_problems(given, lines=lines)
     if problems:
         return {}, problems
     model = HouseRulesModel.model_validate(given)

@@ -163,9 +163,15 @@ def test_a_plan_can_name_a_scenario_file_which_the_campaign_keeps(runner: CliRun
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("scenarios:\n  - {scenario: nowhere, side: attacker}\n", "nowhere"),
-    ("scenarios:\n  - {scenario: citadel, side: middle}\n", "attacker or defender"),
-    ("scenarios: []\n", "no scenario"),
+    ("scenarios:\n  - {scenario: nowhere, side: attacker}\n",
+     "line 2 (scenarios[0].scenario): No scenario is called 'nowhere'"),
+    ("scenarios:\n  - {scenario: citadel, side: middle}\n",
+     "line 2 (scenarios[0].side): must be attacker or defender"),
+    ("difficulty: brutal\nscenarios:\n  - {scenario: citadel, side: defender}\n",
+     "line 1 (difficulty): must be one of easy, normal, hard"),
+    ("house_rules: {salvage: sometimes}\nscenarios: [{scenario: citadel, side: defender}]\n",
+     "line 1 (house_rules.salvage): text 'sometimes' is not one of"),
+    ("scenarios: []\n", "line 1 (scenarios): lists no scenario"),
     ("scenarios: [\n", "line"),
     ("scenarioz: []\n", "did you mean 'scenarios'"),
 ])

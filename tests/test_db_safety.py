@@ -451,7 +451,8 @@ def test_item6_a_plan_names_scenario_files_only_inside_its_own_folder(
                         lambda path: read.append(path) or real(path))
     run(runner, "company", "create", "Hawks")
     err = one_line(run(runner, "campaign", "start", "Hawks", "--plan", str(plan), code=2))
-    assert err == (f"Error: {plan}: scenarios[0]: {ref!r} is not a file inside the plan's "
+    assert err == (f"Error: {plan}: line 2 (scenarios[0].scenario): {ref!r} is not a file "
+                   f"inside the plan's "
                    f"folder ({folder}); a plan names its scenario files by their place in its "
                    "own folder, such as 'river.yaml', and other scenarios by id")
     assert read == []
@@ -480,7 +481,8 @@ def test_item6_files_inside_the_plans_folder_still_work(runner: CliRunner,
         run(runner, "company", "undo", "Hawks")
     err = one_line(run(runner, "campaign", "start", "Hawks", "--plan",
                        str(plan_naming(folder, "lake.yaml")), code=2))
-    assert f"scenarios[0]: there is no scenario file 'lake.yaml' in the plan's folder " \
+    assert f"(scenarios[0].scenario): there is no scenario file 'lake.yaml' in the plan's " \
+           "folder " \
            f"({folder})" in err
 
 

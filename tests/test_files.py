@@ -648,15 +648,16 @@ ONE_BAD_VALUE = {
     "scenario": ("s.yaml", lambda *_: OPENING.replace("turn_limit: 12", "turn_limit: many"),
                  ["scenario", "check", "{}"], f"(turn_limit): {WHOLE}"),
     "design": ("d.yaml", lambda *_: DESIGN.replace("[Rail Cannon, Howitzer]", "many"),
-               ["design", "check", "{}"], f"weapons: {LIST}"),
+               ["design", "check", "{}"], f"(weapons): {LIST}"),
     "force": ("f.yaml", lambda *_: "meks: many\n",
-              ["battle", "auto", "opening-shots", "-a", "{}", "-d", "{}"], f"meks: {LIST}"),
+              ["battle", "auto", "opening-shots", "-a", "{}", "-d", "{}"],
+              f"line 1 (meks): {LIST}"),
     "plan": ("p.yaml", lambda *_: "name: War\nscenarios: many\n",
-             ["campaign", "start", "Wolves", "--plan", "{}"], f"scenarios: {LIST}"),
+             ["campaign", "start", "Wolves", "--plan", "{}"], f"line 2 (scenarios): {LIST}"),
     "house rules in a plan": (
         "p.yaml", lambda *_: PLAN + "house_rules: {treasury: many}\n",
         ["campaign", "start", "Wolves", "--plan", "{}"],
-        "house_rules.treasury: expected true or false, found text 'many'; write true or "
+        "(house_rules.treasury): expected true or false, found text 'many'; write true or "
         "false here"),
     "roster (JSON)": ("r.json", lambda _, text, __: _roster_with(text, "json"),
                       ["roster", "import", "{}", "--name", "Copy"], f"meks[0].price: {WHOLE}"),
@@ -701,16 +702,16 @@ ONE_UNKNOWN_KEY = {
                  "or correct its spelling"),
     "design": ("d.yaml", lambda *_: DESIGN.replace("systems:", "sytems:"),
                ["design", "check", "{}"],
-               "sytems: unknown key 'sytems' (did you mean 'systems'?); remove it or correct "
-               "its spelling"),
+               "(sytems): unknown key 'sytems' (did you mean 'systems'?); remove it or "
+               "correct its spelling"),
     "force": ("f.yaml", lambda *_: "meks:\n  - {design: WASP, calsign: Anvil}\n",
               ["battle", "auto", "opening-shots", "-a", "{}", "-d", "{}"],
-              f"meks[0].calsign: {NEAR}"),
+              f"line 2 (meks[0].calsign): {NEAR}"),
     "plan": ("p.yaml", lambda *_: "name: War\nscenarios:\n  - {scenario: opening-shots, "
              "side: attacker, sid: attacker}\n",
              ["campaign", "start", "Wolves", "--plan", "{}"],
-             "scenarios[0].sid: unknown key 'sid' (did you mean 'side'?); remove it or correct "
-             "its spelling"),
+             "line 3 (scenarios[0].sid): unknown key 'sid' (did you mean 'side'?); remove it or "
+             "correct its spelling"),
     "roster": ("r.json", lambda _, text, __: _roster_key(text, "calsign"),
                ["roster", "import", "{}", "--name", "Copy"],
                f"meks[0].calsign: {NEAR}"),

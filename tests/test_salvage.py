@@ -510,7 +510,7 @@ def test_spare_parts_needs_repair_none_or_paid_R3_7(runner: CliRunner,
                     "  - {scenario: opening-shots, side: attacker}\n")
     run(runner, "company", "create", "Hawks")
     err = run(runner, "campaign", "start", "Hawks", "--plan", str(plan), code=2)
-    assert "scenarios[0] (opening-shots)" in err and "spare_parts needs" in err
+    assert "(scenarios[0]): opening-shots, with the plan" in err and "spare_parts needs" in err
 
 
 def test_spare_parts_keeps_lost_parts_until_replaced_or_bought_R3_7(

@@ -7,7 +7,7 @@ from pathlib import Path
 from pydantic import BaseModel, field_validator
 
 from campaigns.files.model_errors import HAND_WRITTEN, checked
-from campaigns.files.reading import DESIGN, read_yaml_file
+from campaigns.files.reading import DESIGN, LineIndex, read_yaml_lines
 from meks.game.catalog import Design, Size
 from meks.game.construction import design_name_problem
 from meks.game.errors import InputError
@@ -33,8 +33,9 @@ class DesignFile(BaseModel):
         return value
 
 
-def design_from_data(data: object, source: str) -> Design:
-    """A design from parsed YAML: ``name``, ``size``, ``weapons`` and ``systems`` lists.
+def design_from_data(data: object, source: str, lines: LineIndex | None = None) -> Design:
+    """A design from parsed YAML: ``name``, ``size``, ``weapons`` and ``systems`` lists
+    (``lines``: the file's, to say where a problem is).
 
     Raises ``InputError`` for a missing or mistyped field; a stock design's printed price
     may not be claimed by a custom one.
@@ -42,7 +43,7 @@ def design_from_data(data: object, source: str) -> Design:
     if isinstance(data, dict) and "price" in data:
         raise InputError(source, ["a custom design has no printed 'price'; the price is "
                                   "computed from its parts, so remove the key"])
-    model = checked(DesignFile, data, source)
+    model = checked(DesignFile, data, source, lines)
     try:
         design = Design(model.name, model.size, model.weapons, model.systems,
                         aliases=model.aliases)
@@ -56,4 +57,5 @@ def design_from_data(data: object, source: str) -> Design:
 
 def load_design_file(path: Path) -> Design:
     """The design described in the YAML file at ``path``; ``InputError`` if unreadable."""
-    return design_from_data(read_yaml_file(path, DESIGN), str(path))
+    data, lines = read_yaml_lines(path, DESIGN)
+    return design_from_data(data, str(path), lines)

@@ -24,6 +24,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from campaigns.files.reading import LineIndex
 from meks.game.conditions import COMBINATORS, CONDITION_TYPES
 from meks.game.errors import (
     EMPTY,
@@ -57,16 +58,16 @@ M = TypeVar("M", bound=BaseModel)
 HAND_WRITTEN = ConfigDict(extra="forbid", frozen=True, coerce_numbers_to_str=True)
 
 
-def checked(model: type[M], data: object, source: str) -> M:
+def checked(model: type[M], data: object, source: str, lines: LineIndex | None = None) -> M:
     """``data`` (a file's parsed YAML or JSON) validated by ``model``, or ``InputError``
-    (exit 2) naming its problems as every file problem is worded ("PATH: what is wrong;
-    what to do")."""
+    (exit 2) naming its problems as every file problem is worded ("line 4 (PATH): what is
+    wrong; what to do"; the line when ``lines`` holds the file's)."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         found, unlisted = worded(exc, data, Vocabulary(model), validate=model.model_validate)
-        raise InputError(source, [problem(p.message, path=p.where) for p in found],
-                         unlisted) from None
+        raise InputError(source, [problem(p.message, lines.line_of(p.path) if lines else None,
+                                          p.where) for p in found], unlisted) from None
 
 
 # Past this many errors, those listed are found again in a copy of the file cut to its

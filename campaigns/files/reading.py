@@ -31,7 +31,7 @@ import json
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -407,6 +407,70 @@ def read_yaml_file(path: Path | str, kind: Kind = YAML_FILE) -> object:
     if data is None:
         raise InputError(str(path), ["the file is empty"])
     return data
+
+
+def read_yaml_lines(path: Path | str, kind: Kind = YAML_FILE) -> tuple[object, LineIndex]:
+    """``read_yaml_file``, with the lines of the file's values, to say where a problem is."""
+    text = read_text(path, kind)
+    data = parse_yaml(text, str(path), kind)
+    if data is None:
+        raise InputError(str(path), ["the file is empty"])
+    return data, LineIndex(compose(text))
+
+
+# ---- lines of a YAML file's values --------------------------------------------------------
+
+def compose(text: str) -> yaml.Node | None:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        return yaml.compose(text, Loader=loader)
+    except yaml.YAMLError:  # pragma: no cover - the text was parsed already
+        return None
+
+
+def line_of(root: yaml.Node | None, path: Sequence[str | int]) -> int | None:
+    """The line (from 1) of the value at ``path``, or of the nearest enclosing value that
+    exists (for a missing key, the mapping that lacks it)."""
+    return LineIndex(root).line_of(path)
+
+
+class LineIndex:
+    """Lines of the values in a composed YAML tree (``compose``), each mapping's keys
+    indexed the first time they are asked for, so that locating thousands of problems stays
+    quick."""
+
+    def __init__(self, root: yaml.Node | None) -> None:
+        self.root = root
+        self._keys: dict[int, dict[str, tuple[yaml.Node, int]]] = {}
+
+    def _child(self, node: yaml.MappingNode, key: str) -> tuple[yaml.Node, int] | None:
+        index = self._keys.get(id(node))
+        if index is None:
+            index = {}
+            for k, value in node.value:
+                if isinstance(k, yaml.ScalarNode):
+                    index.setdefault(k.value, (value, k.start_mark.line + 1))
+            self._keys[id(node)] = index
+        return index.get(key)
+
+    def line_of(self, path: Sequence[str | int]) -> int | None:
+        if self.root is None:
+            return None
+        node = self.root
+        line = node.start_mark.line + 1
+        for seg in path:
+            if isinstance(node, yaml.MappingNode):
+                found = self._child(node, str(seg))
+                if found is None:
+                    break
+                node, line = found
+            elif isinstance(node, yaml.SequenceNode) and isinstance(seg, int) \
+                    and 0 <= seg < len(node.value):
+                node = node.value[seg]
+                line = node.start_mark.line + 1
+            else:
+                break
+        return line
 
 
 # ---- JSON ---------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from pydantic_core import PydanticCustomError
 
 from campaigns.files import victory_model
 from campaigns.files.model_errors import Vocabulary, worded
+from campaigns.files.reading import LineIndex
 from campaigns.files.scenario_values import (
     ArrivalRoll,
     BreakContactName,
@@ -342,15 +343,17 @@ def parse_scenario(data: object, source: str = "scenario") -> game.Scenario:
     return scenario
 
 
-def house_rules_problems(data: object, where: str = "house_rules") -> list[str]:
+def house_rules_problems(data: object, where: str = "house_rules",
+                         lines: LineIndex | None = None) -> list[str]:
     """What is wrong with the house rules ``data`` (as a plan or a roster holds them), each
-    worded as every file problem is, placed under ``where``."""
+    worded as every file problem is, placed under ``where`` (at its line in ``lines``, the
+    file's, when the house rules lie at ``where`` in it)."""
     try:
         HouseRules.model_validate(data)
     except ValidationError as exc:
         found, _ = worded(exc, {"house_rules": data}, SCENARIO_WORDS, ("house_rules",))
-        return [problem(p.message, path=where + p.where.removeprefix("house_rules"))
-                for p in found]
+        return [problem(p.message, lines.line_of(p.path) if lines else None,
+                        where + p.where.removeprefix("house_rules")) for p in found]
     return []
 
 

@@ -20,9 +20,15 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
-import yaml
-
-from campaigns.files.reading import SCENARIO, is_file, parse_yaml, problem, read_text
+from campaigns.files.reading import (
+    SCENARIO,
+    LineIndex,
+    compose,
+    is_file,
+    parse_yaml,
+    problem,
+    read_text,
+)
 from campaigns.files.scenario_model import parse_scenario
 from meks.game.errors import InputError, MeksError, os_problem
 from meks.game.names import normalize, suggest
@@ -97,7 +103,7 @@ def _parse(data: object, text: str, source: str) -> Scenario:
 
 
 def _located(exc: ScenarioInvalid, text: str) -> ScenarioFileError:
-    lines = _LineIndex(_compose(text))
+    lines = LineIndex(compose(text))
     located = sorted(((lines.line_of(p.path), p) for p in exc.found),
                      key=lambda item: item[0] or 0)
     return ScenarioFileError(exc.source, [_with_line(p, line) for line, p in located],
@@ -106,58 +112,6 @@ def _located(exc: ScenarioInvalid, text: str) -> ScenarioFileError:
 
 def _with_line(found: Problem, line: int | None) -> str:
     return problem(found.message, line, found.where)
-
-
-def _compose(text: str) -> yaml.Node | None:
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    try:
-        return yaml.compose(text, Loader=loader)
-    except yaml.YAMLError:  # pragma: no cover - the text was parsed already
-        return None
-
-
-def line_of(root: yaml.Node | None, path: Sequence[str | int]) -> int | None:
-    """The line (from 1) of the value at ``path``, or of the nearest enclosing value that
-    exists (for a missing key, the mapping that lacks it)."""
-    return _LineIndex(root).line_of(path)
-
-
-class _LineIndex:
-    """Lines of the values in a composed YAML tree, each mapping's keys indexed the first
-    time they are asked for, so that locating thousands of problems stays quick."""
-
-    def __init__(self, root: yaml.Node | None) -> None:
-        self.root = root
-        self._keys: dict[int, dict[str, tuple[yaml.Node, int]]] = {}
-
-    def _child(self, node: yaml.MappingNode, key: str) -> tuple[yaml.Node, int] | None:
-        index = self._keys.get(id(node))
-        if index is None:
-            index = {}
-            for k, value in node.value:
-                if isinstance(k, yaml.ScalarNode):
-                    index.setdefault(k.value, (value, k.start_mark.line + 1))
-            self._keys[id(node)] = index
-        return index.get(key)
-
-    def line_of(self, path: Sequence[str | int]) -> int | None:
-        if self.root is None:
-            return None
-        node = self.root
-        line = node.start_mark.line + 1
-        for seg in path:
-            if isinstance(node, yaml.MappingNode):
-                found = self._child(node, str(seg))
-                if found is None:
-                    break
-                node, line = found
-            elif isinstance(node, yaml.SequenceNode) and isinstance(seg, int) \
-                    and 0 <= seg < len(node.value):
-                node = node.value[seg]
-                line = node.start_mark.line + 1
-            else:
-                break
-        return line
 
 
 # ---- finding scenarios -------------------------------------------------------------------
