@@ -300,7 +300,17 @@ def _check_sqlite_ours(file: Path, location: str) -> None:
     _refuse_foreign(names, location)
 
 
+# Tables every meks database has had since its first migration: a database that holds them
+# but no record of migrations is one of ours whose record was dropped outside meks.
+_OURS = frozenset({"company", "mek", "pilot", "event"})
+
+
 def _refuse_foreign(names: set[str], location: str) -> None:
+    if names and "schema_migrations" not in names and _OURS <= names:
+        raise DatabaseError(
+            f"The database at {describe(location)} holds meks's tables but not its record of "
+            f"migrations (schema_migrations): its tables were changed outside meks, so "
+            f"{RESTORE_ADVICE}.")
     if names and "schema_migrations" not in names:
         shown_names = ", ".join(sorted(names)[:3]) + (", ..." if len(names) > 3 else "")
         raise ForeignDatabase(

@@ -118,3 +118,19 @@ def test_db_check_names_a_table_and_a_column_dropped_outside_meks(
     assert "- table pilot lacks the column kills" in err
     assert "; the database's tables were changed outside meks, so restore it from a backup" \
         in err
+
+
+def test_meks_tables_without_their_record_of_migrations_are_not_another_programs(
+        runner: CliRunner, temp_database: str, short_wait: None) -> None:
+    """A database holding meks's own tables whose schema_migrations was dropped is said to
+    have been changed outside meks (it used to be called another program's)."""
+    import db.engine
+
+    run(runner, "company", "create", "Hawks")
+    db.engine.dispose_all()
+    with sqlite3.connect(temp_database) as conn:
+        conn.execute("DROP TABLE schema_migrations")
+    conn.close()
+    err = run(runner, "company", "list", code=1)
+    assert "holds meks's tables but not its record of migrations" in err
+    assert "another program" not in err and "meks db restore" in err
