@@ -306,7 +306,7 @@ _OURS = frozenset({"company", "mek", "pilot", "event"})
 
 
 def _refuse_foreign(names: set[str], location: str) -> None:
-    if names and "schema_migrations" not in names and _OURS <= names:
+    if names and "schema_migrations" not in names and names >= _OURS:
         raise DatabaseError(
             f"The database at {describe(location)} holds meks's tables but not its record of "
             f"migrations (schema_migrations): its tables were changed outside meks, so "

@@ -431,3 +431,14 @@ def test_campaign_show_keeps_a_skills_words_whole_where_the_width_allows(width: 
     assert max(len(line) for line in text.splitlines()) <= width
     if width == 80:
         assert "Familiarity" in pilots
+
+
+def test_the_kills_chart_of_a_campaign_without_kills_runs_from_0_in_whole_numbers() -> None:
+    import re
+
+    from campaigns.reports.charts import pilots_chart
+
+    steps: Any = [{"step": n, "pilots": [{"pilot": "Ana", "total_kills": 0, "level": "Green"}]}
+                  for n in (1, 2)]
+    labels = set(re.findall(r">([\u2212-]?[0-9][0-9.]*)<", pilots_chart(steps) or ""))
+    assert labels and all(label.isdigit() for label in labels), labels

@@ -133,6 +133,8 @@ def pilots_chart(steps: Sequence[RecordedStep]) -> str | None:
                               marker="o", color=colour)
         kills_ax.set_ylabel("Kills so far")
         kills_ax.yaxis.get_major_locator().set_params(integer=True)
+        # kills start at 0 and come whole: with none at all the axis would run -0.04 to 0.04
+        kills_ax.set_ylim(bottom=0, top=max(1.0, kills_ax.get_ylim()[1]))
         level_ax.set_yticks(range(len(LEVELS)), LEVELS)
         level_ax.set_ylim(-0.4, len(LEVELS) - 0.6)
         level_ax.set_ylabel("Level")
