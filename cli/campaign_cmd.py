@@ -33,7 +33,8 @@ def difficulty_choice(value: str | None) -> str | None:
 
 @app.command()
 def start(company: str = COMPANY,
-          plan: Path | None = typer.Option(None, "--plan", help="A YAML plan of scenarios, "
+          plan: Path | None = typer.Option(None, "--plan", readable=False,
+                                           help="A YAML plan of scenarios, "
                                            "each by id or by a file inside the plan's own "
                                            "folder (default: the six scenarios of the "
                                            "rules, as the built-in campaign plays them)."),

@@ -69,7 +69,7 @@ def backup(file: Path = typer.Argument(..., help="Where to write the backup (JSO
 
 @app.command()
 def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db backup'.",
-                                        show_default=False),
+                                        show_default=False, readable=False),
             yes: bool = typer.Option(False, "--yes", "-y",
                                      help="Replace the database without asking.")) -> None:
     """Replace everything in the database with a backup (in one step: all or nothing).

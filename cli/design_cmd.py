@@ -12,7 +12,7 @@ app = typer.Typer(no_args_is_help=True, help="Check custom Mek designs written i
 @app.command()
 def check(
     file: Path = typer.Argument(..., help="A YAML file with name, size, weapons and systems.",
-                                show_default=False),
+                                show_default=False, readable=False),  # said by the reader
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
 ) -> None:
     """Check a custom design against the construction rules and price it.

@@ -723,3 +723,26 @@ def test_item7_a_number_long_only_for_its_underscores_is_refused_in_words(
     said = plain_refusal(*invoke(runner, "scenario", "check", str(path)))
     assert "(turn_limit): a whole number written with 200 underscores between its 2 digits; " \
         "write the number with its digits alone" in said, said
+
+
+@pytest.mark.parametrize("command", [
+    ("design", "check", "{}"),
+    ("campaign", "start", "Hawks", "--plan", "{}"),
+    ("db", "restore", "{}", "--yes"),
+])
+def test_a_file_argument_is_read_by_meks_own_reader_not_checked_before(
+        runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        command: tuple[str, ...]) -> None:
+    """An unreadable file is said in meks's one sentence ('cannot be read: permission
+    denied', exit 2) by the reader every file goes through; the command line's own check
+    (a framed usage error that asks os.access) never stands in front of it."""
+    runner.invoke(app, ["company", "create", "Hawks"])
+    file = tmp_path / "given.yaml"
+    file.write_text("name: [\n")  # read, then refused as YAML: so it was read
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, *a, **k: False if Path(
+        path) == file else real(path, mode, *a, **k))
+    result = runner.invoke(app, [arg.format(file) for arg in command])
+    assert result.exit_code == 2, result.output
+    assert "is not readable" not in result.output and "Invalid value" not in result.output
+    assert str(file) in result.stderr
