@@ -34,6 +34,7 @@ from campaigns.files.view_records import (
     Undone,
 )
 from campaigns.parts import heat_loss
+from campaigns.treasury import points as treasury_points
 from db.locks import lock_company, mark_locked
 from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
 from meks.game.catalog import Catalog, Size, load_catalog
@@ -464,11 +465,9 @@ def undo(session: Session, name: str) -> Undone:
                       after=json.dumps(roster.snapshot(session, company))))
     session.flush()
     then = _last_change(session, company)
-    from campaigns.treasury import points
-
     return {"undone": event.id, "command": event.command, "summary": event.summary,
             "then": None if then is None or then.before is None else then.command,
-            "treasury": points(session, company)}
+            "treasury": treasury_points(session, company)}
 
 
 FOUNDING = ("company create", "roster import")
