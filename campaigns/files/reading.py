@@ -421,17 +421,13 @@ def read_yaml_lines(path: Path | str, kind: Kind = YAML_FILE) -> tuple[object, L
 # ---- lines of a YAML file's values --------------------------------------------------------
 
 def compose(text: str) -> yaml.Node | None:
+    """YAML ``text`` (already parsed, so known to be sound) as a tree of nodes that know
+    their lines."""
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     try:
         return yaml.compose(text, Loader=loader)
     except yaml.YAMLError:  # pragma: no cover - the text was parsed already
         return None
-
-
-def line_of(root: yaml.Node | None, path: Sequence[str | int]) -> int | None:
-    """The line (from 1) of the value at ``path``, or of the nearest enclosing value that
-    exists (for a missing key, the mapping that lacks it)."""
-    return LineIndex(root).line_of(path)
 
 
 class LineIndex:
@@ -454,6 +450,8 @@ class LineIndex:
         return index.get(key)
 
     def line_of(self, path: Sequence[str | int]) -> int | None:
+        """The line (from 1) of the value at ``path``, or of the nearest enclosing value
+        that exists (for a missing key, the mapping that lacks it)."""
         if self.root is None:
             return None
         node = self.root
