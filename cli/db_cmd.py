@@ -80,7 +80,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
     from campaigns.integrity import restore as do_restore
     from cli.state import interactive
     from db.backup import validate
-    from db.engine import engine_for, translated
+    from db.engine import database_files, dispose_all, engine_for, translated
     from db.location import describe
 
     data = read_json_file(file, BACKUP)
@@ -93,7 +93,15 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
         if not typer.confirm(f"Replace everything in {describe(location())} with {file}?"):
             typer.echo("Nothing was restored; the database is as it was.", err=True)
             raise typer.Exit(1)
-    with translated(location()):
-        counts = do_restore(engine_for(location()), data, str(file))
+    made = [f for f in database_files(location())[:1] if not f.exists()]  # a new file
+    try:
+        with translated(location()):
+            counts = do_restore(engine_for(location()), data, str(file))
+    except BaseException:
+        if made:  # a restore refused into a file it made leaves no empty database behind
+            dispose_all()
+            for part in database_files(location()):
+                part.unlink(missing_ok=True)
+        raise
     say(f"Restored {counts.get('company', 0)} companies and "
                f"{sum(counts.values())} rows from {file}.")

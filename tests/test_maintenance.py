@@ -72,6 +72,22 @@ def test_backup_and_restore_round_trip(runner: CliRunner, tmp_path: Path) -> Non
     run(runner, "--db", other, "mek", "buy", "Hawks", "WASP")  # ids carry on after restore
 
 
+def test_a_restore_refused_into_a_new_file_leaves_no_file_behind(runner: CliRunner,
+                                                                  tmp_path: Path) -> None:
+    """A backup that reads well but whose companies disagree with their history is refused
+    after the new file was made to restore into: the file goes again (it held nothing)."""
+    campaign(runner)
+    file = tmp_path / "backup.json"
+    run(runner, "db", "backup", str(file))
+    doc = json.loads(file.read_text(encoding="utf-8"))
+    doc["tables"]["company"][0]["name"] = "Someone Else"  # not what its history says
+    file.write_text(json.dumps(doc), encoding="utf-8")
+    other = tmp_path / "new.db"
+    err = run(runner, "--db", str(other), "db", "restore", str(file), "--yes", code=2)
+    assert "differs" in err or "history" in err
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(other.name)]
+
+
 def test_restore_refuses_what_is_not_a_backup(runner: CliRunner, tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     for text in ("not json", '{"format": "other"}', '[1, 2]'):
