@@ -10,12 +10,14 @@ from sqlalchemy import select as select_columns
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
+from campaigns.company import MAX_NAME
 from campaigns.files.roster import snapshot
 from campaigns.files.stored import DamagedRecord, is_force
 from db.backup import json_problem, tables
 from db.engine import is_damage
 from db.errors import RESTORE_ADVICE, damaged
 from db.models import Campaign, Company, Event, Muster, Play, PlayStatus
+from meks.game.text import shown
 
 
 def check(session: Session) -> list[str]:
@@ -62,7 +64,7 @@ def _check(session: Session) -> list[str]:
                 state = None
                 continue
             if state is not None and before is not None and before != state:
-                problems.append(f"{company.name}: event {event.id} ({event.command}) does "
+                problems.append(f"{_named(company.name)}: event {event.id} ({event.command}) does "
                                 "not start from the state the previous event left")
             if after is not None:
                 state = after
@@ -71,9 +73,15 @@ def _check(session: Session) -> list[str]:
         except DamagedRecord:  # reported with the stored JSON
             continue
         if state is not None and state != now:
-            problems.append(f"{company.name}: the current state differs from the state its "
+            problems.append(f"{_named(company.name)}: the current state differs from the state its "
                             "history ends with")
     return problems
+
+
+def _named(name: str) -> str:
+    """A company's name for a problem: as it is, or cut short and quoted when it is longer
+    than a name meks gives (one read from a backup may be anything)."""
+    return name if len(name) <= MAX_NAME else shown(name, MAX_NAME)
 
 
 def _missing_parts(session: Session) -> list[str]:

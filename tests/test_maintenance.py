@@ -86,6 +86,22 @@ def test_a_restore_refused_into_a_new_file_leaves_no_file_behind(runner: CliRunn
     err = run(runner, "--db", str(other), "db", "restore", str(file), "--yes", code=2)
     assert "differs" in err or "history" in err
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(other.name)]
+    doc["tables"]["company"][0]["name"] = "A" * 100_000  # a name no command could give
+    file.write_text(json.dumps(doc), encoding="utf-8")
+    err = run(runner, "--db", str(other), "db", "restore", str(file), "--yes", code=2)
+    assert len(err) < 1000 and "'AAAA" in err and "...'" in err
+
+
+def test_a_blank_database_location_is_bad_usage(runner: CliRunner,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """--db '' (or spaces) names no database: refused, not taken for MEKS_DB or the default
+    file; MEKS_DB of spaces likewise. MEKS_DB set empty means unset, as in the shell."""
+    assert "--db is empty" in run(runner, "--db", "", "db", "path", code=2)
+    assert "--db is blank" in run(runner, "--db", "  ", "db", "path", code=2)
+    monkeypatch.setenv("MEKS_DB", "   ")
+    assert "MEKS_DB is blank" in run(runner, "db", "path", code=2)
+    monkeypatch.setenv("MEKS_DB", "")
+    assert run(runner, "db", "path").strip()  # the default file
 
 
 def test_restore_refuses_what_is_not_a_backup(runner: CliRunner, tmp_path: Path) -> None:
