@@ -40,20 +40,8 @@ def set_db(value: str | None) -> None:
 
 
 def location() -> str:
-    import os
+    from db.location import resolve
 
-    from db.location import ENV_VAR, resolve
-    from meks.game.errors import UsageError
-
-    # --db given empty, or either made of spaces, names no database: refused, not taken for
-    # the next choice (MEKS_DB set empty counts as unset, as the shell's 'MEKS_DB=' means)
-    for given, named in ((_db, "--db"), (os.environ.get(ENV_VAR), ENV_VAR)):
-        if given is not None and not given.strip() and (given or named == "--db"):
-            raise UsageError(f"{named} is {'empty' if not given else 'blank'}; give a "
-                             "database file's path or a URL, or leave it out for the "
-                             "default file.")
-        if given:
-            break
     where = resolve(_db)
     _refuse_control(where)
     return where

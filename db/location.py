@@ -24,8 +24,18 @@ def default_path() -> Path:
 
 
 def resolve(db: str | None = None) -> str:
-    """The database in use, as given: ``--db``, else ``MEKS_DB``, else the default file."""
-    return db or os.environ.get(ENV_VAR) or str(default_path())
+    """The database in use, as given: ``--db``, else ``MEKS_DB``, else the default file.
+    ``--db`` given empty, or either made of spaces, names no database and is refused
+    (``BadURL``, exit 2) rather than passed over; ``MEKS_DB`` set empty counts as unset, as
+    the shell's ``MEKS_DB=`` means."""
+    env = os.environ.get(ENV_VAR)
+    for given, named in ((db, "--db"), (env or None, ENV_VAR)):
+        if given is not None and not given.strip():
+            raise BadURL(f"{named} is {'empty' if not given else 'blank'}; give a database "
+                         "file's path or a URL, or leave it out for the default file.")
+        if given:
+            return given
+    return str(default_path())
 
 
 # libpq's keyword connection string: 'host=db.example dbname=league user=ana password=x',

@@ -403,19 +403,22 @@ def parse_yaml(text: str, source: str, kind: Kind = YAML_FILE) -> object:
 def read_yaml_file(path: Path | str, kind: Kind = YAML_FILE) -> object:
     """The plain data in the YAML file at ``path``; ``InputError`` (exit 2) if unreadable,
     unsafe or empty."""
-    data = parse_yaml(read_text(path, kind), str(path), kind)
-    if data is None:
-        raise InputError(str(path), ["the file is empty"])
-    return data
+    return _read_yaml(path, kind)[1]
 
 
 def read_yaml_lines(path: Path | str, kind: Kind = YAML_FILE) -> tuple[object, LineIndex]:
     """``read_yaml_file``, with the lines of the file's values, to say where a problem is."""
+    text, data = _read_yaml(path, kind)
+    return data, LineIndex(compose(text))
+
+
+def _read_yaml(path: Path | str, kind: Kind) -> tuple[str, object]:
+    """The YAML file's text and the plain data in it (see ``read_yaml_file``)."""
     text = read_text(path, kind)
     data = parse_yaml(text, str(path), kind)
     if data is None:
         raise InputError(str(path), ["the file is empty"])
-    return data, LineIndex(compose(text))
+    return text, data
 
 
 # ---- lines of a YAML file's values --------------------------------------------------------
