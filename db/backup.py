@@ -34,7 +34,8 @@ from sqlmodel import Session, SQLModel
 
 import db.models  # noqa: F401 - registers every table
 from db.engine import consistent
-from db.migrations import LATEST, LINKS_13, migrate, recompute_since
+from db.migrations import LATEST, migrate, recompute_since
+from db.migrations.links import LINKS_13
 from meks.game.errors import (
     InputError,
     described,
@@ -260,10 +261,17 @@ def restore(engine: Engine, data: object, source: str,
                 pk = list(table.primary_key.columns)
                 if len(pk) == 1 and pk[0].autoincrement is not False and table.name != \
                         "battle_log":
-                    top = conn.execute(select(func.max(pk[0]))).scalar() or 0
-                    conn.execute(text(
-                        f"SELECT setval(pg_get_serial_sequence('{table.name}', "
-                        f"'{pk[0].name}'), {max(top, 1)}, {top > 0})"))
+                    # never back: an id the database gave before stays given (as
+                    # SQLite's AUTOINCREMENT keeps it through the delete above)
+                    sequence = conn.execute(text(
+                        f"SELECT pg_get_serial_sequence('{table.name}', '{pk[0].name}')"
+                    )).scalar_one()
+                    given = conn.execute(text(
+                        f"SELECT CASE WHEN is_called THEN last_value ELSE 0 END "
+                        f"FROM {sequence}")).scalar_one()
+                    top = max(conn.execute(select(func.max(pk[0]))).scalar() or 0, given)
+                    conn.execute(text(f"SELECT setval('{sequence}', {max(top, 1)}, "
+                                      f"{top > 0})"))
         if verify is not None:
             _verify(conn, verify, source)
     return counts

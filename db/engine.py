@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.exc import (
     ArgumentError,
     DBAPIError,
@@ -197,7 +197,7 @@ def engine_for(location: str, create: bool = True) -> Engine:
                     _check_read_only_schema(conn, location)
                 current = locked or up_to_date(conn)
             if not current:
-                with engine.begin() as conn:
+                with engine.connect() as conn, _foreign_keys_off(conn), conn.begin():
                     _migrate(conn, location)
         except BaseException:
             engine.dispose()  # a refused database keeps no connection open
@@ -238,6 +238,23 @@ def engine_for(location: str, create: bool = True) -> Engine:
         ) from None
     _engines[url] = engine
     return engine
+
+
+@contextmanager
+def _foreign_keys_off(conn: Connection) -> Iterator[None]:
+    """SQLite's foreign keys off on ``conn`` until the block ends, for migrations that make
+    a table again (which SQLite takes only with them off, and only outside a transaction:
+    the block begins its own). The migration checks the links itself before it ends."""
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    driver = conn.connection.driver_connection
+    assert driver is not None
+    driver.execute("PRAGMA foreign_keys = OFF")
+    try:
+        yield
+    finally:
+        driver.execute("PRAGMA foreign_keys = ON")
 
 
 def _migrate(conn: Any, location: str) -> None:

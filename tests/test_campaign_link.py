@@ -399,7 +399,7 @@ def test_db_check_accepts_every_link_migration_8_makes(spec: Any) -> None:
     """Property: for any JSON a play's record may hold (damaged or not), migration 8's link
     (its own frozen rule) is the one 'db check' asks for, and neither raises."""
     from campaigns.integrity import recorded_step
-    from db.migrations import _step_named_v8
+    from db.migrations.tables import _step_named_v8
 
     owners = {1: 1, 2: 2, 3: 9}  # campaign id: its company
     assert _step_named_v8(json.dumps(spec), owners) == recorded_step(spec, owners)

@@ -62,7 +62,7 @@ def test_the_links_are_foreign_keys_and_the_models_agree(temp_database: str) -> 
     """A database migrated from blank has every link the models declare, with the same
     action on delete: among them migration 13's four."""
     from db.engine import engine_for
-    from db.migrations import LINKS_13
+    from db.migrations.links import LINKS_13
 
     with engine_for(temp_database).connect() as conn:
         for table in SQLModel.metadata.sorted_tables:

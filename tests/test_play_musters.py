@@ -405,7 +405,7 @@ def test_db_check_asks_for_the_musters_migration_10_holds(spec: Any) -> None:
     musters (its own frozen rule) are the ones 'db check' asks an unfinished play to hold,
     and neither raises."""
     from campaigns.integrity import musters_agree, recorded_musters
-    from db.migrations import _musters_named_v10
+    from db.migrations.tables import _musters_named_v10
 
     owners = {1: 1, 2: 2, 3: 5, 4: 9}  # muster id: its company
     made = _musters_named_v10(json.dumps(spec), owners)
