@@ -596,6 +596,25 @@ def test_user_scenario_is_found_by_id() -> None:
     assert get_scenario("my-own").name == "Minimal"
 
 
+def test_user_scenario_ending_in_yml_is_found_too() -> None:
+    write_user_scenario("mine.YML", yaml.safe_dump({**MINIMAL, "id": "my-own"}))
+    write_user_scenario("notes.txt", "not a scenario")
+    assert get_scenario("my-own").name == "Minimal"
+
+
+def test_a_scenarios_folder_that_is_a_file_is_said_so(
+        runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """MEKS_SCENARIOS_DIR naming a file is bad usage in one sentence, not an empty folder
+    that leaves the player's scenarios out without a word."""
+    (tmp_path / "a-file").write_text("x")
+    monkeypatch.setenv("MEKS_SCENARIOS_DIR", str(tmp_path / "a-file"))
+    code, out, err = run(runner, "scenario", "list")
+    assert (code, out) == (2, "")
+    assert "is a file, not a folder; point MEKS_SCENARIOS_DIR at a folder" in " ".join(
+        err.split())
+    assert "Traceback" not in err
+
+
 # ---- the commands ------------------------------------------------------------------------
 
 def test_scenario_list_shows_builtin_and_user_scenarios(runner: CliRunner) -> None:

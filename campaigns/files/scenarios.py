@@ -158,12 +158,18 @@ def builtin_file(scenario_id: str) -> Path:
 def user_entries() -> list[ScenarioEntry]:
     """The player's own scenario files, each read (or with the error that keeps it out)."""
     folder = user_scenarios_dir()
+    named = f" (named by {ENV_DIR})" if os.environ.get(ENV_DIR, "").strip() else ""
     try:
         if not folder.is_dir():
+            if folder.exists():
+                raise InputError(str(folder), [
+                    f"the scenarios folder{named} is a file, not a folder; point "
+                    f"{ENV_DIR} at a folder of scenario files, or unset it"
+                    if named else "the scenarios folder is a file, not a folder; move the "
+                    "file away so that the folder can hold your scenarios"])
             return []
-        paths = sorted(folder.glob("*.yaml"))
+        paths = sorted(p for p in folder.iterdir() if p.suffix.lower() in SUFFIXES)
     except OSError as exc:  # a name too long to look up, say
-        named = f" (named by {ENV_DIR})" if os.environ.get(ENV_DIR, "").strip() else ""
         raise InputError(str(folder), [f"the scenarios folder{named} {os_problem(exc)}"]) \
             from None
     entries = []
