@@ -36,7 +36,17 @@ from campaigns.files.view_records import (
 from campaigns.parts import heat_loss
 from campaigns.treasury import points as treasury_points
 from db.locks import lock_company, mark_locked
-from db.models import BattleLog, Company, Event, Mek, Muster, Pilot, SupportRoll, fold
+from db.models import (
+    NAME_LENGTH,
+    BattleLog,
+    Company,
+    Event,
+    Mek,
+    Muster,
+    Pilot,
+    SupportRoll,
+    fold,
+)
 from meks.game.catalog import Catalog, Size, load_catalog
 from meks.game.dice import Dice
 from meks.game.errors import InputError, MeksError, UsageError, problem
@@ -66,7 +76,7 @@ def shell_arg(text: str) -> str:
 
 # ---- names ----------------------------------------------------------------------------------
 
-MAX_NAME = 60  # characters in a company name, callsign or pilot name
+MAX_NAME = NAME_LENGTH  # characters in a company name, callsign or pilot name
 
 
 def reads_as_id(name: str) -> bool:

@@ -107,6 +107,10 @@ def _value_problem(column: Column[Any], value: object) -> str | None:
             return wrong_kind("text", value)
         if "\x00" in value:
             return "contains a NUL character; remove it"
+        most = column.info.get("most_characters")
+        if most is not None and len(value) > most:
+            return (f"is {len(value)} characters long, and meks keeps such a name to {most}; "
+                    "shorten it")
         return json_problem(value) if isinstance(kind, Text) else None
     wanted = kind.python_type
     if isinstance(value, wanted):

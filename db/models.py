@@ -103,10 +103,19 @@ def _link(target: str, ondelete: str = "SET NULL", use_alter: bool = False) -> C
                   nullable=True, index=True)
 
 
+# Characters in a company name, a callsign or a pilot name: what meks gives (campaigns'
+# ``clean_name``) and what a restored backup is held to (the column's ``info``).
+NAME_LENGTH = 60
+
+
+def _name() -> Any:
+    return Field(sa_column_kwargs={"info": {"most_characters": NAME_LENGTH}})
+
+
 class Company(SQLModel, table=True):
     __tablename__ = "company"
     id: int | None = Field(default=None, primary_key=True)
-    name: str
+    name: str = _name()
     name_key: str = Field(unique=True)
     created_at: str = Field(default_factory=utcnow)
 
@@ -116,7 +125,7 @@ class Mek(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("company_id", "callsign_key"),)
     id: int | None = Field(default=None, primary_key=True)
     company_id: int = Field(sa_column=_fk("company.id"))
-    callsign: str
+    callsign: str = _name()
     callsign_key: str
     design: str
     custom_design: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
@@ -150,7 +159,7 @@ class Pilot(SQLModel, table=True):
     __table_args__ = (UniqueConstraint("company_id", "name_key"),)
     id: int | None = Field(default=None, primary_key=True)
     company_id: int = Field(sa_column=_fk("company.id"))
-    name: str
+    name: str = _name()
     name_key: str
     level: str = "Green"
     kills: int = 0

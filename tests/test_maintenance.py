@@ -89,7 +89,8 @@ def test_a_restore_refused_into_a_new_file_leaves_no_file_behind(runner: CliRunn
     doc["tables"]["company"][0]["name"] = "A" * 100_000  # a name no command could give
     file.write_text(json.dumps(doc), encoding="utf-8")
     err = run(runner, "--db", str(other), "db", "restore", str(file), "--yes", code=2)
-    assert len(err) < 1000 and "'AAAA" in err and "...'" in err
+    assert len(err) < 1000 and "is 100000 characters long" in err and "AAAA" not in err
+    assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(other.name)]
 
 
 def test_a_blank_database_location_is_bad_usage(runner: CliRunner,
@@ -156,6 +157,9 @@ DAMAGE = {
         "restored, it would fail 'meks db check': Hawks: the current state differs"),
     "unreadable stored JSON": (lambda d: d["tables"]["pilot"][0].update(skills="{oops"),
                                "pilot row 1 (skills): is not valid JSON"),
+    "a name longer than meks gives": (
+        lambda d: d["tables"]["company"][0].update(name="H" * 100_000),
+        "company row 1 (name): is 100000 characters long, and meks keeps such a name to 60"),
 }
 
 
