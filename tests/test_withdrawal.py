@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
+from campaigns.files.scenario_model import parse_scenario
 from campaigns.files.scenarios import get_scenario
 from meks.engine.answers import strength
 from meks.engine.bot.policy import Bot
@@ -184,6 +185,49 @@ def test_withdrawal_the_bot_withdraws_when_hopeless_and_overruns_when_clearly_wi
     # an even fight: on it goes
     b.unit("D1").hits = 0
     assert Bot().withdrawal(view, Side.ATTACKER, view.withdrawal_options()) is Retreat.FIGHT
+
+
+def test_withdrawal_the_bot_judges_the_fight_as_the_next_turn_finds_it_R6_13() -> None:
+    """As the turn ends, the bot weighs the fight ahead: a Mek whose wounded pilot failed
+    this turn's roll still fights next turn (at 5+), and the terrain of the zone each unit
+    stands in this turn is not the fight's (a zone combat puts both sides in one). Counted
+    as they stood, either made an even fight look hopeless, and the bot withdrew from it."""
+    def even(terrain: str) -> Battle:
+        return exchange(gun("Laser", "Laser", name="Ours"),
+                        post(weapons=["Laser", "Laser"], name="Theirs"), QUIET_TURN,
+                        terrain=terrain, attacker_ctl=Scripted(fire=hold_fire),
+                        defender_ctl=Scripted(fire=hold_fire), withdrawal=True)
+
+    def asked(b: Battle, side: Side) -> Retreat:
+        view = b.views[side]
+        return Bot().withdrawal(view, side, view.withdrawal_options())
+
+    b = even("Plains")
+    ours = b.unit("A1")
+    ours.wounded, ours.can_act = True, False  # failed this turn's 5+
+    assert asked(b, Side.ATTACKER) is Retreat.FIGHT
+    ours.wounded = False  # counted as acting on 5+ only while wounded
+    assert asked(b, Side.ATTACKER) is Retreat.FIGHT
+    # Ours in the open (zone 4), theirs in the Woods (zone 5): each side's next fight is
+    # judged as the same one, whichever zone it is fought in.
+    split = parse_scenario({
+        "id": "split", "name": "Split", "turn_limit": 12,
+        "terrain": {z: "Woods" if z == 5 else "Plains" for z in range(1, 10)},
+        "attacker": {"setup": {"zones": [5]}}, "defender": {"setup": {"zones": [5]}},
+        "victory": {"attacker": {"type": "last_standing", "side": "attacker"},
+                    "defender": {"type": "last_standing", "side": "defender"}},
+        "house_rules": {"withdrawal": True}})
+    apart = exchange(gun("Laser", "Laser", name="Ours"),
+                     post(weapons=["Laser", "Laser"], name="Theirs"), [], turns=0,
+                     scenario=split)
+    apart.unit("A1").zone = 4
+    ratios = []
+    for side in Side:
+        bot, view = Bot(), apart.views[side]
+        with bot.judge.next_turn(view):
+            ratios.append(bot.judge.ratio(view, [apart.unit(side.value[0].upper() + "1")],
+                                          [apart.unit(side.enemy.value[0].upper() + "1")]))
+    assert ratios[0] == pytest.approx(1.0) and ratios[1] == pytest.approx(1.0)
 
 
 def test_withdrawal_a_recorded_decision_replays_the_same_battle_R6_13() -> None:

@@ -117,20 +117,23 @@ class Ground(Protocol):
 
 def to_hit_of(ground: Ground, unit: Aimer | None, weapon: Weapon, target: Aimer, band: Band, *,
         single: bool = True, gunnery: bool = False, family_skill: bool | None = None,
-        spoof: bool | None = None, doubled: bool | None = None) -> ToHit | None:
+        spoof: bool | None = None, doubled: bool | None = None,
+        terrain: int | None = None) -> ToHit | None:
     """The to-hit roll of one firing of ``unit``'s ``weapon`` at ``target`` at ``band``
     (``unit`` None: a shot with no shooter to read, such as a support strike), or None when
     the weapon cannot fire at that band. ``single``: the shooter has one target this turn;
     ``gunnery``: a Gunnery second shot. Each of the last three is read from the units and
     the ground when None: ``family_skill``, whether the shooter's Accuracy, Guidance or
     Steady Hand is there to use; ``spoof``, whether the target's Spoof is; ``doubled``,
-    whether the range step doubled the zone's terrain against the target. Asking uses up no
-    once-a-turn skill."""
+    whether the range step doubled the zone's terrain against the target; and ``terrain``,
+    the to-hit modifier of the target's zone (a bot looking past the present fight asks
+    with 0 for every zone alike). Asking uses up no once-a-turn skill."""
     need = weapon.needs[band]
     if need is None:
         return None
     zone = target.zone or 5
-    terrain = ground.terrain_to_hit(zone)
+    if terrain is None:
+        terrain = ground.terrain_to_hit(zone)
     counts = bool(terrain) and not weapon.ignores_terrain
     if doubled is None:
         doubled = counts and ground.doubled_against(zone, target.side)

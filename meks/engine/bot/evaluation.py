@@ -267,7 +267,7 @@ class Judge(Appraiser):
             spent = any(w.fired for w in unit.weapons)
             known = self._shooting[ref] = (
                 self._heat_of_zone.get(unit.zone or 5, 0) > 0,
-                unit.can_act or self._turn <= 0, unit.wounded, spent,
+                self.acts(unit), unit.wounded, spent,
                 unit.carried_heat if spent else unit.heat,
                 tuple([w.destroyed for w in unit.weapons]), self.systems(unit),
                 battle.computers_damaged(unit))
@@ -296,8 +296,8 @@ class Judge(Appraiser):
         if known is None:
             zone = target.zone or 5
             known = self._shot_at[ref] = (
-                battle.terrain_to_hit(zone), target.dug_in_zone == zone, self.systems(target),
-                battle.doubled_against(zone, target.side),
+                self.terrain(battle, zone), target.dug_in_zone == zone, self.systems(target),
+                not self._next_turn and battle.doubled_against(zone, target.side),
                 self.phalanx_in(battle, zone, target.side))
         return known
 
@@ -312,7 +312,7 @@ class Judge(Appraiser):
     def _quick_estimate(self, battle: SideView, unit: UnitView, target: UnitView, band: Band,
                         doubled: bool | None) -> float:
         """``quick``, worked out."""
-        if not unit.can_act and battle.turn > 0:
+        if not self.acts(unit):
             return 0.0
         if unit.is_infantry:
             # R6.11: infantry fight at Short only, hitting on a roll under the target's AR

@@ -315,14 +315,16 @@ class Bot(Manoeuvre):
         return unit.reactor_scare and 2 * unit.remaining <= unit.max_hits
 
     def withdrawal(self, battle: SideView, side: Side, options: list[Retreat]) -> Retreat:
-        """Overrun when offered and the whole force's ratio (the judge's) is at least
-        ``OVERRUN_AT``; withdraw when it is under ``WITHDRAW_BELOW``, no unit of the side is
-        still to arrive, and standing still would not win; else fight on."""
+        """Overrun when offered and the whole force's ratio (the judge's, as the next turn
+        will find the fight: ``Judge.next_turn``) is at least ``OVERRUN_AT``; withdraw when
+        it is under ``WITHDRAW_BELOW``, no unit of the side is still to arrive, and standing
+        still would not win; else fight on."""
         self._know(battle)
         mine = [u for u in battle.side_units(side) if u.on_map and not u.decoy]
         theirs = [u for u in battle.side_units(side.enemy) if u.on_map and not u.hidden
                   and (u.weapons or u.is_infantry)]
-        ratio = self.judge.ratio(battle, mine, theirs)
+        with self.judge.next_turn(battle):
+            ratio = self.judge.ratio(battle, mine, theirs)
         if Retreat.OVERRUN in options and ratio >= OVERRUN_AT:
             return Retreat.OVERRUN
         waiting = any(u.alive and not u.arrived for u in battle.side_units(side))

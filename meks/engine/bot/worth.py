@@ -7,7 +7,8 @@ while nothing happens in a battle, and the base of its ``Judge``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from math import exp
 from typing import TYPE_CHECKING
 
@@ -87,6 +88,7 @@ class Appraiser:
         # Remembered until anything happens (dropped when the side's ``moment`` changes):
         self._memo_key: object = None
         self._turn = -1  # the battle's turn
+        self._next_turn = False  # see ``next_turn``
         # (Units are keys themselves, not their ids: a bot that plays both sides sees an
         # enemy Decoy's contact, a unit of its own, under the decoy's id.)
         # (A view hands out a new value of a unit for each question, so values are
@@ -141,6 +143,34 @@ class Appraiser:
             self._marked.clear()
             self._phalanx.clear()
             self._shared.clear()
+
+    @contextmanager
+    def next_turn(self, battle: SideView) -> Iterator[None]:
+        """Within the block, fights are judged as the next turn will find them, for a choice
+        made as a turn ends (withdraw, overrun): every unit acts (a pilot who failed this
+        turn's roll rolls again, wounded at 5+, which the estimate counts), and no zone's
+        terrain counts (a zone combat puts both sides in one zone's terrain, and where they
+        will meet is not known; this turn's doubling is over). What is remembered of the
+        units meanwhile is kept apart and dropped after (``battle`` is seen first, so that
+        what is kept is of the battle as it is)."""
+        self.fresh(battle)
+        kept = self._shooting, self._shot_at, self._shared
+        self._shooting, self._shot_at, self._shared = {}, {}, {}
+        self._next_turn = True
+        try:
+            yield
+        finally:
+            self._next_turn = False
+            self._shooting, self._shot_at, self._shared = kept
+
+    def acts(self, unit: UnitView) -> bool:
+        """Whether the estimates count ``unit`` as acting: it acts this turn, the battle has
+        not begun (every unit counts), or the judging looks at the next turn."""
+        return unit.can_act or self._turn <= 0 or self._next_turn
+
+    def terrain(self, battle: SideView, zone: int) -> int:
+        """The to-hit modifier of ``zone``'s terrain, as the judging counts it."""
+        return 0 if self._next_turn else battle.terrain_to_hit(zone)
 
     def phalanx_in(self, battle: SideView, zone: int, side: Side) -> bool:
         """Whether the side sees a unit of ``side`` with a Phalanx in ``zone`` (R6.6),
@@ -237,9 +267,13 @@ class Appraiser:
         ``meks.engine.inputs`` from what the side sees); ``skill``: whether the family skill
         counts (the bot plans which attack uses it). The bot does not count on an enemy's
         Spoof. None when the weapon cannot fire at ``band``."""
+        if self._next_turn:
+            doubled, terrain = False, 0
+        else:
+            terrain = None
         return to_hit_of(battle, unit, weapon, target, band, single=single, gunnery=gunnery,
                          family_skill=skill and unit is not None, spoof=False,
-                         doubled=doubled)
+                         doubled=doubled, terrain=terrain)
 
     def modifier(self, battle: SideView, unit: UnitView | None, weapon: Weapon, target: UnitView,
                  band: Band, single: bool, skill: bool,
@@ -282,5 +316,5 @@ class Appraiser:
                 return 0.0
         elif need_at(weapon, band) is None:
             return 0.0
-        check = kills_roll(weapon, battle.terrain_to_hit(target.zone or 5))
+        check = kills_roll(weapon, self.terrain(battle, target.zone or 5))
         return float(check.expected(ONE_FLOAT))
