@@ -22,17 +22,20 @@ def html_file(value: Path) -> Path:
 def writable_target(value: Path) -> Path:
     """``value`` (with ``~`` expanded) if a file may be written there, checked before any
     work: a folder that exists and can be written, and nothing there but a regular file that
-    can be replaced (``replaceable``). Every option naming a file to write checks with this
+    can be replaced (``replaceable``); else ``InputError`` (exit 2), worded as a file that
+    cannot be written is everywhere. Every option naming a file to write checks with this
     once it has checked the file's ending."""
+    from meks.game.errors import InputError
+
     target = value.expanduser()
     folder = target.parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK):
-        raise typer.BadParameter(f"cannot write in {folder}: give a file in a folder that "
-                                 "exists and that you can write to.")
+    if not folder.is_dir():
+        raise InputError(str(target), ["cannot be written: its folder does not exist"])
+    if not os.access(folder, os.W_OK):
+        raise InputError(str(target), ["cannot be written: permission denied in its folder"])
     replaceable(target)
     if target.exists() and not os.access(target, os.W_OK):
-        raise typer.BadParameter(f"{target} exists and is not a file you can replace; give "
-                                 "another name.")
+        raise InputError(str(target), ["cannot be written: permission denied"])
     return target
 
 

@@ -145,7 +145,7 @@ def test_ladder_refuses_bad_input(runner: CliRunner, tmp_path: Path) -> None:
     result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / ".svg")])
     assert result.exit_code == 2 and "ladder.svg" in result.stderr
     result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "no" / "x.svg")])
-    assert result.exit_code == 2 and "cannot write" in result.stderr
+    assert result.exit_code == 2 and "cannot be written: its folder does not exist" in result.stderr
     assert "Fighting" not in result.stderr and not result.stdout  # refused before any duel
     (tmp_path / "dir.svg").mkdir()
     result = runner.invoke(app, ["odds", "ladder", "--plot", str(tmp_path / "dir.svg")])

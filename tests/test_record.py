@@ -302,7 +302,8 @@ def test_a_report_goes_only_to_an_html_file_in_a_folder_that_exists(
     assert "ending .html" in err
     err = " ".join(run(runner, "campaign", "report", wolves, "-o",
                        str(tmp_path / "no" / "r.html"), code=2).split())
-    assert "cannot write in" in err
+    where = tmp_path / "no" / "r.html"  # said as every file that cannot be written is
+    assert err == f"Error: {where}: cannot be written: its folder does not exist"
     assert not (tmp_path / "no").exists()
 
 
