@@ -141,9 +141,9 @@ class Sight:
 class SideView(LegalAnswers):
     """One side's view of a battle (see the module docstring)."""
 
-    __slots__ = ("_asked", "_b", "_labelled", "_met", "_parts", "_values", "assets", "catalog",
-                 "enemy", "house", "identified", "known", "marked", "revision", "scenario",
-                 "side", "targeted", "token")
+    __slots__ = ("_asked", "_b", "_labelled", "_met", "_parts", "_placed", "_places", "_values",
+                 "assets", "catalog", "enemy", "house", "identified", "known", "marked",
+                 "revision", "scenario", "side", "targeted", "token")
 
     def __init__(self, battle: Source, side: Side) -> None:
         # A weak reference: the battle holds its views, and a cycle between them would keep
@@ -166,6 +166,10 @@ class SideView(LegalAnswers):
         # How many units the battle had when every enemy unit among them had its label
         # (units only ever join a battle: until one does, there is no one new to meet).
         self._met = -1
+        # Each unit's place in the order the side is told of units (``_arranged``), while
+        # the side has as many labels as ``_placed``.
+        self._places: dict[Unit, tuple[bool, int]] = {}
+        self._placed = -1
         # From revision 10 on the enemy's units are handed out under the side's own labels
         # and in their order (``label``), never under the engine's ids.
         self._labelled = battle.revision >= LABELS
@@ -348,7 +352,10 @@ class SideView(LegalAnswers):
     def phalanx_in(self, zone: int, side: Side) -> bool:
         """Whether the side sees a unit of ``side`` with a working Phalanx in ``zone``
         (R6.6)."""
-        return any(f.has_system("Phalanx") for f in self.in_zone(zone, side))
+        b = self._b
+        if not b.secret and not b.sight.covers and not self._setting_up():
+            return b.phalanx_in(zone, side)
+        return any(f.has_system("Phalanx") for f in self._in_zone(zone, side))
 
     def combat_zones(self) -> list[int]:
         """The zones with a zone combat going on."""
@@ -406,14 +413,22 @@ class SideView(LegalAnswers):
         labels = self._b.sight.labels[side]
         if any(u.side is not side and u.id not in labels for u in units):
             self._meet()
+        # Each unit's place is kept until the side labels another contact (labels are only
+        # ever added, so a place once worked out holds until then).
+        places = self._places
+        if self._placed != len(labels):
+            places.clear()
+            self._placed = len(labels)
+        try:
+            return sorted(units, key=places.__getitem__)
+        except KeyError:
+            pass
         defender = DEFENDER
-
-        def place(u: Unit) -> tuple[bool, int]:
-            if u.side is side:
-                return (u.side is defender, 0)
-            return (u.side is defender, int(labels.get(u.id, "C0")[1:]))
-
-        return sorted(units, key=place)
+        for u in units:
+            if u not in places:
+                places[u] = (u.side is defender, 0) if u.side is side else \
+                    (u.side is defender, int(labels.get(u.id, "C0")[1:]))
+        return sorted(units, key=places.__getitem__)
 
     def _setting_up(self) -> bool:
         """Whether the enemy is still setting up, what hides not placed yet: then no enemy

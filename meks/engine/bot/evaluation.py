@@ -245,14 +245,29 @@ class Judge(Appraiser):
     def _recall(self, battle: SideView, unit: UnitView, target: UnitView, band: Band,
                 doubled: bool | None) -> float:
         """``quick``, once ``fresh`` has seen the battle as it is now."""
-        key = (unit.id, unit.decoy, target.id, target.decoy, band, doubled,
-               self._as_shooter(battle, unit),
-               self._as_target(battle, target), target.id in self.marked(battle, unit.side))
+        return self._recalled(battle, unit, self._shooter_key(battle, unit), target,
+                              self._target_key(battle, target),
+                              target.id in self.marked(battle, unit.side), band, doubled)
+
+    def _recalled(self, battle: SideView, unit: UnitView, shooter: tuple[object, ...],
+                  target: UnitView, shot_at: tuple[object, ...], marked: bool, band: Band,
+                  doubled: bool | None) -> float:
+        """``_recall``, with what its key reads of the shooter (``_shooter_key``), of the
+        target (``_target_key``) and the mark worked out (once for many pairs)."""
+        key = (shooter, shot_at, marked, band, doubled)
         known = self._quick.get(key)
         if known is None:
             known = self._quick[key] = self._quick_estimate(battle, unit, target, band,
                                                             doubled)
         return known
+
+    def _shooter_key(self, battle: SideView, unit: UnitView) -> tuple[object, ...]:
+        """A shooter in ``quick``'s key: its ref and ``_as_shooter``."""
+        return (unit.id, unit.decoy, self._as_shooter(battle, unit))
+
+    def _target_key(self, battle: SideView, target: UnitView) -> tuple[object, ...]:
+        """A target in ``quick``'s key: its ref and ``_as_target``."""
+        return (target.id, target.decoy, self._as_target(battle, target))
 
     def _as_shooter(self, battle: SideView, unit: UnitView) -> tuple[object, ...]:
         """What of a shooter ``quick`` reads that may change during a battle: whether its
@@ -384,11 +399,16 @@ class Judge(Appraiser):
         """``power``, worked out."""
         bands = [band] if band is not None else list(BANDS)
         total = 0.0
+        aims = [(s, self._shooter_key(battle, s), self.marked(battle, s.side))
+                for s in shooters]
+        marks = [(t, self._target_key(battle, t)) for t in targets]
+        recalled = self._recalled
         for b in bands:
             weight = 1.0 if band is not None else BAND_WEIGHT[b]
-            for s in shooters:
-                total += weight * sum([self._recall(battle, s, t, b, None)
-                                       for t in targets]) / len(targets)
+            for s, shooter, marked in aims:
+                total += weight * sum([recalled(battle, s, shooter, t, shot_at, t.id in marked,
+                                                b, None)
+                                       for t, shot_at in marks]) / len(targets)
         return total
 
     def ratio(self, battle: SideView, mine: Sequence[UnitView],
@@ -462,22 +482,29 @@ class Judge(Appraiser):
              band: Band, doubled: bool, clock: int) -> float:
         """Worth we expect to deal minus worth we expect to take at ``band``."""
         self.fresh(battle)
+        recalled = self._recalled
+        # (what each key reads of each unit, worked out once for every pair)
+        ours = [(u, self._shooter_key(battle, u), self._target_key(battle, u),
+                 self.marked(battle, u.side)) for u in mine]
+        foes = [(e, self._shooter_key(battle, e), self._target_key(battle, e),
+                 self.marked(battle, e.side)) for e in theirs]
         dealt = 0.0
-        for u in mine:
+        for u, shooter, _, marked in ours:
             best = 0.0
-            for t in theirs:
+            for t, _, shot_at, _ in foes:
                 if t.is_infantry and not t.detected:
                     continue
-                best = max(best, self._recall(battle, u, t, band, None) * self.hit_worth(t))
+                best = max(best, recalled(battle, u, shooter, t, shot_at, t.id in marked,
+                                          band, None) * self.hit_worth(t))
             dealt += best
         taken = 0.0
-        for e in theirs:
+        for e, shooter, _, marked in foes:
             best = 0.0
-            for u in mine:
+            for u, _, shot_at, _ in ours:
                 if u.hidden:
                     continue
-                best = max(best, self._recall(battle, e, u, band, doubled)
-                           * self.hit_worth(u))
+                best = max(best, recalled(battle, e, shooter, u, shot_at, u.id in marked,
+                                          band, doubled) * self.hit_worth(u))
             taken += best
         return dealt * self.urgency(battle, clock) - taken
 

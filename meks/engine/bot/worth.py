@@ -178,8 +178,7 @@ class Appraiser:
         key = (zone, side)
         known = self._phalanx.get(key)
         if known is None:
-            known = self._phalanx[key] = any(f.has_system("Phalanx")
-                                             for f in battle.in_zone(zone, side))
+            known = self._phalanx[key] = battle.phalanx_in(zone, side)
         return known
 
     def systems(self, unit: UnitView) -> frozenset[str]:
