@@ -411,7 +411,8 @@ class SideView(LegalAnswers):
         units = list(units)
         side = self.side
         labels = self._b.sight.labels[side]
-        if any(u.side is not side and u.id not in labels for u in units):
+        if self._met != len(self._b.units) and \
+                any(u.side is not side and u.id not in labels for u in units):
             self._meet()
         # Each unit's place is kept until the side labels another contact (labels are only
         # ever added, so a place once worked out holds until then).
@@ -474,6 +475,11 @@ class SideView(LegalAnswers):
     def units(self) -> list[UnitView]:
         """Every unit the side may see: its own, and the enemy's it knows of."""
         return self._values_of(self._faces())
+
+    def alive_count(self) -> int:
+        """How many of the units the side may see (``units``) are alive: the count alone,
+        with no values built."""
+        return sum([1 for u in self._filtered_faces() if u.alive])
 
     def side_units(self, side: Side) -> list[UnitView]:
         b = self._b

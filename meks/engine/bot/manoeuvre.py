@@ -94,7 +94,7 @@ class Manoeuvre(Baseline):
         stamp = (battle.stamp, battle.side, side)
         if stamp == self._clock_stamp[0]:
             return self._clock_stamp[1]
-        key = (battle.turn, sum(1 for u in battle.units if u.alive), side)
+        key = (battle.turn, battle.alive_count(), side)
         value = self._clock.get(key)
         if value is None:
             value = self._clock[key] = standing_still(battle, side)
