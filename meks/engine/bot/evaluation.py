@@ -67,6 +67,17 @@ class Judge(Appraiser):
         """The weapons that can hurt one of ``targets`` at ``band``, with their odds
         (``single``: whether the unit attacks one target this turn, for a Targeting Array;
         by default, whether ``targets`` is one)."""
+        live = unit.live_weapons()
+        short = band is Band.SHORT
+        for slot in live:
+            weapon = slot.weapon
+            if not slot.fired and (weapon.needs[band] is not None or
+                                   (short and weapon.is_small)):
+                break
+        else:
+            # No weapon left to fire can reach ``band``: no firing hurts anything (so
+            # nothing is looked up, the common case at Long).
+            return []
         single = len(targets) == 1 if single is None else single
         gunnery = battle.gunnery_left(unit)
         # Remembered for the battle, keyed on what the odds read: of the shooter
@@ -81,7 +92,6 @@ class Judge(Appraiser):
         if known is None:
             known = self._guns[key] = self._guns_of(battle, unit, targets, band, doubled,
                                                     single, gunnery)
-        live = unit.live_weapons()
         return [Gun(live[i], live[i].weapon.heat, live[i].weapon.family, extra,
                     [(targets[j], plain, boosted) for j, plain, boosted in evs])
                 for i, extra, evs in known]
