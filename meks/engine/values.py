@@ -284,15 +284,13 @@ def _parts_hold(unit: Unit, parts: Parts) -> bool:
     slots = unit.weapons
     if len(slots) != len(weapons):
         return False
-    for i, w in enumerate(weapons):
-        s = slots[i]
+    for w, s in zip(weapons, slots, strict=True):
         if w.weapon is not s.weapon or w.destroyed != s.destroyed or w.fired != s.fired:
             return False
     held = unit.systems
     if len(held) != len(systems):
         return False
-    for i, y in enumerate(systems):
-        h = held[i]
+    for y, h in zip(systems, held, strict=True):
         if y.system is not h.system or y.destroyed != h.destroyed:
             return False
     p = unit.pilot

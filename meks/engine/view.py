@@ -166,8 +166,7 @@ class SideView(LegalAnswers):
         # How many units the battle had when every enemy unit among them had its label
         # (units only ever join a battle: until one does, there is no one new to meet).
         self._met = -1
-        # Each unit's place in the order the side is told of units (``_arranged``), while
-        # the side has as many labels as ``_placed``.
+        # Each unit's place in the order it is told of (``_arranged``), at ``_placed`` labels.
         self._places: dict[Unit, tuple[bool, int]] = {}
         self._placed = -1
         # From revision 10 on the enemy's units are handed out under the side's own labels
@@ -316,8 +315,8 @@ class SideView(LegalAnswers):
         effects take effect at the end of a zone's combat without an event of their own):
         the key for remembering values while nothing does. Says nothing of what the side
         may not know."""
-        b = self._b
-        return self.stamp, b.sight.settled[self.side is Side.DEFENDER]
+        b, i = self._b, self.side is DEFENDER
+        return len(b.log) - b.sight.hidden[i], b.sight.settled[i]
 
     @property
     def first_mover(self) -> Side | None:
@@ -352,9 +351,6 @@ class SideView(LegalAnswers):
     def phalanx_in(self, zone: int, side: Side) -> bool:
         """Whether the side sees a unit of ``side`` with a working Phalanx in ``zone``
         (R6.6)."""
-        b = self._b
-        if not b.secret and not b.sight.covers and not self._setting_up():
-            return b.phalanx_in(zone, side)
         return any(f.has_system("Phalanx") for f in self._in_zone(zone, side))
 
     def combat_zones(self) -> list[int]:
@@ -414,21 +410,14 @@ class SideView(LegalAnswers):
         if self._met != len(self._b.units) and \
                 any(u.side is not side and u.id not in labels for u in units):
             self._meet()
-        # Each unit's place is kept until the side labels another contact (labels are only
-        # ever added, so a place once worked out holds until then).
-        places = self._places
+        places = self._places  # (each holds until the side labels another contact)
         if self._placed != len(labels):
             places.clear()
             self._placed = len(labels)
-        try:
-            return sorted(units, key=places.__getitem__)
-        except KeyError:
-            pass
-        defender = DEFENDER
         for u in units:
             if u not in places:
-                places[u] = (u.side is defender, 0) if u.side is side else \
-                    (u.side is defender, int(labels.get(u.id, "C0")[1:]))
+                places[u] = (u.side is DEFENDER,
+                             0 if u.side is side else int(labels.get(u.id, "C0")[1:]))
         return sorted(units, key=places.__getitem__)
 
     def _setting_up(self) -> bool:
@@ -477,8 +466,7 @@ class SideView(LegalAnswers):
         return self._values_of(self._faces())
 
     def alive_count(self) -> int:
-        """How many of the units the side may see (``units``) are alive: the count alone,
-        with no values built."""
+        """How many of ``units`` are alive (counted with no values built)."""
         return sum([1 for u in self._filtered_faces() if u.alive])
 
     def side_units(self, side: Side) -> list[UnitView]:
