@@ -495,26 +495,26 @@ class Judge(Appraiser):
         recalled = self._recalled
         # (what each key reads of each unit, worked out once for every pair)
         ours = [(u, self._shooter_key(battle, u), self._target_key(battle, u),
-                 self.marked(battle, u.side)) for u in mine]
+                 self.marked(battle, u.side), self.hit_worth(u)) for u in mine]
         foes = [(e, self._shooter_key(battle, e), self._target_key(battle, e),
-                 self.marked(battle, e.side)) for e in theirs]
+                 self.marked(battle, e.side), self.hit_worth(e)) for e in theirs]
         dealt = 0.0
-        for u, shooter, _, marked in ours:
+        for u, shooter, _, marked, _ in ours:
             best = 0.0
-            for t, _, shot_at, _ in foes:
+            for t, _, shot_at, _, worth in foes:
                 if t.is_infantry and not t.detected:
                     continue
                 best = max(best, recalled(battle, u, shooter, t, shot_at, t.id in marked,
-                                          band, None) * self.hit_worth(t))
+                                          band, None) * worth)
             dealt += best
         taken = 0.0
-        for e, shooter, _, marked in foes:
+        for e, shooter, _, marked, _ in foes:
             best = 0.0
-            for u, _, shot_at, _ in ours:
+            for u, _, shot_at, _, worth in ours:
                 if u.hidden:
                     continue
                 best = max(best, recalled(battle, e, shooter, u, shot_at, u.id in marked,
-                                          band, doubled) * self.hit_worth(u))
+                                          band, doubled) * worth)
             taken += best
         return dealt * self.urgency(battle, clock) - taken
 
