@@ -284,13 +284,15 @@ def _parts_hold(unit: Unit, parts: Parts) -> bool:
     slots = unit.weapons
     if len(slots) != len(weapons):
         return False
-    for w, s in zip(weapons, slots, strict=True):
+    for i, w in enumerate(weapons):
+        s = slots[i]
         if w.weapon is not s.weapon or w.destroyed != s.destroyed or w.fired != s.fired:
             return False
     held = unit.systems
     if len(held) != len(systems):
         return False
-    for y, h in zip(systems, held, strict=True):
+    for i, y in enumerate(systems):
+        h = held[i]
         if y.system is not h.system or y.destroyed != h.destroyed:
             return False
     p = unit.pilot
