@@ -180,6 +180,13 @@ def test_the_battle_report_opens_offline_and_prints(
     page, watched = open_page(browser, file)
     check_clean(page, watched, file, f"Battle {battle_id}: Opening Shots (campaign)")
     assert page.locator(".turn").first.locator(".zone").count() == 9
+    # the reveal: a heading for each side's, what was kept from it listed beneath
+    headings = page.locator(".reveal h4").all_inner_texts()
+    assert headings[0].startswith("What the defender kept") or \
+        headings[0] == "The defender kept nothing from the attacker."
+    assert headings[1].startswith(("What the attacker kept", "The attacker kept nothing"))
+    assert not any(item.startswith("What the")
+                   for item in page.locator(".reveal li").all_inner_texts())
     pdf = printed(page, "letter", tmp_path / "battle.pdf")
     assert COMPANY in pdf.text and "Set-up" in pdf.text and "What was hidden" in pdf.text
     assert fits(page, "a4") == []
