@@ -594,6 +594,12 @@ def test_item7_yaml_keys_given_twice_are_refused_naming_both_lines(runner: CliRu
     scenario.write_text(text + "\nturn_limit: 3\n")
     said = plain_refusal(*invoke(runner, "scenario", "check", str(scenario)))
     assert "the key 'turn_limit' is given twice" in said and "lines " in said, said
+    scenario.write_text(text + "\nturn_limit: 3\nname: Twice\n")  # every one, not the first
+    code, _, err = invoke(runner, "scenario", "check", str(scenario))
+    said = " ".join(err.split())
+    assert code == 2 and "Traceback" not in err, err
+    assert "the key 'turn_limit' is given twice" in said, said
+    assert "the key 'name' is given twice" in said, said
 
 
 def test_a_side_given_as_a_folder_a_device_or_a_path_is_a_file_refused(

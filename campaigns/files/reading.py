@@ -296,8 +296,10 @@ def check_yaml_events(text: str, source: str, kind: Kind = YAML_FILE) -> None:
     """Walk the parser's events (the parser keeps its own stack, so this is safe however
     deep the text nests) and refuse, with its line and place, the first tag, anchor or
     alias, list or mapping nested more than ``MAX_DEPTH`` deep, whole number of more than
-    ``MAX_DIGITS`` digits, or text holding a control character."""
+    ``MAX_DIGITS`` digits, or text holding a control character; and every key given twice
+    in one mapping, all of them at once."""
     frames: list[_Frame] = []
+    repeated: list[str] = []
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, yaml.CollectionEndEvent):
             frames.pop()
@@ -328,7 +330,9 @@ def check_yaml_events(text: str, source: str, kind: Kind = YAML_FILE) -> None:
             value = event.value
             if is_key:
                 frames[-1].key = value
-                _refuse_repeated_key(frames, value, line, source)
+                twice = _repeated_key(frames, value, line)
+                if twice is not None:
+                    repeated.append(twice)
             where = _path(frames) if not is_key else _path(frames[:-1])
             wrong = control_problem(value, line, where,
                                     f"the key {value!r}" if is_key else "the text")
@@ -344,25 +348,27 @@ def check_yaml_events(text: str, source: str, kind: Kind = YAML_FILE) -> None:
                 raise InputError(source, [problem(
                     f"lists and mappings nested more than {MAX_DEPTH} deep; no file of ours "
                     "needs that many", line)])
+    if repeated:
+        raise InputError(source, repeated)
 
 
-def _refuse_repeated_key(frames: list[_Frame], key: str, line: int | None,
-                         source: str) -> None:
-    """A key given twice in one mapping: YAML readers keep the last one silently, so a
-    change made to the first would go unseen. Refused, naming both lines."""
+def _repeated_key(frames: list[_Frame], key: str, line: int | None) -> str | None:
+    """The problem of a key given twice in one mapping (None if it is not): YAML readers
+    keep the last one silently, so a change made to the first would go unseen. Refused,
+    naming both lines."""
     top = frames[-1]
-    if key in top.lines:
-        first = top.lines[key]
-        if first is None or line is None:
-            where = ""
-        elif first == line:
-            where = f" (both on line {line})"
-        else:
-            where = f" (lines {first} and {line})"
-        raise InputError(source, [problem(
-            f"the key {key!r} is given twice in one mapping{where}; keep one of them",
-            line, _path(frames[:-1]))])
-    top.lines[key] = line
+    if key not in top.lines:
+        top.lines[key] = line
+        return None
+    first = top.lines[key]
+    if first is None or line is None:
+        where = ""
+    elif first == line:
+        where = f" (both on line {line})"
+    else:
+        where = f" (lines {first} and {line})"
+    return problem(f"the key {key!r} is given twice in one mapping{where}; keep one of them",
+                   line, _path(frames[:-1]))
 
 
 def _long_number(value: str) -> str:
