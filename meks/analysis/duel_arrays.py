@@ -45,159 +45,39 @@ import numpy as np
 from scipy import sparse
 
 from meks.analysis.duel_chain import DuelChain, MekState, next_turn
+from meks.analysis.duel_explore import FireClass, explore, fire_class
 from meks.analysis.duel_lumps import numbered, refine_exact, refine_floats
 from meks.game.criticals import wounded_acts_odds
 from meks.game.rules import ONE_FLOAT
 
 SHORT, MEDIUM, LONG = 0, 1, 2
 BANDS = (SHORT, MEDIUM, LONG)
-# A fire class: (names of the weapons fired, Targeting Array, Computers damage this turn).
-FireClass = tuple[tuple[str, ...], bool, bool]
 Array = Any  # numpy arrays (numpy's own types are too loose to help here)
 Matrix = Any  # scipy sparse matrices
-
-
-class _Side:
-    """One Mek's numbered states and the facts the arrays need about them."""
-
-    def __init__(self, start: MekState, max_hits: int) -> None:
-        self.max_hits = max_hits
-        self.start: list[MekState] = [start]
-        self.start_index: dict[MekState, int] = {start: 0}
-        self.mid: list[MekState] = []
-        self.mid_index: dict[MekState, int] = {}
-
-    def add_start(self, state: MekState) -> int:
-        return _number(self.start, self.start_index, state)
-
-    def add_mid(self, state: MekState) -> int:
-        return _number(self.mid, self.mid_index, state)
-
-    def dead(self, state: MekState) -> bool:
-        return state[0] >= self.max_hits
-
-
-def _number(states: list[MekState], index: dict[MekState, int], state: MekState) -> int:
-    """``state``'s number among ``states``, adding it at the end if it is new."""
-    i = index.get(state)
-    if i is None:
-        i = index[state] = len(states)
-        states.append(state)
-    return i
 
 
 class ArrayChain:
     """The duel of ``duel`` as matrices; ``solve`` gives the outcome probabilities."""
 
     def __init__(self, duel: DuelChain, build: bool = True, merge: bool = False) -> None:
-        """Number every state; ``build``: also make the matrices (``solve`` needs them;
-        ``lumps`` does not); ``merge``: follow one state of each group of states the duel
-        cannot tell apart (``lumps``) instead of every state. On an exact ``duel`` the
-        chances stay exact fractions, for ``lumps``; the matrices are floats either way."""
+        """Number every state (``meks.analysis.duel_explore``); ``build``: also make the
+        matrices (``solve`` needs them; ``lumps`` does not); ``merge``: follow one state of
+        each group of states the duel cannot tell apart (``lumps``) instead of every state.
+        On an exact ``duel`` the chances stay exact fractions, for ``lumps``; the matrices
+        are floats either way."""
         self.duel = duel
-        self.sides = (_Side(duel.models[0].start(), duel.models[0].max_hits),
-                      _Side(duel.models[1].start(), duel.models[1].max_hits))
         # (target side, fire class, band) -> (rows: target start, cols: target mid, chance)
-        self._entries: dict[tuple[int, FireClass, int], tuple[list[int], list[int],
-                                                              list[float]]] = {}
-        self._kernels: dict[tuple[int, FireClass, int, tuple[Any, ...]],
-                            tuple[list[tuple[Any, ...]], list[float]]] = {}
-        self._explore()
+        self.sides, self._entries = explore(duel)
+        if duel.mirror:  # the second Mek, the first's double, reaches the same states
+            self._copy_first()
         if merge:
             self._merge()
         self.n_start = (len(self.sides[0].start), len(self.sides[1].start))
         if build:
             self._build()
 
-    # ---- which states exist ---------------------------------------------------------------
-
     def fire_class(self, side: int, state: MekState, band: int) -> FireClass | None:
-        plan = self.duel.fire_plan(side, state, band)
-        if not plan:
-            return None
-        return (tuple(w.name for w in plan), "Targeting Array" in state[3], state[4])
-
-    def _kernel(self, shooter: int, rep: MekState, fire: FireClass, band: int,
-                target: MekState) -> tuple[list[tuple[Any, ...]], list[float]]:
-        """What a shooter of class ``fire`` can do to ``target``: each outcome as (Hits,
-        Leg Damage taken, weapons, systems, Computers damaged, pilot wounded), and its
-        chance. An attack reads only the target's Hits, weapons and systems; Leg Damage,
-        Computers damage and a wound are only added to, so the attack is worked out once
-        per (Hits, weapons, systems) and the rest carried over by the caller."""
-        core = (target[0], target[2], target[3])
-        key = (0 if self.duel.mirror else shooter, fire, band, core)
-        got = self._kernels.get(key)
-        if got is None:
-            bare: MekState = (target[0], 0, target[2], target[3], False, False, False)
-            attack = self.duel.attack(shooter, rep, bare, band)
-            got = ([(o[0], o[1], o[2], o[3], o[5], o[6]) for o in attack],
-                   list(attack.values()) if self.duel.exact else
-                   [float(q) for q in attack.values()])
-            self._kernels[key] = got
-        return got
-
-    def _explore(self) -> None:
-        """Number every state each Mek can reach: attacks take start states to mid states,
-        the end of the turn takes live mid states to start states; repeat until nothing new
-        appears. Fire classes come from the shooter's start states (R6.0: it fires as it
-        stood when the exchange began). Of two Meks alike (``DuelChain.mirror``), which reach
-        the same states in the same order, the first is explored and the second copies it."""
-        mirror = self.duel.mirror
-        explored = (0,) if mirror else (0, 1)
-        classes: tuple[dict[tuple[FireClass, int], MekState], ...] = ({}, {})
-        seen = [0, 0]  # per side: start states whose classes are known
-        done: dict[tuple[int, FireClass, int], int] = {}
-        nexted = [0, 0]  # per side: mid states whose end-of-turn states are added
-        busy = True
-        while busy:
-            busy = False
-            for side in explored:
-                states = self.sides[side].start
-                while seen[side] < len(states):
-                    state = states[seen[side]]
-                    for band in BANDS:
-                        fire = self.fire_class(side, state, band)
-                        if fire is not None and (fire, band) not in classes[side]:
-                            classes[side][(fire, band)] = state
-                    seen[side] += 1
-                    busy = True
-            for target in explored:
-                shooter = 1 - target
-                t = self.sides[target]
-                for (fire, band), rep in list(classes[0 if mirror else shooter].items()):
-                    key = (target, fire, band)
-                    first = done.get(key, 0)
-                    if first >= len(t.start):
-                        continue
-                    rows, cols, chances = self._entries.setdefault(key, ([], [], []))
-                    mid, mid_index, add = t.mid, t.mid_index, cols.append
-                    for i in range(first, len(t.start)):
-                        state = t.start[i]
-                        outs, qs = self._kernel(shooter, rep, fire, band, state)
-                        _h, legs, _w, _s, comp, comp_next, wounded = state
-                        for h, dl, w, s, c, wd in outs:  # t.add_mid, inlined: the hot loop
-                            after = (h, legs + dl, w, s, comp, comp_next or c, wounded or wd)
-                            j = mid_index.get(after)
-                            if j is None:
-                                j = mid_index[after] = len(mid)
-                                mid.append(after)
-                            add(j)
-                        rows.extend([i] * len(qs))
-                        chances.extend(qs)
-                    done[key] = len(t.start)
-                    busy = True
-                # an unhurt Mek's start state is also a mid state (not fired at, or missed)
-                for state in t.start:
-                    t.add_mid(state)
-                while nexted[target] < len(t.mid):
-                    state = t.mid[nexted[target]]
-                    if not t.dead(state):
-                        t.add_start(next_turn(state, False))
-                        t.add_start(next_turn(state, True))
-                    nexted[target] += 1
-                    busy = True
-        if mirror:
-            self._copy_first()
+        return fire_class(self.duel, side, state, band)
 
     # ---- states the rules cannot tell apart ------------------------------------------------
 
@@ -258,11 +138,8 @@ class ArrayChain:
             for key, (rows, cols, chances) in list(self._entries.items()):
                 if key[0] != side:
                     continue
-                at = np.asarray(rows, dtype=np.int64)
-                kept = first[at]
-                self._entries[key] = (numbers[at[kept]].tolist(),
-                                      np.asarray(cols, dtype=np.int64)[kept].tolist(),
-                                      np.asarray(chances, dtype=float)[kept].tolist())
+                kept = first[rows]
+                self._entries[key] = (numbers[rows[kept]], cols[kept], chances[kept])
         if mirror:
             self._copy_first()
 
@@ -367,6 +244,23 @@ class ArrayChain:
         # plain arrays only for the smaller Meks, which are fast anyway.
         self.wounded_only = self.n_start[1] * (self.n_start[1] + 1) > DENSE_CELLS
         self.wounded_states = tuple(np.flatnonzero(w) for w in self.wounded)
+        # The tables' order of each Mek's states (``_solve``): as numbered, but in the larger
+        # chains with the wounded last, so that they are one slice of each table. Which
+        # place holds which state changes no sum: the exchange reads and writes the tables
+        # through ``place``, and the outcomes are added up in the states' own order.
+        self.place: list[Array] = []  # each state's place (the destroyed last)
+        self.order: list[Array] = []  # the state in each place
+        self.hurt: list[Any] = []  # the places of the wounded states: a slice, or an array
+        for w in self.wounded:
+            n = len(w)
+            order = (np.concatenate([np.flatnonzero(~w), np.flatnonzero(w)])
+                     if self.wounded_only else np.arange(n))
+            place = np.empty(n + 1, dtype=np.int64)
+            place[order], place[n] = np.arange(n), n
+            self.place.append(place)
+            self.order.append(order)
+            self.hurt.append(slice(n - int(w.sum()), None) if self.wounded_only
+                             else np.flatnonzero(w))
         self._plans: dict[tuple[int, bool, bool], tuple[Any, ...]] = {}
         self._flat: dict[tuple[int, bool, bool], Array] = {}
         self._band_weights: dict[tuple[int, bool, bool], tuple[dict[int, Array], Array,
@@ -447,7 +341,7 @@ class ArrayChain:
             # the first Mek's next states these of its states can reach: only those rows
             reach = np.unique(np.concatenate([attack.nonzero()[0] for _, attack in on_a]))
             on_a = [(sl_b, attack[reach]) for sl_b, attack in on_a]
-            plan.append((sl_a, _compact(on_b), reach, on_a))
+            plan.append((sl_a, *self._placed(_compact(on_b)), self.place[0][reach], on_a))
         got = (orders[0], orders[1], plan)
         self._plans[key] = got
         return got
@@ -476,8 +370,19 @@ class ArrayChain:
                 w = w[reach]
                 on_a.append((sl_b, [w[:, [k]] for k in range(w.shape[1])]
                              if w.shape[1] <= COLUMNS else sparse.csr_array(w)))
-            plan.append((sl_a, on_b, reach, on_a))
+            plan.append((sl_a, *self._placed(on_b), self.place[0][reach], on_a))
         return plan
+
+    def _placed(self, on_b: Any) -> tuple[Any, Array | None]:
+        """``on_b`` (rows: the second Mek's next states) with its rows in their places in
+        the tables, a plain copy of each row; or, for a plain array (whose product might
+        add up in another order were it laid out otherwise), ``on_b`` as it is and the rows
+        to take of its product."""
+        if not self.wounded_only:
+            return on_b, None
+        rows = np.empty(on_b.shape[0], dtype=np.int64)
+        rows[self.place[1]] = np.arange(on_b.shape[0])
+        return (on_b[rows], None) if sparse.issparse(on_b) else (on_b, rows)
 
     def _exchange(self, m: Array, band: int, acts: tuple[bool, bool]) -> Array:
         """Both attacks at ``band`` and the end of the turn: (first Mek's start states +
@@ -493,27 +398,29 @@ class ArrayChain:
         its shapes change, must keep its shapes (see ``_plan``)."""
         order_a, order_b, plan = self._plan(band, acts)
         n_a, n_b = self.n_start
-        # m[order_a][:, order_b], taken in one go (a plain copy: no figure changes)
+        # m's blocks, one pair of fire classes after the other, each block laid out whole
+        # (a plain copy: no figure changes)
         key = (band, *acts)
         flat = self._flat.get(key)
         if flat is None:
-            at = [order for order in (order_a, order_b)]
-            for side in (0, 1):
-                if not acts[side] and self.wounded_only:  # the table holds these rows only
-                    at[side] = np.searchsorted(self.wounded_states[side], at[side])
-            flat = self._flat[key] = at[0][:, None] * m.shape[1] + at[1][None, :]
+            flat = self._flat[key] = self._blocked(m.shape[1], order_a, order_b, plan, acts)
         q = np.ascontiguousarray(m).ravel().take(flat)
         out = np.zeros((n_a + 1, n_b + 1))
-        for sl_a, on_b, reach, on_a in plan:
-            rows = q[sl_a]
+        at = 0
+        for sl_a, on_b, rows_b, reach, on_a in plan:
+            size = (sl_a.stop - sl_a.start) * len(order_b)
+            rows, at = q[at:at + size], at + size
             if not rows.any():
                 continue
-            a_next_t = np.empty((len(order_b), len(reach)))
+            a_next_t = np.zeros((len(order_b), len(reach)))
+            cut = 0
             for sl_b, attack in on_a:  # the first Mek's fate, for these of its states
-                block = rows[:, sl_b]
+                size = (sl_a.stop - sl_a.start) * (sl_b.stop - sl_b.start)
+                block, cut = rows[cut:cut + size], cut + size
                 if not block.any():
-                    a_next_t[sl_b] = 0.0
-                elif isinstance(attack, list):  # its columns: the sparse product's order
+                    continue
+                block = block.reshape(sl_a.stop - sl_a.start, sl_b.stop - sl_b.start)
+                if isinstance(attack, list):  # its columns: the sparse product's order
                     got = attack[0] * block[0]
                     for k in range(1, len(attack)):
                         got += attack[k] * block[k]
@@ -522,8 +429,22 @@ class ArrayChain:
                     a_next_t[sl_b] = (attack @ block).T
             # the second's, given the first's class (added row by row: a plain copy of the
             # same sums, quicker than column by column)
-            out[reach] += (on_b @ a_next_t).T
+            got = on_b @ a_next_t
+            out[reach] += (got if rows_b is None else got[rows_b]).T
         return out
+
+    def _blocked(self, width: int, order_a: Array, order_b: Array, plan: list[Any],
+                 acts: tuple[bool, bool]) -> Array:
+        """Where each cell of a table ``width`` wide goes for ``_exchange``: its blocks, one
+        for each pair of fire classes (the first Mek's classes in turn, and for each the
+        second's), each block's cells row by row."""
+        at = [self.place[0][order_a], self.place[1][order_b]]
+        for side in (0, 1):
+            if not acts[side] and self.wounded_only:  # the table holds these rows only
+                at[side] -= self.hurt[side].start
+        cells = [at[0][sl_a, None] * width + at[1][None, sl_b]
+                 for sl_a, _, _, _, on_a in plan for sl_b, _ in on_a]
+        return np.concatenate([c.ravel() for c in cells])
 
     def solve(self, turn_limit: int) -> tuple[float, float, float]:
         """(first Mek wins, second Mek wins, draw).
@@ -550,6 +471,7 @@ class ArrayChain:
         if got is None:
             rows, cols = self._kept[acts]
             weights, ids_a, ids_b = self._moves(band, acts)
+            ids_a, ids_b = ids_a[self.order[0]], ids_b[self.order[1]]
             if rows is not None:
                 ids_a = ids_a[rows]
             if cols is not None:
@@ -562,34 +484,20 @@ class ArrayChain:
         # the rows (first Mek's states) and columns (second's) each table keeps, by who
         # acts: all (None), or the wounded only when the larger chains leave the rest out
         self._kept = {(act_a, act_b): tuple(
-            None if acted or not self.wounded_only else self.wounded_states[side]
+            None if acted or not self.wounded_only else self.hurt[side]
             for side, acted in ((0, act_a), (1, act_b)))
             for act_a in (True, False) for act_b in (True, False)}
         self._cut_weights: dict[tuple[int, bool, bool], dict[int, Array]] = {}
         dist: dict[int, Array] = {LONG: np.zeros(n)}
-        dist[LONG][0, 0] = 1.0
+        dist[LONG][self.place[0][0], self.place[1][0]] = 1.0
         wins_a = wins_b = draw = 0.0
-        act = []
-        acts = wounded_acts_odds(ONE_FLOAT)  # R6.9: a wounded pilot acts on 5+
-        for side in (0, 1):
-            w = self.wounded[side]
-            act.append([(True, np.where(w, acts, 1.0)), (False, np.where(w, 1 - acts, 0.0))]
-                       if w.any() else [(True, None)])
+        acting = [[True, False] if w.any() else [True] for w in self.wounded]
         for _ in range(turn_limit):
             moved: dict[tuple[bool, bool, int], Array] = {}
             for band, m in dist.items():
-                for act_a, fa in act[0]:
-                    for act_b, fb in act[1]:
-                        part = m
-                        rows, cols = self._kept[(act_a, act_b)]
-                        if fa is not None:
-                            if rows is not None:
-                                part = part[rows]
-                            part = part * fa[rows if rows is not None else slice(None), None]
-                        if fb is not None:
-                            if cols is not None:
-                                part = part[:, cols]
-                            part = part * fb[None, cols if cols is not None else slice(None)]
+                for act_a in acting[0]:
+                    for act_b in acting[1]:
+                        part = self._share(m, (act_a, act_b))
                         if not part.any():
                             continue
                         if band == SHORT:  # the baseline never opens the range
@@ -605,13 +513,43 @@ class ArrayChain:
                 both = self._exchange(m, nb, (act_a, act_b))
                 ended[nb] = ended[nb] + both if nb in ended else both
             dist = {}
-            for nb, e in ended.items():
+            for nb, e in ended.items():  # the outcomes added up in the states' order
                 draw += float(e[-1, -1])
-                wins_a += float(e[:-1, -1].sum())
-                wins_b += float(e[-1, :-1].sum())
+                wins_a += float(e[self.place[0][:-1], -1].sum())
+                wins_b += float(e[-1, self.place[1][:-1]].sum())
                 dist[nb] = e[:-1, :-1]
-        draw += float(sum(_sum_as_before(m) for m in dist.values()))
+        draw += float(sum(_sum_as_before(m[self.place[0][:-1]][:, self.place[1][:-1]])
+                          for m in dist.values()))
         return wins_a, wins_b, draw
+
+    def _share(self, m: Array, acts: tuple[bool, bool]) -> Array:
+        """The chance of each pair of states in table ``m`` with each Mek acting as
+        ``acts`` says (R6.9: a wounded pilot acts on 5+), for the rows and columns the
+        tables keep: the first Mek's odds times the second's, in that order, only where
+        they are not 1."""
+        odds = wounded_acts_odds(ONE_FLOAT)
+        rows, cols = self._kept[acts]
+        part = m if rows is None else m[rows]
+        part = part if cols is None else part[:, cols]
+        fresh = False  # part is a table of its own (not m)
+        for side in (0, 1):
+            hurt = self.wounded[side]
+            if not hurt.any():
+                continue
+            at: tuple[Any, ...] = (self.hurt[side],)
+            if acts[side]:
+                factor = odds
+            elif (rows, cols)[side] is not None:  # the wounded only: all of them
+                at, factor = (slice(None),), 1 - odds
+            else:  # every state: the wounded at their odds, the rest not at all
+                factor = np.where(hurt[self.order[side]], 1 - odds, 0.0)
+                part = part * (factor[:, None] if side == 0 else factor[None, :])
+                fresh = True
+                continue
+            if not fresh:
+                part, fresh = part.copy(), True
+            part[at if side == 0 else (slice(None), *at)] *= factor
+        return part
 
 
 DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array

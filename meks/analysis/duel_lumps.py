@@ -16,7 +16,8 @@ import numpy as np
 
 Array = Any  # numpy arrays (numpy's own types are too loose to help here)
 
-Entries = tuple[list[int], list[int], list[Any]]  # rows (start), columns (mid), chances
+# rows (start), columns (mid), chances: each a list or an array
+Entries = tuple[Any, Any, Any]
 # Float chances that agree to this many bits (about 12 digits) are taken as equal when states
 # are grouped: far coarser than the rounding of float sums. Tests check that the groups are
 # those the fractions give (random small designs) and that the decimals are those of the
@@ -33,7 +34,7 @@ def refine_exact(group: list[int], unhurt: list[int], live: list[tuple[int, int]
     rows: list[list[list[tuple[int, Any]]]] = []
     for r, c, q in attacks:
         per: list[list[tuple[int, Any]]] = [[] for _ in group]
-        for i, j, p in zip(r, c, q, strict=True):
+        for i, j, p in zip(np.asarray(r).tolist(), np.asarray(c).tolist(), q, strict=True):
             per[i].append((j, p))
         rows.append(per)
     while True:
@@ -67,7 +68,7 @@ def refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int
     unhurt_at = np.asarray(unhurt, dtype=np.int64)
     rows = _joined([r for r, _, _ in attacks], np.int64)
     cols = _joined([c for _, c, _ in attacks], np.int64)
-    which = _joined([[k] * len(r) for k, (r, _, _) in enumerate(attacks)], np.int64)
+    which = np.repeat(np.arange(len(attacks), dtype=np.int64), [len(r) for r, _, _ in attacks])
     chances = _joined([q for _, _, q in attacks], float)
     by_size = np.argsort(chances, kind="stable")  # sorted once: later sorts keep this order
     rows, cols, which, chances = rows[by_size], cols[by_size], which[by_size], chances[by_size]
