@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 from scipy import sparse
+from scipy.sparse import _sparsetools
 
 from meks.analysis.duel_chain import DuelChain, MekState, next_turn
 from meks.analysis.duel_explore import FireClass, explore, fire_class
@@ -263,6 +264,7 @@ class ArrayChain:
                              else np.flatnonzero(w))
         self._plans: dict[tuple[int, bool, bool], tuple[Any, ...]] = {}
         self._flat: dict[tuple[int, bool, bool], Array] = {}
+        self._works: dict[str, Array] = {}
         self._band_weights: dict[tuple[int, bool, bool], tuple[dict[int, Array], Array,
                                                               Array]] = {}
 
@@ -404,7 +406,8 @@ class ArrayChain:
         flat = self._flat.get(key)
         if flat is None:
             flat = self._flat[key] = self._blocked(m.shape[1], order_a, order_b, plan, acts)
-        q = np.ascontiguousarray(m).ravel().take(flat)
+        q = np.take(np.ascontiguousarray(m).ravel(), flat, mode="clip",
+                    out=self._work("q", len(flat)))
         out = np.zeros((n_a + 1, n_b + 1))
         at = 0
         for sl_a, on_b, rows_b, reach, on_a in plan:
@@ -412,7 +415,8 @@ class ArrayChain:
             rows, at = q[at:at + size], at + size
             if not rows.any():
                 continue
-            a_next_t = np.zeros((len(order_b), len(reach)))
+            a_next_t = self._work("next", len(order_b) * len(reach), zero=True).reshape(
+                len(order_b), len(reach))
             cut = 0
             for sl_b, attack in on_a:  # the first Mek's fate, for these of its states
                 size = (sl_a.stop - sl_a.start) * (sl_b.stop - sl_b.start)
@@ -429,9 +433,30 @@ class ArrayChain:
                     a_next_t[sl_b] = (attack @ block).T
             # the second's, given the first's class (added row by row: a plain copy of the
             # same sums, quicker than column by column)
-            got = on_b @ a_next_t
-            out[reach] += (got if rows_b is None else got[rows_b]).T
+            if sparse.issparse(on_b):
+                got = self._work("got", on_b.shape[0] * len(reach), zero=True).reshape(
+                    on_b.shape[0], len(reach))
+                _product_into(on_b, a_next_t, got)
+            else:
+                got = on_b @ a_next_t
+            if rows_b is not None:
+                got = got[rows_b]
+            sums = np.take(out, reach, axis=0, out=self._work("sums", got.size).reshape(
+                len(reach), -1))
+            sums += got.T
+            out[reach] = sums
         return out
+
+    def _work(self, name: str, size: int, zero: bool = False) -> Array:
+        """A table of ``size`` floats kept for the exchanges to work in (so that the
+        memory is not asked for again at every step), zeroed if ``zero``."""
+        kept = self._works.get(name)
+        if kept is None or len(kept) < size:
+            kept = self._works[name] = np.empty(max(size, 0 if kept is None else 2 * len(kept)))
+        table = kept[:size]
+        if zero:
+            table.fill(0.0)
+        return table
 
     def _blocked(self, width: int, order_a: Array, order_b: Array, plan: list[Any],
                  acts: tuple[bool, bool]) -> Array:
@@ -568,6 +593,14 @@ def _sum_as_before(m: Array) -> float:
     laid = np.empty((m.shape[0] + 1, m.shape[1] + 1), order="F")
     laid[:-1, :-1] = m
     return float(laid[:-1, :-1].sum())
+
+
+def _product_into(m: Matrix, x: Array, out: Array) -> None:
+    """``out += m @ x`` for a sparse ``m`` and a plain ``x`` (both laid out row by row),
+    by the library's own routine for ``m @ x``, which ``@`` calls with a new table of
+    zeros: called with ``out`` zeroed it gives the same sums."""
+    _sparsetools.csr_matvecs(m.shape[0], m.shape[1], x.shape[1], m.indptr, m.indices, m.data,
+                             x.ravel(), out.ravel())
 
 
 def _compact(m: Matrix) -> Matrix:

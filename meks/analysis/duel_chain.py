@@ -213,6 +213,9 @@ class DuelChain:
         self._turn: dict[DuelState, dict[Key, Num]] = {}
         self._attack: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
+        self._numbered: dict[tuple[Any, ...], list[tuple[int, Num]]] = {}  # see ``attack``
+        self._states: list[MekState] = []
+        self._state_index: dict[MekState, int] = {}
         self._moves: dict[tuple[Any, ...], dict[tuple[int, bool], Num]] = {}
         self._to_hit: dict[tuple[Any, ...], tuple[Num, int]] = {}
         self._rolls: dict[tuple[int, bool, int], tuple[int, int]] = {}  # movement rolls
@@ -300,20 +303,35 @@ class DuelChain:
         got = self._attack.get(key)
         if got is not None:
             return got
-        dist: dict[MekState, Num] = {target: self.one}
+        # the states numbered (``_numbered``), which is quicker to look up than the states
+        numbers: dict[int, Num] = {self._number(target): self.one}
         guard = target[3]  # the target's systems as the exchange began (R6.0)
         spaul = "Spaul Liner" in guard
-        shot = self._shot_at
+        shots = self._numbered
         for weapon in self.fire_plan(side, shooter, band):
             p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
-            nxt: dict[MekState, Num] = {}
+            nxt: dict[int, Num] = {}
             get = nxt.get
-            for state, p in dist.items():  # self.shot, its to-hit worked out once
-                for after, q in shot(side, weapon, p_hit, mod, state, band, spaul).items():
+            for state, p in numbers.items():  # self.shot, its to-hit worked out once
+                outs = shots.get((side, weapon.name, mod, band, state, spaul))
+                if outs is None:
+                    dist = self._shot_at(side, weapon, p_hit, mod, self._states[state], band,
+                                         spaul)
+                    outs = shots[(side, weapon.name, mod, band, state, spaul)] = [
+                        (self._number(after), q) for after, q in dist.items()]
+                for after, q in outs:
                     nxt[after] = get(after, 0) + p * q  # _add, inlined: the hot loop
-            dist = nxt
-        self._attack[key] = dist
-        return dist
+            numbers = nxt
+        got = self._attack[key] = {self._states[i]: p for i, p in numbers.items()}
+        return got
+
+    def _number(self, state: MekState) -> int:
+        """``state``'s number among the states ``attack`` has met."""
+        got = self._state_index.get(state)
+        if got is None:
+            got = self._state_index[state] = len(self._states)
+            self._states.append(state)
+        return got
 
     def modifier(self, side: int, shooter: MekState, weapon: Weapon,
                  guard: tuple[str, ...], band: int) -> int:
