@@ -408,43 +408,60 @@ class ArrayChain:
             flat = self._flat[key] = self._blocked(m.shape[1], order_a, order_b, plan, acts)
         q = np.take(np.ascontiguousarray(m).ravel(), flat, mode="clip",
                     out=self._work("q", len(flat)))
-        out = np.zeros((n_a + 1, n_b + 1))
+        starts_b = np.array([sl_b.start for sl_b, _ in plan[0][-1]], dtype=np.int64)
+        out = np.empty((n_a + 1, n_b + 1))
+        touched = np.zeros(n_a + 1, dtype=bool)  # the rows of out written
         at = 0
         for sl_a, on_b, rows_b, reach, on_a in plan:
             size = (sl_a.stop - sl_a.start) * len(order_b)
             rows, at = q[at:at + size], at + size
-            if not rows.any():
+            if not _holds(rows):
                 continue
-            a_next_t = self._work("next", len(order_b) * len(reach), zero=True).reshape(
-                len(order_b), len(reach))
-            cut = 0
-            for sl_b, attack in on_a:  # the first Mek's fate, for these of its states
-                size = (sl_a.stop - sl_a.start) * (sl_b.stop - sl_b.start)
-                block, cut = rows[cut:cut + size], cut + size
-                if not block.any():
+            n, r = sl_a.stop - sl_a.start, len(reach)
+            a_next_t = self._work("next", len(order_b) * r).reshape(len(order_b), r)
+            # each block's largest chance (the blocks lie one after the other in rows)
+            peaks = np.maximum.reduceat(rows, n * starts_b).tolist()
+            fates = self._work("fate", r * len(order_b), zero=True)
+            for (sl_b, attack), peak in zip(on_a, peaks, strict=True):  # the first's fate
+                if not peak > 0:
+                    a_next_t[sl_b] = 0.0
                     continue
-                block = block.reshape(sl_a.stop - sl_a.start, sl_b.stop - sl_b.start)
+                block = rows[n * sl_b.start:n * sl_b.stop].reshape(n, -1)
                 if isinstance(attack, list):  # its columns: the sparse product's order
                     got = attack[0] * block[0]
                     for k in range(1, len(attack)):
                         got += attack[k] * block[k]
                     a_next_t[sl_b] = got.T
                 else:
-                    a_next_t[sl_b] = (attack @ block).T
+                    fate = fates[r * sl_b.start:r * sl_b.stop].reshape(r, -1)
+                    _product_into(attack, block, fate)
+                    a_next_t[sl_b] = fate.T
             # the second's, given the first's class (added row by row: a plain copy of the
             # same sums, quicker than column by column)
             if sparse.issparse(on_b):
                 got = self._work("got", on_b.shape[0] * len(reach), zero=True).reshape(
                     on_b.shape[0], len(reach))
-                _product_into(on_b, a_next_t, got)
+                live = a_next_t.max(axis=1) > 0
+                _product_into(on_b, a_next_t, got,
+                              None if np.count_nonzero(live) > 0.8 * len(live) else live)
             else:
                 got = on_b @ a_next_t
             if rows_b is not None:
                 got = got[rows_b]
-            sums = np.take(out, reach, axis=0, out=self._work("sums", got.size).reshape(
-                len(reach), -1))
-            sums += got.T
-            out[reach] = sums
+            # added to the rows an earlier class reached, written into the others
+            again = touched[reach]
+            if again.all():
+                sums = np.take(out, reach, axis=0, out=self._work("sums", got.size).reshape(
+                    len(reach), -1))
+                sums += got.T
+                out[reach] = sums
+            else:
+                fresh = ~again
+                out[reach[fresh]] = got.T[fresh]
+                if again.any():
+                    out[reach[again]] += got.T[again]
+                touched[reach] = True
+        out[~touched] = 0.0
         return out
 
     def _work(self, name: str, size: int, zero: bool = False) -> Array:
@@ -523,7 +540,7 @@ class ArrayChain:
                 for act_a in acting[0]:
                     for act_b in acting[1]:
                         part = self._share(m, (act_a, act_b))
-                        if not part.any():
+                        if not _holds(part):
                             continue
                         if band == SHORT:  # the baseline never opens the range
                             bands = {SHORT: part}
@@ -595,12 +612,28 @@ def _sum_as_before(m: Array) -> float:
     return float(laid[:-1, :-1].sum())
 
 
-def _product_into(m: Matrix, x: Array, out: Array) -> None:
+def _holds(table: Array) -> bool:
+    """Whether ``table`` (of chances, none below 0) holds any chance: ``any``, quicker."""
+    return bool(table.size and table.max() > 0)
+
+
+def _product_into(m: Matrix, x: Array, out: Array, live: Array | None = None) -> None:
     """``out += m @ x`` for a sparse ``m`` and a plain ``x`` (both laid out row by row),
     by the library's own routine for ``m @ x``, which ``@`` calls with a new table of
-    zeros: called with ``out`` zeroed it gives the same sums."""
-    _sparsetools.csr_matvecs(m.shape[0], m.shape[1], x.shape[1], m.indptr, m.indices, m.data,
-                             x.ravel(), out.ravel())
+    zeros: called with ``out`` zeroed it gives the same sums. ``live``: the rows of ``x``
+    that are not all zero, when there are few enough of them to be worth leaving the
+    others out (each sum the same, less terms that are exactly 0)."""
+    if live is None:
+        _sparsetools.csr_matvecs(m.shape[0], m.shape[1], x.shape[1], m.indptr, m.indices,
+                                 m.data, x.ravel(), out.ravel())
+        return
+    keep = live[m.indices]
+    before = np.zeros(len(keep) + 1, dtype=m.indptr.dtype)
+    np.cumsum(keep, out=before[1:])
+    places = (np.cumsum(live) - 1).astype(m.indices.dtype)
+    _sparsetools.csr_matvecs(m.shape[0], int(places[-1]) + 1, x.shape[1], before[m.indptr],
+                             places[m.indices[keep]], m.data[keep],
+                             np.ascontiguousarray(x[live]).ravel(), out.ravel())
 
 
 def _compact(m: Matrix) -> Matrix:

@@ -20,7 +20,7 @@ are the same as that walk's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain
+from itertools import chain, islice
 from typing import Any, TypeVar
 
 import numpy as np
@@ -87,8 +87,9 @@ class _Target:
         self.marks: list[tuple[Any, ...]] = []
         self.marks_index: dict[tuple[Any, ...], int] = {}
         self.marks_of: list[int] = []  # per start state
-        self.outcomes: list[tuple[Any, ...]] = []
-        self.outcome_index: dict[tuple[Any, ...], int] = {}
+        # an outcome: the state an attack leaves a target of no marks in (a MekState)
+        self.outcomes: list[MekState] = []
+        self.outcome_index: dict[MekState, int] = {}
         self.leads = np.full((8, 64), -1, dtype=np.int64)  # marks by outcome -> mid state
 
     def number_starts(self) -> None:
@@ -113,7 +114,7 @@ class _Target:
                             strict=True):
             j = leads[m, o]
             if j < 0:
-                h, dl, w, s, c, wd = self.outcomes[o]
+                h, dl, w, s, _, c, wd = self.outcomes[o]
                 legs, comp, comp_next, wounded = self.marks[m]
                 j = leads[m, o] = self.side.add_mid(
                     (h, legs + dl, w, s, comp, comp_next or c, wounded or wd))
@@ -204,8 +205,9 @@ def _kernel(duel: DuelChain, shooter: int, rep: MekState, band: int, target: _Ta
     hits, weapons, systems = target.cores[core]
     attack = duel.attack(shooter, rep, (hits, 0, weapons, systems, False, False, False), band)
     index, outcomes = target.outcome_index, target.outcomes
-    numbers = np.fromiter((_number(outcomes, index, (o[0], o[1], o[2], o[3], o[5], o[6]))
-                           for o in attack), dtype=np.int64, count=len(attack))
+    number = index.setdefault  # each outcome numbered as it comes (new ones: the next number)
+    numbers = np.array([number(o, len(index)) for o in attack], dtype=np.int64)
+    outcomes.extend(islice(index, len(outcomes), None))
     chances = list(attack.values())
     return numbers, chances if duel.exact else np.array(chances, dtype=float)
 
