@@ -70,7 +70,9 @@ def refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int
     cols = _joined([c for _, c, _ in attacks], np.int64)
     which = np.repeat(np.arange(len(attacks), dtype=np.int64), [len(r) for r, _, _ in attacks])
     chances = _joined([q for _, _, q in attacks], float)
-    by_size = np.argsort(chances, kind="stable")  # sorted once: later sorts keep this order
+    # sorted once, and later sorts keep this order (equal chances may come in any order:
+    # they add up the same)
+    by_size = np.argsort(chances)
     rows, cols, which, chances = rows[by_size], cols[by_size], which[by_size], chances[by_size]
     numbers = np.asarray(group, dtype=np.int64)
     while True:
@@ -80,7 +82,7 @@ def refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int
         sign = sign.ravel()
         signs_seen = int(sign.max()) + 1
         label = which * signs_seen + sign[cols]
-        order = np.argsort(rows * (len(attacks) * signs_seen) + label, kind="stable")
+        order = _sorted(rows * (len(attacks) * signs_seen) + label)
         r, lab, q = rows[order], label[order], chances[order]
         # where each (start state, label) begins among the sorted entries
         first = np.flatnonzero(np.r_[len(r) > 0, (r[1:] != r[:-1]) | (lab[1:] != lab[:-1])])
@@ -96,6 +98,15 @@ def refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int
         if finer.max() == numbers.max():
             return [int(g) for g in finer]
         numbers = finer
+
+
+def _sorted(keys: Array) -> Array:
+    """``np.argsort(keys, kind="stable")`` (keys of 0 or more), by a quicker sort of keys
+    made unique by their place when they fit in 63 bits."""
+    n = len(keys)
+    if not n or (int(keys.max()) + 1) * n >= 2**63:
+        return np.argsort(keys, kind="stable")
+    return np.argsort(keys * n + np.arange(n, dtype=np.int64))
 
 
 def _joined(parts: list[Any], dtype: Any) -> Array:
