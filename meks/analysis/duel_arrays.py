@@ -31,10 +31,14 @@ The key facts that keep the arrays small:
 Speed work otherwise keeps every figure to the last bit (tests/fixtures/duel_fingerprint.json
 holds all 45 stock pairs, recorded again when the merging came in): a float sum depends on the
 order of its terms, so a faster way must add the same terms in the same order. What it may
-do: leave out terms that are exactly zero (x + 0 is x), copy and reorder tables without
-arithmetic, cut the plans of a small chain from plain arrays and add a product up column by
-column in the order the sparse product does, and run the matrix library on one thread (its
-results do not depend on the count).
+do: leave out terms that are exactly zero (x + 0 is x), write a first term instead of adding
+it to zero, copy and reorder tables without arithmetic (the tables keep the states in any
+order, the exchange reading and writing them through ``place``), cut the plans of a small
+chain from plain arrays and add a product up column by column in the order the sparse
+product does, call the sparse product's own routine with a table it keeps, and run the
+matrix library on one thread (its results do not depend on the count). The states and the
+attacks are numbered by ``meks.analysis.duel_explore``, in the order the state-by-state
+walk meets them.
 """
 
 from __future__ import annotations
@@ -43,11 +47,18 @@ from typing import Any
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse import _sparsetools
 
 from meks.analysis.duel_chain import DuelChain, MekState, next_turn
 from meks.analysis.duel_explore import FireClass, explore, fire_class
 from meks.analysis.duel_lumps import numbered, refine_exact, refine_floats
+from meks.analysis.duel_tables import (
+    DENSE_CELLS,
+    compact,
+    csr,
+    holds,
+    product_into,
+    sum_as_before,
+)
 from meks.game.criticals import wounded_acts_odds
 from meks.game.rules import ONE_FLOAT
 
@@ -169,7 +180,7 @@ class ArrayChain:
                 ends[(side, settled)] = np.array(
                     [destroyed if s.dead(m) else s.start_index[next_turn(m, settled)]
                      for m in s.mid], dtype=np.int64)
-                self.end[(side, settled)] = _csr(range(len(s.mid)), ends[(side, settled)],
+                self.end[(side, settled)] = csr(range(len(s.mid)), ends[(side, settled)],
                                                  [1.0] * len(s.mid),
                                                  (len(s.mid), len(s.start) + 1))
         # a start state unhurt: its place among the mid states
@@ -188,7 +199,7 @@ class ArrayChain:
         for (target, fire, band), (rows, cols, chances) in self._entries.items():
             if mirror and target == 1:
                 continue
-            m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
+            m = csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
             for settled in (False, True):
                 made = self.attack_end[(target, fire, band, settled)] = \
                     m @ self.end[(target, settled)]
@@ -208,7 +219,7 @@ class ArrayChain:
         state ends as, so every sum is the same to the last bit."""
         out: dict[Any, Array] = {}
         for (target, fire, band), (rows, cols, chances) in self._entries.items():
-            m = _csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
+            m = csr(rows, cols, chances, (self.n_start[target], self.n_mid[target]))
             at = np.repeat(np.arange(m.shape[0]), np.diff(m.indptr))
             for settled in (False, True):
                 table = np.zeros((self.n_start[target], self.n_start[target] + 1))
@@ -244,7 +255,6 @@ class ArrayChain:
         # as no plain-array product changes its shape: the attacks on the second Mek are
         # plain arrays only for the smaller Meks, which are fast anyway.
         self.wounded_only = self.n_start[1] * (self.n_start[1] + 1) > DENSE_CELLS
-        self.wounded_states = tuple(np.flatnonzero(w) for w in self.wounded)
         # The tables' order of each Mek's states (``_solve``): as numbered, but in the larger
         # chains with the wounded last, so that they are one slice of each table. Which
         # place holds which state changes no sum: the exchange reads and writes the tables
@@ -343,7 +353,7 @@ class ArrayChain:
             # the first Mek's next states these of its states can reach: only those rows
             reach = np.unique(np.concatenate([attack.nonzero()[0] for _, attack in on_a]))
             on_a = [(sl_b, attack[reach]) for sl_b, attack in on_a]
-            plan.append((sl_a, *self._placed(_compact(on_b)), self.place[0][reach], on_a))
+            plan.append((sl_a, *self._placed(compact(on_b)), self.place[0][reach], on_a))
         got = (orders[0], orders[1], plan)
         self._plans[key] = got
         return got
@@ -415,7 +425,7 @@ class ArrayChain:
         for sl_a, on_b, rows_b, reach, on_a in plan:
             size = (sl_a.stop - sl_a.start) * len(order_b)
             rows, at = q[at:at + size], at + size
-            if not _holds(rows):
+            if not holds(rows):
                 continue
             n, r = sl_a.stop - sl_a.start, len(reach)
             a_next_t = self._work("next", len(order_b) * r).reshape(len(order_b), r)
@@ -434,7 +444,7 @@ class ArrayChain:
                     a_next_t[sl_b] = got.T
                 else:
                     fate = fates[r * sl_b.start:r * sl_b.stop].reshape(r, -1)
-                    _product_into(attack, block, fate)
+                    product_into(attack, block, fate)
                     a_next_t[sl_b] = fate.T
             # the second's, given the first's class (added row by row: a plain copy of the
             # same sums, quicker than column by column)
@@ -442,7 +452,7 @@ class ArrayChain:
                 got = self._work("got", on_b.shape[0] * len(reach), zero=True).reshape(
                     on_b.shape[0], len(reach))
                 live = a_next_t.max(axis=1) > 0
-                _product_into(on_b, a_next_t, got,
+                product_into(on_b, a_next_t, got,
                               None if np.count_nonzero(live) > 0.8 * len(live) else live)
             else:
                 got = on_b @ a_next_t
@@ -540,7 +550,7 @@ class ArrayChain:
                 for act_a in acting[0]:
                     for act_b in acting[1]:
                         part = self._share(m, (act_a, act_b))
-                        if not _holds(part):
+                        if not holds(part):
                             continue
                         if band == SHORT:  # the baseline never opens the range
                             bands = {SHORT: part}
@@ -560,7 +570,7 @@ class ArrayChain:
                 wins_a += float(e[self.place[0][:-1], -1].sum())
                 wins_b += float(e[-1, self.place[1][:-1]].sum())
                 dist[nb] = e[:-1, :-1]
-        draw += float(sum(_sum_as_before(m[self.place[0][:-1]][:, self.place[1][:-1]])
+        draw += float(sum(sum_as_before(m[self.place[0][:-1]][:, self.place[1][:-1]])
                           for m in dist.values()))
         return wins_a, wins_b, draw
 
@@ -594,58 +604,11 @@ class ArrayChain:
         return part
 
 
-DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array
 DENSE_STATES = 200  # a chain with this few start states per Mek cuts its plans from arrays
 # OpenBLAS shares a product of M x N x K multiplications among its threads past this many;
 # only the attacks on the second Mek are such products here
 SHARED_PRODUCT = 65_536 * 4
 COLUMNS = 16  # a slice of this few states is added up column by column (``_dense_plan``)
-
-
-def _sum_as_before(m: Array) -> float:
-    """``m.sum()`` added up in the order it always was: a table's sum depends on how its
-    cells lie in memory, and the tables were once laid out by columns (each a slice of a
-    table one row and one column larger), which the figures of the duel keep to the last
-    bit. (A sum along one row or column does not depend on it.)"""
-    laid = np.empty((m.shape[0] + 1, m.shape[1] + 1), order="F")
-    laid[:-1, :-1] = m
-    return float(laid[:-1, :-1].sum())
-
-
-def _holds(table: Array) -> bool:
-    """Whether ``table`` (of chances, none below 0) holds any chance: ``any``, quicker."""
-    return bool(table.size and table.max() > 0)
-
-
-def _product_into(m: Matrix, x: Array, out: Array, live: Array | None = None) -> None:
-    """``out += m @ x`` for a sparse ``m`` and a plain ``x`` (both laid out row by row),
-    by the library's own routine for ``m @ x``, which ``@`` calls with a new table of
-    zeros: called with ``out`` zeroed it gives the same sums. ``live``: the rows of ``x``
-    that are not all zero, when there are few enough of them to be worth leaving the
-    others out (each sum the same, less terms that are exactly 0)."""
-    if live is None:
-        _sparsetools.csr_matvecs(m.shape[0], m.shape[1], x.shape[1], m.indptr, m.indices,
-                                 m.data, x.ravel(), out.ravel())
-        return
-    keep = live[m.indices]
-    before = np.zeros(len(keep) + 1, dtype=m.indptr.dtype)
-    np.cumsum(keep, out=before[1:])
-    places = (np.cumsum(live) - 1).astype(m.indices.dtype)
-    _sparsetools.csr_matvecs(m.shape[0], int(places[-1]) + 1, x.shape[1], before[m.indptr],
-                             places[m.indices[keep]], m.data[keep],
-                             np.ascontiguousarray(x[live]).ravel(), out.ravel())
-
-
-def _compact(m: Matrix) -> Matrix:
-    """``m`` as a plain array when it is small (NumPy beats sparse arithmetic there)."""
-    return m.toarray() if m.shape[0] * m.shape[1] <= DENSE_CELLS else m
-
-
-def _csr(rows: Any, cols: Any, values: Any, shape: tuple[int, int]) -> Matrix:
-    """A sparse matrix from (row, column, value) entries; repeated entries add up."""
-    return sparse.csr_array((np.asarray(values, dtype=float),
-                             (np.asarray(rows, dtype=np.int64),
-                              np.asarray(cols, dtype=np.int64))), shape=shape)
 
 
 __all__ = ["ArrayChain"]

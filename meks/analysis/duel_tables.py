@@ -1,0 +1,65 @@
+"""Plain tables and sparse products for ``meks.analysis.duel_arrays``, each adding up its
+terms in the order the figures of the exact duel were first worked out in (see that
+module's docstring): a float sum depends on the order of its terms."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from scipy import sparse
+from scipy.sparse import _sparsetools
+
+Array = Any  # numpy arrays (numpy's own types are too loose to help here)
+Matrix = Any  # scipy sparse matrices
+
+DENSE_CELLS = 40_000  # a matrix this small is faster as a plain array
+
+
+def sum_as_before(m: Array) -> float:
+    """``m.sum()`` added up in the order it always was: a table's sum depends on how its
+    cells lie in memory, and the tables were once laid out by columns (each a slice of a
+    table one row and one column larger), which the figures of the duel keep to the last
+    bit. (A sum along one row or column does not depend on it.)"""
+    laid = np.empty((m.shape[0] + 1, m.shape[1] + 1), order="F")
+    laid[:-1, :-1] = m
+    return float(laid[:-1, :-1].sum())
+
+
+def holds(table: Array) -> bool:
+    """Whether ``table`` (of chances, none below 0) holds any chance: ``any``, quicker."""
+    return bool(table.size and table.max() > 0)
+
+
+def product_into(m: Matrix, x: Array, out: Array, live: Array | None = None) -> None:
+    """``out += m @ x`` for a sparse ``m`` and a plain ``x`` (both laid out row by row),
+    by the library's own routine for ``m @ x``, which ``@`` calls with a new table of
+    zeros: called with ``out`` zeroed it gives the same sums. ``live``: the rows of ``x``
+    that are not all zero, when there are few enough of them to be worth leaving the
+    others out (each sum the same, less terms that are exactly 0)."""
+    if live is None:
+        _sparsetools.csr_matvecs(m.shape[0], m.shape[1], x.shape[1], m.indptr, m.indices,
+                                 m.data, x.ravel(), out.ravel())
+        return
+    keep = live[m.indices]
+    before = np.zeros(len(keep) + 1, dtype=m.indptr.dtype)
+    np.cumsum(keep, out=before[1:])
+    places = (np.cumsum(live) - 1).astype(m.indices.dtype)
+    _sparsetools.csr_matvecs(m.shape[0], int(places[-1]) + 1, x.shape[1], before[m.indptr],
+                             places[m.indices[keep]], m.data[keep],
+                             np.ascontiguousarray(x[live]).ravel(), out.ravel())
+
+
+def compact(m: Matrix) -> Matrix:
+    """``m`` as a plain array when it is small (NumPy beats sparse arithmetic there)."""
+    return m.toarray() if m.shape[0] * m.shape[1] <= DENSE_CELLS else m
+
+
+def csr(rows: Any, cols: Any, values: Any, shape: tuple[int, int]) -> Matrix:
+    """A sparse matrix from (row, column, value) entries; repeated entries add up."""
+    return sparse.csr_array((np.asarray(values, dtype=float),
+                             (np.asarray(rows, dtype=np.int64),
+                              np.asarray(cols, dtype=np.int64))), shape=shape)
+
+
+__all__ = ["DENSE_CELLS", "compact", "csr", "holds", "product_into", "sum_as_before"]
