@@ -379,3 +379,23 @@ def test_groups_found_in_floats_never_join_states_the_fractions_keep_apart(
 
 if __name__ == "__main__":  # renew the fingerprint: see the test above
     FINGERPRINT.write_text(json.dumps(_fingerprint(), indent=1) + "\n")
+
+
+def test_the_sparse_product_without_scipys_routine_gives_the_same_bits(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``product_into`` calls the routine SciPy's ``@`` calls; a SciPy that moved it gets
+    ``@`` itself, with the same sums to the last bit (the table is zeroed first)."""
+    import numpy as np
+    from scipy import sparse
+
+    from meks.analysis import duel_tables
+
+    rng = np.random.default_rng(1)
+    m = sparse.random(300, 200, density=0.05, format="csr", random_state=2)
+    x = rng.random((200, 7))
+    routine = np.zeros((300, 7))
+    duel_tables.product_into(m, x, routine)
+    monkeypatch.setattr(duel_tables, "csr_matvecs", None)
+    fallback = np.zeros((300, 7))
+    duel_tables.product_into(m, x, fallback)
+    assert (routine == fallback).all() and routine.any()

@@ -8,7 +8,11 @@ from typing import Any
 
 import numpy as np
 from scipy import sparse
-from scipy.sparse import _sparsetools
+
+try:  # the routine ``@`` itself calls for a sparse matrix times a plain table
+    from scipy.sparse._sparsetools import csr_matvecs
+except ImportError:  # a SciPy that moved it: ``@``, the same sums (``product_into``)
+    csr_matvecs = None
 
 Array = Any  # numpy arrays (numpy's own types are too loose to help here)
 Matrix = Any  # scipy sparse matrices
@@ -37,17 +41,20 @@ def product_into(m: Matrix, x: Array, out: Array, live: Array | None = None) -> 
     zeros: called with ``out`` zeroed it gives the same sums. ``live``: the rows of ``x``
     that are not all zero, when there are few enough of them to be worth leaving the
     others out (each sum the same, less terms that are exactly 0)."""
+    if csr_matvecs is None:  # the same sums, into a new table first
+        out += m @ x
+        return
     if live is None:
-        _sparsetools.csr_matvecs(m.shape[0], m.shape[1], x.shape[1], m.indptr, m.indices,
-                                 m.data, x.ravel(), out.ravel())
+        csr_matvecs(m.shape[0], m.shape[1], x.shape[1], m.indptr, m.indices, m.data,
+                    x.ravel(), out.ravel())
         return
     keep = live[m.indices]
     before = np.zeros(len(keep) + 1, dtype=m.indptr.dtype)
     np.cumsum(keep, out=before[1:])
     places = (np.cumsum(live) - 1).astype(m.indices.dtype)
-    _sparsetools.csr_matvecs(m.shape[0], int(places[-1]) + 1, x.shape[1], before[m.indptr],
-                             places[m.indices[keep]], m.data[keep],
-                             np.ascontiguousarray(x[live]).ravel(), out.ravel())
+    csr_matvecs(m.shape[0], int(places[-1]) + 1, x.shape[1], before[m.indptr],
+                places[m.indices[keep]], m.data[keep], np.ascontiguousarray(x[live]).ravel(),
+                out.ravel())
 
 
 def compact(m: Matrix) -> Matrix:
