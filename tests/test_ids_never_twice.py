@@ -96,6 +96,53 @@ def test_migration_16_keeps_every_row_index_and_link(
                 "ix_muster_battle_id", "ix_pilot_mek_id"} <= indexes
 
 
+def test_migration_16_gives_no_id_an_undo_freed_before_it(
+        runner: CliRunner, temp_database: str, fought: tuple[str, int],  # noqa: F811
+        tmp_path: Path) -> None:
+    """A battle an undo took away under schema 15 left its id in the company's history:
+    the migration counts on from it, so the next battle takes a new id. (SQLite: a
+    PostgreSQL sequence never went back, and the old database here is made from rows.)"""
+    from db.backup import dump
+    from db.engine import engine_for
+
+    if "://" in temp_database:
+        pytest.skip("SQLite's migration")
+    company, battle = fought
+    run(runner, "company", "undo", company)
+    old = json.loads(json.dumps(dump(engine_for(temp_database)), default=str))
+    assert old["tables"]["battle"] == []
+    _blank(temp_database)
+    write_old_campaign_database(temp_database, old, version=BEFORE, absent=())
+    assert _fight_again(runner, company, tmp_path) > battle
+
+
+def test_migration_16_keeps_a_damaged_link_and_a_view_of_the_players(
+        runner: CliRunner, temp_database: str, fought: tuple[str, int],  # noqa: F811
+        tmp_path: Path) -> None:
+    """SQLite: a link that named no row before the migration (a damaged record) does not
+    stop it, and 'db check' still names it; a view the player made of meks's tables is set
+    aside while the tables are made again, and is there after."""
+    from db.backup import dump
+    from db.engine import engine_for
+
+    if "://" in temp_database:
+        pytest.skip("SQLite's migration")
+    old = json.loads(json.dumps(dump(engine_for(temp_database)), default=str))
+    _blank(temp_database)
+    write_old_campaign_database(temp_database, old, version=BEFORE, absent=())
+    with sqlite3.connect(temp_database) as conn:
+        conn.execute("INSERT INTO support_roll (id, company_id, muster_id, table_die, "
+                     "entry_die, result, points, used) VALUES (99, 999, NULL, 1, 1, 'x', 0, 0)")
+        conn.execute("CREATE VIEW callsigns AS SELECT c.name, m.callsign FROM company c "
+                     "JOIN mek m ON m.company_id = c.id")
+    said = " ".join(run(runner, "db", "check", code=1).split())
+    assert "table support_roll row 99 points at a missing company row" in said, said
+    with sqlite3.connect(temp_database) as conn:
+        assert len(conn.execute("SELECT * FROM callsigns").fetchall()) == 3
+        made = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'support_roll'")
+        assert "AUTOINCREMENT" in made.fetchone()[0]
+
+
 def test_migration_16_refuses_to_run_with_foreign_keys_on(tmp_path: Path) -> None:
     """Dropping a table with SQLite's foreign keys on would take its children's rows with
     it: the migration refuses, and its transaction leaves the database as it was."""

@@ -212,13 +212,23 @@ def _v16(conn: Connection) -> None:
     # been said of battle 12 then named another battle. PostgreSQL's sequences never go
     # back; SQLite's AUTOINCREMENT keeps the highest id ever given, which only a table made
     # with it has: each keyed table is made again with it, rows, indexes and links as they
-    # were (SQLite's own order of steps for changing a table: foreign keys off, a new
-    # table, the rows, the old one dropped, the new one renamed, the links checked).
+    # were (SQLite's own order of steps for changing a table: foreign keys off, views and
+    # triggers set aside, a new table, the rows, the old one dropped, the new one renamed,
+    # the links checked), and counts on from the highest id it ever gave that the company
+    # histories remember (an id an undo freed before this migration is not given again).
     if conn.dialect.name != "sqlite":
         return
     if conn.exec_driver_sql("PRAGMA foreign_keys").scalar():
         raise RuntimeError("migration 16 remakes tables: run it with SQLite's foreign "
                            "keys off, or dropping a table would take its children's rows")
+    # links that named no row before (a damaged record 'db check' names) stay as they were
+    broken = set(conn.exec_driver_sql("PRAGMA foreign_key_check").all())
+    aside = conn.exec_driver_sql(
+        "SELECT type, name, sql FROM sqlite_master WHERE type IN ('view', 'trigger') "
+        "AND sql IS NOT NULL ORDER BY type DESC, rowid").all()
+    for kind, name, _ in aside:
+        conn.exec_driver_sql(f'DROP {kind.upper()} "{name}"')
+    given = _given_16(conn)
     for table in KEYED_16:
         create, indexes = _definition(conn, table)
         conn.exec_driver_sql(_with_autoincrement(create, table, f"{table}__remade"))
@@ -227,9 +237,47 @@ def _v16(conn: Connection) -> None:
         conn.exec_driver_sql(f'ALTER TABLE "{table}__remade" RENAME TO "{table}"')
         for index in indexes:
             conn.exec_driver_sql(index)
-    broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
-    if broken:
-        raise RuntimeError(f"migration 16 left {len(broken)} links that name no row")
+        top = max(given.get(table, 0), conn.exec_driver_sql(
+            f'SELECT coalesce(max(id), 0) FROM "{table}"').scalar() or 0)
+        conn.exec_driver_sql("DELETE FROM sqlite_sequence WHERE name = ?", (table,))
+        if top:
+            conn.exec_driver_sql("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)",
+                                 (table, top))
+    for _, _, sql in aside:
+        conn.exec_driver_sql(sql)
+    made = set(conn.exec_driver_sql("PRAGMA foreign_key_check").all()) - broken
+    if made:
+        raise RuntimeError(f"migration 16 would leave links that name no row: {sorted(made)}")
+
+
+# Where a company's history (its events' snapshots, as this schema writes them) lists the
+# rows of each keyed table.
+SNAPSHOT_16 = {"company": "company", "meks": "mek", "pilots": "pilot",
+               "support": "support_roll", "musters": "muster", "battles": "battle",
+               "campaigns": "campaign"}
+
+
+def _given_16(conn: Connection) -> dict[str, int]:
+    # The highest id of each keyed table that a snapshot in the history names: given once,
+    # though an undo or a delete may have taken its row away since. A snapshot that does
+    # not read is passed over ('db check' names it).
+    high: dict[str, int] = {}
+    for texts in conn.exec_driver_sql('SELECT "before", "after" FROM event'):
+        for text_ in texts:
+            try:
+                doc = json.loads(text_) if isinstance(text_, str) else None
+            except (ValueError, RecursionError):
+                continue
+            if not isinstance(doc, dict):
+                continue
+            for key, table in SNAPSHOT_16.items():
+                rows = doc.get(key)
+                for row in [rows] if isinstance(rows, dict) else \
+                        rows if isinstance(rows, list) else []:
+                    found = row.get("id") if isinstance(row, dict) else None
+                    if type(found) is int and high.get(table, 0) < found < 2 ** 31:
+                        high[table] = found
+    return high
 
 
 def _definition(conn: Connection, table: str) -> tuple[str, list[str]]:
