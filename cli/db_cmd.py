@@ -103,5 +103,7 @@ def restore(file: Path = typer.Argument(..., help="A backup made by 'meks db bac
             for part in database_files(location()):
                 part.unlink(missing_ok=True)
         raise
-    say(f"Restored {counts.get('company', 0)} companies and "
-               f"{sum(counts.values())} rows from {file}.")
+    from meks.game.text import plural
+
+    say(f"Restored {plural(counts.get('company', 0), 'company', 'companies')} and "
+        f"{plural(sum(counts.values()), 'row')} from {file}.")

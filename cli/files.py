@@ -30,7 +30,9 @@ def writable_target(value: Path) -> Path:
     target = value.expanduser()
     folder = target.parent
     if not folder.is_dir():
-        raise InputError(str(target), ["cannot be written: its folder does not exist"])
+        raise InputError(str(target), ["cannot be written: " + (
+            "what should be its folder is a file" if folder.exists()
+            else "its folder does not exist")])
     if not os.access(folder, os.W_OK):
         raise InputError(str(target), ["cannot be written: permission denied in its folder"])
     replaceable(target)

@@ -305,6 +305,11 @@ def test_a_report_goes_only_to_an_html_file_in_a_folder_that_exists(
     where = tmp_path / "no" / "r.html"  # said as every file that cannot be written is
     assert err == f"Error: {where}: cannot be written: its folder does not exist"
     assert not (tmp_path / "no").exists()
+    (tmp_path / "afile").write_text("x")  # a file where a folder should be: said alike
+    for args in (("campaign", "report", wolves), ("roster", "export", wolves)):
+        where = tmp_path / "afile" / "r.html"
+        err = " ".join(run(runner, *args, "-o", str(where), code=2).split())
+        assert err == f"Error: {where}: cannot be written: what should be its folder is a file"
 
 
 # ---- the pages escape what they show ---------------------------------------------------------

@@ -72,6 +72,9 @@ def os_failure(exc: OSError, action: str) -> str:
     if isinstance(exc, FileNotFoundError):
         return "no such file" if action == "read" else (
             f"cannot be {action}: its folder does not exist")
+    if isinstance(exc, NotADirectoryError):  # a file where a folder of its path should be
+        return "no such file" if action == "read" else (
+            f"cannot be {action}: what should be its folder is a file")
     if isinstance(exc, IsADirectoryError):
         return "this is a folder, not a file"
     if isinstance(exc, PermissionError):
