@@ -270,6 +270,8 @@ def restore(engine: Engine, data: object, source: str,
                     sequence = conn.execute(text(
                         f"SELECT pg_get_serial_sequence('{table.name}', '{pk[0].name}')"
                     )).scalar_one()
+                    if sequence is None:  # a key the database does not count for
+                        continue
                     given = conn.execute(text(
                         f"SELECT CASE WHEN is_called THEN last_value ELSE 0 END "
                         f"FROM {sequence}")).scalar_one()
