@@ -76,9 +76,6 @@ def shell_arg(text: str) -> str:
 
 # ---- names ----------------------------------------------------------------------------------
 
-MAX_NAME = NAME_LENGTH  # characters in a company name, callsign or pilot name
-
-
 def reads_as_id(name: str) -> bool:
     """Whether looking ``name`` up could find an id instead: its folded form, as lookups
     compare it (so '⑫' counts, as it folds to '12'), is only digits 0-9 after any '#'.
@@ -107,8 +104,8 @@ def clean_name(text: str, what: str) -> str:
     name = " ".join("".join(kept).split())
     if not name:
         raise Refused(f"A {what} cannot be empty; give one with letters in it.")
-    if len(name) > MAX_NAME:
-        raise Refused(f"A {what} can be at most {MAX_NAME} characters long, and this one has "
+    if len(name) > NAME_LENGTH:
+        raise Refused(f"A {what} can be at most {NAME_LENGTH} characters long, and this one has "
                       f"{len(name)}; choose a shorter one.")
     if reads_as_id(name):
         raise Refused(f"A {what} cannot be only digits, as {name!r} would be read as the id "

@@ -10,13 +10,12 @@ from sqlalchemy import select as select_columns
 from sqlalchemy.exc import DBAPIError
 from sqlmodel import Session, col, select
 
-from campaigns.company import MAX_NAME
 from campaigns.files.roster import snapshot
 from campaigns.files.stored import DamagedRecord, is_force
 from db.backup import json_problem, tables
 from db.engine import is_damage
 from db.errors import RESTORE_ADVICE, damaged
-from db.models import Campaign, Company, Event, Muster, Play, PlayStatus
+from db.models import NAME_LENGTH, Campaign, Company, Event, Muster, Play, PlayStatus
 from meks.game.text import shown
 
 
@@ -81,7 +80,7 @@ def _check(session: Session) -> list[str]:
 def _named(name: str) -> str:
     """A company's name for a problem: as it is, or cut short and quoted when it is longer
     than a name meks gives (one read from a backup may be anything)."""
-    return name if len(name) <= MAX_NAME else shown(name, MAX_NAME)
+    return name if len(name) <= NAME_LENGTH else shown(name, NAME_LENGTH)
 
 
 def _missing_parts(session: Session) -> list[str]:

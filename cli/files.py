@@ -25,14 +25,15 @@ def writable_target(value: Path) -> Path:
     can be replaced (``replaceable``); else ``InputError`` (exit 2), worded as a file that
     cannot be written is everywhere. Every option naming a file to write checks with this
     once it has checked the file's ending."""
-    from meks.game.errors import InputError
+    from meks.game.errors import InputError, os_failure
 
     target = value.expanduser()
     folder = target.parent
-    if not folder.is_dir():
-        raise InputError(str(target), ["cannot be written: " + (
-            "what should be its folder is a file" if folder.exists()
-            else "its folder does not exist")])
+    if not folder.is_dir():  # missing, or a file: the system's answer, said as for any file
+        try:
+            target.lstat()
+        except OSError as exc:
+            raise InputError(str(target), [os_failure(exc, "written")]) from None
     if not os.access(folder, os.W_OK):
         raise InputError(str(target), ["cannot be written: permission denied in its folder"])
     replaceable(target)
