@@ -15,7 +15,18 @@ from campaigns.files.stored import DamagedRecord, is_force
 from db.backup import json_problem, tables
 from db.engine import is_damage
 from db.errors import RESTORE_ADVICE, damaged
-from db.models import NAME_LENGTH, Campaign, Company, Event, Muster, Play, PlayStatus
+from db.models import (
+    NAME_LENGTH,
+    Campaign,
+    Company,
+    Event,
+    Mek,
+    Muster,
+    Pilot,
+    Play,
+    PlayStatus,
+    fold,
+)
 from meks.game.text import shown
 
 
@@ -51,6 +62,7 @@ def _check(session: Session) -> list[str]:
     problems += _stored_json_problems(session)
     problems += _force_problems(session)
     problems += _play_link_problems(session)
+    problems += _name_key_problems(session)
     for company in session.exec(select(Company).order_by(col(Company.id))).all():
         events = session.exec(select(Event).where(Event.company_id == company.id)
                               .order_by(col(Event.id))).all()
@@ -144,6 +156,30 @@ def _force_problems(session: Session) -> list[str]:
             problems.append(f"muster {muster.id}: the stored force names a Mek or a pilot "
                             "that is not there (or holds what no force holds), so it was "
                             "never moved into muster_mek")
+    return problems
+
+
+def _name_key_problems(session: Session) -> list[str]:
+    """Every company, Mek or pilot whose lookup key is not its name folded: such a row is
+    not found by its own name. A key may also be the folded name, a zero-width space and a
+    number: what migration 7 and a roster import give the second of two names that fold
+    alike, which only a database written before names were normalised can hold."""
+    problems = []
+    rows: list[tuple[str, str, str, str, int | None]] = [
+        ("company", "name_key", c.name, c.name_key, c.id)
+        for c in session.exec(select(Company).order_by(col(Company.id))).all()]
+    rows += [("mek", "callsign_key", m.callsign, m.callsign_key, m.id)
+             for m in session.exec(select(Mek).order_by(col(Mek.id))).all()]
+    rows += [("pilot", "name_key", p.name, p.name_key, p.id)
+             for p in session.exec(select(Pilot).order_by(col(Pilot.id))).all()]
+    for table, column, name, key, ident in rows:
+        folded = fold(name)
+        head, mark, tail = key.partition("\u200b")
+        if key == folded or (mark and head == folded and tail.isdecimal()):
+            continue
+        problems.append(f"{table} {ident} ({shown(name, NAME_LENGTH)}): its {column} "
+                        f"{shown(key, NAME_LENGTH)} is not its name folded, so it cannot be "
+                        f"found by name; set it to {shown(folded, NAME_LENGTH)}")
     return problems
 
 

@@ -93,6 +93,48 @@ def test_a_restore_refused_into_a_new_file_leaves_no_file_behind(runner: CliRunn
     assert not [p.name for p in tmp_path.iterdir() if p.name.startswith(other.name)]
 
 
+def test_a_name_key_that_is_not_the_name_folded_is_a_problem(runner: CliRunner,
+                                                             tmp_path: Path) -> None:
+    """A row is looked up by its name folded (``db.models.fold``): a key edited to anything
+    else (in a backup, or in the database behind meks's back) would leave the row that no
+    command finds by name. db check names it with the key it should have, and a restore
+    refuses it; the key migration 7 gives the second of two lookalike names is sound."""
+    campaign(runner)
+    run(runner, "pilot", "hire", "Hawks", "Vera")
+    file = tmp_path / "backup.json"
+    run(runner, "db", "backup", str(file))
+    doc = json.loads(file.read_text(encoding="utf-8"))
+    pilot = next(p for p in doc["tables"]["pilot"] if p["name"] == "Vera")
+    pilot["name_key"] = "someone"
+    file.write_text(json.dumps(doc), encoding="utf-8")
+    other = str(tmp_path / "other.db")
+    err = run(runner, "--db", other, "db", "restore", str(file), "--yes", code=2)
+    assert f"pilot {pilot['id']} ('Vera'): its name_key 'someone' is not its name folded" in err
+    assert "set it to 'vera'" in err
+    pilot["name_key"] = f"vera\u200b{pilot['id']}"  # as migration 7 keeps a lookalike
+    file.write_text(json.dumps(doc), encoding="utf-8")
+    run(runner, "--db", other, "db", "restore", str(file), "--yes")
+
+    import sqlite3
+
+    with sqlite3.connect(other) as conn:  # edited behind meks's back
+        conn.execute("UPDATE company SET name_key = 'falcons'")
+        mek_id, callsign = conn.execute("SELECT id, callsign FROM mek").fetchone()
+        conn.execute("UPDATE mek SET callsign_key = 'X' WHERE id = ?", (mek_id,))
+    conn.close()
+    err = run(runner, "--db", other, "db", "check", code=1)
+    assert "company 1 ('Hawks'): its name_key 'falcons' is not its name folded" in err
+    assert f"mek {mek_id} ({callsign!r}): its callsign_key 'X'" in err
+    problems = run_json_failing(runner, "--db", other, "db", "check")
+    assert len(problems) == 2
+
+
+def run_json_failing(runner: CliRunner, *args: str) -> list[str]:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 1, result.stderr
+    return json.loads(result.stdout)["problems"]
+
+
 def test_a_blank_database_location_is_bad_usage(runner: CliRunner,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """--db '' (or spaces) names no database: refused, not taken for MEKS_DB or the default
