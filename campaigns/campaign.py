@@ -183,7 +183,8 @@ def status(session: Session, company_name: str) -> CompanyCampaign:
     if row is None:
         raise NotFound(f"{company.name} has no campaign; begin one with 'meks campaign start "
                        f"{shell_arg(company.name)}'.")
-    return {"company": company.name, **campaign_view(session, row)}
+    # "campaign" as 'campaign show' and the battle records name it ("name" as before)
+    return {"company": company.name, "campaign": row.name, **campaign_view(session, row)}
 
 
 # ---- one scenario ---------------------------------------------------------------------------

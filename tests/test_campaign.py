@@ -108,7 +108,11 @@ def test_campaign_plan_file(runner: CliRunner, tmp_path: Path) -> None:
     assert (view["name"], view["difficulty"], len(view["plan"])) == ("Border War", "hard", 2)
     run(runner, "campaign", "start", "Hawks", code=1)  # one campaign at a time
     run(runner, "campaign", "run", "Hawks")
-    assert run_json(runner, "campaign", "status", "Hawks")["status"] == "finished"
+    status = run_json(runner, "campaign", "status", "Hawks")
+    assert status["status"] == "finished"
+    # the campaign's name under the same key in status and show
+    assert status["campaign"] == status["name"] == "Border War"
+    assert run_json(runner, "campaign", "show", "Hawks")["campaign"] == "Border War"
 
 
 def test_the_house_rules_a_plan_sets_are_shown_at_start_and_in_status(

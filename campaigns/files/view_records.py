@@ -279,3 +279,4 @@ class CompanyCampaign(CampaignView):
     """A company's campaign, as ``campaign status`` shows it."""
 
     company: str
+    campaign: str  # its name again, under the key 'campaign show' gives it
