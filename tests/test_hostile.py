@@ -600,6 +600,16 @@ def test_item7_yaml_keys_given_twice_are_refused_naming_both_lines(runner: CliRu
     assert code == 2 and "Traceback" not in err, err
     assert "the key 'turn_limit' is given twice" in said, said
     assert "the key 'name' is given twice" in said, said
+    # scenario check goes on to the file's other problems, all said at once in line order
+    scenario.write_text(text + "\nturn_limit: 3\nbogus: 1\n")
+    code, _, err = invoke(runner, "scenario", "check", str(scenario))
+    said = " ".join(err.split())
+    assert code == 2 and "Traceback" not in err, err
+    assert said.index("the key 'turn_limit' is given twice") < said.index(
+        "unknown key 'bogus'"), said
+    scenario.write_text(text + "\nturn_limit: 0\n")  # the value kept is the one checked
+    said = " ".join(invoke(runner, "scenario", "check", str(scenario))[2].split())
+    assert "is given twice" in said and "turn_limit" in said and said.count("Error") == 2, said
 
 
 def test_a_side_given_as_a_folder_a_device_or_a_path_is_a_file_refused(

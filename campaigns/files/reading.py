@@ -298,8 +298,18 @@ def check_yaml_events(text: str, source: str, kind: Kind = YAML_FILE) -> None:
     alias, list or mapping nested more than ``MAX_DEPTH`` deep, whole number of more than
     ``MAX_DIGITS`` digits, or text holding a control character; and every key given twice
     in one mapping, all of them at once."""
+    repeated = repeated_keys(text, source, kind)
+    if repeated:
+        raise InputError(source, [wrong for _, wrong in repeated])
+
+
+def repeated_keys(text: str, source: str,
+                  kind: Kind = YAML_FILE) -> list[tuple[int | None, str]]:
+    """``check_yaml_events``, except that every key given twice in one mapping is returned
+    (its line and the problem) instead of refused: for a check that goes on to say what
+    else is wrong with the file, whose data keeps the last of the two."""
     frames: list[_Frame] = []
-    repeated: list[str] = []
+    repeated: list[tuple[int | None, str]] = []
     for event in yaml.parse(text, Loader=_Loader):
         if isinstance(event, yaml.CollectionEndEvent):
             frames.pop()
@@ -332,7 +342,7 @@ def check_yaml_events(text: str, source: str, kind: Kind = YAML_FILE) -> None:
                 frames[-1].key = value
                 twice = _repeated_key(frames, value, line)
                 if twice is not None:
-                    repeated.append(twice)
+                    repeated.append((line, twice))
             where = _path(frames) if not is_key else _path(frames[:-1])
             wrong = control_problem(value, line, where,
                                     f"the key {value!r}" if is_key else "the text")
@@ -348,8 +358,7 @@ def check_yaml_events(text: str, source: str, kind: Kind = YAML_FILE) -> None:
                 raise InputError(source, [problem(
                     f"lists and mappings nested more than {MAX_DEPTH} deep; no file of ours "
                     "needs that many", line)])
-    if repeated:
-        raise InputError(source, repeated)
+    return repeated
 
 
 def _repeated_key(frames: list[_Frame], key: str, line: int | None) -> str | None:
@@ -391,12 +400,17 @@ def _digits(value: str) -> str:
     return f"{sum(c.isalnum() for c in value):,}"
 
 
-def parse_yaml(text: str, source: str, kind: Kind = YAML_FILE) -> object:
+def parse_yaml(text: str, source: str, kind: Kind = YAML_FILE,
+               repeated: list[tuple[int | None, str]] | None = None) -> object:
     """The plain data in YAML ``text`` (None for an empty document), checked as the module
-    says; ``source`` names it in messages."""
+    says; ``source`` names it in messages. With ``repeated`` (a list), keys given twice are
+    added to it (see ``repeated_keys``) instead of refused."""
     _check_raw(text, source, kind)
     try:
-        check_yaml_events(text, source, kind)
+        if repeated is None:
+            check_yaml_events(text, source, kind)
+        else:
+            repeated += repeated_keys(text, source, kind)
         return yaml.load(text, Loader=_Loader)
     except InputError:
         raise

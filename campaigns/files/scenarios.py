@@ -84,10 +84,15 @@ def user_scenarios_dir() -> Path:
 def read_scenario_text(text: str, source: str) -> Scenario:
     """The scenario in ``text``; ``ScenarioFileError`` (exit 2) listing every problem with
     its line."""
-    data = parse_yaml(text, source, SCENARIO)
+    repeated: list[tuple[int | None, str]] = []  # said with the file's other problems
+    data = parse_yaml(text, source, SCENARIO, repeated)
     if data is None:
         raise InputError(source, ["the file is empty"])
-    return _parse(data, text, source)
+    scenario = _parse(data, text, source, repeated)
+    if repeated:
+        raise ScenarioFileError(source, [wrong for _, wrong in repeated],
+                                [line for line, _ in repeated])
+    return scenario
 
 
 def read_scenario_file(path: Path) -> Scenario:
@@ -95,18 +100,22 @@ def read_scenario_file(path: Path) -> Scenario:
     return read_scenario_text(read_text(path, SCENARIO), str(path))
 
 
-def _parse(data: object, text: str, source: str) -> Scenario:
+def _parse(data: object, text: str, source: str,
+           repeated: list[tuple[int | None, str]]) -> Scenario:
     try:
         return parse_scenario(data, source)
     except ScenarioInvalid as exc:
-        raise _located(exc, text) from None
+        raise _located(exc, text, repeated) from None
 
 
-def _located(exc: ScenarioInvalid, text: str) -> ScenarioFileError:
+def _located(exc: ScenarioInvalid, text: str,
+             repeated: list[tuple[int | None, str]]) -> ScenarioFileError:
+    """The problems ``exc`` found with their lines, and the keys given twice, in the order
+    of their lines."""
     lines = LineIndex(compose(text))
-    located = sorted(((lines.line_of(p.path), p) for p in exc.found),
-                     key=lambda item: item[0] or 0)
-    return ScenarioFileError(exc.source, [_with_line(p, line) for line, p in located],
+    located = sorted([*((lines.line_of(p.path), _with_line(p, lines.line_of(p.path)))
+                        for p in exc.found), *repeated], key=lambda item: item[0] or 0)
+    return ScenarioFileError(exc.source, [wrong for _, wrong in located],
                              [line for line, _ in located], exc.unlisted)
 
 
