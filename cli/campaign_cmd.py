@@ -165,15 +165,39 @@ def next_(company: str = COMPANY,
 
 @app.command()
 def run(company: str = COMPANY,
-        auto: bool = typer.Option(True, "--auto", help="The tool commands both sides."),
+        auto: bool = typer.Option(True, "--auto/--play",
+                                  help="The tool commands the company too (--auto), or you "
+                                  "do in every battle (--play), as with 'campaign next'."),
         controller_name: str = CONTROLLER,
+        auto_skills: bool = AUTO_SKILLS,
         runs: int | None = RUNS,
         as_json: bool = JSON) -> None:
-    """Play every remaining scenario of the campaign, then print the campaign summary."""
+    """Play every remaining scenario of the campaign, then print the campaign summary.
+
+    With --play you command the company in each battle in turn, choosing each force at its
+    muster; q at any prompt stops, and the same command goes on from there."""
     from campaigns.campaign import next_scenario
     from campaigns.campaign import status as load
     from cli import campaign_views
 
+    if not auto:
+        if as_json:
+            from meks.game.errors import UsageError
+
+            raise UsageError("--play asks you for every decision at the terminal, so it "
+                             "gives no --json; leave out one of them.")
+        while True:
+            with session() as s:
+                before = load(s, company)
+            if before["status"] != "active":
+                break
+            _play_next(company, controller_name, auto_skills, runs, "run")
+            with session() as s:  # a battle that did not end (set aside) ends the run too
+                if load(s, company)["position"] == before["position"]:
+                    break
+        with session() as s:
+            show(campaign_views.campaign_summary(load(s, company)))
+        return
     results = []
     while True:
         with session() as s:
@@ -194,7 +218,7 @@ def run(company: str = COMPANY,
 
 
 def _play_next(company: str, controller_name: str, auto_skills: bool,
-               runs: int | None) -> None:
+               runs: int | None, command: str = "next") -> None:
     """The next scenario with the company commanded at the terminal (resumed if under way,
     against the controller it began with)."""
     from campaigns.campaign import WentBroke, play_step
@@ -204,8 +228,8 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
     from cli.state import interactive
 
     if not interactive():
-        raise Refused("'meks campaign next --play' asks you for every decision and needs a "
-                      "terminal; use --auto to let the tool fight the battle.")
+        raise Refused(f"'meks campaign {command} --play' asks you for every decision and "
+                      "needs a terminal; use --auto to let the tool fight the battle.")
     from cli.campaign_views import odds_lines
 
     choice = choose_muster(company)
@@ -228,7 +252,7 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
             say(line)
         say(f"These odds are the {controller_name}'s, were it to command your side too.")
     what = "Starting" if new else "Resuming"
-    resume = f"meks campaign next {shell_arg(state.names[state.side])} --play"
+    resume = f"meks campaign {command} {shell_arg(state.names[state.side])} --play"
     say(f"{what} play {state.id}: {state.scenario.name}, you command {state.names[state.side]}"
         f" as the {state.side.value}. Type q at any prompt to stop; '{resume}' continues.")
     play_to_end(state, auto_skills=auto_skills, resume=resume)

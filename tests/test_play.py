@@ -921,6 +921,42 @@ def test_a_campaign_battle_played_to_its_end_shows_the_step_as_campaign_next_doe
     assert "Treasury: 60 at the start, spent 30 getting ready" in out
 
 
+def test_campaign_run_play_commands_every_battle_in_turn(
+        runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'campaign run --play': each remaining scenario played at the terminal, one after the
+    other, then the campaign's summary; quitting names the same command to go on with.
+    Without a terminal it is refused, and it gives no --json."""
+    import cli.play_run
+    import cli.state
+    from cli.play_run import play_to_end
+
+    run(runner, "company", "create", "Wolves")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("scenarios:\n  - {scenario: opening-shots, side: attacker}\n"
+                    "  - {scenario: head-to-head, side: defender}\n")
+    run(runner, "campaign", "start", "Wolves", "--plan", str(plan), "--seed", "3")
+    err = run(runner, "campaign", "run", "Wolves", "--play", code=1)  # no terminal here
+    assert "'meks campaign run --play' asks you for every decision" in " ".join(err.split())
+    assert "--json" in run(runner, "campaign", "run", "Wolves", "--play", "--json", code=2)
+    monkeypatch.setattr(cli.state, "interactive", lambda: True)
+    answers: list[Any] = [StopAfter(2), enter_always, enter_always]
+    resumes = []
+
+    def at_the_terminal(state: Any, **options: Any) -> None:
+        resumes.append(options["resume"])
+        play_to_end(state, auto_skills=True, ask=answers.pop(0), resume=options["resume"])
+    monkeypatch.setattr(cli.play_run, "play_to_end", at_the_terminal)
+    stopped = runner.invoke(app, ["campaign", "run", "Wolves", "--play"], input="\n")
+    assert stopped.exit_code == 0, stopped.stderr
+    assert "'meks campaign run Wolves --play' continues it" in " ".join(stopped.stdout.split())
+    played = runner.invoke(app, ["campaign", "run", "Wolves", "--play"], input="\n")
+    assert played.exit_code == 0, played.stderr
+    assert resumes == ["meks campaign run Wolves --play"] * 3
+    status = json.loads(run(runner, "campaign", "status", "Wolves", "--json"))
+    assert status["status"] == "finished" and len(status["results"]) == 2
+    assert "1/2 Opening Shots" in played.stdout and "2/2 Head to Head" in played.stdout
+
+
 def spawn_opening_shots(files: tuple[str, str], tmp_path: Path, columns: int = 100) -> Any:
     """A play of Opening Shots at the terminal, the red force against the blue (seed 5)."""
     red, blue = files
