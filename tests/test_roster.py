@@ -686,7 +686,8 @@ def test_the_published_schema_accepts_a_whole_campaign_and_refuses_what_the_mode
 
 @pytest.mark.parametrize("place", [("pilots", "kills"), ("meks", "price"), ("battles", "seed"),
                                    ("campaigns", "seed"), ("musters", "budget"),
-                                   ("support", "points")], ids=".".join)
+                                   ("support", "points"), ("campaigns", "treasury")],
+                         ids=".".join)
 def test_numbers_too_large_to_store_are_refused(runner: CliRunner, demo: Path, tmp_path: Path,
                                                 place: tuple[str, str]) -> None:
     part, key = place
@@ -696,6 +697,19 @@ def test_numbers_too_large_to_store_are_refused(runner: CliRunner, demo: Path, t
     path.write_text(json.dumps(doc), encoding="utf-8")
     code, _, err = run(runner, "roster", "import", str(path), "--name", "Big")
     assert code == 2 and f"{part}[0].{key}: must be at most" in err and "Traceback" not in err
+    assert companies(runner) == ["D"]
+
+
+def test_a_treasury_below_nothing_is_refused(runner: CliRunner, demo: Path,
+                                            tmp_path: Path) -> None:
+    """No command leaves a campaign's treasury under 0 (a purchase it cannot pay for is
+    refused), so a roster that says so was changed by hand and is not imported."""
+    doc = json.loads(export(runner, "json", "D"))
+    doc["campaigns"][0]["treasury"] = -5
+    path = tmp_path / "owing.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    code, _, err = run(runner, "roster", "import", str(path), "--name", "Owing")
+    assert code == 2 and "campaigns[0].treasury: must be at least 0" in err
     assert companies(runner) == ["D"]
 
 

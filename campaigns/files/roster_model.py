@@ -216,7 +216,7 @@ class Campaign(_Model):
     results: list[StepResult] = Field(description=(
         "What each scenario played so far came to."))
     created_at: Timestamp
-    treasury: Annotated[int, Field(strict=True)] = Field(
+    treasury: Count = Field(
         default_factory=int, description=(
             "The company's points under the campaign house rule treasury; left out when the "
             "rule is off."))
