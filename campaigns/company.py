@@ -294,6 +294,21 @@ def changing(session: Session, company: Company, command: str) -> Iterator[Chang
 
 # ---- companies ------------------------------------------------------------------------------
 
+def unused_company_name(session: Session, name: str) -> str:
+    """``name`` as a new company would be called (``clean_name``), or, when a company is
+    already called that (compared as names are, ``fold``), the first of ``name 2``,
+    ``name 3`` ... that is free, ``name`` cut short where the number would take it past
+    the length a name may have."""
+    base = clean_name(name, "company name")
+    taken = {c.name_key for c in session.exec(select(Company)).all()}
+    label, n = base, 1
+    while fold(label) in taken:
+        n += 1
+        suffix = f" {n}"
+        label = base[:NAME_LENGTH - len(suffix)].rstrip() + suffix
+    return label
+
+
 def create_company(session: Session, name: str) -> CompanyView:
     name = clean_name(name, "company name")
     company = found_company(session, Company(name=name, name_key=fold(name)),

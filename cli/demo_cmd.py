@@ -24,19 +24,14 @@ def demo(
 
     from campaigns.campaign import next_scenario, start_campaign
     from campaigns.campaign import status as load
-    from campaigns.company import create_company, list_companies, show_company
+    from campaigns.company import create_company, show_company, unused_company_name
     from cli import campaign_views, store_views
     from cli.state import location
     from db.location import describe
 
     console = stdout()
     with session() as s:
-        taken = {c["name"].casefold() for c in list_companies(s)}
-        label = name
-        n = 1
-        while label.casefold() in taken:
-            n += 1
-            label = f"{name} {n}"
+        label = unused_company_name(s, name)
         create_company(s, label)
         view = start_campaign(s, label, seed=seed, difficulty=difficulty)
     console.print(f"Founded {label} in {describe(location())}.")

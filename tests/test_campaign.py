@@ -227,6 +227,31 @@ def test_demo_reads_well_at_80_columns_without_colour(tmp_path: Path) -> None:
     assert "Founded Demo Company 2" in again.stdout
 
 
+def test_demo_numbers_a_name_taken_as_names_are_compared_and_keeps_to_the_length(
+        temp_database: str) -> None:
+    """The name the demo founds its company under is free as every command compares names
+    (case, spacing, full-width forms), and a number added to a name of the longest kind
+    cuts it short instead of making one the founding refuses."""
+    from campaigns.company import create_company, unused_company_name
+    from db.engine import transaction
+    from db.models import NAME_LENGTH
+
+    longest = "A" * NAME_LENGTH
+    with transaction(temp_database) as s:
+        for name in ("Demo Company", longest):
+            create_company(s, name)
+        assert unused_company_name(s, "Fresh") == "Fresh"
+        wide = "\uff24\uff45\uff4d\uff4f Company"  # "Demo" in full-width letters
+        for typed, numbered in (("demo  company", "demo company 2"), (wide, f"{wide} 2"),
+                                ("Demo Company ", "Demo Company 2")):
+            assert unused_company_name(s, typed) == numbered, typed
+        create_company(s, unused_company_name(s, "demo  company"))
+        assert unused_company_name(s, "DEMO COMPANY") == "DEMO COMPANY 3"
+        numbered = unused_company_name(s, longest)
+        assert numbered == "A" * (NAME_LENGTH - 2) + " 2" and len(numbered) == NAME_LENGTH
+        create_company(s, numbered)
+
+
 @pytest.mark.slow
 def test_campaign_run_killed_at_random_moments_carries_on_to_the_same_end(
         runner: CliRunner, tmp_path: Path) -> None:
