@@ -271,6 +271,22 @@ def _score(wins: int, draws: int, losses: int) -> Score:
 
 # ---- skill gains: what each skill a pilot could take is worth in one battle ----------------
 
+def skill_pilot(ref: str, pilot: str | None) -> tuple[str | None, str | None]:
+    """Who ``meks odds skill`` asks about: the company (None for a force file) and the
+    pilot, from ``ref`` (a force file, or COMPANY:PILOT) and ``--pilot`` (a force file's
+    pilot only). A ref of neither form, or --pilot with a company, is bad usage."""
+    if is_force_file(ref):
+        return None, pilot
+    company, sep, who = ref.rpartition(":")
+    if not sep or not company or not who:
+        raise UsageError(f"{ref!r} is neither a force file nor COMPANY:PILOT (a company's "
+                         "pilot, as in 'Hawks:Ada').")
+    if pilot is not None:
+        raise UsageError("--pilot picks a pilot in a force file; for a company, name the "
+                         "pilot as COMPANY:PILOT.")
+    return company, who
+
+
 def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side, *,
                 against: str | None = None, pilot: str | None = None,
                 runs: int | None = None,
@@ -288,18 +304,8 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
     catalog = load_catalog()
     scenario = get_scenario(scenario_ref)
     other = Side.DEFENDER if side is Side.ATTACKER else Side.ATTACKER
-    if is_force_file(ref):
-        mine = participant(session, ref, side, scenario, catalog)
-        who = pilot
-    else:
-        company, sep, who = ref.rpartition(":")
-        if not sep or not company or not who:
-            raise UsageError(f"{ref!r} is neither a force file nor COMPANY:PILOT (a company's "
-                          "pilot, as in 'Hawks:Ada').")
-        if pilot is not None:
-            raise UsageError("--pilot picks a pilot in a force file; for a company, name the "
-                          "pilot as COMPANY:PILOT.")
-        mine = participant(session, company, side, scenario, catalog)
+    company, who = skill_pilot(ref, pilot)
+    mine = participant(session, ref if company is None else company, side, scenario, catalog)
     index = _pick_pilot(mine.force, who, ref)
     unit = mine.force.units[index]
     assert unit.pilot is not None

@@ -14,6 +14,8 @@ from cli.output import print_json, say, show
 from cli.state import JOBS, JSON
 
 if TYPE_CHECKING:
+    from sqlmodel import Session
+
     from campaigns.files.odds_records import BattleOdds, Ladder, SkillGains
 
 
@@ -27,6 +29,21 @@ class ScenarioFirst(TyperGroup):
 
 
 SEED = typer.Option(0, "--seed", min=0, max=2**63 - 1, help="Seed for the runs.")
+
+
+@contextmanager
+def _companies_read(sides: list[str]) -> Iterator["Session | None"]:
+    """The database read for the sides given as companies, without writing to it (the
+    odds store nothing); none at all when every side is a force file, so that odds between
+    force files make no database, as 'battle auto' between them makes none."""
+    from campaigns.battles import is_force_file
+    from cli.state import session
+
+    if all(is_force_file(side) for side in sides):
+        yield None
+        return
+    with session(reads=True) as s:
+        yield s
 
 app = typer.Typer(cls=ScenarioFirst, no_args_is_help=True,
                   help="The chances before a battle: 'meks odds SCENARIO --attacker ... "
@@ -53,12 +70,11 @@ def battle(
     every battle you fight meets."""
     from campaigns.odds import default_runs, odds
     from cli.output import fight_progress
-    from cli.state import session
 
     runs = default_runs(controller_name) if runs is None else runs
     with fight_progress(as_json) as progress:
         task = progress.add_task("odds", total=runs)
-        with session() as s:
+        with _companies_read([attacker, defender]) as s:
             data = odds(s, scenario, attacker, defender, runs=runs, jobs=jobs, seed=seed,
                         controller_name=controller_name,
                         progress=lambda n: progress.advance(task, n))
@@ -165,11 +181,12 @@ def skill(
     The side's win chance with the force as it is, then with each skill the pilot does not
     hold added, and the gain with its 95% interval (every variant fights on the same dice).
     The bot commands both sides by default."""
-    from campaigns.odds import skill_gains
-    from cli.state import session
+    from campaigns.odds import skill_gains, skill_pilot
     from meks.game.vocabulary import Side
 
-    with _progress(as_json, None) as advance, session() as s:
+    skill_pilot(pilot_or_force, pilot)  # bad usage is said before the database is opened
+    with _progress(as_json, None) as advance, \
+            _companies_read([pilot_or_force] + ([] if against is None else [against])) as s:
         data = skill_gains(s, pilot_or_force, scenario, Side(side), against=against,
                            pilot=pilot, runs=runs, jobs=jobs, seed=seed,
                            controller_name=controller_name, progress=advance,

@@ -627,6 +627,7 @@ def test_a_side_given_as_a_folder_a_device_or_a_path_is_a_file_refused(
             code, out, err = invoke(runner, *command, "-a", side, "-d", str(force))
             said = plain_refusal(code, out, err)
             assert code == 2 and words in said and "No company" not in said, (side, said)
+    assert invoke(runner, "company", "create", "Hawks")[0] == 0  # a database to look in
     said = plain_refusal(*invoke(runner, "odds", "opening-shots", "--runs", "1", "-a",
                                  "Nobody", "-d", str(force)))
     assert "No company is called 'Nobody'" in said, said

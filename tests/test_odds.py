@@ -88,6 +88,25 @@ def test_odds_for_a_company_store_nothing(runner: CliRunner, force: str) -> None
     assert runner.invoke(app, ["roster", "export", "Hawks"]).stdout == before
 
 
+def test_odds_between_force_files_make_no_database(runner: CliRunner, force: str,
+                                                    tmp_path: Path) -> None:
+    """Odds store nothing: between force files they open no database (a mistyped --db
+    leaves no file or folder behind, as with 'battle auto'), and with a company where no
+    database is they say so, as every command that only reads does."""
+    missing = tmp_path / "typo_dir" / "x.db"
+    for args in (["odds", "opening-shots", "-a", force, "-d", force, "--runs", "2"],
+                 ["odds", "skill", force, "-s", "opening-shots", "--side", "attacker",
+                  "--against", force, "--runs", "2", "--controller", "baseline"]):
+        result = runner.invoke(app, ["--db", str(missing), *args])
+        assert result.exit_code == 0, result.stderr
+    for args in (["odds", "opening-shots", "-a", force, "-d", "Hawks", "--runs", "2"],
+                 ["odds", "skill", "Hawks:Ada", "-s", "opening-shots", "--side", "attacker",
+                  "--runs", "2"]):
+        result = runner.invoke(app, ["--db", str(missing), *args])
+        assert result.exit_code == 1 and f"No database at {missing}." in result.stderr
+    assert not missing.parent.exists()
+
+
 def test_odds_refuse_bad_input(runner: CliRunner, force: str) -> None:
     result = runner.invoke(app, ["odds", "nowhere", "-a", force, "-d", force])
     assert result.exit_code == 1 and "No scenario" in result.stderr
