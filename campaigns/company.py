@@ -202,6 +202,12 @@ def found_company(session: Session, company: Company, taken: str) -> Company:
     """Store a new company row. Refused with ``taken`` (with ``{name}`` for the other
     company's name) when its name is in use, including by a company another process has
     just founded under the same name at the same moment."""
+    if company.name.lower().endswith((".yaml", ".yml")) or \
+            company.name.startswith(("/", "./", "../", "~/")):
+        # a side of 'battle auto', 'battle play' and 'odds' so named is read as a force file
+        raise Refused(f"A company name cannot end in .yaml or .yml or begin as a path does "
+                      f"('/', './', '../', '~/'): the commands that take a force file or a "
+                      f"company would read {company.name!r} as a file; give another name.")
     other = session.exec(select(Company).where(Company.name_key == company.name_key)).first()
     if other is None:
         try:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from pathlib import Path
 from typing import Any
 
@@ -193,6 +194,27 @@ def test_a_name_beginning_with_a_dash_is_refused(runner: CliRunner, tmp_path: Pa
     result = runner.invoke(app, ["--db", db, "mek", "buy", "Hawks", "WASP", "--callsign",
                                  "-W"])
     assert result.exit_code in (1, 2) and "-W" in result.stderr
+
+
+def test_a_company_name_read_as_a_force_file_is_refused(runner: CliRunner,
+                                                         tmp_path: Path) -> None:
+    """'battle auto', 'battle play' and 'odds' read a side ending in .yaml or .yml, or
+    beginning as a path does, as a force file, so a company so named could be mustered but
+    never fight by its name: such a name is refused when the company is founded, as when a
+    roster is imported under it (exit 1)."""
+    db = str(tmp_path / "files.db")
+    for name in ("Hawks.yaml", "Kites.YML", "./Hawks", "/Hawks", "../Hawks", "~/Hawks"):
+        result = runner.invoke(app, ["--db", db, "company", "create", name])
+        said = " ".join(result.stderr.split())
+        assert result.exit_code == 1 and "would read" in said and "as a file" in said, name
+    run(runner, "--db", db, "company", "create", "Hawks yaml")  # a name like any other
+    roster = tmp_path / "hawks.json"
+    run(runner, "--db", db, "roster", "export", "Hawks yaml", "-o", str(roster))
+    result = runner.invoke(app, ["--db", db, "roster", "import", str(roster), "--name",
+                                 "copy.yaml"])
+    assert result.exit_code == 1 and "as a file" in " ".join(result.stderr.split())
+    listed = json.loads(run(runner, "--db", db, "company", "list", "--json").stdout)
+    assert [c["name"] for c in listed] == ["Hawks yaml"]
 
 
 def test_history_folds_a_long_word_rather_than_cutting_it() -> None:
