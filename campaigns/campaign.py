@@ -88,6 +88,7 @@ from db.models import (
 from meks.engine.bot.choices import DIFFICULTIES, Difficulty
 from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
+from meks.game.errors import UsageError
 from meks.game.scenario import Scenario
 from meks.game.vocabulary import Side
 
@@ -110,12 +111,12 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
     """Begin a campaign of the plan file ``plan``, or of the built-in plan (the printed one
     with ``printed``). ``treasury`` switches the house rule treasury on or off over the
     plan's own choice (None keeps it)."""
+    if plan is not None and printed:  # bad usage, said before anything is looked up
+        raise UsageError("Give either a plan file or --printed, not both.")
     company = company_to_change(session, company_name)
     if active_campaign(session, company) is not None:
         raise Refused(f"{company.name} is already on a campaign; finish it with 'meks "
                       f"campaign run {shell_arg(company.name)}' first.")
-    if plan is not None and printed:
-        raise Refused("Give either a plan file or --printed, not both.")
     if plan is not None:
         name, steps, plan_difficulty = load_plan(plan)
     else:

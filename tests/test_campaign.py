@@ -86,6 +86,20 @@ def test_printed_plays_the_six_scenarios_as_printed(runner: CliRunner) -> None:
     assert view["name"] == "The six scenarios of the rules, as printed"
 
 
+def test_a_plan_and_printed_together_are_bad_usage(runner: CliRunner, tmp_path: Path) -> None:
+    """Two ways to name the campaign's scenarios at once is a command line to correct
+    (exit 2, as other options that exclude each other), said before the company is looked
+    up, and nothing begins."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("name: Short\nscenarios:\n  - {scenario: head-to-head, side: attacker}\n")
+    run(runner, "company", "create", "Owls")
+    for company in ("Owls", "Nobody"):
+        said = run(runner, "campaign", "start", company, "--plan", str(plan), "--printed",
+                   code=2)
+        assert "either a plan file or --printed, not both" in said
+    run(runner, "campaign", "status", "Owls", code=1)  # no campaign was begun
+
+
 def test_a_campaign_with_the_same_seed_gives_identical_events(runner: CliRunner,
                                                               tmp_path: Path) -> None:
     logs = []
