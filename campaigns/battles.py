@@ -18,6 +18,7 @@ from campaigns.company import (
     changing,
     is_id,
     lock_all,
+    shaped_as_file,
     support_grant,
     too_much_support,
 )
@@ -96,9 +97,7 @@ def is_force_file(ref: str) -> bool:
 
     from campaigns.files.reading import is_file
 
-    if ref.lower().endswith((".yaml", ".yml")) or is_file(ref):
-        return True
-    if ref.startswith(("/", "./", "../", "~/")):
+    if shaped_as_file(ref) or is_file(ref):
         return True
     try:
         return os.sep in ref and os.path.lexists(ref)

@@ -198,12 +198,17 @@ def lock_all(session: Session, names: Sequence[str]) -> None:
         lock(session, found[cid])
 
 
+def shaped_as_file(ref: str) -> bool:
+    """Whether a side given as ``ref`` is read as a force file by its shape alone: a name
+    ending .yaml or .yml, or a path (beginning /, ./, ../ or ~/). No company is so named."""
+    return ref.lower().endswith((".yaml", ".yml")) or ref.startswith(("/", "./", "../", "~/"))
+
+
 def found_company(session: Session, company: Company, taken: str) -> Company:
     """Store a new company row. Refused with ``taken`` (with ``{name}`` for the other
     company's name) when its name is in use, including by a company another process has
     just founded under the same name at the same moment."""
-    if company.name.lower().endswith((".yaml", ".yml")) or \
-            company.name.startswith(("/", "./", "../", "~/")):
+    if shaped_as_file(company.name):
         # a side of 'battle auto', 'battle play' and 'odds' so named is read as a force file
         raise Refused(f"A company name cannot end in .yaml or .yml or begin as a path does "
                       f"('/', './', '../', '~/'): the commands that take a force file or a "
