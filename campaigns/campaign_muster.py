@@ -188,10 +188,13 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
         elif flying.level == "Regular":
             regulars += 1
     free_regulars = rules.pilots.get("Regular", 0) - regulars
+    fielded = {m.id for m in session.exec(select(Mek).where(
+        Mek.company_id == company.id, col(Mek.callsign).in_(callsigns))).all()}
     for callsign in empty:
+        # a pilot without a Mek, or in one that stays at home, flies before a new hire
         spare = [p for p in session.exec(select(Pilot).where(
-            Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD,
-            col(Pilot.mek_id).is_(None))).all() if fees.fits(p)]
+            Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD)).all()
+            if (p.mek_id is None or p.mek_id not in fielded) and fees.fits(p)]
         if spare:
             best = max(spare, key=lambda p: (_rank(p.level), p.kills, -(p.id or 0)))
             fees.take(best)

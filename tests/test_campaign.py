@@ -77,6 +77,32 @@ def test_a_new_company_flies_the_regular_pilot_opening_shots_provides(
     assert sum("Green" in h for h in hires) == 2, hires
 
 
+def test_a_campaign_muster_flies_the_pilots_of_meks_left_at_home_before_hiring(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """A Mek the force needs is flown by a pilot the company has, when that pilot's own Mek
+    stays at home, before a new Green pilot is hired for it (the best of them: a Regular with
+    a skill and kills used to sit at home while a new hire flew)."""
+    (tmp_path / "heavy.yaml").write_text(
+        "id: heavy-duel\nname: Heavy Duel\n"
+        "attacker: {budget: 30, composition: {Heavy: 1}, setup: {zones: [7]}}\n"
+        "defender: {budget: 30, composition: {Heavy: 1}, setup: {zones: [3]}}\n"
+        "victory:\n  attacker: {type: destroy_all, side: attacker}\n"
+        "  defender: {type: destroy_all, side: defender}\n")
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("name: Heavy\nscenarios:\n  - {scenario: heavy.yaml, side: attacker}\n")
+    run(runner, "company", "create", "Hawks")
+    run(runner, "mek", "buy", "Hawks", "WASP", "--callsign", "Scout")
+    run(runner, "pilot", "hire", "Hawks", "Ace")
+    run(runner, "pilot", "assign", "Hawks", "Ace", "Scout")
+    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "3")
+    step = run_json(runner, "campaign", "next", "Hawks")
+    assert step["bought"] == ["DRAKEN-1"]
+    assert [p["pilot"] for p in step["pilots"]] == ["Ace"]
+    changes = [(command, summary) for command, summary, _ in history(runner)]
+    assert ("pilot assign", "Ace now pilots DRAKEN-1.") in changes
+    assert [c for c, _ in changes].count("pilot hire") == 1  # Ace's own, by hand
+
+
 def test_printed_plays_the_six_scenarios_as_printed(runner: CliRunner) -> None:
     run(runner, "company", "create", "Owls")
     view = run_json(runner, "campaign", "start", "Owls", "--printed")
