@@ -149,6 +149,11 @@ def next_(company: str = COMPANY,
     from cli.state import interactive
 
     if not auto:
+        if as_json:
+            from meks.game.errors import UsageError
+
+            raise UsageError("--play asks you for every decision at the terminal, so it "
+                             "gives no --json; leave out one of them.")
         _play_next(company, controller_name, auto_skills, runs)
         return
     # with --json the questions go to standard error, the result alone to standard output

@@ -938,6 +938,7 @@ def test_campaign_run_play_commands_every_battle_in_turn(
     err = run(runner, "campaign", "run", "Wolves", "--play", code=1)  # no terminal here
     assert "'meks campaign run --play' asks you for every decision" in " ".join(err.split())
     assert "--json" in run(runner, "campaign", "run", "Wolves", "--play", "--json", code=2)
+    assert "--json" in run(runner, "campaign", "next", "Wolves", "--play", "--json", code=2)
     monkeypatch.setattr(cli.state, "interactive", lambda: True)
     answers: list[Any] = [StopAfter(2), enter_always, enter_always]
     resumes = []
