@@ -448,3 +448,18 @@ def test_the_kills_chart_of_a_campaign_without_kills_runs_from_0_in_whole_number
                   for n in (1, 2)]
     labels = set(re.findall(r">([\u2212-]?[0-9][0-9.]*)<", pilots_chart(steps) or ""))
     assert labels and all(label.isdigit() for label in labels), labels
+
+
+def test_a_name_the_chart_font_lacks_a_glyph_for_warns_of_nothing() -> None:
+    """An emoji in a pilot's name: the browser draws it, and matplotlib's warning that its own
+    font has no glyph for it stays off the user's screen."""
+    import warnings
+
+    from campaigns.reports.charts import pilots_chart
+
+    steps: Any = [{"step": 1, "pilots": [{"pilot": "Ana \N{ROCKET}", "total_kills": 1,
+                                         "level": "Green"}]}]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        svg = pilots_chart(steps) or ""
+    assert "Ana \N{ROCKET}" in svg

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import re
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,10 +25,16 @@ STYLE: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "meks", "text.p
 
 def _svg(figure: Any) -> str:
     """The figure as an ``<svg>`` element (the XML prologue and doctype left out, for a
-    page), scaled to the width of its container."""
+    page), scaled to the width of its container.
+
+    A name with a character matplotlib's own font lacks (an emoji) is measured without it,
+    and matplotlib warns of it on standard error; the browser draws the text with its own
+    fonts (``svg.fonttype`` none), so the warning tells the user nothing and is kept out."""
     buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None},
-                   bbox_inches="tight")
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message=r"Glyph \d+ .*missing from", category=UserWarning)
+        figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": None},
+                       bbox_inches="tight")
     text = buffer.getvalue()
     text = text[text.index("<svg"):]
     # the page sets the size: the drawing keeps its proportions at any width
