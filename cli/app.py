@@ -62,8 +62,9 @@ class MeksGroup(TyperGroup):
             error(exc.message)
             raise typer.Exit(exc.exit_code) from None
         except typer.Abort:  # Ctrl-C or Ctrl-D at a prompt: before anything was stored
-            from cli.output import error
+            from cli.output import error, stderr
 
+            stderr().print()  # the cursor is still on the prompt's line, as click knows
             error("Stopped at a prompt; nothing was changed.")
             raise typer.Exit(130) from None
         except (typer.Exit, typer.TyperException):

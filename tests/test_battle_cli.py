@@ -410,6 +410,8 @@ def test_end_of_input_at_a_dice_prompt_stops_cleanly(runner: CliRunner,
     err = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue, "--dice",
               "manual", code=130, stdin="4\n")
     assert "Stopped at a prompt; nothing was changed." in err
+    # on a line of its own, not after the prompt the end of input left the cursor on
+    assert "\nError: Stopped at a prompt" in err
 
 
 def test_manual_dice_with_nobody_at_a_terminal_is_bad_usage(
