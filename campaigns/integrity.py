@@ -12,6 +12,7 @@ from sqlmodel import Session, col, select
 
 from campaigns.files.roster import snapshot
 from campaigns.files.stored import DamagedRecord, is_force
+from campaigns.roster_io import stored_problems
 from db.backup import json_problem, tables
 from db.engine import is_damage
 from db.errors import RESTORE_ADVICE, damaged
@@ -27,6 +28,7 @@ from db.models import (
     PlayStatus,
     fold,
 )
+from meks.game.catalog import load_catalog
 from meks.game.text import shown
 
 
@@ -63,6 +65,7 @@ def _check(session: Session) -> list[str]:
     problems += _force_problems(session)
     problems += _play_link_problems(session)
     problems += _name_key_problems(session)
+    catalog = load_catalog()
     for company in session.exec(select(Company).order_by(col(Company.id))).all():
         events = session.exec(select(Event).where(Event.company_id == company.id)
                               .order_by(col(Event.id))).all()
@@ -83,6 +86,8 @@ def _check(session: Session) -> list[str]:
             now = snapshot(session, company)
         except DamagedRecord:  # reported with the stored JSON
             continue
+        problems += [f"{_named(company.name)}: {wrong}" for wrong in stored_problems(
+            now, catalog)]
         if state is not None and state != now:
             problems.append(f"{_named(company.name)}: the current state differs from the state its "
                             "history ends with")

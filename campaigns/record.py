@@ -238,6 +238,10 @@ def campaign_record(session: Session, company_name: str) -> CampaignStory:
     if row.status == CampaignStatus.BROKE and isinstance(row.treasury, int) and \
             isinstance(last, int) and row.treasury != last:
         story["broke_by_hand"] = row.treasury - last
+    if row.status == CampaignStatus.BROKE:
+        if row.position < len(plan):
+            story["broke_at"] = story["plan"][row.position]
+        story["broke"] = broke_words(story)
     return story
 
 

@@ -276,12 +276,8 @@ def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
         if not report.problems:  # an illegal design has no price to compare
             problems += _mek_problems(where, m, design, report.price)
     flown: dict[int, str] = {}
+    problems += _pilots_problems(doc, catalog)  # the model was checked before
     for i, p in enumerate(doc["pilots"]):
-        for j, label in enumerate(p["skills"]):
-            wrong = _skill_problem(label, catalog)
-            if wrong:
-                problems.append(f"pilots[{i}] ({p['name']}).skills[{j}]: {wrong}")
-        problems += _pilot_problems(f"pilots[{i}] ({p['name']})", p, catalog)
         if p["mek"] is None:
             continue
         if p["status"] == PilotStatus.DEAD:
@@ -299,6 +295,27 @@ def game_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
                 parse_scenario(mu["definition"], f"musters[{i}].definition")
             except InputError as exc:
                 problems += [f"{exc.source}: {p}" for p in exc.problems]
+    return problems
+
+
+def stored_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
+    """What no command leaves in a company as it is stored (``roster.snapshot``), which an
+    import would refuse: the roster's model (counts not below 0, known pilot levels and
+    statuses...) and each pilot's level and skills as the game gives them. ``meks db check``
+    asks it of every company, and so does a restore before it keeps a backup."""
+    return schema_problems(doc) or _pilots_problems(doc, catalog)
+
+
+def _pilots_problems(doc: roster.Document, catalog: Catalog) -> list[str]:
+    """Each pilot's skills as the catalog spells them, level and skills as the game gives
+    them (``_pilot_problems``)."""
+    problems = []
+    for i, p in enumerate(doc["pilots"]):
+        for j, label in enumerate(p["skills"]):
+            wrong = _skill_problem(label, catalog)
+            if wrong:
+                problems.append(f"pilots[{i}] ({p['name']}).skills[{j}]: {wrong}")
+        problems += _pilot_problems(f"pilots[{i}] ({p['name']})", p, catalog)
     return problems
 
 

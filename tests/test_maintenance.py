@@ -129,6 +129,32 @@ def test_a_name_key_that_is_not_the_name_folded_is_a_problem(runner: CliRunner,
     assert len(problems) == 2
 
 
+def test_a_pilot_no_command_could_make_is_a_problem(runner: CliRunner,
+                                                    tmp_path: Path) -> None:
+    """A backup whose pilot row and history agree on what no command gives (an unknown
+    level, a skill held twice, kills below 0) is refused as 'roster import' refuses it."""
+    campaign(runner)
+    run(runner, "pilot", "hire", "Hawks", "Vera")
+    file = tmp_path / "backup.json"
+    run(runner, "db", "backup", str(file))
+    original = file.read_text(encoding="utf-8")
+    for column, value, said in (("level", "Godlike", "'godlike' is not one of 'green'"),
+                                ("kills", -7, "kills"),
+                                ("skills", '["Flying", "Flying"]', "skills")):
+        doc = json.loads(original)
+        pilot = next(p for p in doc["tables"]["pilot"] if p["name"] == "Vera")
+        pilot[column] = value
+        last = doc["tables"]["event"][-1]
+        after = json.loads(last["after"])
+        held = next(p for p in after["pilots"] if p["name"] == "Vera")
+        held[column] = json.loads(value) if column == "skills" else value
+        last["after"] = json.dumps(after)
+        file.write_text(json.dumps(doc), encoding="utf-8")
+        err = " ".join(run(runner, "--db", str(tmp_path / f"{column}.db"), "db", "restore",
+                           str(file), "--yes", code=2).split())
+        assert "would fail 'meks db check': Hawks: pilots[" in err and said in err.lower(), err
+
+
 def run_json_failing(runner: CliRunner, *args: str) -> list[str]:
     result = runner.invoke(app, [*args, "--json"])
     assert result.exit_code == 1, result.stderr

@@ -294,6 +294,9 @@ def test_broke_is_a_result_the_campaign_shows(runner: CliRunner, hawks: str) -> 
     view = run_json(runner, "campaign", "status", hawks)
     assert view["status"] == "broke" and view["next"] is None
     assert view["broke_at"]["scenario"] == "opening-shots-campaign"
+    shown = run_json(runner, "campaign", "show", hawks)  # the same step, and why
+    assert shown["broke_at"] == {"scenario": "opening-shots-campaign", "side": "attacker"}
+    assert shown["broke"].startswith("Broke before step 1 (opening-shots-campaign)")
     out = run(runner, "campaign", "status", hawks)
     assert "broke" in out and "could not field a legal force" in out
     out = run(runner, "campaign", "run", hawks)

@@ -102,3 +102,7 @@ class CampaignStory(TypedDict):
     # a campaign gone broke: how much the treasury changed by hand (Meks bought or sold,
     # parts sold) after its last step, before the step it could not field a force for
     broke_by_hand: NotRequired[int]
+    # a campaign gone broke: the step of the plan it could not field a force for (as
+    # 'campaign status' gives it), and the sentence that says where and why
+    broke_at: NotRequired[PlanLine]
+    broke: NotRequired[str]
