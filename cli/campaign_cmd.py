@@ -149,11 +149,7 @@ def next_(company: str = COMPANY,
     from cli.state import interactive
 
     if not auto:
-        if as_json:
-            from meks.game.errors import UsageError
-
-            raise UsageError("--play asks you for every decision at the terminal, so it "
-                             "gives no --json; leave out one of them.")
+        _no_json_when_playing(as_json)
         _play_next(company, controller_name, auto_skills, runs)
         return
     # with --json the questions go to standard error, the result alone to standard output
@@ -186,11 +182,7 @@ def run(company: str = COMPANY,
     from cli import campaign_views
 
     if not auto:
-        if as_json:
-            from meks.game.errors import UsageError
-
-            raise UsageError("--play asks you for every decision at the terminal, so it "
-                             "gives no --json; leave out one of them.")
+        _no_json_when_playing(as_json)
         while True:
             with session() as s:
                 before = load(s, company)
@@ -220,6 +212,15 @@ def run(company: str = COMPANY,
         print_json({"played": results, "campaign": view})
     else:
         show(campaign_views.campaign_summary(view))
+
+
+def _no_json_when_playing(as_json: bool) -> None:
+    """--play asks at the terminal and prints the battle as it goes: it has no --json."""
+    if as_json:
+        from meks.game.errors import UsageError
+
+        raise UsageError("--play asks you for every decision at the terminal, so it gives "
+                         "no --json; leave out one of them.")
 
 
 def _play_next(company: str, controller_name: str, auto_skills: bool,
