@@ -698,6 +698,23 @@ def test_commandos_mark_an_enemy_for_plus_one_to_hit_R4_4() -> None:
     assert shot_texts(b) == ["Gun fires Cannon at Post: 2+1 vs 4+ [Commandos +1] - miss."]
 
 
+def test_a_mark_by_commandos_not_found_is_not_told_in_the_shot_R4_4_R8_1() -> None:
+    """The target's side reads an enemy shot at the unit its unfound Commandos marked with
+    whether it hit, not the sum and modifiers ('Commandos +1' would tell of them); the
+    shooter's side, and the whole log, keep them. Once found, the side reads them too."""
+    b = exchange(commando_side(gun("Cannon")), post(), [*INIT, 3, 3, 3, 1, 2],
+                 attacker_ctl=Scripted(commando=lambda b, u, e: ("mark", e[0])))
+    full = "Gun fires Cannon at Post: 2+1 vs 4+ [Commandos +1] - miss."
+    assert shot_texts(b) == [full]
+    told = [e for e in b.views[Side.DEFENDER].events() if e.kind is Kind.MISS]
+    assert [e.text for e in told] == ["Gun fires Cannon at Post - miss."]
+    assert told[0].value is None  # (nor the roll as the event's number)
+    assert full in [e.text for e in b.views[Side.ATTACKER].events()]
+    commandos = next(u for u in b.units if u.commando)
+    commandos.detected = True
+    assert full in [e.text for e in b.views[Side.DEFENDER].events()]
+
+
 def test_commandos_identify_an_enemy_unit_a_decoy_vanishes_R4_4() -> None:
     # (at Long the defender's Basic sensors cannot find the Commandos: no die, R6.4)
     b = exchange(commando_side(post()), force(post(), support=("Decoy",)),

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from meks.engine.log import Event
+from meks.game.shots import COMMANDOS, ToHit
 from meks.game.vocabulary import Side
 
 # The first letter of each side's own unit ids.
@@ -43,6 +44,23 @@ def told(event: Event) -> Event:
     written = event.text
     text = _NUMBERS.sub("", written)
     return event if text == written else event._replace(says=text, value=None)
+
+
+def unmarked(event: Event) -> Event:
+    """A shot's line as the target's side is told it while the shooter's side has Commandos
+    it has not detected, if they marked the target for the shot: whether it hit, not the
+    roll's sum and modifiers, whose 'Commandos +1' would tell of them (R8.1), as a movement
+    roll's line leaves out the numbers. The die rolled is in its own line, as ever. Any
+    other event, as it is. (A shot's facts: the words, shooter, weapon, target, roll,
+    modifier, need, the ``ToHit`` and whether it hit, as ``meks.engine.fire`` logs them.)"""
+    says = event.says
+    if not isinstance(says, tuple) or len(says) != 9 or not isinstance(says[7], ToHit):
+        return event
+    if not any(what == COMMANDOS for _, what in says[7].modifiers):
+        return event
+    who, weapon, target, hit = says[1], says[2], says[3], says[8]
+    return event._replace(says=f"{who} fires {weapon} at {target}"
+                          + (" - hit." if hit else " - miss."), value=None)
 
 
 _NONE: frozenset[str] = frozenset()

@@ -31,6 +31,9 @@ from meks.game.rules import (
 # Enum members kept as module constants: the checks compare them for every shot, and a
 # class attribute of a plain-Python Enum costs a lookup each time.
 _CANNON, _MISSILE, _LASER = Family.CANNON, Family.MISSILE, Family.LASER
+
+COMMANDOS = "Commandos"
+"""The name of the to-hit modifier of a target the shooter's Commandos marked (R6.6)."""
 _SHORT, _LONG = Band.SHORT, Band.LONG
 
 
@@ -146,7 +149,7 @@ def to_hit(weapon: Weapon, need: int, band: Band, *, terrain: int = 0,
         mods.append((1, skill))
         spends = (skill,)
     if commandos:
-        mods.append((1, "Commandos"))
+        mods.append((1, COMMANDOS))
     target_spends: tuple[str, ...] = ()
     if family is _MISSILE:
         if spoof:
@@ -388,6 +391,7 @@ def overheat(heat: int, rating: int, weapon: Weapon) -> Overheat:
 
 
 __all__ = [
+    "COMMANDOS",
     "ArmorSave",
     "KillsRoll",
     "Overheat",
