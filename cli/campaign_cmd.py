@@ -256,7 +256,6 @@ def _play_next(company: str, controller_name: str, auto_skills: bool,
     if odds:
         for line in odds_lines(odds, secret=True):  # the player commands: the fog holds
             say(line)
-        say(f"These odds are the {controller_name}'s, were it to command your side too.")
     what = "Starting" if new else "Resuming"
     resume = f"meks campaign {command} {shell_arg(state.names[state.side])} --play"
     say(f"{what} play {state.id}: {state.scenario.name}, you command {state.names[state.side]}"

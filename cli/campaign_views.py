@@ -104,12 +104,24 @@ def scenario_summary(result: FoughtStep | BrokeStep) -> RenderableType:
 
 def odds_lines(odds: OddsView, secret: bool = False) -> list[str]:
     """The company's odds before a battle and what balancing did, as lines of text.
-    ``secret``: the player is to command the battle, so the enemy's Meks and support are
-    not named (R8.1: a side is told of the enemy's units only as the battle shows them)."""
+    ``secret``: the player is to command the battle, so neither the enemy's Meks and
+    support nor any figure worked out from them is told (R8.1: a side is told of the
+    enemy's units only as the battle shows them); only how the enemy was chosen."""
     def pct(share: Share) -> str:
         return f"{share['p']:.0%} ({share['low']:.0%}-{share['high']:.0%})"
 
     bal = odds["balance"]
+    if secret:
+        # Every figure of the odds reads the enemy's Meks and support, which the side may
+        # not know yet (its support can swing them by 30 points): none is shown until the
+        # battle is over. The target is the difficulty's, the budget and pilots the side's
+        # to know, as at a table.
+        return [f"Enemy chosen for a {bal['target']:.0%} chance of winning by the tool's "
+                f"estimate, which reads both forces: budget {bal['budget']} of the "
+                f"scenario's {bal['scenario_budget']} ({bal['scale']:.0%}), {bal['level']} "
+                "pilots; its Meks and support are for the battle to show.",
+                "The odds count them too, so they are kept until the battle is over: 'meks "
+                "campaign show' gives them then, beside the result."]
     enemy = ", ".join(bal["enemy"]) or "no Meks"
     lines = []
     if odds["runs"]:
@@ -128,14 +140,9 @@ def odds_lines(odds: OddsView, secret: bool = False) -> list[str]:
                      f"{trials['drawn']}, lost {trials['lost']}; with the estimate counted "
                      f"as {trials['weight']:g} battles: win {trials['win']:.0%}, draw "
                      f"{trials['draw']:.0%}, loss {trials['loss']:.0%}.")
-    if secret:
-        chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
-                  f"({bal['scale']:.0%}), {bal['level']} pilots; its Meks and support are "
-                  "for the battle to show")
-    else:
-        chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
-                  f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}")
-    if bal.get("support") and not secret:  # a Rich Uncle's points add to the budget (R4.2)
+    chosen = (f"budget {bal['budget']} of the scenario's {bal['scenario_budget']} "
+              f"({bal['scale']:.0%}), {bal['spent']} spent, {bal['level']} pilots: {enemy}")
+    if bal.get("support"):  # a Rich Uncle's points add to the budget (R4.2)
         chosen += "; its support: " + ", ".join(bal["support"])
     if bal["scale"] < SCALES[0]:
         chosen += (f" (under the usual {SCALES[0]:.0%}, since even the weakest enemy there "

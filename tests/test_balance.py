@@ -620,8 +620,15 @@ def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> No
     assert said[-1].endswith("WASP; its support: Rich Uncle, Panzer.")  # spent past a budget
     # Before a battle the player commands, the enemy's Meks and support are the battle's to
     # show (R8.1): a Hidden Mek named here would be found before it is seen.
+    # Nor is any figure worked out from them: the odds read the enemy's support, which can
+    # swing them by 30 points. Whatever the enemy is, the side reads the same lines.
     hidden = odds_lines(fought, secret=True)  # type: ignore[arg-type]
-    assert "WASP" not in hidden[-1] and "Rich Uncle" not in hidden[-1] and "spent" not in \
-        hidden[-1]
-    assert hidden[-1].endswith("budget 30 of the scenario's 30 (100%), Regular pilots; its "
-                               "Meks and support are for the battle to show."), hidden[-1]
+    assert hidden[0] == ("Enemy chosen for a 65% chance of winning by the tool's estimate, "
+                         "which reads both forces: budget 30 of the scenario's 30 (100%), "
+                         "Regular pilots; its Meks and support are for the battle to show.")
+    assert "kept until the battle is over" in hidden[1] and len(hidden) == 2
+    other = {**fought, "win": {"p": 0.9, "low": 0.8, "high": 0.95, "count": 22},
+             "estimated": {"win": 0.8, "draw": 0.0, "loss": 0.2},
+             "balance": {**fought["balance"], "enemy": ["ODIN"], "support": ["Hidden Mek"],
+                         "spent": 29, "tried": []}}
+    assert odds_lines(other, secret=True) == hidden  # type: ignore[arg-type]

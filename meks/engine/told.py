@@ -9,10 +9,10 @@ beyond a side record's last answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from meks.engine.log import Event
+from meks.engine.log import Event, Kind
 from meks.game.shots import COMMANDOS, ToHit
 from meks.game.vocabulary import Side
 
@@ -63,6 +63,17 @@ def unmarked(event: Event) -> Event:
                           + (" - hit." if hit else " - miss."), value=None)
 
 
+def unfound_marks(events: list[Event], units: Iterable[Any], side: Side) -> list[Event]:
+    """``events`` as ``side`` reads them: while the enemy has Commandos the side has not
+    found, each enemy shot's line ``unmarked``."""
+    if not any(u.commando and u.side is not side and not u.detected for u in units):
+        return events
+    own = OWN_LETTER[side]
+    return [unmarked(e) if e.kind in _SHOTS and e.unit is not None and e.unit[:1] not in own
+            else e for e in events]
+
+
+_SHOTS = (Kind.HIT, Kind.MISS)  # the kinds of a shot's line
 _NONE: frozenset[str] = frozenset()
 
 

@@ -43,7 +43,7 @@ from meks.engine.answers import Choice, LegalAnswers
 from meks.engine.decisions import FOG, LABELS
 from meks.engine.inputs import Aimer
 from meks.engine.log import Event, Kind
-from meks.engine.told import OWN_LETTER, SideRecord, relabel_key, told, told_id, unmarked
+from meks.engine.told import OWN_LETTER, SideRecord, relabel_key, told, told_id, unfound_marks
 from meks.engine.units import Unit
 from meks.engine.values import Parts, UnitView, unit_value
 from meks.game.catalog import Band, Catalog, Weapon
@@ -560,14 +560,10 @@ class SideView(LegalAnswers):
         else:
             readable = [log[i] for i in range(len(log))
                         if private.get(i, side) is side][start:]
-        out = [told(e) if e.kind is Kind.RANGE else e for e in readable]
-        own = OWN_LETTER[side]
-        if any(u.commando and u.side is not side and not u.detected for u in self._b.units):
-            # (an enemy's shot names no mark of Commandos the side has not found, R8.1)
-            out = [unmarked(e) if e.kind in _SHOTS and e.unit is not None and
-                   e.unit[:1] not in own else e for e in out]
+        out = unfound_marks([told(e) if e.kind is Kind.RANGE else e for e in readable],
+                            self._b.units, side)  # (and no mark of Commandos unfound)
         if self._labelled:  # (enemy units named by the side's labels, R8.1)
-            labels = self._b.sight.labels[self.side]
+            labels, own = self._b.sight.labels[self.side], OWN_LETTER[side]
             out = [e if (e.unit is None or e.unit[:1] in own) and
                    (e.target is None or e.target[:1] in own) else
                    e._replace(unit=told_id(e.unit, labels, own),
@@ -644,8 +640,6 @@ class SideView(LegalAnswers):
                                             if u.side is not self.side):
             self._met = len(units)  # (every enemy unit has its label)
 
-
-_SHOTS = (Kind.HIT, Kind.MISS)  # the kinds of a shot's line
 
 # An infantry strongpoint's name as the engine gives it (after its unit id), and its design.
 _SP = "Strongpoint "
