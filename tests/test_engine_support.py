@@ -15,6 +15,7 @@ import pytest
 from meks.engine import UNMASKED
 from meks.engine.core import Battle, BattleError, RangeChoice
 from meks.engine.log import Kind, render
+from meks.engine.units import PilotSpec, UnitSpec
 from meks.game.catalog import Band
 from meks.game.dice import Dice
 from meks.game.vocabulary import Side
@@ -25,6 +26,7 @@ from tests.engine_helpers import (
     Scripted,
     assert_all_dice_used,
     battle,
+    design,
     duel_scenario,
     exchange,
     fire,
@@ -510,7 +512,7 @@ def test_a_decoy_shows_as_a_mek_contact_and_holds_the_enemy_R4_3() -> None:
               d_ctl=still(setup_support=mined(2)),
               a_ctl=still(movement=lambda b, s: {"A1": 2}, ranges=[RangeChoice.STAY]))
     # its own side's line says what it is (revision 15); the enemy never reads that line
-    assert texts(b, Kind.SETUP)[-1] == "A decoy showing as Post (Post) sets up in zone 2."
+    assert texts(b, Kind.SETUP)[-1] == "A decoy showing as Post-1 (Post) sets up in zone 2."
     assert not any("decoy" in e.text.lower() for e in b.views[Side.ATTACKER].events())
     assert b.contested(2) and not b.can_leave(b.unit("A1"))
 
@@ -527,8 +529,37 @@ def test_an_air_strike_at_a_decoy_is_wasted_R4_3() -> None:
     b = apart(force(post(), support=("Air Strike",)), force(post(), support=("Decoy",)),
               [6, *INIT], a_ctl=still(support=uses(("Air Strike", "D2"))),
               d_ctl=still(setup_support=mined(9)), prepare=targeted("D2"))
-    assert has_text(b, "The shot passes through Post: nothing is there.")
-    assert b.unit("D2").hits == 0 and "Air Strike" not in b.assets[Side.ATTACKER]
+    assert has_text(b, "The shot passes through Post-1: nothing is there.")
+
+
+def test_a_decoy_shows_under_a_callsign_of_its_own_R4_3_R8_1() -> None:
+    """A decoy copies its side's most valuable Mek under the design's first free number,
+    with the side's mark ("DEMON-2 (D)" beside "DEMON-1 (D)"): two contacts of one name
+    would tell the enemy that one is a decoy, and which Mek it copies (revision 16). Before,
+    it bore the copied Mek's own name, and battles of those revisions replay so."""
+    from meks.engine import DISGUISED
+    from meks.engine.deployment import callsign_for
+
+    demon = UnitSpec("DEMON-1 (D)", design("Assault", (), (), "DEMON"),
+                     PilotSpec("Ana", "Regular", ()))
+
+    def laid(revision: int) -> Battle:
+        return start(Battle(duel_scenario(), {
+            Side.ATTACKER: force(post()), Side.DEFENDER: force(demon, support=("Decoy",))},
+            Dice.from_sequence([]), {Side.ATTACKER: Scripted(),
+                                     Side.DEFENDER: Scripted(setup_support=mined(5))},
+            CATALOG, revision=revision))
+
+    b = laid(DISGUISED)
+    assert b.unit("D2").decoy and b.unit("D2").name == b.sight.covers["D2"].name == \
+        "DEMON-2 (D)"
+    assert [u.name for u in b.views[Side.ATTACKER].side_units(Side.DEFENDER)] == [
+        "DEMON-1 (D)", "DEMON-2 (D)"]
+    assert laid(DISGUISED - 1).unit("D2").name == "DEMON-1 (D)"
+    unit = b.unit("D1")
+    assert callsign_for(unit, {"DEMON-1 (D)", "DEMON-2 (D)"}) == "DEMON-3 (D)"
+    unit.name = "Red Baron"  # a callsign of the player's own: no side's mark to keep
+    assert callsign_for(unit, {"Red Baron"}) == "DEMON-1"
 
 
 # ---- Recon Drone ---------------------------------------------------------------------------------
@@ -720,7 +751,7 @@ def test_commandos_identify_an_enemy_unit_a_decoy_vanishes_R4_4() -> None:
     b = exchange(commando_side(post()), force(post(), support=("Decoy",)),
                  [*INIT, 3, 3, 3], band=Band.LONG,
                  attacker_ctl=Scripted(commando=lambda b, u, e: ("identify", e[-1])))
-    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Post is a decoy."]
+    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Post-1 is a decoy."]
     assert not b.unit("D2").on_map
 
 

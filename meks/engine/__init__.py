@@ -13,7 +13,7 @@ from meks.game.vocabulary import BreakContact
 # replayed). Every stored battle records the revision it was fought under (battles from
 # before there was one count as 1), so a replay that differs can say why. docs/rules.md
 # lists what each revision changed.
-REVISION = 15
+REVISION = 16
 
 # The first revision to fight a zone combat in rounds and to withdraw on breaking contact
 # (R5.2, R6.3 as revised). Battles of earlier revisions were fought under the earlier
@@ -31,6 +31,12 @@ FOUND = 14
 # it on, too, a Recon Drone's line names whose drone it is, and a battle ended early because
 # a side has nothing left reads that the rest was judged as it would stand at the turn limit.
 UNMASKED = 15
+
+# The first revision in which a decoy shows under a callsign of its own, the copied Mek's
+# design with the first number its side does not use ("DEMON-2 (D)"): before it, the decoy
+# bore the very name of the Mek it copied, so two contacts of one name told the enemy that
+# one of them was a decoy, and which Mek it copied (R8.1, our decision in docs/rules.md).
+DISGUISED = 16
 
 
 def as_fought_under(scenario: Scenario, revision: int) -> Scenario:

@@ -3,13 +3,13 @@ support placed before the first turn (Minefield, Hidden Mek, Decoy, Battle Damag
 
 from __future__ import annotations
 
-from meks.engine import UNMASKED
+from meks.engine import DISGUISED, UNMASKED
 from meks.engine.board import ATTACKER, DEFENDER, Board, among, title
 from meks.engine.damage import critical, settle
 from meks.engine.decisions import FOG, BattleError
 from meks.engine.detection import vanish
 from meks.engine.log import Kind
-from meks.engine.units import build_unit, copy_unit, decoy, strongpoint, support_units
+from meks.engine.units import Unit, build_unit, copy_unit, decoy, strongpoint, support_units
 from meks.game.catalog import SupportKind
 from meks.game.scenario import Placed
 from meks.game.vocabulary import SIDES, Side, UnitKind
@@ -147,6 +147,19 @@ def setup_assets(b: Board, side: Side,
         b.spend(side, asset)
 
 
+def callsign_for(model: Unit, taken: set[str]) -> str:
+    """The name a decoy copying ``model`` shows under (from revision 16): the design with
+    the first number no unit of its side is called by, and the side's mark when the model's
+    name ends in one ("DEMON-2 (D)" beside "DEMON-1 (D)"), so that no two contacts share
+    a name and the decoy reads as one more Mek of the force (R8.1)."""
+    head, sep, mark = model.name.rpartition(" (")
+    suffix = f" ({mark}" if sep and head and mark.endswith(")") else ""
+    n = 1
+    while f"{model.design}-{n}{suffix}" in taken:
+        n += 1
+    return f"{model.design}-{n}{suffix}"
+
+
 def lay_decoy(b: Board, side: Side, zone: int) -> None:
     """R4.3 Decoy: one false Mek contact. To the enemy it shows as a Mek of the side
     (its most valuable), set up in ``zone`` with no damage, under a unit id like any
@@ -158,8 +171,10 @@ def lay_decoy(b: Board, side: Side, zone: int) -> None:
     cover = decoy(uid, side, zone)
     if meks:
         model = max(meks, key=lambda u: u.points)  # the first of the most valuable
-        fake.name = model.name
         cover = copy_unit(model, uid, zone)
+        if b.revision >= DISGUISED:
+            cover.name = callsign_for(model, {u.name for u in b.side_units(side)})
+        fake.name = cover.name
     cover.decoy = False
     b.sight.covers[uid] = cover
     b.units.append(fake)
