@@ -96,6 +96,9 @@ def observer_force(side: Side) -> ForceSpec:
                       mek("WASP", "Cy", "Green")), ("Battle Damage",), side.value)
 
 
+TWIN = "VIPER-1"  # what a decoy copying Dee (a VIPER) is called, and so its twin
+
+
 def hider_forces(kind: str, side: Side) -> tuple[ForceSpec, ForceSpec]:
     """The hiding side's force in each battle of the pair (the hidden thing first)."""
     lance = (mek("VIPER", "Dee"), mek("WASP", "Eve", "Green"), mek("WASP", "Fay", "Green"))
@@ -105,9 +108,12 @@ def hider_forces(kind: str, side: Side) -> tuple[ForceSpec, ForceSpec]:
         return (ForceSpec((mek("DRAKEN", "Hal", "Veteran"), *lance), ("Hidden Mek",), name),
                 ForceSpec(lance, (), name))
     if kind == "decoy":
-        # The decoy shows as Dee; its twin is a second Dee, where the decoy would be.
-        return (ForceSpec(lance, ("Decoy",), name),
-                ForceSpec((*lance, mek("VIPER", "Dee")), (), name))
+        # The decoy copies Dee under a callsign of its own (VIPER-1, engine revision 16);
+        # its twin is a VIPER so called, flown by a pilot named as Dee's, where the decoy
+        # would be.
+        viper = CATALOG.design("VIPER")
+        twin = UnitSpec(TWIN, viper, PilotSpec("Dee", "Regular", ()), points=viper.price or 0)
+        return (ForceSpec(lance, ("Decoy",), name), ForceSpec((*lance, twin), (), name))
     if kind == "minefield":
         return ForceSpec(lance, ("Minefield",), name), ForceSpec(lance, ("Minefield",), name)
     if kind == "infantry":
@@ -129,8 +135,8 @@ class Lurking(Baseline):
     def lurker(self, unit: Unit) -> bool:
         if unit.decoy or unit.hidden or unit.is_infantry:
             return True
-        # The decoy's twin: the second unit named like the first Mek of the side.
-        return self.kind == "decoy" and unit.name == "Dee" and unit.id != f"{unit.id[0]}1"
+        # The decoy's twin: the unit called as the decoy would be.
+        return self.kind == "decoy" and unit.name == TWIN
 
     def deploy(self, battle: SideView, side: Side, units: Any) -> dict[str, int]:
         """The baseline's set-up of the units the enemy will see; the hidden thing in the
@@ -328,7 +334,7 @@ def revealed_at(battle: Battle, kind: str, hider: Side) -> int:
     if kind == "hidden-mek":
         about = {u.id for u in mine if u.name == "Hal"}
     elif kind == "decoy":
-        about = {u.id for u in mine if u.decoy or u.name == "Dee"}
+        about = {u.id for u in mine if u.decoy or u.name in ("Dee", TWIN)}
     elif kind == "infantry":
         about = {u.id for u in mine if u.is_infantry}
     else:
@@ -542,7 +548,9 @@ def test_a_shot_at_a_decoy_shows_the_modifiers_it_was_offered_with_R8_1_issue_26
     from tests.engine_helpers import duel_scenario
 
     def shot_at(decoy: bool) -> tuple[list[str], str]:
-        defender = ForceSpec((mek("DRAKEN", "Dee"),), ("Decoy",) if decoy else (), "d")
+        # (the decoy copies Dee as DRAKEN-1, the Mek in its place in the other battle)
+        defender = ForceSpec((mek("DRAKEN", "Dee" if decoy else "DRAKEN-1"),),
+                             ("Decoy",) if decoy else (), "d")
         b = Battle(duel_scenario(terrain="Moors"),
                    {A: ForceSpec((mek("DRAKEN", "Ana"),), (), "a"), D: defender},
                    Dice.from_sequence([6] * 40), {A: Baseline(), D: Baseline()}, CATALOG)
