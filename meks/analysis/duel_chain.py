@@ -303,26 +303,36 @@ class DuelChain:
         got = self._attack.get(key)
         if got is not None:
             return got
+        guard = target[3]  # the target's systems as the exchange began (R6.0)
+        # What the attack reads: each weapon's to-hit chance and whether a PPC rerolls its
+        # critical check at Long (R6.7), the only use of the band past the to-hit. Fire
+        # classes and bands that read alike share the attack.
+        steps = [(weapon, *self.to_hit(side, shooter, weapon, guard, band))
+                 for weapon in self.fire_plan(side, shooter, band)]
+        alike = (side, target, tuple((w.name, p_hit, w.long_range_crit_reroll and
+                                      band == LONG) for w, p_hit, _ in steps))
+        got = self._attack.get(alike)
+        if got is not None:
+            self._attack[key] = got
+            return got
         # the states numbered (``_numbered``), which is quicker to look up than the states
         numbers: dict[int, Num] = {self._number(target): self.one}
-        guard = target[3]  # the target's systems as the exchange began (R6.0)
         spaul = "Spaul Liner" in guard
         shots = self._numbered
-        for weapon in self.fire_plan(side, shooter, band):
-            p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
+        for weapon, p_hit, _ in steps:
             nxt: dict[int, Num] = {}
             get = nxt.get
             for state, p in numbers.items():  # self.shot, its to-hit worked out once
-                outs = shots.get((side, weapon.name, mod, band, state, spaul))
+                outs = shots.get((side, weapon.name, p_hit, band, state, spaul))
                 if outs is None:
-                    dist = self._shot_at(side, weapon, p_hit, mod, self._states[state], band,
-                                         spaul)
-                    outs = shots[(side, weapon.name, mod, band, state, spaul)] = [
+                    dist = self._shot_at(side, weapon, p_hit, self._states[state], band, spaul)
+                    outs = shots[(side, weapon.name, p_hit, band, state, spaul)] = [
                         (self._number(after), q) for after, q in dist.items()]
                 for after, q in outs:
                     nxt[after] = get(after, 0) + p * q  # _add, inlined: the hot loop
             numbers = nxt
-        got = self._attack[key] = {self._states[i]: p for i, p in numbers.items()}
+        got = self._attack[key] = self._attack[alike] = {
+            self._states[i]: p for i, p in numbers.items()}
         return got
 
     def _number(self, state: MekState) -> int:
@@ -364,13 +374,15 @@ class DuelChain:
              band: int, guard: tuple[str, ...]) -> dict[MekState, Num]:
         """``engine.fire.shoot``: to-hit dice (a miss re-rolled once for some), each hit landing.
         ``guard``: the target's systems as the exchange began."""
-        p_hit, mod = self.to_hit(side, shooter, weapon, guard, band)
-        return self._shot_at(side, weapon, p_hit, mod, target, band, "Spaul Liner" in guard)
+        p_hit, _ = self.to_hit(side, shooter, weapon, guard, band)
+        return self._shot_at(side, weapon, p_hit, target, band, "Spaul Liner" in guard)
 
-    def _shot_at(self, side: int, weapon: Weapon, p_hit: Num, mod: int, target: MekState,
+    def _shot_at(self, side: int, weapon: Weapon, p_hit: Num, target: MekState,
                  band: int, spaul: bool) -> dict[MekState, Num]:
-        """``shot``, once its to-hit chance (``p_hit``, with modifier ``mod``) is known."""
-        key = (side, weapon.name, mod, band, target, spaul)
+        """``shot``, once its to-hit chance ``p_hit`` is known. The band counts only for a
+        PPC's critical check at Long (``land``), so the other bands share their shots."""
+        band = LONG if band == LONG and weapon.long_range_crit_reroll else MEDIUM
+        key = (side, weapon.name, p_hit, band, target, spaul)
         got = self._shot.get(key)
         if got is not None:
             return got

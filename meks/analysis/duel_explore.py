@@ -91,6 +91,7 @@ class _Target:
         self.outcomes: list[MekState] = []
         self.outcome_index: dict[MekState, int] = {}
         self.leads = np.full((8, 64), -1, dtype=np.int64)  # marks by outcome -> mid state
+        self.kernels: dict[int, tuple[Array, Any]] = {}  # see ``_kernel``
 
     def number_starts(self) -> None:
         """Number the cores and marks of the start states added since the last call."""
@@ -204,6 +205,17 @@ def _kernel(duel: DuelChain, shooter: int, rep: MekState, band: int, target: _Ta
     wounded) and its chance."""
     hits, weapons, systems = target.cores[core]
     attack = duel.attack(shooter, rep, (hits, 0, weapons, systems, False, False, False), band)
+    # fire classes and bands that read alike share one attack (``DuelChain.attack``), which
+    # the duel keeps, so its identity names it
+    got = target.kernels.get(id(attack))
+    if got is None:
+        got = target.kernels[id(attack)] = _numbered(duel, target, attack)
+    return got
+
+
+def _numbered(duel: DuelChain, target: _Target, attack: dict[MekState, Any]) -> tuple[Array,
+                                                                                      Any]:
+    """``_kernel``'s outcomes of ``attack`` numbered, and their chances."""
     index, outcomes = target.outcome_index, target.outcomes
     number = index.setdefault  # each outcome numbered as it comes (new ones: the next number)
     numbers = np.array([number(o, len(index)) for o in attack], dtype=np.int64)
