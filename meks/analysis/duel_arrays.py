@@ -49,6 +49,7 @@ import numpy as np
 from scipy import sparse
 
 from meks.analysis.duel_chain import DuelChain, MekState, next_turn
+from meks.analysis.duel_exchange import Exchanges
 from meks.analysis.duel_explore import FireClass, explore, fire_class
 from meks.analysis.duel_lumps import numbered, refine_exact, refine_floats
 from meks.analysis.duel_tables import (
@@ -57,7 +58,6 @@ from meks.analysis.duel_tables import (
     csr,
     cut_transposed,
     holds,
-    product_into,
     sorted_csr,
     sum_as_before,
 )
@@ -70,7 +70,7 @@ Array = Any  # numpy arrays (numpy's own types are too loose to help here)
 Matrix = Any  # scipy sparse matrices
 
 
-class ArrayChain:
+class ArrayChain(Exchanges):
     """The duel of ``duel`` as matrices; ``solve`` gives the outcome probabilities."""
 
     def __init__(self, duel: DuelChain, build: bool = True, merge: bool = False) -> None:
@@ -275,7 +275,8 @@ class ArrayChain:
             self.hurt.append(slice(n - int(w.sum()), None) if self.wounded_only
                              else np.flatnonzero(w))
         self._plans: dict[tuple[int, bool, bool], tuple[Any, ...]] = {}
-        self._flat: dict[tuple[int, bool, bool], Array] = {}
+        self._flat: dict[tuple[Any, ...], Array] = {}
+        self._lower: dict[tuple[int, bool, bool], list[Any] | None] = {}
         self._works: dict[str, Array] = {}
         self._band_weights: dict[tuple[int, bool, bool], tuple[dict[int, Array], Array,
                                                               Array]] = {}
@@ -365,16 +366,20 @@ class ArrayChain:
                 by = np.argsort(rows, kind="stable")
                 placed = (sorted_csr(rows[by], cols[by], values[by], shape), None)
             cuts = [(sl_b, cut_transposed(m, idx_a)) for sl_b, m in fired]
-            # the first Mek's next states these of its states can reach: only those rows
+            # the first Mek's next states these of its states can reach: only those rows,
+            # in the order of their places in the tables
             reach = np.unique(np.concatenate([rows[values != 0]
                                               for _, (rows, _, values) in cuts]))
+            reach = reach[np.argsort(self.place[0][reach])]
             where[reach] = np.arange(len(reach))
             reached = np.zeros(n_a + 1, dtype=bool)
             reached[reach] = True
             on_a = []
             for sl_b, (rows, cols, values) in cuts:
                 kept = reached[rows]
-                on_a.append((sl_b, sorted_csr(where[rows[kept]], cols[kept], values[kept],
+                rows = where[rows[kept]]
+                by = np.argsort(rows, kind="stable")
+                on_a.append((sl_b, sorted_csr(rows[by], cols[kept][by], values[kept][by],
                                               (len(reach), len(idx_a)))))
             plan.append((sl_a, *placed, self.place[0][reach], on_a))
         got = (orders[0], orders[1], plan)
@@ -418,108 +423,6 @@ class ArrayChain:
         rows = np.empty(on_b.shape[0], dtype=np.int64)
         rows[self.place[1]] = np.arange(on_b.shape[0])
         return (on_b[rows], None) if sparse.issparse(on_b) else (on_b, rows)
-
-    def _exchange(self, m: Array, band: int, acts: tuple[bool, bool]) -> Array:
-        """Both attacks at ``band`` and the end of the turn: (first Mek's start states +
-        destroyed) by (second Mek's start states + destroyed). Each Mek fires as it stood
-        when the exchange began (R6.0), so for each pair of fire classes the exchange is
-        (attack on the first) @ (that block of the distribution) @ (attack on the second).
-        Blocks that hold no chance are skipped, which matters when one Mek's pilot is
-        wounded and does not act.
-
-        Leaving out a state that holds no chance changes no figure, not even its last bit:
-        a sparse product adds its terms one by one in the order of the states, and x + 0 is
-        x; only a plain-array product, which its library may add up in another order when
-        its shapes change, must keep its shapes (see ``_plan``)."""
-        order_a, order_b, plan = self._plan(band, acts)
-        n_a, n_b = self.n_start
-        # m's blocks, one pair of fire classes after the other, each block laid out whole
-        # (a plain copy: no figure changes)
-        key = (band, *acts)
-        flat = self._flat.get(key)
-        if flat is None:
-            flat = self._flat[key] = self._blocked(m.shape[1], order_a, order_b, plan, acts)
-        q = np.take(np.ascontiguousarray(m).ravel(), flat, mode="clip",
-                    out=self._work("q", len(flat)))
-        starts_b = np.array([sl_b.start for sl_b, _ in plan[0][-1]], dtype=np.int64)
-        out = np.empty((n_a + 1, n_b + 1))
-        touched = np.zeros(n_a + 1, dtype=bool)  # the rows of out written
-        at = 0
-        for sl_a, on_b, rows_b, reach, on_a in plan:
-            size = (sl_a.stop - sl_a.start) * len(order_b)
-            rows, at = q[at:at + size], at + size
-            if not holds(rows):
-                continue
-            n, r = sl_a.stop - sl_a.start, len(reach)
-            a_next_t = self._work("next", len(order_b) * r).reshape(len(order_b), r)
-            # each block's largest chance (the blocks lie one after the other in rows)
-            peaks = np.maximum.reduceat(rows, n * starts_b).tolist()
-            fates = self._work("fate", r * len(order_b), zero=True)
-            for (sl_b, attack), peak in zip(on_a, peaks, strict=True):  # the first's fate
-                if not peak > 0:
-                    a_next_t[sl_b] = 0.0
-                    continue
-                block = rows[n * sl_b.start:n * sl_b.stop].reshape(n, -1)
-                if isinstance(attack, list):  # its columns: the sparse product's order
-                    got = attack[0] * block[0]
-                    for k in range(1, len(attack)):
-                        got += attack[k] * block[k]
-                    a_next_t[sl_b] = got.T
-                else:
-                    fate = fates[r * sl_b.start:r * sl_b.stop].reshape(r, -1)
-                    product_into(attack, block, fate)
-                    a_next_t[sl_b] = fate.T
-            # the second's, given the first's class (added row by row: a plain copy of the
-            # same sums, quicker than column by column)
-            if sparse.issparse(on_b):
-                got = self._work("got", on_b.shape[0] * len(reach), zero=True).reshape(
-                    on_b.shape[0], len(reach))
-                live = a_next_t.max(axis=1) > 0
-                product_into(on_b, a_next_t, got,
-                              None if np.count_nonzero(live) > 0.8 * len(live) else live)
-            else:
-                got = on_b @ a_next_t
-            if rows_b is not None:
-                got = got[rows_b]
-            # added to the rows an earlier class reached, written into the others
-            again = touched[reach]
-            if again.all():
-                sums = np.take(out, reach, axis=0, out=self._work("sums", got.size).reshape(
-                    len(reach), -1))
-                sums += got.T
-                out[reach] = sums
-            else:
-                fresh = ~again
-                out[reach[fresh]] = got.T[fresh]
-                if again.any():
-                    out[reach[again]] += got.T[again]
-                touched[reach] = True
-        out[~touched] = 0.0
-        return out
-
-    def _work(self, name: str, size: int, zero: bool = False) -> Array:
-        """A table of ``size`` floats kept for the exchanges to work in (so that the
-        memory is not asked for again at every step), zeroed if ``zero``."""
-        kept = self._works.get(name)
-        if kept is None or len(kept) < size:
-            kept = self._works[name] = np.empty(max(size, 0 if kept is None else 2 * len(kept)))
-        table = kept[:size]
-        if zero:
-            table.fill(0.0)
-        return table
-
-    def _blocked(self, width: int, order_a: Array, order_b: Array, plan: list[Any],
-                 acts: tuple[bool, bool]) -> Array:
-        """Where each cell of a table ``width`` wide goes for ``_exchange``: its blocks, one
-        for each pair of fire classes (the first Mek's classes in turn, and for each the
-        second's), each block's cells row by row."""
-        at = [self.place[0][order_a], self.place[1][order_b]]
-        for side in (0, 1):
-            if not acts[side] and self.wounded_only:  # the table holds these rows only
-                at[side] -= self.hurt[side].start
-        cells = [at[0][sl_a, None] * width + at[1][None, sl_b]
-                 for sl_a, _, _, _, on_a in plan for sl_b, _ in on_a]
-        return np.concatenate([c.ravel() for c in cells])
 
     def solve(self, turn_limit: int) -> tuple[float, float, float]:
         """(first Mek wins, second Mek wins, draw).
@@ -567,11 +470,15 @@ class ArrayChain:
         dist[LONG][self.place[0][0], self.place[1][0]] = 1.0
         wins_a = wins_b = draw = 0.0
         acting = [[True, False] if w.any() else [True] for w in self.wounded]
+        # a Mek against its double: each table symmetric (``_mirrored``)
+        mirror = self.duel.mirror and self.dense is None
         for _ in range(turn_limit):
             moved: dict[tuple[bool, bool, int], Array] = {}
             for band, m in dist.items():
                 for act_a in acting[0]:
                     for act_b in acting[1]:
+                        if mirror and not act_a and act_b:
+                            continue  # the transpose of the other way round's exchange
                         part = self._share(m, (act_a, act_b))
                         if not holds(part):
                             continue
@@ -584,8 +491,22 @@ class ArrayChain:
                             key = (act_a, act_b, nb)
                             moved[key] = moved[key] + p if key in moved else p
             ended: dict[int, Array] = {}
+            halves: dict[int, Array] = {}  # a Mek against its double: see below
             for (act_a, act_b, nb), m in moved.items():
+                half = self._mirrored(m, nb, (act_a, act_b)) if mirror and act_a == act_b \
+                    else None
+                if half is not None or (mirror and act_a != act_b):
+                    # a half of the exchange, which with its transpose makes the whole
+                    # (``_mirrored``), or the exchange with one Mek acting, whose
+                    # transpose is the exchange with the other acting
+                    if half is None:
+                        half = self._exchange(m, nb, (act_a, act_b))
+                    halves[nb] = halves[nb] + half if nb in halves else half
+                    continue
                 both = self._exchange(m, nb, (act_a, act_b))
+                ended[nb] = ended[nb] + both if nb in ended else both
+            for nb, half in halves.items():
+                both = half + half.T
                 ended[nb] = ended[nb] + both if nb in ended else both
             dist = {}
             for nb, e in ended.items():  # the outcomes added up in the states' order

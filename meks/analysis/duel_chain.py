@@ -222,6 +222,7 @@ class DuelChain:
         self._scaled_turn: dict[DuelState, tuple[dict[DuelState, int], list[int], int]] = {}
         self._scaled_attack: dict[tuple[Any, ...], tuple[list[tuple[MekState, int]], int]] = {}
         self._plans: dict[tuple[Any, ...], tuple[Weapon, ...]] = {}
+        self._wants: dict[tuple[str, ...], int] = {}
         # For each Mek, each start state's stand-in: the first of the states the duel cannot
         # tell apart from it (``meks.duel_arrays.ArrayChain.lumps``). Set, ``solve_exact``
         # follows the stand-ins only; ``walk`` always follows every state.
@@ -231,7 +232,10 @@ class DuelChain:
 
     def want(self, weapons: tuple[str, ...]) -> int:
         """``best_band``: the longest band all live ranged weapons reach."""
-        return reach([self.weapon[w] for w in weapons]).rank
+        got = self._wants.get(weapons)
+        if got is None:
+            got = self._wants[weapons] = reach([self.weapon[w] for w in weapons]).rank
+        return got
 
     def fire_plan(self, side: int, state: MekState, band: int) -> tuple[Weapon, ...]:
         """``Baseline.fire_plan``: with no infantry to shoot at, small weapons stay silent."""
