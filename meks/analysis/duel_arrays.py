@@ -124,6 +124,11 @@ class ArrayChain(Exchanges):
                 if not s.dead(m) else None for m in s.mid]
         attacks = [entry for (target, _fire, _band), entry in self._entries.items()
                    if target == side]
+        if not duel.exact:  # an attack alike to another, entry for entry, tells no more
+            alike: dict[tuple[bytes, ...], Any] = {}
+            for entry in attacks:
+                alike.setdefault(tuple(np.asarray(part).tobytes() for part in entry), entry)
+            attacks = list(alike.values())
         refine = refine_exact if duel.exact else refine_floats
         return refine(group, unhurt, live, attacks)
 

@@ -213,7 +213,7 @@ class DuelChain:
         self._turn: dict[DuelState, dict[Key, Num]] = {}
         self._attack: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
-        self._numbered: dict[tuple[Any, ...], list[tuple[int, Num]]] = {}  # see ``attack``
+        self._numbered: dict[tuple[Any, ...], dict[int, list[tuple[int, Num]]]] = {}  # attack
         self._states: list[MekState] = []
         self._state_index: dict[MekState, int] = {}
         self._moves: dict[tuple[Any, ...], dict[tuple[int, bool], Num]] = {}
@@ -322,16 +322,17 @@ class DuelChain:
         # the states numbered (``_numbered``), which is quicker to look up than the states
         numbers: dict[int, Num] = {self._number(target): self.one}
         spaul = "Spaul Liner" in guard
-        shots = self._numbered
         for weapon, p_hit, _ in steps:
             nxt: dict[int, Num] = {}
             get = nxt.get
-            for state, p in numbers.items():  # self.shot, its to-hit worked out once
-                outs = shots.get((side, weapon.name, p_hit, band, state, spaul))
+            # self.shot, its to-hit worked out once, for each state
+            shots = self._numbered.setdefault((side, weapon.name, p_hit, spaul, band == LONG and
+                                               weapon.long_range_crit_reroll), {})
+            for state, p in numbers.items():
+                outs = shots.get(state)
                 if outs is None:
                     dist = self._shot_at(side, weapon, p_hit, self._states[state], band, spaul)
-                    outs = shots[(side, weapon.name, p_hit, band, state, spaul)] = [
-                        (self._number(after), q) for after, q in dist.items()]
+                    outs = shots[state] = [(self._number(after), q) for after, q in dist.items()]
                 for after, q in outs:
                     nxt[after] = get(after, 0) + p * q  # _add, inlined: the hot loop
             numbers = nxt
