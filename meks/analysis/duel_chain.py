@@ -223,6 +223,8 @@ class DuelChain:
         self._scaled_attack: dict[tuple[Any, ...], tuple[list[tuple[MekState, int]], int]] = {}
         self._plans: dict[tuple[Any, ...], tuple[Weapon, ...]] = {}
         self._wants: dict[tuple[str, ...], int] = {}
+        self._lands: dict[tuple[Any, ...], dict[MekState, dict[MekState, Num]]] = {}
+        self._criticals: dict[tuple[MekState, int], dict[MekState, Num]] = {}
         # For each Mek, each start state's stand-in: the first of the states the duel cannot
         # tell apart from it (``meks.duel_arrays.ArrayChain.lumps``). Set, ``solve_exact``
         # follows the stand-ins only; ``walk`` always follows every state.
@@ -392,12 +394,16 @@ class DuelChain:
         if got is not None:
             return got
         model = self.models[1 - side]
+        lands = self._lands.setdefault((side, weapon.name, band, spaul), {})  # by state
         dist: dict[MekState, Num] = {target: self.one}
         for _ in range(weapon.dice):
             nxt: dict[MekState, Num] = {}
             for state, p in dist.items():
                 if p_hit:
-                    for after, q in self.land(model, weapon, state, band, spaul).items():
+                    landed = lands.get(state)
+                    if landed is None:
+                        landed = lands[state] = self.land(model, weapon, state, band, spaul)
+                    for after, q in landed.items():
                         _add(nxt, after, p * p_hit * q)
                 if p_hit != 1:
                     _add(nxt, state, p * (1 - p_hit))
@@ -431,7 +437,10 @@ class DuelChain:
         if p_crit != 1:
             _add(out, hit, p_fail * (1 - p_crit))
         if p_crit:
-            for after, q in self.critical(hit, model).items():
+            crit = self._criticals.get((hit, model.max_hits))
+            if crit is None:
+                crit = self._criticals[(hit, model.max_hits)] = self.critical(hit, model)
+            for after, q in crit.items():
                 _add(out, after, p_fail * p_crit * q)
         return out
 
