@@ -20,7 +20,7 @@ are the same as that walk's.
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import chain, islice
+from itertools import chain
 from typing import Any, TypeVar
 
 import numpy as np
@@ -217,11 +217,16 @@ def _numbered(duel: DuelChain, target: _Target, attack: dict[MekState, Any]) -> 
                                                                                       Any]:
     """``_kernel``'s outcomes of ``attack`` numbered, and their chances."""
     index, outcomes = target.outcome_index, target.outcomes
-    number = index.setdefault  # each outcome numbered as it comes (new ones: the next number)
-    numbers = np.array([number(o, len(index)) for o in attack], dtype=np.int64)
-    outcomes.extend(islice(index, len(outcomes), None))
+    numbers = []
+    for o in attack:  # each outcome numbered as it comes (new ones: the next number)
+        i = index.get(o)
+        if i is None:
+            i = index[o] = len(outcomes)
+            outcomes.append(o)
+        numbers.append(i)
     chances = list(attack.values())
-    return numbers, chances if duel.exact else np.array(chances, dtype=float)
+    return (np.array(numbers, dtype=np.int64),
+            chances if duel.exact else np.array(chances, dtype=float))
 
 
 __all__ = ["BANDS", "Entries", "EntryKey", "FireClass", "Side", "explore", "fire_class"]
