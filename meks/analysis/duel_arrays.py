@@ -445,22 +445,49 @@ class ArrayChain(Exchanges):
         with threadpool_limits(1, user_api="blas"):
             return self._solve(turn_limit)
 
-    def _kept_weights(self, band: int, acts: tuple[bool, bool]) -> dict[int, Array]:
-        """For each new band, its chance for each pair of start states (``_moves``'s
-        weights spread over the states), for the rows and columns the tables keep (see
-        _group)."""
+    def _kept_weights(self, band: int, acts: tuple[bool, bool]) -> dict[int, Array | None]:
+        """For each new band, the chance of each pair of start states the tables keep (see
+        _group) that each Mek acts as ``acts`` says (R6.9: a wounded pilot acts on 5+) and
+        the movement leads to that band (``_moves``'s weights spread over the states);
+        None where it is 1 throughout."""
         key = (band, *acts)
         got = self._cut_weights.get(key)
         if got is None:
             rows, cols = self._kept[acts]
-            weights, ids_a, ids_b = self._moves(band, acts)
-            ids_a, ids_b = ids_a[self.order[0]], ids_b[self.order[1]]
-            if rows is not None:
-                ids_a = ids_a[rows]
-            if cols is not None:
-                ids_b = ids_b[cols]
-            got = self._cut_weights[key] = {nb: w[ids_a][:, ids_b] for nb, w in weights.items()}
+            if band == SHORT:  # the baseline never opens the range
+                weights: dict[int, Array | None] = {SHORT: None}
+            else:
+                moves, ids_a, ids_b = self._moves(band, acts)
+                ids_a, ids_b = ids_a[self.order[0]], ids_b[self.order[1]]
+                if rows is not None:
+                    ids_a = ids_a[rows]
+                if cols is not None:
+                    ids_b = ids_b[cols]
+                weights = {nb: w[ids_a][:, ids_b] for nb, w in moves.items()}
+            odds = [self._acting(side, acts[side], (rows, cols)[side]) for side in (0, 1)]
+            if odds[0] is None and odds[1] is None:
+                got = weights
+            else:
+                both = np.outer(*(np.ones(self._kept_count(side, (rows, cols)[side]))
+                                  if f is None else f for side, f in enumerate(odds)))
+                got = {nb: both if w is None else both * w for nb, w in weights.items()}
+            self._cut_weights[key] = got
         return got
+
+    def _kept_count(self, side: int, kept: Any) -> int:
+        """How many of Mek ``side``'s states a table keeps (``kept``: all when None)."""
+        return self.n_start[side] if kept is None else len(self.order[side][kept])
+
+    def _acting(self, side: int, acted: bool, kept: Any) -> Array | None:
+        """For each state of Mek ``side`` a table keeps (``kept``: all when None), in the
+        tables' order, the chance that it acts (``acted``) or not: a wounded pilot acts on
+        5+ (R6.9), any other always. None when it is 1 for every state."""
+        hurt = self.wounded[side][self.order[side]]
+        if not hurt.any():
+            return None
+        odds = wounded_acts_odds(ONE_FLOAT)
+        each = np.where(hurt, odds, 1.0) if acted else np.where(hurt, 1 - odds, 0.0)
+        return each if kept is None else each[kept]
 
     def _solve(self, turn_limit: int) -> tuple[float, float, float]:
         n = self.n_start
@@ -470,7 +497,7 @@ class ArrayChain(Exchanges):
             None if acted or not self.wounded_only else self.hurt[side]
             for side, acted in ((0, act_a), (1, act_b)))
             for act_a in (True, False) for act_b in (True, False)}
-        self._cut_weights: dict[tuple[int, bool, bool], dict[int, Array]] = {}
+        self._cut_weights: dict[tuple[int, bool, bool], dict[int, Array | None]] = {}
         dist: dict[int, Array] = {LONG: np.zeros(n)}
         dist[LONG][self.place[0][0], self.place[1][0]] = 1.0
         wins_a = wins_b = draw = 0.0
@@ -484,15 +511,13 @@ class ArrayChain(Exchanges):
                     for act_b in acting[1]:
                         if mirror and not act_a and act_b:
                             continue  # the transpose of the other way round's exchange
-                        part = self._share(m, (act_a, act_b))
+                        rows, cols = self._kept[(act_a, act_b)]
+                        part = m if rows is None else m[rows]
+                        part = part if cols is None else part[:, cols]
                         if not holds(part):
                             continue
-                        if band == SHORT:  # the baseline never opens the range
-                            bands = {SHORT: part}
-                        else:
-                            weights = self._kept_weights(band, (act_a, act_b))
-                            bands = {nb: part * w for nb, w in weights.items()}
-                        for nb, p in bands.items():
+                        for nb, w in self._kept_weights(band, (act_a, act_b)).items():
+                            p = part if w is None else part * w
                             key = (act_a, act_b, nb)
                             moved[key] = moved[key] + p if key in moved else p
             ended: dict[int, Array] = {}
@@ -522,35 +547,6 @@ class ArrayChain(Exchanges):
         draw += float(sum(sum_as_before(m[self.place[0][:-1]][:, self.place[1][:-1]])
                           for m in dist.values()))
         return wins_a, wins_b, draw
-
-    def _share(self, m: Array, acts: tuple[bool, bool]) -> Array:
-        """The chance of each pair of states in table ``m`` with each Mek acting as
-        ``acts`` says (R6.9: a wounded pilot acts on 5+), for the rows and columns the
-        tables keep: the first Mek's odds times the second's, in that order, only where
-        they are not 1."""
-        odds = wounded_acts_odds(ONE_FLOAT)
-        rows, cols = self._kept[acts]
-        part = m if rows is None else m[rows]
-        part = part if cols is None else part[:, cols]
-        fresh = False  # part is a table of its own (not m)
-        for side in (0, 1):
-            hurt = self.wounded[side]
-            if not hurt.any():
-                continue
-            at: tuple[Any, ...] = (self.hurt[side],)
-            if acts[side]:
-                factor = odds
-            elif (rows, cols)[side] is not None:  # the wounded only: all of them
-                at, factor = (slice(None),), 1 - odds
-            else:  # every state: the wounded at their odds, the rest not at all
-                factor = np.where(hurt[self.order[side]], 1 - odds, 0.0)
-                part = part * (factor[:, None] if side == 0 else factor[None, :])
-                fresh = True
-                continue
-            if not fresh:
-                part, fresh = part.copy(), True
-            part[at if side == 0 else (slice(None), *at)] *= factor
-        return part
 
 
 DENSE_STATES = 200  # a chain with this few start states per Mek cuts its plans from arrays
