@@ -63,6 +63,7 @@ class Exchanges:
         q = np.take(np.ascontiguousarray(m).ravel(), flat, mode="clip",
                     out=self._work("q", len(flat)))
         starts_b = np.array([sl_b.start for sl_b, _ in plan[0][-1]], dtype=np.int64)
+        sizes_b = np.diff(np.append(starts_b, len(order_b)))
         out = np.empty((n_a + 1, n_b + 1))
         touched = np.zeros(n_a + 1, dtype=bool)  # the rows of out written
         at = 0
@@ -95,9 +96,11 @@ class Exchanges:
             if sparse.issparse(on_b):
                 got = self._work("got", on_b.shape[0] * len(reach), zero=True).reshape(
                     on_b.shape[0], len(reach))
-                live = a_next_t.max(axis=1) > 0
-                product_into(on_b, a_next_t, got,
-                              None if np.count_nonzero(live) > 0.8 * len(live) else live)
+                # the states of blocks that hold no chance, left out when there are many
+                held = np.greater(peaks, 0)
+                live = None if sizes_b[held].sum() > 0.8 * len(a_next_t) else \
+                    np.repeat(held, sizes_b)
+                product_into(on_b, a_next_t, got, live)
             else:
                 got = on_b @ a_next_t
             if rows_b is not None:
