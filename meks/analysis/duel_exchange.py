@@ -131,8 +131,15 @@ class Exchanges:
         q = np.take(np.ascontiguousarray(m).ravel(), flat, mode="clip",
                     out=self._work("q", len(flat)))
         starts_b = np.array([sl_b.start for sl_b, _ in plan[0][-1]], dtype=np.int64)
-        out = np.empty((n_a + 1, n_b + 1))
-        touched = np.zeros(n_a + 1, dtype=bool)  # the rows of out written
+        # A class that reaches every state adds its share to the table as it comes, the
+        # transpose of its share: the same once the caller adds the table to its transpose.
+        every = [len(reach) == n_a + 1 for _, _, _, reach, _ in plan]
+        if any(every):
+            out = np.zeros((n_a + 1, n_b + 1))
+            touched = np.ones(n_a + 1, dtype=bool)
+        else:
+            out = np.empty((n_a + 1, n_b + 1))
+            touched = np.zeros(n_a + 1, dtype=bool)  # the rows of out written
         at = 0
         for i, ((sl_a, _, _, reach, on_a), on_b) in enumerate(zip(plan, cuts, strict=True)):
             n, r, stop = sl_a.stop - sl_a.start, len(reach), sl_a.stop
@@ -153,6 +160,9 @@ class Exchanges:
                 fate = fates[r * sl_b.start:r * sl_b.stop].reshape(r, -1)
                 product_into(attack, block, fate)
                 a_next_t[sl_b] = fate.T
+            if every[i]:
+                product_into(on_b, a_next_t, out)
+                continue
             got = self._work("got", (n_b + 1) * r, zero=True).reshape(n_b + 1, r)
             product_into(on_b, a_next_t, got)
             self._add_rows(out, touched, reach, got)
