@@ -44,8 +44,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from meks.analysis.duel_aim import DuelMek, Grade, OpenGround, Seat
 from meks.engine.controllers import baseline_closes, baseline_fires, reach
-from meks.engine.inputs import Aimer, movement_roll_of, to_hit_of
+from meks.engine.inputs import movement_roll_of, to_hit_of
 from meks.game.catalog import Band, Catalog, MoveDice, Weapon
 from meks.game.criticals import (
     COMPUTERS,
@@ -58,9 +59,8 @@ from meks.game.criticals import (
     wounded_acts_odds,
 )
 from meks.game.rules import ONE_EXACT, ONE_FLOAT, MovementRoll, contest, pick_odds
-from meks.game.scenario import HouseRules
 from meks.game.shots import armor_save, heat_rating
-from meks.game.vocabulary import SIDES, Side, UnitKind
+from meks.game.vocabulary import SIDES
 
 Num = Any  # float, or Fraction when the odds are computed exactly
 
@@ -108,86 +108,6 @@ class DuelOdds:
 
     def as_floats(self) -> dict[str, float]:
         return {"a": float(self.a), "b": float(self.b), "draw": float(self.draw)}
-
-
-
-# A shot of the duel is gathered by ``meks.engine.inputs`` as the engine's and the bot's are;
-# these stand for what it reads there: two Meks on open ground, one zone between them.
-
-@dataclass(frozen=True)
-class _Grade:
-    to_hit: int  # the pilot level's to-hit modifier
-    move: int = 0  # and its movement modifier
-    level: str = ""
-
-
-@dataclass(frozen=True)
-class _Seat:
-    level: _Grade
-    familiarity: None = None  # the duel's pilots have no skills
-
-    def has(self, skill: str) -> bool:
-        return False
-
-
-_STILL = MoveDice(0)  # a Mek whose movement the duel does not ask
-
-
-@dataclass(frozen=True)
-class _DuelMek:
-    """One Mek of the duel as a shot reads it (``meks.engine.inputs.Aimer``): its live
-    non-armor systems; its pilot has no skills; it never digs in."""
-
-    side: Side
-    pilot: _Seat
-    systems: tuple[str, ...]
-    computers_turns: tuple[int, ...] = ()  # (0,): its Computers are damaged now
-    zone: int = 5
-    dug_in_zone: None = None
-    turn_skills: frozenset[str] = frozenset()
-    rounds: int = 0
-    move: MoveDice = _STILL
-    legs: int = 0
-    kind: UnitKind = UnitKind.MEK
-    size: None = None
-    ignores_terrain_movement: bool = False
-
-    @property
-    def id(self) -> str:
-        return self.side.value
-
-    def has_system(self, name: str) -> bool:
-        return name in self.systems
-
-    def skill(self, name: str) -> bool:
-        return False
-
-
-class _OpenGround:
-    """The duel's ground (``meks.engine.inputs.Ground``): one terrain, never doubled, nobody
-    marked, a Phalanx only on the target itself (``phalanx``), the printed rules."""
-
-    house = HouseRules()
-
-    def __init__(self, terrain_to_hit: int, phalanx: bool) -> None:
-        self._terrain = terrain_to_hit
-        self._phalanx = phalanx
-        self.marked = {s: frozenset[str]() for s in SIDES}
-
-    def terrain_to_hit(self, zone: int) -> int:
-        return self._terrain
-
-    def terrain_name(self, zone: int) -> str:
-        return ""
-
-    def doubled_against(self, zone: int, side: Side) -> bool:
-        return False
-
-    def computers_damaged(self, unit: Aimer) -> bool:
-        return bool(unit.computers_turns)
-
-    def phalanx_in(self, zone: int, side: Side) -> bool:
-        return self._phalanx
 
 
 def _add(dist: dict[Any, Num], key: Any, p: Num) -> None:
@@ -269,7 +189,7 @@ class DuelChain:
         got = self._rolls.get(key)
         if got is None:
             model = self.models[side]
-            mek = _DuelMek(SIDES[side], _Seat(_Grade(model.to_hit, model.level_move)),
+            mek = DuelMek(SIDES[side], Seat(Grade(model.to_hit, model.level_move)),
                            state[3], move=MoveDice(model.move_dice, model.move_bonus),
                            legs=state[1])
             check = movement_roll_of(mek, model.terrain_move)
@@ -368,10 +288,10 @@ class DuelChain:
         got = self._to_hit.get(key)
         if got is not None:
             return got
-        ground = _OpenGround(self.terrain_to_hit, phalanx)
-        aimer = _DuelMek(SIDES[side], _Seat(_Grade(self.models[side].to_hit)), shooter[3],
+        ground = OpenGround(self.terrain_to_hit, phalanx)
+        aimer = DuelMek(SIDES[side], Seat(Grade(self.models[side].to_hit)), shooter[3],
                          (0,) if shooter[4] else ())
-        aimed = _DuelMek(SIDES[1 - side], _Seat(_Grade(0)), guard)
+        aimed = DuelMek(SIDES[1 - side], Seat(Grade(0)), guard)
         check = to_hit_of(ground, aimer, weapon, aimed, BAND_OF_RANK[band])
         assert check is not None
         got = self._to_hit[key] = (check.odds(self.one), check.modifier)
