@@ -35,7 +35,7 @@ from meks.engine import FOUND
 from meks.engine.controllers import Order
 from meks.engine.decisions import BAND_STEP, RETREAT_HITS, RangeChoice, Retreat, band_after
 from meks.engine.values import SlotView, UnitView
-from meks.game.catalog import Band, Weapon
+from meks.game.catalog import Band, Family, Weapon
 from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE
 from meks.game.scenario import Placed
 from meks.game.shots import may_fire_again, overheat
@@ -318,7 +318,8 @@ class Terminal(Prompter):
             for target in targets:
                 if not _can_fire(slot.weapon, target, band):
                     continue
-                odds = shot_odds(battle, unit, slot, target, band, again, len(targets) == 1)
+                odds = shot_odds(battle, unit, slot, target, band, again, len(targets) == 1,
+                                 **_spent_before(slot, target, plan))
                 if odds is None:
                     continue
                 label = (f"{slot.name} at {unit_label(battle, target)}"
@@ -490,6 +491,21 @@ class Shadowed:
                 getattr(advisor, name)(*args)
             return answer(*args)
         return decide
+
+
+def _spent_before(slot: SlotView, target: UnitView,
+                  plan: list[tuple[SlotView, UnitView]]) -> dict[str, bool]:
+    """What the shots planned before this one use up (they are fired in the plan's order):
+    the pilot's skill of the weapon's family (R6.5: on its first shot of the family), and
+    the target's Spoof (on the first missile at it, R6.6); the odds offered count neither."""
+    family = slot.weapon.family
+    spent = {}
+    if any(s.weapon.family is family and not t.is_infantry for s, t in plan):
+        spent["family_skill"] = False
+    if family is Family.MISSILE and any(s.weapon.family is family and t is target
+                                        for s, t in plan):
+        spent["spoof"] = False
+    return spent
 
 
 def _period(battle: SideView) -> str:

@@ -62,9 +62,10 @@ class Odds:
 
 
 def shot_odds(battle: SideView, unit: UnitView, slot: SlotView, target: UnitView, band: Band,
-              gunnery: bool = False, single: bool = True) -> Odds | None:
+              gunnery: bool = False, single: bool = True, **spent: bool) -> Odds | None:
     """The odds of one firing of ``slot`` at ``target`` (``gunnery``: a Gunnery second
-    shot), or None when it cannot fire at this band. The checks are the engine's own
+    shot; ``spent``: ``family_skill``/``spoof`` False when a shot fired before it uses them
+    up), or None when it cannot fire at this band. The checks are the engine's own
     (``SideView.to_hit``, the armor save, the kills roll); describing them uses up nothing."""
     weapon = slot.weapon
     if target.is_infantry:
@@ -73,7 +74,7 @@ def shot_odds(battle: SideView, unit: UnitView, slot: SlotView, target: UnitView
         return _kills_odds(battle, slot, target, gunnery)
     if weapon.is_small or weapon.to_hit_at(band) is None:
         return None
-    check = battle.to_hit(unit, weapon, target, band, gunnery, single)
+    check = battle.to_hit(unit, weapon, target, band, gunnery, single, **spent)
     chance = check.chance()
     expected = check.dice * chance * armor_save(target.armor, weapon,
                                                 target.has_system).chance()

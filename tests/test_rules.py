@@ -612,6 +612,29 @@ def test_play_odds_use_up_nothing() -> None:
     assert unit.turn_skills == set() and target.turn_skills == set()
 
 
+def test_play_odds_of_a_shot_planned_after_another_leave_out_what_it_uses_up_R6_5_R6_6() -> None:
+    """A fire plan is fired in its order: a second missile at a Spoof pilot rolls without
+    Spoof, a second weapon of the family without the pilot's skill; the odds the play screen
+    offers for it say so, as the engine then rolls it."""
+    from cli.play import _spent_before
+    from cli.play_views import shot_odds
+
+    b = _duel(["Guidance"], ["Spoof"], "Missile")
+    unit, target = _units(b)
+    view = b.views[unit.side]
+    slot = unit.weapons[0]
+    first = shot_odds(view, unit, slot, target, Band.SHORT, **_spent_before(slot, target, []))
+    later = shot_odds(view, unit, slot, target, Band.SHORT,
+                      **_spent_before(slot, target, [(slot, target)]))
+    assert first is not None and "Guidance +1" in first.text and "Spoof -1" in first.text
+    assert later is not None and "Guidance" not in later.text and "Spoof" not in later.text
+    shot = Shot(unit, slot.weapon, target, Band.SHORT, False)
+    b.shoot(shot)  # the first: both used up
+    assert b.to_hit(shot, True).notes == view.to_hit(unit, slot.weapon, target, Band.SHORT,
+                                                     family_skill=False, spoof=False).notes
+    assert unit.turn_skills == {"Guidance"} and target.turn_skills == {"Spoof"}
+
+
 # ---- Hypothesis: the chance reported is the frequency over every sequence of faces --------
 
 def _shots() -> st.SearchStrategy[tuple[Weapon, Band]]:

@@ -237,8 +237,8 @@ class Battle(Board):
         return fire.to_hit(self, shot, single)
 
     def shot_to_hit(self, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
-                    gunnery: bool = False, single: bool = True) -> ToHit:
-        return fire.shot_to_hit(self, unit, weapon, target, band, gunnery, single)
+                    gunnery: bool = False, single: bool = True, **spent: bool) -> ToHit:
+        return fire.shot_to_hit(self, unit, weapon, target, band, gunnery, single, **spent)
 
     def modifiers(self, shot: Shot, single: bool) -> tuple[int, list[str]]:
         return fire.modifiers(self, shot, single)

@@ -107,26 +107,29 @@ def gunnery_left(unit: Unit) -> bool:
     return unit.skill("Gunnery") and "Gunnery" not in unit.turn_skills
 
 
-def to_hit(b: Board, shot: Shot, single: bool) -> ToHit:
+def to_hit(b: Board, shot: Shot, single: bool, family_skill: bool | None = None,
+           spoof: bool | None = None) -> ToHit:
     """R6.6: the to-hit roll of a shot, every modifier named (``single``: the attacker
     has one target this turn), gathered by ``meks.engine.inputs``. Asking uses up no
-    once-a-turn skill: ``shoot`` does."""
+    once-a-turn skill: ``shoot`` does (``family_skill``, ``spoof``: False for a shot that
+    a shot before it leaves without them)."""
     target = shot.target
     if target.decoy and b.revision >= FOG:
         # R8.1: a shot at a decoy is rolled as the shooter sees it, at the Mek it passes
         # for (its systems and pilot count), the same modifiers before and after.
         target = b.sight.covers.get(target.id, target)
     check = to_hit_of(b, shot.unit, shot.weapon, target, shot.band, single=single,
-                      gunnery=shot.gunnery)
+                      gunnery=shot.gunnery, family_skill=family_skill, spoof=spoof)
     assert check is not None
     return check
 
 
 def shot_to_hit(b: Board, unit: Unit | None, weapon: Weapon, target: Unit, band: Band,
-                gunnery: bool = False, single: bool = True) -> ToHit:
+                gunnery: bool = False, single: bool = True, **spent: bool) -> ToHit:
     """``to_hit`` of one shot of ``unit``'s ``weapon`` at ``target`` (``gunnery``: a
-    Gunnery second shot): describing it uses up no once-a-turn skill."""
-    return to_hit(b, Shot(unit, weapon, target, band, gunnery), single)
+    Gunnery second shot; ``spent``: as ``to_hit`` takes them): describing it uses up no
+    once-a-turn skill."""
+    return to_hit(b, Shot(unit, weapon, target, band, gunnery), single, **spent)
 
 
 def modifiers(b: Board, shot: Shot, single: bool) -> tuple[int, list[str]]:

@@ -361,12 +361,12 @@ class SideView(LegalAnswers):
     # each named, and their chances); describing one uses up no once-a-turn skill.
 
     def to_hit(self, unit: UnitView | Unit | None, weapon: Weapon, target: UnitView | Unit,
-               band: Band,
-               gunnery: bool = False, single: bool = True) -> ToHit:
+               band: Band, gunnery: bool = False, single: bool = True, **spent: bool) -> ToHit:
         """The to-hit roll of one shot of ``unit``'s ``weapon`` at ``target`` (R6.6;
-        ``gunnery``: a Gunnery second shot; ``single``: the unit has one target)."""
+        ``gunnery``: a Gunnery second shot; ``single``: the unit has one target; ``spent``:
+        ``family_skill``/``spoof`` False when a shot planned before it will use them up)."""
         return self._b.shot_to_hit(None if unit is None else self._real(unit), weapon,
-                                   self._real(target), band, gunnery, single)
+                                   self._real(target), band, gunnery, single, **spent)
 
     def describe_kills_roll(self, weapon: Weapon, target: UnitView | Unit,
                             gunnery: bool = False) -> KillsRoll:
