@@ -138,13 +138,16 @@ def muster_menu(session: Session, company: Company, scenario: Scenario, side: Si
     if not chosen and treasury is not None:
         stock = sum(held(session, company.id or 0).values())
         who = shell_arg(company.name)
+        sales = ([f"its Meks ('meks mek sell {who} CALLSIGN' pays half what one is "
+                  "worth)"] if owned else []) + (
+            [f"the {stock} part{'s' * (stock != 1)} in its stockpile ('meks campaign sell "
+             f"{who} --all')"] if stock else [])
         raise Broke(f"{company.name} cannot field a legal force for {scenario.name}: its "
                     f"{len(owned)} Mek{'s' * (len(owned) != 1)} and the {treasury} points "
                     "in its treasury are not enough." + (
-                        f" Its stockpile holds {stock} part{'s' * (stock != 1)} to sell: "
-                        f"'meks company undo {who}' takes the campaign back to this "
-                        f"step, and 'meks campaign sell {who} --all' sells them."
-                        if stock else ""))
+                        f" Selling {' or '.join(sales)} may pay for one: 'meks company undo "
+                        f"{who}' takes the campaign back to this step first."
+                        if sales else ""))
     if not chosen:
         raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
                       f"{rules.budget} points.")

@@ -313,7 +313,12 @@ def test_a_broke_campaign_shows_what_was_spent_by_hand_before_it(
     treasury, and the report's treasury chart ends at what it held, marked broke."""
     run(runner, "mek", "buy", hawks, "THOR")  # 28, and neither fits Opening Shots
     run(runner, "mek", "buy", hawks, "DRAKEN")  # 24
-    assert run_json(runner, "campaign", "next", hawks)["result"] == "broke"
+    broke = run_json(runner, "campaign", "next", hawks)
+    assert broke["result"] == "broke"
+    # selling those Meks would pay for a force: the reason says how, and to undo first
+    assert "Selling its Meks ('meks mek sell Hawks CALLSIGN' pays half what one is worth) " \
+        "may pay for one: 'meks company undo Hawks' takes the campaign back to this step " \
+        "first." in broke["reason"], broke["reason"]
     shown = run_json(runner, "campaign", "show", hawks)
     assert shown["broke_by_hand"] == -52 and shown["treasury"] == PAY.start - 52
     said = " ".join(run(runner, "campaign", "show", hawks).split())
@@ -353,7 +358,7 @@ def test_going_broke_with_salvage_unsold_says_how_to_sell_it_and_go_on(
     set_treasury(hawks, 0)
     broke = run_json(runner, "campaign", "next", hawks)
     assert broke["result"] == "broke", broke
-    assert "stockpile holds 5 parts" in broke["reason"]
+    assert "the 5 parts in its stockpile" in broke["reason"]
     assert "meks company undo Hawks" in broke["reason"]
     assert "meks campaign sell Hawks --all" in broke["reason"]
     run(runner, "company", "undo", hawks)
