@@ -127,6 +127,9 @@ def test_the_campaign_report_opens_offline_and_prints_on_a4_and_letter(
         assert name in text
     assert page.locator("figure svg").count() >= 2  # the odds and the pilots' charts
     assert page.locator(f"#battle-{step['battle_id']} .turn").count() >= 2
+    # On a phone's width the tables scroll on their own: the page does not scroll sideways.
+    page.set_viewport_size({"width": 360, "height": 800})
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     for paper, (width, height) in PAPERS.items():
         assert fits(page, paper) == [], paper
         pdf = printed(page, paper, tmp_path / f"campaign-{paper}.pdf")
