@@ -19,8 +19,10 @@ from campaigns.company import (
     company_id,
     company_to_change,
     find_mek,
+    get_company,
     shell_arg,
     support_granted_to,
+    support_rolls_for,
     too_much_support,
     waiting_muster,
 )
@@ -149,6 +151,24 @@ def next_muster(session: Session, company: Company) -> NextMuster:
     owing = {pid: fee for pid, fee in owed.items() if fee}
     return NextMuster(len(rolls), sum(r.points for r in rolls), owing,
                       {p.id: p.level for p in living if p.id in owing})
+
+
+def support_left(session: Session, company_name: str, scenario: Scenario, side: Side
+                 ) -> tuple[int, str]:
+    """How many support rolls ``meks support roll --scenario`` rolls: what the scenario
+    grants the side (``support_rolls_for``) less the results already waiting for the next
+    muster, as a campaign's step counts them; and why, in words. Refused when they are all
+    rolled already: a second roll would only be refused at the muster."""
+    granted, why = support_rolls_for(session, company_name, scenario, side)
+    company = get_company(session, company_name)
+    waiting = next_muster(session, company).support
+    if not waiting or not granted:
+        return granted, why
+    if waiting >= granted:
+        raise Refused(f"{company.name} has {waiting} support result{'s' * (waiting != 1)} "
+                      "waiting for its next muster already, as many as the scenario grants "
+                      f"({why}); muster with them, or roll more with --count.")
+    return granted - waiting, f"{why}, less the {waiting} waiting already"
 
 
 def _release(session: Session, muster_row: Muster) -> None:

@@ -16,7 +16,8 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
                                           "scenario's number)."),
          scenario: str | None = typer.Option(None, "--scenario", "-s",
                                              help="Roll the number of rolls this scenario "
-                                             "(id or file) grants the side, plus Log Hero."),
+                                             "(id or file) grants the side, plus Log Hero, "
+                                             "less the results already waiting."),
          side: str | None = typer.Option(None, "--side", metavar="attacker|defender",
                                          help="The company's side (with --scenario)."),
          seed: int | None = typer.Option(None, "--seed", min=0, max=2**63 - 1,
@@ -25,7 +26,8 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
     """Roll support for the company's next muster.
 
     The first die picks the table, the second the result; the results are kept until then."""
-    from campaigns.company import support_roll, support_rolls_for
+    from campaigns.company import support_roll
+    from campaigns.musters import support_left
     from cli.muster_cmd import scenario_side
     from meks.game.dice import Dice
 
@@ -36,7 +38,7 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
                 raise typer.BadParameter("give either --count or --scenario",
                                          param_hint="--count")
             chosen, chosen_side = scenario_side(scenario, side)
-            count, why = support_rolls_for(s, company, chosen, chosen_side)
+            count, why = support_left(s, company, chosen, chosen_side)
         elif side is not None:
             raise typer.BadParameter("--side goes with --scenario", param_hint="--side")
         rows = support_roll(s, company, Dice.from_seed(seed), count or 1) if count != 0 else []
