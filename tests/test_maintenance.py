@@ -161,6 +161,20 @@ def run_json_failing(runner: CliRunner, *args: str) -> list[str]:
     return json.loads(result.stdout)["problems"]
 
 
+def test_a_broken_json_file_is_worded_in_plain_words(runner: CliRunner,
+                                                     tmp_path: Path) -> None:
+    """The JSON reader's own terse messages ('Unterminated string starting at') come in
+    our words, with the line and column."""
+    bad = tmp_path / "bad.json"
+    for text, said in (('{"format": "meks-ba', "line 1, column 12: text in quotes that is "
+                                               "never closed (it opens here)"),
+                       ('{"format" 1}', "line 1, column 11: a colon is missing here"),
+                       ("[1] x", "line 1, column 5: more text after the end of the JSON")):
+        bad.write_text(text, encoding="utf-8")
+        err = " ".join(run(runner, "db", "restore", str(bad), "--yes", code=2).split())
+        assert said in err, err
+
+
 def test_a_blank_database_location_is_bad_usage(runner: CliRunner,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """--db '' (or spaces) names no database: refused, not taken for MEKS_DB or the default

@@ -512,6 +512,26 @@ def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
 
 
+# Python's JSON reader's messages, in our words (it names the place apart: the line and column
+# come with every problem).
+_JSON_WORDS = {
+    "Unterminated string starting at": "text in quotes that is never closed (it opens here)",
+    "Expecting value": "a value is missing here",
+    "Expecting ',' delimiter": "a comma is missing here",
+    "Expecting ':' delimiter": "a colon is missing here",
+    "Expecting property name enclosed in double quotes": "a key in double quotes is missing "
+                                                         "here",
+    "Extra data": "more text after the end of the JSON document",
+    "Invalid control character at": "a control character inside quoted text",
+    "Invalid \\escape": "a backslash escape that JSON does not have",
+}
+
+
+def json_words(message: str) -> str:
+    """A message of Python's JSON reader in our words (as it is, if it is not one we know)."""
+    return _JSON_WORDS.get(message, message)
+
+
 def parse_json(text: str, source: str, kind: Kind) -> object:
     """The data in JSON ``text``, checked as YAML is (depth, long numbers, control
     characters in any text)."""
@@ -520,7 +540,8 @@ def parse_json(text: str, source: str, kind: Kind) -> object:
         check_data(data, source, numbers=True)
         return data
     except json.JSONDecodeError as exc:
-        raise _refuse(source, problem(exc.msg, exc.lineno, column=exc.colno), kind) from None
+        raise _refuse(source, problem(json_words(exc.msg), exc.lineno, column=exc.colno),
+                      kind) from None
     except RecursionError:
         raise InputError(source, [f"lists and mappings nested more than {MAX_DEPTH} deep; "
                                   "no file of ours needs that many"]) from None
@@ -535,7 +556,8 @@ def parse_json(text: str, source: str, kind: Kind) -> object:
             f"a whole number of {_digits(exc.digits)} digits; numbers here have at most "
             f"{MAX_DIGITS}", line)]) from None
     except json.JSONDecodeError as exc:
-        raise _refuse(source, problem(exc.msg, exc.lineno, column=exc.colno), kind) from None
+        raise _refuse(source, problem(json_words(exc.msg), exc.lineno, column=exc.colno),
+                      kind) from None
     except RecursionError:
         raise InputError(source, [f"lists and mappings nested more than {MAX_DEPTH} deep; "
                                   "no file of ours needs that many"]) from None
