@@ -98,7 +98,8 @@ def pairs(values: list[str], what: str, as_int: bool = False,
     for value in values:
         name, sep, rest = value.rpartition("=")
         if not sep or not name.strip() or not rest.strip():
-            raise typer.BadParameter(f"{value!r} should look like {what}")
+            raise typer.BadParameter(f"{value!r} should look like {what}",
+                                     param_hint=option or None)
         key = " ".join(name.split()).casefold()
         if key in seen:  # a second value would silently replace the first
             from campaigns.postbattle import twice
@@ -109,9 +110,10 @@ def pairs(values: list[str], what: str, as_int: bool = False,
         number = rest.strip()
         if as_int and not (number.isascii() and number.isdigit()):
             raise typer.BadParameter(f"{value!r}: the part after '=' must be a whole number, "
-                                     "0 or more")
+                                     "0 or more", param_hint=option or None)
         if as_int and most is not None and (len(number.lstrip("0")) > len(str(most))
                                             or int(number) > most):
-            raise typer.BadParameter(f"{value!r}: the part after '=' must be at most {most}")
+            raise typer.BadParameter(f"{value!r}: the part after '=' must be at most {most}",
+                                     param_hint=option or None)
         out[name.strip()] = rest.strip()
     return out

@@ -590,6 +590,9 @@ def test_typed_numbers_past_4300_digits_are_refused_not_an_unexpected_problem(
     code, err = run(runner, "battle", "record", company, "--result", "win",
                     "--kills", f"Ana={LONG}")
     assert code == 2 and "must be at most" in " ".join(err.replace("│", " ").split())
+    code, err = run(runner, "battle", "record", company, "--result", "win", "--kills", "Ana=-1")
+    said = " ".join(err.replace("│", " ").split())
+    assert code == 2 and "Invalid value for --kills: 'Ana=-1': the part after '='" in said
 
 
 # ---- names given in files follow the rules of typed names ---------------------------------
