@@ -116,8 +116,8 @@ def odds_lines(odds: OddsView, secret: bool = False) -> list[str]:
         # not know yet (its support can swing them by 30 points): none is shown until the
         # battle is over. The target is the difficulty's, the budget and pilots the side's
         # to know, as at a table.
-        return [f"Enemy chosen for a {bal['target']:.0%} chance of winning by the tool's "
-                f"estimate, which reads both forces: budget {bal['budget']} of the "
+        return [f"Enemy chosen for a {bal['target']:.0%} chance of winning by the tool, "
+                f"which reads both forces: budget {bal['budget']} of the "
                 f"scenario's {bal['scenario_budget']} ({bal['scale']:.0%}), {bal['level']} "
                 "pilots; its Meks and support are for the battle to show.",
                 "The odds count them too, so they are kept until the battle is over: 'meks "

@@ -623,8 +623,8 @@ def test_the_line_before_a_battle_says_how_the_enemy_was_chosen_issue_25() -> No
     # Nor is any figure worked out from them: the odds read the enemy's support, which can
     # swing them by 30 points. Whatever the enemy is, the side reads the same lines.
     hidden = odds_lines(fought, secret=True)  # type: ignore[arg-type]
-    assert hidden[0] == ("Enemy chosen for a 65% chance of winning by the tool's estimate, "
-                         "which reads both forces: budget 30 of the scenario's 30 (100%), "
+    assert hidden[0] == ("Enemy chosen for a 65% chance of winning by the tool, which "
+                         "reads both forces: budget 30 of the scenario's 30 (100%), "
                          "Regular pilots; its Meks and support are for the battle to show.")
     assert "kept until the battle is over" in hidden[1] and len(hidden) == 2
     other = {**fought, "win": {"p": 0.9, "low": 0.8, "high": 0.95, "count": 22},
