@@ -31,10 +31,10 @@ from meks.game.rules import (
 # Enum members kept as module constants: the checks compare them for every shot, and a
 # class attribute of a plain-Python Enum costs a lookup each time.
 _CANNON, _MISSILE, _LASER = Family.CANNON, Family.MISSILE, Family.LASER
+_SHORT, _LONG = Band.SHORT, Band.LONG
 
 COMMANDOS = "Commandos"
 """The name of the to-hit modifier of a target the shooter's Commandos marked (R6.6)."""
-_SHORT, _LONG = Band.SHORT, Band.LONG
 
 
 def _reroll(first: Num, each: Num, times: int) -> Num:
