@@ -164,7 +164,7 @@ def test_small_messages_say_what_is_wrong(runner: CliRunner, tmp_path: Path) -> 
     result = runner.invoke(app, ["--db", db, "battle", "record", "Hawks", "--result", "win",
                                  "--kills", "Bo=-1", "--auto"])
     assert result.exit_code == 2 and "whole number, 0 or more" in " ".join(
-        result.stderr.split())
+        result.stderr.replace("│", " ").split())
     from campaigns.postbattle import check_skill
     from meks.game.errors import MeksError
 

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import yaml
 
-from meks.game.errors import InputError, dotted, os_problem, place, problem
+from meks.game.errors import InputError, dotted, json_words, os_problem, place, problem
 from meks.game.text import FILE_WHITESPACE, control_pattern, describe
 
 __all__ = ["dotted", "place", "problem"]  # the one wording of a problem, from meks.game.errors
@@ -510,26 +510,6 @@ def _whole(digits: str) -> int:
 
 def _no_constant(name: str) -> float:
     raise ValueError(f"{name} is not a JSON number")
-
-
-# Python's JSON reader's messages, in our words (it names the place apart: the line and column
-# come with every problem).
-_JSON_WORDS = {
-    "Unterminated string starting at": "text in quotes that is never closed (it opens here)",
-    "Expecting value": "a value is missing here",
-    "Expecting ',' delimiter": "a comma is missing here",
-    "Expecting ':' delimiter": "a colon is missing here",
-    "Expecting property name enclosed in double quotes": "a key in double quotes is missing "
-                                                         "here",
-    "Extra data": "more text after the end of the JSON document",
-    "Invalid control character at": "a control character inside quoted text",
-    "Invalid \\escape": "a backslash escape that JSON does not have",
-}
-
-
-def json_words(message: str) -> str:
-    """A message of Python's JSON reader in our words (as it is, if it is not one we know)."""
-    return _JSON_WORDS.get(message, message)
 
 
 def parse_json(text: str, source: str, kind: Kind) -> object:

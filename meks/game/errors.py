@@ -60,6 +60,25 @@ def dotted(path: Sequence[object]) -> str:
     return out
 
 
+def json_words(message: str) -> str:
+    """A message of Python's JSON reader in our words (as it is, if it is not one we know);
+    the line and column come with every problem."""
+    return _JSON_WORDS.get(message, message)
+
+
+_JSON_WORDS = {
+    "Unterminated string starting at": "text in quotes that is never closed (it opens here)",
+    "Expecting value": "a value is missing here",
+    "Expecting ',' delimiter": "a comma is missing here",
+    "Expecting ':' delimiter": "a colon is missing here",
+    "Expecting property name enclosed in double quotes": "a key in double quotes is missing "
+                                                         "here",
+    "Extra data": "more text after the end of the JSON document",
+    "Invalid control character at": "a control character inside quoted text",
+    "Invalid \\escape": "a backslash escape that JSON does not have",
+}
+
+
 def os_problem(exc: OSError) -> str:
     """Why a file could not be read, as every file problem words it: 'no such file',
     'cannot be read (File name too long)'."""
