@@ -46,7 +46,6 @@ from campaigns.company import (
     get_company,
     shell_arg,
     support_roll,
-    support_rolls_for,
     waiting_muster,
 )
 from campaigns.files.records import (
@@ -62,7 +61,7 @@ from campaigns.files.stored import stored_json, stored_results
 from campaigns.files.view_records import CampaignView, CompanyCampaign, SupportResult
 from campaigns.forces import muster_force
 from campaigns.in_play import play_using
-from campaigns.musters import next_muster
+from campaigns.musters import support_left
 from campaigns.plans import (
     BUILT_IN_HOUSE_RULES,
     BUILT_IN_NAME,
@@ -266,9 +265,8 @@ def _before_muster(session: Session, company: Company, row: Campaign, catalog: C
     scenario = step_scenario(step)
     side = Side(step["side"])
     dice = Dice.from_seed(derive_seed(row.seed, row.position))
-    granted, _ = support_rolls_for(session, company.name, scenario, side)
     # support the player already rolled for the next muster counts towards the grant
-    count = max(0, granted - next_muster(session, company).support)
+    count, _, _ = support_left(session, company.name, scenario, side)
     support = support_roll(session, company.name, dice, count, catalog) if count else []
     repairs = auto_repair(session, company, catalog)
     return scenario, side, dice, support, repairs

@@ -154,21 +154,16 @@ def next_muster(session: Session, company: Company) -> NextMuster:
 
 
 def support_left(session: Session, company_name: str, scenario: Scenario, side: Side
-                 ) -> tuple[int, str]:
-    """How many support rolls ``meks support roll --scenario`` rolls: what the scenario
-    grants the side (``support_rolls_for``) less the results already waiting for the next
-    muster, as a campaign's step counts them; and why, in words. Refused when they are all
-    rolled already: a second roll would only be refused at the muster."""
+                 ) -> tuple[int, int, str]:
+    """The support rolls still to make for a scenario side: what it grants
+    (``support_rolls_for``) less the results already waiting for the next muster (never
+    below 0); how many of the waiting ones count against the grant; and why, in words. A
+    campaign's step and ``meks support roll --scenario`` both roll that many."""
     granted, why = support_rolls_for(session, company_name, scenario, side)
-    company = get_company(session, company_name)
-    waiting = next_muster(session, company).support
-    if not waiting or not granted:
-        return granted, why
-    if waiting >= granted:
-        raise Refused(f"{company.name} has {waiting} support result{'s' * (waiting != 1)} "
-                      "waiting for its next muster already, as many as the scenario grants "
-                      f"({why}); muster with them, or roll more with --count.")
-    return granted - waiting, f"{why}, less the {waiting} waiting already"
+    waiting = min(granted, next_muster(session, get_company(session, company_name)).support)
+    if 0 < waiting < granted:
+        why += f", less the {waiting} waiting already"
+    return granted - waiting, waiting, why
 
 
 def _release(session: Session, muster_row: Muster) -> None:

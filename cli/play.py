@@ -35,8 +35,8 @@ from meks.engine import FOUND
 from meks.engine.controllers import Order
 from meks.engine.decisions import BAND_STEP, RETREAT_HITS, RangeChoice, Retreat, band_after
 from meks.engine.values import SlotView, UnitView
-from meks.game.catalog import Band, Family, Weapon
-from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE
+from meks.game.catalog import Band, Weapon
+from meks.game.rules import GUNNERY_MODIFIER, HAWKEYE, skill_of
 from meks.game.scenario import Placed
 from meks.game.shots import may_fire_again, overheat
 from meks.game.vocabulary import BreakContact, Edge, Side
@@ -319,7 +319,7 @@ class Terminal(Prompter):
                 if not _can_fire(slot.weapon, target, band):
                     continue
                 odds = shot_odds(battle, unit, slot, target, band, again, len(targets) == 1,
-                                 **_spent_before(slot, target, plan))
+                                 **_spent_before(battle, unit, slot, target, band, plan))
                 if odds is None:
                     continue
                 label = (f"{slot.name} at {unit_label(battle, target)}"
@@ -493,17 +493,24 @@ class Shadowed:
         return decide
 
 
-def _spent_before(slot: SlotView, target: UnitView,
-                  plan: list[tuple[SlotView, UnitView]]) -> dict[str, bool]:
-    """What the shots planned before this one use up (they are fired in the plan's order):
-    the pilot's skill of the weapon's family (R6.5: on its first shot of the family), and
-    the target's Spoof (on the first missile at it, R6.6); the odds offered count neither."""
-    family = slot.weapon.family
+def _spent_before(battle: SideView, unit: UnitView, slot: SlotView, target: UnitView,
+                  band: Band, plan: list[tuple[SlotView, UnitView]]) -> dict[str, bool]:
+    """What the shots planned before this one use up, as the engine's own checks of them
+    say (``ToHit.spends``, ``target_spends``; they are fired in the plan's order): the
+    pilot's skill of this weapon's family, and the target's Spoof. The odds offered for
+    this shot then count neither."""
+    used: set[str] = set()
+    spoofed = False
+    for s, t in plan:
+        if t.is_infantry or s.weapon.to_hit_at(band) is None:  # no to-hit roll: nothing used
+            continue
+        check = battle.to_hit(unit, s.weapon, t, band)
+        used.update(check.spends)
+        spoofed = spoofed or (t is target and bool(check.target_spends))
     spent = {}
-    if any(s.weapon.family is family and not t.is_infantry for s, t in plan):
+    if skill_of(slot.weapon.family) in used:
         spent["family_skill"] = False
-    if family is Family.MISSILE and any(s.weapon.family is family and t is target
-                                        for s, t in plan):
+    if spoofed:
         spent["spoof"] = False
     return spent
 

@@ -38,7 +38,14 @@ def roll(company: str = typer.Argument(..., help="The company's name or id.",
                 raise typer.BadParameter("give either --count or --scenario",
                                          param_hint="--count")
             chosen, chosen_side = scenario_side(scenario, side)
-            count, why = support_left(s, company, chosen, chosen_side)
+            count, waiting, why = support_left(s, company, chosen, chosen_side)
+            if not count and waiting:  # a second roll would only be refused at the muster
+                from campaigns.company import Refused, get_company
+
+                raise Refused(f"{get_company(s, company).name} has {waiting} support result"
+                              f"{'s' * (waiting != 1)} waiting for its next muster already, "
+                              f"as many as the scenario grants ({why}); muster with them, or "
+                              "roll more with --count.")
         elif side is not None:
             raise typer.BadParameter("--side goes with --scenario", param_hint="--side")
         rows = support_roll(s, company, Dice.from_seed(seed), count or 1) if count != 0 else []

@@ -623,9 +623,10 @@ def test_play_odds_of_a_shot_planned_after_another_leave_out_what_it_uses_up_R6_
     unit, target = _units(b)
     view = b.views[unit.side]
     slot = unit.weapons[0]
-    first = shot_odds(view, unit, slot, target, Band.SHORT, **_spent_before(slot, target, []))
+    first = shot_odds(view, unit, slot, target, Band.SHORT,
+                      **_spent_before(view, unit, slot, target, Band.SHORT, []))
     later = shot_odds(view, unit, slot, target, Band.SHORT,
-                      **_spent_before(slot, target, [(slot, target)]))
+                      **_spent_before(view, unit, slot, target, Band.SHORT, [(slot, target)]))
     assert first is not None and "Guidance +1" in first.text and "Spoof -1" in first.text
     assert later is not None and "Guidance" not in later.text and "Spoof" not in later.text
     shot = Shot(unit, slot.weapon, target, Band.SHORT, False)
