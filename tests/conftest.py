@@ -4,6 +4,7 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -55,16 +56,38 @@ def _worker_database() -> Iterator[None]:
     name = make_url(SERVER).database
     engine = create_engine(main, isolation_level="AUTOCOMMIT")
     try:
+        _drop_database(engine, name, last_try_raises=True)
         with engine.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
             conn.execute(text(f'CREATE DATABASE "{name}"'))
         yield
         if "db.engine" in sys.modules:
             sys.modules["db.engine"].dispose_all()
-        with engine.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        # (left behind if it will not go: the next run drops it before making it afresh)
+        _drop_database(engine, name, last_try_raises=False)
     finally:
         engine.dispose()
+
+
+def _drop_database(engine: Any, name: str, last_try_raises: bool) -> None:
+    """Drop a worker's database, its connections forced off. The server's own background
+    workers (autovacuum) run as another role, which the test role may not force off: the
+    drop is refused while one is connected, so it is tried again a few times."""
+    import time
+
+    from sqlalchemy import text
+    from sqlalchemy.exc import DBAPIError
+
+    for attempt in range(10):
+        try:
+            with engine.connect() as conn:
+                conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            return
+        except DBAPIError:
+            if attempt == 9:
+                if last_try_raises:
+                    raise
+                return
+            time.sleep(0.5)
 
 
 def _reset_server(url: str) -> None:
