@@ -45,7 +45,12 @@ def run(state: PlayState, console: Console, save: Callable[[int, dict[str, Any]]
     from meks.engine.recorded import Recorded
 
     terminal = Terminal(console, state.side, ask, advisor)
-    recorder = Recorded(terminal, state.decisions, save)
+
+    def saved(index: int, data: dict[str, Any]) -> None:
+        save(index, data)
+        terminal.answered = 0  # the next answers belong to the next decision
+
+    recorder = Recorded(terminal, state.decisions, saved)
     terminal.recorder = recorder
     terminal.replayed = len(state.decisions)
     battle = state.battle(cast("Controller", Shadowed(recorder, terminal.advisor)))
@@ -115,8 +120,12 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
     resume_hint = f"'{resume or f'meks battle resume {state.id}'}' continues it"
     try:
         battle = run(state, stdout(), save, ask)
-    except Quit:
-        print_lines(["", f"Stopped. The battle is saved: {resume_hint}."])
+    except Quit as stop:
+        # a decision that asks about several units is saved whole, once all are answered
+        lost = (f" The {stop.lost} answer{'s' * (stop.lost != 1)} already given to the "
+                "decision in progress will be asked again." if stop.lost else "")
+        print_lines(["", f"Stopped. The battle is saved up to your last finished "
+                     f"decision: {resume_hint}.{lost}"])
         raise typer.Exit(0) from None
     except (typer.Abort, KeyboardInterrupt, EOFError):
         typer.echo(fitted(f"\nInterrupted. The battle is saved up to your last decision: "

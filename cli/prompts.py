@@ -32,7 +32,12 @@ QUIT = ("q", "quit", "exit")
 
 
 class Quit(Exception):
-    """The player typed q."""
+    """The player typed q; ``lost``: the answers already given to the decision it was typed
+    in, which is saved only whole and so is asked again from its start on resume."""
+
+    def __init__(self, lost: int = 0) -> None:
+        super().__init__(lost)
+        self.lost = lost
 
 
 @dataclass
@@ -74,6 +79,7 @@ class Prompter:
         self.recorder: Recorded | None = None
         self.replayed = 0  # recorded decisions the battle replays before asking
         self.started = False
+        self.answered = 0  # answers given to the decision being asked (see ``Quit``)
         self._ask = ask or (lambda text, default: str(typer.prompt(text, default=default)))
 
     # ---- output -----------------------------------------------------------------------------
@@ -154,6 +160,7 @@ class Prompter:
         while True:
             answer = self.read(str(default + 1))
             if _number(answer, len(options)):
+                self.answered += 1
                 return options[int(answer) - 1].value
             self.echo(f"Type a number from 1 to {len(options)}, Enter for the suggestion, "
                       "or q to quit.")
@@ -173,9 +180,11 @@ class Prompter:
         while True:
             answer = self.read(suggested).replace(",", " ").split()
             if answer == ["0"]:
+                self.answered += 1
                 return []
             if answer and all(_number(a, len(options)) for a in answer) \
                     and len(set(answer)) == len(answer) <= limit:
+                self.answered += 1
                 return [options[int(a) - 1].value for a in answer]
             self.echo(f"Type up to {limit} different numbers from 1 to {len(options)} "
                       "(0 for none), Enter for the suggestion, or q to quit.")
@@ -187,7 +196,7 @@ class Prompter:
     def read(self, default: str) -> str:
         answer = self._ask(PROMPT, default).strip() or default
         if answer.lower() in QUIT:
-            raise Quit
+            raise Quit(self.answered)
         return answer
 
 

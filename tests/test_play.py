@@ -321,6 +321,48 @@ def test_quit_or_crash_then_resume_continues_exactly(runner: CliRunner,
         load(s, state.id)
 
 
+def test_quitting_inside_a_decision_of_several_units_says_its_answers_are_asked_again(
+        files: tuple[str, str], capsys: pytest.CaptureFixture[str]) -> None:
+    """A decision that covers several units (the movement orders) is saved once all its
+    units are answered. Quitting after answering some of them says so, and the resumed
+    battle asks that decision again from its first unit."""
+    from campaigns.play import load, start
+    from cli.play_run import play_to_end
+    from cli.state import session
+
+    red, blue = files
+    with session() as s:
+        state = start(s, "opening-shots", Side.ATTACKER, red, blue, seed=8)
+    shown: list[str] = []
+
+    def movement_titles() -> list[str]:
+        shown.append(capsys.readouterr().out)
+        return [line.strip() for line in "".join(shown).splitlines()
+                if line.startswith("Movement:")]
+
+    def second_unit_quits(text: str, default: str) -> str:
+        return "q" if len(movement_titles()) == 2 else default
+
+    with pytest.raises(typer.Exit):
+        play_to_end(state, auto_skills=True, ask=second_unit_quits)
+    first, second = movement_titles()
+    assert first != second  # two units of one decision
+    said = " ".join("".join(shown).split())
+    assert "The 1 answer already given to the decision in progress will be asked again." \
+        in said
+    with session() as s:
+        state = load(s, state.id)
+    saved = len(state.decisions)
+    shown.clear()
+    with pytest.raises(typer.Exit):
+        play_to_end(state, auto_skills=True,
+                    ask=lambda text, default: "q" if movement_titles() else default)
+    assert movement_titles()[0] == first  # asked again from its first unit
+    assert "will be asked again" not in " ".join("".join(shown).split())
+    with session() as s:
+        assert len(load(s, state.id).decisions) == saved
+
+
 @pytest.fixture
 def wolves(runner: CliRunner) -> str:
     run(runner, "company", "create", "Wolves")
