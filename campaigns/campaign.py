@@ -11,7 +11,6 @@ The plan a campaign plays (a plan file or a built-in one) is ``campaigns.plans``
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from dataclasses import dataclass, field
@@ -73,9 +72,9 @@ from campaigns.plans import (
     step_scenario,
 )
 from campaigns.play import PlayState, load, start_sides
+from campaigns.step_battle import active_campaign, derive_seed, standing_battle, step_seed
 from campaigns.treasury import Broke, points
 from db.models import (
-    Battle,
     Campaign,
     CampaignStatus,
     Company,
@@ -90,18 +89,6 @@ from meks.game.dice import Dice
 from meks.game.errors import UsageError
 from meks.game.scenario import Scenario
 from meks.game.vocabulary import Side
-
-
-def derive_seed(seed: int, position: int) -> int:
-    """The dice seed of the campaign's ``position``-th scenario."""
-    h = hashlib.sha256(f"{seed}:{position}".encode()).digest()
-    return int.from_bytes(h[:8], "big") >> 1
-
-
-def active_campaign(session: Session, company: Company) -> Campaign | None:
-    return session.exec(select(Campaign).where(
-        Campaign.company_id == company.id, Campaign.status == CampaignStatus.ACTIVE)
-        .order_by(col(Campaign.id).desc())).first()
 
 
 def start_campaign(session: Session, company_name: str, *, plan: Path | None = None,
@@ -264,7 +251,7 @@ def _before_muster(session: Session, company: Company, row: Campaign, catalog: C
     step = stored_json(row, "plan", list)[row.position]
     scenario = step_scenario(step)
     side = Side(step["side"])
-    dice = Dice.from_seed(derive_seed(row.seed, row.position))
+    dice = Dice.from_seed(step_seed(row, row.position))
     # support the player already rolled for the next muster counts towards the grant
     count, _, _ = support_left(session, company.name, scenario, side)
     support = support_roll(session, company.name, dice, count, catalog) if count else []
@@ -313,39 +300,25 @@ def next_scenario(session: Session, company_name: str,
             "odds": ready.odds}
 
 
-def standing_battle(session: Session, company: Company, row: Campaign) -> int | None:
-    """The battle of the campaign's next step that still stands although the step itself
-    was undone (``company undo`` takes back a ``campaign next`` one change at a time): the
-    battle the undone step recorded, if it is still stored. None when there is none."""
-    undone = session.exec(select(Event).where(
-        Event.company_id == company.id, Event.command == "campaign next",
-        col(Event.undone).is_(True)).order_by(col(Event.id).desc())).all()
-    for event in undone:
-        after = stored_json(event, "after") if event.after is not None else {}
-        for kept in after.get("campaigns", []):
-            results = kept.get("results", [])
-            if kept.get("id") != row.id or len(results) != row.position + 1:
-                continue
-            battle_id = results[-1].get("battle_id")
-            recorded = next((b for b in after.get("battles", []) if b.get("id") == battle_id),
-                            None)
-            stored = session.get(Battle, battle_id) if battle_id is not None else None
-            if stored is not None and recorded is not None and \
-                    stored.company_id == company.id and \
-                    stored.created_at == recorded.get("created_at"):  # not a later one's id
-                return int(stored.id or 0)
-    return None
-
-
 def _refuse_if_step_fought(session: Session, company: Company, row: Campaign) -> None:
     """A step whose battle still stands is not fought again: its gains would count twice."""
     fought = standing_battle(session, company, row)
-    if fought is not None:
-        who = shell_arg(company.name)
+    if fought is None:
+        return
+    who = shell_arg(company.name)
+    twice = "fighting it again would count that battle's kills and skills twice"
+    undone_here = session.exec(select(Event.id).where(
+        Event.company_id == company.id, Event.command == "campaign next",
+        col(Event.undone).is_(True))).first() is not None
+    if undone_here:
         raise Refused(f"{company.name} has fought this step's battle already (battle "
-                      f"{fought}): only the step was undone, and fighting it again would count "
-                      f"that battle's kills and skills twice. Undo the battle too ('meks "
-                      f"company undo {who}', as many times as it takes), then go on.")
+                      f"{fought}): only the step was undone, and {twice}. Undo the battle "
+                      f"too ('meks company undo {who}', as many times as it takes), then go "
+                      "on.")
+    raise Refused(f"{company.name} came from a roster written after this step alone was "
+                  f"undone, so it holds the step's battle already (battle {fought}) and {twice}."
+                  " Undo the battle too in the company the roster came from, then export "
+                  "and import it again.")
 
 
 def _prepare_or_broke(session: Session, company: Company, row: Campaign, catalog: Catalog,
@@ -423,7 +396,7 @@ def play_step(session: Session, company_name: str, opponent: str = DEFAULT_CONTR
     if shown is not None:
         shown["odds"] = ready.odds
     state = start_sides(session, ready.scenario, ready.side, ready.sides,
-                        seed=derive_seed(row.seed, -1 - row.position), opponent=opponent,
+                        seed=step_seed(row, row.position, played=True), opponent=opponent,
                         campaign=_step_data(ready), difficulty=Difficulty(row.difficulty))
     return state, True
 

@@ -42,6 +42,7 @@ from campaigns.files.scenarios import discover
 from campaigns.files.view_records import ImportedRoster
 from campaigns.parts import Part, design_parts, heat_loss
 from campaigns.reports import sheet, sheet_render
+from campaigns.step_battle import active_campaign, standing_battle
 from db.models import Company, PilotStatus, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import check_design
@@ -71,13 +72,35 @@ def export_roster(session: Session, company_name: str, fmt: str,
     ``paper`` (a4 or letter) sets the page size of the HTML sheet."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown roster format {fmt!r}; use one of {', '.join(FORMATS)}")
-    doc = roster.snapshot(session, get_company(session, company_name))
+    company = get_company(session, company_name)
+    if fmt in IMPORTABLE:
+        _refuse_if_a_step_would_be_fought_twice(session, company)
+    doc = roster.snapshot(session, company)
     if fmt == "html":
         return to_html(doc, paper)
     render: dict[str, Callable[[roster.Document], str]] = {
         "json": to_json, "yaml": to_yaml, "csv": to_csv, "md": to_markdown,
     }
     return render[fmt](doc)
+
+
+IMPORTABLE = ("json", "yaml")  # the formats 'meks roster import' reads
+
+
+def _refuse_if_a_step_would_be_fought_twice(session: Session, company: Company) -> None:
+    """A roster that 'meks roster import' reads is not written while the company's campaign
+    is back at a step whose battle still stands (the step alone undone): the imported
+    company would hold the battle with no history to undo it by, and its campaign could
+    not go on."""
+    row = active_campaign(session, company)
+    fought = None if row is None else standing_battle(session, company, row)
+    if fought is not None:
+        who = shell_arg(company.name)
+        raise Refused(f"{company.name}'s campaign is back at a step whose battle still stands "
+                      f"(battle {fought}), and a company imported from this roster could not "
+                      f"go on with it; undo the battle too ('meks company undo {who}', as many "
+                      "times as it takes), then export (CSV, Markdown and HTML are written as "
+                      "they are).")
 
 
 def muster_sheet(session: Session, company_name: str, fmt: str,

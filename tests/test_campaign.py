@@ -250,6 +250,43 @@ def test_undo_a_campaign_step(runner: CliRunner) -> None:
     assert run_json(runner, "campaign", "status", "Hawks")["position"] == status["position"]
 
 
+def test_a_step_undone_with_its_battle_standing_is_not_fought_again_in_a_roster_copy(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """The step's battle is known by the step's dice, not by the company's history, so a
+    company imported from a roster written in that state cannot fight the step again
+    either (it has no history to undo the battle by). Such a roster is no longer written;
+    one written before is refused at the step with what to do."""
+    from campaigns.company import get_company
+    from campaigns.files import roster
+    from campaigns.roster_io import to_json
+    from cli.state import session
+
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "4")
+    run(runner, "campaign", "next", "Hawks")
+    run(runner, "company", "undo", "Hawks")  # the step alone: its battle still stands
+    err = " ".join(run(runner, "roster", "export", "Hawks", "--format", "json",
+                       code=1).split())
+    assert "back at a step whose battle still stands (battle 1)" in err, err
+    assert "'meks company undo Hawks'" in err
+    out = tmp_path / "hawks.md"
+    run(runner, "roster", "export", "Hawks", "--format", "md", "-o", str(out))  # for reading
+    with session() as s:  # a roster written in that state (as earlier versions wrote it)
+        (tmp_path / "old.json").write_text(to_json(roster.snapshot(s, get_company(s, "Hawks"))))
+    run(runner, "roster", "import", str(tmp_path / "old.json"), "--name", "Kites")
+    pilots = run_json(runner, "pilot", "list", "Kites")
+    for command in (("campaign", "next", "Kites"), ("campaign", "run", "Kites")):
+        err = " ".join(run(runner, *command, code=1).split())
+        assert "came from a roster written after this step alone was undone" in err, err
+        assert "(battle 2)" in err
+    assert run_json(runner, "pilot", "list", "Kites") == pilots
+    # with the battle undone too, the step is fought again and the roster written
+    run(runner, "company", "undo", "Hawks")
+    run(runner, "campaign", "next", "Hawks")
+    run(runner, "roster", "export", "Hawks", "--format", "yaml", "-o",
+        str(tmp_path / "hawks.yaml"))
+
+
 def test_demo_reads_well_at_80_columns_without_colour(tmp_path: Path) -> None:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80", "MEKS_DB": str(tmp_path / "d.db")}
     started = time.perf_counter()
