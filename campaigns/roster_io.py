@@ -72,10 +72,7 @@ def export_roster(session: Session, company_name: str, fmt: str,
     ``paper`` (a4 or letter) sets the page size of the HTML sheet."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown roster format {fmt!r}; use one of {', '.join(FORMATS)}")
-    company = get_company(session, company_name)
-    if fmt in IMPORTABLE:
-        _refuse_if_a_step_would_be_fought_twice(session, company)
-    doc = roster.snapshot(session, company)
+    doc = roster.snapshot(session, get_company(session, company_name))
     if fmt == "html":
         return to_html(doc, paper)
     render: dict[str, Callable[[roster.Document], str]] = {
@@ -84,23 +81,20 @@ def export_roster(session: Session, company_name: str, fmt: str,
     return render[fmt](doc)
 
 
-IMPORTABLE = ("json", "yaml")  # the formats 'meks roster import' reads
-
-
-def _refuse_if_a_step_would_be_fought_twice(session: Session, company: Company) -> None:
-    """A roster that 'meks roster import' reads is not written while the company's campaign
-    is back at a step whose battle still stands (the step alone undone): the imported
-    company would hold the battle with no history to undo it by, and its campaign could
-    not go on."""
+def import_caveat(session: Session, company_name: str) -> str | None:
+    """What a company imported from the roster written now could not do, if anything: go on
+    with its campaign when the campaign is back at a step whose battle still stands (the
+    step alone undone), since the imported company would hold the battle with no history
+    to undo it by (``campaigns.step_battle``). None when there is nothing to say."""
+    company = get_company(session, company_name)
     row = active_campaign(session, company)
     fought = None if row is None else standing_battle(session, company, row)
-    if fought is not None:
-        who = shell_arg(company.name)
-        raise Refused(f"{company.name}'s campaign is back at a step whose battle still stands "
-                      f"(battle {fought}), and a company imported from this roster could not "
-                      f"go on with it; undo the battle too ('meks company undo {who}', as many "
-                      "times as it takes), then export (CSV, Markdown and HTML are written as "
-                      "they are).")
+    if fought is None:
+        return None
+    return (f"{company.name}'s campaign is back at a step whose battle still stands (battle "
+            f"{fought}), so a company imported from this roster could not go on with the "
+            f"campaign; undo the battle too ('meks company undo {shell_arg(company.name)}') "
+            "before writing a roster to import.")
 
 
 def muster_sheet(session: Session, company_name: str, fmt: str,

@@ -3,7 +3,7 @@ format's JSON Schema."""
 
 import typer
 
-from cli.output import emit, print_json, say
+from cli.output import emit, fitted, print_json, say
 from cli.state import JSON, OUTPUT, PAPER, session
 
 app = typer.Typer(no_args_is_help=True,
@@ -32,7 +32,7 @@ def export(
     waiting, the company's record and a one-page quick reference."""
     from pathlib import Path
 
-    from campaigns.roster_io import SUFFIXES, export_roster
+    from campaigns.roster_io import IMPORTABLE, SUFFIXES, export_roster, import_caveat
 
     if fmt is None:
         fmt = SUFFIXES.get(Path(output).suffix.lower(), "json") if output else "json"
@@ -45,7 +45,10 @@ def export(
     paper = paper_size(paper, fmt)
     with session(reads=True) as s:
         text = export_roster(s, company, fmt, paper)
+        caveat = import_caveat(s, company) if fmt in IMPORTABLE else None
     emit(text, output, f"{fmt} roster")
+    if caveat is not None:
+        typer.echo(fitted(f"Note: {caveat}", err=True), err=True)
 
 
 @app.command("import")
