@@ -5,6 +5,7 @@ parts put back before it (``auto_repair``)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, col, select
@@ -13,7 +14,7 @@ from campaigns.company import Refused, shell_arg
 from campaigns.files.records import MusterMenuView
 from campaigns.files.stored import stored_json
 from campaigns.hangar import assign_pilot, buy_mek, hire_pilot
-from campaigns.musters import Limits, Provided, muster, next_muster
+from campaigns.musters import Limits, Provided, fees_due, muster, next_muster
 from campaigns.parts import Part, counted, held, named_part
 from campaigns.treasury import Broke, points
 from campaigns.workshop import repair_mek
@@ -35,10 +36,10 @@ PILOT_NAMES = (
 class MusterMenu:
     """What a campaign's muster chooses from: the company's Meks (each at its price plus
     what it owes), the points the force may cost (the scenario's budget, with Rich Uncle,
-    less ``fees``: the hire fees owed but those the scenario waives, or none when the force
-    fits only if the pilots who owe them stay at home), what the treasury can pay now (None
-    without one, less ``fees`` too), the side's limits, and the force the tool suggests
-    (``pick_force``)."""
+    less ``fees``: the hire fees owed by the pilots who would fly but those the scenario
+    waives, or none when the force fits only if the pilots who owe them stay at home), what
+    the treasury can pay now (None without one, less ``fees`` too), the side's limits, and
+    the force the tool suggests (``pick_force``)."""
 
     scenario: Scenario
     side: Side
@@ -119,15 +120,32 @@ def muster_menu(session: Session, company: Company, scenario: Scenario, side: Si
     # the hire fees it paid count as they will be then
     coming = next_muster(session, company)
     # a Mek that owes points (parts bought, repairs, an overhaul) costs them at its muster
+    meks = session.exec(select(Mek).where(
+        Mek.company_id == company.id, Mek.status == MekStatus.ACTIVE).order_by(col(Mek.id))).all()
     owned = [Option(_design(m, catalog), m.price + m.owed, m.callsign, pays=m.owed)
-             for m in session.exec(
-        select(Mek).where(Mek.company_id == company.id, Mek.status == MekStatus.ACTIVE)
-        .order_by(col(Mek.id))).all()]
+             for m in meks]
+    owned_ids = {m.callsign: m.id for m in meks}
     fees = coming.fees_due(rules.pilots)  # a pilot the scenario provides pays no fee (R3.3)
     treasury = points(session, company)  # house rule treasury: what it can pay for
     whole = rules.budget + coming.bonus
-    chosen = pick_force(owned, catalog, whole - fees, rules.max_size, rules.composition,
-                        cash=None if treasury is None else treasury - fees)
+
+    def pick(reserved: int) -> list[Option]:
+        return pick_force(owned, catalog, whole - reserved, rules.max_size, rules.composition,
+                          cash=None if treasury is None else treasury - reserved)
+
+    chosen = pick(fees)
+    # only the fees of the pilots who would fly in the force chosen need keeping back: a
+    # pilot whose Mek stays at home, with no empty cockpit for her, pays none
+    pilots = session.exec(select(Pilot).where(Pilot.company_id == company.id,
+                                              Pilot.status != PilotStatus.DEAD)).all()
+    for _ in range(3):
+        flying = _flying_fees(chosen, pilots, owned_ids, coming.owed, rules.pilots)
+        if not chosen or flying >= fees:
+            break
+        wider = pick(flying)
+        if not wider:
+            break
+        chosen, fees = wider, flying
     if not chosen and fees:
         # Green pilots cost nothing: those who owe a fee can stay at home (``auto_muster``)
         fees = 0
@@ -152,6 +170,25 @@ def muster_menu(session: Session, company: Company, scenario: Scenario, side: Si
         raise Refused(f"{company.name} cannot field a force for {scenario.name} within "
                       f"{rules.budget} points.")
     return MusterMenu(scenario, side, owned, budget, cash, chosen, dict(coming.owed), fees)
+
+
+def _flying_fees(chosen: list[Option], pilots: Sequence[Pilot], mek_ids: dict[str, int | None],
+                 owed: dict[int, int], provided: Mapping[str, int]) -> int:
+    """The hire fees the pilots who would fly in the force ``chosen`` owe (``owed``, by
+    pilot id), less those the scenario waives (``provided``): the pilots of its Meks, then,
+    for each empty cockpit, the best of the others, as ``auto_muster`` seats them."""
+    fielded = {mek_ids.get(o.owned) for o in chosen if o.owned}
+    flyers = [p for p in pilots if p.mek_id is not None and p.mek_id in fielded]
+    spares = sorted((p for p in pilots if p.mek_id is None or p.mek_id not in fielded),
+                    key=_seat_order, reverse=True)
+    flyers += spares[:max(0, len(chosen) - len(flyers))]
+    return sum(fees_due([(p.level, owed[p.id]) for p in flyers if p.id in owed], provided))
+
+
+def _seat_order(pilot: Pilot) -> tuple[int, int, int]:
+    """Which pilot without a Mek in the force takes an empty cockpit first: the higher
+    level, then the more kills, then the longer in the company."""
+    return _rank(pilot.level), pilot.kills, -(pilot.id or 0)
 
 
 def auto_muster(session: Session, company: Company, scenario: Scenario, side: Side,
@@ -199,7 +236,7 @@ def auto_muster(session: Session, company: Company, scenario: Scenario, side: Si
             Pilot.company_id == company.id, Pilot.status != PilotStatus.DEAD)).all()
             if (p.mek_id is None or p.mek_id not in fielded) and fees.fits(p)]
         if spare:
-            best = max(spare, key=lambda p: (_rank(p.level), p.kills, -(p.id or 0)))
+            best = max(spare, key=_seat_order)
             fees.take(best)
             name = best.name
             free_regulars -= best.level == "Regular"

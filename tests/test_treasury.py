@@ -599,3 +599,29 @@ def test_broke_at_the_terminal(runner: CliRunner, hawks: str,
     out = run(runner, "campaign", "next", hawks, "--play", "--runs", "0")
     assert "BROKE" in out and "Muster for" not in out and "play" not in at_terminal
     assert run_json(runner, "campaign", "status", hawks)["status"] == "broke"
+
+
+def test_a_pilot_whose_mek_stays_home_keeps_no_fee_back_from_the_force_R3_3(
+        runner: CliRunner, tmp_path: Path) -> None:
+    """Only the hire fees of the pilots who would fly are kept back from what the force may
+    cost. A Regular whose ODIN is too big for At the Hot Gates stays at home with no empty
+    cockpit for her: her fee is not held back, so the treasury still buys a second Mek (for
+    a free Green pilot) rather than fielding one WASP alone."""
+    plan = tmp_path / "plan.yaml"
+    plan.write_text("house_rules: {treasury: true}\n"
+                    "scenarios:\n  - {scenario: at-the-hot-gates-campaign, side: attacker}\n")
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--plan", str(plan), "--seed", "2")
+    set_treasury("Hawks", 100)
+    for design, pilot in (("ODIN", "Zed"), ("WASP", "Yan")):
+        callsign = run_json(runner, "mek", "buy", "Hawks", design)["callsign"]
+        run(runner, "pilot", "hire", "Hawks", pilot, "--regular")
+        run(runner, "pilot", "assign", "Hawks", pilot, callsign)
+    run(runner, "pilot", "hire", "Hawks", "Cole")  # a Green, free
+    set_treasury("Hawks", 15)  # two fees of 5 would leave 5: no WASP (9) to buy
+    result = run_json(runner, "campaign", "next", "Hawks", "--runs", "0")
+    assert result["bought"] == ["WASP-2"], result["bought"]
+    flew = {p["pilot"]: p["mek"] for p in result["pilots"]}
+    assert flew == {"Yan": "WASP-1", "Cole": "WASP-2"}  # Zed stays home, owing her fee
+    owing = {p["name"]: p["hire_cost"] for p in snapshot("Hawks")["pilots"]}
+    assert owing["Zed"] == 5 and owing["Yan"] == 0
