@@ -415,8 +415,8 @@ def test_attacks_at_a_decoy_are_wasted_until_it_is_identified_R6_4() -> None:
                  attacker_ctl=Scripted(targets=lambda b, u, c, n: [b.unit("D2")]))
     fake = b.unit("D2")
     assert fake.on_map and b.unit("D1").hits == 0
-    assert texts(b, Kind.HIT) == ["Gun fires Missile at Post-1: 4+0 vs 3+ - hit."]
-    assert has_text(b, "The shot passes through Post-1: nothing is there.")
+    assert texts(b, Kind.HIT) == ["Gun fires Missile at Spur: 4+0 vs 3+ - hit."]
+    assert has_text(b, "The shot passes through Spur: nothing is there.")
 
 
 @pytest.mark.parametrize(("sensors", "band", "gone"), [
@@ -455,7 +455,7 @@ def test_advanced_sensors_identify_units_in_adjacent_zones_R6_4() -> None:
     b.play_turn()
     assert texts(b, Kind.IDENTIFY) == [
         "Scout's sensors identify Post in zone 5.",
-        "Scout's sensors identify Post-1 in zone 5. It is a decoy."]
+        "Scout's sensors identify Spur in zone 5. It is a decoy."]
     assert "D1" in b.known[Side.ATTACKER]
     assert not b.unit("D2").on_map
 
@@ -494,8 +494,8 @@ def test_hawkeye_identifies_one_unit_next_door_on_five_up_R6_4(roll: int, gone: 
     b.play_turn()  # tried once a turn: the second combat step rolls no die
     assert b.unit("D2").on_map is not gone
     assert texts(b, Kind.IDENTIFY) == [
-        "Eyes's pilot identifies Post-1 in zone 5 (Hawkeye, 5). It is a decoy." if gone
-        else "Eyes's pilot cannot make out Post-1 (Hawkeye, 4)."]
+        "Eyes's pilot identifies Spur in zone 5 (Hawkeye, 5). It is a decoy." if gone
+        else "Eyes's pilot cannot make out Spur (Hawkeye, 4)."]
 
 
 def test_data_link_lets_friends_fire_missiles_at_what_it_identified_R6_4() -> None:

@@ -512,7 +512,7 @@ def test_a_decoy_shows_as_a_mek_contact_and_holds_the_enemy_R4_3() -> None:
               d_ctl=still(setup_support=mined(2)),
               a_ctl=still(movement=lambda b, s: {"A1": 2}, ranges=[RangeChoice.STAY]))
     # its own side's line says what it is (revision 15); the enemy never reads that line
-    assert texts(b, Kind.SETUP)[-1] == "A decoy showing as Post-1 (Post) sets up in zone 2."
+    assert texts(b, Kind.SETUP)[-1] == "A decoy showing as Spur (Post) sets up in zone 2."
     assert not any("decoy" in e.text.lower() for e in b.views[Side.ATTACKER].events())
     assert b.contested(2) and not b.can_leave(b.unit("A1"))
 
@@ -529,7 +529,7 @@ def test_an_air_strike_at_a_decoy_is_wasted_R4_3() -> None:
     b = apart(force(post(), support=("Air Strike",)), force(post(), support=("Decoy",)),
               [6, *INIT], a_ctl=still(support=uses(("Air Strike", "D2"))),
               d_ctl=still(setup_support=mined(9)), prepare=targeted("D2"))
-    assert has_text(b, "The shot passes through Post-1: nothing is there.")
+    assert has_text(b, "The shot passes through Spur: nothing is there.")
 
 
 def test_a_decoy_shows_under_a_callsign_of_its_own_R4_3_R8_1() -> None:
@@ -557,9 +557,51 @@ def test_a_decoy_shows_under_a_callsign_of_its_own_R4_3_R8_1() -> None:
         "DEMON-1 (D)", "DEMON-2 (D)"]
     assert laid(DISGUISED - 1).unit("D2").name == "DEMON-1 (D)"
     unit = b.unit("D1")
-    assert callsign_for(unit, {"DEMON-1 (D)", "DEMON-2 (D)"}) == "DEMON-3 (D)"
+    assert callsign_for(unit, {"DEMON-1 (D)", "DEMON-2 (D)"}, DISGUISED) == "DEMON-3 (D)"
     unit.name = "Red Baron"  # a callsign of the player's own: no side's mark to keep
-    assert callsign_for(unit, {"Red Baron"}) == "DEMON-1"
+    assert callsign_for(unit, {"Red Baron"}, DISGUISED) == "DEMON-1"
+
+
+def test_a_decoy_callsign_takes_the_shape_of_its_sides_callsigns_R4_3_R8_1() -> None:
+    """From revision 17 the decoy's callsign has the shape of the copied Mek's own, so that
+    it reads as one more Mek of the force: a campaign enemy's "Enemy VIPER-1 (D)" gives
+    "Enemy VIPER-2 (D)" (revision 16 gave "VIPER-1 (D)", the only contact without
+    "Enemy"); a callsign with no number gives a callsign from our list, the same for the
+    same force, none its side bears."""
+    from meks.engine import LOOKALIKE, REVISION
+    from meks.engine.deployment import DECOY_CALLSIGNS, callsign_for
+
+    assert REVISION >= LOOKALIKE
+    viper = UnitSpec("Enemy VIPER-1 (D)", design("Medium", (), (), "VIPER"),
+                     PilotSpec("Ana", "Regular", ()))
+    wasp = UnitSpec("Enemy WASP-1 (D)", design("Light", (), (), "WASP"),
+                    PilotSpec("Bo", "Green", ()))
+
+    def laid(revision: int, *specs: UnitSpec) -> Battle:
+        return start(Battle(duel_scenario(), {
+            Side.ATTACKER: force(post()), Side.DEFENDER: force(*specs, support=("Decoy",))},
+            Dice.from_sequence([]), {Side.ATTACKER: Scripted(),
+                                     Side.DEFENDER: Scripted(setup_support=mined(5))},
+            CATALOG, revision=revision))
+
+    def shown(revision: int, *specs: UnitSpec) -> list[str]:
+        b = laid(revision, *specs)
+        return [u.name for u in b.views[Side.ATTACKER].side_units(Side.DEFENDER)]
+
+    assert sorted(shown(LOOKALIKE, viper, wasp)) == [
+        "Enemy VIPER-1 (D)", "Enemy VIPER-2 (D)", "Enemy WASP-1 (D)"]
+    assert "VIPER-1 (D)" in shown(LOOKALIKE - 1, viper, wasp)  # as fought then
+    anvil = UnitSpec("Anvil (D)", design("Medium", (), (), "VIPER"),
+                     PilotSpec("Ana", "Regular", ()))
+    sting = UnitSpec("Sting (D)", design("Light", (), (), "WASP"),
+                     PilotSpec("Bo", "Green", ()))
+    names = set(shown(LOOKALIKE, anvil, sting))
+    decoy_name, = names - {"Anvil (D)", "Sting (D)"}
+    assert decoy_name.removesuffix(" (D)") in DECOY_CALLSIGNS
+    assert set(shown(LOOKALIKE, anvil, sting)) == names  # the same force, the same name
+    everyone = {f"{name} (D)" for name in DECOY_CALLSIGNS}  # all taken: a number follows
+    model = laid(LOOKALIKE, anvil).unit("D1")
+    assert callsign_for(model, everyone).removesuffix(" (D)").rsplit("-", 1)[1] == "2"
 
 
 # ---- Recon Drone ---------------------------------------------------------------------------------
@@ -751,7 +793,7 @@ def test_commandos_identify_an_enemy_unit_a_decoy_vanishes_R4_4() -> None:
     b = exchange(commando_side(post()), force(post(), support=("Decoy",)),
                  [*INIT, 3, 3, 3], band=Band.LONG,
                  attacker_ctl=Scripted(commando=lambda b, u, e: ("identify", e[-1])))
-    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Post-1 is a decoy."]
+    assert texts(b, Kind.IDENTIFY) == ["Commandos find that Spur is a decoy."]
     assert not b.unit("D2").on_map
 
 

@@ -90,8 +90,8 @@ def test_a_decoy_is_a_mek_contact_the_enemy_cannot_tell_from_a_mek_R8_1_R4_3() -
     assert fake.id == "D2" and contact is not fake and not contact.decoy
     make = ("kind", "design", "size", "max_hits", "armor", "move", "points", "zone")
     assert [getattr(contact, f) for f in make] == [getattr(real, f) for f in make]
-    # under a callsign of its own, as one more Mek of the design (revision 16)
-    assert (contact.name, real.name) == ("Real-1", "Real")
+    # under a callsign of its own: from our list, as the copied one has no number (revision 17)
+    assert (contact.name, real.name) == ("Rook", "Real")
     assert [w.weapon for w in contact.weapons] == [w.weapon for w in real.weapons]
     assert [s.system for s in contact.systems] == [s.system for s in real.systems]
     assert not any(u.decoy for u in view.units)
@@ -115,10 +115,10 @@ def test_the_controller_is_asked_about_the_contact_not_the_decoy_R8_1_R4_3() -> 
               d_ctl=still(setup_support=lambda b, side, asset: 2), a_zone=2, d_zone=9)
     b.play_turn()
     assert offered and not any(u.decoy for u in offered)
-    assert "Attacker decides: Gun targets Post-1" in [e.text for e in b.log]
-    assert any(e.text == "The shot passes through Post-1: nothing is there." for e in b.log)
+    assert "Attacker decides: Gun targets Spur" in [e.text for e in b.log]
+    assert any(e.text == "The shot passes through Spur: nothing is there." for e in b.log)
     # The defender is told; the attacker's log shows only the hit.
-    assert "The shot passes through Post-1: nothing is there." not in [
+    assert "The shot passes through Spur: nothing is there." not in [
         e.text for e in b.views[A].events()]
 
 
@@ -260,9 +260,9 @@ def test_the_play_screen_shows_a_decoy_as_the_mek_it_passes_for_R8_1_R4_3() -> N
     assert "sets up in zone 8" not in attacker and "decoy" not in attacker.lower()
     # Two contacts of one make, numbered by zone as the attacker met them (issue 26): the
     # decoy in zone 8 comes first, though the engine knows it as D2; it goes by a callsign
-    # of its own, as one more Mek of the design would (revision 16).
-    assert "C1 Real-1 0/5" in attacker and "C2 Real 0/5" in attacker
-    assert "the decoy in zone 8 shows as Real-1" in terminal_text(b, D)
+    # of its own, as one more Mek of the force would (revision 17).
+    assert "C1 Rook 0/5" in attacker and "C2 Real 0/5" in attacker
+    assert "the decoy in zone 8 shows as Rook" in terminal_text(b, D)
 
 
 def test_the_play_screen_leaves_out_undetected_infantry_R8_1() -> None:

@@ -13,7 +13,7 @@ from meks.game.vocabulary import BreakContact
 # replayed). Every stored battle records the revision it was fought under (battles from
 # before there was one count as 1), so a replay that differs can say why. docs/rules.md
 # lists what each revision changed.
-REVISION = 16
+REVISION = 17
 
 # The first revision to fight a zone combat in rounds and to withdraw on breaking contact
 # (R5.2, R6.3 as revised). Battles of earlier revisions were fought under the earlier
@@ -37,6 +37,13 @@ UNMASKED = 15
 # bore the very name of the Mek it copied, so two contacts of one name told the enemy that
 # one of them was a decoy, and which Mek it copied (R8.1, our decision in docs/rules.md).
 DISGUISED = 16
+
+# The first revision in which a decoy's callsign takes the shape of the copied Mek's own:
+# its words with the first number its side does not use ("Enemy VIPER-2 (D)" beside "Enemy
+# VIPER-1 (D)"), or, for a callsign with no number, a callsign from a list of our own. In
+# revision 16 it was always the design and a number, which stood out among callsigns of
+# another shape, a company's "Enemy ..." or a player's own (R8.1, docs/rules.md).
+LOOKALIKE = 17
 
 
 def as_fought_under(scenario: Scenario, revision: int) -> Scenario:

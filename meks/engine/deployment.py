@@ -3,7 +3,10 @@ support placed before the first turn (Minefield, Hidden Mek, Decoy, Battle Damag
 
 from __future__ import annotations
 
-from meks.engine import DISGUISED, UNMASKED
+import re
+import zlib
+
+from meks.engine import DISGUISED, LOOKALIKE, REVISION, UNMASKED
 from meks.engine.board import ATTACKER, DEFENDER, Board, among, title
 from meks.engine.damage import critical, settle
 from meks.engine.decisions import FOG, BattleError
@@ -147,17 +150,53 @@ def setup_assets(b: Board, side: Side,
         b.spend(side, asset)
 
 
-def callsign_for(model: Unit, taken: set[str]) -> str:
-    """The name a decoy copying ``model`` shows under (from revision 16): the design with
-    the first number no unit of its side is called by, and the side's mark when the model's
-    name ends in one ("DEMON-2 (D)" beside "DEMON-1 (D)"), so that no two contacts share
-    a name and the decoy reads as one more Mek of the force (R8.1)."""
+def callsign_for(model: Unit, taken: set[str], revision: int = REVISION) -> str:
+    """The name a decoy copying ``model`` shows under, no name in ``taken`` (its side's
+    units' names), keeping the side's mark when the model's name ends in one (R8.1). From
+    revision 17 (``LOOKALIKE``) it takes the shape of the model's own callsign: its words
+    with the first free number ("Enemy VIPER-2 (D)" beside "Enemy VIPER-1 (D)"), or, for
+    a callsign with no number, a callsign of ``DECOY_CALLSIGNS``. In revision 16 it was the
+    design with the first free number ("DEMON-2 (D)" beside "DEMON-1 (D)")."""
     head, sep, mark = model.name.rpartition(" (")
-    suffix = f" ({mark}" if sep and head and mark.endswith(")") else ""
+    if not (sep and head and mark.endswith(")")):
+        head, mark = model.name, ""
+    suffix = f" ({mark}" if mark else ""
+    numbered = re.fullmatch(r"(.*?)(\d+)", head)
+    if revision < LOOKALIKE:
+        stem = f"{model.design}-"
+    elif numbered is not None:
+        stem = numbered.group(1)
+    else:
+        return _listed_callsign(taken, suffix)
     n = 1
-    while f"{model.design}-{n}{suffix}" in taken:
+    while f"{stem}{n}{suffix}" in taken:
         n += 1
-    return f"{model.design}-{n}{suffix}"
+    return f"{stem}{n}{suffix}"
+
+
+# Callsigns a decoy may show under when its side names its Meks in words of its own.
+DECOY_CALLSIGNS = (
+    "Anvil", "Badger", "Bastion", "Brand", "Cinder", "Cobalt", "Crow", "Dagger", "Ember",
+    "Falcon", "Flint", "Gauntlet", "Granite", "Hammer", "Harrow", "Hornet", "Iron", "Jackal",
+    "Javelin", "Kestrel", "Lance", "Mantis", "Maul", "Nomad", "Onyx", "Talon", "Raven",
+    "Rook", "Sable", "Scythe", "Shrike", "Spur", "Thorn", "Tempest", "Vulture", "Warden",
+)
+
+
+def _listed_callsign(taken: set[str], suffix: str) -> str:
+    """A callsign of ``DECOY_CALLSIGNS`` that no unit of the side bears (with or without the
+    side's mark), where to start in the list chosen from the side's names (so that the
+    same force always shows the same, and different forces differ), with a number when
+    every one is taken."""
+    bare = {name.removesuffix(suffix).casefold() for name in taken}
+    start = zlib.crc32("\n".join(sorted(taken)).encode()) % len(DECOY_CALLSIGNS)
+    for n in range(1, len(taken) + 2):
+        for i in range(len(DECOY_CALLSIGNS)):
+            name = DECOY_CALLSIGNS[(start + i) % len(DECOY_CALLSIGNS)]
+            name = name if n == 1 else f"{name}-{n}"
+            if name.casefold() not in bare:
+                return f"{name}{suffix}"
+    raise AssertionError("unreachable: more names than units")
 
 
 def lay_decoy(b: Board, side: Side, zone: int) -> None:
@@ -173,7 +212,8 @@ def lay_decoy(b: Board, side: Side, zone: int) -> None:
         model = max(meks, key=lambda u: u.points)  # the first of the most valuable
         cover = copy_unit(model, uid, zone)
         if b.revision >= DISGUISED:
-            cover.name = callsign_for(model, {u.name for u in b.side_units(side)})
+            cover.name = callsign_for(model, {u.name for u in b.side_units(side)},
+                                      b.revision)
         fake.name = cover.name
     cover.decoy = False
     b.sight.covers[uid] = cover
