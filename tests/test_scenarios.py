@@ -448,6 +448,43 @@ def test_true_or_false_is_not_a_number() -> None:
     assert "attacker.budget" in problem and "expected a whole number, found true" in problem
 
 
+@pytest.mark.parametrize("defender", [
+    {"not": {"type": "in_zone", "side": "attacker", "zone": 3, "at_turn": 5}},
+    {"type": "never_occupied", "side": "attacker", "zone": 3},
+    {"type": "keep_units", "side": "defender"},
+    {"any": [{"type": "destroy_all", "side": "defender"},
+             {"not": {"type": "hold", "side": "attacker", "zone": 3, "turns": 2}}]},
+])
+def test_r7_2_a_condition_that_holds_before_anything_happens_is_refused(
+        defender: dict[str, Any]) -> None:
+    data = copy.deepcopy(MINIMAL)
+    data["victory"]["defender"] = defender
+    (problem,) = problems_in(yaml.safe_dump(data, sort_keys=False))
+    where = "victory.defender.any[1]" if "any" in defender else "victory.defender"
+    assert f"({where}): this holds before either side has done anything, so it would end " \
+           "the battle at the end of turn 1" in problem
+    assert "put it under 'all' together with '- type: turn_limit'" in problem
+    data["victory"]["defender"] = {"all": [{"type": "turn_limit"}, defender]}
+    assert parse_scenario(data).victory.defender is not None
+
+
+def test_r7_2_a_condition_that_depends_on_the_set_up_is_not_refused() -> None:
+    data = copy.deepcopy(MINIMAL)
+    data["victory"]["defender"] = {"type": "never_occupied", "side": "defender", "zone": 3}
+    assert parse_scenario(data).victory.defender is not None
+
+
+def test_scenario_check_names_a_condition_that_holds_at_once(runner: CliRunner,
+                                                             tmp_path: Path) -> None:
+    data = copy.deepcopy(MINIMAL)
+    data["victory"]["defender"] = {"type": "never_occupied", "side": "attacker", "zone": 3}
+    path = tmp_path / "early.yaml"
+    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    code, _, err = run(runner, "scenario", "check", str(path))
+    assert code == 2 and "would end the battle at the end of turn 1" in err
+    assert "Traceback" not in err
+
+
 def test_every_problem_is_listed_not_just_the_first() -> None:
     text = OPENING.replace("  3: Urban\n", "  3: Swamp\n").replace("    zones: [7]\n",
                                                                    "    zones: [0]\n")

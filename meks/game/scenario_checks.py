@@ -20,12 +20,19 @@ from typing import Any
 from meks.game.catalog import Size, load_catalog
 from meks.game.conditions import (
     COMBINATORS,
+    AllOf,
+    AnyOf,
     Condition,
     DestroyAll,
     ExitMap,
     Hold,
     InZone,
+    KeepUnits,
+    LastStanding,
+    NeverOccupied,
+    NotOf,
     Occupy,
+    TurnLimit,
     _Condition,
 )
 from meks.game.construction import Pricing, check_design
@@ -85,6 +92,7 @@ def semantic_problems(scenario: Scenario) -> list[Problem]:
         problems += _side_problems(scenario, side)
     for path, condition in scenario.conditions():
         problems += _condition_problems(scenario, path, condition)
+    problems += _at_once_problems(scenario)
     problems += _assumed_problems(scenario)
     problems += house_rule_problems(scenario.house_rules)
     return problems
@@ -292,6 +300,58 @@ def _exit_problems(scenario: Scenario, path: Path, condition: ExitMap) -> list[P
             problems.append(Problem((*path, "count"), f"{condition.side}'s force has only "
                                     f"{sum(composition.values())} Meks"))
     return problems
+
+
+def _at_once_problems(scenario: Scenario) -> list[Problem]:
+    """A side's condition that holds before either side has done anything, which would end
+    the battle at the end of turn 1 (R7.2): pointed at the part of an 'any' that does it."""
+    if scenario.turn_limit <= 1:  # then turn 1 is the last turn anyway
+        return []
+    problems = []
+    for side in SIDES:
+        condition = scenario.victory.condition(side)
+        if condition is None or _from_the_start(scenario, condition) is not True:
+            continue
+        path: Path = ("victory", side.value)
+        while isinstance(condition, AnyOf):
+            i, condition = next((i, c) for i, c in enumerate(condition.any)
+                                if _from_the_start(scenario, c) is True)
+            path = (*path, "any", i)
+        problems.append(Problem(path, "this holds before either side has done anything, so "
+                                "it would end the battle at the end of turn 1; to judge it "
+                                "at the last turn instead, put it under 'all' together with "
+                                "'- type: turn_limit'"))
+    return problems
+
+
+def _from_the_start(scenario: Scenario, condition: Condition) -> bool | None:
+    """Whether ``condition`` holds at the end of turn 1 of a battle of more than one turn
+    when nothing has happened yet (no unit has moved, fought or left): True or False, or
+    None when that depends on the set-up or on what the forces hold."""
+    if isinstance(condition, AllOf | AnyOf):
+        found = {_from_the_start(scenario, c) for c in (
+            condition.all if isinstance(condition, AllOf) else condition.any)}
+        decisive = isinstance(condition, AnyOf)  # True decides an 'any', False an 'all'
+        return decisive if decisive in found else (None if None in found else not decisive)
+    if isinstance(condition, NotOf):
+        inner = _from_the_start(scenario, condition.negated)
+        return None if inner is None else not inner
+    if isinstance(condition, TurnLimit | DestroyAll | ExitMap):
+        return False
+    if isinstance(condition, InZone | Hold):
+        return False if (condition.at_turn if isinstance(condition, InZone)
+                         else condition.turns) > 1 else None
+    if isinstance(condition, NeverOccupied):
+        setup = scenario.side(condition.side).setup
+        return None if setup is not None and condition.zone in setup.zones else True
+    if isinstance(condition, KeepUnits):
+        composition = scenario.side(condition.side).composition
+        meks = sum(composition.values()) if composition else 1  # a force has a Mek
+        sure = condition.kind in (None, UnitKind.MEK) and condition.count <= meks
+        return True if sure else None
+    if isinstance(condition, LastStanding):  # both sides start with a Mek
+        return False if condition.kind in (None, UnitKind.MEK) else None
+    return None  # occupy: where the sides set up
 
 
 def _assumed_problems(scenario: Scenario) -> list[Problem]:
