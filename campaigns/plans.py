@@ -38,9 +38,9 @@ from campaigns.files.scenario_model import house_rules_problems, scenario_data, 
 from campaigns.files.scenarios import (
     Origin,
     ScenarioEntry,
+    file_entry,
     find_scenario,
     looks_like_path,
-    read_scenario_file,
     user_scenarios_dir,
 )
 from campaigns.files.stored import DamagedRecord
@@ -183,7 +183,7 @@ def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
                         "'river.yaml', and other scenarios by id")
     if not is_file(file):
         raise MeksError(f"there is no scenario file {ref!r} in the plan's folder ({folder})")
-    return ScenarioEntry(Origin.FILE, str(file), read_scenario_file(file))
+    return file_entry(file)
 
 
 def step_scenario(step: PlannedStep) -> Scenario:

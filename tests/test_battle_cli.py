@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from campaigns.files.scenarios import builtin_file
 from cli.app import app
 
 RED = """\
@@ -57,6 +58,22 @@ def test_battle_auto_between_force_files(runner: CliRunner, files: tuple[str, st
     assert 1 <= data["turns"] <= 12 and data["events"] > 10
     report = run(runner, "battle", "auto", "opening-shots", "-a", red, "-d", blue, "--seed", "7")
     assert "Turn 1" in report and "Result:" in report
+
+
+def test_a_scenario_file_with_a_built_in_id_fights_no_battle(
+        runner: CliRunner, files: tuple[str, str], tmp_path: Path) -> None:
+    red, blue = files
+    text = builtin_file("opening-shots").read_text(encoding="utf-8")
+    changed = tmp_path / "shots.yaml"
+    changed.write_text(text.replace("name: Opening Shots", "name: Other Shots"))
+    err = run(runner, "battle", "auto", str(changed), "-a", red, "-d", blue, "--seed", "7",
+              code=2)
+    assert "the id 'opening-shots' belongs to the built-in scenario Opening Shots; give this " \
+           "file an id of its own" in " ".join(err.split())
+    changed.write_text(text)  # the built-in's own contents fight as the built-in
+    data = run_json(runner, "battle", "auto", str(changed), "-a", red, "-d", blue,
+                    "--seed", "7")
+    assert data["scenario"] == "opening-shots"
 
 
 def test_same_seed_same_battle(runner: CliRunner, files: tuple[str, str]) -> None:

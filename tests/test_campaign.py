@@ -178,7 +178,7 @@ def test_the_house_rules_a_plan_sets_are_shown_at_start_and_in_status(
 def test_a_plan_can_name_a_scenario_file_which_the_campaign_keeps(runner: CliRunner,
                                                                    tmp_path: Path) -> None:
     """The file is found beside the plan and copied into the campaign, so moving it away
-    (or a built-in with the same id) changes nothing."""
+    changes nothing. A file that takes a built-in scenario's id is refused."""
     import yaml
 
     folder = tmp_path / "plans"
@@ -189,6 +189,10 @@ def test_a_plan_can_name_a_scenario_file_which_the_campaign_keeps(runner: CliRun
     (folder / "mirror.yaml").write_text(yaml.safe_dump(data))
     (folder / "plan.yaml").write_text("scenarios:\n  - {scenario: mirror.yaml, side: attacker}\n")
     run(runner, "company", "create", "Hawks")
+    err = run(runner, "campaign", "start", "Hawks", "--plan", str(folder / "plan.yaml"), code=2)
+    assert "give this file an id of its own" in " ".join(err.split())
+    data.update(id="mirror-match")
+    (folder / "mirror.yaml").write_text(yaml.safe_dump(data))
     view = run_json(runner, "campaign", "start", "Hawks", "--plan", str(folder / "plan.yaml"),
                     "--seed", "3")
     assert view["plan"][0]["definition"]["name"] == "Mirror Match"

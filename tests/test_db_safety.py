@@ -446,8 +446,8 @@ def test_item6_a_plan_names_scenario_files_only_inside_its_own_folder(
     read: list[Path] = []
     import campaigns.plans as plans_module
 
-    real = plans_module.read_scenario_file
-    monkeypatch.setattr(plans_module, "read_scenario_file",
+    real = plans_module.file_entry
+    monkeypatch.setattr(plans_module, "file_entry",
                         lambda path: read.append(path) or real(path))
     run(runner, "company", "create", "Hawks")
     err = one_line(run(runner, "campaign", "start", "Hawks", "--plan", str(plan), code=2))

@@ -236,8 +236,8 @@ def test_salvage_recorded_at_the_table_with_battle_record_R3_6(
 def test_battle_record_keeps_the_house_rules_of_the_scenario_file_mustered_for_R3_6(
         runner: CliRunner, wolves: str, tmp_path: Path) -> None:
     """A muster made with --scenario FILE, the file outside the scenarios folder, keeps that
-    scenario: battle record takes its house rules (here salvage and bail_out, under the id
-    of a built-in scenario that has neither), even once the file is gone."""
+    scenario: battle record takes its house rules (here salvage and bail_out, which the
+    built-in scenario it copies has not), even once the file is gone."""
     # the built-in scenario of that id, mustered for by its id, has them off
     run(runner, "muster", wolves, "--scenario", "opening-shots", "--side", "attacker",
         "VIPER-1", "WASP-1", "WASP-2")
@@ -245,14 +245,14 @@ def test_battle_record_keeps_the_house_rules_of_the_scenario_file_mustered_for_R
               "--auto", code=1)
     assert "house rule 'salvage' is off" in err
     data = yaml.safe_load((SCENARIOS / "1-opening-shots.yaml").read_text())
-    data["house_rules"] = {"salvage": "winner", "bail_out": True}
+    data.update(id="my-opening", house_rules={"salvage": "winner", "bail_out": True})
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     path = elsewhere / "my-opening.yaml"
     path.write_text(yaml.safe_dump(data))
     mustered = run_json(runner, "muster", wolves, "--scenario", str(path), "--side",
                         "attacker", "VIPER-1", "WASP-1", "WASP-2")
-    assert mustered["scenario"] == "opening-shots"
+    assert mustered["scenario"] == "my-opening"
     path.unlink()
     recorded = run_json(runner, *RECORD, wolves, "--result", "win", "--auto",
                         "--salvage", "Laser", "--bailed", "WASP-1", "--seed", "3")

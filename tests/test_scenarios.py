@@ -693,12 +693,28 @@ def test_scenario_check_agrees_with_list_about_a_taken_id(runner: CliRunner,
     path = write_user_scenario("clash.yaml", clash)
     code, _, err = run(runner, "scenario", "check", str(path))
     assert code == 2 and "already used by" in err  # left out of the list: not valid there
+    write_user_scenario("mine.yaml", yaml.safe_dump({**MINIMAL, "id": "mine"}))
     elsewhere = tmp_path / "elsewhere.yaml"
-    elsewhere.write_text(clash)
+    elsewhere.write_text(yaml.safe_dump({**MINIMAL, "id": "mine", "name": "Draft"}))
     code, out, _ = run(runner, "scenario", "check", str(elsewhere))
     assert code == 0 and "would be left out" in " ".join(out.split())
     code, out, _ = run(runner, "scenario", "check", "citadel")
     assert code == 0 and "Note" not in out  # a built-in is no clash with itself
+
+
+def test_a_file_with_a_built_in_id_is_refused_unless_it_is_the_built_in(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "elsewhere.yaml"
+    path.write_text(yaml.safe_dump({**MINIMAL, "id": "citadel"}, sort_keys=False))
+    expected = ("line 1 (id): the id 'citadel' belongs to the built-in scenario Citadel; give "
+                "this file an id of its own")
+    code, _, err = run(runner, "scenario", "check", str(path))
+    assert code == 2 and expected in " ".join(err.split())
+    with pytest.raises(InputError) as caught:
+        get_scenario(str(path))
+    assert caught.value.problems == (expected,)
+    path.write_text(builtin_file("citadel").read_text(encoding="utf-8"))  # its own copy
+    assert get_scenario(str(path)) == get_scenario("citadel")
 
 
 def test_scenario_show_draws_briefing_forces_and_map(runner: CliRunner) -> None:

@@ -211,13 +211,34 @@ def looks_like_path(text: str) -> bool:
     return text.lower().endswith(SUFFIXES) or "/" in text or os.sep in text
 
 
+def file_entry(path: Path) -> ScenarioEntry:
+    """The scenario in a file named by its path, for a battle, a muster or a plan. A file
+    whose id is a built-in scenario's is refused (``InputError``, exit 2) unless it holds
+    that very scenario: what is fought under the id would be listed as the built-in."""
+    text = read_text(path, SCENARIO)
+    scenario = read_scenario_text(text, str(path))
+    _refuse_builtin_id(path, text, scenario)
+    return ScenarioEntry(Origin.FILE, str(path), scenario)
+
+
+def _refuse_builtin_id(path: Path, text: str, scenario: Scenario) -> None:
+    builtin = next((e for e in builtin_entries() if e.scenario is not None
+                    and e.scenario.id == scenario.id), None)
+    if builtin is None or builtin.scenario == scenario:
+        return
+    assert builtin.scenario is not None
+    line = LineIndex(compose(text)).line_of(("id",))
+    raise ScenarioFileError(str(path), [problem(
+        f"the id {scenario.id!r} belongs to the built-in scenario {builtin.scenario.name}; "
+        "give this file an id of its own", line, "id")], [line])
+
+
 def find_scenario(id_or_path: str, files: bool = True) -> ScenarioEntry:
     """The scenario with this id (or name), or in this file. ``MeksError`` if none.
     ``files=False``: by id or name only, never reading a file (for a name that comes from
     stored data, or from a plan, which names its files itself)."""
     if files and looks_like_path(id_or_path):
-        path = Path(id_or_path).expanduser()
-        return ScenarioEntry(Origin.FILE, str(path), read_scenario_file(path))
+        return file_entry(Path(id_or_path).expanduser())
     key = normalize(id_or_path)
     entries = [e for e in discover() if e.scenario is not None]
     for entry in entries:
@@ -225,8 +246,7 @@ def find_scenario(id_or_path: str, files: bool = True) -> ScenarioEntry:
         if key in (normalize(entry.scenario.id), normalize(entry.scenario.name)):
             return entry
     if files and is_file(id_or_path):
-        path = Path(id_or_path)
-        return ScenarioEntry(Origin.FILE, str(path), read_scenario_file(path))
+        return file_entry(Path(id_or_path))
     forms = {normalize(e.scenario.id): e.scenario.id for e in entries if e.scenario}
     near = suggest(id_or_path, forms)
     text = f"No scenario is called {id_or_path!r}."
@@ -287,13 +307,15 @@ def check_scenario_file(path_or_id: str | Path) -> CheckSummary:
                       and e.scenario.id == text), None)
         if entry is not None:
             path = builtin_file(text) if entry.origin is Origin.BUILT_IN else Path(entry.file)
-    scenario = read_scenario_file(path)
-    return CheckSummary(str(path), scenario, _id_clash(path, scenario))
+    text = read_text(path, SCENARIO)
+    scenario = read_scenario_text(text, str(path))
+    return CheckSummary(str(path), scenario, _id_clash(path, text, scenario))
 
 
-def _id_clash(path: Path, scenario: Scenario) -> str:
+def _id_clash(path: Path, text: str, scenario: Scenario) -> str:
     """For a file in the scenarios folder whose id another scenario took first, the error
-    ``scenario list`` gives it; for a file elsewhere, a note if its id is taken."""
+    ``scenario list`` gives it; for a file elsewhere, the error a battle would give it if
+    its id is a built-in's, else a note if its id is taken."""
     try:
         here = path.resolve()
     except (OSError, RuntimeError):  # a loop of links (RuntimeError before Python 3.13)
@@ -312,6 +334,7 @@ def _id_clash(path: Path, scenario: Scenario) -> str:
             return ""
         if entry.scenario is not None and entry.scenario.id == scenario.id:
             others.append(entry.file)
+    _refuse_builtin_id(path, text, scenario)
     if others:
         return (f"Note: the id {scenario.id!r} is already used by {others[0]}; in your "
                 "scenarios folder this file would be left out, so give it another id "
