@@ -19,7 +19,8 @@ from campaigns.battles import (
     is_force_file,
     participant,
 )
-from campaigns.company import Refused
+from campaigns.company import Refused, find_pilot, get_company
+from campaigns.errors import NotFound
 from campaigns.files.odds_records import (
     BattleOdds,
     Chance,
@@ -277,14 +278,40 @@ def skill_pilot(ref: str, pilot: str | None) -> tuple[str | None, str | None]:
     pilot only). A ref of neither form, or --pilot with a company, is bad usage."""
     if is_force_file(ref):
         return None, pilot
-    company, sep, who = ref.rpartition(":")
+    company, sep, who = ref.partition(":")
     if not sep or not company or not who:
         raise UsageError(f"{ref!r} is neither a force file nor COMPANY:PILOT (a company's "
-                         "pilot, as in 'Hawks:Ada').")
+                         "pilot by name or id, as in 'Hawks:Ada' or 'Hawks:4').")
     if pilot is not None:
         raise UsageError("--pilot picks a pilot in a force file; for a company, name the "
                          "pilot as COMPANY:PILOT.")
     return company, who
+
+
+def company_pilot(session: Session, ref: str) -> tuple[str, str]:
+    """COMPANY:PILOT read as the company's name and its pilot's (or the text after the colon,
+    which may be a Mek's callsign). The pilot is named, as everywhere, by name or id. The
+    text is cut at each colon in turn, so either name may hold colons: the first cut whose
+    company has that pilot wins, else the first whose company exists."""
+    cuts = [(ref[:i], ref[i + 1:]) for i, c in enumerate(ref) if c == ":"]
+    found: tuple[str, str] | None = None
+    missing: NotFound | None = None
+    for company_ref, who in cuts:
+        if not company_ref or not who:
+            continue
+        try:
+            company = get_company(session, company_ref)
+        except NotFound as exc:
+            missing = missing or exc
+            continue
+        try:
+            return company.name, find_pilot(session, company, who).name
+        except NotFound:
+            found = found or (company.name, who)
+    if found is None:
+        assert missing is not None  # skill_pilot has seen a COMPANY:PILOT
+        raise missing
+    return found
 
 
 def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side, *,
@@ -305,6 +332,8 @@ def skill_gains(session: Session | None, ref: str, scenario_ref: str, side: Side
     scenario = get_scenario(scenario_ref)
     other = Side.DEFENDER if side is Side.ATTACKER else Side.ATTACKER
     company, who = skill_pilot(ref, pilot)
+    if company is not None and session is not None:
+        company, who = company_pilot(session, ref)
     mine = participant(session, ref if company is None else company, side, scenario, catalog)
     index = _pick_pilot(mine.force, who, ref)
     unit = mine.force.units[index]

@@ -153,7 +153,9 @@ def _side_name(value: str) -> str:
 def skill(
     pilot_or_force: str = typer.Argument(..., metavar="PILOT_OR_FORCE",
                                          help="COMPANY:PILOT (a pilot in the company's muster "
-                                         "for the scenario) or a force file.",
+                                         "for the scenario, by name or id, or its Mek's "
+                                         "callsign; a name may hold colons) or a force "
+                                         "file.",
                                          show_default=False),
     scenario: str = typer.Option(..., "--scenario", "-s", help="Scenario id or file.",
                                  show_default=False),

@@ -220,6 +220,31 @@ def test_skill_gains_for_a_company_pilot_against_the_bot(runner: CliRunner) -> N
     assert result.exit_code == 1 and "defender" in result.stderr
 
 
+def test_skill_names_a_company_pilot_by_id_or_by_a_name_with_a_colon(
+        runner: CliRunner) -> None:
+    for args in (["company", "create", "Hawks"], ["company", "create", "Red:Star"],
+                 ["mek", "buy", "Hawks", "VIPER"], ["mek", "buy", "Hawks", "WASP"],
+                 ["mek", "buy", "Hawks", "WASP"], ["pilot", "hire", "Hawks", "Ada:Two"],
+                 ["pilot", "hire", "Hawks", "Bo"], ["pilot", "hire", "Hawks", "Cy"],
+                 ["pilot", "assign", "Hawks", "Ada:Two", "VIPER-1"],
+                 ["pilot", "assign", "Hawks", "Bo", "WASP-1"],
+                 ["pilot", "assign", "Hawks", "Cy", "WASP-2"],
+                 ["muster", "Hawks", "--scenario", "opening-shots", "--side", "defender",
+                  "VIPER-1", "WASP-1", "WASP-2"]):
+        assert runner.invoke(app, args).exit_code == 0, args
+    bo = next(p["id"] for p in json.loads(runner.invoke(
+        app, ["pilot", "list", "Hawks", "--json"]).stdout) if p["name"] == "Bo")
+    base = ("--scenario", "opening-shots", "--side", "defender", "--runs", "2",
+            "--controller", "baseline")
+    for ref, pilot, unit in (("Hawks:Ada:Two", "Ada:Two", "VIPER-1"),
+                             (f"Hawks:{bo}", "Bo", "WASP-1"), (f"hawks:#{bo}", "Bo", "WASP-1"),
+                             ("Hawks:WASP-2", "Cy", "WASP-2")):
+        data = run_json(runner, "skill", ref, *base)
+        assert (data["pilot"], data["unit"]) == (pilot, unit), ref
+    result = runner.invoke(app, ["odds", "skill", "Red:Star:Bo", *base])
+    assert result.exit_code == 1 and "Red:Star has no force mustered" in result.stderr
+
+
 def test_skill_refuses_bad_input(runner: CliRunner, force: str) -> None:
     base = ["odds", "skill", force, "--scenario", "opening-shots", "--runs", "4"]
     result = runner.invoke(app, [*base, "--side", "middle"])
