@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from rich import box
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -246,12 +247,30 @@ def muster_menu(menu: MusterMenuView) -> RenderableType:
     for column in ("Mek", "Design", "Size", "Counts", "Pays now", "Suggested"):
         table.add_column(column)
     suggested = set(menu["suggestion"])
+    lines = []
     for mek in menu["owned"]:
         _row(table, mek["callsign"], mek["design"], mek["size"], mek["price"], mek["owes"],
              "yes" if mek["callsign"] in suggested else "home")
+        lines.append(Text(f"{mek['callsign']}: {mek['design']}, {mek['size']}, counts "
+                          f"{mek['price']}, pays {mek['owes']} now, "
+                          + ("suggested" if mek["callsign"] in suggested else "stays home")))
     owned = {m["callsign"] for m in menu["owned"]}
     buys = [name for name in menu["suggestion"] if name not in owned]
     pay = f", {menu['paid']} of it from the treasury" if menu["treasury"] is not None else ""
-    return Group(table, Text(
+    return Group(_WholeCallsigns(table, Group(
+        table.title or "", Text(""), Padding(Group(*lines), (0, 0, 0, 2)), Text(""))), Text(
         "Suggested: " + ", ".join(n if n in owned else f"buy {n}" for n in menu["suggestion"])
         + f" ({menu['cost']} points{pay})." + ("" if buys else " Nothing to buy.")))
+
+
+class _WholeCallsigns:
+    """The muster menu's table where it fits the console as it is; where it would have to
+    shrink, a line for each Mek instead, its callsign first, so that no callsign is cut
+    short (it is what the player types back)."""
+
+    def __init__(self, table: Table, narrow: RenderableType) -> None:
+        self.table, self.narrow = table, narrow
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        wide = console.measure(self.table, options=options.update_width(10_000)).maximum
+        yield self.table if wide <= options.max_width else self.narrow

@@ -216,3 +216,35 @@ def test_ladder_chart_title_fits_the_picture_issue18_item3() -> None:
     for text in texts:
         width = _font(text.size).getlength(text.text) + (2 if text.bold else 0)
         assert width <= WIDTH - 10, (text.text, width)
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_campaign_muster_menu_never_cuts_a_callsign(width: int) -> None:
+    """The muster a player chooses at the terminal names each Mek by the callsign to type
+    back: on a narrow terminal the table gives way to a line a Mek, callsign first, rather
+    than cutting the callsign short."""
+    from rich.console import Console
+
+    from cli.campaign_views import muster_menu
+
+    callsigns = ["Thunderbolt-Longname", "Anvil", "Grasshopper-The-Second"]
+    owned = [{"callsign": c, "design": d, "size": s, "price": p, "owes": o}
+             for c, d, s, p, o in zip(callsigns, ["VIPER", "WASP", "WASP"],
+                                      ["Medium", "Light", "Light"], [12, 9, 9], [0, 5, 0],
+                                      strict=True)]
+    menu: Any = {"scenario": "opening-shots", "name": "Opening Shots", "side": "attacker",
+                 "budget": 30, "treasury": 12, "max_size": None,
+                 "composition": {"Medium": 1, "Light": 2}, "owned": owned,
+                 "suggestion": ["Thunderbolt-Longname", "Anvil", "WASP"], "cost": 30,
+                 "paid": 5}
+    console = Console(width=width, record=True, color_system=None)
+    console.print(muster_menu(menu))
+    out = console.export_text()
+    assert max(len(line.rstrip()) for line in out.splitlines()) <= width, out
+    assert "…" not in out
+    for callsign in callsigns:
+        line = next(line for line in out.splitlines() if callsign in line)
+        assert line.lstrip().startswith(callsign), out
+    if width < 76:  # the table needs 76 columns: each Mek on its own lines instead
+        assert "Thunderbolt-Longname: VIPER, Medium, counts 12, pays 0 now, suggested" \
+            in " ".join(out.split())
