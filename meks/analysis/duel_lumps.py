@@ -75,6 +75,7 @@ def refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int
     by_size = np.argsort(chances)
     rows, cols, which, chances = rows[by_size], cols[by_size], which[by_size], chances[by_size]
     numbers = np.asarray(group, dtype=np.int64)
+    sort = _sorted
     while True:
         led = numbers[nexts]
         led[dead] = -1
@@ -82,7 +83,7 @@ def refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int
         sign = sign.ravel()
         signs_seen = int(sign.max()) + 1
         label = which * signs_seen + sign[cols]
-        order = _sorted(rows * (len(attacks) * signs_seen) + label)
+        order = sort(rows * (len(attacks) * signs_seen) + label)
         r, lab, q = rows[order], label[order], chances[order]
         # where each (start state, label) begins among the sorted entries
         first = np.flatnonzero(np.r_[len(r) > 0, (r[1:] != r[:-1]) | (lab[1:] != lab[:-1])])
@@ -98,6 +99,12 @@ def refine_floats(group: list[int], unhurt: list[int], live: list[tuple[int, int
         if finer.max() == numbers.max():
             return [int(g) for g in finer]
         numbers = finer
+        # The entries kept in this round's order, by start state, attack, sign, then size.
+        # The groups only split, so entries of one sign next round had one sign this round
+        # too: next round's order is a stable sort of keys already sorted but within each
+        # start state and attack, which is many times quicker, and the same order.
+        rows, cols, which, chances = rows[order], cols[order], which[order], chances[order]
+        sort = _stable
 
 
 def _sorted(keys: Array) -> Array:
@@ -107,6 +114,11 @@ def _sorted(keys: Array) -> Array:
     if not n or (int(keys.max()) + 1) * n >= 2**63:
         return np.argsort(keys, kind="stable")
     return np.argsort(keys * n + np.arange(n, dtype=np.int64))
+
+
+def _stable(keys: Array) -> Array:
+    """``np.argsort(keys, kind="stable")``: quick on keys that are nearly sorted."""
+    return np.argsort(keys, kind="stable")
 
 
 def _joined(parts: list[Any], dtype: Any) -> Array:
