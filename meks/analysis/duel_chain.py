@@ -316,17 +316,20 @@ class DuelChain:
         model = self.models[1 - side]
         lands = self._lands.setdefault((side, weapon.name, band, spaul), {})  # by state
         dist: dict[MekState, Num] = {target: self.one}
+        miss = 1 - p_hit
         for _ in range(weapon.dice):
             nxt: dict[MekState, Num] = {}
+            get = nxt.get  # _add, inlined: each chance the same product, added the same
             for state, p in dist.items():
                 if p_hit:
                     landed = lands.get(state)
                     if landed is None:
                         landed = lands[state] = self.land(model, weapon, state, band, spaul)
+                    hit = p * p_hit
                     for after, q in landed.items():
-                        _add(nxt, after, p * p_hit * q)
+                        nxt[after] = get(after, 0) + hit * q
                 if p_hit != 1:
-                    _add(nxt, state, p * (1 - p_hit))
+                    nxt[state] = get(state, 0) + p * miss
             dist = nxt
         self._shot[key] = dist
         return dist
