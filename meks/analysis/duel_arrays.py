@@ -509,6 +509,9 @@ class ArrayChain(Exchanges):
         mirror = self.duel.mirror and self.dense is None
         for _ in range(turn_limit):
             moved: dict[tuple[bool, bool, int], Array] = {}
+            # the tables made here, which later terms are added into in place (the same
+            # sums); a table that is a part of ``dist`` itself is added to into a new one
+            owned: set[tuple[bool, bool, int]] = set()
             for band, m in dist.items():
                 for act_a in acting[0]:
                     for act_b in acting[1]:
@@ -520,9 +523,16 @@ class ArrayChain(Exchanges):
                         if not holds(part):
                             continue
                         for nb, w in self._kept_weights(band, (act_a, act_b)).items():
-                            p = part if w is None else part * w
                             key = (act_a, act_b, nb)
-                            moved[key] = moved[key] + p if key in moved else p
+                            if key not in moved:
+                                moved[key] = part if w is None else part * w
+                                if w is not None:
+                                    owned.add(key)
+                            elif key in owned:
+                                moved[key] += part if w is None else part * w
+                            else:
+                                moved[key] = moved[key] + (part if w is None else part * w)
+                                owned.add(key)
             ended: dict[int, Array] = {}
             halves: dict[int, Array] = {}  # a Mek against its double: see below
             for (act_a, act_b, nb), m in moved.items():
@@ -534,13 +544,22 @@ class ArrayChain(Exchanges):
                     # transpose is the exchange with the other acting
                     if half is None:
                         half = self._exchange(m, nb, (act_a, act_b))
-                    halves[nb] = halves[nb] + half if nb in halves else half
+                    if nb in halves:  # each exchange's table is a new one: added in place
+                        halves[nb] += half
+                    else:
+                        halves[nb] = half
                     continue
                 both = self._exchange(m, nb, (act_a, act_b))
-                ended[nb] = ended[nb] + both if nb in ended else both
+                if nb in ended:
+                    ended[nb] += both
+                else:
+                    ended[nb] = both
             for nb, half in halves.items():
                 both = half + half.T
-                ended[nb] = ended[nb] + both if nb in ended else both
+                if nb in ended:
+                    ended[nb] += both
+                else:
+                    ended[nb] = both
             dist = {}
             for nb, e in ended.items():  # the outcomes added up in the states' order
                 draw += float(e[-1, -1])
