@@ -285,6 +285,7 @@ class ArrayChain(Exchanges):
         self._plans: dict[tuple[int, bool, bool], tuple[Any, ...]] = {}
         self._flat: dict[tuple[Any, ...], Array] = {}
         self._lower: dict[tuple[int, bool, bool], list[Any] | None] = {}
+        self._step_lists: dict[tuple[int, bool, bool], list[list[Any]]] = {}
         self._works: dict[str, Array] = {}
         self._band_weights: dict[tuple[int, bool, bool], tuple[dict[int, Array], Array,
                                                               Array]] = {}

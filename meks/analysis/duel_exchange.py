@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from meks.analysis.duel_tables import holds, product_into
+from meks.analysis.duel_tables import holds, multiply, product_into, product_parts
 
 Array = Any  # numpy arrays (numpy's own types are too loose to help here)
 Matrix = Any  # scipy sparse matrices
@@ -36,6 +36,7 @@ class Exchanges:
     _flat: dict[tuple[Any, ...], Array]
     _works: dict[str, Array]
     _lower: dict[tuple[int, bool, bool], list[Matrix] | None]
+    _step_lists: dict[tuple[int, bool, bool], list[list[Any]]]
 
     def _plan(self, band: int, acts: tuple[bool, bool]) -> tuple[Any, ...]:
         raise NotImplementedError
@@ -67,7 +68,8 @@ class Exchanges:
         out = np.empty((n_a + 1, n_b + 1))
         touched = np.zeros(n_a + 1, dtype=bool)  # the rows of out written
         at = 0
-        for sl_a, on_b, rows_b, reach, on_a in plan:
+        for (sl_a, on_b, rows_b, reach, _), steps in zip(plan, self._steps(key, plan),
+                                                         strict=True):
             size = (sl_a.stop - sl_a.start) * len(order_b)
             rows, at = q[at:at + size], at + size
             if not holds(rows):
@@ -77,11 +79,17 @@ class Exchanges:
             # each block's largest chance (the blocks lie one after the other in rows)
             peaks = np.maximum.reduceat(rows, n * starts_b).tolist()
             fates = self._work("fate", r * len(order_b), zero=True)
-            for (sl_b, attack), peak in zip(on_a, peaks, strict=True):  # the first's fate
+            for (sl_b, cells, fated, attack, parts), peak in zip(steps, peaks,
+                                                                 strict=True):  # its fate
                 if not peak > 0:
                     a_next_t[sl_b] = 0.0
                     continue
-                block = rows[n * sl_b.start:n * sl_b.stop].reshape(n, -1)
+                if parts is not None:  # ``product_into``, its parts worked out once
+                    fate = fates[fated]
+                    multiply(parts, rows[cells], fate)
+                    a_next_t[sl_b] = fate.reshape(r, -1).T
+                    continue
+                block = rows[cells].reshape(n, -1)
                 if isinstance(attack, list):  # its columns: the sparse product's order
                     got = attack[0] * block[0]
                     for k in range(1, len(attack)):
@@ -141,7 +149,8 @@ class Exchanges:
             out = np.empty((n_a + 1, n_b + 1))
             touched = np.zeros(n_a + 1, dtype=bool)  # the rows of out written
         at = 0
-        for i, ((sl_a, _, _, reach, on_a), on_b) in enumerate(zip(plan, cuts, strict=True)):
+        for i, ((sl_a, _, _, reach, _), on_b, steps) in enumerate(zip(
+                plan, cuts, self._steps(key, plan), strict=True)):
             n, r, stop = sl_a.stop - sl_a.start, len(reach), sl_a.stop
             rows, at = q[at:at + n * stop], at + n * stop
             if not holds(rows):
@@ -149,17 +158,22 @@ class Exchanges:
             a_next_t = self._work("next", stop * r).reshape(stop, r)
             peaks = np.maximum.reduceat(rows, n * starts_b[:i + 1]).tolist()
             fates = self._work("fate", r * stop, zero=True)
-            for j, ((sl_b, attack), peak) in enumerate(zip(on_a[:i + 1], peaks, strict=True)):
+            for j, ((sl_b, cells, fated, attack, parts), peak) in enumerate(zip(
+                    steps[:i + 1], peaks, strict=True)):
                 if not peak > 0:
                     a_next_t[sl_b] = 0.0
                     continue
-                block = rows[n * sl_b.start:n * sl_b.stop].reshape(n, -1)
+                block = rows[cells]
                 if j == i:  # the class with itself: the lower half, the diagonal halved
-                    block = np.tril(block)
+                    block = np.tril(block.reshape(n, -1))
                     block.flat[::n + 1] *= 0.5
-                fate = fates[r * sl_b.start:r * sl_b.stop].reshape(r, -1)
-                product_into(attack, block, fate)
-                a_next_t[sl_b] = fate.T
+                    block = block.ravel()
+                fate = fates[fated]
+                if parts is None:
+                    product_into(attack, block.reshape(n, -1), fate.reshape(r, -1))
+                else:  # the same product, its parts worked out once
+                    multiply(parts, block, fate)
+                a_next_t[sl_b] = fate.reshape(r, -1).T
             if every[i]:
                 product_into(on_b, a_next_t, out)
                 continue
@@ -169,6 +183,23 @@ class Exchanges:
         out[~touched] = 0.0
         return out
 
+
+    def _steps(self, key: tuple[int, bool, bool], plan: list[Any]) -> list[list[Any]]:
+        """For each class of the first Mek in ``plan`` (``key``: the band and who acts), for
+        each class of the second: the slice of the second's states, where that block lies
+        among the first class's cells and where its fate lies in the table of fates (two
+        slices), the attack on the first, and its parts for ``multiply`` (None when it is
+        kept as columns, or the library's routine is not there)."""
+        got = self._step_lists.get(key)
+        if got is None:
+            got = self._step_lists[key] = [
+                [(sl_b, slice(n * sl_b.start, n * sl_b.stop),
+                  slice(len(reach) * sl_b.start, len(reach) * sl_b.stop), attack,
+                  None if isinstance(attack, list) else
+                  product_parts(attack, sl_b.stop - sl_b.start))
+                 for sl_b, attack in on_a]
+                for (sl_a, _, _, reach, on_a) in plan for n in (sl_a.stop - sl_a.start,)]
+        return got
 
     def _add_rows(self, out: Array, touched: Array, reach: Array, got: Array) -> None:
         """``out[reach] += got.T``: added to the rows an earlier class reached (``touched``),

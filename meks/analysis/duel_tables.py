@@ -57,6 +57,21 @@ def product_into(m: Matrix, x: Array, out: Array, live: Array | None = None) -> 
                 out.ravel())
 
 
+def product_parts(m: Matrix, width: int) -> tuple[Any, ...] | None:
+    """What ``product_into`` hands the library's routine for ``m`` times a table ``width``
+    wide, worked out once for a matrix that is multiplied many times (``multiply``); None
+    when the routine is not there."""
+    if csr_matvecs is None:
+        return None
+    return (m.shape[0], m.shape[1], width, m.indptr, m.indices, m.data)
+
+
+def multiply(parts: tuple[Any, ...], x: Array, out: Array) -> None:
+    """``product_into(m, x, out)`` with ``product_parts(m, ...)``: ``x`` and ``out`` flat
+    and contiguous, the tables row by row."""
+    csr_matvecs(*parts, x, out)
+
+
 def cut_transposed(m: Matrix, rows: Array) -> tuple[Array, Array, Array]:
     """The entries of ``m[rows].T`` for a sparse ``m`` (row by row): each one's row (a
     column of ``m``), column (a place in ``rows``) and value, in the order its sparse matrix
@@ -94,5 +109,5 @@ def csr(rows: Any, cols: Any, values: Any, shape: tuple[int, int]) -> Matrix:
                               np.asarray(cols, dtype=np.int64))), shape=shape)
 
 
-__all__ = ["DENSE_CELLS", "compact", "csr", "cut_transposed", "holds", "product_into",
-           "sorted_csr", "sum_as_before"]
+__all__ = ["DENSE_CELLS", "compact", "csr", "cut_transposed", "holds", "multiply",
+           "product_into", "product_parts", "sorted_csr", "sum_as_before"]
