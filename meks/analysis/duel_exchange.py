@@ -20,7 +20,13 @@ from typing import Any
 import numpy as np
 from scipy import sparse
 
-from meks.analysis.duel_tables import holds, multiply, product_into, product_parts
+from meks.analysis.duel_tables import (
+    holds,
+    lower_halved,
+    multiply,
+    product_into,
+    product_parts,
+)
 
 Array = Any  # numpy arrays (numpy's own types are too loose to help here)
 Matrix = Any  # scipy sparse matrices
@@ -164,10 +170,9 @@ class Exchanges:
                     a_next_t[sl_b] = 0.0
                     continue
                 block = rows[cells]
-                if j == i:  # the class with itself: the lower half, the diagonal halved
-                    block = np.tril(block.reshape(n, -1))
-                    block.flat[::n + 1] *= 0.5
-                    block = block.ravel()
+                if j == i:  # the class with itself: the lower half, the diagonal halved (in
+                    # place: these cells are read only here)
+                    np.multiply(block, lower_halved(n), out=block)
                 fate = fates[fated]
                 if parts is None:
                     product_into(attack, block.reshape(n, -1), fate.reshape(r, -1))

@@ -4,6 +4,7 @@ module's docstring): a float sum depends on the order of its terms."""
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -55,6 +56,17 @@ def product_into(m: Matrix, x: Array, out: Array, live: Array | None = None) -> 
     csr_matvecs(m.shape[0], int(places[-1]) + 1, x.shape[1], before[m.indptr],
                 places[m.indices[keep]], m.data[keep], np.ascontiguousarray(x[live]).ravel(),
                 out.ravel())
+
+
+@cache
+def lower_halved(n: int) -> Array:
+    """Factors for an ``n`` by ``n`` table, flat: 1 below the diagonal, 0.5 on it, 0 above.
+    A table of chances times them is ``np.tril`` of it with the diagonal halved, to the last
+    bit (x * 1 is x, x * 0.5 is the halving, x * 0 is 0 for a chance), without a new
+    table."""
+    factors = np.tri(n)
+    factors.flat[::n + 1] = 0.5
+    return factors.ravel()
 
 
 def product_parts(m: Matrix, width: int) -> tuple[Any, ...] | None:
@@ -109,5 +121,5 @@ def csr(rows: Any, cols: Any, values: Any, shape: tuple[int, int]) -> Matrix:
                               np.asarray(cols, dtype=np.int64))), shape=shape)
 
 
-__all__ = ["DENSE_CELLS", "compact", "csr", "cut_transposed", "holds", "multiply",
+__all__ = ["DENSE_CELLS", "compact", "csr", "cut_transposed", "holds", "lower_halved", "multiply",
            "product_into", "product_parts", "sorted_csr", "sum_as_before"]
