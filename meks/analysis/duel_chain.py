@@ -131,7 +131,8 @@ class DuelChain:
                 self.weapon[w] = catalog.weapon(w)
         self.one: Num = ONE_EXACT if exact else ONE_FLOAT
         self._turn: dict[DuelState, dict[Key, Num]] = {}
-        self._attack: dict[tuple[Any, ...], dict[MekState, Num]] = {}
+        self._attack: dict[tuple[Any, ...], dict[int, Num]] = {}  # see attack_numbers
+        self._attack_states: dict[int, dict[MekState, Num]] = {}  # by id of the above
         self._shot: dict[tuple[Any, ...], dict[MekState, Num]] = {}
         self._numbered: dict[tuple[Any, ...], dict[int, list[tuple[int, Num]]]] = {}  # attack
         self._states: list[MekState] = []
@@ -223,6 +224,18 @@ class DuelChain:
     def attack(self, side: int, shooter: MekState, target: MekState,
                band: int) -> dict[MekState, Num]:
         """The target's states after ``side``'s Mek fires its whole plan at it."""
+        numbers = self.attack_numbers(side, shooter, target, band)
+        got = self._attack_states.get(id(numbers))  # kept with it in ``_attack``
+        if got is None:
+            got = self._attack_states[id(numbers)] = {
+                self._states[i]: p for i, p in numbers.items()}
+        return got
+
+    def attack_numbers(self, side: int, shooter: MekState, target: MekState,
+                       band: int) -> dict[int, Num]:
+        """``attack`` with the target's states by their numbers (``numbered_state``), in the
+        same order: quicker to look up than the states. Attacks that read alike share one
+        dictionary, which the duel keeps, so its identity names the attack."""
         if self.mirror:
             side = 0
         key = (side, shooter[2], shooter[3], shooter[4], target, band)
@@ -258,9 +271,12 @@ class DuelChain:
                 for after, q in outs:
                     nxt[after] = get(after, 0) + p * q  # _add, inlined: the hot loop
             numbers = nxt
-        got = self._attack[key] = self._attack[alike] = {
-            self._states[i]: p for i, p in numbers.items()}
-        return got
+        self._attack[key] = self._attack[alike] = numbers
+        return numbers
+
+    def numbered_state(self, number: int) -> MekState:
+        """The state ``attack_numbers`` numbers ``number``."""
+        return self._states[number]
 
     def _number(self, state: MekState) -> int:
         """``state``'s number among the states ``attack`` has met."""

@@ -90,6 +90,7 @@ class _Target:
         # an outcome: the state an attack leaves a target of no marks in (a MekState)
         self.outcomes: list[MekState] = []
         self.outcome_index: dict[MekState, int] = {}
+        self.outcome_of: dict[int, int] = {}  # by the duel's number of the state
         self.leads = np.full((8, 64), -1, dtype=np.int64)  # marks by outcome -> mid state
         self.kernels: dict[int, tuple[Array, Any]] = {}  # see ``_kernel``
 
@@ -204,26 +205,31 @@ def _kernel(duel: DuelChain, shooter: int, rep: MekState, band: int, target: _Ta
     number (its core and the marks it adds: Leg Damage taken, Computers damaged, pilot
     wounded) and its chance."""
     hits, weapons, systems = target.cores[core]
-    attack = duel.attack(shooter, rep, (hits, 0, weapons, systems, False, False, False), band)
-    # fire classes and bands that read alike share one attack (``DuelChain.attack``), which
-    # the duel keeps, so its identity names it
+    attack = duel.attack_numbers(shooter, rep, (hits, 0, weapons, systems, False, False,
+                                                False), band)
+    # fire classes and bands that read alike share one attack (``DuelChain.attack_numbers``),
+    # which the duel keeps, so its identity names it
     got = target.kernels.get(id(attack))
     if got is None:
         got = target.kernels[id(attack)] = _numbered(duel, target, attack)
     return got
 
 
-def _numbered(duel: DuelChain, target: _Target, attack: dict[MekState, Any]) -> tuple[Array,
-                                                                                      Any]:
-    """``_kernel``'s outcomes of ``attack`` numbered, and their chances."""
-    index, outcomes = target.outcome_index, target.outcomes
-    numbers = []
-    for o in attack:  # each outcome numbered as it comes (new ones: the next number)
-        i = index.get(o)
-        if i is None:
-            i = index[o] = len(outcomes)
-            outcomes.append(o)
-        numbers.append(i)
+def _numbered(duel: DuelChain, target: _Target, attack: dict[int, Any]) -> tuple[Array, Any]:
+    """``_kernel``'s outcomes of ``attack`` (the duel's numbers of the states) numbered, and
+    their chances."""
+    known = target.outcome_of
+    numbers = [known.get(s) for s in attack]
+    if None in numbers:  # each outcome numbered as it comes (new ones: the next number)
+        index, outcomes = target.outcome_index, target.outcomes
+        for at, s in enumerate(attack):
+            if numbers[at] is None:
+                o = duel.numbered_state(s)
+                i = index.get(o)
+                if i is None:
+                    i = index[o] = len(outcomes)
+                    outcomes.append(o)
+                numbers[at] = known[s] = i
     chances = list(attack.values())
     return (np.array(numbers, dtype=np.int64),
             chances if duel.exact else np.array(chances, dtype=float))
