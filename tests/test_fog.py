@@ -96,7 +96,17 @@ def observer_force(side: Side) -> ForceSpec:
                       mek("WASP", "Cy", "Green")), ("Battle Damage",), side.value)
 
 
-TWIN = "VIPER-1"  # what a decoy copying Dee (a VIPER) is called, and so its twin
+def decoy_name(design: str, names: set[str]) -> str:
+    """What a decoy copying the Mek of ``design`` is called among a side's ``names``."""
+    from types import SimpleNamespace
+
+    from meks.engine.deployment import callsign_for
+
+    return callsign_for(SimpleNamespace(name="Dee", design=design), names)  # type: ignore[arg-type]
+
+
+# what a decoy copying Dee (a VIPER, among Dee, Eve and Fay) is called, and so its twin
+TWIN = decoy_name("VIPER", {"Dee", "Eve", "Fay"})
 
 
 def hider_forces(kind: str, side: Side) -> tuple[ForceSpec, ForceSpec]:
@@ -108,9 +118,9 @@ def hider_forces(kind: str, side: Side) -> tuple[ForceSpec, ForceSpec]:
         return (ForceSpec((mek("DRAKEN", "Hal", "Veteran"), *lance), ("Hidden Mek",), name),
                 ForceSpec(lance, (), name))
     if kind == "decoy":
-        # The decoy copies Dee under a callsign of its own (VIPER-1, engine revision 16);
-        # its twin is a VIPER so called, flown by a pilot named as Dee's, where the decoy
-        # would be.
+        # The decoy copies Dee under a callsign of its own (``TWIN``, from our list as the
+        # side's callsigns have no number, engine revision 17); its twin is a VIPER so
+        # called, flown by a pilot named as Dee's, where the decoy would be.
         viper = CATALOG.design("VIPER")
         twin = UnitSpec(TWIN, viper, PilotSpec("Dee", "Regular", ()), points=viper.price or 0)
         return (ForceSpec(lance, ("Decoy",), name), ForceSpec((*lance, twin), (), name))
@@ -548,8 +558,8 @@ def test_a_shot_at_a_decoy_shows_the_modifiers_it_was_offered_with_R8_1_issue_26
     from tests.engine_helpers import duel_scenario
 
     def shot_at(decoy: bool) -> tuple[list[str], str]:
-        # (the decoy copies Dee as DRAKEN-1, the Mek in its place in the other battle)
-        defender = ForceSpec((mek("DRAKEN", "Dee" if decoy else "DRAKEN-1"),),
+        # (the decoy copies Dee under the name of the Mek in its place in the other battle)
+        defender = ForceSpec((mek("DRAKEN", "Dee" if decoy else decoy_name("DRAKEN", {"Dee"})),),
                              ("Decoy",) if decoy else (), "d")
         b = Battle(duel_scenario(terrain="Moors"),
                    {A: ForceSpec((mek("DRAKEN", "Ana"),), (), "a"), D: defender},
