@@ -772,9 +772,9 @@ def test_commandos_mark_an_enemy_for_plus_one_to_hit_R4_4() -> None:
 
 
 def test_a_mark_by_commandos_not_found_is_not_told_in_the_shot_R4_4_R8_1() -> None:
-    """The target's side reads an enemy shot at the unit its unfound Commandos marked with
-    whether it hit, not the sum and modifiers ('Commandos +1' would tell of them); the
-    shooter's side, and the whole log, keep them. Once found, the side reads them too."""
+    """The target's side reads every enemy shot by whether it hit, not by the sum and
+    modifiers: 'Commandos +1' would tell of Commandos it has not found, and a line told
+    short only then would tell as much. The shooter's side, and the whole log, keep them."""
     b = exchange(commando_side(gun("Cannon")), post(), [*INIT, 3, 3, 3, 1, 2],
                  attacker_ctl=Scripted(commando=lambda b, u, e: ("mark", e[0])))
     full = "Gun fires Cannon at Post: 2+1 vs 4+ [Commandos +1] - miss."
@@ -784,8 +784,13 @@ def test_a_mark_by_commandos_not_found_is_not_told_in_the_shot_R4_4_R8_1() -> No
     assert told[0].value is None  # (nor the roll as the event's number)
     assert full in [e.text for e in b.views[Side.ATTACKER].events()]
     commandos = next(u for u in b.units if u.commando)
-    commandos.detected = True
-    assert full in [e.text for e in b.views[Side.DEFENDER].events()]
+    commandos.detected = True  # found or not, the same line
+    assert [e.text for e in b.views[Side.DEFENDER].events() if e.kind is Kind.MISS] == [
+        "Gun fires Cannon at Post - miss."]
+    # a shot with no mark, and no Commandos in the battle, is told the same way
+    plain = exchange(force(gun("Cannon")), post(), [*INIT, 3, 3, 2])
+    assert [e.text for e in plain.views[Side.DEFENDER].events() if e.kind is Kind.MISS] == [
+        "Gun fires Cannon at Post - miss."]
 
 
 def test_commandos_identify_an_enemy_unit_a_decoy_vanishes_R4_4() -> None:

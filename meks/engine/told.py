@@ -9,11 +9,11 @@ beyond a side record's last answer.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from meks.engine.log import Event, Kind
-from meks.game.shots import COMMANDOS, ToHit
+from meks.game.shots import ToHit
 from meks.game.vocabulary import Side
 
 # The first letter of each side's own unit ids.
@@ -46,30 +46,26 @@ def told(event: Event) -> Event:
     return event if text == written else event._replace(says=text, value=None)
 
 
-def unmarked(event: Event) -> Event:
-    """A shot's line as the target's side is told it while the shooter's side has Commandos
-    it has not detected, if they marked the target for the shot: whether it hit, not the
-    roll's sum and modifiers, whose 'Commandos +1' would tell of them (R8.1), as a movement
-    roll's line leaves out the numbers. The die rolled is in its own line, as ever. Any
+def result_only(event: Event) -> Event:
+    """An enemy shot's line as the target's side is told it: whether it hit, not the roll's
+    sum and modifiers, as a movement roll's line leaves out its numbers. The modifiers
+    could tell of what the side may not know (a mark by Commandos it has not found,
+    "Commandos +1"), and a line told otherwise only then would tell of them as much, so
+    every enemy shot is told so (R8.1). The die rolled is in its own line, as ever. Any
     other event, as it is. (A shot's facts: the words, shooter, weapon, target, roll,
     modifier, need, the ``ToHit`` and whether it hit, as ``meks.engine.fire`` logs them.)"""
     says = event.says
     if not isinstance(says, tuple) or len(says) != 9 or not isinstance(says[7], ToHit):
-        return event
-    if not any(what == COMMANDOS for _, what in says[7].modifiers):
         return event
     who, weapon, target, hit = says[1], says[2], says[3], says[8]
     return event._replace(says=f"{who} fires {weapon} at {target}"
                           + (" - hit." if hit else " - miss."), value=None)
 
 
-def unfound_marks(events: list[Event], units: Iterable[Any], side: Side) -> list[Event]:
-    """``events`` as ``side`` reads them: while the enemy has Commandos the side has not
-    found, each enemy shot's line ``unmarked``."""
-    if not any(u.commando and u.side is not side and not u.detected for u in units):
-        return events
+def enemy_shots(events: list[Event], side: Side) -> list[Event]:
+    """``events`` as ``side`` reads them: each enemy shot's line ``result_only``."""
     own = OWN_LETTER[side]
-    return [unmarked(e) if e.kind in _SHOTS and e.unit is not None and e.unit[:1] not in own
+    return [result_only(e) if e.kind in _SHOTS and e.unit is not None and e.unit[:1] not in own
             else e for e in events]
 
 

@@ -43,7 +43,7 @@ from meks.engine.answers import Choice, LegalAnswers
 from meks.engine.decisions import FOG, LABELS
 from meks.engine.inputs import Aimer
 from meks.engine.log import Event, Kind
-from meks.engine.told import OWN_LETTER, SideRecord, relabel_key, told, told_id, unfound_marks
+from meks.engine.told import OWN_LETTER, SideRecord, enemy_shots, relabel_key, told, told_id
 from meks.engine.units import Unit
 from meks.engine.values import Parts, UnitView, unit_value
 from meks.game.catalog import Band, Catalog, Weapon
@@ -560,8 +560,8 @@ class SideView(LegalAnswers):
         else:
             readable = [log[i] for i in range(len(log))
                         if private.get(i, side) is side][start:]
-        out = unfound_marks([told(e) if e.kind is Kind.RANGE else e for e in readable],
-                            self._b.units, side)  # (and no mark of Commandos unfound)
+        out = enemy_shots([told(e) if e.kind is Kind.RANGE else e for e in readable],
+                          side)  # (an enemy shot: hit or miss, R8.1)
         if self._labelled:  # (enemy units named by the side's labels, R8.1)
             labels, own = self._b.sight.labels[self.side], OWN_LETTER[side]
             out = [e if (e.unit is None or e.unit[:1] in own) and
