@@ -112,9 +112,54 @@ def fight_progress(as_json: bool = False, remaining: bool = True) -> Progress:
 
 
 def show(*renderables: RenderableType) -> None:
+    """Print each renderable; a table too wide for the terminal to keep its words whole is
+    printed row by row instead (``stacked``)."""
+    from rich.console import Group
+
     console = stdout()
     for renderable in renderables:
-        console.print(renderable)
+        lines = stacked(console, renderable)
+        if lines is not None:
+            for line in lines:
+                console.print(line)
+        elif isinstance(renderable, Group) and any(
+                stacked(console, part) is not None for part in renderable.renderables):
+            show(*renderable.renderables)  # (the parts one by one, a table perhaps stacked)
+        else:
+            console.print(renderable)
+
+
+def stacked(console: Console, renderable: RenderableType) -> list[Any] | None:
+    """A table of plain cells as lines, each row a "heading: value" line for each cell, the
+    ones after the first indented under it, when the console is too narrow to show the
+    table without cutting its words (some column narrower than its longest word); None
+    when it fits, or is no such table."""
+    from rich.measure import Measurement
+    from rich.table import Table
+    from rich.text import Text
+
+    if not isinstance(renderable, Table) or not renderable.columns:
+        return None
+    wide = console.options.update_width(1_000_000)  # (a measure not cut at the edge)
+    if Measurement.get(console, wide, renderable).minimum <= console.width:
+        return None
+    columns = [(col.header, list(col.cells)) for col in renderable.columns]
+    if not all(isinstance(cell, str | Text) for _, cells in columns for cell in cells):
+        return None
+
+    def plain(cell: Any) -> Text:
+        return console.render_str(cell) if isinstance(cell, str) else cell
+
+    lines: list[Any] = []
+    if renderable.title:
+        lines.append(plain(renderable.title))
+    for row in range(renderable.row_count):
+        for i, (header, cells) in enumerate(columns):
+            value, label = plain(cells[row]), plain(header)
+            if value.plain.strip():
+                lines.append(Text.assemble("  " if i else "", label, ": " if label.plain
+                                           else "", value))
+    return lines
 
 
 def print_lines(lines: list[str]) -> None:

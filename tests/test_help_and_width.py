@@ -248,3 +248,23 @@ def test_campaign_muster_menu_never_cuts_a_callsign(width: int) -> None:
     if width < 76:  # the table needs 76 columns: each Mek on its own lines instead
         assert "Thunderbolt-Longname: VIPER, Medium, counts 12, pays 0 now, suggested" \
             in " ".join(out.split())
+
+
+def test_a_table_too_wide_for_a_narrow_terminal_is_shown_row_by_row(runner: CliRunner) -> None:
+    """Where a table could not keep its words whole ("Open/ing/Shot/s"), each row is shown
+    as "heading: value" lines instead; where it fits, the table is as ever."""
+    run = runner.invoke
+    assert run(app, ["company", "create", "Wolves"]).exit_code == 0
+    assert run(app, ["mek", "buy", "Wolves", "VIPER"]).exit_code == 0
+    assert run(app, ["pilot", "hire", "Wolves", "Ash"]).exit_code == 0
+    assert run(app, ["pilot", "assign", "Wolves", "Ash", "VIPER-1"]).exit_code == 0
+    for columns in (40, 60):
+        narrow = run(app, ["company", "show", "Wolves"], env={"COLUMNS": str(columns)})
+        assert narrow.exit_code == 0, narrow.output
+        lines = [line.rstrip() for line in narrow.stdout.splitlines()]
+        assert max(len(line) for line in lines) <= columns, narrow.stdout
+        assert "  Callsign: VIPER-1" in lines and "  Design: VIPER" in lines
+        assert "  Pilot: Ash" in lines and "  Name: Ash" in lines
+    wide = run(app, ["company", "show", "Wolves"], env={"COLUMNS": "120"})
+    assert "Callsign: VIPER-1" not in wide.stdout
+    assert any("Callsign" in line and "Design" in line for line in wide.stdout.splitlines())
