@@ -91,6 +91,54 @@ def fits(page: Any, paper: str) -> list[str]:
     }"""))
 
 
+# At a phone's width a cell whose text wraps is at least this wide and each row at most this
+# tall (squeezed into the window, the step table's Pilots column was 42 px and a row 660 px).
+PHONE, NARROWEST, TALLEST = 360, 80, 420
+
+
+def phone_layout(page: Any) -> list[str]:
+    """What reads badly at a phone's width: the page scrolling sideways, a table cell
+    narrower than NARROWEST px with its text on more than a line, a row taller than TALLEST
+    px, and a word broken across lines that would have fitted its cell whole (only a name
+    wider than its cell may break)."""
+    page.emulate_media(media="screen")
+    page.set_viewport_size({"width": PHONE, "height": 800})
+    return list(page.evaluate("""([narrowest, tallest]) => {
+        const bad = [];
+        const width = document.documentElement.clientWidth;
+        if (document.documentElement.scrollWidth > width) bad.push('page scrolls sideways');
+        for (const table of document.querySelectorAll('table.record')) {
+            for (const row of table.querySelectorAll('tbody tr')) {
+                const tall = row.getBoundingClientRect().height;
+                if (tall > tallest) bad.push(`${table.id}: a row ${tall} px tall`);
+                for (const cell of row.cells) {
+                    const wide = cell.getBoundingClientRect().width;
+                    const all = document.createRange();
+                    all.selectNodeContents(cell);
+                    const lines = new Set(Array.from(all.getClientRects())
+                        .filter(r => r.width > 0).map(r => Math.round(r.bottom)));
+                    if (wide < narrowest && lines.size > 1)
+                        bad.push(`${table.id}: ${lines.size} lines in a cell ${wide} px wide`);
+                    const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                    for (let text = walk.nextNode(); text; text = walk.nextNode()) {
+                        for (const word of text.data.matchAll(/[^\\s-]+/g)) {
+                            const range = document.createRange();
+                            range.setStart(text, word.index);
+                            range.setEnd(text, word.index + word[0].length);
+                            const parts = Array.from(range.getClientRects())
+                                .filter(r => r.width > 0);
+                            const whole = parts.reduce((sum, r) => sum + r.width, 0);
+                            if (parts.length > 1 && whole <= cell.clientWidth)
+                                bad.push(`${table.id}: "${word[0]}" broken`);
+                        }
+                    }
+                }
+            }
+        }
+        return bad;
+    }""", [NARROWEST, TALLEST]))
+
+
 def check_clean(page: Any, watched: Watched, file: Path, title: str) -> None:
     assert watched.console == [] and watched.errors == [], (watched.console, watched.errors)
     assert watched.requests == [file.as_uri()], watched.requests
@@ -127,9 +175,9 @@ def test_the_campaign_report_opens_offline_and_prints_on_a4_and_letter(
         assert name in text
     assert page.locator("figure svg").count() >= 2  # the odds and the pilots' charts
     assert page.locator(f"#battle-{step['battle_id']} .turn").count() >= 2
-    # On a phone's width the tables scroll on their own: the page does not scroll sideways.
-    page.set_viewport_size({"width": 360, "height": 800})
-    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    # On a phone's width the steps are cards and the battles scroll on their own: every
+    # cell wide enough to read, no row a screen tall, no word cut, the page not sideways.
+    assert phone_layout(page) == []
     for paper, (width, height) in PAPERS.items():
         assert fits(page, paper) == [], paper
         pdf = printed(page, paper, tmp_path / f"campaign-{paper}.pdf")
@@ -213,6 +261,7 @@ def test_hostile_names_right_to_left_and_zero_width_show_as_text(
     svg_text = page.evaluate(
         "() => Array.from(document.querySelectorAll('svg text')).map(t => t.textContent)")
     assert any(HOSTILE[0] in t for t in svg_text)
+    assert phone_layout(page) == []  # a long name wraps in its card, the page does not widen
     pdf = printed(page, "a4", tmp_path / "hostile.pdf")
     assert "<script>alert(1)</script>" in pdf.text
     page.context.close()
