@@ -4,6 +4,7 @@ browser (tests/test_report_browser.py opens them in Chromium)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -463,3 +464,27 @@ def test_a_name_the_chart_font_lacks_a_glyph_for_warns_of_nothing() -> None:
         warnings.simplefilter("error")
         svg = pilots_chart(steps) or ""
     assert "Ana \N{ROCKET}" in svg
+
+
+def test_pilots_with_the_same_figures_each_show_in_the_pilots_chart() -> None:
+    """Four pilots with the same kills and level at every step: each one's line, in the kills
+    chart and in the level chart, is drawn apart from the others (it lay under the next one),
+    with a mark of its own, and the same steps draw the same chart again."""
+    from campaigns.reports.charts import pilots_chart
+
+    names = ("Ash", "Brook", "Cole", "Dara")
+    steps: Any = [{"step": n, "pilots": [{"pilot": p, "total_kills": n - 1, "level": "Green"}
+                                         for p in names]} for n in (1, 2, 3)]
+    svg = pilots_chart(steps) or ""
+    assert svg == pilots_chart(steps)
+    # each pilot's line is a path and its marks: the kills chart's four, the level chart's,
+    # then the key's
+    lines = re.findall(r'<g id="line2d_\d+">\s*<path d="([^"]+)"[^>]*? style="[^"]*'
+                       r'stroke: (#\w+);.*?<use xlink:href="#(\w+)"', svg, re.S)
+    assert len(lines) == 12
+    for chart in (lines[0:4], lines[4:8]):
+        ys = [[float(pair.split()[1]) for pair in points.strip("M ").split("L")]
+              for points, _, _ in chart]
+        for a, b in itertools.pairwise(ys):
+            assert all(y_b - y_a >= 2 for y_a, y_b in zip(a, b, strict=True)), (a, b)
+        assert len({colour for _, colour, _ in chart}) == len({m for _, _, m in chart}) == 4

@@ -16,6 +16,12 @@ from typing import Any
 from campaigns.files.report_records import RecordedStep
 
 LEVELS = ("Green", "Regular", "Veteran", "Elite")
+# each pilot's line its own mark and dashes as well as colour, to tell apart where they meet
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*", "<", ">", "h")
+DASHES = ("-", "--", "-.", ":")
+# pilots with the same figures would draw one line on another: each line is drawn this many
+# points above or below its figures, the first pilot's highest, all within SPREAD points
+GAP, SPREAD = 3.0, 15.0
 RESULT_COLOURS = {"win": "#2e7d32", "draw": "#9e9e9e", "loss": "#c62828"}
 # matplotlib rcParams: each setting has a type of its own
 STYLE: dict[str, Any] = {"svg.fonttype": "none", "svg.hashsalt": "meks", "text.parse_math": False,
@@ -104,9 +110,17 @@ def treasury_chart(steps: Sequence[RecordedStep],
         return _svg(figure)
 
 
+def _apart(n: int, pilots: int) -> float:
+    """How many points the ``n``-th of ``pilots`` lines is drawn above its figures (below,
+    if negative): the first highest, the last lowest, the middle one on its figures."""
+    gap = min(GAP, SPREAD / (pilots - 1)) if pilots > 1 else 0.0
+    return ((pilots - 1) / 2 - n) * gap
+
+
 def pilots_chart(steps: Sequence[RecordedStep]) -> str | None:
     """Each pilot's kills in the campaign so far and level, step by step (None with no
-    pilot)."""
+    pilot). Each pilot's line has its own colour, mark and dashes, and is drawn a few points
+    apart from the others (``_apart``), so that pilots with the same figures all show."""
     names: list[str] = []
     for step in steps:
         for pilot in step["pilots"]:
@@ -115,6 +129,7 @@ def pilots_chart(steps: Sequence[RecordedStep]) -> str | None:
     if not names:
         return None
     import matplotlib
+    from matplotlib.transforms import offset_copy
 
     with matplotlib.rc_context(STYLE):  # type: ignore[arg-type]
         figure = _figure(7.0, 4.2)
@@ -129,21 +144,29 @@ def pilots_chart(steps: Sequence[RecordedStep]) -> str | None:
                 xs.append(step["step"])
                 kills.append(p["total_kills"])
                 levels.append(LEVELS.index(p["level"]) if p.get("level") in LEVELS else None)
-            colour = f"C{n % 10}"
-            line, = kills_ax.plot(xs, kills, marker="o", color=colour)
+            look = {"color": f"C{n % 10}", "marker": MARKERS[n % len(MARKERS)],
+                    "linestyle": DASHES[n % len(DASHES)], "markersize": 5,
+                    "markeredgecolor": "white", "markeredgewidth": 0.6, "clip_on": False}
+            apart = _apart(n, len(names))
+            line, = kills_ax.plot(xs, kills, transform=offset_copy(
+                kills_ax.transData, figure, y=apart, units="points"), **look)
             handles.append(line)
-            shown = [(x, y + (n - len(names) / 2) * 0.04) for x, y in zip(xs, levels,
-                                                                        strict=True)
-                     if y is not None]
+            shown = [(x, y) for x, y in zip(xs, levels, strict=True) if y is not None]
             if shown:
                 level_ax.step([x for x, _ in shown], [y for _, y in shown], where="post",
-                              marker="o", color=colour)
+                              transform=offset_copy(level_ax.transData, figure, y=apart,
+                                                    units="points"), **look)
         kills_ax.set_ylabel("Kills so far")
         kills_ax.yaxis.get_major_locator().set_params(integer=True)
-        # kills start at 0 and come whole: with none at all the axis would run -0.04 to 0.04
-        kills_ax.set_ylim(bottom=0, top=max(1.0, kills_ax.get_ylim()[1]))
+        # a line drawn apart from its figures leaves the axes' limits to be set here: kills
+        # start at 0 and come whole, with room above and below for the lines drawn apart
+        top = max([1] + [p["total_kills"] for s in steps for p in s["pilots"]])
+        kills_ax.set_ylim(-0.15 * top, 1.15 * top)
+        kills_ax.set_yticks([t for t in kills_ax.get_yticks() if 0 <= t <= top])
+        at = [s["step"] for s in steps]
+        level_ax.set_xlim(min(at) - 0.3, max(at) + 0.3)
         level_ax.set_yticks(range(len(LEVELS)), LEVELS)
-        level_ax.set_ylim(-0.4, len(LEVELS) - 0.6)
+        level_ax.set_ylim(-0.5, len(LEVELS) - 0.5)
         level_ax.set_ylabel("Level")
         level_ax.set_xlabel("After campaign step")
         level_ax.set_xticks([s["step"] for s in steps])
