@@ -460,3 +460,13 @@ def test_db_check_reads_one_moment_on_postgresql(temp_database: str) -> None:
         assert level == "REPEATABLE READ"
     else:
         assert level == "SERIALIZABLE"  # SQLite's own
+
+
+def test_restore_says_a_database_file_is_not_a_backup(runner: CliRunner,
+                                                      tmp_path: Path) -> None:
+    copy = tmp_path / "copy.db"
+    run(runner, "--db", str(copy), "company", "create", "Hawks")
+    err = run(runner, "db", "restore", str(copy), "--yes", code=2)
+    assert "is an SQLite database file, not a backup" in err
+    assert "'meks --db FILE db backup OUT'" in err and "UTF-8" not in err
+    assert len(err.strip().splitlines()) == 1

@@ -51,6 +51,7 @@ _RESOLVER = yaml.resolver.Resolver()
 _INT_TAG = "tag:yaml.org,2002:int"
 _CONTROL = control_pattern(FILE_WHITESPACE)
 _RAW_CONTROL = control_pattern(FILE_WHITESPACE + "\r")  # in the file itself, CRLF ends lines
+_SQLITE_HEADER = b"SQLite format 3\0"  # how every SQLite database file begins
 
 
 @dataclass(frozen=True)
@@ -207,7 +208,11 @@ def read_stdin(kind: Kind, source: str = "<stdin>") -> str:
 
 def decode(data: bytes, source: str, kind: Kind) -> str:
     """``data`` as UTF-8 text (a byte-order mark is dropped), or an ``InputError`` naming
-    the line of the first byte that is not UTF-8."""
+    the line of the first byte that is not UTF-8 (or saying that it is a database)."""
+    if data.startswith(_SQLITE_HEADER):
+        raise InputError(source, [f"this is an SQLite database file, not a {kind.name}; open "
+                                  "it with --db FILE, or make a backup of it with "
+                                  "'meks --db FILE db backup OUT'"])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
