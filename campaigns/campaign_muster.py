@@ -108,7 +108,8 @@ class MusterMenu:
                 problems.append(f"it costs {paid} points to buy and repair, but the "
                                 f"treasury holds {self.cash}")
         if problems:
-            raise Refused("That force cannot be mustered: " + "; ".join(problems) + ".")
+            said = dict.fromkeys(problems)  # each problem once, however often it was caused
+            raise Refused("That force cannot be mustered: " + "; ".join(said) + ".")
         return chosen
 
 

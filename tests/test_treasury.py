@@ -556,6 +556,15 @@ def test_a_refused_choice_is_asked_again_and_q_changes_nothing(
     assert after["support"] == before["support"] == []
 
 
+def test_a_problem_repeated_in_a_choice_is_said_once(
+        runner: CliRunner, hawks: str, at_terminal: dict[str, Any]) -> None:
+    result = runner.invoke(app, ["campaign", "next", hawks, "--play", "--runs", "0"],
+                           input="WASPP, WASPP," + "x," * 50 + "x\nq\n")
+    assert result.exit_code == 0, result.stderr
+    err = " ".join(result.stderr.split())
+    assert err.count("'WASPP' is neither") == 1 and err.count("'x' is neither") == 1
+
+
 def test_choose_with_the_tool_fighting_and_auto_without_a_terminal(
         runner: CliRunner, hawks: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """campaign next --choose asks at the muster and the tool fights; without a terminal
