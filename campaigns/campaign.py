@@ -88,6 +88,7 @@ from meks.game.catalog import Catalog, load_catalog
 from meks.game.dice import Dice
 from meks.game.errors import UsageError
 from meks.game.scenario import Scenario
+from meks.game.text import plural
 from meks.game.vocabulary import Side
 
 
@@ -141,7 +142,7 @@ def start_campaign(session: Session, company_name: str, *, plan: Path | None = N
         session.flush()
         count = f"{len(steps)} scenario{'s' * (len(steps) != 1)}"
         change.summary = f"Began the campaign '{name}' ({count}, {level})." + (
-            f" Treasury: {start_points} points." if start_points is not None else "")
+            f" Treasury: {plural(start_points, 'point')}." if start_points is not None else "")
     return campaign_view(session, row)
 
 

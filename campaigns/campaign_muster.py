@@ -23,6 +23,7 @@ from meks.analysis.forcepick import Option, pick_force
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.errors import MeksError
 from meks.game.scenario import Scenario
+from meks.game.text import plural
 from meks.game.vocabulary import Side
 
 PILOT_NAMES = (
@@ -162,7 +163,7 @@ def muster_menu(session: Session, company: Company, scenario: Scenario, side: Si
             [f"the {stock} part{'s' * (stock != 1)} in its stockpile ('meks campaign sell "
              f"{who} --all')"] if stock else [])
         raise Broke(f"{company.name} cannot field a legal force for {scenario.name}: its "
-                    f"{len(owned)} Mek{'s' * (len(owned) != 1)} and the {treasury} points "
+                    f"{plural(len(owned), 'Mek')} and the {plural(treasury, 'point')} "
                     "in its treasury are not enough." + (
                         f" Selling {' or '.join(sales)} may pay for one: 'meks company undo "
                         f"{who}' takes the campaign back to this step first."

@@ -20,6 +20,7 @@ from campaigns.company import Refused, changing, lock
 from campaigns.files.records import OddsView, StepData, StepOdds, StepOutcome, StepResult
 from campaigns.files.stored import store_results, stored_json, stored_results
 from db.models import Campaign, CampaignStatus, Company
+from meks.game.text import plural
 from meks.game.vocabulary import Side
 
 
@@ -124,7 +125,8 @@ def complete_step(session: Session, step: Step, fought: Fought,
         session.add(row)
         finished = row.status == CampaignStatus.FINISHED
         change.summary = (f"{scenario.name} ({side.value}): {outcome}."
-                          + (f" Paid {entry['income']} points; treasury {entry['treasury']}."
+                          + (f" Paid {plural(entry['income'], 'point')}; treasury "
+                             f"{entry['treasury']}."
                              if "income" in entry else "")
                           + (" The campaign is over." if finished else ""))
     return {"company": company.name, "campaign": row.name, "position": row.position,

@@ -44,6 +44,7 @@ from db.models import Company, Event, Mek, MekStatus, Pilot, fold
 from meks.game.catalog import Catalog, Design, Size, load_catalog
 from meks.game.construction import Pricing, check_design
 from meks.game.plain import plain
+from meks.game.text import plural
 
 # ---- Meks -----------------------------------------------------------------------------------
 
@@ -94,7 +95,7 @@ def buy_mek(session: Session, company_name: str, design: Design, *, custom: bool
         session.add(mek)
         session.flush()
         change.summary = f"Bought {callsign} ({report.design.name}, {price} points)." + (
-            f" Treasury: {left} points." if left is not None else "")
+            f" Treasury: {plural(left, 'point')}." if left is not None else "")
     if left is None:
         return mek_view(mek)
     return {**mek_view(mek), "treasury": left}
@@ -173,7 +174,7 @@ def sell_mek(session: Session, company_name: str, ref: str) -> MekView | SoldMek
             pilot.mek_id = None
             session.add(pilot)
         change.summary = f"Sold {mek.callsign} ({mek.design})" + (
-            f" for {paid} point{'s' * (paid != 1)}. Treasury: {left} points."
+            f" for {paid} point{'s' * (paid != 1)}. Treasury: {plural(left, 'point')}."
             if left is not None else ".")
     view = mek_view(mek)
     if left is None:

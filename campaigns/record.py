@@ -29,6 +29,7 @@ from campaigns.files.stored import reading, stored_json, stored_results
 from campaigns.treasury import PAY
 from db.models import Battle as BattleRow
 from db.models import BattleLog, Campaign, CampaignStatus, Company, Muster, Pilot
+from meks.game.text import plural
 
 LEVELS = ("Green", "Regular", "Veteran", "Elite")
 
@@ -250,8 +251,9 @@ def broke_words(data: CampaignStory) -> str:
     step = data["position"] + 1
     plan = data["plan"][data["position"]] if data["position"] < len(data["plan"]) else None
     scenario = f" ({plan['scenario']})" if plan else ""
-    held = f" and the {data['treasury']} points in its treasury" \
-        if data.get("treasury") is not None else ""
+    treasury = data.get("treasury")
+    held = f" and the {plural(treasury, 'point')} in its treasury" \
+        if treasury is not None else ""
     by_hand = data.get("broke_by_hand")
     since = "" if by_hand is None else (
         f" (what was bought or sold by hand since the "

@@ -9,6 +9,7 @@ from cli.battle_cmd import AUTO_SKILLS, CONTROLLER
 from cli.files import html_file
 from cli.output import print_json, quiet, say, show
 from cli.state import JSON, session
+from meks.game.text import plural
 
 app = typer.Typer(no_args_is_help=True, help="Play a series of scenarios with a company.")
 
@@ -69,7 +70,7 @@ def start(company: str = COMPANY,
         count = len(view["plan"])
         say(f"Campaign '{view['name']}' begins: {count} scenario{'s' * (count != 1)}, "
             f"{view['difficulty']}, seed {view['seed']}"
-            + (f", treasury {view['treasury']} points." if "treasury" in view else "."))
+            + (f", treasury {plural(view['treasury'], 'point')}." if "treasury" in view else "."))
         kinds = {tuple(rules) for rules in view["in_force"]}
         if len(kinds) == 1 and next(iter(kinds)):
             say(f"House rules in every battle: {', '.join(next(iter(kinds)))}.")

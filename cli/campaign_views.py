@@ -20,6 +20,7 @@ from campaigns.files.records import (
 from campaigns.files.view_records import CampaignView, CompanyCampaign
 from campaigns.postbattle import WITHDRAWAL_WORDS, outcome_bits
 from cli.store_views import counted_names
+from meks.game.text import plural
 
 
 def _row(table: Table, *cells: object) -> None:
@@ -49,7 +50,7 @@ def treasury_lines(view: CampaignView) -> list[str]:
     """The treasury and, when the company went broke, where (house rule treasury)."""
     out = []
     if "treasury" in view:
-        out.append(f"Treasury: {view['treasury']} points.")
+        out.append(f"Treasury: {plural(view['treasury'], 'point')}.")
     if view["status"] == "broke":
         where = view.get("broke_at")
         out.append(f"Broke: the company could not field a legal force for "
@@ -96,7 +97,7 @@ def scenario_summary(result: FoughtStep | BrokeStep) -> RenderableType:
         held = f"{result['held']} at the start, " if "held" in result else ""
         spent = f"spent {result['spent']} getting ready, " if "spent" in result else ""
         lines.append(Text(f"  Treasury: {held}{spent}paid {result['income']} for the "
-                          f"{result['result']}, {result['treasury']} points now"))
+                          f"{result['result']}, {plural(result['treasury'], 'point')} now"))
     for p in result["pilots"]:
         bits = outcome_bits(p, all_kills=True)
         lines.append(Text(f"  {p['pilot']} ({p['mek']}): " + ", ".join(bits)))
@@ -236,7 +237,7 @@ def muster_menu(menu: MusterMenuView) -> RenderableType:
     """What a campaign's muster chooses from: the company's Meks and the suggested force."""
     limits = [f"budget {menu['budget']} points"]
     if menu["treasury"] is not None:
-        limits.append(f"treasury {menu['treasury']} points")
+        limits.append(f"treasury {plural(menu['treasury'], 'point')}")
     if menu["composition"]:
         limits.append("exactly " + ", ".join(f"{n} {size}" for size, n in
                                              menu["composition"].items()))

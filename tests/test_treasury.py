@@ -556,6 +556,15 @@ def test_a_refused_choice_is_asked_again_and_q_changes_nothing(
     assert after["support"] == before["support"] == []
 
 
+def test_one_point_in_the_treasury_is_said_in_the_singular(
+        runner: CliRunner, hawks: str) -> None:
+    set_treasury(hawks, 10)
+    run(runner, "mek", "buy", hawks, "WASP")  # 9 points
+    assert run_json(runner, "company", "history", hawks)[0]["summary"].endswith(
+        "Treasury: 1 point.")
+    assert "Treasury: 1 point." in run(runner, "campaign", "status", hawks)
+
+
 def test_a_problem_repeated_in_a_choice_is_said_once(
         runner: CliRunner, hawks: str, at_terminal: dict[str, Any]) -> None:
     result = runner.invoke(app, ["campaign", "next", hawks, "--play", "--runs", "0"],
