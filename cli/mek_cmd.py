@@ -50,7 +50,9 @@ def buy(
     if as_json:
         print_json(mek)
     else:
-        say(f"Bought {mek['callsign']} ({mek['design']}, {mek['price']} points).")
+        held = mek.get("treasury")  # house rule treasury: what it holds now, as a sale says
+        say(f"Bought {mek['callsign']} ({mek['design']}, {mek['price']} points)"
+            + (f"; the treasury holds {held}." if held is not None else "."))
 
 
 def _is_design_file(ref: str, catalog: "Catalog") -> bool:

@@ -117,6 +117,12 @@ def test_buying_without_a_treasury_costs_nothing(runner: CliRunner) -> None:
     run(runner, "company", "create", "Owls")
     run(runner, "campaign", "start", "Owls", "--no-treasury")
     assert "treasury" not in run_json(runner, "mek", "buy", "Owls", "THOR")
+    assert run(runner, "mek", "buy", "Owls", "WASP").strip() == "Bought WASP-1 (WASP, 9 points)."
+
+
+def test_buying_says_what_the_treasury_holds_now(runner: CliRunner, hawks: str) -> None:
+    said = run(runner, "mek", "buy", hawks, "WASP").strip()
+    assert said == f"Bought WASP-1 (WASP, 9 points); the treasury holds {PAY.start - 9}."
 
 
 def test_undo_gives_back_what_the_treasury_paid(runner: CliRunner, hawks: str) -> None:
