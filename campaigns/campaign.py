@@ -198,8 +198,16 @@ class Prepared:
 def _active(session: Session, company: Company) -> Campaign:
     row = active_campaign(session, company)
     if row is None:
-        raise Refused(f"{company.name} has no campaign under way; begin one with 'meks "
-                      f"campaign start {shell_arg(company.name)}'.")
+        begin = f"'meks campaign start {shell_arg(company.name)}'"
+        last = session.exec(select(Campaign).where(Campaign.company_id == company.id)
+                            .order_by(col(Campaign.id).desc())).first()
+        if last is not None and last.status == CampaignStatus.BROKE:
+            plan = stored_json(last, "plan", list)
+            at = plan[last.position] if last.position < len(plan) else None
+            where = f" ({at.get('scenario')})" if isinstance(at, dict) else ""
+            raise Refused(f"{company.name}'s last campaign, '{last.name}', ended broke before "
+                          f"step {last.position + 1}{where}; begin a new one with {begin}.")
+        raise Refused(f"{company.name} has no campaign under way; begin one with {begin}.")
     return row
 
 

@@ -307,7 +307,9 @@ def test_broke_is_a_result_the_campaign_shows(runner: CliRunner, hawks: str) -> 
     assert "broke" in out and "could not field a legal force" in out
     out = run(runner, "campaign", "run", hawks)
     assert "(broke)" in out and "Broke:" in out
-    assert "no campaign under way" in run(runner, "campaign", "next", hawks, code=1)
+    err = " ".join(run(runner, "campaign", "next", hawks, code=1).split())
+    assert "ended broke before step 1 (opening-shots-campaign)" in err  # not "no campaign"
+    assert "begin a new one with 'meks campaign start Hawks'" in err
     history = run_json(runner, "company", "history", hawks)
     assert "went broke" in history[0]["summary"]
 
