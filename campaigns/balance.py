@@ -216,9 +216,9 @@ class Balanced:
                     "count": count}
 
         est = self.estimate
-        guess: EstimatedOdds | None = None if est is None else {
-            "win": est.win(self.side), "draw": est.draw, "loss": est.loss(self.side),
-            "edge": est.edge}
+        guess: EstimatedOdds | None = None if est is None else {  # to 4 places, as the rest
+            "win": round(est.win(self.side), 4), "draw": round(est.draw, 4),
+            "loss": round(est.loss(self.side), 4), "edge": round(est.edge, 4)}
         trials = self.trial_odds()
         if runs:
             win, draw, loss = share(won), share(drawn), share(lost)
