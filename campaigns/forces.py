@@ -27,7 +27,7 @@ from campaigns.files.stored import reading, stored_force, stored_json
 from campaigns.parts import fighting_spec, lost_parts, mek_design
 from db.models import Company, Mek, MekStatus, Muster, Pilot, PilotStatus, SupportRoll, fold
 from meks.engine.units import ForceSpec, PilotSpec, UnitSpec
-from meks.game.catalog import Catalog, Design, Size, load_catalog
+from meks.game.catalog import Catalog, Design, Level, Size, load_catalog
 from meks.game.construction import check_design
 from meks.game.errors import InputError, MeksError
 from meks.game.pilots import base_skill, held_skill_problems
@@ -76,10 +76,8 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
                 problems.append(f"Mek {i} ({design.name}) breaks the construction rules: "
                                 + "; ".join(p.message.rstrip(".") for p in report.problems))
                 continue
-            grade = catalog.level(entry.level)
-            level = grade.level
-            skills = tuple(_skill_label(s, catalog) for s in entry.skills)
-            problems += [f"Mek {i}: {p}" for p in held_skill_problems(grade, skills)]
+            grade, skills, wrong = _pilot(entry, catalog)  # every problem of the pilot's
+            problems += [f"Mek {i}: {p}" for p in wrong]
             seen[design.name] = seen.get(design.name, 0) + 1
             name = file_name(entry.callsign, "callsign", path, f"meks[{i - 1}].callsign")
             if not name:  # the next callsign of its design's that no Mek before it has
@@ -100,8 +98,10 @@ def load_force_file(path: Path, catalog: Catalog | None = None) -> ForceSpec:
                                 "its own.")
                 continue
             flying[fold(pilot)] = i
-            units.append(UnitSpec(name, report.design, PilotSpec(pilot, level, skills),
-                                  points=report.purchase_price()))
+            if grade is not None and not wrong:
+                units.append(UnitSpec(name, report.design, PilotSpec(pilot, grade.level,
+                                                                     skills),
+                                      points=report.purchase_price()))
         except InputError:
             raise
         except MeksError as exc:
@@ -124,6 +124,27 @@ def _design(ref: str, base: Path, catalog: Catalog) -> Design:
         file = Path(ref) if Path(ref).is_absolute() else base.parent / ref
         return load_design_file(file)
     return catalog.design(ref)
+
+
+def _pilot(entry: ForceMek, catalog: Catalog) -> tuple[Level | None, tuple[str, ...],
+                                                        list[str]]:
+    """The level and skills of ``entry``'s pilot, and every problem with them: an unknown
+    level, each unknown skill and what the rules say against the skills held."""
+    problems = []
+    grade = None
+    try:
+        grade = catalog.level(entry.level)
+    except MeksError as exc:
+        problems.append(exc.message)
+    skills = []
+    for label in entry.skills:
+        try:
+            skills.append(_skill_label(label, catalog))
+        except MeksError as exc:
+            problems.append(exc.message)
+    if grade is not None:
+        problems += held_skill_problems(grade, skills)
+    return grade, tuple(skills), problems
 
 
 def _skill_label(label: str, catalog: Catalog) -> str:

@@ -482,6 +482,18 @@ def test_force_file_refuses_pilots_the_game_cannot_have_R2_3(
         assert "Mek 3: its pilot 'ana' already flies Mek 1" in err
 
 
+def test_force_file_names_an_unknown_level_and_an_unknown_skill_at_once(
+        runner: CliRunner, files: tuple[str, str], tmp_path: Path) -> None:
+    _, blue = files
+    odd = tmp_path / "pilots.yaml"
+    odd.write_text("meks:\n  - {design: VIPER, level: Godlike, skills: [Flying]}\n"
+                   "  - {design: WASP, level: Green, skills: [Flying, Accuracy]}\n")
+    err = " ".join(run(runner, "battle", "auto", "opening-shots", "-a", str(odd), "-d", blue,
+                       code=1).split())
+    assert "Mek 1: " in err and "Godlike" in err and err.count("Flying") >= 2
+    assert "Mek 2: the pilot is Green" in err
+
+
 def test_force_file_pays_the_scenarios_prices_R1_7(runner: CliRunner, tmp_path: Path) -> None:
     """Under `pricing: computed` a force file's Meks cost what their parts add up to, as a
     company's muster pays: an ODIN (27 printed, 33 computed) no longer fits 30 points."""
