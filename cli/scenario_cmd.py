@@ -82,9 +82,8 @@ def check(
         if as_json:
             print_json({"file": exc.source, "valid": False, "problems": problems})
         else:
-            for problem in problems:
-                sep = ", " if problem.startswith("line ") else ": "
-                error(f"{exc.source}{sep}{problem}")
+            for problem in problems:  # worded as every unreadable file is: 'FILE: line N: ...'
+                error(f"{exc.source}: {problem}")
         raise typer.Exit(2) from None
     if as_json:
         data: dict[str, Any] = {"file": summary.file, "valid": True}

@@ -350,7 +350,16 @@ def test_20000_unknown_keys_in_a_scenario_list_the_first_50_with_lines(
     assert code == 2
     _listed(err, 20_000)
     first = OPENING.count("\n") + 1
-    assert f"s.yaml, line {first} (k0): unknown key 'k0'" in err
+    assert f"s.yaml: line {first} (k0): unknown key 'k0'" in err
+
+
+def test_an_unreadable_file_is_worded_alike_by_every_check(
+        runner: CliRunner, tmp_path: Path) -> None:
+    path = tmp_path / "bin.yaml"
+    path.write_bytes(b"a\xf6b\n")
+    said = {run(runner, what, "check", str(path), code=2)[1] for what in ("design", "scenario")}
+    assert said == {f"Error: {path}: line 1: not UTF-8 text (the byte 0xf6); save the file "
+                    "as UTF-8\n"}
 
 
 def test_input_error_lists_at_most_50_problems() -> None:

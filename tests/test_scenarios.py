@@ -758,7 +758,7 @@ def test_scenario_check_exit_2_names_file_line_and_reason(runner: CliRunner,
     assert code == 2 and out == ""
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 2
-    assert all(line.startswith(f"Error: {path}, line ") for line in lines)
+    assert all(line.startswith(f"Error: {path}: line ") for line in lines)
     assert "unknown terrain 'Swamp'" in err and "did you mean 'budget'?" in err
 
 
