@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 from pathlib import Path
 from typing import Any, cast
 
@@ -181,6 +182,9 @@ def plan_scenario(plan: Path, ref: str) -> ScenarioEntry:
         raise MeksError(f"{ref!r} is not a file inside the plan's folder ({folder}); a plan "
                         "names its scenario files by their place in its own folder, such as "
                         "'river.yaml', and other scenarios by id")
+    if os.path.isdir(file):
+        raise MeksError(f"{ref!r} in the plan's folder ({folder}) is a folder, not a scenario "
+                        "file; name a scenario file, such as 'river.yaml'")
     if not is_file(file):
         raise MeksError(f"there is no scenario file {ref!r} in the plan's folder ({folder})")
     return file_entry(file)

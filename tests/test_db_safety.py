@@ -484,6 +484,11 @@ def test_item6_files_inside_the_plans_folder_still_work(runner: CliRunner,
     assert f"(scenarios[0].scenario): there is no scenario file 'lake.yaml' in the plan's " \
            "folder " \
            f"({folder})" in err
+    (folder / "lake.yaml").mkdir()
+    err = one_line(run(runner, "campaign", "start", "Hawks", "--plan",
+                       str(plan_naming(folder, "lake.yaml")), code=2))
+    assert f"(scenarios[0].scenario): 'lake.yaml' in the plan's folder ({folder}) is a " \
+           "folder, not a scenario file" in err
 
 
 def test_item6_a_stored_plan_never_reads_a_file(runner: CliRunner, outside: Path,
