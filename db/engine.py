@@ -217,9 +217,7 @@ def engine_for(location: str, create: bool = True) -> Engine:
                      "MEKS_DB.") from None
     except DBAPIError as exc:
         if url.startswith("sqlite") and _sqlite_code(exc) == _SQLITE_NOTADB:
-            raise UnreadableDatabase(
-                f"Cannot open the database at {describe(location)}: the file is not an SQLite "
-                "database. Check the path given with --db or MEKS_DB.") from None
+            raise _not_sqlite(location) from None
         known = explain(exc, location)
         if known is not None:
             raise known from None
@@ -374,6 +372,8 @@ def _check_file(file: Path, location: str, create: bool) -> None:
         raise UnreadableDatabase(
             f"Cannot open the database at {describe(location)}: it is not a regular file (a "
             "pipe, a device or a socket). Give a database file's path with --db or MEKS_DB.")
+    if mode is not None and _header(file) not in (b"", SQLITE_HEADER):
+        raise _not_sqlite(location)  # told before SQLite is asked: it may not read the file
     if create:
         return
     # An empty file holds no database yet: SQLite would make one in it, which a command
@@ -388,6 +388,26 @@ def _check_file(file: Path, location: str, create: bool) -> None:
         f"No database at {describe(location)}{why}. A command that changes data (such as "
         "'meks company create') makes it; to use another database, name it with --db or "
         "MEKS_DB.")
+
+
+SQLITE_HEADER = b"SQLite format 3\0"  # how every SQLite database file begins
+
+
+def _header(file: Path) -> bytes:
+    """The first bytes of ``file``, as many as ``SQLITE_HEADER`` holds: what it is, read
+    rather than told by its size (a file of /proc says it holds none); none if it cannot be
+    read (opening it says why)."""
+    try:
+        with open(file, "rb") as data:
+            return data.read(len(SQLITE_HEADER))
+    except OSError:
+        return b""
+
+
+def _not_sqlite(location: str) -> UnreadableDatabase:
+    return UnreadableDatabase(
+        f"Cannot open the database at {describe(location)}: the file is not an SQLite "
+        "database. Check the path given with --db or MEKS_DB.")
 
 
 _SQLITE_BUSY = 5

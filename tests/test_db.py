@@ -166,6 +166,23 @@ def test_a_folder_or_a_file_that_is_no_database_is_unreadable_input(runner, tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a-folder.db", "notes.db"]
 
 
+def test_a_file_that_says_it_is_empty_but_is_no_database_is_refused(runner) -> None:  # type: ignore[no-untyped-def]
+    """A file of /proc says it holds no bytes, yet holds text: it is no database, and every
+    command that opens it says so, rather than reading it as empty or asking SQLite."""
+    import pytest
+
+    from cli.app import app
+
+    proc = Path("/proc/version")
+    if not proc.is_file() or proc.stat().st_size:
+        pytest.skip("no /proc file that says it is empty")
+    for args in (["company", "list"], ["company", "create", "Hawks"], ["db", "check"]):
+        result = runner.invoke(app, ["--db", str(proc), *args])
+        assert result.exit_code == 2, (args, result.stdout, result.stderr)
+        assert "the file is not an SQLite database" in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1
+
+
 def test_engine_for_without_create_leaves_no_file(tmp_path: Path) -> None:
     import pytest
 
