@@ -178,6 +178,20 @@ def run(company: str = COMPANY,
 
     With --play you command the company in each battle in turn, choosing each force at its
     muster; q at any prompt stops, and the same command goes on from there."""
+    try:
+        _run(company, auto, controller_name, auto_skills, runs, as_json)
+    except KeyboardInterrupt:  # each step is stored whole or not at all
+        from campaigns.company import shell_arg
+        from cli.output import fitted
+
+        again = f"meks campaign run {shell_arg(company)}" + ("" if auto else " --play")
+        typer.echo(fitted(f"\nInterrupted. The campaign is kept up to its last finished "
+                          f"step: '{again}' goes on from there.", err=True), err=True)
+        raise typer.Exit(130) from None
+
+
+def _run(company: str, auto: bool, controller_name: str, auto_skills: bool,
+         runs: int | None, as_json: bool) -> None:
     from campaigns.campaign import next_scenario
     from campaigns.campaign import status as load
     from cli import campaign_views

@@ -328,6 +328,28 @@ def test_demo_numbers_a_name_taken_as_names_are_compared_and_keeps_to_the_length
         create_company(s, numbered)
 
 
+def test_ctrl_c_during_campaign_run_says_the_finished_steps_are_kept(
+        runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    import campaigns.campaign
+
+    real = campaigns.campaign.next_scenario
+    calls: list[int] = []
+
+    def interrupted_at_the_second(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(campaigns.campaign, "next_scenario", interrupted_at_the_second)
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "8")
+    err = " ".join(run(runner, "campaign", "run", "Hawks", "--runs", "0", code=130).split())
+    assert err == ("Interrupted. The campaign is kept up to its last finished step: "
+                   "'meks campaign run Hawks' goes on from there.")
+    assert run_json(runner, "campaign", "status", "Hawks")["position"] == 1
+
+
 @pytest.mark.slow
 def test_campaign_run_killed_at_random_moments_carries_on_to_the_same_end(
         runner: CliRunner, tmp_path: Path) -> None:
