@@ -105,12 +105,26 @@ def decoy_name(design: str, names: set[str]) -> str:
     return callsign_for(SimpleNamespace(name="Dee", design=design), names)  # type: ignore[arg-type]
 
 
-# what a decoy copying Dee (a VIPER, among Dee, Eve and Fay) is called, and so its twin
+# what a decoy copying Dee (a VIPER, among Dee, Eve and Fay) is called, and so its twin,
+# where the scenario gives the side no units of its own (``twin_name``)
 TWIN = decoy_name("VIPER", {"Dee", "Eve", "Fay"})
 
 
-def hider_forces(kind: str, side: Side) -> tuple[ForceSpec, ForceSpec]:
-    """The hiding side's force in each battle of the pair (the hidden thing first)."""
+def twin_name(scenario_id: str, hider: Side, seed: int) -> str:
+    """What the decoy is called in this scenario: its side's names include the units the
+    scenario gives it (a strongpoint, say), so it is read off the decoy itself, laid at
+    set-up as in the battle with the hidden thing."""
+    observer = hider.enemy
+    forces = {observer: observer_force(observer), hider: hider_forces("decoy", hider)[0]}
+    battle = Battle(get_scenario(scenario_id), forces, keyed_dice(seed, []),
+                    {observer: Baseline(), hider: Lurking("decoy", 0)}, CATALOG)
+    battle.setup()
+    return next(u.name for u in battle.units if u.decoy)
+
+
+def hider_forces(kind: str, side: Side, twin: str = TWIN) -> tuple[ForceSpec, ForceSpec]:
+    """The hiding side's force in each battle of the pair (the hidden thing first);
+    ``twin``: what the decoy is called (``twin_name``), and so the Mek in its place."""
     lance = (mek("VIPER", "Dee"), mek("WASP", "Eve", "Green"), mek("WASP", "Fay", "Green"))
     name = side.value
     if kind == "hidden-mek":
@@ -118,12 +132,12 @@ def hider_forces(kind: str, side: Side) -> tuple[ForceSpec, ForceSpec]:
         return (ForceSpec((mek("DRAKEN", "Hal", "Veteran"), *lance), ("Hidden Mek",), name),
                 ForceSpec(lance, (), name))
     if kind == "decoy":
-        # The decoy copies Dee under a callsign of its own (``TWIN``, from our list as the
+        # The decoy copies Dee under a callsign of its own (``twin``, from our list as the
         # side's callsigns have no number, engine revision 17); its twin is a VIPER so
         # called, flown by a pilot named as Dee's, where the decoy would be.
         viper = CATALOG.design("VIPER")
-        twin = UnitSpec(TWIN, viper, PilotSpec("Dee", "Regular", ()), points=viper.price or 0)
-        return (ForceSpec(lance, ("Decoy",), name), ForceSpec((*lance, twin), (), name))
+        mate = UnitSpec(twin, viper, PilotSpec("Dee", "Regular", ()), points=viper.price or 0)
+        return (ForceSpec(lance, ("Decoy",), name), ForceSpec((*lance, mate), (), name))
     if kind == "minefield":
         return ForceSpec(lance, ("Minefield",), name), ForceSpec(lance, ("Minefield",), name)
     if kind == "infantry":
@@ -137,16 +151,17 @@ class Lurking(Baseline):
     """The baseline, but the hidden thing never moves, fires or acts, and no other choice of
     the side looks at it (see the module docstring)."""
 
-    def __init__(self, kind: str, battle_no: int) -> None:
+    def __init__(self, kind: str, battle_no: int, twin: str = TWIN) -> None:
         self.kind = kind
         self.battle_no = battle_no
+        self.twin = twin  # what the decoy is called, and so its twin (``twin_name``)
         self.lurk_zone = 5
 
     def lurker(self, unit: Unit) -> bool:
         if unit.decoy or unit.hidden or unit.is_infantry:
             return True
         # The decoy's twin: the unit called as the decoy would be.
-        return self.kind == "decoy" and unit.name == TWIN
+        return self.kind == "decoy" and unit.name == self.twin
 
     def deploy(self, battle: SideView, side: Side, units: Any) -> dict[str, int]:
         """The baseline's set-up of the units the enemy will see; the hidden thing in the
@@ -397,7 +412,9 @@ def fight(scenario_id: str, kind: str, hider: Side, controller: str, seed: int,
           battle_no: int) -> tuple[list[Any], Battle]:
     """One battle of a pair: the observer's transcript up to the reveal, and the battle."""
     observer = hider.enemy
-    forces = {observer: observer_force(observer), hider: hider_forces(kind, hider)[battle_no]}
+    twin = twin_name(scenario_id, hider, seed) if kind == "decoy" and battle_no else TWIN
+    forces = {observer: observer_force(observer),
+              hider: hider_forces(kind, hider, twin)[battle_no]}
     transcript = Transcript()
     screens = None
     if controller == "terminal":
@@ -408,7 +425,7 @@ def fight(scenario_id: str, kind: str, hider: Side, controller: str, seed: int,
     else:
         inner = Bot() if controller == "bot" else Baseline()
     told = Told(inner, transcript)
-    controllers: dict[Side, Any] = {observer: told, hider: Lurking(kind, battle_no)}
+    controllers: dict[Side, Any] = {observer: told, hider: Lurking(kind, battle_no, twin)}
     names: list[Any] = []
     battle = Battle(get_scenario(scenario_id), forces, keyed_dice(seed, names), controllers,
                     CATALOG)
