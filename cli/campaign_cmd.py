@@ -156,9 +156,18 @@ def next_(company: str = COMPANY,
     # with --json the questions go to standard error, the result alone to standard output
     choice = choose_muster(company, questions_to_stderr=as_json) \
         if choose and interactive() else None
-    with session() as s:
-        result = next_scenario(s, company, controller_name=controller_name, runs=runs,
-                               choice=choice)
+    try:
+        with session() as s:
+            result = next_scenario(s, company, controller_name=controller_name, runs=runs,
+                                   choice=choice)
+    except KeyboardInterrupt:  # the step is stored whole or not at all
+        from campaigns.company import shell_arg
+        from cli.output import fitted
+
+        typer.echo(fitted(f"\nInterrupted. Nothing of the step was kept: 'meks campaign next "
+                          f"{shell_arg(company)}' plays it from its start, with the same "
+                          "dice.", err=True), err=True)
+        raise typer.Exit(130) from None
     if as_json:
         print_json(result)
     else:

@@ -350,6 +350,22 @@ def test_ctrl_c_during_campaign_run_says_the_finished_steps_are_kept(
     assert run_json(runner, "campaign", "status", "Hawks")["position"] == 1
 
 
+def test_ctrl_c_during_campaign_next_says_nothing_of_the_step_was_kept(
+        runner: CliRunner, monkeypatch: pytest.MonkeyPatch) -> None:
+    import campaigns.campaign
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    run(runner, "company", "create", "Hawks")
+    run(runner, "campaign", "start", "Hawks", "--seed", "8")
+    monkeypatch.setattr(campaigns.campaign, "next_scenario", interrupted)
+    err = " ".join(run(runner, "campaign", "next", "Hawks", "--runs", "0", code=130).split())
+    assert err == ("Interrupted. Nothing of the step was kept: 'meks campaign next Hawks' "
+                   "plays it from its start, with the same dice.")
+    assert run_json(runner, "campaign", "status", "Hawks")["position"] == 0
+
+
 @pytest.mark.slow
 def test_campaign_run_killed_at_random_moments_carries_on_to_the_same_end(
         runner: CliRunner, tmp_path: Path) -> None:
