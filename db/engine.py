@@ -36,6 +36,7 @@ from sqlmodel import Session
 
 from db.errors import (
     RESTORE_ADVICE,
+    SQLITE_HEADER,
     BadURL,
     DamagedDatabase,
     DatabaseError,
@@ -388,9 +389,6 @@ def _check_file(file: Path, location: str, create: bool) -> None:
         f"No database at {describe(location)}{why}. A command that changes data (such as "
         "'meks company create') makes it; to use another database, name it with --db or "
         "MEKS_DB.")
-
-
-SQLITE_HEADER = b"SQLite format 3\0"  # how every SQLite database file begins
 
 
 def _header(file: Path) -> bytes:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from meks.game.errors import MeksError
 
+# How every SQLite database file begins: what tells a database from a file of another kind.
+SQLITE_HEADER = b"SQLite format 3\0"
+
 
 class DatabaseError(MeksError):
     """The database cannot be opened or used."""

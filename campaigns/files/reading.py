@@ -37,6 +37,7 @@ from pathlib import Path
 
 import yaml
 
+from db.errors import SQLITE_HEADER
 from meks.game.errors import InputError, dotted, json_words, os_problem, place, problem
 from meks.game.text import FILE_WHITESPACE, control_pattern, describe
 
@@ -51,7 +52,6 @@ _RESOLVER = yaml.resolver.Resolver()
 _INT_TAG = "tag:yaml.org,2002:int"
 _CONTROL = control_pattern(FILE_WHITESPACE)
 _RAW_CONTROL = control_pattern(FILE_WHITESPACE + "\r")  # in the file itself, CRLF ends lines
-_SQLITE_HEADER = b"SQLite format 3\0"  # how every SQLite database file begins
 
 
 @dataclass(frozen=True)
@@ -209,7 +209,7 @@ def read_stdin(kind: Kind, source: str = "<stdin>") -> str:
 def decode(data: bytes, source: str, kind: Kind) -> str:
     """``data`` as UTF-8 text (a byte-order mark is dropped), or an ``InputError`` naming
     the line of the first byte that is not UTF-8 (or saying that it is a database)."""
-    if data.startswith(_SQLITE_HEADER):
+    if data.startswith(SQLITE_HEADER):
         raise InputError(source, [f"this is an SQLite database file, not a {kind.name}; open "
                                   "it with --db FILE, or make a backup of it with "
                                   "'meks --db FILE db backup OUT'"])
