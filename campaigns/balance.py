@@ -12,10 +12,9 @@ Two ways to judge a candidate:
 - **Estimated** (the built-in scenarios, the bot commanding): ``meks.analysis.estimate`` gives every
   candidate's odds from the two forces at once, with curves fitted to the bot's battles; the
   candidate nearest the target wins (on a tie, the one nearest the scenario's budget and the
-  difficulty's pilots). Where the estimate alone misjudges the match-ups it picks
-  (``TRIALS``: the Citadel), a few trial battles of the chosen one are fought and the odds
-  shown weigh them with the estimate; nothing else is fought unless odds are asked for with
-  ``runs``.
+  difficulty's pilots). The estimate alone misjudges many of the match-ups it picks, so
+  trial battles of the chosen one are fought (``TRIALS``) and the odds shown weigh them with
+  the estimate; nothing else is fought unless odds are asked for with ``runs``.
 - **Fought** (any other scenario or controller): candidates at the difficulty's pilot level
   (one level either side only once the band is used up) are ordered from the weakest to the
   strongest; the search starts at the scenario's own budget and walks towards the target,
@@ -79,15 +78,26 @@ class Trials:
     weight: float
 
 
-TRIALS = {"citadel": Trials(6, 1.5), "citadel-campaign": Trials(6, 1.5)}
-"""The scenarios whose estimate balancing checks with trial battles, by id. In the Citadel
-the forces all but decide most of the match-ups balancing picks (fought odds under 20% or
-over 80%), and the estimate tells too few of them apart: over 40 normal campaigns it missed
-the fought odds by 23 points on average. Six trial battles with the estimate counted as one
-and a half (the best of a range of weights on those campaigns) bring that to about 12, and
-cost the time of six battles; in the other scenarios the estimate misses by 7 to 17 points,
-battles there are seldom decided by the forces, and two trial battles would take off only
-about one. See docs/rules.md, "Balanced campaign battles"."""
+TRIALS = Trials(20, 6.0)
+"""The trial battles balancing fights of the match-up the estimate chose, in every scenario it
+balances by the estimate, and how many battles' worth the estimate counts for beside them
+(``CITADEL_TRIALS`` in the Citadel). The estimate alone missed the odds fought with the same
+forces by 7 to 13 points on average in five scenarios and by 25 in the Citadel (40 normal
+campaigns): among the match-ups balancing picks it can seldom tell a 35% battle from a 65%
+one. Twenty trials with the estimate counted as six battles bring the expected miss to 6.5
+to 7.7 points everywhere, whatever the estimate gets wrong, for the time of twenty battles
+(about 1.4 s in the Citadel). See docs/rules.md, "Trial battles"."""
+CITADEL_TRIALS = Trials(20, 1.5)
+"""The Citadel's trials: there the forces all but decide most match-ups and the estimate
+tells too few of them apart, so it counts for less beside them (the best weight there)."""
+
+
+def trials_for(scenario: Scenario) -> Trials:
+    """The trial battles balancing by the estimate fights of ``scenario``'s chosen match-up
+    (the printed Citadel and the campaign's copy have their own weight)."""
+    return CITADEL_TRIALS if scenario.id in ("citadel", "citadel-campaign") else TRIALS
+
+
 ODDS_OFFSET = 1_000_000
 """The odds of step N are seeded with the campaign's seed for position ODDS_OFFSET + N, a
 stream no battle of the campaign uses."""
@@ -269,8 +279,8 @@ def balance(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Diffic
             controller_name: str) -> Balanced:
     """Choose the enemy's muster against the company's ``force`` (fighting as ``side``) so
     that the company's chance of winning is near ``TARGET[difficulty]``, and give its odds:
-    estimated when the scenario has curves for the controller (``runs`` None: nothing is
-    fought; a number: that many battles fought as well), else fought ``runs`` times
+    estimated when the scenario has curves for the controller and weighed with its trial
+    battles (``trials_for``; ``runs``: that many battles fought as well), else fought ``runs`` times
     (``ODDS_RUNS`` when None). See the module's docstring."""
     if controller_name == ESTIMATED_CONTROLLER and \
             model_for(scenario, rules_digest(scenario)) is not None:
@@ -356,7 +366,7 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
     """Balancing by the estimate: the candidate whose estimated chance for the company is
     nearest the target (on a tie, the nearest the scenario's budget and the difficulty's
     pilot level); its odds fought ``runs`` times as well when ``runs`` is above 0, and its
-    trial battles fought where the scenario has them (``TRIALS``, on seeds of their own)."""
+    trial battles fought (``trials_for``, on seeds of their own)."""
     target = TARGET[difficulty]
     enemy_side = side.enemy
     usual = LEVELS.index(ENEMY_LEVEL[difficulty])
@@ -412,13 +422,13 @@ def _estimated(scenario: Scenario, side: Side, force: ForceSpec, difficulty: Dif
     if runs > 0:
         tally.add(simulate(scenario, forces, seed, range(runs), controllers(controller_name),
                            catalog))
-    plan = TRIALS.get(scenario.id)
-    trials = None if plan is None else simulate(
+    plan = trials_for(scenario)
+    trials = None if plan.battles == 0 else simulate(
         scenario, forces, sub_seed(seed, "trials"), range(plan.battles),
         controllers(controller_name), catalog)
     return Balanced(enemy, chosen, target, side, tally, seed, controller_name,
                     scenario.side(enemy_side).budget, tried, odds, trials,
-                    0.0 if plan is None else plan.weight)
+                    plan.weight)
 
 
 def _with_level(force: ForceSpec, level: str) -> ForceSpec:
@@ -432,6 +442,7 @@ def _won(tally: Tally, side: Side) -> int:
     return tally.attacker if side is Side.ATTACKER else tally.defender
 
 
-__all__ = ["ENEMY_LEVEL", "FLOOR_GAP", "FLOOR_SCALES", "ODDS_RUNS", "SCALES", "SEARCH_RUNS",
-           "TARGET", "TRIALS", "Balanced", "Candidate", "Trials", "balance", "candidates",
-           "enemy_force", "enemy_support", "estimated_candidates", "floor_candidates"]
+__all__ = ["CITADEL_TRIALS", "ENEMY_LEVEL", "FLOOR_GAP", "FLOOR_SCALES", "ODDS_RUNS", "SCALES",
+           "SEARCH_RUNS", "TARGET", "TRIALS", "Balanced", "Candidate", "Trials", "balance",
+           "candidates", "enemy_force", "enemy_support", "estimated_candidates",
+           "floor_candidates", "trials_for"]

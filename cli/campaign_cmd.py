@@ -17,8 +17,8 @@ COMPANY = typer.Argument(..., help="The company's name or id.", show_default=Fal
 RUNS = typer.Option(None, "--runs", min=0, max=100_000, show_default=False,
                     help="Battles to fight for the company's odds before each battle, with "
                     "the controller that fights it. Default: the built-in scenarios' odds "
-                    "against the bot are estimated from the two forces (in the Citadel "
-                    "with six trial battles as well), others fight 24. The enemy's muster "
+                    "against the bot are estimated from the two forces and checked with "
+                    "20 trial battles, others fight 24. The enemy's muster "
                     "is balanced either way; 0: no odds, the enemy musters its full budget.")
 
 
