@@ -162,12 +162,10 @@ def next_(company: str = COMPANY,
                                    choice=choice)
     except KeyboardInterrupt:  # the step is stored whole or not at all
         from campaigns.company import shell_arg
-        from cli.output import fitted
+        from cli.output import interrupted
 
-        typer.echo(fitted(f"\nInterrupted. Nothing of the step was kept: 'meks campaign next "
-                          f"{shell_arg(company)}' plays it from its start, with the same "
-                          "dice.", err=True), err=True)
-        raise typer.Exit(130) from None
+        interrupted(f"Interrupted. Nothing of the step was kept: 'meks campaign next "
+                    f"{shell_arg(company)}' plays it from its start, with the same dice.")
     if as_json:
         print_json(result)
     else:
@@ -191,12 +189,11 @@ def run(company: str = COMPANY,
         _run(company, auto, controller_name, auto_skills, runs, as_json)
     except KeyboardInterrupt:  # each step is stored whole or not at all
         from campaigns.company import shell_arg
-        from cli.output import fitted
+        from cli.output import interrupted
 
         again = f"meks campaign run {shell_arg(company)}" + ("" if auto else " --play")
-        typer.echo(fitted(f"\nInterrupted. The campaign is kept up to its last finished "
-                          f"step: '{again}' goes on from there.", err=True), err=True)
-        raise typer.Exit(130) from None
+        interrupted(f"Interrupted. The campaign is kept up to its last finished step: "
+                    f"'{again}' goes on from there.")
 
 
 def _run(company: str, auto: bool, controller_name: str, auto_skills: bool,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
@@ -61,6 +61,13 @@ def fitted(message: str, err: bool = False) -> str:
     return "\n".join(textwrap.fill(line, width=width, break_on_hyphens=False,
                                    break_long_words=False) if len(line) > width else line
                      for line in message.splitlines())
+
+
+def interrupted(message: str) -> NoReturn:
+    """Ctrl-C stopped a command: say on standard error, on a line of its own, what was kept
+    and how to go on (``message``), and exit 130, as a shell does for an interrupt."""
+    typer.echo(fitted("\n" + message, err=True), err=True)
+    raise typer.Exit(130)
 
 
 def _plain() -> dict[str, Any]:

@@ -106,7 +106,7 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
     from campaigns.company import Refused
     from campaigns.play import append_decision, finish, set_aside
     from campaigns.postbattle import ChoicesNeeded, outcome_bits
-    from cli.output import fitted, print_lines, stdout
+    from cli.output import fitted, interrupted, print_lines, stdout
     from cli.state import interactive, session
     from cli.store_views import counted_names
     from meks.engine import REVISION
@@ -128,9 +128,8 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
                      f"decision: {resume_hint}.{lost}"])
         raise typer.Exit(0) from None
     except (typer.Abort, KeyboardInterrupt, EOFError):
-        typer.echo(fitted(f"\nInterrupted. The battle is saved up to your last decision: "
-                          f"{resume_hint}.", err=True), err=True)
-        raise typer.Exit(130) from None
+        interrupted(f"Interrupted. The battle is saved up to your last decision: "
+                    f"{resume_hint}.")
     except ReplayMismatch:
         if state.engine == REVISION:
             raise
@@ -156,10 +155,8 @@ def play_to_end(state: PlayState, *, auto_skills: bool = False,
                          f"saved: {resume_hint} to its end and asks again."])
             raise typer.Exit(0) from None
         except (typer.Abort, KeyboardInterrupt, EOFError):
-            typer.echo(fitted(f"\nInterrupted before the new skills were chosen. The battle "
-                              f"is saved: {resume_hint} to its end and asks again.", err=True),
-                       err=True)
-            raise typer.Exit(130) from None
+            interrupted(f"Interrupted before the new skills were chosen. The battle is "
+                        f"saved: {resume_hint} to its end and asks again.")
         with session() as s:
             data = finish(s, state.id, battle, auto_skills=False,
                           choices={p.pilot_id: skill for p, skill in chosen})
